@@ -1,0 +1,6 @@
+"""`python -m bot` runs the paperclub command line."""
+
+from bot.cli import main
+
+if __name__ == "__main__":
+    main()

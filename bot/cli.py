@@ -1,0 +1,282 @@
+"""The `paperclub` command line. Exit codes: 0 found / done, 1 no match, 2 bad usage or input."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+from bot import cli_render
+from bot.core.query import QueryError, parse_query
+from bot.core.records import dumps
+from bot.services.catalog_files import CatalogFileError
+from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
+from bot.services.search import SearchService
+from bot.settings import ConfigError, Settings, load_settings
+from storage.database import Database, SchemaError
+from storage.papers import SqlitePaperStore
+
+EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
+PROGRESS_MIN_BYTES = 1_000_000
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False)
+
+
+class _Fail(Exception):
+    """An expected failure: message for stderr and an exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _settings(ctx: click.Context) -> Settings:
+    settings: Settings = ctx.obj
+    return settings
+
+
+@asynccontextmanager
+async def _catalog(settings: Settings) -> AsyncIterator[SqlitePaperStore]:
+    db = await Database.open(settings.database.path)
+    try:
+        yield SqlitePaperStore(db)
+    finally:
+        await db.close()
+
+
+def _run(coro: Awaitable[int]) -> int:
+    async def wrapper() -> int:
+        return await coro
+
+    return asyncio.run(wrapper())
+
+
+def common_options(func: Callable[P, int]) -> Callable[..., None]:
+    """`--config` and `--db` on every command; settings loaded once; failures as exit codes."""
+
+    @click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
+                  help="TOML config file (see config.example.toml).")
+    @click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
+                  help="SQLite database file, overriding the configured one.")
+    @click.pass_context
+    @functools.wraps(func)
+    def wrapper(ctx: click.Context, config_path: Path | None, db_path: Path | None,
+                *args: Any, **kwargs: Any) -> None:
+        try:
+            settings = load_settings(config_path, os.environ)
+            if db_path is not None:
+                settings = settings.model_copy(
+                    update={"database": settings.database.model_copy(update={"path": db_path})}
+                )
+            logging.basicConfig(level=settings.logging.level, stream=sys.stderr,
+                                format="%(levelname)s %(name)s: %(message)s")
+            ctx.obj = settings
+            code = ctx.invoke(func, *args, **kwargs)
+        except _Fail as exc:
+            err.print(f"paperclub: {escape(str(exc))}")
+            code = exc.code
+        except (ConfigError, CatalogFileError, StrictLoadError, SchemaError, QueryError) as exc:
+            err.print(f"paperclub: error: {escape(str(exc))}")
+            code = EXIT_BAD_INPUT
+        ctx.exit(code)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="paperclub")
+def cli() -> None:
+    """paperclub: a paper reading group's catalog, search and Discord bot."""
+
+
+def _print_report(report: LoadReport) -> None:
+    c = report.counts
+    for error in report.errors:
+        err.print(f"[yellow]rejected[/yellow] line {error.line}: {escape(error.reason)}")
+    if report.rejected > len(report.errors):
+        err.print(f"… and {report.rejected - len(report.errors)} more rejected records")
+    out.print(
+        f"{report.source}: {c.added} added, {c.updated} updated, {c.unchanged} unchanged, "
+        f"{c.removed} removed, {report.rejected} rejected"
+    )
+
+
+async def _import(settings: Settings, path: Path, strict: bool, prune: bool) -> int:
+    show = path.exists() and path.stat().st_size >= PROGRESS_MIN_BYTES and err.is_terminal
+    with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
+                  TimeRemainingColumn(), console=err, transient=True, disable=not show) as bar:
+        task = bar.add_task(f"loading {path.name}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        async with _catalog(settings) as store:
+            report = await load_catalog(store, path, strict=strict, prune=prune,
+                                        progress=progress)
+    _print_report(report)
+    return EXIT_OK
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--strict", is_flag=True, help="Abort, loading nothing, at the first bad record.")
+@click.option("--prune", is_flag=True,
+              help="Remove papers that an earlier load of this file had and it no longer has.")
+@common_options
+def import_command(file: Path, strict: bool, prune: bool) -> int:
+    """Load a catalog FILE (paper listing or JSON Lines) into the database."""
+    return _run(_import(_settings(click.get_current_context()), file, strict, prune))
+
+
+async def _search(settings: Settings, text: str, filters: dict[str, Any], limit: int,
+                  as_json: bool) -> int:
+    query = parse_query(text, **filters)
+    if query.is_empty():
+        raise _Fail("error: the query has no words to search for")
+    async with _catalog(settings) as store:
+        outcome = await SearchService(
+            store, fuzzy_threshold=settings.search.fuzzy_threshold
+        ).search(query, limit=limit)
+    if as_json:
+        out.print_json(data=cli_render.hit_dicts(outcome)) if outcome.hits else print("[]")
+    else:
+        if outcome.did_you_mean:
+            err.print(f"did you mean: [bold]{escape(outcome.did_you_mean)}[/bold]")
+        if outcome.hits:
+            out.print(cli_render.search_table(outcome))
+        else:
+            err.print("no match")
+    return EXIT_OK if outcome.hits else EXIT_NO_MATCH
+
+
+@cli.command()
+@click.argument("query", nargs=-1)
+@click.option("--author", help="Only papers with this author (surname is enough).")
+@click.option("--venue", help="main, workshop, or a conference / workshop name.")
+@click.option("--honours", type=click.Choice(["spotlight", "oral", "poster"]))
+@click.option("--year", type=click.IntRange(1900, 2100))
+@click.option("--limit", type=click.IntRange(1, 1000), default=None,
+              help="How many results (default: search.limit).")
+@click.option("--json", "as_json", is_flag=True, help="A JSON array of results, best first.")
+@common_options
+def search(query: tuple[str, ...], author: str | None, venue: str | None,
+           honours: str | None, year: int | None, limit: int | None, as_json: bool) -> int:
+    """Search the catalog in English or Chinese (typos are forgiven)."""
+    settings = _settings(click.get_current_context())
+    filters = {"author": author, "venue": venue, "honour": honours, "year": year}
+    return _run(_search(settings, " ".join(query), filters,
+                        limit or settings.search.limit, as_json))
+
+
+async def _show(settings: Settings, paper_id: str, as_json: bool) -> int:
+    async with _catalog(settings) as store:
+        paper = await store.get(paper_id.strip().lower())
+    if paper is None:
+        err.print(f"no paper with id {escape(paper_id)!s}")
+        return EXIT_NO_MATCH
+    if as_json:
+        print(dumps(paper))
+    else:
+        cli_render.print_paper(out, paper)
+    return EXIT_OK
+
+
+@cli.command()
+@click.argument("paper_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="The record as JSON.")
+@common_options
+def show(paper_id: str, as_json: bool) -> int:
+    """Show one paper in full, in both languages."""
+    return _run(_show(_settings(click.get_current_context()), paper_id, as_json))
+
+
+async def _stats(settings: Settings, as_json: bool) -> int:
+    async with _catalog(settings) as store:
+        stats = await store.stats()
+    if as_json:
+        print(json.dumps(cli_render.stats_dict(stats), ensure_ascii=False))
+    else:
+        out.print(cli_render.stats_table(stats))
+        if stats.last_load_at:
+            when = f"{stats.last_load_at:%Y-%m-%d %H:%M} UTC"
+            out.print(f"last load: {stats.last_load_source} at {when}")
+    return EXIT_OK if stats.papers else EXIT_NO_MATCH
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Stats as JSON.")
+@common_options
+def stats(as_json: bool) -> int:
+    """Papers per conference, year and track."""
+    return _run(_stats(_settings(click.get_current_context()), as_json))
+
+
+async def _export(settings: Settings, output: Path | None) -> int:
+    count = 0
+    handle = output.open("w", encoding="utf-8") if output else sys.stdout
+    try:
+        async with _catalog(settings) as store:
+            async for paper in store.iter_papers():
+                handle.write(dumps(paper) + "\n")
+                count += 1
+    finally:
+        if output:
+            handle.close()
+    if output:
+        err.print(f"exported {count} papers to {output}")
+    return EXIT_OK
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="File to write (default: standard output).")
+@common_options
+def export(fmt: str, output: Path | None) -> int:
+    """Write every paper as JSON Lines (re-importable with `paperclub import`)."""
+    return _run(_export(_settings(click.get_current_context()), output))
+
+
+async def _demo(settings: Settings, text: str) -> int:
+    async with _catalog(settings) as store:
+        if await store.count() == 0:
+            report = await load_catalog(store, settings.catalog_path())
+            out.print(f"loaded {report.loaded} papers from {settings.catalog_path().name}")
+    out.print(f"[bold]paperclub search:[/bold] {escape(text)}")
+    code = await _search(settings, text, {}, settings.search.limit, as_json=False)
+    if code == EXIT_OK:
+        async with _catalog(settings) as store:
+            outcome = await SearchService(store).search(parse_query(text), limit=1)
+        out.print()
+        cli_render.print_paper(out, outcome.hits[0].paper)
+    return code
+
+
+@cli.command()
+@click.argument("query", nargs=-1)
+@common_options
+def demo(query: tuple[str, ...]) -> int:
+    """Load the bundled catalog if the database is empty, then search (default: grokking)."""
+    return _run(_demo(_settings(click.get_current_context()), " ".join(query) or "grokking"))
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="paperclub")

@@ -1,0 +1,1 @@
+"""Pure logic: no Discord, no I/O. Everything here is tested directly."""

@@ -1,0 +1,80 @@
+"""The catalog's value types."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bot.core.text import title_key
+
+
+class Track(StrEnum):
+    """Where at a venue a paper appears."""
+
+    MAIN = "main"
+    WORKSHOP = "workshop"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Affiliation:
+    """One institution, in English and (where the listing gives it) Chinese."""
+
+    en: str
+    zh: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Venue:
+    """Structured venue facts derived from a paper's Comments and Journal ref."""
+
+    conference: str | None = None
+    year: int | None = None
+    track: Track = Track.UNKNOWN
+    workshop: str | None = None
+    honours: tuple[str, ...] = ()
+    pages: int | None = None
+    figures: int | None = None
+    tables: int | None = None
+
+    def badge(self) -> str:
+        """A one-line label such as `ICML 2026 · Workshop: Mechanistic Interpretability`."""
+        parts: list[str] = []
+        if self.conference:
+            parts.append(f"{self.conference} {self.year}" if self.year else self.conference)
+        if self.track is Track.WORKSHOP:
+            parts.append(f"Workshop: {self.workshop}" if self.workshop else "Workshop")
+        elif self.track is Track.MAIN:
+            parts.append("Main track")
+        parts.extend(h.capitalize() for h in self.honours)
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One catalog record, every field of the listing kept."""
+
+    title_en: str
+    title_zh: str
+    authors: tuple[str, ...]
+    affiliations: tuple[Affiliation, ...] = ()
+    summary_zh: str = ""
+    comments: str = ""
+    journal_ref: str = ""
+    venue: Venue = field(default_factory=Venue)
+
+    @property
+    def key(self) -> str:
+        """Identity across reloads: the normalised English title."""
+        return title_key(self.title_en)
+
+    @property
+    def id(self) -> str:
+        """A short, stable public id derived from the identity key."""
+        return paper_id(self.key)
+
+
+def paper_id(key: str) -> str:
+    """Ten hex characters of the key's SHA-256: stable across databases and reloads."""
+    return hashlib.sha256(key.encode()).hexdigest()[:10]

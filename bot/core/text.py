@@ -1,0 +1,72 @@
+"""Text normalisation shared by indexing and querying.
+
+Both sides must normalise identically, or a zero-width space or a full-width letter in one of
+them silently breaks matching.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Zero-width and bidi control characters that are invisible but split or hide words.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# C0/C1 control characters except tab and newline; lone surrogates cannot be stored by SQLite.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_SPACES = re.compile(r"\s+")
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+# Han ideographs (with extensions and compatibility blocks), kana and hangul: scripts written
+# without spaces between words, which the index splits into overlapping character bigrams.
+_CJK_CLASS = (
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+    "\U00020000-\U0002ebef\U00030000-\U0003134f"
+)
+CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
+
+
+
+def tidy(text: str) -> str:
+    """Drop invisible and control characters and collapse whitespace; keep the characters."""
+    if text.isprintable() and "  " not in text and text == text.strip():
+        return text  # fast path: no control, invisible or non-space whitespace characters
+    text = _INVISIBLE.sub("", text)
+    text = _CONTROL.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def clean(text: str) -> str:
+    """`tidy` after NFKC normalisation: the form compared by search (full-width ａ is a)."""
+    return tidy(unicodedata.normalize("NFKC", text))
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains at least one CJK character."""
+    return _CJK_CHAR.search(text) is not None
+
+
+def cjk_bigrams(run: str) -> list[str]:
+    """Overlapping character bigrams of a CJK run; a single character stays as it is."""
+    if len(run) < 2:
+        return [run] if run else []
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def index_form(text: str) -> str:
+    """The form stored in the full-text index: cleaned, CJK runs spelled as bigrams.
+
+    `岭回归中的Grokking` becomes `岭回 回归 归中 中的 Grokking`, so a 2-character word is a token
+    and a longer word is a phrase of consecutive bigrams.
+    """
+    cleaned = clean(text)
+    return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", cleaned).strip()
+
+
+@lru_cache(maxsize=8192)
+def title_key(title: str) -> str:
+    """A paper's identity: its English title without case, accents, punctuation or spacing."""
+    folded = unicodedata.normalize("NFKD", clean(title).casefold())
+    return " ".join(_NOT_ALNUM.split(_COMBINING.sub("", folded))).strip()

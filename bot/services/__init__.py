@@ -1,0 +1,1 @@
+"""Use cases that join the pure core to storage; no Discord here either."""

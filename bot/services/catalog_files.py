@@ -1,0 +1,64 @@
+"""Reading catalog files: encoding, line endings, format detection and whole-file errors."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from enum import StrEnum
+from pathlib import Path
+
+SNIFF_BYTES = 64 * 1024
+
+
+class CatalogFormat(StrEnum):
+    """Catalog file formats paperclub reads."""
+
+    LISTING = "listing"
+    JSONL = "jsonl"
+
+
+class CatalogFileError(Exception):
+    """The file as a whole cannot be loaded; the message says why, for a person."""
+
+
+class LineReader:
+    """Numbered lines of a UTF-8 file, BOM and CR/LF removed, tracking bytes read for progress.
+
+    Invalid UTF-8 is kept as lone surrogates so the parser can reject that record by line number.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.total_bytes = path.stat().st_size
+        self.bytes_read = 0
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        with self.path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                self.bytes_read += len(raw)
+                text = raw.decode("utf-8", errors="surrogateescape")
+                if number == 1:
+                    text = text.removeprefix("\ufeff")
+                yield number, text.rstrip("\r\n")
+
+
+def inspect_file(path: Path) -> CatalogFormat:
+    """Check that the file can be a catalog and tell its format; raises `CatalogFileError`."""
+    if not path.exists():
+        raise CatalogFileError(f"{path}: no such file")
+    if path.is_dir():
+        raise CatalogFileError(f"{path}: is a directory, not a catalog file")
+    if not os.access(path, os.R_OK):
+        raise CatalogFileError(f"{path}: not readable (permission denied)")
+    with path.open("rb") as handle:
+        head = handle.read(SNIFF_BYTES)
+    if not head.strip():
+        raise CatalogFileError(f"{path}: the file is empty")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CatalogFileError(f"{path}: UTF-16 text; save the catalog as UTF-8")
+    if b"\x00" in head:
+        raise CatalogFileError(f"{path}: binary data (NUL bytes), not a text catalog")
+    first = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if path.suffix.lower() in {".jsonl", ".ndjson"} or first.startswith(b"{"):
+        return CatalogFormat.JSONL
+    return CatalogFormat.LISTING

@@ -1,0 +1,107 @@
+"""Loading a catalog file into the store: parse, report bad records, upsert in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.core.listing import ListingParser, ParsedPaper, RecordError
+from bot.core.models import Paper
+from bot.core.records import parse_jsonl
+from bot.services.catalog_files import CatalogFileError, CatalogFormat, LineReader, inspect_file
+from storage.interfaces import LoadCounts, LoadSource, PaperStore
+
+MAX_REPORTED_ERRORS = 1000
+Progress = Callable[[int, int], None]
+"""Called with (bytes read, total bytes) as the file is read."""
+
+
+class StrictLoadError(Exception):
+    """A bad record under `--strict`: nothing was loaded."""
+
+    def __init__(self, error: RecordError) -> None:
+        super().__init__(f"line {error.line}: {error.reason} (strict mode: nothing was loaded)")
+        self.error = error
+
+
+@dataclass(slots=True)
+class LoadReport:
+    """The outcome of one load, for the CLI and the bot."""
+
+    source: str
+    format: CatalogFormat
+    listing_query: str | None = None
+    counts: LoadCounts = field(default_factory=LoadCounts)
+    errors: list[RecordError] = field(default_factory=list)
+    rejected: int = 0
+
+    @property
+    def loaded(self) -> int:
+        """Records that are now in the catalog from this file."""
+        return self.counts.added + self.counts.updated + self.counts.unchanged
+
+
+class _Records:
+    """Iterates the parsed papers, collecting errors and enforcing strict mode."""
+
+    def __init__(self, report: LoadReport, parsed: Iterator[ParsedPaper | RecordError],
+                 strict: bool, reader: LineReader, progress: Progress | None,
+                 listing: ListingParser) -> None:
+        self._report = report
+        self._listing = listing
+        self.source = LoadSource(name=report.source)
+        self._parsed = parsed
+        self._strict = strict
+        self._reader = reader
+        self._progress = progress
+        self.papers = 0
+
+    def __iter__(self) -> Iterator[tuple[int, Paper]]:
+        for item in self._parsed:
+            if self._progress:
+                self._progress(self._reader.bytes_read, self._reader.total_bytes)
+            if isinstance(item, RecordError):
+                if self._strict:
+                    raise StrictLoadError(item)
+                self._report.rejected += 1
+                self.source.rejected += 1
+                if len(self._report.errors) < MAX_REPORTED_ERRORS:
+                    self._report.errors.append(item)
+                continue
+            self.papers += 1
+            yield item.line, item.paper
+        self.source.listing_query = self._report.listing_query = self._listing.query
+        if self.papers == 0:
+            first = self._report.errors[0] if self._report.errors else None
+            why = f" (first problem: line {first.line}: {first.reason})" if first else ""
+            raise CatalogFileError(
+                f"{self._reader.path}: no paper records found; this does not look like a "
+                f"{self._report.format.value} catalog{why}"
+            )
+
+
+async def load_catalog(
+    store: PaperStore,
+    path: Path,
+    *,
+    strict: bool = False,
+    prune: bool = False,
+    source: str | None = None,
+    progress: Progress | None = None,
+) -> LoadReport:
+    """Load a listing or JSON Lines file. Raises `CatalogFileError` or `StrictLoadError`."""
+    fmt = inspect_file(path)
+    report = LoadReport(source=source or path.name, format=fmt)
+    reader = LineReader(path)
+    listing = ListingParser()
+    parsed = listing.parse(reader) if fmt is CatalogFormat.LISTING else parse_jsonl(reader)
+    records = _Records(report, parsed, strict, reader, progress, listing)
+    counts = await store.load(records, source=records.source, prune=prune)
+    for line, first in counts.duplicates:
+        report.rejected += 1
+        if len(report.errors) < MAX_REPORTED_ERRORS:
+            report.errors.append(RecordError(line, f"same title as the record at line {first}"))
+    report.errors.sort(key=lambda e: e.line)
+    report.counts = counts
+    return report

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""One-command set-up and tasks for paperclub; needs only Python >= 3.11 and pip.
+
+    python3 dev.py demo [QUERY]   set up .venv if needed, then run paperclub on the bundled catalog
+    python3 dev.py test           set up .venv if needed, then ruff, mypy and the whole test suite
+    python3 dev.py bench [...]    set up .venv if needed, then run the benchmarks in bench/
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".paperclub-installed"
+
+
+def _python() -> str:
+    return str(BIN / "python")
+
+
+def ensure_venv() -> None:
+    """Create .venv and install paperclub with its test tools, again whenever pyproject changes."""
+    if sys.version_info < (3, 11):
+        sys.exit("paperclub needs Python 3.11 or newer")
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == digest:
+        return
+    if not (BIN / "python").exists():
+        print("creating .venv …", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("installing paperclub and its dependencies into .venv …", flush=True)
+    subprocess.run([_python(), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
+    subprocess.run(
+        [_python(), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True
+    )
+    STAMP.write_text(digest)
+
+
+def run(*args: str) -> int:
+    """Run a command from the venv in the project root; return its exit code."""
+    print("$", " ".join(args), flush=True)
+    return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=ROOT, check=False).returncode
+
+
+def main(argv: list[str]) -> int:
+    task, rest = (argv[0], argv[1:]) if argv else ("help", [])
+    if task not in {"demo", "test", "bench"}:
+        print(__doc__)
+        return 2
+    ensure_venv()
+    if task == "demo":
+        return run("paperclub", "demo", "--db", str(ROOT / "paperclub-demo.db"), *rest)
+    if task == "bench":
+        return run("python", "-m", "bench", *rest)
+    for step in (("ruff", "check", "."), ("mypy",), ("pytest", "-q", *rest)):
+        code = run(*step)
+        if code:
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

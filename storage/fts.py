@@ -1,0 +1,71 @@
+"""Turning a structured query into an FTS5 MATCH expression, and papers into index rows.
+
+Every word is wrapped in double quotes (inner quotes doubled) so that no user text is ever
+read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words here.
+"""
+
+from __future__ import annotations
+
+from bot.core.models import Paper
+from bot.core.query import SearchQuery
+from bot.core.text import cjk_bigrams, has_cjk, index_form
+
+# Column order of paper_fts and the bm25 weights used for ranking (titles and authors count
+# twice as much as the summary; measured in search-notes: heavier title weights hurt).
+COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
+WEIGHTS = (2.0, 2.0, 2.0, 1.0, 1.0, 0.5)
+MIN_PREFIX_CHARS = 3
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def word_expression(word: str) -> str:
+    """One word as a safe FTS5 term: a bigram phrase for CJK, a prefix term for Latin."""
+    if has_cjk(word):
+        if len(word) == 1:
+            return _quote(word) + "*"
+        return _quote(" ".join(cjk_bigrams(word)))
+    if len(word) >= MIN_PREFIX_CHARS:
+        return _quote(word) + "*"
+    return _quote(word)
+
+
+def match_expression(query: SearchQuery, *, any_word: bool = False) -> str | None:
+    """The MATCH string for the query's words and author filter; None when it has neither."""
+    clauses: list[str] = []
+    if query.words:
+        joiner = " OR " if any_word else " AND "
+        clauses.append("(" + joiner.join(word_expression(w) for w in query.words) + ")")
+    if query.filters.author:
+        names = " AND ".join(word_expression(w) for w in query.filters.author)
+        clauses.append(f"authors : ({names})")
+    return " AND ".join(clauses) if clauses else None
+
+
+def index_row(paper: Paper) -> tuple[str, ...]:
+    """The text of each indexed column, in `COLUMNS` order."""
+    venue = paper.venue
+    venue_text = " ".join(
+        str(part)
+        for part in (
+            venue.conference,
+            venue.year,
+            venue.track.value,
+            venue.workshop,
+            *venue.honours,
+            paper.comments,
+            paper.journal_ref,
+        )
+        if part
+    )
+    affiliations = " ; ".join(f"{a.en} {a.zh}".strip() for a in paper.affiliations)
+    return (
+        index_form(paper.title_en),
+        index_form(paper.title_zh),
+        index_form(" ; ".join(paper.authors)),
+        index_form(affiliations),
+        index_form(paper.summary_zh),
+        index_form(venue_text),
+    )

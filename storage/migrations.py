@@ -1,0 +1,78 @@
+"""Numbered, forward-only schema migrations; the version lives in `PRAGMA user_version`.
+
+Append new migrations to the end of `MIGRATIONS`; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: the statements that take the database from version-1 to version."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "catalog and full-text index",
+        (
+            """CREATE TABLE papers (
+                id INTEGER PRIMARY KEY,
+                public_id TEXT NOT NULL UNIQUE,
+                title_key TEXT NOT NULL UNIQUE,
+                title_en TEXT NOT NULL,
+                title_zh TEXT NOT NULL,
+                authors TEXT NOT NULL,
+                affiliations TEXT NOT NULL,
+                summary_zh TEXT NOT NULL,
+                comments TEXT NOT NULL,
+                journal_ref TEXT NOT NULL,
+                conference TEXT,
+                year INTEGER,
+                track TEXT NOT NULL,
+                workshop TEXT,
+                honours TEXT NOT NULL,
+                pages INTEGER,
+                figures INTEGER,
+                tables INTEGER,
+                source TEXT NOT NULL,
+                source_line INTEGER,
+                content_hash TEXT NOT NULL,
+                added_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            )""",
+            "CREATE INDEX papers_track_year ON papers (track, year)",
+            "CREATE INDEX papers_source ON papers (source)",
+            """CREATE TABLE paper_honours (
+                honour TEXT NOT NULL,
+                paper_id INTEGER NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
+                PRIMARY KEY (honour, paper_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX paper_honours_paper ON paper_honours (paper_id)",
+            """CREATE VIRTUAL TABLE paper_fts USING fts5 (
+                title_en, title_zh, authors, affiliations, summary, venue,
+                tokenize = 'unicode61 remove_diacritics 2'
+            )""",
+            "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
+            """CREATE TABLE catalog_loads (
+                id INTEGER PRIMARY KEY,
+                source TEXT NOT NULL,
+                listing_query TEXT,
+                loaded_at TEXT NOT NULL,
+                added INTEGER NOT NULL,
+                updated INTEGER NOT NULL,
+                unchanged INTEGER NOT NULL,
+                removed INTEGER NOT NULL,
+                rejected INTEGER NOT NULL
+            )""",
+        ),
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version

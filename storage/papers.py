@@ -1,0 +1,390 @@
+"""SQLite implementation of `PaperStore`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import islice
+from typing import Any
+
+import aiosqlite
+
+from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.query import SearchQuery
+from storage.database import Database
+from storage.fts import COLUMNS, WEIGHTS, index_row, match_expression
+from storage.interfaces import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
+
+BATCH = 500
+_PAPER_COLUMNS = (
+    "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
+    "p.journal_ref, p.conference, p.year, p.track, p.workshop, p.honours, p.pages, "
+    "p.figures, p.tables"
+)
+_BM25 = "bm25(paper_fts, " + ", ".join(str(w) for w in WEIGHTS) + ")"
+assert len(WEIGHTS) == len(COLUMNS)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _paper_from_row(row: Sequence[Any]) -> Paper:
+    (title_en, title_zh, authors, affiliations, summary, comments, journal_ref,
+     conference, year, track, workshop, honours, pages, figures, tables) = row[:15]
+    return Paper(
+        title_en=title_en,
+        title_zh=title_zh,
+        authors=tuple(json.loads(authors)),
+        affiliations=tuple(Affiliation(en, zh) for en, zh in json.loads(affiliations)),
+        summary_zh=summary,
+        comments=comments,
+        journal_ref=journal_ref,
+        venue=Venue(
+            conference=conference,
+            year=year,
+            track=Track(track),
+            workshop=workshop,
+            honours=tuple(json.loads(honours)),
+            pages=pages,
+            figures=figures,
+            tables=tables,
+        ),
+    )
+
+
+def _paper_values(paper: Paper) -> tuple[Any, ...]:
+    v = paper.venue
+    return (
+        paper.title_en,
+        paper.title_zh,
+        json.dumps(list(paper.authors), ensure_ascii=False),
+        json.dumps([[a.en, a.zh] for a in paper.affiliations], ensure_ascii=False),
+        paper.summary_zh,
+        paper.comments,
+        paper.journal_ref,
+        v.conference,
+        v.year,
+        v.track.value,
+        v.workshop,
+        json.dumps(list(v.honours)),
+        v.pages,
+        v.figures,
+        v.tables,
+    )
+
+
+def content_hash(values: tuple[Any, ...]) -> str:
+    """A digest of every stored field, to tell an updated record from an unchanged one."""
+    joined = "\x1f".join("" if v is None else str(v) for v in values)
+    return hashlib.sha1(joined.encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A paper with everything computed that needs no database: done while SQLite writes."""
+
+    line: int
+    paper: Paper
+    key: str
+    values: tuple[Any, ...]
+    digest: str
+
+
+def _prepare(batch: list[tuple[int, Paper]]) -> list[_Prepared]:
+    prepared = []
+    for line, paper in batch:
+        values = _paper_values(paper)
+        prepared.append(
+            _Prepared(line, paper, paper.key, values, content_hash(values))
+        )
+    return prepared
+
+
+async def _pipelined(loader: _BatchLoader, papers: Iterator[tuple[int, Paper]]) -> None:
+    """Parse and prepare batch n+1 on the event loop while SQLite writes batch n in its thread."""
+    pending: asyncio.Task[None] | None = None
+    try:
+        while batch := list(islice(papers, BATCH)):
+            prepared = _prepare(batch)
+            if pending:
+                await pending
+            pending = asyncio.ensure_future(loader.load(prepared))
+        if pending:
+            await pending
+    except BaseException:
+        if pending and not pending.done():
+            pending.cancel()
+            with contextlib.suppress(BaseException):
+                await pending
+        raise
+
+
+class _BatchLoader:
+    """Writes one load's batches with `executemany`; ids are assigned here (we hold the lock)."""
+
+    def __init__(
+        self, conn: aiosqlite.Connection, source: str, counts: LoadCounts, next_id: int
+    ) -> None:
+        self._conn = conn
+        self._source = source
+        self._counts = counts
+        self._next_id = next_id
+
+    async def _existing(self, keys: list[str]) -> dict[str, tuple[int, str, int | None]]:
+        placeholders = ",".join("?" * len(keys))
+        async with self._conn.execute(
+            f"SELECT p.title_key, p.id, p.content_hash, s.line FROM papers p "
+            f"LEFT JOIN load_seen s ON s.paper_id = p.id WHERE p.title_key IN ({placeholders})",
+            keys,
+        ) as cursor:
+            return {key: (rowid, digest, line) async for key, rowid, digest, line in cursor}
+
+    async def load(self, batch: list[_Prepared]) -> None:
+        """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
+        counts, source, now = self._counts, self._source, _now()
+        existing = await self._existing([item.key for item in batch])
+        inserts: list[tuple[Any, ...]] = []
+        updates: list[tuple[Any, ...]] = []
+        touches: list[tuple[Any, ...]] = []
+        reindexed: list[tuple[int]] = []
+        fts_rows: list[tuple[Any, ...]] = []
+        honours: list[tuple[str, int]] = []
+        seen: list[tuple[int, int]] = []
+        for item in batch:
+            line, paper, key, digest, values = (
+                item.line, item.paper, item.key, item.digest, item.values
+            )
+            found = existing.get(key)
+            if found and found[2] is not None:
+                counts.duplicates.append((line, found[2]))
+                continue
+            if found is None:
+                rowid = self._next_id
+                self._next_id += 1
+                inserts.append(
+                    (rowid, paper.id, key, *values, source, line, digest, now, now)
+                )
+                counts.added += 1
+                counts.added_ids.append(paper.id)
+            elif found[1] == digest:
+                rowid = found[0]
+                touches.append((source, line, rowid))
+                counts.unchanged += 1
+            else:
+                rowid = found[0]
+                updates.append((*values, source, line, digest, now, rowid))
+                reindexed.append((rowid,))
+                counts.updated += 1
+            existing[key] = (rowid, digest, line)
+            seen.append((rowid, line))
+            if found is None or found[1] != digest:
+                fts_rows.append((rowid, *index_row(paper)))
+                honours.extend((honour, rowid) for honour in paper.venue.honours)
+        conn = self._conn
+        await conn.executemany(
+            "INSERT INTO papers (id, public_id, title_key, title_en, title_zh, authors, "
+            "affiliations, summary_zh, comments, journal_ref, conference, year, track, workshop, "
+            "honours, pages, figures, tables, source, source_line, content_hash, added_at, "
+            "updated_at) VALUES (" + ", ".join("?" * 23) + ")",
+            inserts,
+        )
+        await conn.executemany(
+            "UPDATE papers SET title_en = ?, title_zh = ?, authors = ?, affiliations = ?, "
+            "summary_zh = ?, comments = ?, journal_ref = ?, conference = ?, year = ?, track = ?, "
+            "workshop = ?, honours = ?, pages = ?, figures = ?, tables = ?, source = ?, "
+            "source_line = ?, content_hash = ?, updated_at = ? WHERE id = ?",
+            updates,
+        )
+        await conn.executemany(
+            "UPDATE papers SET source = ?, source_line = ? WHERE id = ?", touches
+        )
+        await conn.executemany("DELETE FROM paper_honours WHERE paper_id = ?", reindexed)
+        await conn.executemany("DELETE FROM paper_fts WHERE rowid = ?", reindexed)
+        await conn.executemany(
+            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            fts_rows,
+        )
+        await conn.executemany(
+            "INSERT INTO paper_honours (honour, paper_id) VALUES (?, ?)", honours
+        )
+        await conn.executemany("INSERT INTO load_seen (paper_id, line) VALUES (?, ?)", seen)
+
+
+class SqlitePaperStore:
+    """Papers, their honours and the FTS5 index, kept in step inside one transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def load(
+        self,
+        papers: Iterable[tuple[int, Paper]],
+        *,
+        source: LoadSource,
+        prune: bool = False,
+    ) -> LoadCounts:
+        """Upsert in one transaction: an exception (or a kill) leaves the old catalog intact."""
+        counts = LoadCounts()
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS load_seen "
+                "(paper_id INTEGER PRIMARY KEY, line INTEGER NOT NULL)"
+            )
+            await conn.execute("DELETE FROM load_seen")
+            async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
+                row = await cursor.fetchone()
+            next_id = int(row[0] if row else 0) + 1
+            await _pipelined(_BatchLoader(conn, source.name, counts, next_id), iter(papers))
+            if prune:
+                counts.removed = await self._prune(conn, source.name)
+            await conn.execute("DELETE FROM load_seen")
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
+                "unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (source.name, source.listing_query, _now(), counts.added, counts.updated,
+                 counts.unchanged, counts.removed, source.rejected + len(counts.duplicates)),
+            )
+        return counts
+
+    async def _prune(self, conn: aiosqlite.Connection, source: str) -> int:
+        stale = (
+            "SELECT id FROM papers WHERE source = ? "
+            "AND id NOT IN (SELECT paper_id FROM load_seen)"
+        )
+        await conn.execute(f"DELETE FROM paper_fts WHERE rowid IN ({stale})", (source,))
+        cursor = await conn.execute(f"DELETE FROM papers WHERE id IN ({stale})", (source,))
+        return cursor.rowcount
+
+    async def get(self, public_id: str) -> Paper | None:
+        """One paper by its public id."""
+        async with self._db.reader.execute(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = ?", (public_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _paper_from_row(row) if row else None
+
+    async def search(
+        self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
+    ) -> list[SearchHit]:
+        """Ranked by bm25 with column weights; filters narrow in SQL with bound parameters."""
+        where: list[str] = []
+        params: list[Any] = []
+        match = match_expression(query, any_word=any_word)
+        filters = query.filters
+        if filters.track:
+            where.append("p.track = ?")
+            params.append(filters.track.value)
+        if filters.venue:
+            where.append("(p.conference = ? COLLATE NOCASE OR p.workshop LIKE ? ESCAPE '\\')")
+            params += [filters.venue, f"%{_escape_like(filters.venue)}%"]
+        if filters.year is not None:
+            where.append("p.year = ?")
+            params.append(filters.year)
+        if filters.honour:
+            where.append(
+                "EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id AND h.honour = ?)"
+            )
+            params.append(filters.honour)
+        if match is None and not where:
+            return []
+        if match is not None:
+            sql = (
+                f"SELECT {_PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
+                "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
+                + "".join(f" AND {clause}" for clause in where)
+                + " ORDER BY score, p.id LIMIT ? OFFSET ?"
+            )
+            params.insert(0, match)
+        else:
+            sql = (
+                f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
+                + " AND ".join(where)
+                + " ORDER BY p.year DESC, p.title_key LIMIT ? OFFSET ?"
+            )
+        params += [max(0, limit), max(0, offset)]
+        async with self._db.reader.execute(sql, params) as cursor:
+            rows = await cursor.fetchall()
+        return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+
+    async def random(self) -> Paper | None:
+        """A uniformly random paper."""
+        async with self._db.reader.execute(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.id >= "
+            "(SELECT abs(random()) % (max(id) + 1) FROM papers) ORDER BY p.id LIMIT 1"
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            async with self._db.reader.execute(
+                f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1"
+            ) as cursor:
+                row = await cursor.fetchone()
+        return _paper_from_row(row) if row else None
+
+    async def count(self) -> int:
+        """Number of papers."""
+        async with self._db.reader.execute("SELECT count(*) FROM papers") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def stats(self) -> CatalogStats:
+        """Totals per conference, year and track, and the last load."""
+        async with self._db.reader.execute(
+            "SELECT conference, year, track, count(*) FROM papers "
+            "GROUP BY conference, year, track ORDER BY count(*) DESC, conference, year, track"
+        ) as cursor:
+            venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await cursor.fetchall())
+        async with self._db.reader.execute(
+            "SELECT count(DISTINCT workshop) FROM papers WHERE workshop IS NOT NULL"
+        ) as cursor:
+            row = await cursor.fetchone()
+            workshops = int(row[0]) if row else 0
+        async with self._db.reader.execute(
+            "SELECT loaded_at, source FROM catalog_loads ORDER BY id DESC LIMIT 1"
+        ) as cursor:
+            last = await cursor.fetchone()
+        return CatalogStats(
+            papers=sum(v.papers for v in venues),
+            venues=venues,
+            workshops=workshops,
+            last_load_at=datetime.fromisoformat(last[0]) if last else None,
+            last_load_source=last[1] if last else None,
+        )
+
+    async def vocabulary(self) -> list[tuple[str, int]]:
+        """Indexed Latin words of 4+ letters with their document counts."""
+        async with self._db.reader.execute(
+            "SELECT term, doc FROM paper_vocab WHERE length(term) >= 4 "
+            "AND term GLOB '[a-z]*' AND term NOT GLOB '*[0-9]*'"
+        ) as cursor:
+            return [(term, int(doc)) for term, doc in await cursor.fetchall()]
+
+    async def catalog_version(self) -> int:
+        """The id of the last load; changes with every load."""
+        async with self._db.reader.execute("SELECT max(id) FROM catalog_loads") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0] or 0) if row else 0
+
+    async def iter_papers(self) -> AsyncIterator[Paper]:
+        """Every paper in insertion order, read in pages."""
+        last = 0
+        while True:
+            async with self._db.reader.execute(
+                f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > ? ORDER BY p.id LIMIT ?",
+                (last, BATCH),
+            ) as cursor:
+                rows = await cursor.fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield _paper_from_row(row)
+            last = int(list(rows)[-1][15])

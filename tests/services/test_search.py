@@ -1,0 +1,125 @@
+"""Search over the bundled catalog: ranking, filters, typos and hostile input."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.core.query import parse_query
+from bot.services.search import SearchService, Strategy
+
+RIGHT_FIRST = [
+    ("grokking", "To Grok Grokking: Provable Grokking in Ridge Regression"),
+    ("grok", "To Grok Grokking: Provable Grokking in Ridge Regression"),
+    ("grokkng", "To Grok Grokking: Provable Grokking in Ridge Regression"),
+    ("岭回归", "To Grok Grokking: Provable Grokking in Ridge Regression"),
+    ("蒸馏", "Symbiosis-Inspired Knowledge Distillation for Incremental Object Detection"),
+    ("知识蒸馏", "Symbiosis-Inspired Knowledge Distillation for Incremental Object Detection"),
+    ("whistleblower", "Plausible Deniability Guarantees for Whistleblowers"),
+    ("Oostermeijer", "Accuracy and Normalized Accuracy under Length Bias: Analysis, Guidelines, "
+                     "and a Bayesian Alternative"),
+    ("low-rank pretraining", "Stabilizing Native Low-Rank LLM Pretraining"),
+    ("Vardi", "To Grok Grokking: Provable Grokking in Ridge Regression"),
+]
+
+
+@pytest.mark.parametrize(("text", "title"), RIGHT_FIRST)
+async def test_right_paper_ranks_first(search: SearchService, text: str, title: str) -> None:
+    outcome = await search.search(parse_query(text))
+    assert outcome.hits, text
+    assert outcome.hits[0].paper.title_en.startswith(title[:60])
+
+
+async def test_typo_is_corrected_with_did_you_mean(search: SearchService) -> None:
+    outcome = await search.search(parse_query("grokkng"))
+    assert outcome.strategy is Strategy.CORRECTED
+    assert outcome.did_you_mean == "grokking"
+
+
+async def test_spotlight_filter_finds_exactly_the_two_spotlights(search: SearchService) -> None:
+    outcome = await search.search(parse_query("honours:spotlight"), limit=50)
+    titles = sorted(hit.paper.title_en.split(":")[0] for hit in outcome.hits)
+    assert titles == ["Adaptive Testing for LLM Evaluation", "Local Redundancy"]
+
+
+async def test_workshop_and_main_filters_partition_icml(search: SearchService) -> None:
+    workshop = await search.search(parse_query("venue:workshop"), limit=100)
+    main = await search.search(parse_query("venue:main"), limit=100)
+    assert len(workshop.hits) == 12
+    assert len(main.hits) == 18
+    assert {h.paper.id for h in workshop.hits}.isdisjoint({h.paper.id for h in main.hits})
+
+
+async def test_words_with_filters(search: SearchService) -> None:
+    outcome = await search.search(parse_query("interpretability venue:workshop"), limit=50)
+    assert outcome.hits
+    assert all(h.paper.venue.track.value == "workshop" for h in outcome.hits)
+    assert not (await search.search(parse_query("grokking venue:workshop"))).hits
+
+
+async def test_author_filter_matches_surname_only_in_authors(search: SearchService) -> None:
+    outcome = await search.search(parse_query("author:vardi"))
+    assert [h.paper.title_en[:16] for h in outcome.hits] == ["To Grok Grokking"]
+    assert not (await search.search(parse_query("author:grokking"))).hits
+
+
+async def test_year_and_conference_filters(search: SearchService) -> None:
+    assert len((await search.search(parse_query("year:2025"))).hits) == 1
+    icmlcn = await search.search(parse_query("venue:ICMLCN"))
+    assert [h.paper.venue.conference for h in icmlcn.hits] == ["ICMLCN"]
+
+
+async def test_title_hits_rank_above_summary_hits(search: SearchService) -> None:
+    outcome = await search.search(parse_query("distillation"), limit=30)
+    assert "Distillation" in outcome.hits[0].paper.title_en
+
+
+async def test_multi_word_falls_back_to_any_word(search: SearchService) -> None:
+    outcome = await search.search(parse_query("grokking zzzqqq"))
+    assert outcome.strategy is Strategy.ANY_WORD
+    assert outcome.hits[0].paper.title_en.startswith("To Grok Grokking")
+
+
+async def test_nonsense_is_no_match(search: SearchService) -> None:
+    outcome = await search.search(parse_query("qqqqzzzz"))
+    assert outcome.hits == []
+    assert outcome.strategy is Strategy.NONE
+
+
+HOSTILE = [
+    '"', '""', "grokking\"", "AND", "OR", "NOT", "NEAR(", "NEAR(a b)", "*", "grok*", "-x",
+    "-grokking", "title_en:grokking", "col:term", "(", ")", "((grokking", "%", "_", "%_%",
+    "' OR 1=1 --", "'; DROP TABLE papers; --", "C++", "R&D", ":", "^grok", "🤖🔥", "gro\u200bkking",
+    "\x00", "\u202egnikkorg", "\u200f", "a" * 10_000, "蒸" * 10_000, "grokking " * 2000,
+    "\ud800", "{title_en}: x", "papers", "paper_fts MATCH 'x'",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+async def test_hostile_input_never_raises(search: SearchService, text: str) -> None:
+    outcome = await search.search(parse_query(text))
+    assert isinstance(outcome.hits, list)
+
+
+async def test_zero_width_inside_a_word_still_matches(search: SearchService) -> None:
+    outcome = await search.search(parse_query("gro\u200bkking"))
+    assert outcome.hits[0].paper.title_en.startswith("To Grok Grokking")
+
+
+HOSTILE_ALPHABET = st.text(
+    alphabet=st.sampled_from(list('"\'*()-:^%_&|+~!@#$ ANDORNTEAgrokking蒸馏\u200b\x00\u202e😀')),
+    max_size=80,
+)
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=HOSTILE_ALPHABET)
+async def test_fuzzed_queries_never_raise(search: SearchService, text: str) -> None:
+    try:
+        query = parse_query(text)
+    except ValueError:
+        return
+    outcome = await search.search(query)
+    assert isinstance(outcome.hits, list)

@@ -1,0 +1,88 @@
+"""Connections, migrations and transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage.database import Database, SchemaError
+from storage.migrations import LATEST_VERSION, MIGRATIONS
+
+
+async def test_migrates_an_empty_database_to_the_latest_version(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "new.db")
+    try:
+        assert await db.schema_version() == LATEST_VERSION
+        async with db.reader.execute("PRAGMA journal_mode") as cursor:
+            assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
+        async with db.reader.execute("PRAGMA foreign_keys") as cursor:
+            assert (await cursor.fetchone())[0] == 1  # type: ignore[index]
+        async with db.reader.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+        ) as cursor:
+            names = {row[0] for row in await cursor.fetchall()}
+        assert {"papers", "paper_honours", "paper_fts", "catalog_loads"} <= names
+    finally:
+        await db.close()
+
+
+async def test_reopening_is_idempotent(tmp_path: Path) -> None:
+    for _ in range(2):
+        db = await Database.open(tmp_path / "again.db")
+        assert await db.migrate() == LATEST_VERSION
+        await db.close()
+
+
+async def test_refuses_a_database_newer_than_the_code(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    with pytest.raises(SchemaError, match="newer than this paperclub"):
+        await Database.open(path)
+
+
+def test_migrations_are_numbered_consecutively() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+
+
+async def test_failed_transaction_rolls_back(db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, loaded_at, added, updated, unchanged, "
+                "removed, rejected) VALUES ('x', 'now', 0, 0, 0, 0, 0)"
+            )
+            raise RuntimeError("boom")
+    async with db.reader.execute("SELECT count(*) FROM catalog_loads") as cursor:
+        assert (await cursor.fetchone())[0] == 0  # type: ignore[index]
+
+
+async def test_concurrent_transactions_never_interleave(db: Database) -> None:
+    """Task B must not commit task A's half-done work (the shared-connection pitfall)."""
+    a_inside = asyncio.Event()
+
+    async def task_a() -> None:
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, loaded_at, added, updated, unchanged, "
+                "removed, rejected) VALUES ('a', 'now', 0, 0, 0, 0, 0)"
+            )
+            a_inside.set()
+            await asyncio.sleep(0.05)
+            raise RuntimeError("a fails after B tried to commit")
+
+    async def task_b() -> None:
+        await a_inside.wait()
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, loaded_at, added, updated, unchanged, "
+                "removed, rejected) VALUES ('b', 'now', 0, 0, 0, 0, 0)"
+            )
+
+    results = await asyncio.gather(task_a(), task_b(), return_exceptions=True)
+    assert isinstance(results[0], RuntimeError)
+    async with db.reader.execute("SELECT source FROM catalog_loads") as cursor:
+        assert [row[0] for row in await cursor.fetchall()] == ["b"]

@@ -1,0 +1,157 @@
+"""Catalog loads: identity, idempotency, updates, duplicates, pruning, crash safety."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.synthetic import write_listing
+from bot.core.listing_writer import format_listing
+from bot.core.models import Paper
+from bot.core.query import parse_query
+from bot.services.catalog_loader import load_catalog
+from storage.database import Database
+from storage.interfaces import LoadSource
+from storage.papers import SqlitePaperStore
+
+
+async def test_bundled_load_counts_and_stats(store: SqlitePaperStore) -> None:
+    assert await store.count() == 30
+    stats = await store.stats()
+    assert stats.papers == 30
+    by_venue = {(v.conference, v.year, v.track): v.papers for v in stats.venues}
+    assert by_venue == {("ICML", 2026, "main"): 16, ("ICML", 2026, "workshop"): 12,
+                        ("ICMLCN", 2025, "main"): 1, ("MLMI", 2026, "main"): 1}
+    assert stats.last_load_source == "icml2026.txt"
+
+
+async def test_reloading_the_same_file_changes_nothing(store: SqlitePaperStore,
+                                                       catalog_path: Path) -> None:
+    before = [p async for p in store.iter_papers()]
+    report = await load_catalog(store, catalog_path)
+    assert (report.counts.added, report.counts.updated, report.counts.unchanged) == (0, 0, 30)
+    assert [p async for p in store.iter_papers()] == before
+
+
+async def test_every_field_survives_the_database(store: SqlitePaperStore,
+                                                 bundled_papers: list[Paper]) -> None:
+    stored = {p.id: p async for p in store.iter_papers()}
+    assert stored == {p.id: p for p in bundled_papers}
+
+
+async def test_updated_file_updates_in_place(store: SqlitePaperStore, tmp_path: Path,
+                                             bundled_papers: list[Paper]) -> None:
+    changed = list(bundled_papers)
+    first = changed[0]
+    # Same identity (case, spacing, punctuation differ), new summary.
+    changed[0] = dataclasses.replace(
+        first, title_en=first.title_en.upper() + "!", summary_zh="新的摘要。")
+    path = tmp_path / "updated.txt"
+    path.write_text("".join(format_listing(changed, "ICML")), encoding="utf-8")
+    report = await load_catalog(store, path)
+    assert (report.counts.added, report.counts.updated, report.counts.unchanged) == (0, 1, 29)
+    assert await store.count() == 30
+    paper = await store.get(first.id)
+    assert paper is not None and paper.summary_zh == "新的摘要。"
+    hits = await store.search(parse_query("新的摘要"))
+    assert [h.paper.id for h in hits] == [first.id]
+    old = await store.search(parse_query("Spectron"))
+    assert old == []
+
+
+async def test_duplicate_titles_in_one_file_are_rejected_with_lines(
+        db: Database, tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    path = tmp_path / "dups.txt"
+    path.write_text("".join(format_listing([*bundled_papers[:3], bundled_papers[1]], "ICML")),
+                    encoding="utf-8")
+    report = await load_catalog(SqlitePaperStore(db), path)
+    assert report.counts.added == 3
+    assert report.rejected == 1
+    assert "same title as the record at line" in report.errors[0].reason
+
+
+async def test_prune_removes_only_papers_missing_from_the_same_source(
+        store: SqlitePaperStore, tmp_path: Path, bundled_papers: list[Paper],
+        catalog_path: Path) -> None:
+    path = tmp_path / catalog_path.name
+    path.write_text("".join(format_listing(bundled_papers[:20], "ICML")), encoding="utf-8")
+    kept = await load_catalog(store, path)
+    assert kept.counts.removed == 0 and await store.count() == 30
+    pruned = await load_catalog(store, path, prune=True)
+    assert pruned.counts.removed == 10
+    assert await store.count() == 20
+    assert await store.search(parse_query(bundled_papers[25].title_en)) == [] or all(
+        h.paper.id != bundled_papers[25].id
+        for h in await store.search(parse_query(bundled_papers[25].title_en), limit=50))
+
+
+async def test_an_exception_mid_load_keeps_the_previous_catalog(
+        store: SqlitePaperStore, bundled_papers: list[Paper]) -> None:
+    def exploding() -> object:
+        for number, paper in enumerate(bundled_papers * 40, start=1):
+            if number == 1100:
+                raise RuntimeError("disk on fire")
+            yield number, dataclasses.replace(paper, title_en=f"{paper.title_en} {number}")
+
+    with pytest.raises(RuntimeError):
+        await store.load(exploding(), source=LoadSource("x"))  # type: ignore[arg-type]
+    assert await store.count() == 30
+    assert await store.catalog_version() == 1
+
+
+@pytest.mark.slow
+def test_a_killed_import_leaves_the_previous_catalog_intact(tmp_path: Path,
+                                                            catalog_path: Path) -> None:
+    """SIGKILL the CLI in the middle of a big import: the old 30 papers are all still there."""
+    db_path = tmp_path / "kill.db"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cli = [sys.executable, "-m", "bot"]
+    subprocess.run([*cli, "import", "--db", str(db_path), str(catalog_path)], check=True,
+                   env=env, capture_output=True)
+    big = write_listing(tmp_path / "big.txt", 60_000, seed=7)
+    wal = Path(f"{db_path}-wal")
+    wal_before = wal.stat().st_size if wal.exists() else 0
+    proc = subprocess.Popen([*cli, "import", "--db", str(db_path), str(big)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if wal.exists() and wal.stat().st_size > wal_before + 2_000_000:
+            break  # well into writing the new papers
+        time.sleep(0.01)
+    assert proc.poll() is None, "import finished before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 30
+        assert conn.execute("SELECT count(*) FROM paper_fts").fetchone()[0] == 30
+        assert conn.execute("SELECT count(*) FROM catalog_loads").fetchone()[0] == 1
+
+
+async def test_readers_see_the_last_committed_catalog_during_a_load(
+        store: SqlitePaperStore, bundled_papers: list[Paper], tmp_path: Path) -> None:
+    """WAL: while a load has written (not committed) 500 new papers, other readers see 30."""
+    seen_during_load: list[int] = []
+
+    def papers() -> object:
+        for number in range(1, 1101):
+            paper = bundled_papers[number % 30]
+            if number == 1050:  # the first batch of 500 is written by now, uncommitted
+                with sqlite3.connect(tmp_path / "test.db") as conn:
+                    seen_during_load.append(conn.execute("SELECT count(*) FROM papers")
+                                            .fetchone()[0])
+            yield number, dataclasses.replace(paper, title_en=f"{paper.title_en} {number}")
+
+    counts = await store.load(papers(), source=LoadSource("big"))  # type: ignore[arg-type]
+    assert counts.added == 1100
+    assert seen_during_load == [30]
+    assert await store.count() == 1130

@@ -1,0 +1,158 @@
+"""The command line as a script sees it: stdout, stderr and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Run:
+    """Run `paperclub ARGS --db tmp.db` in a subprocess."""
+    db = tmp_path / "cli.db"
+
+    def invoke(*args: str, db_path: Path | None = db, env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+        extra = ["--db", str(db_path)] if db_path else []
+        return subprocess.run(
+            [sys.executable, "-m", "bot", *args, *extra], capture_output=True, text=True,
+            env={**os.environ, "COLUMNS": "200", **(env or {})}, timeout=60, check=False,
+        )
+
+    return invoke
+
+
+@pytest.fixture
+def loaded(run: Run, catalog_path: Path) -> Run:
+    result = run("import", str(catalog_path))
+    assert result.returncode == 0, result.stderr
+    assert "30 added, 0 updated, 0 unchanged, 0 removed, 0 rejected" in result.stdout
+    return run
+
+
+def test_search_table_and_exit_codes(loaded: Run) -> None:
+    found = loaded("search", "grokking")
+    assert found.returncode == 0
+    assert "To Grok Grokking" in found.stdout
+    missing = loaded("search", "qqqqzzzz")
+    assert missing.returncode == 1
+    assert "no match" in missing.stderr
+
+
+def test_search_json_is_an_array_best_first(loaded: Run) -> None:
+    result = loaded("search", "蒸馏", "--json")
+    assert result.returncode == 0
+    hits = json.loads(result.stdout)
+    assert hits[0]["title_en"].startswith("Symbiosis-Inspired Knowledge Distillation")
+    assert [h["rank"] for h in hits] == list(range(1, len(hits) + 1))
+    assert {"id", "title_zh", "authors", "affiliations", "summary_zh", "venue"} <= set(hits[0])
+    empty = loaded("search", "qqqqzzzz", "--json")
+    assert (empty.returncode, json.loads(empty.stdout)) == (1, [])
+
+
+def test_search_filters_and_typo_hint(loaded: Run) -> None:
+    spot = loaded("search", "--honours", "spotlight", "--json", "--limit", "50")
+    assert len(json.loads(spot.stdout)) == 2
+    typo = loaded("search", "grokkng")
+    assert typo.returncode == 0
+    assert "did you mean: grokking" in typo.stderr
+
+
+def test_show_both_languages_and_json(loaded: Run) -> None:
+    paper_id = json.loads(loaded("search", "whistleblower", "--json").stdout)[0]["id"]
+    shown = loaded("show", paper_id)
+    assert shown.returncode == 0
+    assert "Plausible Deniability Guarantees for Whistleblowers" in shown.stdout
+    assert "AI总结" in shown.stdout
+    as_json = json.loads(loaded("show", paper_id, "--json").stdout)
+    assert as_json["id"] == paper_id
+    assert loaded("show", "0000000000").returncode == 1
+
+
+def test_stats_json(loaded: Run) -> None:
+    stats = json.loads(loaded("stats", "--json").stdout)
+    assert stats["papers"] == 30
+    assert {(v["conference"], v["track"]) for v in stats["venues"]} == {
+        ("ICML", "main"), ("ICML", "workshop"), ("ICMLCN", "main"), ("MLMI", "main")}
+
+
+def test_export_round_trip(loaded: Run, tmp_path: Path, run: Run) -> None:
+    out = tmp_path / "out.jsonl"
+    assert loaded("export", "--format", "jsonl", "-o", str(out)).returncode == 0
+    other = tmp_path / "other.db"
+    assert run("import", str(out), db_path=other).returncode == 0
+    again = tmp_path / "again.jsonl"
+    assert run("export", "-o", str(again), db_path=other).returncode == 0
+    assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 30
+
+
+@pytest.mark.parametrize("args", [
+    ("search",),
+    ("search", "grokking", "--limit", "0"),
+    ("search", "grokking", "--honours", "best"),
+    ("search", "year:20x6"),
+    ("frobnicate",),
+    ("import",),
+])
+def test_bad_usage_exits_2_without_traceback(loaded: Run, args: tuple[str, ...]) -> None:
+    result = loaded(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip()
+
+
+def test_bad_files_exit_2_with_clear_messages(run: Run, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    result = run("import", str(empty))
+    assert (result.returncode, "Traceback" in result.stderr) == (2, False)
+    assert "empty" in result.stderr
+    missing = run("import", str(tmp_path / "missing.txt"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_rejected_records_are_listed_on_stderr(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("ICML\n\nA Title\n\n标题\n\nAnn A\n\nAI总结 好。\n\nOrphan\n", encoding="utf-8")
+    result = run("import", str(path))
+    assert result.returncode == 0
+    assert "rejected line 11" in result.stderr
+    assert "1 added" in result.stdout and "1 rejected" in result.stdout
+    strict = run("import", str(path), "--strict", db_path=tmp_path / "strict.db")
+    assert strict.returncode == 2 and "line 11" in strict.stderr
+
+
+def test_config_errors_name_the_key(run: Run, tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("[search]\nlimit = 'ten'\n")
+    result = run("stats", "--config", str(config))
+    assert result.returncode == 2
+    assert "search.limit" in result.stderr
+
+
+def test_schema_too_new_is_refused(run: Run, tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "future.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA user_version = 999")
+    result = run("stats", db_path=db)
+    assert result.returncode == 2
+    assert "newer than this paperclub" in result.stderr
+
+
+def test_demo_loads_bundled_catalog_and_answers_grokking(run: Run) -> None:
+    result = run("demo")
+    assert result.returncode == 0, result.stderr
+    assert "loaded 30 papers" in result.stdout
+    assert "To Grok Grokking: Provable Grokking in Ridge Regression" in result.stdout
+    assert "岭回归" in result.stdout
