@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One-command set-up and tasks for paperclub; needs only Python >= 3.11 and pip.
 
-    python3 dev.py demo [QUERY]   set up .venv if needed, then run paperclub on the bundled catalog
+    python3 dev.py demo [LINE…]   set up .venv if needed, then use the real bot from the terminal
+                                  against a local Discord stand-in, on the bundled catalog
     python3 dev.py test           set up .venv if needed, then ruff, mypy and the whole test suite
     python3 dev.py bench [...]    set up .venv if needed, then run the benchmarks in bench/
 """
@@ -56,7 +57,7 @@ def main(argv: list[str]) -> int:
         return 2
     ensure_venv()
     if task == "demo":
-        return run("paperclub", "demo", "--db", str(ROOT / "paperclub-demo.db"), *rest)
+        return run("paperclub", "local", "--db", str(ROOT / "paperclub-local.db"), *rest)
     if task == "bench":
         return run("python", "-m", "bench", *rest)
     for step in (("ruff", "check", "."), ("mypy",), ("pytest", "-q", *rest)):

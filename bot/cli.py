@@ -14,13 +14,22 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import click
+import discord
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from bot import cli_render
+from bot.cogs.catalog import CatalogCog
+from bot.cogs.papers import PapersCog
+from bot.command_sync import sync_commands
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
+from bot.endpoints import set_discord_endpoints
+from bot.i18n import PaperclubTranslator
+from bot.invite import PERMISSIONS, SCOPES, invite_url
+from bot.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
+from bot.runner import MissingToken, build_bot, token_of
 from bot.services.catalog_files import CatalogFileError
 from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
 from bot.services.search import SearchService
@@ -91,7 +100,8 @@ def common_options(func: Callable[P, int]) -> Callable[..., None]:
         except _Fail as exc:
             err.print(f"paperclub: {escape(str(exc))}")
             code = exc.code
-        except (ConfigError, CatalogFileError, StrictLoadError, SchemaError, QueryError) as exc:
+        except (ConfigError, CatalogFileError, StrictLoadError, SchemaError, QueryError,
+                MissingToken) as exc:
             err.print(f"paperclub: error: {escape(str(exc))}")
             code = EXIT_BAD_INPUT
         ctx.exit(code)
@@ -254,27 +264,111 @@ def export(fmt: str, output: Path | None) -> int:
     return _run(_export(_settings(click.get_current_context()), output))
 
 
-async def _demo(settings: Settings, text: str) -> int:
-    async with _catalog(settings) as store:
-        if await store.count() == 0:
-            report = await load_catalog(store, settings.catalog_path())
-            out.print(f"loaded {report.loaded} papers from {settings.catalog_path().name}")
-    out.print(f"[bold]paperclub search:[/bold] {escape(text)}")
-    code = await _search(settings, text, {}, settings.search.limit, as_json=False)
-    if code == EXIT_OK:
-        async with _catalog(settings) as store:
-            outcome = await SearchService(store).search(parse_query(text), limit=1)
-        out.print()
-        cli_render.print_paper(out, outcome.hits[0].paper)
-    return code
+async def _local(settings: Settings, script: bool, lines: tuple[str, ...]) -> int:
+    def write(text: str) -> None:
+        print(text, flush=True)
+
+    if script or lines or not is_interactive():
+        await run_script(settings, lines or DEMO_SCRIPT, write)
+    else:
+        await run_interactive(settings, write)
+    return EXIT_OK
 
 
 @cli.command()
-@click.argument("query", nargs=-1)
+@click.option("--script", is_flag=True,
+              help="Run a short scripted session and print the transcript.")
+@click.argument("lines", nargs=-1)
 @common_options
-def demo(query: tuple[str, ...]) -> int:
-    """Load the bundled catalog if the database is empty, then search (default: grokking)."""
-    return _run(_demo(_settings(click.get_current_context()), " ".join(query) or "grokking"))
+def local(script: bool, lines: tuple[str, ...]) -> int:
+    """Use the real bot from the terminal, against a local Discord stand-in (no account needed).
+
+    Without a terminal (or with --script) a scripted session runs; LINES replace its script.
+    """
+    try:
+        return _run(_local(_settings(click.get_current_context()), script, lines))
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+async def _run_bot(settings: Settings) -> int:
+    token = token_of(settings)
+    set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
+    bot = await build_bot(settings)
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        raise _Fail("error: Discord refused the token (DISCORD_TOKEN); reset it in the "
+                    "Developer Portal and try again") from None
+    return EXIT_OK
+
+
+@cli.command()
+@common_options
+def run() -> int:
+    """Connect to Discord with DISCORD_TOKEN and serve the slash commands."""
+    try:
+        return _run(_run_bot(_settings(click.get_current_context())))
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+async def _sync(settings: Settings, target: str, guild_id: int, force: bool) -> int:
+    token = token_of(settings)
+    set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
+    bot = await build_bot(settings)
+    async with bot:
+        await bot.login(token)
+        await bot.tree.set_translator(PaperclubTranslator())
+        await bot.add_cog(PapersCog(bot))
+        await bot.add_cog(CatalogCog(bot))
+        changed = await sync_commands(bot.tree, bot.state, target="guild" if guild_id else "global",
+                                      guild_id=guild_id, force=force)
+    out.print(f"slash commands {'synced' if changed else 'unchanged; not synced'} ({target})")
+    return EXIT_OK
+
+
+@cli.command()
+@click.option("--guild", "guild_id", type=int, default=None,
+              help="Sync to this server only (instant); default: discord.dev_guild_id if set, "
+                   "else globally.")
+@click.option("--global", "global_", is_flag=True, help="Sync globally (may take an hour).")
+@click.option("--force", is_flag=True, help="Sync even if nothing changed since the last sync.")
+@common_options
+def sync(guild_id: int | None, global_: bool, force: bool) -> int:
+    """Register the slash commands with Discord (skipped when unchanged)."""
+    settings = _settings(click.get_current_context())
+    target_guild = 0 if global_ else (guild_id or settings.discord.dev_guild_id)
+    target = f"guild {target_guild}" if target_guild else "global"
+    return _run(_sync(settings, target, target_guild, force))
+
+
+async def _application_id(settings: Settings) -> int:
+    if settings.discord.application_id:
+        return settings.discord.application_id
+    token = token_of(settings)
+    set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
+    client = discord.Client(intents=discord.Intents.none())
+    async with client:
+        await client.login(token)
+        info = await client.application_info()
+    return info.id
+
+
+@cli.command()
+@click.option("--application-id", type=int, default=None,
+              help="Your application's id (Developer Portal -> General Information).")
+@common_options
+def invite(application_id: int | None) -> int:
+    """Print the invite link, with exactly the scopes and permissions paperclub needs."""
+    settings = _settings(click.get_current_context())
+    app_id = application_id or _run(_application_id(settings))
+    out.print(invite_url(app_id), soft_wrap=True)
+    err.print(f"scopes: {', '.join(SCOPES)}")
+    for name, why in PERMISSIONS.items():
+        err.print(f"  {name}: {why}")
+    return EXIT_OK
 
 
 def main() -> None:

@@ -10,9 +10,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    HttpUrl,
+    SecretStr,
+    ValidationError,
+    WebsocketUrl,
+    model_validator,
+)
 
 ENV_PREFIX = "PAPERCLUB_"
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 TOKEN_ENV = "DISCORD_TOKEN"  # noqa: S105 - the variable name, not a secret
 
 
@@ -43,6 +54,23 @@ class SearchSettings(_Section):
     fuzzy_threshold: float = Field(default=75.0, ge=50.0, le=100.0)
 
 
+class DiscordSettings(_Section):
+    """How to reach Discord and which commands to sync where."""
+
+    api_base: HttpUrl = HttpUrl(DISCORD_API_BASE)
+    gateway_url: WebsocketUrl = WebsocketUrl(DISCORD_GATEWAY)
+    sync: Literal["off", "guild", "global"] = "off"
+    dev_guild_id: int = Field(default=0, ge=0)
+    owner_ids: tuple[int, ...] = ()
+    application_id: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _guild_sync_needs_a_guild(self) -> DiscordSettings:
+        if self.sync == "guild" and not self.dev_guild_id:
+            raise ValueError("sync = 'guild' needs dev_guild_id (the development server's id)")
+        return self
+
+
 class LoggingSettings(_Section):
     """Log output."""
 
@@ -55,6 +83,7 @@ class Settings(_Section):
     database: DatabaseSettings = DatabaseSettings()
     catalog: CatalogSettings = CatalogSettings()
     search: SearchSettings = SearchSettings()
+    discord: DiscordSettings = DiscordSettings()
     logging: LoggingSettings = LoggingSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True)
 
@@ -68,13 +97,21 @@ def bundled_catalog() -> Path:
     return Path(__file__).resolve().parent / "data" / "icml2026.txt"
 
 
-def _env_overrides(env: Mapping[str, str]) -> dict[str, dict[str, str]]:
-    overrides: dict[str, dict[str, str]] = {}
+def _env_value(value: str) -> Any:
+    """A TOML literal (`[1, 2]`, `true`, `5`) where the text is one, else the text itself."""
+    try:
+        return tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        return value
+
+
+def _env_overrides(env: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    overrides: dict[str, dict[str, Any]] = {}
     for name, value in env.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name:
             continue
         section, _, key = name[len(ENV_PREFIX) :].lower().partition("__")
-        overrides.setdefault(section, {})[key] = value
+        overrides.setdefault(section, {})[key] = _env_value(value)
     return overrides
 
 
@@ -99,7 +136,10 @@ def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None
             raise ConfigError(f"{path}: cannot read config file ({exc})") from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-        if "discord_token" in data or "token" in data.get("discord", {}):
+        discord_section = data.get("discord", {})
+        if "discord_token" in data or (
+            isinstance(discord_section, dict) and "token" in discord_section
+        ):
             raise ConfigError(
                 f"{path}: discord token: do not put the token in a file; "
                 f"set the {TOKEN_ENV} environment variable"

@@ -107,3 +107,15 @@ class PaperStore(Protocol):
     def iter_papers(self) -> AsyncIterator[Paper]:
         """Every paper, in a stable order."""
         ...
+
+
+class StateStore(Protocol):
+    """Named values kept between runs."""
+
+    async def get(self, key: str) -> str | None:
+        """The stored value, or None."""
+        ...
+
+    async def set(self, key: str, value: str) -> None:
+        """Store or replace a value."""
+        ...

@@ -73,6 +73,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "bot state",
+        (
+            """CREATE TABLE bot_state (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            )""",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

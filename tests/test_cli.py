@@ -150,9 +150,47 @@ def test_schema_too_new_is_refused(run: Run, tmp_path: Path) -> None:
     assert "newer than this paperclub" in result.stderr
 
 
-def test_demo_loads_bundled_catalog_and_answers_grokking(run: Run) -> None:
-    result = run("demo")
+def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
+    result = run("local", "--script")
     assert result.returncode == 0, result.stderr
-    assert "loaded 30 papers" in result.stdout
-    assert "To Grok Grokking: Provable Grokking in Ridge Regression" in result.stdout
-    assert "岭回归" in result.stdout
+    out = result.stdout
+    assert "connected to the local Discord stand-in" in out
+    assert "> /paper grokking" in out
+    assert "**To Grok Grokking: Provable Grokking in Ridge Regression**" in out
+    assert "Showing results for **grokking**" in out
+    assert "12 papers match “venue:workshop”" in out and "Page 2 of 3" in out
+    assert "only you can see this" in out
+    assert "30** papers" in out
+    assert "Traceback" not in result.stderr
+
+
+def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
+    result = run("local", "/paper whistleblower", "/nosuch", "next", "/paper gro?")
+    assert result.returncode == 0, result.stderr
+    assert "Plausible Deniability Guarantees for Whistleblowers" in result.stdout
+    assert "! unknown command /nosuch" in result.stdout
+    assert "! no result list to page" in result.stdout
+    assert "To Grok Grokking" in result.stdout
+
+
+def test_run_without_a_token_says_what_to_set(run: Run) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    result = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True,
+                            text=True, env=env, timeout=60, check=False)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and "paperclub local" in result.stderr
+
+
+def test_invite_link_has_exactly_the_needed_scopes_and_permissions(run: Run) -> None:
+    import discord
+
+    from bot.invite import invite_permissions
+
+    result = run("invite", "--application-id", "123456789012345678")
+    assert result.returncode == 0, result.stderr
+    url = result.stdout.strip()
+    assert url.startswith("https://discord.com/oauth2/authorize?client_id=123456789012345678")
+    assert "scope=bot+applications.commands" in url
+    perms = discord.Permissions(int(url.split("permissions=")[1].split("&")[0]))
+    assert perms == invite_permissions()
+    assert not perms.administrator and not perms.mention_everyone and not perms.manage_messages

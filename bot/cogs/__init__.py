@@ -1,0 +1,1 @@
+"""Thin discord.py adapters: parse options, call core and services, hand results to the UI."""

@@ -1,0 +1,66 @@
+"""`/catalog stats` for everyone and `/catalog reload` for the bot's owner."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.card import Lang
+from bot.errors import UserFacingError, lang_of, message
+from bot.services.catalog_files import CatalogFileError
+from bot.services.catalog_loader import load_catalog
+from bot.ui.cards import CARD_COLOUR, escape
+
+if TYPE_CHECKING:
+    from bot.app import PaperclubBot
+
+STATS_TITLE = {Lang.EN: "Paper catalog", Lang.ZH_HANS: "论文库", Lang.ZH_HANT: "論文庫"}
+STATS_LINE = {
+    Lang.EN: "**{papers}** papers · {workshops} workshops · last loaded {when}",
+    Lang.ZH_HANS: "共 **{papers}** 篇论文 · {workshops} 个研讨会 · 最近加载 {when}",
+    Lang.ZH_HANT: "共 **{papers}** 篇論文 · {workshops} 個研討會 · 最近載入 {when}",
+}
+
+
+class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The paper catalog"):
+    """Catalog facts and the owner's reload."""
+
+    def __init__(self, bot: PaperclubBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="stats", description="How many papers, from which venues, "
+                                                    "loaded when")
+    async def stats(self, interaction: discord.Interaction) -> None:
+        """Papers per venue and the last load."""
+        lang = lang_of(interaction)
+        stats = await self.bot.papers.stats()
+        when = discord.utils.format_dt(stats.last_load_at, "R") if stats.last_load_at else "—"
+        embed = discord.Embed(title=STATS_TITLE[lang], colour=CARD_COLOUR,
+                              description=STATS_LINE[lang].format(
+                                  papers=stats.papers, workshops=stats.workshops, when=when))
+        for venue in stats.venues[:25]:
+            name = " ".join(str(p) for p in (venue.conference or "?", venue.year or "") if p)
+            embed.add_field(name=escape(f"{name} · {venue.track}"), value=str(venue.papers))
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="reload", description="Reload the catalog file (bot owner only)")
+    async def reload(self, interaction: discord.Interaction) -> None:
+        """Reload the configured catalog file; answers with the load summary."""
+        lang = lang_of(interaction)
+        if not await self.bot.is_owner(interaction.user):
+            raise UserFacingError(message("owner_only", lang))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        path = self.bot.settings.catalog_path()
+        try:
+            report = await load_catalog(self.bot.papers, path)
+        except CatalogFileError as exc:
+            raise UserFacingError(str(exc)) from None
+        self.bot.dispatch("catalog_loaded", report)
+        c = report.counts
+        await interaction.followup.send(
+            f"{escape(path.name)}: {c.added} added, {c.updated} updated, "
+            f"{c.unchanged} unchanged, {report.rejected} rejected", ephemeral=True)

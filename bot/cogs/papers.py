@@ -1,0 +1,139 @@
+"""`/paper` and `/random-paper`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.card import Lang
+from bot.core.query import QueryError, parse_query
+from bot.core.results import choice_name, no_match_message, text
+from bot.core.text import has_cjk
+from bot.errors import UserFacingError, lang_of
+from bot.replies import respond
+from bot.ui.cards import escape, paper_message
+from bot.ui.results import ResultsView
+
+if TYPE_CHECKING:
+    from bot.app import PaperclubBot
+
+T = TypeVar("T")
+
+AUTOCOMPLETE_LIMIT = 25
+RESULT_LIMIT = 50
+DEFER_AFTER_SECONDS = 1.5
+PAPER_ID = re.compile(r"[0-9a-f]{10}")
+
+
+async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T], *,
+                         ephemeral: bool) -> T:
+    """Run `work`; if it is not done within 1.5 s, defer so Discord's 3 s deadline holds."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
+    if not done:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    return await task
+
+
+class PapersCog(commands.Cog):
+    """Looking papers up."""
+
+    def __init__(self, bot: PaperclubBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="paper", description="Find a paper by title, author or topic, in English or Chinese")
+    @app_commands.describe(
+        query="Words from the title, an author, or a topic; leave empty for a random paper",
+        author="Only papers by this author (a surname is enough)",
+        venue="Main track or workshop",
+        honours="Spotlight, oral or poster",
+        private="Show the answer only to you",
+    )
+    @app_commands.choices(
+        venue=[app_commands.Choice(name="Main track", value="main"),
+               app_commands.Choice(name="Workshop", value="workshop"),
+               app_commands.Choice(name="Any", value="any")],
+        honours=[app_commands.Choice(name="Spotlight", value="spotlight"),
+                 app_commands.Choice(name="Oral", value="oral"),
+                 app_commands.Choice(name="Poster", value="poster")],
+    )
+    async def paper(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 0, 300] | None = None,
+        author: app_commands.Range[str, 1, 100] | None = None,
+        venue: str | None = None,
+        honours: str | None = None,
+        private: bool = False,
+    ) -> None:
+        """One match: its card. Several: a paged list. None: suggestions."""
+        lang = lang_of(interaction)
+        text_query = (query or "").strip()
+        if PAPER_ID.fullmatch(text_query):
+            paper = await self.bot.papers.get(text_query)
+            if paper is not None:
+                embed, view = paper_message(paper, lang)
+                await respond(interaction, ephemeral=private, embed=embed,
+                              view=self.bot.track(view))
+                return
+        try:
+            parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
+        except QueryError as exc:
+            raise UserFacingError(str(exc)) from None
+        if parsed.is_empty():
+            await self._random(interaction, lang, private)
+            return
+        outcome = await answer_in_time(
+            interaction, self.bot.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
+        shown_query = text_query or parsed.describe()
+        if not outcome.hits:
+            await respond(interaction, ephemeral=private, content=no_match_message(
+                shown_query, outcome.did_you_mean, lang, escape))
+            return
+        note = text("corrected", lang, s=escape(outcome.did_you_mean)) if (
+            outcome.did_you_mean) else ""
+        if len(outcome.hits) == 1:
+            embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
+            await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
+            return
+        results = ResultsView(owner=interaction.user, papers=[h.paper for h in outcome.hits],
+                              query=shown_query, lang=lang)
+        await respond(interaction, ephemeral=private, content=note or None,
+                   embed=results.embed(), view=self.bot.track(results))
+        results.message = await interaction.original_response()
+
+    @paper.autocomplete("query")
+    async def paper_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """Up to 25 titles, in the language being typed; the value is the paper's id."""
+        try:
+            parsed = parse_query(current)
+        except QueryError:
+            return []
+        if parsed.is_empty():
+            return []
+        outcome = await self.bot.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
+        chinese = has_cjk(current) or lang_of(interaction).chinese
+        return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
+                for hit in outcome.hits]
+
+    @app_commands.command(name="random-paper", description="Show a random paper from the catalog")
+    @app_commands.describe(private="Show the answer only to you")
+    async def random_paper(self, interaction: discord.Interaction, private: bool = False) -> None:
+        """A random paper card."""
+        await self._random(interaction, lang_of(interaction), private)
+
+    async def _random(self, interaction: discord.Interaction, lang: Lang, private: bool) -> None:
+        paper = await self.bot.papers.random()
+        if paper is None:
+            await respond(interaction, ephemeral=True, content=text("empty_catalog", lang))
+            return
+        embed, view = paper_message(paper, lang)
+        await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))

@@ -1,0 +1,168 @@
+"""The paper card: what a paper looks like in a chat message, within Discord's limits.
+
+Pure: builds plain data (`Card`) that the Discord layer turns into an embed. Readers whose
+locale is Chinese see the Chinese title first and Chinese labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from urllib.parse import quote_plus
+
+from bot.core.models import Paper
+
+TITLE_LIMIT = 256
+DESCRIPTION_LIMIT = 4096
+FIELD_NAME_LIMIT = 256
+FIELD_VALUE_LIMIT = 1024
+FOOTER_LIMIT = 2048
+EMBED_TOTAL_LIMIT = 6000
+ELLIPSIS = "…"
+
+
+class Lang(StrEnum):
+    """The languages paperclub answers in."""
+
+    EN = "en"
+    ZH_HANS = "zh-CN"
+    ZH_HANT = "zh-TW"
+
+    @classmethod
+    def from_locale(cls, locale: str | None) -> Lang:
+        """Discord locale string -> language; anything not Chinese is English."""
+        if locale == "zh-TW":
+            return cls.ZH_HANT
+        if locale and locale.startswith("zh"):
+            return cls.ZH_HANS
+        return cls.EN
+
+    @property
+    def chinese(self) -> bool:
+        """True for both Chinese variants."""
+        return self is not Lang.EN
+
+
+LABELS: dict[str, dict[Lang, str]] = {
+    "authors": {Lang.EN: "Authors", Lang.ZH_HANS: "作者", Lang.ZH_HANT: "作者"},
+    "affiliations": {Lang.EN: "Affiliations", Lang.ZH_HANS: "机构", Lang.ZH_HANT: "機構"},
+    "venue": {Lang.EN: "Venue", Lang.ZH_HANS: "会议", Lang.ZH_HANT: "會議"},
+    "summary": {Lang.EN: "AI summary (Chinese)", Lang.ZH_HANS: "AI总结", Lang.ZH_HANT: "AI總結"},
+    "length": {Lang.EN: "Length", Lang.ZH_HANS: "篇幅", Lang.ZH_HANT: "篇幅"},
+    "more": {Lang.EN: "and {n} more", Lang.ZH_HANS: "等 {n} 位", Lang.ZH_HANT: "等 {n} 位"},
+    "arxiv": {Lang.EN: "Find on arXiv", Lang.ZH_HANS: "在 arXiv 查找",
+              Lang.ZH_HANT: "在 arXiv 查找"},
+}
+
+
+def label(key: str, lang: Lang, **values: object) -> str:
+    """A UI label in the reader's language."""
+    return LABELS[key][lang].format(**values)
+
+
+def fit(text: str, limit: int) -> str:
+    """Shorten to at most `limit` characters, at a word boundary when one is near, with `…`."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: max(0, limit - 1)]
+    space = cut.rfind(" ")
+    if space >= limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:·-") + ELLIPSIS
+
+
+def join_fitting(items: list[str], limit: int, more: Callable[[int], str],
+                 sep: str = ", ") -> str:
+    """Join as many items as fit in `limit`, then say how many were left out."""
+    shown: list[str] = []
+    for index, item in enumerate(items):
+        rest = len(items) - index - 1
+        candidate = sep.join([*shown, item])
+        tail = f" {more(rest)}" if rest else ""
+        if len(candidate) + len(tail) > limit:
+            left = len(items) - len(shown)
+            text = sep.join(shown) + f" {more(left)}" if shown else fit(item, limit)
+            return fit(text, limit)
+        shown.append(item)
+    return sep.join(shown)
+
+
+def arxiv_search_url(paper: Paper) -> str:
+    """An arXiv title search for the paper (the catalog carries no arXiv id)."""
+    return f"https://arxiv.org/search/?query={quote_plus(paper.title_en[:300])}&searchtype=title"
+
+
+@dataclass(frozen=True, slots=True)
+class CardField:
+    """One embed field."""
+
+    name: str
+    value: str
+    inline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A paper card: embed data plus the link for its button."""
+
+    title: str
+    url: str
+    description: str
+    fields: tuple[CardField, ...]
+    footer: str
+    link_label: str
+
+    def total_length(self) -> int:
+        """Characters Discord counts against the 6000 limit."""
+        return (len(self.title) + len(self.description) + len(self.footer)
+                + sum(len(f.name) + len(f.value) for f in self.fields))
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _identity,
+               note: str = "") -> Card:
+    """The card for `paper` in `lang`; `escape` neutralises markdown in catalog text."""
+    first, second = (paper.title_zh, paper.title_en) if lang.chinese else (
+        paper.title_en, paper.title_zh)
+    first = first or second
+
+    def more(count: int) -> str:
+        return label("more", lang, n=count)
+
+    fields: list[CardField] = []
+    authors = join_fitting([escape(a) for a in paper.authors], FIELD_VALUE_LIMIT, more)
+    if authors:
+        fields.append(CardField(label("authors", lang), authors))
+    if paper.affiliations:
+        names = [escape(f"{a.zh}（{a.en}）" if lang.chinese and a.zh else
+                        f"{a.en}（{a.zh}）" if a.zh else a.en) for a in paper.affiliations]
+        fields.append(CardField(label("affiliations", lang),
+                                join_fitting(names, FIELD_VALUE_LIMIT, more, sep="\n")))
+    badge = paper.venue.badge()
+    if badge:
+        fields.append(CardField(label("venue", lang), fit(escape(badge), FIELD_VALUE_LIMIT),
+                                inline=True))
+    venue = paper.venue
+    sizes = [f"{n} {name}" for name, n in (("pages", venue.pages), ("figures", venue.figures),
+                                           ("tables", venue.tables)) if n]
+    if sizes:
+        fields.append(CardField(label("length", lang), ", ".join(sizes), inline=True))
+    parts = []
+    if second and second != first:
+        parts.append(f"*{escape(second)}*")
+    if paper.summary_zh:
+        parts.append(f"**{label('summary', lang)}**\n{escape(paper.summary_zh)}")
+    if note:
+        parts.insert(0, note)
+    footer = fit(f"paperclub · {paper.id}", FOOTER_LIMIT)
+    title = fit(escape(first), TITLE_LIMIT)
+    budget = EMBED_TOTAL_LIMIT - len(title) - len(footer) - sum(
+        len(f.name) + len(f.value) for f in fields)
+    description = fit("\n\n".join(parts), min(DESCRIPTION_LIMIT, max(0, budget)))
+    return Card(title=title, url=arxiv_search_url(paper), description=description,
+                fields=tuple(fields), footer=footer, link_label=label("arxiv", lang))

@@ -1,0 +1,60 @@
+"""Chinese (zh-CN, zh-TW) names and descriptions for the slash commands."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+# English source string -> (Simplified, Traditional). Names must be lower case, no spaces.
+TRANSLATIONS: dict[str, tuple[str, str]] = {
+    # /paper
+    "paper": ("论文", "論文"),
+    "Find a paper by title, author or topic, in English or Chinese": (
+        "按标题、作者或主题查找论文（中英文均可）", "按標題、作者或主題查找論文（中英文均可）"),
+    "query": ("查询", "查詢"),
+    "Words from the title, an author, or a topic; leave empty for a random paper": (
+        "标题中的词、作者或主题；留空则随机推荐一篇", "標題中的詞、作者或主題；留空則隨機推薦一篇"),
+    "author": ("作者", "作者"),
+    "Only papers by this author (a surname is enough)": (
+        "只看该作者的论文（姓即可）", "只看該作者的論文（姓即可）"),
+    "venue": ("会议", "會議"),
+    "Main track or workshop": ("主会或研讨会", "主會或研討會"),
+    "honours": ("荣誉", "榮譽"),
+    "Spotlight, oral or poster": ("焦点、口头报告或海报", "焦點、口頭報告或海報"),
+    "private": ("仅自己可见", "僅自己可見"),
+    "Show the answer only to you": ("只有你能看到回答", "只有你能看到回答"),
+    "Main track": ("主会", "主會"),
+    "Workshop": ("研讨会", "研討會"),
+    "Any": ("不限", "不限"),
+    "Spotlight": ("焦点论文", "焦點論文"),
+    "Oral": ("口头报告", "口頭報告"),
+    "Poster": ("海报", "海報"),
+    # /random-paper
+    "random-paper": ("随机论文", "隨機論文"),
+    "Show a random paper from the catalog": ("从论文库随机推荐一篇", "從論文庫隨機推薦一篇"),
+    # /catalog
+    "catalog": ("论文库", "論文庫"),
+    "The paper catalog": ("论文库", "論文庫"),
+    "stats": ("统计", "統計"),
+    "How many papers, from which venues, loaded when": (
+        "论文数量、会议分布和最近加载时间", "論文數量、會議分佈和最近載入時間"),
+    "reload": ("重新加载", "重新載入"),
+    "Reload the catalog file (bot owner only)": (
+        "重新加载论文库文件（仅限机器人所有者）", "重新載入論文庫檔案（僅限機器人擁有者）"),
+}
+
+
+class PaperclubTranslator(app_commands.Translator):
+    """Looks strings up in `TRANSLATIONS`; other locales keep the English original."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        """The Chinese text for zh-CN / zh-TW, None elsewhere."""
+        pair = TRANSLATIONS.get(string.message)
+        if pair is None:
+            return None
+        if locale is discord.Locale.chinese:
+            return pair[0]
+        if locale is discord.Locale.taiwan_chinese:
+            return pair[1]
+        return None

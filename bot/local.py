@@ -1,0 +1,183 @@
+"""Local mode: the real bot against the local Discord stand-in, driven from the terminal.
+
+Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 private:true`);
+end a line with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back`
+drive the last result list; `help` and `quit` do what they say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from bot.app import PaperclubBot
+from bot.runner import build_bot
+from bot.settings import Settings
+from bot.standin import Guild, InteractionHandle, Message, StandIn, User, parse_slash
+from bot.standin.render import render_message
+
+DEMO_SCRIPT = (
+    "/paper grokking",
+    "/paper 岭回归",
+    "/paper gro?",
+    "/paper grokkng",
+    "/paper venue:workshop",
+    "next",
+    "open 6",
+    "/paper query:蒸馏 private:true",
+    "/catalog stats",
+)
+HELP = __doc__ or ""
+ANSWER_TIMEOUT = 15.0
+
+Write = Callable[[str], None]
+
+
+@dataclass
+class LocalSession:
+    """One person ("you") in a one-channel server, talking to paperclub."""
+
+    standin: StandIn
+    bot: PaperclubBot
+    guild: Guild
+    you: User
+    write: Write
+    locale: str = "en-US"
+    last: Message | None = field(default=None)
+
+    def _show(self, message: Message | None) -> None:
+        if message is None:
+            self.write("(no answer)")
+            return
+        self.write(render_message(message, author=self.standin.bot_user.name,
+                                  names=self.standin.names()))
+        if any(c.get("type") in {2, 3} and c.get("custom_id") for c in message.walk_components()):
+            self.last = message
+
+    async def _answer(self, handle: InteractionHandle) -> None:
+        callback = await handle.response(timeout=ANSWER_TIMEOUT)
+        if callback.type == 5:
+            self._show(await handle.followup(timeout=ANSWER_TIMEOUT))
+        elif callback.type in {6, 7}:
+            await self.standin.settle()
+            self._show(self.standin.message(handle.source.id) if handle.source else None)
+        else:
+            self._show(handle.message)
+
+    async def command(self, line: str) -> bool:
+        """Run one typed line; False when the person asked to quit."""
+        line = line.strip()
+        if not line:
+            return True
+        self.write(f"\n> {line}")
+        word, _, rest = line.partition(" ")
+        try:
+            if word in {"quit", "exit"}:
+                return False
+            if word == "help":
+                self.write(HELP)
+            elif word in {"next", "prev", "back"}:
+                await self._click({"next": "▶", "prev": "◀"}.get(word, "Back to results"))
+            elif word == "open":
+                await self._open(int(rest or "1"))
+            elif line.startswith("/") and line.endswith("?"):
+                await self._autocomplete(line[:-1])
+            elif line.startswith("/"):
+                parsed = parse_slash(line, self.standin.commands())
+                handle = await self.standin.slash(parsed.command, parsed.options,
+                                                  guild=self.guild, user=self.you,
+                                                  locale=self.locale)
+                await self._answer(handle)
+            else:
+                self.write("Type a slash command such as /paper grokking, or help.")
+        except (LookupError, ValueError, TimeoutError) as exc:
+            self.write(f"! {exc}")
+        return True
+
+    async def _autocomplete(self, line: str) -> None:
+        parsed = parse_slash(line, self.standin.commands())
+        focused = "query" if "query" in parsed.options else next(iter(parsed.options), "")
+        choices = await self.standin.autocomplete(parsed.command, parsed.options,
+                                                  focused=focused, guild=self.guild,
+                                                  user=self.you, locale=self.locale)
+        self.write("\n".join(f"  {c['name']}   [{c['value']}]" for c in choices) or "  (none)")
+
+    async def _click(self, label: str) -> None:
+        if self.last is None:
+            raise LookupError("no result list to page; search with /paper first")
+        message = self.standin.message(self.last.id)
+        button = next((c for c in message.walk_components()
+                       if c.get("type") == 2 and c.get("label") == label), None)
+        if button is None or button.get("disabled"):
+            raise LookupError(f"no active {label} button on the last result list")
+        await self._answer(await self.standin.click(message, str(button["custom_id"]),
+                                                    user=self.you))
+
+    async def _open(self, number: int) -> None:
+        if self.last is None:
+            raise LookupError("no result list; search with /paper first")
+        message = self.standin.message(self.last.id)
+        menu = next((c for c in message.walk_components() if c.get("type") == 3), None)
+        if menu is None:
+            raise LookupError("the last message has no list to open from")
+        values = [str(o["value"]) for o in menu["options"]]
+        if str(number - 1) not in values:
+            raise LookupError(f"open one of {', '.join(str(int(v) + 1) for v in values)}")
+        await self._answer(await self.standin.select(message, str(menu["custom_id"]),
+                                                     [str(number - 1)], user=self.you))
+
+
+def quiet_logging() -> None:
+    """Keep the transcript readable: only paperclub's warnings, and no voice-support notes."""
+    logging.getLogger().setLevel(logging.WARNING)
+    logging.getLogger("discord").setLevel(logging.ERROR)
+
+
+@asynccontextmanager
+async def local_session(settings: Settings, write: Write) -> AsyncIterator[LocalSession]:
+    """Start the stand-in and the real bot (syncing its commands there); stop both after."""
+    quiet_logging()
+    you = User("you")
+    guild = Guild("Reading Group", channels=["general"], members=[you])
+    local_settings = settings.model_copy(
+        update={"discord": settings.discord.model_copy(update={"sync": "global"})})
+    async with StandIn(guilds=[guild]) as standin:
+        bot = await build_bot(local_settings, guild_ready_timeout=0.05)
+        await standin.start_bot(bot)
+        try:
+            yield LocalSession(standin, bot, guild, you, write)
+        finally:
+            await standin.stop_bot(bot)
+
+
+async def run_script(settings: Settings, lines: Iterable[str], write: Write) -> None:
+    """Run lines as if typed, printing a transcript."""
+    async with local_session(settings, write) as session:
+        write(f"paperclub is connected to the local Discord stand-in at {session.standin.url}; "
+              f"{await session.bot.papers.count()} papers in the catalog.")
+        for line in lines:
+            if not await session.command(line):
+                break
+
+
+async def run_interactive(settings: Settings, write: Write) -> None:
+    """A prompt loop until `quit` or end of input."""
+    async with local_session(settings, write) as session:
+        write(f"paperclub (local mode) — {await session.bot.papers.count()} papers. "
+              "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
+        while True:
+            try:
+                line = await asyncio.to_thread(input, "paperclub> ")
+            except EOFError:
+                break
+            if not await session.command(line):
+                break
+
+
+def is_interactive() -> bool:
+    """True when a person is at the terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()

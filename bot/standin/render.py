@@ -1,0 +1,178 @@
+"""Render messages and interaction callbacks as plain terminal text (used by local mode)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .interactions import Callback, CallbackType
+from .model import Message, MessageFlag
+
+_BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
+_SELECT_KINDS = {5: "user", 6: "role", 7: "user or role", 8: "channel"}
+_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+
+
+def render_message(
+    message: Message | Mapping[str, Any],
+    *,
+    author: str | None = None,
+    names: Mapping[int, str] | None = None,
+) -> str:
+    """Render a message (or a callback's ``data``): header, content, embeds, components.
+
+    ``names`` maps user, role and channel ids to names, to show ``<@id>`` as ``@name``.
+    """
+    data: Mapping[str, Any] = message.payload() if isinstance(message, Message) else message
+    text = _mentions(names or {})
+    lines: list[str] = []
+    name = author or (data.get("author") or {}).get("username")
+    flags = int(data.get("flags") or 0)
+    notes = []
+    if flags & MessageFlag.EPHEMERAL:
+        notes.append("only you can see this")
+    if data.get("edited_timestamp"):
+        notes.append("edited")
+    if name or notes:
+        lines.append(" · ".join([str(name or "")] * bool(name) + notes))
+    if flags & MessageFlag.LOADING:
+        lines.append("… thinking")
+    if data.get("content"):
+        lines.extend(text(str(data["content"])).splitlines())
+    for embed in data.get("embeds") or []:
+        lines.extend(text(line) for line in _embed(embed))
+    for attachment in data.get("attachments") or []:
+        lines.append(f"📎 {attachment.get('filename', 'file')}")
+    lines.extend(_components(data.get("components") or []))
+    return "\n".join(lines)
+
+
+def render_callback(
+    callback: Callback | Mapping[str, Any],
+    *,
+    author: str | None = None,
+    names: Mapping[int, str] | None = None,
+) -> str:
+    """Render an interaction callback (``{"type": ..., "data": {...}}``) the way a user sees it."""
+    raw: Mapping[str, Any] = callback.raw if isinstance(callback, Callback) else callback
+    kind, data = int(raw.get("type", 0)), raw.get("data") or {}
+    if kind == CallbackType.CHANNEL_MESSAGE:
+        return render_message(data, author=author, names=names)
+    if kind == CallbackType.UPDATE_MESSAGE:
+        return "(message updated)\n" + render_message(data, author=author, names=names)
+    if kind == CallbackType.DEFERRED_CHANNEL_MESSAGE:
+        who = author or "the bot"
+        private = (
+            " (only you can see this)"
+            if int(data.get("flags") or 0) & MessageFlag.EPHEMERAL
+            else ""
+        )
+        return f"{who} is thinking…{private}"
+    if kind == CallbackType.DEFERRED_UPDATE_MESSAGE:
+        return "(acknowledged)"
+    if kind == CallbackType.AUTOCOMPLETE_RESULT:
+        choices = data.get("choices") or []
+        if not choices:
+            return "(no suggestions)"
+        return "\n".join(
+            ["suggestions:"] + [f"  {c.get('name')}  = {c.get('value')!r}" for c in choices]
+        )
+    if kind == CallbackType.MODAL:
+        lines = [f"form: {data.get('title', '')}"]
+        for item in _walk(data.get("components") or []):
+            if item.get("type") == 4:
+                label = item.get("label") or item.get("placeholder") or item.get("custom_id")
+                lines.append(f"  [{label}: ____] ({item.get('custom_id')})")
+        return "\n".join(lines)
+    return f"(callback type {kind})"
+
+
+def _mentions(names: Mapping[int, str]) -> Callable[[str], str]:
+    def replace(found: re.Match[str]) -> str:
+        sigil, entity = found.group(1), int(found.group(2))
+        prefix = "#" if sigil == "#" else "@"
+        return prefix + names[entity] if entity in names else found.group(0)
+
+    return lambda value: _MENTION.sub(replace, value)
+
+
+def _embed(embed: Mapping[str, Any]) -> list[str]:
+    body: list[str] = []
+    author = (embed.get("author") or {}).get("name")
+    if author:
+        body.append(str(author))
+    if embed.get("title"):
+        body.append(f"**{embed['title']}**")
+    if embed.get("url"):
+        body.append(str(embed["url"]))
+    if embed.get("description"):
+        body.extend(str(embed["description"]).splitlines())
+    for fld in embed.get("fields") or []:
+        body.append(f"{fld.get('name')}: {fld.get('value')}")
+    footer = (embed.get("footer") or {}).get("text")
+    if footer:
+        body.append(f"— {footer}")
+    if not body:
+        return []
+    return ["╭" + "─" * 3] + [f"│ {line}" for line in body] + ["╰" + "─" * 3]
+
+
+def _walk(components: Iterable[Mapping[str, Any]]) -> Iterable[Mapping[str, Any]]:
+    for item in components:
+        yield item
+        yield from _walk(item.get("components") or [])
+        for key in ("component", "accessory"):
+            if isinstance(item.get(key), Mapping):
+                yield from _walk([item[key]])
+
+
+def _components(components: Iterable[Mapping[str, Any]], indent: str = "") -> list[str]:
+    lines: list[str] = []
+    for item in components:
+        kind = item.get("type")
+        if kind == 1:
+            parts = [_control(c) for c in item.get("components") or []]
+            lines.append(indent + "  ".join(p for p in parts if p))
+        elif kind == 17:
+            lines.append(indent + "┌" + "─" * 3)
+            lines.extend(_components(item.get("components") or [], indent + "│ "))
+            lines.append(indent + "└" + "─" * 3)
+        elif kind == 9:
+            lines.extend(_components(item.get("components") or [], indent))
+            accessory = item.get("accessory")
+            if isinstance(accessory, Mapping):
+                lines.extend(_components([accessory], indent + "  "))
+        elif kind == 10:
+            lines.extend(indent + line for line in str(item.get("content", "")).splitlines())
+        elif kind == 14:
+            lines.append(indent + "─" * 20)
+        elif kind in (11, 12, 13):
+            lines.append(indent + {11: "[thumbnail]", 12: "[images]", 13: "[file]"}[kind])
+        else:
+            control = _control(item)
+            if control:
+                lines.append(indent + control)
+    return lines
+
+
+def _control(item: Mapping[str, Any]) -> str:
+    kind = item.get("type")
+    disabled = " (disabled)" if item.get("disabled") else ""
+    if kind == 2:
+        emoji = (item.get("emoji") or {}).get("name")
+        label = " ".join(str(x) for x in (emoji, item.get("label")) if x) or "button"
+        if item.get("style") == 5:
+            return f"[{label} ↗ {item.get('url')}]{disabled}"
+        return f"[{label}]{disabled}"
+    if kind == 3:
+        options = item.get("options") or []
+        picked = [o["label"] for o in options if o.get("default")]
+        head = f"[{item.get('placeholder') or 'choose'} ▾]{disabled}"
+        shown = ", ".join(str(o.get("label")) for o in options)
+        return f"{head} {shown}" + (f" (selected: {', '.join(picked)})" if picked else "")
+    if kind in _SELECT_KINDS:
+        return f"[{item.get('placeholder') or 'choose'} ▾ ({_SELECT_KINDS[int(kind)]})]{disabled}"
+    if kind == 4:
+        return f"[{item.get('label') or item.get('custom_id')}: ____]"
+    return ""

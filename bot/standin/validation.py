@@ -1,0 +1,243 @@
+"""Discord's documented limits, checked the way the API checks them (400, code 50035)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .model import JSONObject, MessageFlag, walk_components
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class FormError:
+    """One invalid field: where it is, Discord's error code and message."""
+
+    path: Path
+    code: str
+    message: str
+
+
+def too_long(path: Path, limit: int) -> FormError:
+    """The error for a string over ``limit`` code points."""
+    return FormError(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def too_many(path: Path, limit: int) -> FormError:
+    """The error for a list over ``limit`` items."""
+    return FormError(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def nest_errors(errors: Iterable[FormError]) -> JSONObject:
+    """Build Discord's nested ``errors`` object (``{"content": {"_errors": [...]}}``)."""
+    root: JSONObject = {}
+    for error in errors:
+        node = root
+        for part in error.path:
+            node = node.setdefault(str(part), {})
+        node.setdefault("_errors", []).append({"code": error.code, "message": error.message})
+    return root
+
+
+def _length(value: Any) -> int:
+    return len(value) if isinstance(value, str) else 0
+
+
+def check_embeds(embeds: Sequence[JSONObject]) -> list[FormError]:
+    """Check embed counts and the per-field and 6000-total character limits."""
+    errors: list[FormError] = []
+    if len(embeds) > 10:
+        errors.append(too_many(("embeds",), 10))
+    total = 0
+    for i, embed in enumerate(embeds):
+        where: Path = ("embeds", i)
+        for key, limit in (("title", 256), ("description", 4096)):
+            total += _length(embed.get(key))
+            if _length(embed.get(key)) > limit:
+                errors.append(too_long((*where, key), limit))
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            errors.append(too_many((*where, "fields"), 25))
+        for j, fld in enumerate(fields):
+            for key, limit in (("name", 256), ("value", 1024)):
+                total += _length(fld.get(key))
+                if _length(fld.get(key)) > limit:
+                    errors.append(too_long((*where, "fields", j, key), limit))
+                if not fld.get(key):
+                    errors.append(
+                        FormError(
+                            (*where, "fields", j, key),
+                            "BASE_TYPE_REQUIRED",
+                            "This field is required",
+                        )
+                    )
+        for key, sub, limit in (("footer", "text", 2048), ("author", "name", 256)):
+            part = embed.get(key) or {}
+            total += _length(part.get(sub))
+            if _length(part.get(sub)) > limit:
+                errors.append(too_long((*where, key, sub), limit))
+    if total > 6000:
+        errors.append(
+            FormError(
+                ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
+            )
+        )
+    return errors
+
+
+def check_components(components: Sequence[JSONObject], *, v2: bool) -> list[FormError]:
+    """Check action-row layout, custom ids, labels and select options."""
+    errors: list[FormError] = []
+    if not v2 and len(components) > 5:
+        errors.append(too_many(("components",), 5))
+    for i, row in enumerate(components):
+        children = row.get("components") or []
+        if not v2 and row.get("type") == 1:
+            if len(children) > 5:
+                errors.append(too_many(("components", i, "components"), 5))
+            if any(c.get("type") != 2 for c in children) and len(children) > 1:
+                errors.append(
+                    FormError(
+                        ("components", i, "components"),
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "The specified component exceeds the maximum width",
+                    )
+                )
+    seen: set[str] = set()
+    for item in walk_components(components):
+        custom_id = item.get("custom_id")
+        if isinstance(custom_id, str):
+            if len(custom_id) > 100:
+                errors.append(too_long(("components", "custom_id"), 100))
+            if custom_id in seen:
+                errors.append(
+                    FormError(
+                        ("components", "custom_id"),
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        f"Component custom id cannot be duplicated: {custom_id}",
+                    )
+                )
+            seen.add(custom_id)
+        if _length(item.get("label")) > 80:
+            errors.append(too_long(("components", "label"), 80))
+        options = item.get("options")
+        if isinstance(options, list):
+            if len(options) > 25:
+                errors.append(too_many(("components", "options"), 25))
+            for option in options:
+                for key in ("label", "value"):
+                    if _length(option.get(key)) > 100:
+                        errors.append(too_long(("components", "options", key), 100))
+    return errors
+
+
+def check_message(body: JSONObject) -> list[FormError]:
+    """Check a create or edit message body against Discord's limits."""
+    errors: list[FormError] = []
+    content = body.get("content")
+    flags = body.get("flags") or 0
+    if _length(content) > 2000:
+        errors.append(too_long(("content",), 2000))
+    errors += check_embeds(body.get("embeds") or [])
+    errors += check_components(
+        body.get("components") or [], v2=bool(flags & MessageFlag.IS_COMPONENTS_V2)
+    )
+    nonce = body.get("nonce")
+    if isinstance(nonce, str) and len(nonce) > 25:
+        errors.append(too_long(("nonce",), 25))
+    return errors
+
+
+def is_empty_message(body: JSONObject) -> bool:
+    """Whether a new message would have nothing to show (Discord answers 50006)."""
+    return not any(
+        body.get(key)
+        for key in ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+    )
+
+
+def check_choices(choices: Sequence[JSONObject]) -> list[FormError]:
+    """Check an autocomplete result: at most 25 choices, names of 1 to 100 characters."""
+    errors: list[FormError] = []
+    if len(choices) > 25:
+        errors.append(too_many(("data", "choices"), 25))
+    for i, choice in enumerate(choices):
+        name = choice.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            errors.append(
+                FormError(
+                    ("data", "choices", i, "name"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                )
+            )
+        value = choice.get("value")
+        if isinstance(value, str) and len(value) > 100:
+            errors.append(too_long(("data", "choices", i, "value"), 100))
+    return errors
+
+
+def check_commands(commands: Sequence[JSONObject]) -> list[FormError]:
+    """Check application command names, descriptions and option counts."""
+    errors: list[FormError] = []
+    names: set[tuple[str, int]] = set()
+    for i, command in enumerate(commands):
+        name = str(command.get("name", ""))
+        kind = int(command.get("type", 1))
+        if (name, kind) in names:
+            errors.append(
+                FormError(
+                    (i, "name"),
+                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                    f"Application command names must be unique: {name}",
+                )
+            )
+        names.add((name, kind))
+        errors += _check_command_node(command, (i,), chat_input=kind == 1)
+    return errors
+
+
+def _check_command_node(node: JSONObject, where: Path, *, chat_input: bool) -> list[FormError]:
+    errors: list[FormError] = []
+    name = str(node.get("name", ""))
+    if not 1 <= len(name) <= 32 or (chat_input and (name != name.lower() or " " in name)):
+        errors.append(
+            FormError(
+                (*where, "name"),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                f"Command name is invalid: {name!r}",
+            )
+        )
+    if chat_input and not 1 <= len(str(node.get("description", ""))) <= 100:
+        errors.append(
+            FormError(
+                (*where, "description"),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            )
+        )
+    options = node.get("options") or []
+    if len(options) > 25:
+        errors.append(too_many((*where, "options"), 25))
+    seen_optional = False
+    for j, option in enumerate(options):
+        if option.get("type") in (1, 2):
+            errors += _check_command_node(option, (*where, "options", j), chat_input=True)
+            continue
+        if option.get("required"):
+            if seen_optional:
+                errors.append(
+                    FormError(
+                        (*where, "options", j),
+                        "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                        "Required options must be placed before non-required options",
+                    )
+                )
+        else:
+            seen_optional = True
+        errors += _check_command_node(option, (*where, "options", j), chat_input=True)
+        if len(option.get("choices") or []) > 25:
+            errors.append(too_many((*where, "options", j, "choices"), 25))
+    return errors

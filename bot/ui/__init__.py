@@ -1,0 +1,1 @@
+"""Discord presentation: the one paper-card formatter and the result views."""

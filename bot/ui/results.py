@@ -1,0 +1,134 @@
+"""The result list: pages of papers with buttons, and a select menu that opens one card."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.core.card import Lang
+from bot.core.models import Paper
+from bot.core.results import option_label, page_count, result_page, text
+from bot.replies import safe_send
+from bot.ui.cards import CARD_COLOUR, card_embed, card_for, escape, link_button
+
+log = logging.getLogger(__name__)
+
+VIEW_TIMEOUT = 300.0
+
+ONLY_OWNER = {
+    Lang.EN: "These results belong to {name}'s search; run `/paper` yourself to page.",
+    Lang.ZH_HANS: "这是 {name} 的搜索结果；请自己运行 `/paper`。",
+    Lang.ZH_HANT: "這是 {name} 的搜尋結果；請自己執行 `/paper`。",
+}
+BACK = {Lang.EN: "Back to results", Lang.ZH_HANS: "返回结果", Lang.ZH_HANT: "返回結果"}
+
+
+class ResultsView(discord.ui.View):
+    """Owned by the person who searched; others are told so. Disables itself on timeout."""
+
+    def __init__(self, *, owner: discord.abc.User, papers: Sequence[Paper], query: str,
+                 lang: Lang, timeout: float = VIEW_TIMEOUT) -> None:
+        super().__init__(timeout=timeout)
+        self.owner = owner
+        self.papers = list(papers)
+        self.query = query
+        self.lang = lang
+        self.page = 0
+        self.opened: Paper | None = None
+        self.message: discord.InteractionMessage | None = None
+        self._render_items()
+
+    @property
+    def pages(self) -> int:
+        """Number of pages."""
+        return page_count(len(self.papers))
+
+    def embed(self) -> discord.Embed:
+        """The list page, or the opened paper's card."""
+        if self.opened is not None:
+            return card_embed(card_for(self.opened, self.lang))
+        page = result_page(self.papers, self.page, self.query, self.lang, escape)
+        embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
+        embed.set_footer(text=page.footer)
+        return embed
+
+    def _render_items(self) -> None:
+        self.clear_items()
+        if self.opened is not None:
+            back = discord.ui.Button[ResultsView](
+                label=BACK[self.lang], style=discord.ButtonStyle.secondary)
+            back.callback = self._back  # type: ignore[method-assign]
+            self.add_item(back)
+            self.add_item(link_button(card_for(self.opened, self.lang)))
+            return
+        prev = discord.ui.Button[ResultsView](label="◀", style=discord.ButtonStyle.secondary,
+                                              disabled=self.page == 0)
+        nxt = discord.ui.Button[ResultsView](label="▶", style=discord.ButtonStyle.secondary,
+                                             disabled=self.page >= self.pages - 1)
+        prev.callback = self._prev  # type: ignore[method-assign]
+        nxt.callback = self._next  # type: ignore[method-assign]
+        self.add_item(prev)
+        self.add_item(nxt)
+        page = result_page(self.papers, self.page, self.query, self.lang, escape)
+        options = []
+        for offset, paper in enumerate(page.papers):
+            label, description = option_label(paper, self.lang)
+            options.append(discord.SelectOption(
+                label=label, description=description, value=str(self.page * 5 + offset)))
+        select = discord.ui.Select[ResultsView](placeholder=text("pick", self.lang),
+                                                options=options)
+        select.callback = self._open  # type: ignore[method-assign]
+        self.add_item(select)
+
+    async def _show(self, interaction: discord.Interaction) -> None:
+        self._render_items()
+        await interaction.response.edit_message(embed=self.embed(), view=self)
+
+    async def _prev(self, interaction: discord.Interaction) -> None:
+        self.page = max(0, self.page - 1)
+        await self._show(interaction)
+
+    async def _next(self, interaction: discord.Interaction) -> None:
+        self.page = min(self.pages - 1, self.page + 1)
+        await self._show(interaction)
+
+    async def _open(self, interaction: discord.Interaction) -> None:
+        select = next(i for i in self.children if isinstance(i, discord.ui.Select))
+        index = int(select.values[0]) if select.values else -1
+        if 0 <= index < len(self.papers):
+            self.opened = self.papers[index]
+        await self._show(interaction)
+
+    async def _back(self, interaction: discord.Interaction) -> None:
+        self.opened = None
+        await self._show(interaction)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only the person who searched may page or open."""
+        if interaction.user.id == self.owner.id:
+            return True
+        name = escape(self.owner.display_name)
+        await safe_send(interaction, ONLY_OWNER[self.lang].format(name=name), ephemeral=True)
+        return False
+
+    async def on_timeout(self) -> None:
+        """Grey out the controls (link buttons stay usable)."""
+        for item in self.children:
+            if isinstance(item, discord.ui.Button | discord.ui.Select) and not (
+                    isinstance(item, discord.ui.Button) and item.url):
+                item.disabled = True
+        if self.message is not None:
+            try:
+                await self.message.edit(view=self)
+            except discord.HTTPException as exc:
+                log.info("could not disable an expired result list: %s", exc)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception,
+                       item: discord.ui.Item[Any]) -> None:
+        """Log and apologise; the view stays usable."""
+        log.error("result view failed on %s", item, exc_info=error)
+        await safe_send(interaction, "Something went wrong with these results; "
+                        "please search again.", ephemeral=True)

@@ -1,0 +1,32 @@
+"""Small named values the bot keeps between runs (such as the last command-sync hash)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from storage.database import Database
+
+
+class SqliteStateStore:
+    """Key-value state in the `bot_state` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, key: str) -> str | None:
+        """The stored value, or None."""
+        async with self._db.reader.execute(
+            "SELECT value FROM bot_state WHERE key = ?", (key,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else None
+
+    async def set(self, key: str, value: str) -> None:
+        """Store or replace a value."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+                "updated_at = excluded.updated_at",
+                (key, value, datetime.now(UTC).isoformat(timespec="seconds")),
+            )

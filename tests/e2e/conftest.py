@@ -1,0 +1,69 @@
+"""End-to-end fixtures: the real paperclub bot connected to the local Discord stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.app import PaperclubBot
+from bot.runner import build_bot
+from bot.settings import Settings, load_settings
+from bot.standin import Guild, Member, Role, StandIn, User
+
+
+@dataclass
+class People:
+    """A reading group: a member, an admin who owns the bot, an outsider, a DM-closed user."""
+
+    alice: User
+    bob: User
+    carol: User
+    admin_role: Role
+
+
+@pytest.fixture
+def people() -> People:
+    admin = Role("admins", permissions=discord.Permissions(manage_guild=True).value)
+    return People(User("alice"), User("bob"), User("carol", dms_open=False), admin)
+
+
+@pytest.fixture
+def guild(people: People) -> Guild:
+    return Guild("Reading Group", channels=["general", "papers"],
+                 members=[people.alice, Member(people.bob, roles=[people.admin_role]),
+                          people.carol])
+
+
+@pytest.fixture
+def settings(tmp_path: Path, people: People) -> Settings:
+    """Settings for a test bot: its own database, global sync, bob as an owner."""
+    return load_settings(None, {
+        "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
+        "PAPERCLUB_DISCORD__SYNC": "global",
+        "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
+    })
+
+
+@pytest.fixture
+async def standin(guild: Guild) -> AsyncIterator[StandIn]:
+    async with StandIn(guilds=[guild]) as server:
+        yield server
+        assert server.internal_errors == []
+        assert server.unknown_requests == []
+    leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    owners = [t.get_coro().cr_frame.f_locals.get("self") for t in leftover]  # type: ignore[union-attr]
+    assert leftover == [], f"tasks left running: {leftover} {owners}"
+
+
+@pytest.fixture
+async def bot(standin: StandIn, settings: Settings) -> AsyncIterator[PaperclubBot]:
+    """paperclub with the bundled catalog, ready in the stand-in."""
+    paperclub = await build_bot(settings, guild_ready_timeout=0.05)
+    await standin.start_bot(paperclub)
+    yield paperclub
+    await standin.stop_bot(paperclub)

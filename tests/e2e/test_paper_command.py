@@ -1,0 +1,284 @@
+"""`/paper`, `/random-paper` and `/catalog` end to end through the local Discord stand-in."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.app import PaperclubBot
+from bot.core.card import EMBED_TOTAL_LIMIT
+from bot.core.models import Paper
+from bot.core.records import dumps
+from bot.services.catalog_loader import load_catalog
+from bot.standin import Fault, Guild, Message, StandIn
+from tests.e2e.conftest import People
+
+GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"
+
+
+def _embed_size(embed: dict[str, object]) -> int:
+    fields = embed.get("fields") or []
+    assert isinstance(fields, list)
+    footer = embed.get("footer") or {}
+    assert isinstance(footer, dict)
+    return (len(str(embed.get("title", ""))) + len(str(embed.get("description", "")))
+            + len(str(footer.get("text", "")))
+            + sum(len(f["name"]) + len(f["value"]) for f in fields))
+
+
+def _assert_within_limits(embed: dict[str, object]) -> None:
+    assert len(str(embed.get("title", ""))) <= 256
+    assert len(str(embed.get("description", ""))) <= 4096
+    fields = embed.get("fields") or []
+    assert isinstance(fields, list) and len(fields) <= 25
+    for field in fields:
+        assert len(field["name"]) <= 256 and len(field["value"]) <= 1024
+    assert _embed_size(embed) <= EMBED_TOTAL_LIMIT
+
+
+def _buttons(message: Message) -> list[dict[str, object]]:
+    return [c for c in message.walk_components() if c.get("type") == 2]
+
+
+def _select(message: Message) -> dict[str, object]:
+    (menu,) = [c for c in message.walk_components() if c.get("type") == 3]
+    return menu
+
+
+async def test_commands_are_registered_with_chinese_localisations(
+        bot: PaperclubBot, standin: StandIn) -> None:
+    commands = {c["name"]: c for c in standin.commands()}
+    assert {"paper", "random-paper", "catalog"} <= set(commands)
+    paper = commands["paper"]
+    assert paper["name_localizations"]["zh-CN"] == "论文"
+    assert paper["description_localizations"]["zh-TW"]
+    for option in paper["options"]:
+        assert option["name_localizations"]["zh-CN"], option["name"]
+
+
+async def test_paper_grokking_answers_with_its_card(bot: PaperclubBot, standin: StandIn,
+                                                    guild: Guild, people: People) -> None:
+    handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, user=people.alice)
+    callback = await handle.response()
+    assert not callback.ephemeral
+    (embed,) = callback.embeds
+    assert embed["title"] == GROKKING
+    assert "理解Grokking" in embed["description"]
+    assert "岭回归" in embed["description"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Authors"] == "Mingyue Xu, Gal Vardi, Itay Safran"
+    assert "Purdue University" in fields["Affiliations"] and "普渡大学" in fields["Affiliations"]
+    assert fields["Venue"] == "ICML 2026 · Main track"
+    _assert_within_limits(embed)
+    assert handle.message is not None
+    (link,) = _buttons(handle.message)
+    assert str(link["url"]).startswith("https://arxiv.org/search/?query=To+Grok+Grokking")
+
+
+async def test_private_answers_are_ephemeral(bot: PaperclubBot, standin: StandIn,
+                                             guild: Guild) -> None:
+    handle = await standin.slash("paper", {"query": "grokking", "private": True}, guild=guild)
+    assert (await handle.response()).ephemeral
+
+
+@pytest.mark.parametrize(("locale", "field"), [("zh-CN", "作者"), ("zh-TW", "作者")])
+async def test_chinese_locale_sees_chinese_title_first(bot: PaperclubBot, standin: StandIn,
+                                                       guild: Guild, locale: str,
+                                                       field: str) -> None:
+    handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, locale=locale)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"] == "理解Grokking：岭回归中可证明的Grokking现象"
+    assert GROKKING in embed["description"]
+    assert embed["fields"][0]["name"] == field
+
+
+async def test_typo_answers_with_a_correction_note(bot: PaperclubBot, standin: StandIn,
+                                                   guild: Guild) -> None:
+    handle = await standin.slash("paper", {"query": "grokkng"}, guild=guild)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"] == GROKKING
+    assert "Showing results for **grokking**" in embed["description"]
+
+
+async def test_no_match_offers_did_you_mean(bot: PaperclubBot, standin: StandIn,
+                                            guild: Guild) -> None:
+    nothing = await standin.slash("paper", {"query": "qqqqzzzz"}, guild=guild)
+    assert "No paper matches **qqqqzzzz**" in (await nothing.response()).content
+    suggestion = await standin.slash("paper", {"query": "whistleblowr xyzzyq"}, guild=guild)
+    content = (await suggestion.response()).content
+    assert (content and "Did you mean" in content) or (await suggestion.response()).embeds
+
+
+async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standin: StandIn,
+                                                       guild: Guild, people: People) -> None:
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"] == "12 papers match “venue:workshop”"
+    assert embed["footer"]["text"] == "Page 1 of 3"
+    message = handle.message
+    assert message is not None
+    prev, nxt = _buttons(message)
+    assert prev["disabled"] is True and not nxt.get("disabled")
+    assert len(_select(message)["options"]) == 5
+
+    refused = await standin.click(message, str(nxt["custom_id"]), user=people.bob)
+    answer = await refused.response()
+    assert answer.ephemeral and "alice" in answer.content
+    assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 1 of 3"
+
+    paged = await standin.click(message, str(nxt["custom_id"]), user=people.alice)
+    await paged.response()
+    assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 2 of 3"
+
+    menu = _select(standin.message(message.id))
+    first_option = menu["options"][0]
+    opened = await standin.select(standin.message(message.id), str(menu["custom_id"]),
+                                  [first_option["value"]], user=people.alice)
+    await opened.response()
+    card = standin.message(message.id).embeds[0]
+    assert card["title"].startswith(str(first_option["label"]).rstrip("…"))
+    assert any(f["name"] == "Authors" for f in card["fields"])
+
+
+async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,
+                                                 guild: Guild,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.cogs.papers as papers_cog
+    from bot.ui.results import ResultsView
+
+    def quick(**kwargs: object) -> ResultsView:
+        return ResultsView(**kwargs, timeout=0.2)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(papers_cog, "ResultsView", quick)
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild)
+    await handle.response()
+    message = await handle.edited(timeout=5)
+    controls = [c for c in message.walk_components() if c.get("type") in {2, 3}]
+    assert controls and all(c.get("disabled") for c in controls)
+
+
+async def test_autocomplete_offers_titles_within_limits(bot: PaperclubBot, standin: StandIn,
+                                                        guild: Guild) -> None:
+    choices = await standin.autocomplete("paper", {"query": "gro"}, focused="query",
+                                         guild=guild)
+    assert choices and len(choices) <= 25
+    assert choices[0]["name"].startswith("To Grok Grokking")
+    assert all(len(c["name"]) <= 100 for c in choices)
+    chinese = await standin.autocomplete("paper", {"query": "岭回"}, focused="query",
+                                         guild=guild)
+    assert chinese[0]["name"].startswith("理解Grokking")
+    broad = await standin.autocomplete("paper", {"query": "learning"}, focused="query",
+                                       guild=guild)
+    assert 1 < len(broad) <= 25 and all(len(c["name"]) <= 100 for c in broad)
+
+
+async def test_choosing_an_autocomplete_value_opens_that_paper(
+        bot: PaperclubBot, standin: StandIn, guild: Guild) -> None:
+    choices = await standin.autocomplete("paper", {"query": "whistle"}, focused="query",
+                                         guild=guild)
+    handle = await standin.slash("paper", {"query": choices[0]["value"]}, guild=guild)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"] == "Plausible Deniability Guarantees for Whistleblowers"
+
+
+async def test_random_paper_and_empty_paper(bot: PaperclubBot, standin: StandIn,
+                                            guild: Guild) -> None:
+    titles = {p.title_en async for p in bot.papers.iter_papers()}
+    for command, options in (("random-paper", {}), ("paper", {})):
+        handle = await standin.slash(command, options, guild=guild)
+        (embed,) = (await handle.response()).embeds
+        assert embed["title"] in titles
+
+
+async def test_paper_works_in_a_dm(bot: PaperclubBot, standin: StandIn, people: People) -> None:
+    handle = await standin.slash("paper", {"query": "蒸馏"}, user=people.alice)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"].startswith("Symbiosis-Inspired Knowledge Distillation")
+
+
+async def test_catalog_stats(bot: PaperclubBot, standin: StandIn, guild: Guild) -> None:
+    handle = await standin.slash("catalog stats", guild=guild)
+    (embed,) = (await handle.response()).embeds
+    assert "**30** papers" in embed["description"]
+    assert {f["name"]: f["value"] for f in embed["fields"]}["ICML 2026 · main"] == "16"
+
+
+async def test_catalog_reload_is_for_the_owner_only(bot: PaperclubBot, standin: StandIn,
+                                                    guild: Guild, people: People) -> None:
+    refused = await standin.slash("catalog reload", guild=guild, user=people.alice)
+    answer = await refused.response()
+    assert answer.ephemeral and "owner" in answer.content
+    allowed = await standin.slash("catalog reload", guild=guild, user=people.bob)
+    followup = await allowed.followup()
+    assert "0 added, 0 updated, 30 unchanged" in followup.content
+    from_dm = await standin.slash("catalog reload", user=people.alice)
+    assert "owner" in (await from_dm.response()).content
+
+
+async def test_a_429_on_the_callback_is_survived(bot: PaperclubBot, standin: StandIn,
+                                                 guild: Guild) -> None:
+    standin.fail("POST", "/interactions/*/callback", Fault.rate_limited(retry_after=0.05))
+    handle = await standin.slash("paper", {"query": "grokking"}, guild=guild)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"] == GROKKING
+    assert standin.rate_limited == 1
+
+
+async def test_gateway_reconnect_and_resume_mid_session(bot: PaperclubBot, standin: StandIn,
+                                                        guild: Guild) -> None:
+    await (await standin.slash("paper", {"query": "grokking"}, guild=guild)).response()
+    await standin.reconnect("drop")
+    handle = await standin.slash("paper", {"query": "whistleblower"}, guild=guild)
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"].startswith("Plausible Deniability")
+    assert standin.gateway_stats.resumes >= 1
+
+
+async def test_unexpected_failure_gets_a_friendly_answer(
+        bot: PaperclubBot, standin: StandIn, guild: Guild,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("database exploded")
+
+    monkeypatch.setattr(bot.search, "search", broken)
+    handle = await standin.slash("paper", {"query": "grokking"}, guild=guild)
+    answer = await handle.response()
+    assert answer.ephemeral
+    assert "Something went wrong" in answer.content
+    assert "exploded" not in answer.content
+
+
+HOSTILE = "@everyone <@&{role}> ＠here <@{user}> Attack"
+
+
+async def test_no_mention_can_ping_from_catalog_or_query(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, tmp_path: Path,
+        bundled_papers: list[Paper]) -> None:
+    from dataclasses import replace
+
+    title = HOSTILE.format(role=people.admin_role.id, user=people.bob.id)
+    evil = replace(bundled_papers[0], title_en=title, title_zh="@everyone 攻击",
+                   authors=("@here", f"<@{people.bob.id}>"))
+    path = tmp_path / "evil.jsonl"
+    path.write_text(dumps(evil) + "\n", encoding="utf-8")
+    await load_catalog(bot.papers, path)
+    queries = ["Attack everyone", title, "@everyone", f"<@&{people.admin_role.id}> qqqzz"]
+    for query in queries:
+        handle = await standin.slash("paper", {"query": query}, guild=guild)
+        await handle.response()
+    await standin.slash("random-paper", guild=guild)
+    sent = [r for r in standin.requests("POST") if r.json]
+    assert sent
+    for request in sent:
+        body = request.json.get("data", request.json) if isinstance(request.json, dict) else {}
+        allowed = body.get("allowed_mentions")
+        text = json.dumps(body, ensure_ascii=False)
+        if "@everyone" in text or "<@" in text:
+            assert allowed is not None and allowed.get("parse") == [], text[:200]
+    for channel in guild.channels:
+        for message in standin.messages(channel, ephemeral=True):
+            assert not message.pings.everyone and not message.pings.roles
+            assert not message.pings.users
