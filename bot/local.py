@@ -47,6 +47,7 @@ class LocalSession:
     you: User
     write: Write
     locale: str = "en-US"
+    echo: bool = True
     last: Message | None = field(default=None)
 
     def _show(self, message: Message | None) -> None:
@@ -73,7 +74,8 @@ class LocalSession:
         line = line.strip()
         if not line:
             return True
-        self.write(f"\n> {line}")
+        if self.echo:
+            self.write(f"\n> {line}")
         word, _, rest = line.partition(" ")
         try:
             if word in {"quit", "exit"}:
@@ -167,6 +169,7 @@ async def run_script(settings: Settings, lines: Iterable[str], write: Write) -> 
 async def run_interactive(settings: Settings, write: Write) -> None:
     """A prompt loop until `quit` or end of input."""
     async with local_session(settings, write) as session:
+        session.echo = False
         write(f"paperclub (local mode) — {await session.bot.papers.count()} papers. "
               "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
         while True:

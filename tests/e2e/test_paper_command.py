@@ -282,3 +282,12 @@ async def test_no_mention_can_ping_from_catalog_or_query(
         for message in standin.messages(channel, ephemeral=True):
             assert not message.pings.everyone and not message.pings.roles
             assert not message.pings.users
+
+
+async def test_random_paper_and_catalog_stats_work_in_a_dm(
+        bot: PaperclubBot, standin: StandIn, people: People) -> None:
+    random_dm = await standin.slash("random-paper", user=people.alice)
+    assert (await random_dm.response()).embeds
+    stats_dm = await standin.slash("catalog stats", user=people.alice)
+    (embed,) = (await stats_dm.response()).embeds
+    assert "**30** papers" in embed["description"]

@@ -1,0 +1,69 @@
+"""Every slash command: a description, zh-CN and zh-TW localisations, and an end-to-end test."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.app import PaperclubBot
+from bot.i18n import TRANSLATIONS
+from bot.runner import build_bot
+from bot.settings import Settings
+
+E2E = Path(__file__).resolve().parent
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@pytest.fixture
+async def offline_bot(settings: Settings) -> AsyncIterator[PaperclubBot]:
+    """The bot with its cogs loaded, never connected."""
+    paperclub = await build_bot(settings)
+    await paperclub.tree.set_translator(None)
+    from bot.cogs.catalog import CatalogCog
+    from bot.cogs.papers import PapersCog
+
+    await paperclub.add_cog(PapersCog(paperclub))
+    await paperclub.add_cog(CatalogCog(paperclub))
+    yield paperclub
+    await paperclub.close()
+
+
+def _commands(bot: PaperclubBot) -> list[app_commands.Command[object, ..., object]]:
+    return [c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+
+
+async def test_every_command_is_described_and_translated(offline_bot: PaperclubBot) -> None:
+    commands = _commands(offline_bot)
+    assert {c.qualified_name for c in commands} >= {"paper", "random-paper", "catalog stats",
+                                                    "catalog reload"}
+    for command in commands:
+        assert command.description and command.description != "…", command.qualified_name
+        strings = [command.name, command.description]
+        for parameter in command.parameters:
+            strings += [parameter.name, parameter.description]
+            strings += [choice.name for choice in parameter.choices]
+        for text in strings:
+            assert text in TRANSLATIONS, f"/{command.qualified_name}: no translation for {text!r}"
+    for name, (simplified, traditional) in TRANSLATIONS.items():
+        if NAME.match(name) and name == name.lower():
+            assert NAME.match(simplified) and NAME.match(traditional), name
+
+
+async def test_every_command_has_an_end_to_end_test(offline_bot: PaperclubBot) -> None:
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in E2E.glob("test_*.py"))
+    for command in _commands(offline_bot):
+        assert f'slash("{command.qualified_name}"' in sources, command.qualified_name
+
+
+def test_bot_needs_no_privileged_intent() -> None:
+    from bot.app import bot_intents
+
+    intents = bot_intents()
+    assert not (intents.members or intents.presences or intents.message_content)
+    assert intents.guilds
+    assert intents.value == discord.Intents(guilds=True).value
