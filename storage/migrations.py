@@ -84,6 +84,47 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        3,
+        "paper of the day",
+        (
+            """CREATE TABLE digest_settings (
+                guild_id INTEGER PRIMARY KEY,
+                channel_id INTEGER NOT NULL,
+                local_time TEXT NOT NULL,
+                timezone TEXT NOT NULL,
+                thread INTEGER NOT NULL DEFAULT 1,
+                mention_subscribers INTEGER NOT NULL DEFAULT 1,
+                track TEXT,
+                enabled INTEGER NOT NULL DEFAULT 1,
+                enabled_since TEXT NOT NULL,
+                paused_reason TEXT,
+                consecutive_failures INTEGER NOT NULL DEFAULT 0,
+                failure_notice_pending INTEGER NOT NULL DEFAULT 0,
+                updated_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE digest_ledger (
+                guild_id INTEGER NOT NULL,
+                local_date TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('claimed', 'posted', 'skipped', 'failed')),
+                paper_id TEXT,
+                cycle INTEGER,
+                position INTEGER,
+                cycle_size INTEGER,
+                nonce TEXT NOT NULL,
+                channel_id INTEGER,
+                message_id INTEGER,
+                thread_id INTEGER,
+                late INTEGER NOT NULL DEFAULT 0,
+                reason TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                claimed_at TEXT NOT NULL,
+                finished_at TEXT,
+                PRIMARY KEY (guild_id, local_date)
+            )""",
+            "CREATE INDEX digest_ledger_cycle ON digest_ledger (guild_id, cycle, status)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

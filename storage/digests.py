@@ -1,0 +1,274 @@
+"""Paper-of-the-day settings and the ledger: one row per (server, local date), claimed once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from storage.database import Database
+
+MAX_CONSECUTIVE_FAILURES = 3
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class DigestConfig:
+    """A server's paper-of-the-day settings and health."""
+
+    guild_id: int
+    channel_id: int
+    local_time: str
+    timezone: str
+    thread: bool = True
+    mention_subscribers: bool = True
+    track: str | None = None
+    enabled: bool = True
+    enabled_since: datetime | None = None
+    paused_reason: str | None = None
+    consecutive_failures: int = 0
+    failure_notice_pending: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """What happened (or is happening) to one server's post for one local date."""
+
+    guild_id: int
+    local_date: date
+    status: str
+    nonce: str
+    paper_id: str | None = None
+    cycle: int | None = None
+    position: int | None = None
+    cycle_size: int | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+    thread_id: int | None = None
+    late: bool = False
+    reason: str | None = None
+    attempts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The paper chosen for a date, written before anything is sent."""
+
+    paper_id: str
+    cycle: int
+    position: int
+    cycle_size: int
+    nonce: str
+    channel_id: int
+    late: bool
+
+
+_CONFIG_COLUMNS = (
+    "guild_id, channel_id, local_time, timezone, thread, mention_subscribers, track, enabled, "
+    "enabled_since, paused_reason, consecutive_failures, failure_notice_pending"
+)
+_LEDGER_COLUMNS = (
+    "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
+    "message_id, thread_id, late, reason, attempts"
+)
+
+
+def _config(row: Sequence[Any]) -> DigestConfig:
+    return DigestConfig(
+        guild_id=row[0], channel_id=row[1], local_time=row[2], timezone=row[3],
+        thread=bool(row[4]), mention_subscribers=bool(row[5]), track=row[6],
+        enabled=bool(row[7]), enabled_since=datetime.fromisoformat(row[8]),
+        paused_reason=row[9], consecutive_failures=row[10],
+        failure_notice_pending=bool(row[11]),
+    )
+
+
+def _entry(row: Sequence[Any]) -> LedgerEntry:
+    return LedgerEntry(
+        guild_id=row[0], local_date=date.fromisoformat(row[1]), status=row[2], nonce=row[3],
+        paper_id=row[4], cycle=row[5], position=row[6], cycle_size=row[7], channel_id=row[8],
+        message_id=row[9], thread_id=row[10], late=bool(row[11]), reason=row[12],
+        attempts=row[13],
+    )
+
+
+class SqliteDigestStore:
+    """Settings per server and the exactly-once ledger."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def save_config(self, config: DigestConfig) -> None:
+        """Create or replace a server's settings (re-enabling it and clearing failures)."""
+        since = (config.enabled_since or datetime.now(UTC)).isoformat(timespec="seconds")
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                f"INSERT OR REPLACE INTO digest_settings ({_CONFIG_COLUMNS}, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (config.guild_id, config.channel_id, config.local_time, config.timezone,
+                 int(config.thread), int(config.mention_subscribers), config.track,
+                 int(config.enabled), since, config.paused_reason,
+                 config.consecutive_failures, int(config.failure_notice_pending), _now()),
+            )
+
+    async def config(self, guild_id: int) -> DigestConfig | None:
+        """A server's settings, or None."""
+        async with self._db.reader.execute(
+            f"SELECT {_CONFIG_COLUMNS} FROM digest_settings WHERE guild_id = ?", (guild_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _config(row) if row else None
+
+    async def active_configs(self) -> list[DigestConfig]:
+        """Servers whose digest is on and not paused."""
+        async with self._db.reader.execute(
+            f"SELECT {_CONFIG_COLUMNS} FROM digest_settings "
+            "WHERE enabled = 1 AND paused_reason IS NULL ORDER BY guild_id"
+        ) as cursor:
+            return [_config(row) for row in await cursor.fetchall()]
+
+    async def disable(self, guild_id: int) -> bool:
+        """Turn a server's digest off; False if it had none."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE digest_settings SET enabled = 0, updated_at = ? WHERE guild_id = ?",
+                (_now(), guild_id),
+            )
+            return cursor.rowcount > 0
+
+    async def take_failure_notice(self, guild_id: int) -> str | None:
+        """The pause reason if admins have not been told yet; marks them told."""
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                "SELECT paused_reason FROM digest_settings "
+                "WHERE guild_id = ? AND failure_notice_pending = 1", (guild_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            await conn.execute(
+                "UPDATE digest_settings SET failure_notice_pending = 0 WHERE guild_id = ?",
+                (guild_id,),
+            )
+            return str(row[0])
+
+    async def last_handled(self, guild_id: int) -> date | None:
+        """The latest local date with a ledger row (any status)."""
+        async with self._db.reader.execute(
+            "SELECT max(local_date) FROM digest_ledger WHERE guild_id = ?", (guild_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return date.fromisoformat(row[0]) if row and row[0] else None
+
+    async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
+        """The ledger row for a date, or None."""
+        async with self._db.reader.execute(
+            f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? AND local_date = ?",
+            (guild_id, local_date.isoformat()),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _entry(row) if row else None
+
+    async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
+        """Claim the date before sending; None when a row already exists (never claim twice)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
+                "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at) "
+                "VALUES (?, ?, 'claimed', ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, local_date.isoformat(), claim.nonce, claim.paper_id, claim.cycle,
+                 claim.position, claim.cycle_size, claim.channel_id, int(claim.late), _now()),
+            )
+            if cursor.rowcount == 0:
+                return None
+        return await self.entry(guild_id, local_date)
+
+    async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
+        """Claimed rows never marked posted or failed (a crash between claim and record)."""
+        async with self._db.reader.execute(
+            f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
+            "AND status = 'claimed' ORDER BY local_date", (guild_id,)
+        ) as cursor:
+            return [_entry(row) for row in await cursor.fetchall()]
+
+    async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
+        """Record the sent message and reset the failure count."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET status = 'posted', message_id = ?, finished_at = ?, "
+                "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
+                (message_id, _now(), guild_id, local_date.isoformat()),
+            )
+            await conn.execute(
+                "UPDATE digest_settings SET consecutive_failures = 0 WHERE guild_id = ?",
+                (guild_id,),
+            )
+
+    async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,
+                          reason: str | None = None) -> None:
+        """Record the discussion thread (or why there is none)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET thread_id = ?, reason = coalesce(?, reason) "
+                "WHERE guild_id = ? AND local_date = ?",
+                (thread_id, reason, guild_id, local_date.isoformat()),
+            )
+
+    async def mark_failed(self, guild_id: int, local_date: date, reason: str) -> bool:
+        """Record a failure; True when it paused the digest (3 in a row)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET status = 'failed', reason = ?, finished_at = ?, "
+                "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
+                (reason, _now(), guild_id, local_date.isoformat()),
+            )
+            await conn.execute(
+                "UPDATE digest_settings SET consecutive_failures = consecutive_failures + 1 "
+                "WHERE guild_id = ?", (guild_id,),
+            )
+            cursor = await conn.execute(
+                "UPDATE digest_settings SET paused_reason = ?, failure_notice_pending = 1 "
+                "WHERE guild_id = ? AND consecutive_failures >= ? AND paused_reason IS NULL",
+                (f"paused after {MAX_CONSECUTIVE_FAILURES} failures in a row; last: {reason}",
+                 guild_id, MAX_CONSECUTIVE_FAILURES),
+            )
+            return cursor.rowcount > 0
+
+    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: str) -> int:
+        """Record dates that will not be posted, with the reason; existing rows are kept."""
+        rows = [(guild_id, d.isoformat(), f"skip:{guild_id}:{d.isoformat()}", reason, _now(),
+                 _now()) for d in dates]
+        async with self._db.transaction() as conn:
+            before = conn.total_changes
+            await conn.executemany(
+                "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
+                "reason, claimed_at, finished_at) VALUES (?, ?, 'skipped', ?, ?, ?, ?)", rows)
+            return conn.total_changes - before
+
+    async def current_cycle(self, guild_id: int) -> int:
+        """The highest cycle a paper was claimed in (1 for a new server)."""
+        async with self._db.reader.execute(
+            "SELECT max(cycle) FROM digest_ledger WHERE guild_id = ?", (guild_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row and row[0] else 1
+
+    async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
+        """Papers claimed (posted or being posted) in a cycle."""
+        async with self._db.reader.execute(
+            "SELECT paper_id FROM digest_ledger WHERE guild_id = ? AND cycle = ? "
+            "AND status IN ('claimed', 'posted') AND paper_id IS NOT NULL", (guild_id, cycle)
+        ) as cursor:
+            return {str(row[0]) for row in await cursor.fetchall()}
+
+    async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
+        """The latest ledger rows, newest first."""
+        async with self._db.reader.execute(
+            f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
+            "ORDER BY local_date DESC LIMIT ?", (guild_id, limit)
+        ) as cursor:
+            return [_entry(row) for row in await cursor.fetchall()]

@@ -1,0 +1,88 @@
+"""The paper-of-the-day ledger: claimed once, failures pause, skips recorded."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+
+from storage.database import Database
+from storage.digests import Claim, DigestConfig, SqliteDigestStore
+
+GUILD = 42
+DAY = date(2026, 11, 30)
+
+
+def _claim(paper: str = "p1", cycle: int = 1) -> Claim:
+    return Claim(paper_id=paper, cycle=cycle, position=1, cycle_size=30, nonce="n", channel_id=7,
+                 late=False)
+
+
+async def test_config_round_trip_and_disable(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.save_config(DigestConfig(GUILD, 7, "09:30", "Europe/Berlin", track="workshop"))
+    config = await store.config(GUILD)
+    assert config is not None
+    assert (config.local_time, config.timezone, config.track, config.thread) == (
+        "09:30", "Europe/Berlin", "workshop", True)
+    assert [c.guild_id for c in await store.active_configs()] == [GUILD]
+    assert await store.disable(GUILD)
+    assert await store.active_configs() == []
+    assert not await store.disable(999)
+
+
+async def test_a_date_is_claimed_exactly_once_even_concurrently(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    results = await asyncio.gather(*(store.claim(GUILD, DAY, _claim(f"p{i}")) for i in range(8)))
+    winners = [r for r in results if r is not None]
+    assert len(winners) == 1
+    entry = await store.entry(GUILD, DAY)
+    assert entry is not None and entry.status == "claimed"
+    assert entry.paper_id == winners[0].paper_id
+    assert await store.unfinished(GUILD) == [entry]
+    await store.mark_posted(GUILD, DAY, message_id=1234)
+    posted = await store.entry(GUILD, DAY)
+    assert posted is not None and (posted.status, posted.message_id) == ("posted", 1234)
+    assert await store.unfinished(GUILD) == []
+    assert await store.last_handled(GUILD) == DAY
+    assert await store.claimed_in_cycle(GUILD, 1) == {winners[0].paper_id}
+
+
+async def test_three_failures_in_a_row_pause_and_notify_once(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))
+    paused = []
+    for offset in range(3):
+        day = date(2026, 11, 1 + offset)
+        await store.claim(GUILD, day, _claim(f"p{offset}"))
+        paused.append(await store.mark_failed(GUILD, day, "missing permissions (50013)"))
+    assert paused == [False, False, True]
+    assert await store.active_configs() == []
+    notice = await store.take_failure_notice(GUILD)
+    assert notice is not None and "50013" in notice
+    assert await store.take_failure_notice(GUILD) is None
+
+
+async def test_a_success_resets_the_failure_count(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))
+    for offset, ok in enumerate([False, False, True, False, False]):
+        day = date(2026, 11, 1 + offset)
+        await store.claim(GUILD, day, _claim(f"p{offset}"))
+        if ok:
+            await store.mark_posted(GUILD, day, 1)
+        else:
+            assert not await store.mark_failed(GUILD, day, "boom")
+    config = await store.config(GUILD)
+    assert config is not None and config.consecutive_failures == 2
+
+
+async def test_skips_are_recorded_once_and_never_overwrite(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.claim(GUILD, DAY, _claim())
+    days = [date(2026, 11, 28), date(2026, 11, 29), DAY]
+    assert await store.record_skips(GUILD, days, "bot was offline") == 2
+    assert await store.record_skips(GUILD, days, "bot was offline") == 0
+    statuses = {e.local_date: e.status for e in await store.recent(GUILD)}
+    assert statuses == {date(2026, 11, 28): "skipped", date(2026, 11, 29): "skipped",
+                        DAY: "claimed"}
+    assert await store.current_cycle(GUILD) == 1
