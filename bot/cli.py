@@ -20,13 +20,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from bot import cli_render
-from bot.cogs.catalog import CatalogCog
-from bot.cogs.papers import PapersCog
 from bot.command_sync import sync_commands
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
 from bot.endpoints import set_discord_endpoints
-from bot.i18n import PaperclubTranslator
 from bot.invite import PERMISSIONS, SCOPES, invite_url
 from bot.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
 from bot.runner import MissingToken, build_bot, token_of
@@ -320,9 +317,7 @@ async def _sync(settings: Settings, target: str, guild_id: int, force: bool) -> 
     bot = await build_bot(settings)
     async with bot:
         await bot.login(token)
-        await bot.tree.set_translator(PaperclubTranslator())
-        await bot.add_cog(PapersCog(bot))
-        await bot.add_cog(CatalogCog(bot))
+        await bot.add_commands()
         changed = await sync_commands(bot.tree, bot.state, target="guild" if guild_id else "global",
                                       guild_id=guild_id, force=force)
     out.print(f"slash commands {'synced' if changed else 'unchanged; not synced'} ({target})")

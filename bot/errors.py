@@ -41,6 +41,16 @@ def lang_of(interaction: discord.Interaction) -> Lang:
     return Lang.from_locale(str(interaction.locale))
 
 
+# Discord's UI names where they differ from discord.py's attribute names.
+PERMISSION_NAMES = {"manage_guild": "Manage Server", "view_channel": "View Channels",
+                    "read_messages": "View Channels"}
+
+
+def permission_name(attribute: str) -> str:
+    """`manage_guild` -> `Manage Server`, as Discord shows it."""
+    return PERMISSION_NAMES.get(attribute) or attribute.replace("_", " ").title()
+
+
 class UserFacingError(app_commands.AppCommandError):
     """An expected failure whose message is safe and useful to show as it is."""
 
@@ -57,7 +67,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = message("guild_only", lang)
         elif isinstance(error, app_commands.MissingPermissions):
-            perms = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+            perms = ", ".join(permission_name(p) for p in error.missing_permissions)
             text = message("missing_permissions", lang, perms=perms)
         elif isinstance(error, app_commands.CommandOnCooldown):
             text = message("cooldown", lang, s=error.retry_after)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC
 from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.app import PaperclubBot
 from bot.services.catalog_loader import load_catalog
 from bot.services.search import SearchService
 from bot.settings import Settings
 from storage.database import Database
+from storage.digests import SqliteDigestStore
 from storage.papers import SqlitePaperStore
 from storage.state import SqliteStateStore
 
@@ -29,6 +33,8 @@ async def build_bot(settings: Settings, **options: Any) -> PaperclubBot:
             report = await load_catalog(papers, settings.catalog_path())
             log.info("loaded %d papers from %s", report.loaded, settings.catalog_path().name)
         return PaperclubBot(
+            digests=SqliteDigestStore(db),
+            scheduler=AsyncIOScheduler(timezone=UTC),
             settings=settings,
             db=db,
             papers=papers,

@@ -71,6 +71,14 @@ class DiscordSettings(_Section):
         return self
 
 
+class DigestSettings(_Section):
+    """The paper of the day."""
+
+    grace_hours: float = Field(default=6.0, ge=0.0, le=48.0)
+    tick_seconds: int = Field(default=60, ge=5, le=3600)
+    concurrency: int = Field(default=50, ge=1, le=1000)
+
+
 class LoggingSettings(_Section):
     """Log output."""
 
@@ -84,6 +92,7 @@ class Settings(_Section):
     catalog: CatalogSettings = CatalogSettings()
     search: SearchSettings = SearchSettings()
     discord: DiscordSettings = DiscordSettings()
+    digest: DigestSettings = DigestSettings()
     logging: LoggingSettings = LoggingSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True)
 

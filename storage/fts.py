@@ -32,12 +32,21 @@ def word_expression(word: str) -> str:
     return _quote(word)
 
 
-def match_expression(query: SearchQuery, *, any_word: bool = False) -> str | None:
-    """The MATCH string for the query's words and author filter; None when it has neither."""
+# Matches in these columns rank above matches elsewhere (the summary, affiliations, venue).
+HEADLINE_COLUMNS = ("title_en", "title_zh", "authors")
+
+
+def match_expression(query: SearchQuery, *, any_word: bool = False,
+                     columns: tuple[str, ...] | None = None) -> str | None:
+    """The MATCH string for the query's words and author filter; None when it has neither.
+
+    `columns` restricts the words to those columns (`{title_en title_zh} : (...)`).
+    """
     clauses: list[str] = []
     if query.words:
         joiner = " OR " if any_word else " AND "
-        clauses.append("(" + joiner.join(word_expression(w) for w in query.words) + ")")
+        words = "(" + joiner.join(word_expression(w) for w in query.words) + ")"
+        clauses.append("{" + " ".join(columns) + "} : " + words if columns else words)
     if query.filters.author:
         names = " AND ".join(word_expression(w) for w in query.filters.author)
         clauses.append(f"authors : ({names})")

@@ -17,7 +17,7 @@ import aiosqlite
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import SearchQuery
 from storage.database import Database
-from storage.fts import COLUMNS, WEIGHTS, index_row, match_expression
+from storage.fts import COLUMNS, HEADLINE_COLUMNS, WEIGHTS, index_row, match_expression
 from storage.interfaces import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
 
 BATCH = 500
@@ -297,6 +297,8 @@ class SqlitePaperStore:
             params.append(filters.honour)
         if match is None and not where:
             return []
+        if match is not None and not where:
+            return await self._ranked(query, any_word, limit, offset)
         if match is not None:
             sql = (
                 f"SELECT {_PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
@@ -315,6 +317,39 @@ class SqlitePaperStore:
         async with self._db.reader.execute(sql, params) as cursor:
             rows = await cursor.fetchall()
         return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+
+    async def _top(self, match: str, limit: int) -> list[SearchHit]:
+        """Rank inside the full-text index, then fetch only the rows shown (joining every
+        match to `papers` before the LIMIT doubled the cost of frequent words)."""
+        sql = (
+            f"WITH top AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
+            "WHERE paper_fts MATCH ? ORDER BY score, rowid LIMIT ?) "
+            f"SELECT {_PAPER_COLUMNS}, top.score, p.id FROM top "
+            "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
+        )
+        async with self._db.reader.execute(sql, (match, limit)) as cursor:
+            rows = await cursor.fetchall()
+        return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+
+    async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
+                      offset: int) -> list[SearchHit]:
+        """Headline hits (title, authors) first, then the rest: titles outrank summaries, and
+        a frequent word needs no ranking of every summary that mentions it."""
+        wanted = max(0, limit) + max(0, offset)
+        headline = match_expression(query, any_word=any_word, columns=HEADLINE_COLUMNS)
+        hits = await self._top(headline, wanted) if headline else []
+        if len(hits) < wanted:
+            everywhere = match_expression(query, any_word=any_word)
+            seen = {hit.paper.id for hit in hits}
+            more = await self._top(str(everywhere), wanted + len(hits))
+            hits += [hit for hit in more if hit.paper.id not in seen][: wanted - len(hits)]
+        return hits[max(0, offset) : wanted]
+
+    async def paper_ids(self, track: str | None = None) -> list[str]:
+        """Public ids of every paper, or of those on one track."""
+        sql = "SELECT public_id FROM papers" + (" WHERE track = ?" if track else "")
+        async with self._db.reader.execute(sql, (track,) if track else ()) as cursor:
+            return [str(row[0]) for row in await cursor.fetchall()]
 
     async def random(self) -> Paper | None:
         """A uniformly random paper."""

@@ -125,8 +125,11 @@ def _identity(text: str) -> str:
 
 
 def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _identity,
-               note: str = "") -> Card:
-    """The card for `paper` in `lang`; `escape` neutralises markdown in catalog text."""
+               note: str = "", footer_note: str = "") -> Card:
+    """The card for `paper` in `lang`; `escape` neutralises markdown in catalog text.
+
+    `note` opens the description; `footer_note` is appended to the footer.
+    """
     first, second = (paper.title_zh, paper.title_en) if lang.chinese else (
         paper.title_en, paper.title_zh)
     first = first or second
@@ -159,7 +162,7 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
         parts.append(f"**{label('summary', lang)}**\n{escape(paper.summary_zh)}")
     if note:
         parts.insert(0, note)
-    footer = fit(f"paperclub · {paper.id}", FOOTER_LIMIT)
+    footer = fit(" · ".join(p for p in ("paperclub", paper.id, footer_note) if p), FOOTER_LIMIT)
     title = fit(escape(first), TITLE_LIMIT)
     budget = EMBED_TOTAL_LIMIT - len(title) - len(footer) - sum(
         len(f.name) + len(f.value) for f in fields)

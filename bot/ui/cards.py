@@ -16,9 +16,9 @@ def escape(text: str) -> str:
     return escape_mentions(escape_markdown(text))
 
 
-def card_for(paper: Paper, lang: Lang, note: str = "") -> Card:
+def card_for(paper: Paper, lang: Lang, note: str = "", footer_note: str = "") -> Card:
     """The pure card with Discord's escaping applied."""
-    return build_card(paper, lang, escape=escape, note=note)
+    return build_card(paper, lang, escape=escape, note=note, footer_note=footer_note)
 
 
 def card_embed(card: Card) -> discord.Embed:
@@ -43,8 +43,8 @@ def card_view(card: Card) -> discord.ui.View:
     return view
 
 
-def paper_message(paper: Paper, lang: Lang, note: str = "") -> tuple[discord.Embed,
-                                                                      discord.ui.View]:
+def paper_message(paper: Paper, lang: Lang, note: str = "", footer_note: str = ""
+                  ) -> tuple[discord.Embed, discord.ui.View]:
     """Embed and view for a single paper."""
-    card = card_for(paper, lang, note)
+    card = card_for(paper, lang, note, footer_note)
     return card_embed(card), card_view(card)

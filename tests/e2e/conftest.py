@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import discord
@@ -46,6 +47,7 @@ def settings(tmp_path: Path, people: People) -> Settings:
         "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
         "PAPERCLUB_DISCORD__SYNC": "global",
         "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
+        "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
     })
 
 
@@ -60,10 +62,38 @@ async def standin(guild: Guild) -> AsyncIterator[StandIn]:
     assert leftover == [], f"tasks left running: {leftover} {owners}"
 
 
+class FakeClock:
+    """A settable clock for the digest: tests move time instead of waiting for it."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
 @pytest.fixture
-async def bot(standin: StandIn, settings: Settings) -> AsyncIterator[PaperclubBot]:
-    """paperclub with the bundled catalog, ready in the stand-in."""
+def clock() -> FakeClock:
+    """08:00 UTC on 2026-11-30 (09:00 in Berlin)."""
+    return FakeClock(datetime(2026, 11, 30, 8, 0, tzinfo=UTC))
+
+
+async def start_paperclub(standin: StandIn, settings: Settings,
+                          clock: FakeClock) -> PaperclubBot:
+    """Build the bot on the fake clock and connect it to the stand-in."""
     paperclub = await build_bot(settings, guild_ready_timeout=0.05)
+    paperclub.digest.clock = clock
     await standin.start_bot(paperclub)
+    return paperclub
+
+
+@pytest.fixture
+async def bot(standin: StandIn, settings: Settings,
+              clock: FakeClock) -> AsyncIterator[PaperclubBot]:
+    """paperclub with the bundled catalog, ready in the stand-in."""
+    paperclub = await start_paperclub(standin, settings, clock)
     yield paperclub
     await standin.stop_bot(paperclub)

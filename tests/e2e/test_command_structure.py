@@ -23,12 +23,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 async def offline_bot(settings: Settings) -> AsyncIterator[PaperclubBot]:
     """The bot with its cogs loaded, never connected."""
     paperclub = await build_bot(settings)
-    await paperclub.tree.set_translator(None)
-    from bot.cogs.catalog import CatalogCog
-    from bot.cogs.papers import PapersCog
-
-    await paperclub.add_cog(PapersCog(paperclub))
-    await paperclub.add_cog(CatalogCog(paperclub))
+    await paperclub.add_commands()
     yield paperclub
     await paperclub.close()
 
@@ -39,8 +34,9 @@ def _commands(bot: PaperclubBot) -> list[app_commands.Command[object, ..., objec
 
 async def test_every_command_is_described_and_translated(offline_bot: PaperclubBot) -> None:
     commands = _commands(offline_bot)
-    assert {c.qualified_name for c in commands} >= {"paper", "random-paper", "catalog stats",
-                                                    "catalog reload"}
+    assert {c.qualified_name for c in commands} >= {
+        "paper", "random-paper", "catalog stats", "catalog reload", "digest set", "digest off",
+        "digest status", "digest preview", "digest now"}
     for command in commands:
         assert command.description and command.description != "…", command.qualified_name
         strings = [command.name, command.description]

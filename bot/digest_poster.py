@@ -1,0 +1,89 @@
+"""The Discord side of the paper of the day: send the card, find an earlier post, open a thread."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.core.card import Lang, fit
+from bot.services.digest import DeliveryFailed, DigestPost
+from bot.ui.cards import paper_message
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT = 100
+HISTORY_SEARCHED = 50
+NOTES = {
+    Lang.EN: "**Paper of the day** · {position} of {size} in this cycle",
+    Lang.ZH_HANS: "**每日论文** · 本轮第 {position}/{size} 篇",
+    Lang.ZH_HANT: "**每日論文** · 本輪第 {position}/{size} 篇",
+}
+LATE = {
+    Lang.EN: "Posted late: the bot was offline at the scheduled time.",
+    Lang.ZH_HANS: "延迟发布：预定时间机器人不在线。",
+    Lang.ZH_HANT: "延遲發布：預定時間機器人不在線。",
+}
+REASONS = {
+    10003: "the channel no longer exists (10003)",
+    50001: "the bot cannot see the channel (missing access, 50001)",
+    50013: "the bot lacks permission to post or open threads there (50013)",
+}
+
+
+def _failure(exc: discord.HTTPException) -> DeliveryFailed:
+    reason = REASONS.get(exc.code) or f"Discord answered {exc.status} ({exc.code or 'no code'})"
+    return DeliveryFailed(reason, exc.code or None)
+
+
+class DiscordDigestPoster:
+    """Implements `DigestPoster` with a connected discord.py client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    def _lang(self, guild_id: int) -> Lang:
+        guild = self.client.get_guild(guild_id)
+        return Lang.from_locale(str(guild.preferred_locale)) if guild else Lang.EN
+
+    async def send(self, post: DigestPost, nonce: str) -> int:
+        """Post the card with the nonce (discord.py sends `enforce_nonce` with it)."""
+        lang = self._lang(post.guild_id)
+        note = NOTES[lang].format(position=post.position, size=post.cycle_size)
+        if post.late:
+            note += "\n" + LATE[lang]
+        embed, view = paper_message(post.paper, lang, note=note, footer_note=post.marker)
+        channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        try:
+            message = await channel.send(embed=embed, view=view, nonce=nonce,
+                                         allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            raise _failure(exc) from exc
+        finally:
+            view.stop()
+        return message.id
+
+    async def find(self, channel_id: int, marker: str) -> int | None:
+        """Search the channel's recent messages for our post of that date."""
+        channel = self.client.get_partial_messageable(channel_id)
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=HISTORY_SEARCHED):
+                if me is not None and message.author.id != me.id:
+                    continue
+                if any(marker in (embed.footer.text or "") for embed in message.embeds):
+                    return message.id
+        except discord.HTTPException as exc:
+            raise _failure(exc) from exc
+        return None
+
+    async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
+                          name: str) -> int:
+        """A public thread on the post, named after the paper."""
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        message = channel.get_partial_message(message_id)
+        try:
+            thread = await message.create_thread(name=fit(name, THREAD_NAME_LIMIT))
+        except discord.HTTPException as exc:
+            raise _failure(exc) from exc
+        return thread.id

@@ -1,0 +1,236 @@
+"""Paper of the day: decide what is due, claim it in the ledger, then send it exactly once.
+
+The scheduler only calls `tick()`; correctness rests on the ledger. A date is claimed in a
+transaction before anything is sent; the message carries a nonce derived from (server, date);
+the message id is recorded after. A claim left unfinished by a crash is finished on the next
+tick: the channel is searched for the post first (its footer names the date), so a restart
+never posts twice and never forgets the day.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+from bot.core.digest_plan import (
+    DEFAULT_GRACE,
+    local_date_of,
+    next_due,
+    parse_local_time,
+    plan,
+)
+from bot.core.models import Paper
+from bot.core.paper_order import Choice, next_paper
+from storage.digests import Claim, DigestConfig, LedgerEntry, SqliteDigestStore
+from storage.interfaces import PaperStore
+
+log = logging.getLogger(__name__)
+
+NONCE_LENGTH = 25
+
+
+class DeliveryFailed(Exception):
+    """Discord refused the post or the thread; `reason` is shown in `/digest status`."""
+
+    def __init__(self, reason: str, code: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class DigestPost:
+    """Everything the Discord side needs to render one paper of the day."""
+
+    guild_id: int
+    channel_id: int
+    local_date: date
+    paper: Paper
+    position: int
+    cycle_size: int
+    late: bool
+    marker: str
+
+
+class DigestPoster(Protocol):
+    """The Discord operations the digest needs (implemented by `bot.digest_poster`)."""
+
+    async def send(self, post: DigestPost, nonce: str) -> int:
+        """Post to the channel; returns the message id. Raises `DeliveryFailed`."""
+        ...
+
+    async def find(self, channel_id: int, marker: str) -> int | None:
+        """The id of an earlier post carrying `marker` in the channel, if any."""
+        ...
+
+    async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
+                          name: str) -> int:
+        """Open a discussion thread on the message; returns its id. Raises `DeliveryFailed`."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one server's turn did: posted, already, idle, skipped, failed or paused."""
+
+    guild_id: int
+    status: str
+    local_date: date | None = None
+    message_id: int | None = None
+    reason: str | None = None
+
+
+def digest_nonce(guild_id: int, local_date: date) -> str:
+    """A nonce unique to (server, date), at most 25 characters as Discord requires."""
+    return hashlib.sha256(f"{guild_id}:{local_date.isoformat()}".encode()).hexdigest()[
+        :NONCE_LENGTH]
+
+
+def digest_marker(local_date: date) -> str:
+    """The footer text that identifies the post of a date in the channel's history."""
+    return f"paper of the day {local_date.isoformat()}"
+
+
+def utc_now() -> datetime:
+    """The current instant (the default clock)."""
+    return datetime.now(UTC)
+
+
+class DigestService:
+    """Runs every server's digest; one server's failure never delays or blocks another's."""
+
+    def __init__(self, digests: SqliteDigestStore, papers: PaperStore, poster: DigestPoster, *,
+                 grace: timedelta = DEFAULT_GRACE, concurrency: int = 50,
+                 clock: Callable[[], datetime] = utc_now) -> None:
+        self.digests = digests
+        self.papers = papers
+        self.poster = poster
+        self.grace = grace
+        self.clock = clock
+        self._concurrency = concurrency
+        self._guild_locks: dict[int, asyncio.Lock] = {}
+
+    async def tick(self) -> list[Outcome]:
+        """Give every active server its turn, concurrently (bounded), each isolated."""
+        configs = await self.digests.active_configs()
+        gate = asyncio.Semaphore(self._concurrency)
+        now = self.clock()
+
+        async def turn(config: DigestConfig) -> Outcome:
+            async with gate:
+                try:
+                    return await self.run_guild(config, now)
+                except Exception as exc:
+                    log.exception("digest for guild %s failed", config.guild_id)
+                    return Outcome(config.guild_id, "error", reason=str(exc))
+
+        return list(await asyncio.gather(*(turn(c) for c in configs)))
+
+    def _lock(self, guild_id: int) -> asyncio.Lock:
+        return self._guild_locks.setdefault(guild_id, asyncio.Lock())
+
+    async def run_guild(self, config: DigestConfig, now: datetime | None = None) -> Outcome:
+        """Finish an interrupted claim, record missed days, and post the due one."""
+        now = now or self.clock()
+        async with self._lock(config.guild_id):
+            for entry in await self.digests.unfinished(config.guild_id):
+                await self._deliver(config, entry, resumed=True)
+            zone = ZoneInfo(config.timezone)
+            todo = plan(now, parse_local_time(config.local_time), zone,
+                        last_handled=await self.digests.last_handled(config.guild_id),
+                        enabled_since=config.enabled_since, grace=self.grace)
+            for reason in dict.fromkeys(s.reason for s in todo.skip):
+                await self.digests.record_skips(
+                    config.guild_id, [s.local_date for s in todo.skip if s.reason == reason],
+                    reason)
+            if todo.post is None:
+                status = "skipped" if todo.skip else "idle"
+                return Outcome(config.guild_id, status, reason=todo.skip[-1].reason
+                               if todo.skip else None)
+            return await self._claim_and_deliver(config, todo.post, late=todo.late)
+
+    async def post_now(self, config: DigestConfig) -> Outcome:
+        """`/digest now`: post today's paper unless today's is already claimed or posted."""
+        today = local_date_of(self.clock(), ZoneInfo(config.timezone))
+        async with self._lock(config.guild_id):
+            existing = await self.digests.entry(config.guild_id, today)
+            if existing is not None:
+                return Outcome(config.guild_id, "already", today, existing.message_id,
+                               existing.reason)
+            return await self._claim_and_deliver(config, today, late=False)
+
+    async def preview(self, config: DigestConfig) -> tuple[Paper, Choice] | None:
+        """The paper the next post will carry, without claiming it."""
+        choice = await self._choose(config)
+        if choice is None:
+            return None
+        paper = await self.papers.get(choice.paper_id)
+        return (paper, choice) if paper else None
+
+    def next_post_at(self, config: DigestConfig, last_handled: date | None) -> datetime:
+        """When the next post is due (for `/digest status`)."""
+        return next_due(self.clock(), parse_local_time(config.local_time),
+                        ZoneInfo(config.timezone), last_handled)
+
+    async def _choose(self, config: DigestConfig) -> Choice | None:
+        eligible = await self.papers.paper_ids(config.track)
+        cycle = await self.digests.current_cycle(config.guild_id)
+        posted = await self.digests.claimed_in_cycle(config.guild_id, cycle)
+        recent = await self.digests.recent(config.guild_id, limit=1)
+        last = recent[0].paper_id if recent else None
+        return next_paper(eligible, posted, config.guild_id, cycle, avoid=last)
+
+    async def _claim_and_deliver(self, config: DigestConfig, local_date: date, *,
+                                 late: bool) -> Outcome:
+        choice = await self._choose(config)
+        if choice is None:
+            await self.digests.record_skips(config.guild_id, [local_date],
+                                            "the catalog has no eligible paper")
+            return Outcome(config.guild_id, "skipped", local_date,
+                           reason="the catalog has no eligible paper")
+        entry = await self.digests.claim(config.guild_id, local_date, Claim(
+            paper_id=choice.paper_id, cycle=choice.cycle, position=choice.position,
+            cycle_size=choice.cycle_size, nonce=digest_nonce(config.guild_id, local_date),
+            channel_id=config.channel_id, late=late))
+        if entry is None:
+            return Outcome(config.guild_id, "already", local_date)
+        return await self._deliver(config, entry, resumed=False)
+
+    async def _deliver(self, config: DigestConfig, entry: LedgerEntry, *,
+                       resumed: bool) -> Outcome:
+        guild_id, day = config.guild_id, entry.local_date
+        channel_id = entry.channel_id or config.channel_id
+        paper = await self.papers.get(entry.paper_id or "")
+        if paper is None:
+            paused = await self.digests.mark_failed(guild_id, day,
+                                                    "the chosen paper left the catalog")
+            return Outcome(guild_id, "paused" if paused else "failed", day,
+                           reason="the chosen paper left the catalog")
+        marker = digest_marker(day)
+        post = DigestPost(guild_id, channel_id, day, paper, entry.position or 1,
+                          entry.cycle_size or 1, entry.late, marker)
+        try:
+            message_id = await self.poster.find(channel_id, marker) if resumed else None
+            if message_id is None:
+                message_id = await self.poster.send(post, entry.nonce)
+        except DeliveryFailed as exc:
+            paused = await self.digests.mark_failed(guild_id, day, exc.reason)
+            log.warning("paper of the day for guild %s on %s failed: %s", guild_id, day,
+                        exc.reason)
+            return Outcome(guild_id, "paused" if paused else "failed", day, reason=exc.reason)
+        await self.digests.mark_posted(guild_id, day, message_id)
+        if config.thread:
+            try:
+                thread_id = await self.poster.open_thread(guild_id, channel_id, message_id,
+                                                          paper.title_en)
+                await self.digests.mark_thread(guild_id, day, thread_id)
+            except DeliveryFailed as exc:
+                await self.digests.mark_thread(guild_id, day, None,
+                                               reason=f"no discussion thread: {exc.reason}")
+        return Outcome(guild_id, "posted", day, message_id)
