@@ -69,6 +69,7 @@ class PaperclubBot(commands.Bot):
             grace=timedelta(hours=settings.digest.grace_hours),
             concurrency=settings.digest.concurrency)
         self._tick_lock = asyncio.Lock()
+        self.caught_up = asyncio.Event()
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
 
     def track(self, view: V) -> V:
@@ -97,7 +98,10 @@ class PaperclubBot(commands.Bot):
 
     async def on_ready(self) -> None:
         """Catch up at once on a start or reconnect, rather than at the next wake."""
-        await self.digest_tick()
+        try:
+            await self.digest_tick()
+        finally:
+            self.caught_up.set()
 
     async def digest_tick(self) -> None:
         """The scheduler's wake-up: the digest service decides what is due."""

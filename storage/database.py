@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -72,6 +73,19 @@ class Database:
     def reader(self) -> aiosqlite.Connection:
         """The connection for reads outside a transaction."""
         return self._reader
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a read, executed and fetched in one step on the reader connection.
+
+        One step matters: a statement left open across an `await` would pin the reader's
+        snapshot, and other tasks' reads would then miss rows committed meanwhile.
+        """
+        return list(await self._reader.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        """The first row of a read (see `fetchall`), or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

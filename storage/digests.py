@@ -117,19 +117,17 @@ class SqliteDigestStore:
 
     async def config(self, guild_id: int) -> DigestConfig | None:
         """A server's settings, or None."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             f"SELECT {_CONFIG_COLUMNS} FROM digest_settings WHERE guild_id = ?", (guild_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return _config(row) if row else None
 
     async def active_configs(self) -> list[DigestConfig]:
         """Servers whose digest is on and not paused."""
-        async with self._db.reader.execute(
+        return [_config(row) for row in await self._db.fetchall(
             f"SELECT {_CONFIG_COLUMNS} FROM digest_settings "
             "WHERE enabled = 1 AND paused_reason IS NULL ORDER BY guild_id"
-        ) as cursor:
-            return [_config(row) for row in await cursor.fetchall()]
+        )]
 
     async def disable(self, guild_id: int) -> bool:
         """Turn a server's digest off; False if it had none."""
@@ -158,19 +156,17 @@ class SqliteDigestStore:
 
     async def last_handled(self, guild_id: int) -> date | None:
         """The latest local date with a ledger row (any status)."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             "SELECT max(local_date) FROM digest_ledger WHERE guild_id = ?", (guild_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return date.fromisoformat(row[0]) if row and row[0] else None
 
     async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
         """The ledger row for a date, or None."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? AND local_date = ?",
             (guild_id, local_date.isoformat()),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return _entry(row) if row else None
 
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
@@ -189,11 +185,10 @@ class SqliteDigestStore:
 
     async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""
-        async with self._db.reader.execute(
+        return [_entry(row) for row in await self._db.fetchall(
             f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
             "AND status = 'claimed' ORDER BY local_date", (guild_id,)
-        ) as cursor:
-            return [_entry(row) for row in await cursor.fetchall()]
+        )]
 
     async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
         """Record the sent message and reset the failure count."""
@@ -251,24 +246,21 @@ class SqliteDigestStore:
 
     async def current_cycle(self, guild_id: int) -> int:
         """The highest cycle a paper was claimed in (1 for a new server)."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             "SELECT max(cycle) FROM digest_ledger WHERE guild_id = ?", (guild_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return int(row[0]) if row and row[0] else 1
 
     async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
         """Papers claimed (posted or being posted) in a cycle."""
-        async with self._db.reader.execute(
+        return {str(row[0]) for row in await self._db.fetchall(
             "SELECT paper_id FROM digest_ledger WHERE guild_id = ? AND cycle = ? "
             "AND status IN ('claimed', 'posted') AND paper_id IS NOT NULL", (guild_id, cycle)
-        ) as cursor:
-            return {str(row[0]) for row in await cursor.fetchall()}
+        )}
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
         """The latest ledger rows, newest first."""
-        async with self._db.reader.execute(
+        return [_entry(row) for row in await self._db.fetchall(
             f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
             "ORDER BY local_date DESC LIMIT ?", (guild_id, limit)
-        ) as cursor:
-            return [_entry(row) for row in await cursor.fetchall()]
+        )]

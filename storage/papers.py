@@ -267,10 +267,9 @@ class SqlitePaperStore:
 
     async def get(self, public_id: str) -> Paper | None:
         """One paper by its public id."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = ?", (public_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return _paper_from_row(row) if row else None
 
     async def search(
@@ -314,8 +313,7 @@ class SqlitePaperStore:
                 + " ORDER BY p.year DESC, p.title_key LIMIT ? OFFSET ?"
             )
         params += [max(0, limit), max(0, offset)]
-        async with self._db.reader.execute(sql, params) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._db.fetchall(sql, params)
         return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
 
     async def _top(self, match: str, limit: int) -> list[SearchHit]:
@@ -327,8 +325,7 @@ class SqlitePaperStore:
             f"SELECT {_PAPER_COLUMNS}, top.score, p.id FROM top "
             "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
         )
-        async with self._db.reader.execute(sql, (match, limit)) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._db.fetchall(sql, (match, limit))
         return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
@@ -348,45 +345,38 @@ class SqlitePaperStore:
     async def paper_ids(self, track: str | None = None) -> list[str]:
         """Public ids of every paper, or of those on one track."""
         sql = "SELECT public_id FROM papers" + (" WHERE track = ?" if track else "")
-        async with self._db.reader.execute(sql, (track,) if track else ()) as cursor:
-            return [str(row[0]) for row in await cursor.fetchall()]
+        return [str(row[0]) for row in await self._db.fetchall(sql, (track,) if track else ())]
 
     async def random(self) -> Paper | None:
         """A uniformly random paper."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.id >= "
             "(SELECT abs(random()) % (max(id) + 1) FROM papers) ORDER BY p.id LIMIT 1"
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
-            async with self._db.reader.execute(
+            row = await self._db.fetchone(
                 f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1"
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
         return _paper_from_row(row) if row else None
 
     async def count(self) -> int:
         """Number of papers."""
-        async with self._db.reader.execute("SELECT count(*) FROM papers") as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchone("SELECT count(*) FROM papers")
         return int(row[0]) if row else 0
 
     async def stats(self) -> CatalogStats:
         """Totals per conference, year and track, and the last load."""
-        async with self._db.reader.execute(
+        venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await self._db.fetchall(
             "SELECT conference, year, track, count(*) FROM papers "
             "GROUP BY conference, year, track ORDER BY count(*) DESC, conference, year, track"
-        ) as cursor:
-            venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await cursor.fetchall())
-        async with self._db.reader.execute(
+        ))
+        row = await self._db.fetchone(
             "SELECT count(DISTINCT workshop) FROM papers WHERE workshop IS NOT NULL"
-        ) as cursor:
-            row = await cursor.fetchone()
-            workshops = int(row[0]) if row else 0
-        async with self._db.reader.execute(
+        )
+        workshops = int(row[0]) if row else 0
+        last = await self._db.fetchone(
             "SELECT loaded_at, source FROM catalog_loads ORDER BY id DESC LIMIT 1"
-        ) as cursor:
-            last = await cursor.fetchone()
+        )
         return CatalogStats(
             papers=sum(v.papers for v in venues),
             venues=venues,
@@ -397,29 +387,26 @@ class SqlitePaperStore:
 
     async def vocabulary(self) -> list[tuple[str, int]]:
         """Indexed Latin words of 4+ letters with their document counts."""
-        async with self._db.reader.execute(
+        return [(term, int(doc)) for term, doc in await self._db.fetchall(
             "SELECT term, doc FROM paper_vocab WHERE length(term) >= 4 "
             "AND term GLOB '[a-z]*' AND term NOT GLOB '*[0-9]*'"
-        ) as cursor:
-            return [(term, int(doc)) for term, doc in await cursor.fetchall()]
+        )]
 
     async def catalog_version(self) -> int:
         """The id of the last load; changes with every load."""
-        async with self._db.reader.execute("SELECT max(id) FROM catalog_loads") as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchone("SELECT max(id) FROM catalog_loads")
         return int(row[0] or 0) if row else 0
 
     async def iter_papers(self) -> AsyncIterator[Paper]:
         """Every paper in insertion order, read in pages."""
         last = 0
         while True:
-            async with self._db.reader.execute(
+            rows = await self._db.fetchall(
                 f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > ? ORDER BY p.id LIMIT ?",
                 (last, BATCH),
-            ) as cursor:
-                rows = await cursor.fetchall()
+            )
             if not rows:
                 return
             for row in rows:
                 yield _paper_from_row(row)
-            last = int(list(rows)[-1][15])
+            last = int(rows[-1][15])

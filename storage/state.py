@@ -15,10 +15,9 @@ class SqliteStateStore:
 
     async def get(self, key: str) -> str | None:
         """The stored value, or None."""
-        async with self._db.reader.execute(
+        row = await self._db.fetchone(
             "SELECT value FROM bot_state WHERE key = ?", (key,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return str(row[0]) if row else None
 
     async def set(self, key: str, value: str) -> None:

@@ -141,6 +141,7 @@ class DigestService:
         async with self._lock(config.guild_id):
             for entry in await self.digests.unfinished(config.guild_id):
                 await self._deliver(config, entry, resumed=True)
+            await self._reopen_missing_thread(config)
             zone = ZoneInfo(config.timezone)
             todo = plan(now, parse_local_time(config.local_time), zone,
                         last_handled=await self.digests.last_handled(config.guild_id),
@@ -186,6 +187,28 @@ class DigestService:
         last = recent[0].paper_id if recent else None
         return next_paper(eligible, posted, config.guild_id, cycle, avoid=last)
 
+    async def _reopen_missing_thread(self, config: DigestConfig) -> None:
+        """A crash between recording the post and opening its thread: open it now."""
+        if not config.thread:
+            return
+        for entry in await self.digests.recent(config.guild_id, limit=1):
+            if entry.status == "posted" and entry.message_id and entry.thread_id is None \
+                    and entry.reason is None:
+                paper = await self.papers.get(entry.paper_id or "")
+                await self._open_thread(config, entry, entry.message_id,
+                                        paper.title_en if paper else "Paper of the day")
+
+    async def _open_thread(self, config: DigestConfig, entry: LedgerEntry, message_id: int,
+                           name: str) -> None:
+        channel_id = entry.channel_id or config.channel_id
+        try:
+            thread_id = await self.poster.open_thread(config.guild_id, channel_id, message_id,
+                                                      name)
+            await self.digests.mark_thread(config.guild_id, entry.local_date, thread_id)
+        except DeliveryFailed as exc:
+            await self.digests.mark_thread(config.guild_id, entry.local_date, None,
+                                           reason=f"no discussion thread: {exc.reason}")
+
     async def _claim_and_deliver(self, config: DigestConfig, local_date: date, *,
                                  late: bool) -> Outcome:
         choice = await self._choose(config)
@@ -226,11 +249,5 @@ class DigestService:
             return Outcome(guild_id, "paused" if paused else "failed", day, reason=exc.reason)
         await self.digests.mark_posted(guild_id, day, message_id)
         if config.thread:
-            try:
-                thread_id = await self.poster.open_thread(guild_id, channel_id, message_id,
-                                                          paper.title_en)
-                await self.digests.mark_thread(guild_id, day, thread_id)
-            except DeliveryFailed as exc:
-                await self.digests.mark_thread(guild_id, day, None,
-                                               reason=f"no discussion thread: {exc.reason}")
+            await self._open_thread(config, entry, message_id, paper.title_en)
         return Outcome(guild_id, "posted", day, message_id)

@@ -334,12 +334,10 @@ class RestApi:
         return message
 
     def _handle_for(self, call: Call) -> InteractionHandle:
-        for handle in self.world.interactions.values():
-            if handle.token == call.params["token"] and call.params["app_id"] == str(
-                self.world.application_id
-            ):
-                return handle
-        raise ApiError(404, 10015, "Unknown Webhook")
+        handle = self.world.interactions_by_token.get(call.params["token"])
+        if handle is None or call.params["app_id"] != str(self.world.application_id):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return handle
 
     @staticmethod
     def _validate(body: JSONObject, *, partial: bool = False) -> None:
@@ -351,13 +349,8 @@ class RestApi:
 
     def _touch(self, call: Call, message: Message) -> None:
         """Mark every interaction whose messages include ``message`` as changed."""
-        for handle in self.world.interactions.values():
-            related = (
-                handle.original_id,
-                *handle.followup_ids,
-                handle.source.id if handle.source else None,
-            )
-            if message.id in related and handle not in call.touched:
+        for handle in self.world.interactions_by_message.get(message.id, ()):
+            if handle not in call.touched:
                 call.touched.append(handle)
 
     async def _announce(self, event: str, message: Message) -> None:
@@ -504,6 +497,7 @@ class RestApi:
         handle.callback = Callback(int(kind), data, None if message is None else message.id, body)
         if message is not None:
             handle.original_id = message.id
+            self.world.link_message(handle, message.id)
             self._touch(call, message)
         call.touched.append(handle)
         if message is not None and event is not None:
@@ -568,6 +562,7 @@ class RestApi:
             )
             event = "MESSAGE_CREATE"
         handle.followup_ids.append(message.id)
+        self.world.link_message(handle, message.id)
         self._touch(call, message)
         await self._announce(event, message)
         return message.payload() if call.query.get("wait") in ("1", "true", "True") else None

@@ -422,7 +422,7 @@ class StandIn:
             raise RuntimeError("no bot session to deliver the interaction to (start a bot first)")
         await self.settle()
         handle.payload = payload
-        self.world.interactions[handle.id] = handle
+        self.world.add_interaction(handle)
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         return handle
 

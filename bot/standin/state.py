@@ -57,9 +57,24 @@ class World:
         self.messages: dict[int, Message] = {}
         self.commands: dict[int | None, list[JSONObject]] = {}
         self.interactions: dict[int, InteractionHandle] = {}
+        self.interactions_by_token: dict[str, InteractionHandle] = {}
+        self.interactions_by_message: dict[int, list[InteractionHandle]] = {}
         self._nonces: dict[tuple[int, int, str | int], Message] = {}
 
     # -- directory ---------------------------------------------------------------------------
+
+    def add_interaction(self, handle: InteractionHandle) -> None:
+        """Register an injected interaction, indexed by token and by its source message."""
+        self.interactions[handle.id] = handle
+        self.interactions_by_token[handle.token] = handle
+        if handle.source is not None:
+            self.link_message(handle, handle.source.id)
+
+    def link_message(self, handle: InteractionHandle, message_id: int) -> None:
+        """Record that `message_id` belongs to `handle` (original, followup or source)."""
+        handles = self.interactions_by_message.setdefault(message_id, [])
+        if handle not in handles:
+            handles.append(handle)
 
     def add_user(self, user: User) -> User:
         """Register a user (idempotent)."""

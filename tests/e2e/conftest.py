@@ -87,6 +87,7 @@ async def start_paperclub(standin: StandIn, settings: Settings,
     paperclub = await build_bot(settings, guild_ready_timeout=0.05)
     paperclub.digest.clock = clock
     await standin.start_bot(paperclub)
+    await asyncio.wait_for(paperclub.caught_up.wait(), 10)
     return paperclub
 
 

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.app import PaperclubBot
+from bot.core.card import fit
 from bot.settings import Settings
 from bot.standin import Channel, Fault, Guild, Member, Overwrite, StandIn
 from tests.e2e.conftest import FakeClock, People, start_paperclub
@@ -48,7 +49,7 @@ async def test_set_then_due_time_gives_one_post_and_one_thread(
     embed = post.embeds[0]
     assert "Paper of the day** · 1 of 30 in this cycle" in embed["description"]
     assert "paper of the day 2026-11-30" in embed["footer"]["text"]
-    assert post.thread is not None and post.thread.name == embed["title"][:100]
+    assert post.thread is not None and post.thread.name == fit(embed["title"], 100)
     assert not post.pings.everyone and not post.pings.users
     clock.advance(minutes=1)
     assert [o.status for o in await bot.digest.tick()] == ["idle"]

@@ -127,7 +127,7 @@ async def test_killed_at_any_step_then_restarted_posts_exactly_once(
         try:
             async def finished() -> bool:
                 entries = await _ledger(bot.db_path, guild.id)
-                return bool(entries) and entries[0].status == "posted"
+                return bool(entries) and entries[0].thread_id is not None
 
             await _until(finished, "the restarted bot to finish the post")
         finally:
@@ -136,6 +136,7 @@ async def test_killed_at_any_step_then_restarted_posts_exactly_once(
         assert len(posts) == 1, f"{step} (trial {trial}): {len(posts)} posts"
         (entry,) = await _ledger(bot.db_path, guild.id)
         assert entry.message_id == posts[0].id
+        assert posts[0].thread is not None and entry.thread_id == posts[0].thread.id
         # Sent but not recorded: the restart finds the post instead of sending it again.
         assert sends() - sends_before == {"after claim": 1, "after send": 0,
                                           "after record": 0}[step]
