@@ -118,6 +118,7 @@ class PaperclubBot(commands.Bot):
                 await asyncio.wait_for(self._tick_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a paper-of-the-day turn is still running")
+            await self.search.close()
             for view in list(self._views):
                 view.stop()
             await super().close()

@@ -111,14 +111,16 @@ def _prepare(batch: list[tuple[int, Paper]]) -> list[_Prepared]:
 
 
 async def _pipelined(loader: _BatchLoader, papers: Iterator[tuple[int, Paper]]) -> None:
-    """Parse and prepare batch n+1 on the event loop while SQLite writes batch n in its thread."""
+    """Parse and prepare batch n+1 in a worker thread while SQLite writes batch n.
+
+    The event loop only schedules: lookups keep being answered during a long load.
+    """
     pending: asyncio.Task[None] | None = None
     try:
-        while batch := list(islice(papers, BATCH)):
-            prepared = _prepare(batch)
+        while batch := await asyncio.to_thread(_next_batch, papers):
             if pending:
                 await pending
-            pending = asyncio.ensure_future(loader.load(prepared))
+            pending = asyncio.ensure_future(loader.load(batch))
         if pending:
             await pending
     except BaseException:
@@ -127,6 +129,10 @@ async def _pipelined(loader: _BatchLoader, papers: Iterator[tuple[int, Paper]]) 
             with contextlib.suppress(BaseException):
                 await pending
         raise
+
+
+def _next_batch(papers: Iterator[tuple[int, Paper]]) -> list[_Prepared]:
+    return _prepare(list(islice(papers, BATCH)))
 
 
 class _BatchLoader:
