@@ -75,19 +75,39 @@ def _made_up_word(rng: random.Random) -> str:
     return "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4)))
 
 
+# Characters for made-up Chinese terms: with only the ~80 real terms above, each would sit in
+# a fifth of all summaries, far denser than a real catalog's vocabulary.
+_ZH_CHARS = "".join(dict.fromkeys("".join(ZH_TERMS) + (
+    "数据模型方法网络学习训练优化结构特征空间信息表示任务目标性能实验结果理论分析框架算法设计"
+    "问题系统能力效率稳定收敛误差损失函数参数梯度样本分布概率统计推理生成检测识别分割跟踪匹配"
+    "检索排序推荐对话翻译摘要问答知识图谱关系实体事件时序动态静态局部全局层次多尺度跨域迁移适应"
+    "鲁棒安全隐私公平解释因果干预反事实评估基准指标度量相似距离聚类降维压缩稀疏量化剪枝蒸馏加速"
+)))
+_VOCAB_RNG = random.Random(7)
+_ZH_PSEUDO = tuple(dict.fromkeys(
+    "".join(_VOCAB_RNG.choice(_ZH_CHARS) for _ in range(_VOCAB_RNG.randint(2, 4)))
+    for _ in range(3000)
+))
+
+
+def _zh_term(rng: random.Random) -> str:
+    """Half the time a real ML term, otherwise one of ~3,000 made-up ones."""
+    return rng.choice(ZH_TERMS) if rng.random() < 0.5 else rng.choice(_ZH_PSEUDO)
+
+
 def synthetic_paper(rng: random.Random, serial: int) -> Paper:
     """One plausible paper; `serial` keeps titles unique."""
     words = [rng.choice(EN_WORDS) for _ in range(rng.randint(4, 9))]
     words.insert(rng.randrange(len(words)), _made_up_word(rng))
     title_en = " ".join(w.capitalize() if i == 0 or rng.random() < 0.6 else w
                         for i, w in enumerate(words)) + f" {serial}"
-    zh = [rng.choice(ZH_TERMS) for _ in range(rng.randint(2, 4))]
+    zh = [_zh_term(rng) for _ in range(rng.randint(2, 4))]
     title_zh = rng.choice(ZH_GLUE).join(zh)
     authors = tuple(f"{rng.choice(GIVEN)} {rng.choice(SURNAMES)}"
                     for _ in range(rng.randint(1, 6)))
     affiliations = tuple(Affiliation(*rng.choice(INSTITUTIONS)) for _ in range(rng.randint(0, 3)))
     summary = "本文" + "，".join(
-        rng.choice(ZH_GLUE).join(rng.choice(ZH_TERMS) for _ in range(3)) for _ in range(6)) + "。"
+        rng.choice(ZH_GLUE).join(_zh_term(rng) for _ in range(3)) for _ in range(6)) + "。"
     ws, wsname = rng.choice(WORKSHOPS)
     comments = rng.choice(COMMENTS).format(p=rng.randint(8, 40), f=rng.randint(2, 12),
                                            ws=ws, wsname=wsname)

@@ -1,0 +1,58 @@
+"""`python -m bench BENCHMARK [options]`: run one benchmark; `--help` lists them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Protocol, cast
+
+BENCHMARKS: dict[str, tuple[str, str]] = {
+    "catalog": ("bench.catalog_search",
+                "catalog import and search at 10k/100k (and 1M) papers, beside a naive LIKE "
+                "baseline"),
+    "interactions": ("bench.interactions",
+                     "/paper round trip through the Discord stand-in, idle and during a catalog "
+                     "reload, beside direct search"),
+    "digest": ("bench.digest",
+               "paper of the day for 1,000 servers due at once under the 50 requests/s global "
+               "limit, beside no limit"),
+}
+"""Benchmark name -> (module, one-line description)."""
+
+
+class Benchmark(Protocol):
+    """What a benchmark module provides."""
+
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        """Add the benchmark's options."""
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Run it, print the figures, return an exit code."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run the chosen benchmark."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description="paperclub benchmarks; each prints its figures beside a baseline measured "
+                    "in the same run.",
+    )
+    commands = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK",
+                                     title="benchmarks")
+    argv = sys.argv[1:] if argv is None else argv
+    # Import only the chosen benchmark: the others' imports (discord, ...) would otherwise weigh
+    # on start-up and on the memory figures of benchmark subprocesses.
+    chosen = next((arg for arg in argv if arg in BENCHMARKS), None)
+    for name, (module_name, summary) in BENCHMARKS.items():
+        command = commands.add_parser(name, help=summary, description=summary)
+        if name == chosen:
+            module = cast(Benchmark, importlib.import_module(module_name))
+            module.configure(command)
+            command.set_defaults(benchmark_module=module)
+    args = parser.parse_args(argv)
+    return cast(Benchmark, args.benchmark_module).run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

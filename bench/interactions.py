@@ -1,0 +1,524 @@
+"""`/paper` interaction round trips through the local Discord stand-in, idle and during a reload.
+
+The real paperclub bot (`build_bot`) connects to `bot.standin.StandIn` over 127.0.0.1 and answers
+`/paper` lookups on a synthetic catalog (the 30 bundled papers spread inside it). Each lookup is
+timed end to end with `time.perf_counter`: from calling `StandIn.slash` (the stand-in builds the
+INTERACTION_CREATE and sends it over the gateway websocket) until `handle.response()` returns
+(the bot has POSTed its callback and the stand-in has woken the waiter). The stand-in records no
+receive timestamp, so this end-to-end figure is what is reported. Three phases, same queries:
+
+1. idle: `/paper` through the stand-in;
+2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
+   writes) runs in a background task while lookups go on until it finishes;
+3. baseline: `bot.search.search(parse_query(q))` called directly, no Discord round trip.
+
+Bench, stand-in and bot share one event loop in one process, so every figure includes the
+stand-in's own work (JSON, websocket, aiohttp) and the bench's bookkeeping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import platform
+import random
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import discord
+
+from bench.synthetic import synthetic_papers, write_listing
+from bot.app import PaperclubBot
+from bot.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
+from bot.core.listing import ListingParser, ParsedPaper
+from bot.core.models import Paper
+from bot.core.query import parse_query, words_of
+from bot.core.text import CJK_RUN
+from bot.runner import build_bot
+from bot.services.catalog_files import LineReader
+from bot.services.catalog_loader import load_catalog
+from bot.settings import bundled_catalog, load_settings
+from bot.standin import Guild, StandIn, User
+from bot.standin.interactions import CallbackType
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out" / "interactions.md"
+KINDS = ("en word", "en prefix", "en typo", "zh 2 chars", "surname")
+"""The kinds of query, in table order; they take turns through the derived list."""
+IDLE_P99_TARGET_MS = 5.0
+DISCORD_DEADLINE_MS = 3000.0
+RELOAD_MAX_TARGET_MS = DEFER_AFTER_SECONDS * 1000
+"""During a reload every answer should come before the bot's own defer point (half the deadline)."""
+WARMUP = 50
+RESPONSE_TIMEOUT = 30.0
+LAG_TICK = 0.005
+
+_STOP = frozenset("about after among their there these those under where which while with".split())
+# Chinese function characters: words sit between them.
+_ZH_SPLIT = re.compile("[的与和及在中于为是对以之其或并而将向]+")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add this benchmark's options."""
+    parser.add_argument("--papers", type=int, default=100_000,
+                        help="synthetic catalog size (default 100000; 10000 for a quick run)")
+    parser.add_argument("--lookups", type=int, default=1000,
+                        help="timed /paper lookups per phase (default 1000)")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the loaded catalog")
+    parser.add_argument("--reload-seed", type=int, default=None,
+                        help="seed of the reloaded catalog (default: --seed + 1)")
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write the Markdown")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark, print the Markdown report and write it to `--out`."""
+    if args.papers < 1 or args.lookups < 1:
+        print("--papers and --lookups must be positive", file=sys.stderr)
+        return 2
+    reload_seed = args.seed + 1 if args.reload_seed is None else args.reload_seed
+    if reload_seed == args.seed:
+        print("--reload-seed must differ from --seed (the reload has to write)", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="paperclub-interactions-") as tmp:
+        result = asyncio.run(_bench(Path(tmp), args.papers, args.lookups, args.seed, reload_seed))
+    result.seconds = time.perf_counter() - started
+    text = _report(result)
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + "\n", encoding="utf-8")
+    _progress(f"written to {args.out}")
+    return 0
+
+
+def _progress(message: str) -> None:
+    print(f"[interactions] {message}", file=sys.stderr, flush=True)
+
+
+# --- queries ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """One query a user types into `/paper`, and the kind it was derived as."""
+
+    kind: str
+    text: str
+
+
+def real_papers() -> list[Paper]:
+    """The papers of the bundled catalog, in file order."""
+    items = ListingParser().parse(LineReader(bundled_catalog()))
+    return [item.paper for item in items if isinstance(item, ParsedPaper)]
+
+
+def _sample(count: int, seed: int, real: list[Paper], wanted: int) -> list[Paper]:
+    """About `wanted` papers spread evenly through the `write_listing` catalog, reals first."""
+    step = max(1, count // max(1, wanted - len(real)))
+    picked = [p for i, p in enumerate(synthetic_papers(count, seed, real)) if i % step == 0]
+    return real + [p for p in picked if p not in real]
+
+
+def _title_words(paper: Paper) -> list[str]:
+    return [w for w in words_of(paper.title_en)
+            if w.isascii() and w.isalpha() and len(w) >= 5 and w not in _STOP]
+
+
+def _typo(word: str, variant: int) -> str:
+    """Drop the middle letter (even `variant`) or swap it with the next one (odd)."""
+    middle = len(word) // 2
+    if variant % 2 and word[middle] != word[middle + 1]:
+        return word[:middle] + word[middle + 1] + word[middle] + word[middle + 2 :]
+    return word[:middle] + word[middle + 1 :]
+
+
+def _zh_pairs(paper: Paper) -> list[str]:
+    """2-character words of the Chinese title: pieces between function characters that are two
+    characters long, else the first two characters of each longer piece."""
+    pieces = [piece for run in CJK_RUN.findall(paper.title_zh)
+              for piece in _ZH_SPLIT.split(run) if len(piece) >= 2]
+    return [p for p in pieces if len(p) == 2] or [p[:2] for p in pieces]
+
+
+def _surnames(paper: Paper) -> list[str]:
+    found = []
+    for author in paper.authors:
+        latin = [w for w in words_of(author) if w.isascii() and w.isalpha()]
+        if latin and len(latin[-1]) >= 2:
+            found.append(latin[-1].capitalize())
+    return found
+
+
+def derive(paper: Paper, kind: str, rng: random.Random, variant: int) -> str | None:
+    """A query of `kind` taken from `paper`'s own fields, or None when it has nothing to offer."""
+    if kind == "zh 2 chars":
+        pairs = _zh_pairs(paper)
+        return rng.choice(pairs) if pairs else None
+    if kind == "surname":
+        names = _surnames(paper)
+        return rng.choice(names) if names else None
+    words = _title_words(paper)
+    if kind == "en typo":
+        words = [w for w in words if len(w) >= 6]
+    if not words:
+        return None
+    word = rng.choice(words)
+    if kind == "en prefix":
+        return word[: max(4, round(len(word) * 0.6))]
+    if kind == "en typo":
+        return _typo(word, variant)
+    return word
+
+
+def derive_lookups(papers: Sequence[Paper], count: int, seed: int) -> list[Lookup]:
+    """`count` lookups, kinds taking turns, each from the next paper that can supply that kind."""
+    rng = random.Random(seed)
+    lookups: list[Lookup] = []
+    cursor = 0
+    while len(lookups) < count:
+        kind = KINDS[len(lookups) % len(KINDS)]
+        for _ in range(len(papers)):
+            paper = papers[cursor % len(papers)]
+            cursor += 1
+            query = derive(paper, kind, rng, cursor)
+            if query:
+                lookups.append(Lookup(kind, query))
+                break
+        else:
+            raise ValueError(f"no paper yields a {kind!r} query")
+    return lookups
+
+
+# --- measuring -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Timings:
+    """Milliseconds per lookup with its query and start time, and the callback types seen."""
+
+    ms: list[float] = field(default_factory=list)
+    lookups: list[Lookup] = field(default_factory=list)
+    at: list[float] = field(default_factory=list)
+    """Seconds since the phase began, when each lookup started."""
+    callbacks: Counter[int] = field(default_factory=Counter)
+    inject_ms: list[float] = field(default_factory=list)
+    """Part of each round trip spent inside `StandIn.slash` (building and sending the event)."""
+    started: float = field(default_factory=time.perf_counter)
+
+    def add(self, lookup: Lookup, ms: float, callback: int | None = None,
+            inject_ms: float | None = None) -> None:
+        """Record one lookup that has just finished."""
+        self.ms.append(ms)
+        self.lookups.append(lookup)
+        self.at.append(time.perf_counter() - ms / 1000 - self.started)
+        if callback is not None:
+            self.callbacks[callback] += 1
+        if inject_ms is not None:
+            self.inject_ms.append(inject_ms)
+
+    def of(self, kind: str) -> list[float]:
+        """The timings of one kind of query."""
+        return [ms for ms, q in zip(self.ms, self.lookups, strict=True) if q.kind == kind]
+
+    def slowest(self, count: int = 3) -> str:
+        """The slowest lookups as `query` (kind) ms @ seconds into the phase."""
+        order = sorted(range(len(self.ms)), key=self.ms.__getitem__, reverse=True)[:count]
+        return "; ".join(f"`{self.lookups[i].text}` ({self.lookups[i].kind}) {_fmt(self.ms[i])} "
+                         f"@ {self.at[i]:.1f} s" for i in order)
+
+
+@dataclass(slots=True)
+class Result:
+    """Everything the report shows."""
+
+    papers: int
+    lookups: list[Lookup]
+    idle: Timings
+    reload: Timings
+    direct: Timings
+    direct10: Timings
+    write_s: float
+    load_s: float
+    catalog_after_load: int
+    reload_s: float = 0.0
+    reload_added: int = 0
+    catalog_after_reload: int = 0
+    loop_lag_max_ms: float = 0.0
+    loop_lag_p99_ms: float = 0.0
+    first_lookup_ms: float = 0.0
+    seconds: float = 0.0
+    load_average: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """`os.getloadavg()` when the timed phases began: other processes compete for the CPUs."""
+    leftovers: list[str] = field(default_factory=list)
+
+
+class _Driver:
+    """Sends `/paper` lookups into the stand-in as one guild member and times the answers."""
+
+    def __init__(self, standin: StandIn, guild: Guild, user: User) -> None:
+        self.standin, self.guild, self.user = standin, guild, user
+
+    async def lookup(self, query: str) -> tuple[float, int, float]:
+        """(round trip ms, callback type, ms spent in `slash`) for one `/paper query:...`."""
+        # Let the previous answer's trailing requests (e.g. original_response) finish first, so
+        # they are not charged to this lookup; `slash` settles again (cheaply) inside the timing.
+        await self.standin.settle()
+        start = time.perf_counter()
+        handle = await self.standin.slash("paper", {"query": query}, guild=self.guild,
+                                          user=self.user)
+        injected = time.perf_counter()
+        callback = await handle.response(timeout=RESPONSE_TIMEOUT)
+        end = time.perf_counter()
+        return (end - start) * 1000, callback.type, (injected - start) * 1000
+
+
+async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | None,
+                  limit: int = RESULT_LIMIT) -> None:
+    for lookup in lookups:
+        start = time.perf_counter()
+        await bot.search.search(parse_query(lookup.text), limit=limit)
+        if into is not None:
+            into.add(lookup, (time.perf_counter() - start) * 1000)
+
+
+async def _loop_lag(samples: list[float]) -> None:
+    """Record how late each short sleep wakes up: the event loop's stalls, in ms."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        samples.append((time.perf_counter() - start - LAG_TICK) * 1000)
+
+
+def _cycle(lookups: Sequence[Lookup]) -> Iterator[Lookup]:
+    while True:
+        yield from lookups
+
+
+async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
+                 reload_seed: int) -> Result:
+    real = real_papers()
+    _progress(f"writing two {count:,}-paper synthetic listings (seeds {seed}, {reload_seed}) …")
+    started = time.perf_counter()
+    first = write_listing(tmp / "catalog.txt", count, seed, list(real))
+    other = write_listing(tmp / "reload.txt", count, reload_seed, list(real))
+    write_s = time.perf_counter() - started
+    lookups = derive_lookups(_sample(count, seed, real, lookups_wanted), lookups_wanted, seed)
+    settings = load_settings(None, {
+        "PAPERCLUB_DATABASE__PATH": str(tmp / "bench.db"),
+        "PAPERCLUB_DISCORD__SYNC": "global",
+        "PAPERCLUB_CATALOG__PATH": str(first),
+    })
+    user = User("reader")
+    guild = Guild("Reading Group", channels=["general"], members=[user])
+    async with StandIn(guilds=[guild]) as standin:
+        _progress(f"loading {first.name} into a fresh database (build_bot) …")
+        started = time.perf_counter()
+        bot = await build_bot(settings, guild_ready_timeout=0.05)
+        load_s = time.perf_counter() - started
+        try:
+            await standin.start_bot(bot, timeout=60)
+            result = Result(count, lookups, Timings(), Timings(), Timings(), Timings(),
+                            write_s, load_s, await bot.papers.count())
+            await _phases(bot, _Driver(standin, guild, user), other, lookups, result)
+        finally:
+            with contextlib.suppress(Exception):
+                await standin.settle()  # the last answer's trailing requests, before closing
+            await standin.stop_bot(bot)
+        errors = [str(e) for e in standin.internal_errors]
+        result.leftovers += [f"stand-in internal error: {e}" for e in errors]
+        result.leftovers += [f"unknown request: {r}" for r in standin.unknown_requests]
+    return result
+
+
+async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequence[Lookup],
+                  result: Result) -> None:
+    """Warm up, then time idle `/paper`, the direct baseline, and `/paper` during a reload."""
+    result.load_average = os.getloadavg()
+    _progress("warming up (first lookup cold, then a direct pass over every query) …")
+    result.first_lookup_ms = (await driver.lookup(lookups[0].text))[0]
+    await _direct(bot, lookups, None)
+    for lookup in lookups[:WARMUP]:
+        await driver.lookup(lookup.text)
+
+    _progress(f"idle: {len(lookups)} /paper lookups through the stand-in …")
+    result.idle.started = time.perf_counter()
+    for lookup in lookups:
+        ms, callback, inject = await driver.lookup(lookup.text)
+        result.idle.add(lookup, ms, callback, inject)
+    _progress("baseline: the same queries through SearchService.search directly …")
+    await _direct(bot, lookups, result.direct)
+    await _direct(bot, lookups, result.direct10, limit=10)
+
+    _progress(f"reload: load_catalog({other.name}) in the background, lookups until it ends …")
+    lag: list[float] = []
+    monitor = asyncio.create_task(_loop_lag(lag))
+    started = result.reload.started = time.perf_counter()
+    reload = asyncio.create_task(load_catalog(bot.papers, other))
+    try:
+        queries = _cycle(lookups)
+        while not reload.done():
+            lookup = next(queries)
+            ms, callback, inject = await driver.lookup(lookup.text)
+            result.reload.add(lookup, ms, callback, inject)
+        report = await reload
+    finally:
+        monitor.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await monitor
+        if not reload.done():
+            reload.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reload
+    result.reload_s = time.perf_counter() - started
+    result.reload_added = report.counts.added
+    result.catalog_after_reload = await bot.papers.count()
+    result.loop_lag_max_ms = max(lag, default=0.0)
+    result.loop_lag_p99_ms = _p99(lag) if lag else 0.0
+
+
+# --- report ----------------------------------------------------------------------------------
+
+
+def _p99(values: Sequence[float]) -> float:
+    """Nearest-rank 99th percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
+
+
+def _fmt(ms: float) -> str:
+    return f"{ms:.3f}" if ms < 1 else f"{ms:.2f}" if ms < 100 else f"{ms:,.0f}"
+
+
+def _ratio(slow: float, fast: float) -> str:
+    return f"{slow / fast:.1f}×" if fast > 0 else "–"
+
+
+def _met(ok: bool) -> str:
+    return "**met**" if ok else "**not met**"
+
+
+def _drift(ms: Sequence[float], block: int) -> str:
+    return f"{_fmt(statistics.median(ms[:block]))} / {_fmt(statistics.median(ms[-block:]))}"
+
+
+def _summary(timings: Timings) -> tuple[float, float, float]:
+    return statistics.median(timings.ms), _p99(timings.ms), max(timings.ms)
+
+
+def _report(r: Result) -> str:
+    idle_med, idle_p99, idle_max = _summary(r.idle)
+    dir_med, dir_p99, dir_max = _summary(r.direct)
+    rel_med, rel_p99, rel_max = _summary(r.reload)
+    inject_med = statistics.median(r.idle.inject_ms)
+    deferred = r.reload.callbacks[CallbackType.DEFERRED_CHANNEL_MESSAGE]
+    direct_answers = r.reload.callbacks[CallbackType.CHANNEL_MESSAGE]
+    idle_deferred = r.idle.callbacks[CallbackType.DEFERRED_CHANNEL_MESSAGE]
+    other_types = {k: v for k, v in (r.idle.callbacks + r.reload.callbacks).items()
+                   if k not in (4, 5)}
+    kinds = Counter(lookup.kind for lookup in r.lookups)
+    block = max(1, min(200, len(r.idle.ms) // 5))
+    lines = [
+        "# /paper interaction round trip through the Discord stand-in",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()} · {os.cpu_count()} CPUs · "
+        f"Python {platform.python_version()} · discord.py {discord.__version__} · "
+        f"SQLite {sqlite3.sqlite_version} · load average when timing began "
+        + " / ".join(f"{x:.2f}" for x in r.load_average) + " (1 / 5 / 15 min)",
+        "",
+        f"Catalog: {r.papers:,} synthetic papers with the 30 bundled ones spread inside "
+        f"({r.catalog_after_load:,} in the database). {len(r.lookups):,} lookups derived from "
+        "the papers' own fields, kinds taking turns: "
+        + ", ".join(f"{k} {kinds[k]}" for k in KINDS)
+        + ". Each is timed end to end with `perf_counter`: from calling `StandIn.slash` "
+        "(the stand-in builds INTERACTION_CREATE and sends it over the gateway websocket) until "
+        "`handle.response()` returns (discord.py parsed the event, the cog searched and rendered, "
+        "the bot POSTed the callback over HTTP, the stand-in stored it and woke the waiter). The "
+        "stand-in records no receive timestamp, so this end-to-end figure is the one reported. "
+        "**Bench, stand-in and bot all run on one event loop in one process**: the figures "
+        "include the stand-in's own JSON/websocket/HTTP work and the bench's bookkeeping, which "
+        "real Discord would do elsewhere. Baseline: `bot.search.search(parse_query(q), "
+        f"limit={RESULT_LIMIT})` (the limit `/paper` uses) on the same bot, no Discord layer. "
+        f"Warm: a cold first lookup, a direct pass over all queries and {WARMUP} lookups first.",
+        "",
+        "## Idle: what the Discord layer adds",
+        "",
+        f"| metric | /paper via stand-in | direct search (limit {RESULT_LIMIT}) | ratio |",
+        "|---|---:|---:|---:|",
+        f"| median ms | {_fmt(idle_med)} | {_fmt(dir_med)} | {_ratio(idle_med, dir_med)} |",
+        f"| p99 ms | {_fmt(idle_p99)} | {_fmt(dir_p99)} | {_ratio(idle_p99, dir_p99)} |",
+        f"| max ms | {_fmt(idle_max)} | {_fmt(dir_max)} | {_ratio(idle_max, dir_max)} |",
+        f"| added by the Discord layer, median ms | {_fmt(idle_med - dir_med)} | | |",
+        f"| of which inside `StandIn.slash`, median ms | {_fmt(inject_med)} | | |",
+        f"| direct search with limit 10 instead (context), median / p99 ms | | "
+        f"{_fmt(statistics.median(r.direct10.ms))} / {_fmt(_p99(r.direct10.ms))} | |",
+    ]
+    for kind in KINDS:
+        a, b = r.idle.of(kind), r.direct.of(kind)
+        lines.append(f"| {kind}: median / p99 ms | {_fmt(statistics.median(a))} / "
+                     f"{_fmt(_p99(a))} | {_fmt(statistics.median(b))} / {_fmt(_p99(b))} | "
+                     f"{_ratio(statistics.median(a), statistics.median(b))} / "
+                     f"{_ratio(_p99(a), _p99(b))} |")
+    lines += [
+        f"| callbacks (type 4 direct / type 5 deferred) | {r.idle.callbacks[4]} / "
+        f"{idle_deferred} | | |",
+        f"| first lookup after start (cold) ms | {_fmt(r.first_lookup_ms)} | | |",
+        f"| median ms, first / last {block} lookups (drift) | {_drift(r.idle.ms, block)} | "
+        f"{_drift(r.direct.ms, block)} | |",
+        "",
+        f"Slowest idle lookups: {r.idle.slowest()}. Slowest direct: {r.direct.slowest()}.",
+        "",
+        "## During a catalog reload",
+        "",
+        f"`load_catalog(bot.papers, …)` of a different {r.papers:,}-paper file (another seed) in "
+        f"a background task: {r.reload_added:,} papers added in {r.reload_s:.1f} s "
+        f"(catalog now {r.catalog_after_reload:,}); the initial load of the first file took "
+        f"{r.load_s:.1f} s with nothing else running. **{len(r.reload.ms):,} lookups ran during "
+        "the reload**, one after another (the requested number is not enforced here: lookups "
+        "stop when the reload ends).",
+        "",
+        "| metric | /paper during reload | /paper idle | ratio |",
+        "|---|---:|---:|---:|",
+        f"| median ms | {_fmt(rel_med)} | {_fmt(idle_med)} | {_ratio(rel_med, idle_med)} |",
+        f"| p99 ms | {_fmt(rel_p99)} | {_fmt(idle_p99)} | {_ratio(rel_p99, idle_p99)} |",
+        f"| max ms | {_fmt(rel_max)} | {_fmt(idle_max)} | {_ratio(rel_max, idle_max)} |",
+        f"| median ms inside `StandIn.slash` | {_fmt(statistics.median(r.reload.inject_ms))} | "
+        f"{_fmt(inject_med)} | |",
+        f"| answers direct (type 4) / deferred (type 5) | {direct_answers} / {deferred} | "
+        f"{r.idle.callbacks[4]} / {idle_deferred} | |",
+        f"| event-loop stall, p99 / max ms ({LAG_TICK * 1000:.0f} ms sleep overshoot) | "
+        f"{_fmt(r.loop_lag_p99_ms)} / {_fmt(r.loop_lag_max_ms)} | | |",
+        "",
+        f"Slowest during the reload: {r.reload.slowest()}.",
+        "",
+        "## Targets",
+        "",
+        "| target | measured | |",
+        "|---|---:|---|",
+        f"| idle p99 ≤ {IDLE_P99_TARGET_MS:.0f} ms on this {os.cpu_count()}-CPU machine | "
+        f"{_fmt(idle_p99)} ms | {_met(idle_p99 <= IDLE_P99_TARGET_MS)} |",
+        f"| during a reload, far below Discord's {DISCORD_DEADLINE_MS / 1000:.0f} s deadline: "
+        f"every answer (max) before the bot's own {DEFER_AFTER_SECONDS} s defer point, none "
+        f"deferred | max {_fmt(rel_max)} ms, p99 {_fmt(rel_p99)} ms "
+        f"({DISCORD_DEADLINE_MS / rel_max:.0f}× below the deadline), {deferred} deferred | "
+        f"{_met(rel_max <= RELOAD_MAX_TARGET_MS and deferred == 0)} |",
+        "",
+        f"Whole run {r.seconds:.0f} s (listings written in {r.write_s:.1f} s, not counted). "
+        "Nothing is asserted.",
+    ]
+    if other_types:
+        lines.append(f"Other callback types seen: {dict(other_types)}.")
+    if r.leftovers:
+        lines += ["", "Stand-in problems: " + "; ".join(r.leftovers[:10])]
+    return "\n".join(lines)
