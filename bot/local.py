@@ -1,8 +1,10 @@
 """Local mode: the real bot against the local Discord stand-in, driven from the terminal.
 
-Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 private:true`);
-end a line with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back`
-drive the last result list; `help` and `quit` do what they say.
+Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 private:true`,
+`/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); end a line
+with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back` drive the
+last result list; what the bot posts in channels by itself is shown as `[#channel]`; `help`
+and `quit` do what they say. You are an admin of a server with #general and #papers.
 """
 
 from __future__ import annotations
@@ -14,10 +16,21 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
+import discord
+
 from bot.app import PaperclubBot
 from bot.runner import build_bot
 from bot.settings import Settings
-from bot.standin import Guild, InteractionHandle, Message, StandIn, User, parse_slash
+from bot.standin import (
+    Guild,
+    InteractionHandle,
+    Member,
+    Message,
+    Role,
+    StandIn,
+    User,
+    parse_slash,
+)
 from bot.standin.render import render_message
 
 DEMO_SCRIPT = (
@@ -30,6 +43,9 @@ DEMO_SCRIPT = (
     "open 6",
     "/paper query:蒸馏 private:true",
     "/catalog stats",
+    "/digest set channel:#papers time:09:00 timezone:europe/berlin",
+    "/digest now",
+    "/digest status",
 )
 HELP = __doc__ or ""
 ANSWER_TIMEOUT = 15.0
@@ -49,6 +65,25 @@ class LocalSession:
     locale: str = "en-US"
     echo: bool = True
     last: Message | None = field(default=None)
+    shown: set[int] = field(default_factory=set)
+
+    def _channel_posts(self) -> None:
+        """Print what the bot posted in channels by itself (the paper of the day, threads)."""
+        for channel in [*self.guild.channels, *self.guild.threads]:
+            for message in self.standin.messages(channel):
+                if message.id in self.shown or message.webhook_id is not None:
+                    continue
+                self.shown.add(message.id)
+                self.write(f"[#{channel.name}] " + render_message(
+                    message, author=self.standin.bot_user.name, names=self.standin.names()))
+                if message.thread is not None:
+                    self.write(f"[thread opened: #{message.thread.name}]")
+
+    def _with_channels(self, line: str) -> str:
+        """`#papers` -> the channel's id, as Discord's channel picker would send it."""
+        for channel in self.guild.channels:
+            line = line.replace(f"#{channel.name}", str(channel.id))
+        return line
 
     def _show(self, message: Message | None) -> None:
         if message is None:
@@ -89,11 +124,12 @@ class LocalSession:
             elif line.startswith("/") and line.endswith("?"):
                 await self._autocomplete(line[:-1])
             elif line.startswith("/"):
-                parsed = parse_slash(line, self.standin.commands())
+                parsed = parse_slash(self._with_channels(line), self.standin.commands())
                 handle = await self.standin.slash(parsed.command, parsed.options,
                                                   guild=self.guild, user=self.you,
                                                   locale=self.locale)
                 await self._answer(handle)
+                self._channel_posts()
             else:
                 self.write("Type a slash command such as /paper grokking, or help.")
         except (LookupError, ValueError, TimeoutError) as exc:
@@ -144,7 +180,9 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
     """Start the stand-in and the real bot (syncing its commands there); stop both after."""
     quiet_logging()
     you = User("you")
-    guild = Guild("Reading Group", channels=["general"], members=[you])
+    admins = Role("admins", permissions=discord.Permissions(manage_guild=True).value)
+    guild = Guild("Reading Group", channels=["general", "papers"],
+                  members=[Member(you, roles=[admins])], roles=[admins])
     local_settings = settings.model_copy(
         update={"discord": settings.discord.model_copy(update={"sync": "global"})})
     async with StandIn(guilds=[guild]) as standin:
