@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Coroutine
 from datetime import timedelta
+from pathlib import Path
 from typing import Any, TypeVar
 
 import discord
@@ -16,16 +18,21 @@ from discord.ext import commands
 from bot.cogs.catalog import CatalogCog
 from bot.cogs.digest import DigestCog
 from bot.cogs.papers import PapersCog
+from bot.cogs.subscriptions import SubscriptionsCog
 from bot.command_sync import sync_commands
 from bot.digest_poster import DiscordDigestPoster
 from bot.errors import PaperclubTree
 from bot.i18n import PaperclubTranslator
+from bot.notifier import Notifier
+from bot.services.catalog_loader import LoadReport, load_catalog
 from bot.services.digest import DigestService
 from bot.services.search import SearchService
+from bot.services.subscriptions import SubscriptionService
 from bot.settings import Settings
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.interfaces import PaperStore, StateStore
+from storage.subscriptions import SqliteSubscriptionStore
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +52,8 @@ class PaperclubBot(commands.Bot):
 
     def __init__(self, *, settings: Settings, db: Database, papers: PaperStore,
                  state: StateStore, search: SearchService, digests: SqliteDigestStore,
-                 scheduler: AsyncIOScheduler, **options: Any) -> None:
+                 subscription_store: SqliteSubscriptionStore, scheduler: AsyncIOScheduler,
+                 **options: Any) -> None:
         owner_ids = set(settings.discord.owner_ids)
         if owner_ids:
             options["owner_ids"] = owner_ids
@@ -64,13 +72,35 @@ class PaperclubBot(commands.Bot):
         self.search = search
         self.digests = digests
         self.scheduler = scheduler
+        self.subscription_store = subscription_store
+        self.subscriptions = SubscriptionService(subscription_store, papers)
+        self.notifier = Notifier(self, self.subscriptions,
+                                 dm_interval=1 / settings.subscriptions.dm_per_second)
         self.digest = DigestService(
             digests, papers, DiscordDigestPoster(self),
             grace=timedelta(hours=settings.digest.grace_hours),
-            concurrency=settings.digest.concurrency)
+            concurrency=settings.digest.concurrency, audience=self.notifier,
+            requests_per_second=settings.digest.requests_per_second)
         self._tick_lock = asyncio.Lock()
+        self._background: set[asyncio.Task[Any]] = set()
         self.caught_up = asyncio.Event()
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
+
+    def spawn(self, work: Coroutine[Any, Any, Any], name: str) -> None:
+        """Run work in the background (notifications); close() cancels what is left."""
+        task = asyncio.create_task(work, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+    async def background_done(self) -> None:
+        """Wait until background work (such as new-paper DMs) has finished."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     def track(self, view: V) -> V:
         """Remember a view sent in a message, so that close() can stop its timeout task."""
@@ -95,6 +125,19 @@ class PaperclubBot(commands.Bot):
         await self.add_cog(PapersCog(self))
         await self.add_cog(CatalogCog(self))
         await self.add_cog(DigestCog(self))
+        await self.add_cog(SubscriptionsCog(self))
+
+    async def load_catalog(self, path: Path) -> LoadReport:
+        """Load a catalog file; subscribers hear about new papers in the background."""
+        report = await load_catalog(self.papers, path)
+        if report.counts.added_ids:
+            self.spawn(self._announce_new_papers(report.counts.added_ids),
+                       name="new-paper notifications")
+        return report
+
+    async def _announce_new_papers(self, paper_ids: list[str]) -> None:
+        papers = [p for p in [await self.papers.get(i) for i in paper_ids] if p is not None]
+        await self.notifier.new_papers(papers)
 
     async def on_ready(self) -> None:
         """Catch up at once on a start or reconnect, rather than at the next wake."""
@@ -119,6 +162,9 @@ class PaperclubBot(commands.Bot):
             except TimeoutError:
                 log.warning("closing while a paper-of-the-day turn is still running")
             await self.search.close()
+            for task in list(self._background):
+                task.cancel()
+            await asyncio.gather(*self._background, return_exceptions=True)
             for view in list(self._views):
                 view.stop()
             await super().close()

@@ -7,6 +7,7 @@ import logging
 import discord
 
 from bot.core.card import Lang, fit
+from bot.notifier import mention_line
 from bot.services.digest import DeliveryFailed, DigestPost
 from bot.ui.cards import paper_message
 
@@ -54,9 +55,14 @@ class DiscordDigestPoster:
             note += "\n" + LATE[lang]
         embed, view = paper_message(post.paper, lang, note=note, footer_note=post.marker)
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        audience = post.audience
+        pinged = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(id=user_id) for user_id in audience.mention_ids])
         try:
-            message = await channel.send(embed=embed, view=view, nonce=nonce,
-                                         allowed_mentions=discord.AllowedMentions.none())
+            message = await channel.send(
+                mention_line(audience) if audience.mention_ids else None, embed=embed,
+                view=view, nonce=nonce, allowed_mentions=pinged)
         except discord.HTTPException as exc:
             raise _failure(exc) from exc
         finally:

@@ -72,6 +72,34 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "now": ("立即发布", "立即發布"),
     "Post today's paper now, if not yet posted": ("如果今天还没发布，立即发布今天的论文",
                                                   "如果今天還沒發布，立即發布今天的論文"),
+    # subscriptions
+    "subscribe": ("订阅", "訂閱"),
+    "Be told when a paper on a topic comes up": ("有相关主题的论文时通知我",
+                                                 "有相關主題的論文時通知我"),
+    "topic": ("主题", "主題"),
+    "Words, an author (author:vardi) or a venue (venue:workshop)": (
+        "关键词、作者（author:vardi）或会议（venue:workshop）",
+        "關鍵詞、作者（author:vardi）或會議（venue:workshop）"),
+    "delivery": ("通知方式", "通知方式"),
+    "How to tell you": ("怎样通知你", "怎樣通知你"),
+    "Direct message": ("私信", "私訊"),
+    "Mention in the paper of the day": ("在每日论文中提及我", "在每日論文中提及我"),
+    "unsubscribe": ("取消订阅", "取消訂閱"),
+    "Stop following a topic": ("不再关注某个主题", "不再關注某個主題"),
+    "One of your topics": ("你关注的主题之一", "你關注的主題之一"),
+    "subscriptions": ("我的订阅", "我的訂閱"),
+    "Your topics here, with matches": ("你在本服务器的订阅及匹配数",
+                                       "你在本伺服器的訂閱及匹配數"),
+    "resume_dms": ("恢复私信", "恢復私訊"),
+    "Turn direct messages back on after Discord refused one": (
+        "私信被 Discord 拒绝后重新开启", "私訊被 Discord 拒絕後重新開啟"),
+    "forget-me": ("删除我的数据", "刪除我的資料"),
+    "Delete all your subscriptions and notification records": (
+        "删除你的所有订阅和通知记录", "刪除你的所有訂閱和通知紀錄"),
+    "subscriptions-admin": ("订阅管理", "訂閱管理"),
+    "Topics followed in this server (admins)": ("本服务器关注的主题（管理员）",
+                                                "本伺服器關注的主題（管理員）"),
+    "Show who follows this one topic": ("查看谁关注了这个主题", "查看誰關注了這個主題"),
 }
 
 

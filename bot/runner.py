@@ -16,6 +16,7 @@ from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.papers import SqlitePaperStore
 from storage.state import SqliteStateStore
+from storage.subscriptions import SqliteSubscriptionStore
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ async def build_bot(settings: Settings, **options: Any) -> PaperclubBot:
             log.info("loaded %d papers from %s", report.loaded, settings.catalog_path().name)
         return PaperclubBot(
             digests=SqliteDigestStore(db),
+            subscription_store=SqliteSubscriptionStore(db),
             scheduler=AsyncIOScheduler(timezone=UTC),
             settings=settings,
             db=db,

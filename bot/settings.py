@@ -77,6 +77,13 @@ class DigestSettings(_Section):
     grace_hours: float = Field(default=6.0, ge=0.0, le=48.0)
     tick_seconds: int = Field(default=60, ge=5, le=3600)
     concurrency: int = Field(default=50, ge=1, le=1000)
+    requests_per_second: float = Field(default=45.0, ge=1.0, le=50.0)
+
+
+class SubscriptionSettings(_Section):
+    """Topic subscriptions."""
+
+    dm_per_second: float = Field(default=4.0, gt=0.0, le=50.0)
 
 
 class LoggingSettings(_Section):
@@ -93,6 +100,7 @@ class Settings(_Section):
     search: SearchSettings = SearchSettings()
     discord: DiscordSettings = DiscordSettings()
     digest: DigestSettings = DigestSettings()
+    subscriptions: SubscriptionSettings = SubscriptionSettings()
     logging: LoggingSettings = LoggingSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True)
 

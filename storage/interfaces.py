@@ -88,6 +88,10 @@ class PaperStore(Protocol):
         """A random paper, or None for an empty catalog."""
         ...
 
+    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
+        """Workshop names containing `prefix`, most papers first."""
+        ...
+
     async def paper_ids(self, track: str | None = None) -> list[str]:
         """Public ids of every paper, or of those on one track (main / workshop)."""
         ...

@@ -125,6 +125,37 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX digest_ledger_cycle ON digest_ledger (guild_id, cycle, status)",
         ),
     ),
+    Migration(
+        4,
+        "topic subscriptions",
+        (
+            """CREATE TABLE subscriptions (
+                guild_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                topic TEXT NOT NULL,
+                topic_key TEXT NOT NULL,
+                delivery TEXT NOT NULL CHECK (delivery IN ('dm', 'mention')),
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (guild_id, user_id, topic_key)
+            )""",
+            "CREATE INDEX subscriptions_topic ON subscriptions (guild_id, topic_key)",
+            "CREATE INDEX subscriptions_user ON subscriptions (user_id)",
+            """CREATE TABLE notifications (
+                guild_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                via TEXT NOT NULL,
+                notified_at TEXT NOT NULL,
+                PRIMARY KEY (guild_id, user_id, paper_id)
+            )""",
+            "CREATE INDEX notifications_user ON notifications (user_id)",
+            """CREATE TABLE dm_pauses (
+                user_id INTEGER PRIMARY KEY,
+                reason TEXT NOT NULL,
+                paused_at TEXT NOT NULL
+            )""",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -348,6 +348,14 @@ class SqlitePaperStore:
             hits += [hit for hit in more if hit.paper.id not in seen][: wanted - len(hits)]
         return hits[max(0, offset) : wanted]
 
+    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
+        """Workshop names containing `prefix` (case-insensitive), most papers first."""
+        rows = await self._db.fetchall(
+            "SELECT workshop FROM papers WHERE workshop LIKE ? ESCAPE '\\' "
+            "GROUP BY workshop ORDER BY count(*) DESC, workshop LIMIT ?",
+            (f"%{_escape_like(prefix)}%", limit))
+        return [str(row[0]) for row in rows]
+
     async def paper_ids(self, track: str | None = None) -> list[str]:
         """Public ids of every paper, or of those on one track."""
         sql = "SELECT public_id FROM papers" + (" WHERE track = ?" if track else "")

@@ -11,7 +11,6 @@ from discord.ext import commands
 from bot.core.card import Lang
 from bot.errors import UserFacingError, lang_of, message
 from bot.services.catalog_files import CatalogFileError
-from bot.services.catalog_loader import load_catalog
 from bot.ui.cards import CARD_COLOUR, escape
 
 if TYPE_CHECKING:
@@ -56,10 +55,9 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
         await interaction.response.defer(ephemeral=True, thinking=True)
         path = self.bot.settings.catalog_path()
         try:
-            report = await load_catalog(self.bot.papers, path)
+            report = await self.bot.load_catalog(path)
         except CatalogFileError as exc:
             raise UserFacingError(str(exc)) from None
-        self.bot.dispatch("catalog_loaded", report)
         c = report.counts
         await interaction.followup.send(
             f"{escape(path.name)}: {c.added} added, {c.updated} updated, "

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.checks import manages_guild
 from bot.core.card import Lang, fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
 from bot.errors import UserFacingError, permission_name
@@ -23,13 +24,6 @@ NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "create_pub
                      "send_messages_in_threads")
 STATUS_WORDS = {"posted": "✅ posted", "skipped": "⏭️ skipped", "failed": "⚠️ failed",
                 "claimed": "⏳ in progress"}
-
-
-def in_guild(interaction: discord.Interaction) -> bool:
-    """Guild-only, checked in code so a DM gets an explanation instead of silence."""
-    if interaction.guild_id is None:
-        raise app_commands.NoPrivateMessage()
-    return True
 
 
 def _missing_in(channel: discord.abc.GuildChannel, me: discord.Member | None) -> list[str]:
@@ -55,10 +49,7 @@ class DigestCog(commands.GroupCog, group_name="digest",
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Guild only and Manage Server, checked here as well as by Discord's defaults."""
-        in_guild(interaction)
-        if not interaction.permissions.manage_guild:
-            raise app_commands.MissingPermissions(["manage_guild"])
-        return True
+        return manages_guild(interaction)
 
     async def _notice(self, interaction: discord.Interaction) -> str:
         """A pause the admins have not heard about yet, as a line to put first."""

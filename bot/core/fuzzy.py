@@ -51,6 +51,12 @@ class Vocabulary:
                 best = rank
         return best[2] if best else None
 
+    def completions(self, prefix: str, limit: int = 25) -> list[str]:
+        """Known words starting with `prefix`, the most widespread first."""
+        prefix = prefix.casefold()
+        found = [t for t in self._frequency if t.startswith(prefix)] if prefix else []
+        return sorted(found, key=lambda t: (-self._frequency[t], t))[:limit]
+
     def correct_words(self, words: tuple[str, ...]) -> tuple[str, ...]:
         """Each word replaced by its correction where it has one."""
         return tuple(self.correct(w) or w for w in words)

@@ -13,10 +13,12 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
+
+from aiolimiter import AsyncLimiter
 
 from bot.core.digest_plan import (
     DEFAULT_GRACE,
@@ -27,6 +29,7 @@ from bot.core.digest_plan import (
 )
 from bot.core.models import Paper
 from bot.core.paper_order import Choice, next_paper
+from bot.services.subscriptions import Audience
 from storage.digests import Claim, DigestConfig, LedgerEntry, SqliteDigestStore
 from storage.interfaces import PaperStore
 
@@ -56,6 +59,7 @@ class DigestPost:
     cycle_size: int
     late: bool
     marker: str
+    audience: Audience = field(default_factory=Audience)
 
 
 class DigestPoster(Protocol):
@@ -72,6 +76,20 @@ class DigestPoster(Protocol):
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
                           name: str) -> int:
         """Open a discussion thread on the message; returns its id. Raises `DeliveryFailed`."""
+        ...
+
+
+class DigestAudience(Protocol):
+    """Who to tell about a paper of the day (implemented by `bot.notifier.Notifier`)."""
+
+    async def digest_audience(self, guild_id: int, paper: Paper, *,
+                              mention: bool) -> Audience:
+        """Members to mention in the post, and members to DM."""
+        ...
+
+    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
+                           link: str) -> None:
+        """Record the mentions and send the DMs once the post is out."""
         ...
 
 
@@ -107,8 +125,15 @@ class DigestService:
 
     def __init__(self, digests: SqliteDigestStore, papers: PaperStore, poster: DigestPoster, *,
                  grace: timedelta = DEFAULT_GRACE, concurrency: int = 50,
-                 clock: Callable[[], datetime] = utc_now) -> None:
+                 clock: Callable[[], datetime] = utc_now,
+                 audience: DigestAudience | None = None,
+                 requests_per_second: float = 45.0) -> None:
         self.digests = digests
+        self.audience = audience
+        # Pace our own requests below Discord's global 50/s: when hundreds of servers are due
+        # in the same minute, retrying after 429s would waste tries (discord.py gives up after
+        # five) and count as invalid requests.
+        self._pace = AsyncLimiter(max(1.0, requests_per_second), 1.0)
         self.papers = papers
         self.poster = poster
         self.grace = grace
@@ -202,8 +227,9 @@ class DigestService:
                            name: str) -> None:
         channel_id = entry.channel_id or config.channel_id
         try:
-            thread_id = await self.poster.open_thread(config.guild_id, channel_id, message_id,
-                                                      name)
+            async with self._pace:
+                thread_id = await self.poster.open_thread(config.guild_id, channel_id,
+                                                          message_id, name)
             await self.digests.mark_thread(config.guild_id, entry.local_date, thread_id)
         except DeliveryFailed as exc:
             await self.digests.mark_thread(config.guild_id, entry.local_date, None,
@@ -236,12 +262,23 @@ class DigestService:
             return Outcome(guild_id, "paused" if paused else "failed", day,
                            reason="the chosen paper left the catalog")
         marker = digest_marker(day)
+        audience = Audience()
+        if self.audience is not None:
+            try:
+                audience = await self.audience.digest_audience(
+                    guild_id, paper, mention=config.mention_subscribers)
+            except Exception:
+                log.exception("could not work out who to tell about guild %s's paper", guild_id)
         post = DigestPost(guild_id, channel_id, day, paper, entry.position or 1,
-                          entry.cycle_size or 1, entry.late, marker)
+                          entry.cycle_size or 1, entry.late, marker, audience)
         try:
-            message_id = await self.poster.find(channel_id, marker) if resumed else None
+            message_id = None
+            if resumed:
+                async with self._pace:
+                    message_id = await self.poster.find(channel_id, marker)
             if message_id is None:
-                message_id = await self.poster.send(post, entry.nonce)
+                async with self._pace:
+                    message_id = await self.poster.send(post, entry.nonce)
         except DeliveryFailed as exc:
             paused = await self.digests.mark_failed(guild_id, day, exc.reason)
             log.warning("paper of the day for guild %s on %s failed: %s", guild_id, day,
@@ -250,4 +287,10 @@ class DigestService:
         await self.digests.mark_posted(guild_id, day, message_id)
         if config.thread:
             await self._open_thread(config, entry, message_id, paper.title_en)
+        if self.audience is not None and not audience.empty:
+            link = f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+            try:
+                await self.audience.after_digest(guild_id, paper, audience, link)
+            except Exception:
+                log.exception("notifying subscribers of guild %s failed", guild_id)
         return Outcome(guild_id, "posted", day, message_id)

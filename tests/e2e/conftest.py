@@ -48,6 +48,7 @@ def settings(tmp_path: Path, people: People) -> Settings:
         "PAPERCLUB_DISCORD__SYNC": "global",
         "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
         "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
+        "PAPERCLUB_SUBSCRIPTIONS__DM_PER_SECOND": "50",
     })
 
 

@@ -1,0 +1,122 @@
+"""Telling members about papers on Discord: digest mention lines and paced DMs.
+
+A DM refused with 50007 pauses that member's DM delivery at once, so a server with thousands
+of closed DMs produces one failed request per member, never a retry loop; DMs are paced, which
+keeps even failures far below Discord's 10,000 invalid requests per 10 minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+
+import discord
+
+from bot.core.card import Lang, fit
+from bot.core.models import Paper
+from bot.services.subscriptions import Audience, SubscriptionService, digest_audience
+from bot.ui.cards import escape, paper_message
+
+log = logging.getLogger(__name__)
+
+DM_PAUSE_REASON = ("Discord refused a direct message (DMs from server members are closed). "
+                   "Allow them in the server's Privacy Settings, then run "
+                   "`/subscriptions resume_dms:true`.")
+MAX_LISTED = 10
+CONTENT_LIMIT = 2000
+
+
+def mention_line(audience: Audience) -> str:
+    """`For: @a @b — matched grokking, ridge regression`, within Discord's 2,000 characters."""
+    people = " ".join(f"<@{user_id}>" for user_id in audience.mention_ids)
+    topics = ", ".join(escape(t) for t in audience.mention_topics)
+    return fit(f"For: {people} — matched {topics}", CONTENT_LIMIT)
+
+
+def new_papers_message(papers: list[tuple[Paper, list[str]]], guild_name: str) -> str:
+    """One DM per load: at most 10 papers listed, then how many more."""
+    lines = [f"New papers in **{escape(guild_name)}** match your topics:"]
+    for paper, topics in papers[:MAX_LISTED]:
+        lines.append(f"• **{escape(fit(paper.title_en, 200))}** — {escape(', '.join(topics))} "
+                     f"(`/paper {paper.id}`)")
+    if len(papers) > MAX_LISTED:
+        lines.append(f"…and {len(papers) - MAX_LISTED} more: search with `/paper`.")
+    return fit("\n".join(lines), CONTENT_LIMIT)
+
+
+class Notifier:
+    """DMs and digest audiences for one bot."""
+
+    def __init__(self, client: discord.Client, service: SubscriptionService, *,
+                 dm_interval: float = 0.25) -> None:
+        self.client = client
+        self.service = service
+        self.dm_interval = dm_interval
+        self._dm_lock = asyncio.Lock()
+
+    async def digest_audience(self, guild_id: int, paper: Paper, *, mention: bool) -> Audience:
+        """Who the paper of the day concerns in this server."""
+        return await digest_audience(self.service, guild_id, paper, mention=mention)
+
+    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
+                           link: str) -> None:
+        """Record the mentions, then DM the members who asked for DMs."""
+        store = self.service.store
+        await store.record_notifications(guild_id, ((u, paper.id) for u in audience.mention_ids),
+                                         "mention")
+        fresh = await store.record_notifications(
+            guild_id, ((u, paper.id) for u in audience.dm), "dm")
+        for user_id in sorted(u for u, _ in fresh):
+            topics = ", ".join(audience.dm[user_id])
+            embed, view = paper_message(paper, Lang.EN)
+            view.stop()
+            await self.dm(user_id, f"Today's paper matches your topics ({escape(topics)}): "
+                                   f"{link}", embed=embed)
+
+    async def new_papers(self, papers: Iterable[Paper]) -> int:
+        """After a catalog load: one DM per member and server listing the new matching papers."""
+        papers = list(papers)
+        sent = 0
+        for guild_id in await self.service.store.guilds_with_subscriptions():
+            interested = await self.service.interested(guild_id, papers)
+            per_member: dict[int, list[tuple[Paper, list[str]]]] = defaultdict(list)
+            by_id = {paper.id: paper for paper in papers}
+            for paper_id, members in interested.items():
+                for user_id, member in members.items():
+                    per_member[user_id].append((by_id[paper_id], member.topics))
+            paused = await self.service.store.paused_dm_users(per_member)
+            guild = self.client.get_guild(guild_id)
+            for user_id, matches in sorted(per_member.items()):
+                if user_id in paused:
+                    continue
+                fresh = await self.service.store.record_notifications(
+                    guild_id, ((user_id, p.id) for p, _ in matches), "dm")
+                listed = [(p, t) for p, t in matches if (user_id, p.id) in fresh]
+                if listed and await self.dm(user_id, new_papers_message(
+                        listed, guild.name if guild else "your server")):
+                    sent += 1
+        return sent
+
+    async def dm(self, user_id: int, content: str, *, embed: discord.Embed | None = None
+                 ) -> bool:
+        """Send one DM, paced; a 50007 refusal pauses the member's DM delivery."""
+        if await self.service.store.dm_pause(user_id):
+            return False
+        async with self._dm_lock:
+            try:
+                channel = await self.client.create_dm(discord.Object(id=user_id))
+                await channel.send(content, embed=embed or discord.utils.MISSING,
+                                   allowed_mentions=discord.AllowedMentions.none())
+                return True
+            except discord.Forbidden as exc:
+                if exc.code == 50007:
+                    await self.service.store.pause_dms(user_id, DM_PAUSE_REASON)
+                log.info("DM to %s refused: %s", user_id, exc)
+                return False
+            except discord.HTTPException as exc:
+                log.warning("DM to %s failed: %s", user_id, exc)
+                return False
+            finally:
+                await asyncio.sleep(self.dm_interval)

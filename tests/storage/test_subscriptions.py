@@ -1,0 +1,57 @@
+"""Subscriptions storage: duplicates, the 25-topic limit, the notification ledger, forgetting."""
+
+from __future__ import annotations
+
+from storage.database import Database
+from storage.subscriptions import AddResult, SqliteSubscriptionStore, Subscription
+
+
+def _sub(topic: str, user: int = 1, guild: int = 10, delivery: str = "dm") -> Subscription:
+    return Subscription(guild, user, topic, topic.casefold(), delivery)
+
+
+async def test_add_refuses_duplicates_and_the_26th_topic(db: Database) -> None:
+    store = SqliteSubscriptionStore(db)
+    assert await store.add(_sub("Grokking")) is AddResult.ADDED
+    assert await store.add(_sub("grokking")) is AddResult.DUPLICATE
+    for n in range(24):
+        assert await store.add(_sub(f"t{n}")) is AddResult.ADDED
+    assert await store.add(_sub("one too many")) is AddResult.LIMIT
+    assert await store.add(_sub("one too many", guild=11)) is AddResult.ADDED
+    assert len(await store.of_member(10, 1)) == 25
+
+
+async def test_notifications_are_claimed_once_per_server_member_and_paper(db: Database) -> None:
+    store = SqliteSubscriptionStore(db)
+    assert await store.record_notifications(10, [(1, "p"), (2, "p")], "dm") == {(1, "p"),
+                                                                               (2, "p")}
+    assert await store.record_notifications(10, [(1, "p"), (1, "q")], "dm") == {(1, "q")}
+    assert await store.record_notifications(11, [(1, "p")], "mention") == {(1, "p")}
+    assert await store.notified(10, "p") == {1, 2}
+
+
+async def test_dm_pause_resume_and_forget_everywhere(db: Database) -> None:
+    store = SqliteSubscriptionStore(db)
+    await store.add(_sub("a"))
+    await store.add(_sub("b", guild=11))
+    await store.add(_sub("a", user=2))
+    await store.record_notifications(10, [(1, "p")], "dm")
+    await store.pause_dms(1, "closed")
+    assert await store.paused_dm_users([1, 2]) == {1}
+    gone = await store.forget(1)
+    assert (gone.subscriptions, gone.notifications) == (2, 1)
+    assert await store.dm_pause(1) is None
+    again = await store.forget(1)
+    assert (again.subscriptions, again.notifications) == (0, 0)
+    assert [s.user_id for s in await store.in_guild(10)] == [2]
+    assert await store.resume_dms(2) is False
+
+
+async def test_topic_counts_and_followers(db: Database) -> None:
+    store = SqliteSubscriptionStore(db)
+    for user in (1, 2, 3):
+        await store.add(_sub("grokking", user=user))
+    await store.add(_sub("distillation", user=1))
+    assert await store.topic_counts(10) == [("grokking", 3), ("distillation", 1)]
+    assert await store.followers(10, "grokking") == [1, 2, 3]
+    assert sorted(await store.guilds_with_subscriptions()) == [10]
