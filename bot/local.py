@@ -43,11 +43,14 @@ DEMO_SCRIPT = (
     "open 6",
     "/paper query:蒸馏 private:true",
     "/catalog stats",
+    "/subscribe topic:differential equations delivery:mention",
     "/digest set channel:#papers time:09:00 timezone:europe/berlin",
     "/digest now",
     "/digest status",
 )
 HELP = __doc__ or ""
+LOCAL_GUILD_ID = 1_200_000_000_000_000_001
+"""Fixed, so the local server's paper-of-the-day order (and so the demo script) is stable."""
 ANSWER_TIMEOUT = 15.0
 
 Write = Callable[[str], None]
@@ -182,7 +185,7 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
     you = User("you")
     admins = Role("admins", permissions=discord.Permissions(manage_guild=True).value)
     guild = Guild("Reading Group", channels=["general", "papers"],
-                  members=[Member(you, roles=[admins])], roles=[admins])
+                  members=[Member(you, roles=[admins])], roles=[admins], id=LOCAL_GUILD_ID)
     local_settings = settings.model_copy(
         update={"discord": settings.discord.model_copy(update={"sync": "global"})})
     async with StandIn(guilds=[guild]) as standin:

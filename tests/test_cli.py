@@ -161,7 +161,9 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "12 papers match “venue:workshop”" in out and "Page 2 of 3" in out
     assert "only you can see this" in out
     assert "30** papers" in out
+    assert "Subscribed to **differential equations** (mention in the paper of the day)" in out
     assert "Posted today's paper" in out
+    assert "For: @you — matched differential equations" in out
     assert "[#papers] paperclub" in out and "**Paper of the day** · 1 of 30 in this cycle" in out
     assert "[thread opened: #" in out
     assert "Recent: " in out and "✅ posted · 1 of 30" in out

@@ -27,8 +27,9 @@ DELIVERY_NAMES = {"dm": "direct message", "mention": "mention in the paper of th
 CHOICE_LIMIT = 25
 
 
-def _count(n: int) -> str:
-    return "1,000+" if n >= 1000 else f"{n:,}"
+def _papers(n: int) -> str:
+    """`1 paper`, `12 papers`, `1,000+ papers`."""
+    return "1,000+ papers" if n >= 1000 else f"{n:,} paper{'' if n == 1 else 's'}"
 
 
 class SubscriptionsCog(commands.Cog):
@@ -61,7 +62,7 @@ class SubscriptionsCog(commands.Cog):
                     "`/unsubscribe` one first.")
         else:
             text = (f"Subscribed to **{shown}** ({DELIVERY_NAMES[delivery]}). "
-                    f"It matches {_count(done.matches)} papers now")
+                    f"It matches {_papers(done.matches)} now")
             examples = "".join(f"\n• {escape(fit(p.title_en, 150))}" for p in done.examples)
             text += (", for example:" + examples) if examples else "."
             if delivery == "dm" and await self.bot.subscription_store.dm_pause(
@@ -127,7 +128,7 @@ class SubscriptionsCog(commands.Cog):
         mine = await store.of_member(interaction.guild_id or 0, interaction.user.id)
         for subscription in mine:
             matches, _ = await self.bot.subscriptions.count_matches(subscription.topic)
-            lines.append(f"• **{escape(subscription.topic)}** — {_count(matches)} papers, "
+            lines.append(f"• **{escape(subscription.topic)}** — {_papers(matches)}, "
                          f"{DELIVERY_NAMES[subscription.delivery]}")
         if not mine:
             lines.append("You follow no topics here yet: try `/subscribe topic:grokking`.")

@@ -28,13 +28,13 @@ def _dms(standin: StandIn, user: User) -> list[str]:
 async def test_subscribe_list_unsubscribe_and_limits(bot: PaperclubBot, standin: StandIn,
                                                      guild: Guild, people: People) -> None:
     reply = await _sub(standin, guild, people.alice, "grokking")
-    assert "Subscribed to **grokking** (direct message). It matches 1 papers now" in reply
+    assert "Subscribed to **grokking** (direct message). It matches 1 paper now" in reply
     assert "To Grok Grokking" in reply
     assert "already follow" in await _sub(standin, guild, people.alice, "Grokking ")
     assert "at most 100" in await _sub(standin, guild, people.alice, "x" * 150)
     assert "year must be" in await _sub(standin, guild, people.alice, "year:20x6")
     listing = await standin.slash("subscriptions", guild=guild, user=people.alice)
-    assert "**grokking** — 1 papers, direct message" in (await listing.response()).content
+    assert "**grokking** — 1 paper, direct message" in (await listing.response()).content
     choices = await standin.autocomplete("unsubscribe", {"topic": "gro"}, focused="topic",
                                          guild=guild, user=people.alice)
     assert [c["value"] for c in choices] == ["grokking"]

@@ -1,0 +1,332 @@
+"""Topic matching in memory agrees with SQLite: `matches` finds what `store.search` finds.
+
+Run as a script to print fresh tokenizer tables for `bot/core/topic_match.py` from the SQLite
+that Python links (`python -m tests.storage.test_topic_match_equivalence`).
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import textwrap
+import unicodedata
+from collections.abc import Callable, Iterable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.synthetic import synthetic_papers
+from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.query import QueryError, parse_query, words_of
+from bot.core.text import CJK_RUN
+from bot.core.topic_match import (
+    MIN_PREFIX_CHARS,
+    CompiledTopic,
+    PaperTerms,
+    index_columns,
+    index_tokens,
+)
+from storage import fts
+from storage.database import Database
+from storage.interfaces import LoadSource
+from storage.papers import SqlitePaperStore
+
+SETTINGS = settings(max_examples=250, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+# --- the tokenizer tables --------------------------------------------------------------------
+
+
+def _sqlite_tokens(texts: Iterable[tuple[int, str]], options: str) -> dict[int, list[str]]:
+    """Each text's tokens as the linked SQLite's unicode61 tokenizer makes them."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(f"CREATE VIRTUAL TABLE t USING fts5 (x, tokenize = 'unicode61 {options}')")
+        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
+        conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)", texts)
+        found: dict[int, list[tuple[int, str]]] = {}
+        for term, doc, offset in conn.execute("SELECT term, doc, offset FROM v"):
+            found.setdefault(doc, []).append((offset, term))
+        return {doc: [term for _, term in sorted(terms)] for doc, terms in found.items()}
+    finally:
+        conn.close()
+
+
+def _code_points() -> list[int]:
+    return [c for c in range(1, 0x110000) if not 0xD800 <= c <= 0xDFFF]
+
+
+def test_tokenizer_agrees_with_sqlite_on_every_code_point() -> None:
+    """`a<c>b` for every character c: separator, folded, accent dropped — as SQLite does it."""
+    codes = _code_points()
+    chunks = [codes[i : i + 512] for i in range(0, len(codes), 512)]
+
+    def text(chunk: list[int]) -> str:
+        return " ".join(f"a{chr(c)}b" for c in chunk)
+
+    expected = _sqlite_tokens(enumerate(map(text, chunks)), "remove_diacritics 2")
+    suspects = [c for i, chunk in enumerate(chunks)
+                if index_tokens(text(chunk)) != expected.get(i, []) for c in chunk]
+    one_by_one = _sqlite_tokens(((c, f"a{chr(c)}b") for c in suspects), "remove_diacritics 2")
+    wrong = [c for c in suspects if index_tokens(f"a{chr(c)}b") != one_by_one.get(c, [])]
+    assert not suspects, (
+        f"{len(wrong)} code points tokenised unlike SQLite {sqlite3.sqlite_version}, e.g. "
+        f"{[hex(c) for c in wrong[:10]]}; regenerate the tables: "
+        "python -m tests.storage.test_topic_match_equivalence")
+
+
+def generate_tables() -> str:
+    """The four tables of `bot/core/topic_match.py`, from the linked SQLite."""
+    codes = _code_points()
+    texts = [(c, f"a{chr(c)}b") for c in codes]
+    full = _sqlite_tokens(texts, "remove_diacritics 2")
+    case_only = _sqlite_tokens(texts, "remove_diacritics 0")
+    separators = [0] + [c for c in codes if full[c] == ["a", "b"]]
+    dropped = [c for c in codes if full[c] == ["ab"]]
+    folds = {c: ord(case_only[c][0][1]) for c in codes
+             if len(case_only[c]) == 1 and case_only[c][0] != f"a{chr(c)}b"}
+    diacritics = {chr(folds.get(c, c)): full[c][0][1] for c in codes
+                  if len(full[c]) == 1 and len(full[c][0]) == 3
+                  and full[c][0] != f"a{chr(folds.get(c, c))}b"}
+    runs: list[list[int]] = []  # start, end, step (0 while single), delta
+    for code, folded in sorted(folds.items()):
+        if runs:
+            _, end, step, delta = runs[-1]
+            gap = code - end
+            if delta == folded - code and gap in (1, 2) and step in (0, gap):
+                runs[-1][1:3] = [code, gap]
+                continue
+        runs.append([code, code, 0, folded - code])
+
+    def spans(points: list[int]) -> str:
+        merged: list[list[int]] = []
+        for point in points:
+            if merged and merged[-1][1] == point - 1:
+                merged[-1][1] = point
+            else:
+                merged.append([point, point])
+        return " ".join(f"{a:x}" if a == b else f"{a:x}-{b:x}" for a, b in merged)
+
+    def literal(name: str, text: str) -> str:
+        lines = textwrap.wrap(text, 92)
+        return f"{name} = (\n" + "".join(f'    "{line} "\n' for line in lines) + ")\n"
+
+    case_folds = " ".join(
+        f"{a:x}" + (f"-{b:x}" if b != a else "") + (f"/{step}" if step > 1 else "") + f":{d:+d}"
+        for a, b, step, d in runs)
+    pairs = " ".join(k + v for k, v in sorted(diacritics.items()))
+    return (literal("_SEPARATORS", spans(separators)) + literal("_CASE_FOLDS", case_folds)
+            + f'_DROPPED = "{spans(dropped)}"\n' + literal("_DIACRITICS", pairs))
+
+
+# --- the columns -----------------------------------------------------------------------------
+
+
+def test_columns_and_prefix_rule_are_the_index_rows(bundled_papers: list[Paper]) -> None:
+    assert MIN_PREFIX_CHARS == fts.MIN_PREFIX_CHARS
+    assert fts.COLUMNS[2] == "authors"
+    for paper in [*bundled_papers, *synthetic_papers(300, seed=5), *EXOTIC]:
+        assert index_columns(paper) == fts.index_row(paper)
+
+
+# --- matching against the bundled catalog ----------------------------------------------------
+
+JUNK = st.text(
+    alphabet=st.sampled_from(list(
+        "abcxyzAZ09 -_:'\"*()%&^~蒸馏岭回归的学习模型アイ・한국ÉéüÜßẞıİǰﬁ２ａΣσςᦰᲐ𐐀"
+        "\u0301\u0305\u200b\x00😀")),
+    min_size=1, max_size=10,
+)
+CASES: tuple[Callable[[str], str], ...] = (
+    str, str.upper, str.lower, str.title,
+    lambda s: unicodedata.normalize("NFKD", s),
+    lambda s: "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in s),  # full width
+)
+
+
+def _vocabulary(papers: list[Paper]) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Texts to cut pieces from, whole words, author names and venue names of these papers."""
+    texts: list[str] = []
+    names: list[str] = []
+    venues: list[str] = ["main", "workshop", "any", "ICML", "icml"]
+    for paper in papers:
+        texts += [paper.title_en, paper.title_zh, paper.summary_zh, paper.comments,
+                  *(f"{a.en} {a.zh}" for a in paper.affiliations)]
+        names += [*paper.authors, *(name.split()[-1] for name in paper.authors if name.split())]
+        venues += [v for v in (paper.venue.conference, paper.venue.workshop) if v]
+    words = sorted({w for text in texts + names for w in (*text.split(), *words_of(text),
+                                                           *CJK_RUN.findall(text))})
+    return [t for t in texts if t], words, names, venues
+
+
+@st.composite
+def _topic(draw: st.DrawFn, vocabulary: tuple[list[str], list[str], list[str], list[str]]
+           ) -> str:
+    texts, words, names, venues = vocabulary
+    parts: list[str] = []
+    for _ in range(draw(st.integers(0, 3))):
+        kind = draw(st.sampled_from(["word", "word", "prefix", "piece", "junk"]))
+        if kind == "word":
+            part = draw(st.sampled_from(words))
+        elif kind == "prefix":
+            word = draw(st.sampled_from(words))
+            part = word[: draw(st.integers(1, len(word)))]
+        elif kind == "piece":
+            text = draw(st.sampled_from(texts))
+            start = draw(st.integers(0, len(text) - 1))
+            part = text[start : start + draw(st.integers(1, 8))]
+        else:
+            part = draw(JUNK)
+        parts.append(draw(st.sampled_from(CASES))(part))
+    for _ in range(draw(st.integers(0, 2))):
+        kind = draw(st.sampled_from(["author", "venue", "honours", "year"]))
+        if kind == "author":
+            value = draw(st.sampled_from(names) | JUNK)
+        elif kind == "venue":
+            venue = draw(st.sampled_from(venues))
+            value = venue[: draw(st.integers(1, len(venue)))] if draw(st.booleans()) else venue
+            value = draw(st.sampled_from(CASES))(value)
+        elif kind == "honours":
+            value = draw(st.sampled_from(["spotlight", "oral", "Poster", "posters", "best"]))
+        else:
+            value = draw(st.sampled_from(["2026", "2025", "2024", "0000", "26"]))
+        quoted = " " in value or draw(st.booleans())
+        parts.append(f'{kind}:"{value}"' if quoted and '"' not in value else f"{kind}:{value}")
+    random.Random(draw(st.integers(0, 1000))).shuffle(parts)
+    return " ".join(parts)
+
+
+async def _assert_same(store: SqlitePaperStore, terms: dict[str, PaperTerms], text: str) -> None:
+    try:
+        query = parse_query(text)
+    except QueryError:
+        with pytest.raises(QueryError):
+            CompiledTopic.compile(text)
+        return
+    topic = CompiledTopic.compile(text)
+    in_memory = set() if topic is None else {pid for pid, t in terms.items() if topic.matches(t)}
+    hits = await store.search(query, limit=1000)
+    assert in_memory == {hit.paper.id for hit in hits}, (text, query)
+
+
+BUNDLED_VOCABULARY: list[tuple[list[str], list[str], list[str], list[str]]] = []
+
+
+def _bundled_vocabulary(papers: list[Paper]) -> tuple[list[str], list[str], list[str], list[str]]:
+    if not BUNDLED_VOCABULARY:
+        BUNDLED_VOCABULARY.append(_vocabulary(papers))
+    return BUNDLED_VOCABULARY[0]
+
+
+@SETTINGS
+@given(data=st.data())
+async def test_topics_match_what_search_finds(store: SqlitePaperStore,
+                                              bundled_papers: list[Paper],
+                                              data: st.DataObject) -> None:
+    terms = {paper.id: PaperTerms.of(paper) for paper in bundled_papers}
+    text = data.draw(_topic(_bundled_vocabulary(bundled_papers)), label="topic")
+    await _assert_same(store, terms, text)
+
+
+KNOWN = [
+    "grokking", "grok", "gro", "gr", "岭回归", "岭", "回归 grokking", "author:vardi",
+    "author:grokking", "venue:workshop interpretability", "grokking venue:workshop",
+    "honours:spotlight", "year:2025", "venue:ICMLCN", "venue:icmlcn", "venue:hild",
+    "venue:Mechanistic", "low-rank pretraining", "LOW RANK", "知识蒸馏", "蒸馏 author:vardi",
+    "venue:main year:2026 honours:spotlight", "ＧＲＯＫＫＩＮＧ", "grok\u200bking", "δ", "ai",
+    "ai venue:workshop", "icml", "2026", "spotlight", "the of", "本文", "的", "。", "x" * 70,
+]
+
+
+@pytest.mark.parametrize("text", KNOWN)
+async def test_known_topics_match_what_search_finds(store: SqlitePaperStore,
+                                                    bundled_papers: list[Paper],
+                                                    text: str) -> None:
+    terms = {paper.id: PaperTerms.of(paper) for paper in bundled_papers}
+    await _assert_same(store, terms, text)
+
+
+# --- matching against papers written to be awkward -------------------------------------------
+
+EXOTIC = [
+    Paper(
+        title_en="Straße über Éclair: naïve ΣΊΣΥΦΟΣ façade ǅemal Ǡbc q\u0305r x\u0301y İstanbul",
+        title_zh="岭・回归ア・イの한국어 研究",
+        authors=("José Müller-Lüdenscheidt", "Ǆuro Đoković", "Ἀθηνᾶ Σοφία", "Łukasz Żółw"),
+        affiliations=(Affiliation("Université Paris-Saclay", "巴黎萨克雷大学"),),
+        summary_zh="本文 a 岭 b 回归，ǰ ﬁnance ＡＢＣ x² ς 𐐀𐐁 ᲐᲑᲒ ꭰꭱ \ue000\ue001 😀",
+        comments="Ünïcode & Tokens WS @ NeurIPS 2025 (Oral)",
+        venue=Venue(conference="NeurIPS", year=2025, track=Track.WORKSHOP,
+                    workshop="Ünïcode & Tokens WS", honours=("oral",)),
+    ),
+    Paper(
+        title_en="New Tai Lue abᦰcd ᦰᦱ and Ꭰꭰ with e\u0301\u0301 marks",
+        title_zh="单字 岭 回 的",
+        authors=("ᦰ Nobody", "Ana  O'Neil", "Jean-Luc Picard"),
+        summary_zh="超长 " + "q" * 100 + " token " + "学" * 30,
+        comments="Preprint",
+        venue=Venue(conference=None, year=None, track=Track.UNKNOWN),
+    ),
+    Paper(
+        title_en="Plain Main Track Paper on Workshop Methods",
+        title_zh="主会论文",
+        authors=("Wei Wang", "Anna Smith"),
+        summary_zh="本文研究workshop方法与main track的关系。",
+        comments="ICML 2026 Spotlight",
+        venue=Venue(conference="ICML", year=2026, track=Track.MAIN, honours=("spotlight",)),
+    ),
+    Paper(
+        title_en="Percent 100% and under_score and \"quotes\"",
+        title_zh="百分之百",
+        authors=("Q",),
+        comments="Workshop on 100%_Sure @ ICML 2026",
+        venue=Venue(conference="ICML", year=2026, track=Track.WORKSHOP,
+                    workshop="100%_Sure \\ Things", honours=("poster", "oral")),
+    ),
+]
+
+
+@pytest.fixture
+async def exotic_store(db: Database) -> SqlitePaperStore:
+    store = SqlitePaperStore(db)
+    await store.load(enumerate(EXOTIC, start=1), source=LoadSource(name="exotic"))
+    return store
+
+
+EXOTIC_VOCABULARY = _vocabulary(EXOTIC)
+EXOTIC_KNOWN = [
+    "strasse", "straße", "STRASSE", "ẞ", "uber", "über", "ÜBER", "eclair", "naive", "σίσυφος",
+    "σισυφος", "ǆemal", "dzemal", "ǡbc", "abc", "qr", "q", "xy", "istanbul", "i̇stanbul",
+    "岭", "回归", "ア", "イの", "한국어", "국어", "研究", "ǰ", "j", "finance", "ﬁnance", "abc",
+    "x2", "x²", "σ", "ς", "𐐨", "𐐀", "ა", "Ა", "ꭰ", "Ꭰ", "\ue000", "abᦰcd", "ab", "cd", "ᦰ",
+    "e", "ee", "单字", "字", "岭 回", "q" * 64, "q" * 70, "学" * 20, "author:muller",
+    "author:lüdenscheidt", "author:đoković", "author:djokovic", "author:dokovic", "author:σοφια",
+    "author:nobody", "author:o'neil", "author:neil", "author:jean-luc", "author:q",
+    "venue:neurips", "venue:NEURIPS", "venue:ünïcode", "venue:ÜNÏCODE", "venue:unicode",
+    "venue:\"tokens ws\"", "venue:100%", "venue:%", "venue:_", "venue:\\", "venue:\"100%_sure \\\"",
+    "honours:oral", "honours:poster venue:workshop", "year:2025", "venue:main workshop",
+    "venue:workshop main", "track:main spotlight", "the", "and", "percent 100", "under score",
+    "quotes", "preprint year:2026",
+]
+
+
+@pytest.mark.parametrize("text", EXOTIC_KNOWN)
+async def test_awkward_topics_match_what_search_finds(exotic_store: SqlitePaperStore,
+                                                      text: str) -> None:
+    terms = {paper.id: PaperTerms.of(paper) for paper in EXOTIC}
+    await _assert_same(exotic_store, terms, text)
+
+
+@SETTINGS
+@given(data=st.data())
+async def test_random_topics_on_awkward_papers(exotic_store: SqlitePaperStore,
+                                               data: st.DataObject) -> None:
+    terms = {paper.id: PaperTerms.of(paper) for paper in EXOTIC}
+    text = data.draw(_topic(EXOTIC_VOCABULARY), label="topic")
+    await _assert_same(exotic_store, terms, text)
+
+
+if __name__ == "__main__":
+    print(generate_tables())
