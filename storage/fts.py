@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from bot.core.models import Paper
 from bot.core.query import SearchQuery
-from bot.core.text import cjk_bigrams, has_cjk, index_form
+from bot.core.text import cjk_bigrams, has_cjk
+from bot.core.topic_match import index_columns
 
 # Column order of paper_fts and the bm25 weights used for ranking (titles and authors count
 # twice as much as the summary; measured in search-notes: heavier title weights hurt).
@@ -54,27 +55,6 @@ def match_expression(query: SearchQuery, *, any_word: bool = False,
 
 
 def index_row(paper: Paper) -> tuple[str, ...]:
-    """The text of each indexed column, in `COLUMNS` order."""
-    venue = paper.venue
-    venue_text = " ".join(
-        str(part)
-        for part in (
-            venue.conference,
-            venue.year,
-            venue.track.value,
-            venue.workshop,
-            *venue.honours,
-            paper.comments,
-            paper.journal_ref,
-        )
-        if part
-    )
-    affiliations = " ; ".join(f"{a.en} {a.zh}".strip() for a in paper.affiliations)
-    return (
-        index_form(paper.title_en),
-        index_form(paper.title_zh),
-        index_form(" ; ".join(paper.authors)),
-        index_form(affiliations),
-        index_form(paper.summary_zh),
-        index_form(venue_text),
-    )
+    """The text of each indexed column, in `COLUMNS` order (defined once, in the core, where
+    topic matching reads the same columns)."""
+    return index_columns(paper)

@@ -55,10 +55,8 @@ def index_tokens(text: str) -> list[str]:
 
 
 def index_columns(paper: Paper) -> tuple[str, ...]:
-    """The text of each full-text column, as `storage.fts.index_row` writes it.
-
-    Repeated here because the core may not import storage; a test keeps the two in step.
-    """
+    """The text of each full-text column (title_en, title_zh, authors, affiliations, summary,
+    venue): what storage indexes and what topic matching reads."""
     venue = paper.venue
     venue_text = " ".join(
         str(part)

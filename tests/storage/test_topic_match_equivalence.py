@@ -31,6 +31,7 @@ from storage import fts
 from storage.database import Database
 from storage.interfaces import LoadSource
 from storage.papers import SqlitePaperStore
+from tests.core import test_topic_match as unit
 
 SETTINGS = settings(max_examples=250, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -326,6 +327,25 @@ async def test_random_topics_on_awkward_papers(exotic_store: SqlitePaperStore,
     terms = {paper.id: PaperTerms.of(paper) for paper in EXOTIC}
     text = data.draw(_topic(EXOTIC_VOCABULARY), label="topic")
     await _assert_same(exotic_store, terms, text)
+
+
+@pytest.fixture
+async def unit_store(db: Database) -> SqlitePaperStore:
+    store = SqlitePaperStore(db)
+    await store.load(enumerate(unit.PAPERS.values(), start=1), source=LoadSource(name="unit"))
+    return store
+
+
+UNIT_CASES = unit.LATIN_CASES + unit.CJK_CASES + unit.AUTHOR_CASES + unit.VENUE_CASES
+
+
+@pytest.mark.parametrize(("text", "expected"), UNIT_CASES)
+async def test_unit_expectations_are_what_search_finds(unit_store: SqlitePaperStore, text: str,
+                                                       expected: set[str]) -> None:
+    """The hand-written expectations of tests/core/test_topic_match.py hold in SQLite too."""
+    ids = {paper.id: name for name, paper in unit.PAPERS.items()}
+    hits = await unit_store.search(parse_query(text), limit=10)
+    assert {ids[hit.paper.id] for hit in hits} == expected
 
 
 if __name__ == "__main__":
