@@ -34,7 +34,7 @@ REASONS = {
 
 def _failure(exc: discord.HTTPException) -> DeliveryFailed:
     reason = REASONS.get(exc.code) or f"Discord answered {exc.status} ({exc.code or 'no code'})"
-    return DeliveryFailed(reason, exc.code or None)
+    return DeliveryFailed(reason, exc.code or None, retryable=exc.status == 429)
 
 
 class DiscordDigestPoster:

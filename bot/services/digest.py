@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Protocol
+from typing import Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from aiolimiter import AsyncLimiter
@@ -35,16 +35,26 @@ from storage.interfaces import PaperStore
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 NONCE_LENGTH = 25
+PACE_BURST = 5
+RETRIES = 3
+RETRY_DELAY_SECONDS = 1.0
 
 
 class DeliveryFailed(Exception):
-    """Discord refused the post or the thread; `reason` is shown in `/digest status`."""
+    """Discord refused the post or the thread; `reason` is shown in `/digest status`.
 
-    def __init__(self, reason: str, code: int | None = None) -> None:
+    `retryable` failures (still rate limited after discord.py's own tries) are tried again.
+    """
+
+    def __init__(self, reason: str, code: int | None = None, *,
+                 retryable: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.code = code
+        self.retryable = retryable
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +143,8 @@ class DigestService:
         # Pace our own requests below Discord's global 50/s: when hundreds of servers are due
         # in the same minute, retrying after 429s would waste tries (discord.py gives up after
         # five) and count as invalid requests.
-        self._pace = AsyncLimiter(max(1.0, requests_per_second), 1.0)
+        # A small burst: burst + rate must stay under 50 in any second.
+        self._pace = AsyncLimiter(PACE_BURST, PACE_BURST / max(1.0, requests_per_second))
         self.papers = papers
         self.poster = poster
         self.grace = grace
@@ -212,6 +223,19 @@ class DigestService:
         last = recent[0].paper_id if recent else None
         return next_paper(eligible, posted, config.guild_id, cycle, avoid=last)
 
+    async def _paced(self, call: Callable[[], Awaitable[T]]) -> T:
+        """One Discord call within our request budget, tried again if still rate limited
+        (the nonce keeps a retried post single)."""
+        for attempt in range(RETRIES + 1):
+            try:
+                async with self._pace:
+                    return await call()
+            except DeliveryFailed as exc:
+                if not exc.retryable or attempt == RETRIES:
+                    raise
+                await asyncio.sleep(RETRY_DELAY_SECONDS * (attempt + 1))
+        raise AssertionError("unreachable")
+
     async def _reopen_missing_thread(self, config: DigestConfig) -> None:
         """A crash between recording the post and opening its thread: open it now."""
         if not config.thread:
@@ -227,9 +251,8 @@ class DigestService:
                            name: str) -> None:
         channel_id = entry.channel_id or config.channel_id
         try:
-            async with self._pace:
-                thread_id = await self.poster.open_thread(config.guild_id, channel_id,
-                                                          message_id, name)
+            thread_id = await self._paced(lambda: self.poster.open_thread(
+                config.guild_id, channel_id, message_id, name))
             await self.digests.mark_thread(config.guild_id, entry.local_date, thread_id)
         except DeliveryFailed as exc:
             await self.digests.mark_thread(config.guild_id, entry.local_date, None,
@@ -274,11 +297,9 @@ class DigestService:
         try:
             message_id = None
             if resumed:
-                async with self._pace:
-                    message_id = await self.poster.find(channel_id, marker)
+                message_id = await self._paced(lambda: self.poster.find(channel_id, marker))
             if message_id is None:
-                async with self._pace:
-                    message_id = await self.poster.send(post, entry.nonce)
+                message_id = await self._paced(lambda: self.poster.send(post, entry.nonce))
         except DeliveryFailed as exc:
             paused = await self.digests.mark_failed(guild_id, day, exc.reason)
             log.warning("paper of the day for guild %s on %s failed: %s", guild_id, day,
