@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.catalog_queries import KINDS, Query, known_queries, real_papers, synthetic_queries
+from bench.report import progress, publish
 from bench.synthetic import write_listing
 from bot.core.listing import ListingParser, ParsedPaper
 from bot.core.models import Paper
@@ -39,6 +40,7 @@ from bot.services.search import SearchService
 from storage.database import Database
 from storage.papers import SqlitePaperStore
 
+TAG = "catalog"
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "catalog_search.md"
 DEFAULT_SIZES = "10000,100000"
@@ -85,10 +87,7 @@ def run(args: argparse.Namespace) -> int:
     results = [_bench_size(size, args.seed, papers, queries, repeat) for size in sizes]
     elapsed = time.perf_counter() - started
     text = _report(results, len(known), len(queries), repeat, elapsed)
-    print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    _progress(f"written to {args.out}")
+    publish(text, args.out, TAG)
     return 0
 
 
@@ -292,7 +291,7 @@ class SizeResult:
 
 
 def _progress(message: str) -> None:
-    print(f"[bench catalog] {message}", file=sys.stderr, flush=True)
+    progress(TAG, message)
 
 
 def _missing_titles(db: Path, papers: list[Paper]) -> list[str]:

@@ -40,6 +40,7 @@ from pathlib import Path
 
 import discord
 
+from bench.report import progress, publish
 from bot.app import PaperclubBot
 from bot.runner import build_bot
 from bot.services.digest import Outcome
@@ -49,6 +50,7 @@ from bot.standin.faults import GlobalRateLimiter
 from bot.standin.rest import RecordedRequest
 from storage.digests import DigestConfig
 
+TAG = "digest"
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "digest.md"
 DISCORD_GLOBAL_LIMIT = 50
@@ -189,15 +191,12 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="paperclub-digest-") as tmp:
             runs.append(asyncio.run(_run(Path(tmp), args.servers, limit, args.concurrency)))
     text = _report(runs[0], runs[1], load, time.perf_counter() - started)
-    print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    _progress(f"written to {args.out}")
+    publish(text, args.out, TAG)
     return 0
 
 
 def _progress(message: str) -> None:
-    print(f"[digest] {message}", file=sys.stderr, flush=True)
+    progress(TAG, message)
 
 
 async def _run(tmp: Path, servers: int, limit: int | None, concurrency: int | None) -> Run:

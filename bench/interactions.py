@@ -39,6 +39,7 @@ from pathlib import Path
 
 import discord
 
+from bench.report import progress, publish
 from bench.synthetic import synthetic_papers, write_listing
 from bot.app import PaperclubBot
 from bot.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
@@ -53,6 +54,7 @@ from bot.settings import bundled_catalog, load_settings
 from bot.standin import Guild, StandIn, User
 from bot.standin.interactions import CallbackType
 
+TAG = "interactions"
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "interactions.md"
 KINDS = ("en word", "en prefix", "en typo", "zh 2 chars", "surname")
@@ -96,15 +98,12 @@ def run(args: argparse.Namespace) -> int:
         result = asyncio.run(_bench(Path(tmp), args.papers, args.lookups, args.seed, reload_seed))
     result.seconds = time.perf_counter() - started
     text = _report(result)
-    print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    _progress(f"written to {args.out}")
+    publish(text, args.out, TAG)
     return 0
 
 
 def _progress(message: str) -> None:
-    print(f"[interactions] {message}", file=sys.stderr, flush=True)
+    progress(TAG, message)
 
 
 # --- queries ---------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ import platform
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench.report import progress, publish
 from bench.synthetic import EN_WORDS, SURNAMES, WORKSHOPS, ZH_GLUE, synthetic_papers, write_listing
 from bot.core.models import Paper
 from bot.core.query import SearchQuery, words_of
@@ -54,6 +54,7 @@ from storage.database import Database
 from storage.fts import match_expression
 from storage.papers import SqlitePaperStore
 
+TAG = "bench subscriptions"
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "subscriptions.md"
 TOPICS_PER_MEMBER = 5
@@ -85,15 +86,12 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="paperclub-bench-") as tmp:
         result = asyncio.run(_bench(args, Path(tmp)))
     text = _report(args, result, time.perf_counter() - started)
-    print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    _progress(f"written to {args.out}")
+    publish(text, args.out, TAG)
     return 0
 
 
 def _progress(message: str) -> None:
-    print(f"[bench subscriptions] {message}", file=sys.stderr, flush=True)
+    progress(TAG, message)
 
 
 def percentile(values: list[float], q: float) -> float:
