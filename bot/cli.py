@@ -316,8 +316,7 @@ async def _sync(settings: Settings, target: str, guild_id: int, force: bool) -> 
     set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
     bot = await build_bot(settings)
     async with bot:
-        await bot.login(token)
-        await bot.add_commands()
+        await bot.login(token)  # runs setup_hook: the cogs are loaded
         changed = await sync_commands(bot.tree, bot.state, target="guild" if guild_id else "global",
                                       guild_id=guild_id, force=force)
     out.print(f"slash commands {'synced' if changed else 'unchanged; not synced'} ({target})")

@@ -1,0 +1,71 @@
+"""Paper cards and result pages stay within Discord's limits whatever the catalog holds."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.core.card import (
+    DESCRIPTION_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    FIELD_VALUE_LIMIT,
+    TITLE_LIMIT,
+    Lang,
+    build_card,
+    fit,
+)
+from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.results import CHOICE_NAME_LIMIT, choice_name, option_label, result_page
+
+long_text = st.text(min_size=0, max_size=6000)
+papers = st.builds(
+    Paper,
+    title_en=st.text(min_size=1, max_size=3000),
+    title_zh=long_text,
+    authors=st.lists(st.text(min_size=1, max_size=200), max_size=300).map(tuple),
+    affiliations=st.lists(st.builds(Affiliation, st.text(max_size=300), st.text(max_size=300)),
+                          max_size=100).map(tuple),
+    summary_zh=long_text,
+    comments=st.text(max_size=500),
+    venue=st.builds(Venue, conference=st.text(max_size=300), year=st.none(),
+                    track=st.sampled_from(list(Track)), workshop=st.text(max_size=2000)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(paper=papers, lang=st.sampled_from(list(Lang)), note=st.text(max_size=3000))
+def test_every_card_is_within_discord_limits(paper: Paper, lang: Lang, note: str) -> None:
+    card = build_card(paper, lang, note=note, footer_note="paper of the day 2026-11-30")
+    assert len(card.title) <= TITLE_LIMIT
+    assert len(card.description) <= DESCRIPTION_LIMIT
+    assert len(card.fields) <= 25
+    assert all(len(f.name) <= 256 and len(f.value) <= FIELD_VALUE_LIMIT for f in card.fields)
+    assert card.total_length() <= EMBED_TOTAL_LIMIT
+    assert card.url.startswith("https://arxiv.org/search/?query=")
+
+
+@settings(max_examples=100, deadline=None)
+@given(paper=papers, chinese=st.booleans(), lang=st.sampled_from(list(Lang)))
+def test_choices_labels_and_pages_are_within_limits(paper: Paper, chinese: bool,
+                                                    lang: Lang) -> None:
+    assert 0 < len(choice_name(paper, chinese)) <= CHOICE_NAME_LIMIT
+    label, description = option_label(paper, lang)
+    assert len(label) <= 100 and len(description) <= 100
+    page = result_page([paper] * 12, 1, "q" * 500, lang, lambda s: s)
+    assert len(page.body) <= DESCRIPTION_LIMIT and len(page.heading) <= 256
+    assert page.footer in {"Page 2 of 3", "第 2/3 页", "第 2/3 頁"}
+
+
+def test_fit_cuts_at_a_word_boundary_with_an_ellipsis() -> None:
+    assert fit("short", 10) == "short"
+    assert fit("Stabilizing Native Low-Rank LLM Pretraining", 30) == "Stabilizing Native Low-Rank…"
+    assert len(fit("x" * 500, 100)) == 100
+
+
+def test_long_author_lists_say_how_many_more() -> None:
+    paper = Paper(title_en="T", title_zh="", authors=tuple(f"Author Number {n}"
+                                                            for n in range(200)))
+    (authors,) = [f for f in build_card(paper, Lang.EN).fields if f.name == "Authors"]
+    assert authors.value.endswith("more") and len(authors.value) <= FIELD_VALUE_LIMIT
+    (chinese,) = [f for f in build_card(paper, Lang.ZH_HANS).fields if f.name == "作者"]
+    assert chinese.value.endswith("位")
