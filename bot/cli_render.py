@@ -47,10 +47,8 @@ def print_paper(console: Console, paper: Paper) -> None:
             console.print(f"  • {aff.en}" + (f"（{aff.zh}）" if aff.zh else ""))
     if venue.badge():
         console.print(f"[bold]Venue 会议[/bold]  {venue.badge()}")
-    counts = [f"{n} {name}" for name, n in
-              (("pages", venue.pages), ("figures", venue.figures), ("tables", venue.tables)) if n]
-    if counts:
-        console.print(f"[bold]Length 篇幅[/bold]  {', '.join(counts)}")
+    if venue.length():
+        console.print(f"[bold]Length 篇幅[/bold]  {venue.length()}")
     if paper.summary_zh:
         console.print(f"\n[bold]AI总结[/bold]\n{paper.summary_zh}\n")
     if paper.comments:

@@ -150,11 +150,8 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     if badge:
         fields.append(CardField(label("venue", lang), fit(escape(badge), FIELD_VALUE_LIMIT),
                                 inline=True))
-    venue = paper.venue
-    sizes = [f"{n} {name}" for name, n in (("pages", venue.pages), ("figures", venue.figures),
-                                           ("tables", venue.tables)) if n]
-    if sizes:
-        fields.append(CardField(label("length", lang), ", ".join(sizes), inline=True))
+    if paper.venue.length():
+        fields.append(CardField(label("length", lang), paper.venue.length(), inline=True))
     parts = []
     if second and second != first:
         parts.append(f"*{escape(second)}*")

@@ -38,6 +38,11 @@ class Venue:
     figures: int | None = None
     tables: int | None = None
 
+    def length(self) -> str:
+        """`16 pages, 8 figures, 2 tables` from whichever counts the notes gave ('' if none)."""
+        counts = (("pages", self.pages), ("figures", self.figures), ("tables", self.tables))
+        return ", ".join(f"{n} {name}" for name, n in counts if n)
+
     def badge(self) -> str:
         """A one-line label such as `ICML 2026 · Workshop: Mechanistic Interpretability`."""
         parts: list[str] = []
