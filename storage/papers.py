@@ -21,6 +21,7 @@ from storage.fts import COLUMNS, HEADLINE_COLUMNS, WEIGHTS, index_row, match_exp
 from storage.interfaces import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
 
 BATCH = 500
+RANK_WINDOW = 2000
 _PAPER_COLUMNS = (
     "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
     "p.journal_ref, p.conference, p.year, p.track, p.workshop, p.honours, p.pages, "
@@ -324,14 +325,23 @@ class SqlitePaperStore:
 
     async def _top(self, match: str, limit: int) -> list[SearchHit]:
         """Rank inside the full-text index, then fetch only the rows shown (joining every
-        match to `papers` before the LIMIT doubled the cost of frequent words)."""
+        match to `papers` before the LIMIT doubled the cost of frequent words).
+
+        bm25 costs about a microsecond per matching row, so a word found in tens of thousands
+        of papers is ranked among its `RANK_WINDOW` newest matches only (found by walking the
+        index backwards, which needs no scoring); narrower queries rank every match.
+        """
+        window = await self._db.fetchone(
+            "SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid DESC "
+            "LIMIT 1 OFFSET ?", (match, RANK_WINDOW - 1))
+        floor = int(window[0]) if window else 0
         sql = (
             f"WITH top AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
-            "WHERE paper_fts MATCH ? ORDER BY score, rowid LIMIT ?) "
+            "WHERE paper_fts MATCH ? AND rowid >= ? ORDER BY score, rowid LIMIT ?) "
             f"SELECT {_PAPER_COLUMNS}, top.score, p.id FROM top "
             "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
         )
-        rows = await self._db.fetchall(sql, (match, limit))
+        rows = await self._db.fetchall(sql, (match, floor, limit))
         return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,

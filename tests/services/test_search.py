@@ -123,3 +123,19 @@ async def test_fuzzed_queries_never_raise(search: SearchService, text: str) -> N
         return
     outcome = await search.search(query)
     assert isinstance(outcome.hits, list)
+
+
+async def test_broad_words_are_ranked_among_their_newest_matches(
+        search: SearchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bm25 work is bounded: beyond RANK_WINDOW matches only the newest are scored."""
+    import storage.papers
+
+    everything = await search.search(parse_query("本文"), limit=50)
+    assert len(everything.hits) > 5
+    monkeypatch.setattr(storage.papers, "RANK_WINDOW", 3)
+    windowed = await search.search(parse_query("本文"), limit=50)
+    # at most 3 from the headline tier plus 3 from the whole-text tier
+    assert 0 < len(windowed.hits) <= 3 * 2
+    assert len(windowed.hits) < len(everything.hits)
+    narrow = await search.search(parse_query("grokking"))
+    assert narrow.hits[0].paper.title_en.startswith("To Grok Grokking")
