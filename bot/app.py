@@ -74,7 +74,7 @@ class PaperclubBot(commands.Bot):
         self.scheduler = scheduler
         self.subscription_store = subscription_store
         self.subscriptions = SubscriptionService(subscription_store, papers)
-        self.notifier = Notifier(self, self.subscriptions,
+        self.notifier = Notifier(self, self.subscriptions, spawn=self.spawn,
                                  dm_interval=1 / settings.subscriptions.dm_per_second)
         self.digest = DigestService(
             digests, papers, DiscordDigestPoster(self),

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
 
 import discord
 
@@ -50,9 +51,11 @@ class Notifier:
     """DMs and digest audiences for one bot."""
 
     def __init__(self, client: discord.Client, service: SubscriptionService, *,
+                 spawn: Callable[[Coroutine[Any, Any, Any], str], None],
                  dm_interval: float = 0.25) -> None:
         self.client = client
         self.service = service
+        self.spawn = spawn
         self.dm_interval = dm_interval
         self._dm_lock = asyncio.Lock()
 
@@ -62,13 +65,20 @@ class Notifier:
 
     async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
                            link: str) -> None:
-        """Record the mentions, then DM the members who asked for DMs."""
+        """Record the mentions and DMs, then send the DMs in the background (they are paced,
+        and the digest must not wait for them)."""
         store = self.service.store
         await store.record_notifications(guild_id, ((u, paper.id) for u in audience.mention_ids),
                                          "mention")
         fresh = await store.record_notifications(
             guild_id, ((u, paper.id) for u in audience.dm), "dm")
-        for user_id in sorted(u for u, _ in fresh):
+        if fresh:
+            self.spawn(self._digest_dms(paper, audience, sorted(u for u, _ in fresh), link),
+                       "paper-of-the-day DMs")
+
+    async def _digest_dms(self, paper: Paper, audience: Audience, user_ids: list[int],
+                          link: str) -> None:
+        for user_id in user_ids:
             topics = ", ".join(audience.dm[user_id])
             embed, view = paper_message(paper, Lang.EN)
             view.stop()

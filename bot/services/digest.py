@@ -139,14 +139,14 @@ class DigestService:
                  audience: DigestAudience | None = None,
                  requests_per_second: float = 45.0) -> None:
         self.digests = digests
+        self.papers = papers
+        self.poster = poster
         self.audience = audience
         # Pace our own requests below Discord's global 50/s: when hundreds of servers are due
         # in the same minute, retrying after 429s would waste tries (discord.py gives up after
-        # five) and count as invalid requests.
-        # A small burst: burst + rate must stay under 50 in any second.
+        # five) and count as invalid requests. A small burst keeps burst + rate under 50 in
+        # any second.
         self._pace = AsyncLimiter(PACE_BURST, PACE_BURST / max(1.0, requests_per_second))
-        self.papers = papers
-        self.poster = poster
         self.grace = grace
         self.clock = clock
         self._concurrency = concurrency

@@ -111,6 +111,7 @@ async def test_digest_mentions_exactly_the_matching_members_and_dms_the_others(
     await _sub(standin, guild, people.bob, "qqqqzzzz unrelated", "mention")
     (outcome,) = await bot.digest.tick()
     assert outcome.status == "posted"
+    await bot.background_done()
     (post,) = [m for m in standin.messages(guild.channel("papers")) if m.embeds]
     assert post.content == f"For: <@{people.alice.id}> — matched {topic}"
     assert post.pings.users == frozenset({people.alice.id})
