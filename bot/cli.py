@@ -8,7 +8,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -66,11 +66,8 @@ async def _catalog(settings: Settings) -> AsyncIterator[SqlitePaperStore]:
         await db.close()
 
 
-def _run(coro: Awaitable[int]) -> int:
-    async def wrapper() -> int:
-        return await coro
-
-    return asyncio.run(wrapper())
+def _run(coro: Coroutine[Any, Any, int]) -> int:
+    return asyncio.run(coro)
 
 
 def common_options(func: Callable[P, int]) -> Callable[..., None]:
@@ -288,9 +285,15 @@ def local(script: bool, lines: tuple[str, ...]) -> int:
         return EXIT_OK
 
 
-async def _run_bot(settings: Settings) -> int:
+def _discord_token(settings: Settings) -> str:
+    """The token (or `MissingToken`), with discord.py pointed at the configured endpoints."""
     token = token_of(settings)
     set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
+    return token
+
+
+async def _run_bot(settings: Settings) -> int:
+    token = _discord_token(settings)
     bot = await build_bot(settings)
     try:
         async with bot:
@@ -312,8 +315,7 @@ def run() -> int:
 
 
 async def _sync(settings: Settings, target: str, guild_id: int, force: bool) -> int:
-    token = token_of(settings)
-    set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
+    token = _discord_token(settings)
     bot = await build_bot(settings)
     async with bot:
         await bot.login(token)  # runs setup_hook: the cogs are loaded
@@ -341,8 +343,7 @@ def sync(guild_id: int | None, global_: bool, force: bool) -> int:
 async def _application_id(settings: Settings) -> int:
     if settings.discord.application_id:
         return settings.discord.application_id
-    token = token_of(settings)
-    set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
+    token = _discord_token(settings)
     client = discord.Client(intents=discord.Intents.none())
     async with client:
         await client.login(token)
