@@ -76,7 +76,7 @@ class Permission(IntFlag):
 
 
 ALL_PERMISSIONS = (1 << 53) - 1
-DEFAULT_EVERYONE_PERMISSIONS = int(
+CHAT_PERMISSIONS = int(
     Permission.VIEW_CHANNEL
     | Permission.SEND_MESSAGES
     | Permission.EMBED_LINKS
@@ -84,7 +84,10 @@ DEFAULT_EVERYONE_PERMISSIONS = int(
     | Permission.READ_MESSAGE_HISTORY
     | Permission.ADD_REACTIONS
     | Permission.USE_APPLICATION_COMMANDS
-    | Permission.CREATE_PUBLIC_THREADS
+)
+"""What anyone may do in a conversation: all of a DM channel's permissions."""
+DEFAULT_EVERYONE_PERMISSIONS = CHAT_PERMISSIONS | int(
+    Permission.CREATE_PUBLIC_THREADS
     | Permission.CREATE_PRIVATE_THREADS
     | Permission.SEND_MESSAGES_IN_THREADS
 )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .model import (
     ALL_PERMISSIONS,
+    CHAT_PERMISSIONS,
     DEFAULT_BOT_PERMISSIONS,
     Channel,
     ChannelType,
@@ -15,7 +16,6 @@ from .model import (
     Member,
     Message,
     MessageFlag,
-    Permission,
     Role,
     User,
     iso_now,
@@ -32,15 +32,7 @@ _CREATE_FLAGS = int(
     | MessageFlag.SUPPRESS_NOTIFICATIONS
     | MessageFlag.IS_COMPONENTS_V2
 )
-_DM_PERMISSIONS = int(
-    Permission.VIEW_CHANNEL
-    | Permission.SEND_MESSAGES
-    | Permission.EMBED_LINKS
-    | Permission.ATTACH_FILES
-    | Permission.READ_MESSAGE_HISTORY
-    | Permission.ADD_REACTIONS
-    | Permission.USE_APPLICATION_COMMANDS
-)
+_DM_PERMISSIONS = CHAT_PERMISSIONS
 _MESSAGE_FIELDS = ("content", "embeds", "components", "allowed_mentions", "attachments")
 
 
