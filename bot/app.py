@@ -53,7 +53,7 @@ class PaperclubBot(commands.Bot):
     def __init__(self, *, settings: Settings, db: Database, papers: PaperStore,
                  state: StateStore, search: SearchService, digests: SqliteDigestStore,
                  subscription_store: SqliteSubscriptionStore, scheduler: AsyncIOScheduler,
-                 **options: Any) -> None:
+                 force_sync: bool = False, **options: Any) -> None:
         owner_ids = set(settings.discord.owner_ids)
         if owner_ids:
             options["owner_ids"] = owner_ids
@@ -66,6 +66,7 @@ class PaperclubBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.force_sync = force_sync
         self.db = db
         self.papers = papers
         self.state = state
@@ -117,7 +118,7 @@ class PaperclubBot(commands.Bot):
         discord_settings = self.settings.discord
         if discord_settings.sync != "off":
             await sync_commands(self.tree, self.state, target=discord_settings.sync,
-                                guild_id=discord_settings.dev_guild_id)
+                                guild_id=discord_settings.dev_guild_id, force=self.force_sync)
 
     async def add_commands(self) -> None:
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""

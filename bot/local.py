@@ -189,7 +189,8 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
     local_settings = settings.model_copy(
         update={"discord": settings.discord.model_copy(update={"sync": "global"})})
     async with StandIn(guilds=[guild]) as standin:
-        bot = await build_bot(local_settings, guild_ready_timeout=0.05)
+        # A new stand-in knows no commands: sync even if the database says nothing changed.
+        bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True)
         await standin.start_bot(bot)
         try:
             yield LocalSession(standin, bot, guild, you, write)

@@ -179,6 +179,14 @@ def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
     assert "To Grok Grokking" in result.stdout
 
 
+def test_local_mode_twice_on_the_same_database(run: Run) -> None:
+    """Each run starts a fresh stand-in, which must be told the commands again."""
+    for _ in range(2):
+        result = run("local", "/paper grokking")
+        assert result.returncode == 0, result.stderr
+        assert "**To Grok Grokking: Provable Grokking in Ridge Regression**" in result.stdout
+
+
 def test_run_without_a_token_says_what_to_set(run: Run) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     result = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True,
