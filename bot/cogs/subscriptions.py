@@ -27,9 +27,14 @@ DELIVERY_NAMES = {"dm": "direct message", "mention": "mention in the paper of th
 CHOICE_LIMIT = 25
 
 
+def _plural(n: int, noun: str) -> str:
+    """`1 paper`, `12 papers`."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _papers(n: int) -> str:
     """`1 paper`, `12 papers`, `1,000+ papers`."""
-    return "1,000+ papers" if n >= 1000 else f"{n:,} paper{'' if n == 1 else 's'}"
+    return "1,000+ papers" if n >= 1000 else _plural(n, "paper")
 
 
 class SubscriptionsCog(commands.Cog):
@@ -142,9 +147,9 @@ class SubscriptionsCog(commands.Cog):
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Everything about the member, in every server; works in a DM; safe to repeat."""
         gone = await self.bot.subscription_store.forget(interaction.user.id)
-        await respond(interaction, f"Done: deleted {gone.subscriptions} subscriptions and "
-                      f"{gone.notifications} notification records, in every server.",
-                      ephemeral=True)
+        await respond(interaction, f"Done: deleted {_plural(gone.subscriptions, 'subscription')}"
+                      f" and {_plural(gone.notifications, 'notification record')}, in every "
+                      "server.", ephemeral=True)
 
     @app_commands.command(name="subscriptions-admin",
                           description="Topics followed in this server (admins)")

@@ -67,7 +67,7 @@ async def test_forget_me_works_in_a_dm_and_twice(bot: PaperclubBot, standin: Sta
     first = await standin.slash("forget-me", user=people.alice)
     assert "deleted 2 subscriptions" in (await first.response()).content
     again = await standin.slash("forget-me", user=people.alice)
-    assert "deleted 0 subscriptions" in (await again.response()).content
+    assert "deleted 0 subscriptions and 0 notification records" in (await again.response()).content
     from_dm = await standin.slash("subscribe", {"topic": "grokking"}, user=people.alice)
     assert "only in a server" in (await from_dm.response()).content
 
