@@ -3,8 +3,8 @@
 Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 private:true`,
 `/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); end a line
 with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back` drive the
-last result list; what the bot posts in channels by itself is shown as `[#channel]`; `help`
-and `quit` do what they say. You are an admin of a server with #general and #papers.
+last result list; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
+bot posts in channels by itself is shown as `[#channel]`; `help` and `quit` do what they say. You are an admin of a server with #general and #papers.
 """
 
 from __future__ import annotations
@@ -120,6 +120,9 @@ class LocalSession:
                 return False
             if word == "help":
                 self.write(HELP)
+            elif word == "locale":
+                self.locale = rest.strip() or "en-US"
+                self.write(f"Your Discord language is now {self.locale}.")
             elif word in {"next", "prev", "back"}:
                 await self._click({"next": "▶", "prev": "◀"}.get(word, "Back to results"))
             elif word == "open":

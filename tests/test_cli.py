@@ -171,12 +171,14 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
 
 
 def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
-    result = run("local", "/paper whistleblower", "/nosuch", "next", "/paper gro?")
+    result = run("local", "/paper whistleblower", "/nosuch", "next", "/paper gro?",
+                 "locale zh-CN", "/paper 蒸馏")
     assert result.returncode == 0, result.stderr
     assert "Plausible Deniability Guarantees for Whistleblowers" in result.stdout
     assert "! unknown command /nosuch" in result.stdout
     assert "! no result list to page" in result.stdout
     assert "To Grok Grokking" in result.stdout
+    assert "**共生启发的知识蒸馏用于增量目标检测**" in result.stdout and "作者" in result.stdout
 
 
 def test_local_mode_twice_on_the_same_database(run: Run) -> None:
