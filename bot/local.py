@@ -4,7 +4,8 @@ Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 pr
 `/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); end a line
 with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back` drive the
 last result list; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
-bot posts in channels by itself is shown as `[#channel]`; `help` and `quit` do what they say. You are an admin of a server with #general and #papers.
+bot posts in channels by itself is shown as `[#channel]`; `help` and `quit` do what they say.
+You are an admin of a server with #general and #papers.
 """
 
 from __future__ import annotations
