@@ -83,6 +83,8 @@ class PaperclubBot(commands.Bot):
             concurrency=settings.digest.concurrency, audience=self.notifier,
             requests_per_second=settings.digest.requests_per_second)
         self._tick_lock = asyncio.Lock()
+        self._closing = False
+        self._closed = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
         self.caught_up = asyncio.Event()
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
@@ -154,7 +156,14 @@ class PaperclubBot(commands.Bot):
                 await self.digest.tick()
 
     async def close(self) -> None:
-        """Stop the scheduler, disconnect, then release the database (its threads end too)."""
+        """Stop the scheduler, disconnect, then release the database (its threads end too).
+
+        Safe to call twice (a signal handler and `async with` both do): the second call waits
+        for the first to finish."""
+        if self._closing:
+            await self._closed.wait()
+            return
+        self._closing = True
         try:
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
@@ -170,4 +179,7 @@ class PaperclubBot(commands.Bot):
                 view.stop()
             await super().close()
         finally:
-            await self.db.close()
+            try:
+                await self.db.close()
+            finally:
+                self._closed.set()

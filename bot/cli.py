@@ -7,6 +7,7 @@ import functools
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -295,9 +296,16 @@ def _discord_token(settings: Settings) -> str:
 async def _run_bot(settings: Settings) -> int:
     token = _discord_token(settings)
     bot = await build_bot(settings)
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Future[None]] = []
+    for stop in (signal.SIGTERM, signal.SIGINT):  # systemctl stop, Ctrl-C: close cleanly
+        loop.add_signal_handler(stop, lambda: closing.append(asyncio.ensure_future(bot.close())))
     try:
         async with bot:
             await bot.start(token)
+        # start() returns as soon as the gateway closes; let the signal's close() finish
+        # releasing the database before the loop ends.
+        await asyncio.gather(*closing)
     except discord.LoginFailure:
         raise _Fail("error: Discord refused the token (DISCORD_TOKEN); reset it in the "
                     "Developer Portal and try again") from None

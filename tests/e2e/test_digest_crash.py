@@ -64,13 +64,16 @@ class BotProcess:
         assert await self.proc.wait() == -signal.SIGKILL
 
     async def stop(self) -> None:
+        """SIGTERM, as systemd sends: the bot closes cleanly and exits 0."""
         if self.proc is not None and self.proc.returncode is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                await asyncio.wait_for(self.proc.wait(), 15)
+                code = await asyncio.wait_for(self.proc.wait(), 15)
             except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()
+                raise AssertionError("no stop on SIGTERM:\n" + self.log.read_text()[-3000:]) from None
+            assert code == 0, self.log.read_text()
 
 
 async def _configure(db_path: Path, guild: Guild) -> None:
