@@ -308,6 +308,8 @@ class DigestService:
         await self.digests.mark_posted(guild_id, day, message_id)
         if config.thread:
             await self._open_thread(config, entry, message_id, paper.title_en)
+        else:  # recorded, so that turning threads on later never opens one on an old post
+            await self.digests.mark_thread(guild_id, day, None, reason="threads are off")
         if self.audience is not None and not audience.empty:
             link = f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
             try:

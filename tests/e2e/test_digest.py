@@ -73,6 +73,9 @@ async def test_digest_now_twice_posts_once(bot: PaperclubBot, standin: StandIn, 
     assert post.thread is None
     await bot.digest.tick()
     assert len(_posts(standin, guild.channel("papers"))) == 1
+    await _set(standin, guild, people, thread=True)  # threads on later: no thread on old posts
+    await bot.digest.tick()
+    assert standin.message(post.id).thread is None
 
 
 async def test_members_without_manage_server_and_dms_are_refused(
