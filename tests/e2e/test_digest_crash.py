@@ -72,7 +72,8 @@ class BotProcess:
             except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()
-                raise AssertionError("no stop on SIGTERM:\n" + self.log.read_text()[-3000:]) from None
+                tail = self.log.read_text()[-3000:]
+                raise AssertionError(f"no stop on SIGTERM:\n{tail}") from None
             assert code == 0, self.log.read_text()
 
 
