@@ -13,6 +13,8 @@ PERMISSIONS: dict[str, str] = {
     "embed_links": "show paper cards (embeds)",
     "create_public_threads": "open a discussion thread for each paper of the day",
     "send_messages_in_threads": "post in those discussion threads",
+    "read_message_history": "find its own paper-of-the-day post after a restart, so that it "
+                            "never posts twice",
 }
 
 

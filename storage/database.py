@@ -16,6 +16,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.core.models import paper_id
 from storage.migrations import LATEST_VERSION, MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,7 @@ async def _connect(path: str | Path) -> aiosqlite.Connection:
     try:
         for pragma in _PRAGMAS:
             await conn.execute(pragma)
+        await conn.create_function("paperclub_id", 1, paper_id, deterministic=True)
     except BaseException:
         await conn.close()
         raise

@@ -37,6 +37,7 @@ class LoadCounts:
     unchanged: int = 0
     removed: int = 0
     duplicates: list[tuple[int, int]] = field(default_factory=list)
+    id_collisions: list[int] = field(default_factory=list)
     added_ids: list[str] = field(default_factory=list)
 
 

@@ -1,6 +1,7 @@
 """Numbered, forward-only schema migrations; the version lives in `PRAGMA user_version`.
 
 Append new migrations to the end of `MIGRATIONS`; never edit one that has shipped.
+Statements may call `paperclub_id(title_key)`, the public id function of `bot.core.models`.
 """
 
 from __future__ import annotations
@@ -154,6 +155,20 @@ MIGRATIONS: tuple[Migration, ...] = (
                 reason TEXT NOT NULL,
                 paused_at TEXT NOT NULL
             )""",
+        ),
+    ),
+    Migration(
+        5,
+        "64-bit paper ids",
+        (
+            "CREATE TEMP TABLE id_map AS "
+            "SELECT public_id AS old, paperclub_id(title_key) AS new FROM papers",
+            "UPDATE papers SET public_id = paperclub_id(title_key)",
+            "UPDATE digest_ledger SET paper_id = (SELECT new FROM id_map "
+            "WHERE old = digest_ledger.paper_id) WHERE paper_id IN (SELECT old FROM id_map)",
+            "UPDATE notifications SET paper_id = (SELECT new FROM id_map "
+            "WHERE old = notifications.paper_id) WHERE paper_id IN (SELECT old FROM id_map)",
+            "DROP TABLE id_map",
         ),
     ),
 )

@@ -156,10 +156,22 @@ class _BatchLoader:
         ) as cursor:
             return {key: (rowid, digest, line) async for key, rowid, digest, line in cursor}
 
+    async def _taken_ids(self, batch: list[_Prepared]) -> set[str]:
+        """Public ids in the batch already held by a paper with another title (64-bit ids make
+        this improbable, but one must never abort the whole load)."""
+        ids = [item.paper.id for item in batch]
+        async with self._conn.execute(
+            f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
+            f"AND title_key NOT IN ({','.join('?' * len(ids))})",
+            [*ids, *(item.key for item in batch)],
+        ) as cursor:
+            return {str(row[0]) async for row in cursor}
+
     async def load(self, batch: list[_Prepared]) -> None:
         """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
         counts, source, now = self._counts, self._source, _now()
         existing = await self._existing([item.key for item in batch])
+        taken = await self._taken_ids(batch)
         inserts: list[tuple[Any, ...]] = []
         updates: list[tuple[Any, ...]] = []
         touches: list[tuple[Any, ...]] = []
@@ -176,6 +188,10 @@ class _BatchLoader:
                 counts.duplicates.append((line, found[2]))
                 continue
             if found is None:
+                if paper.id in taken:
+                    counts.id_collisions.append(line)
+                    continue
+                taken.add(paper.id)
                 rowid = self._next_id
                 self._next_id += 1
                 inserts.append(
@@ -259,7 +275,8 @@ class SqlitePaperStore:
                 "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
                 "unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (source.name, source.listing_query, _now(), counts.added, counts.updated,
-                 counts.unchanged, counts.removed, source.rejected + len(counts.duplicates)),
+                 counts.unchanged, counts.removed,
+                 source.rejected + len(counts.duplicates) + len(counts.id_collisions)),
             )
         return counts
 

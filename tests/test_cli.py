@@ -74,7 +74,7 @@ def test_show_both_languages_and_json(loaded: Run) -> None:
     assert "AI总结" in shown.stdout
     as_json = json.loads(loaded("show", paper_id, "--json").stdout)
     assert as_json["id"] == paper_id
-    assert loaded("show", "0000000000").returncode == 1
+    assert loaded("show", "0" * 16).returncode == 1
 
 
 def test_stats_json(loaded: Run) -> None:

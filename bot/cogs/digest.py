@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bot.app import PaperclubBot
 
 NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "create_public_threads",
-                     "send_messages_in_threads")
+                     "send_messages_in_threads", "read_message_history")
 STATUS_WORDS = {"posted": "✅ posted", "skipped": "⏭️ skipped", "failed": "⚠️ failed",
                 "claimed": "⏳ in progress"}
 

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.card import Lang
+from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
 from bot.core.results import choice_name, no_match_message, text
 from bot.core.text import has_cjk
@@ -28,7 +29,7 @@ T = TypeVar("T")
 AUTOCOMPLETE_LIMIT = 25
 RESULT_LIMIT = 50
 DEFER_AFTER_SECONDS = 1.5
-PAPER_ID = re.compile(r"[0-9a-f]{10}")
+PAPER_ID = re.compile(rf"[0-9a-f]{{{PAPER_ID_CHARS}}}")
 
 
 async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T], *,
@@ -94,8 +95,8 @@ class PapersCog(commands.Cog):
             interaction, self.bot.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
-            await respond(interaction, ephemeral=private, content=no_match_message(
-                shown_query, outcome.did_you_mean, lang, escape))
+            await respond(interaction, no_match_message(
+                shown_query, outcome.did_you_mean, lang, escape), ephemeral=private)
             return
         note = text("corrected", lang, s=escape(outcome.did_you_mean)) if (
             outcome.did_you_mean) else ""
@@ -105,8 +106,8 @@ class PapersCog(commands.Cog):
             return
         results = ResultsView(owner=interaction.user, papers=[h.paper for h in outcome.hits],
                               query=shown_query, lang=lang)
-        await respond(interaction, ephemeral=private, content=note or None,
-                   embed=results.embed(), view=self.bot.track(results))
+        await respond(interaction, note or None, embed=results.embed(),
+                      view=self.bot.track(results), ephemeral=private)
         results.message = await interaction.original_response()
 
     @paper.autocomplete("query")

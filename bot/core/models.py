@@ -80,6 +80,13 @@ class Paper:
         return paper_id(self.key)
 
 
+PAPER_ID_CHARS = 16
+
+
 def paper_id(key: str) -> str:
-    """Ten hex characters of the key's SHA-256: stable across databases and reloads."""
-    return hashlib.sha256(key.encode()).hexdigest()[:10]
+    """16 hex characters (64 bits) of the key's SHA-256: stable across databases and reloads.
+
+    64 bits keep a collision between two titles improbable even at ten million papers (about
+    1 in 370,000); 40 bits collided at one million about every other time.
+    """
+    return hashlib.sha256(key.encode()).hexdigest()[:PAPER_ID_CHARS]

@@ -98,10 +98,14 @@ async def load_catalog(
     parsed = listing.parse(reader) if fmt is CatalogFormat.LISTING else parse_jsonl(reader)
     records = _Records(report, parsed, strict, reader, progress, listing)
     counts = await store.load(records, source=records.source, prune=prune)
-    for line, first in counts.duplicates:
+    problems = [(line, f"same title as the record at line {first}")
+                for line, first in counts.duplicates]
+    problems += [(line, "its paper id collides with another paper's; change the title slightly")
+                 for line in counts.id_collisions]
+    for line, reason in problems:
         report.rejected += 1
         if len(report.errors) < MAX_REPORTED_ERRORS:
-            report.errors.append(RecordError(line, f"same title as the record at line {first}"))
+            report.errors.append(RecordError(line, reason))
     report.errors.sort(key=lambda e: e.line)
     report.counts = counts
     return report

@@ -154,3 +154,49 @@ async def test_readers_see_the_last_committed_catalog_during_a_load(
     assert counts.added == 1100
     assert seen_during_load == [30]
     assert await store.count() == 1130
+
+
+async def test_a_paper_id_collision_rejects_that_record_not_the_load(
+        db: Database, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two titles with one public id: the second is reported, the rest still load."""
+    import bot.core.models
+
+    monkeypatch.setattr(bot.core.models, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
+    store = SqlitePaperStore(db)
+    counts = await store.load(((n, p) for n, p in enumerate(bundled_papers, start=1)),
+                              source=LoadSource("tiny ids"))
+    assert counts.id_collisions
+    assert counts.added + len(counts.id_collisions) == 30
+    assert await store.count() == counts.added
+
+
+async def test_migration_5_moves_old_ids_everywhere(tmp_path: Path,
+                                                    bundled_papers: list[Paper]) -> None:
+    """A database from before 64-bit ids gets them, in papers and in every reference."""
+    from bot.core.models import paper_id
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:  # the schema as version 4 left it, 10-char ids
+        from storage.migrations import MIGRATIONS
+
+        for migration in MIGRATIONS[:4]:
+            for statement in migration.statements:
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version = 4")
+        paper = bundled_papers[1]
+        old = paper_id(paper.key)[:10]
+        conn.execute(
+            "INSERT INTO papers (id, public_id, title_key, title_en, title_zh, authors, "
+            "affiliations, summary_zh, comments, journal_ref, track, honours, source, "
+            "content_hash, added_at, updated_at) VALUES (1, ?, ?, ?, '', '[]', '[]', '', '', "
+            "'', 'main', '[]', 's', 'h', 'now', 'now')", (old, paper.key, paper.title_en))
+        conn.execute("INSERT INTO notifications VALUES (1, 2, ?, 'dm', 'now')", (old,))
+        conn.execute("INSERT INTO digest_ledger (guild_id, local_date, status, nonce, paper_id, "
+                     "claimed_at) VALUES (1, '2026-11-30', 'posted', 'n', ?, 'now')", (old,))
+    db = await Database.open(path)
+    await db.close()
+    with sqlite3.connect(path) as conn:
+        new = paper_id(paper.key)
+        assert conn.execute("SELECT public_id FROM papers").fetchone()[0] == new
+        assert conn.execute("SELECT paper_id FROM notifications").fetchone()[0] == new
+        assert conn.execute("SELECT paper_id FROM digest_ledger").fetchone()[0] == new
