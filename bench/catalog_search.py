@@ -135,12 +135,14 @@ def _paperclub_import(db_path: Path, listing: Path) -> dict[str, float]:
     async def load() -> dict[str, float]:
         before = _max_rss_mb()
         db = await Database.open(db_path)
-        started = time.perf_counter()
-        report = await load_catalog(SqlitePaperStore(db), listing)
-        seconds = time.perf_counter() - started
-        wal = Path(f"{db_path}-wal")
-        wal_mb = wal.stat().st_size / MB if wal.exists() else 0.0
-        await db.close()
+        try:
+            started = time.perf_counter()
+            report = await load_catalog(SqlitePaperStore(db), listing)
+            seconds = time.perf_counter() - started
+            wal = Path(f"{db_path}-wal")
+            wal_mb = wal.stat().st_size / MB if wal.exists() else 0.0
+        finally:  # an open connection would keep the worker process from exiting
+            await db.close()
         return {"papers": report.loaded, "seconds": seconds, "wal_mb": wal_mb,
                 "rss_mb": _max_rss_mb(), "rss_before_mb": before}
 
