@@ -13,6 +13,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -57,7 +58,14 @@ def main(argv: list[str]) -> int:
         return 2
     ensure_venv()
     if task == "demo":
-        return run("paperclub", "local", "--db", str(ROOT / "paperclub-local.db"), *rest)
+        # A scripted run (no terminal, --script, or lines given) starts from a fresh database so
+        # that it always tells the whole story; a person at the prompt keeps theirs.
+        scripted = "--script" in rest or not sys.stdin.isatty() or any(
+            not arg.startswith("-") for arg in rest)
+        if not scripted:
+            return run("paperclub", "local", "--db", str(ROOT / "paperclub-local.db"), *rest)
+        with tempfile.TemporaryDirectory(prefix="paperclub-demo-") as scratch:
+            return run("paperclub", "local", "--db", str(Path(scratch) / "paperclub.db"), *rest)
     if task == "bench":
         return run("python", "-m", "bench", *rest)
     for step in (("ruff", "check", "."), ("mypy",), ("pytest", "-q", *rest)):
