@@ -52,7 +52,7 @@ from bot.core.topic_match import CompiledTopic, PaperTerms, TopicIndex, normalis
 from bot.services.catalog_loader import load_catalog
 from storage.database import Database
 from storage.fts import match_expression
-from storage.papers import SqlitePaperStore
+from storage.papers import SqlitePaperStore, filter_clauses
 
 TAG = "bench subscriptions"
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,23 +179,7 @@ def _topics(rng: random.Random, count: int, catalog: Catalog) -> list[str]:
 
 def _pinned_sql(query: SearchQuery) -> tuple[str, list[Any]]:
     """The exact search of `SqlitePaperStore.search`, restricted to one rowid (the last `?`)."""
-    where: list[str] = []
-    params: list[Any] = []
-    filters = query.filters
-    if filters.track:
-        where.append("p.track = ?")
-        params.append(filters.track.value)
-    if filters.venue:
-        escaped = filters.venue.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        where.append("(p.conference = ? COLLATE NOCASE OR p.workshop LIKE ? ESCAPE '\\')")
-        params += [filters.venue, f"%{escaped}%"]
-    if filters.year is not None:
-        where.append("p.year = ?")
-        params.append(filters.year)
-    if filters.honour:
-        where.append(
-            "EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id AND h.honour = ?)")
-        params.append(filters.honour)
+    where, params = filter_clauses(query.filters)
     match = match_expression(query)
     if match is None:
         sql = "SELECT 1 FROM papers p WHERE " + " AND ".join([*where, "p.id = ?"])

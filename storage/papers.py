@@ -15,7 +15,7 @@ from typing import Any
 import aiosqlite
 
 from bot.core.models import Affiliation, Paper, Track, Venue
-from bot.core.query import SearchQuery
+from bot.core.query import Filters, SearchQuery
 from storage.database import Database
 from storage.fts import COLUMNS, HEADLINE_COLUMNS, WEIGHTS, index_row, match_expression
 from storage.interfaces import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
@@ -37,6 +37,27 @@ def _now() -> str:
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def filter_clauses(filters: Filters) -> tuple[list[str], list[Any]]:
+    """SQL conditions on `papers p` for a query's filters, with their bound parameters."""
+    where: list[str] = []
+    params: list[Any] = []
+    if filters.track:
+        where.append("p.track = ?")
+        params.append(filters.track.value)
+    if filters.venue:
+        where.append("(p.conference = ? COLLATE NOCASE OR p.workshop LIKE ? ESCAPE '\\')")
+        params += [filters.venue, f"%{_escape_like(filters.venue)}%"]
+    if filters.year is not None:
+        where.append("p.year = ?")
+        params.append(filters.year)
+    if filters.honour:
+        where.append(
+            "EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id AND h.honour = ?)"
+        )
+        params.append(filters.honour)
+    return where, params
 
 
 def _paper_from_row(row: Sequence[Any]) -> Paper:
@@ -300,24 +321,8 @@ class SqlitePaperStore:
         self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
     ) -> list[SearchHit]:
         """Ranked by bm25 with column weights; filters narrow in SQL with bound parameters."""
-        where: list[str] = []
-        params: list[Any] = []
         match = match_expression(query, any_word=any_word)
-        filters = query.filters
-        if filters.track:
-            where.append("p.track = ?")
-            params.append(filters.track.value)
-        if filters.venue:
-            where.append("(p.conference = ? COLLATE NOCASE OR p.workshop LIKE ? ESCAPE '\\')")
-            params += [filters.venue, f"%{_escape_like(filters.venue)}%"]
-        if filters.year is not None:
-            where.append("p.year = ?")
-            params.append(filters.year)
-        if filters.honour:
-            where.append(
-                "EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id AND h.honour = ?)"
-            )
-            params.append(filters.honour)
+        where, params = filter_clauses(query.filters)
         if match is None and not where:
             return []
         if match is not None and not where:
