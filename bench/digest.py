@@ -1,6 +1,6 @@
 """Paper of the day for 1,000 servers due in the same minute, under Discord's global 50 requests/s.
 
-The real paperclub bot (`build_bot`) connects to `bot.standin.StandIn` over 127.0.0.1 with N
+The real paperclub bot (`build_bot`) connects to `discord_standin.StandIn` over 127.0.0.1 with N
 guilds (each with a #papers channel) given at READY. N digest configs are saved directly in the
 bot's store (09:00 UTC, enabled an hour before), a fixed clock is moved to 09:00:30, and one
 `bot.digest.tick()` is timed with `time.perf_counter` until it returns. Each server then needs
@@ -41,13 +41,13 @@ from pathlib import Path
 import discord
 
 from bench.report import progress, publish
-from bot.app import PaperclubBot
-from bot.runner import build_bot
+from bot.client.bot import PaperclubBot
 from bot.services.digest import Outcome
 from bot.settings import load_settings
-from bot.standin import Guild, StandIn
-from bot.standin.faults import GlobalRateLimiter
-from bot.standin.rest import RecordedRequest
+from bot.wiring import build_bot
+from discord_standin import Guild, StandIn
+from discord_standin.faults import GlobalRateLimiter
+from discord_standin.rest import RecordedRequest
 from storage.digests import DigestConfig
 
 TAG = "digest"

@@ -1,11 +1,12 @@
 """`/paper` interaction round trips through the local Discord stand-in, idle and during a reload.
 
-The real paperclub bot (`build_bot`) connects to `bot.standin.StandIn` over 127.0.0.1 and answers
-`/paper` lookups on a synthetic catalog (the 30 bundled papers spread inside it). Each lookup is
-timed end to end with `time.perf_counter`: from calling `StandIn.slash` (the stand-in builds the
-INTERACTION_CREATE and sends it over the gateway websocket) until `handle.response()` returns
-(the bot has POSTed its callback and the stand-in has woken the waiter). The stand-in records no
-receive timestamp, so this end-to-end figure is what is reported. Three phases, same queries:
+The real paperclub bot (`build_bot`) connects to `discord_standin.StandIn` over 127.0.0.1 and
+answers `/paper` lookups on a synthetic catalog (the 30 bundled papers spread inside it). Each
+lookup is timed end to end with `time.perf_counter`: from calling `StandIn.slash` (the stand-in
+builds the INTERACTION_CREATE and sends it over the gateway websocket) until `handle.response()`
+returns (the bot has POSTed its callback and the stand-in has woken the waiter). The stand-in
+records no receive timestamp, so this end-to-end figure is what is reported. Three phases, same
+queries:
 
 1. idle: `/paper` through the stand-in;
 2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
@@ -41,18 +42,18 @@ import discord
 
 from bench.report import progress, publish
 from bench.synthetic import synthetic_papers, write_listing
-from bot.app import PaperclubBot
-from bot.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
+from bot.client.bot import PaperclubBot
+from bot.client.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
 from bot.core.listing import ListingParser, ParsedPaper
 from bot.core.models import Paper
 from bot.core.query import parse_query, words_of
 from bot.core.text import CJK_RUN
-from bot.runner import build_bot
 from bot.services.catalog_files import LineReader
 from bot.services.catalog_loader import load_catalog
 from bot.settings import bundled_catalog, load_settings
-from bot.standin import Guild, StandIn, User
-from bot.standin.interactions import CallbackType
+from bot.wiring import build_bot
+from discord_standin import Guild, StandIn, User
+from discord_standin.interactions import CallbackType
 
 TAG = "interactions"
 ROOT = Path(__file__).resolve().parent.parent

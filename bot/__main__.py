@@ -1,6 +1,6 @@
 """`python -m bot` runs the paperclub command line."""
 
-from bot.cli import main
+from bot.cli.main import main
 
 if __name__ == "__main__":
     main()

@@ -200,7 +200,7 @@ def test_run_without_a_token_says_what_to_set(run: Run) -> None:
 def test_invite_link_has_exactly_the_needed_scopes_and_permissions(run: Run) -> None:
     import discord
 
-    from bot.invite import invite_permissions
+    from bot.client.invite import invite_permissions
 
     result = run("invite", "--application-id", "123456789012345678")
     assert result.returncode == 0, result.stderr

@@ -73,7 +73,7 @@ class DigestPost:
 
 
 class DigestPoster(Protocol):
-    """The Discord operations the digest needs (implemented by `bot.digest_poster`)."""
+    """The Discord operations the digest needs (`bot.client.outbound.digest_poster`)."""
 
     async def send(self, post: DigestPost, nonce: str) -> int:
         """Post to the channel; returns the message id. Raises `DeliveryFailed`."""
@@ -90,7 +90,7 @@ class DigestPoster(Protocol):
 
 
 class DigestAudience(Protocol):
-    """Who to tell about a paper of the day (implemented by `bot.notifier.Notifier`)."""
+    """Who to tell about a paper of the day (`bot.client.outbound.notifier`)."""
 
     async def digest_audience(self, guild_id: int, paper: Paper, *,
                               mention: bool) -> Audience:

@@ -11,10 +11,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import PaperclubBot
-from bot.runner import build_bot
+from bot.client.bot import PaperclubBot
 from bot.settings import Settings, load_settings
-from bot.standin import Guild, Member, Role, StandIn, User
+from bot.wiring import build_bot
+from discord_standin import Guild, Member, Role, StandIn, User
 
 
 @dataclass

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from bot.runner import build_bot
 from bot.settings import Settings
-from bot.standin import StandIn
+from bot.wiring import build_bot
+from discord_standin import StandIn
 
 
 def _command_puts(standin: StandIn) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.standin import Guild, StandIn
+from discord_standin import Guild, StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow

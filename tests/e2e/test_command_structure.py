@@ -10,10 +10,10 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.app import PaperclubBot
-from bot.i18n import TRANSLATIONS
-from bot.runner import build_bot
+from bot.client.bot import PaperclubBot
+from bot.client.translator import TRANSLATIONS
 from bot.settings import Settings
+from bot.wiring import build_bot
 
 E2E = Path(__file__).resolve().parent
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -57,7 +57,7 @@ async def test_every_command_has_an_end_to_end_test(offline_bot: PaperclubBot) -
 
 
 def test_bot_needs_no_privileged_intent() -> None:
-    from bot.app import bot_intents
+    from bot.client.bot import bot_intents
 
     intents = bot_intents()
     assert not (intents.members or intents.presences or intents.message_content)

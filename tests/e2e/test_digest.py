@@ -8,10 +8,10 @@ from collections.abc import Callable
 import discord
 import pytest
 
-from bot.app import PaperclubBot
+from bot.client.bot import PaperclubBot
 from bot.core.card import fit
 from bot.settings import Settings
-from bot.standin import Channel, Fault, Guild, Member, Overwrite, StandIn
+from discord_standin import Channel, Fault, Guild, Member, Overwrite, StandIn
 from tests.e2e.conftest import FakeClock, People, start_paperclub
 
 

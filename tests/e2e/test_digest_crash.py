@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.standin import Fault, Guild, StandIn
+from discord_standin import Fault, Guild, StandIn
 from storage.database import Database
 from storage.digests import DigestConfig, LedgerEntry, SqliteDigestStore
 

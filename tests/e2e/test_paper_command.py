@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import PaperclubBot
+from bot.client.bot import PaperclubBot
 from bot.core.card import EMBED_TOTAL_LIMIT
 from bot.core.models import Paper
 from bot.core.records import dumps
 from bot.services.catalog_loader import load_catalog
-from bot.standin import Fault, Guild, Message, StandIn
+from discord_standin import Fault, Guild, Message, StandIn
 from tests.e2e.conftest import People
 
 GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"
@@ -146,8 +146,8 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
 async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,
                                                  guild: Guild,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.cogs.papers as papers_cog
-    from bot.ui.results import ResultsView
+    import bot.client.cogs.papers as papers_cog
+    from bot.client.ui.results import ResultsView
 
     def quick(**kwargs: object) -> ResultsView:
         return ResultsView(**kwargs, timeout=0.2)  # type: ignore[arg-type]

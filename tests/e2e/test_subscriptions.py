@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from bot.app import PaperclubBot
+from bot.client.bot import PaperclubBot
 from bot.core.models import Paper
 from bot.core.records import dumps
-from bot.standin import Guild, Member, StandIn, User
+from discord_standin import Guild, Member, StandIn, User
 from tests.e2e.conftest import People
 
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import discord
 import pytest
 
-from bot.standin import Guild, Member, Role, StandIn, User
+from discord_standin import Guild, Member, Role, StandIn, User
 from tests.standin.testbot import People, TestBot
 
 

@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot.standin import Fault, Guild, MessageFlag, StandIn
+from discord_standin import Fault, Guild, MessageFlag, StandIn
 from tests.standin.testbot import People, TestBot
 
 

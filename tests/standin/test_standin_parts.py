@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.standin import (
+from discord_standin import (
     Guild,
     Member,
     Overwrite,
@@ -15,9 +15,9 @@ from bot.standin import (
     render_callback,
     render_message,
 )
-from bot.standin.faults import GlobalRateLimiter
-from bot.standin.model import resolve_pings
-from bot.standin.validation import check_choices, check_message, nest_errors
+from discord_standin.faults import GlobalRateLimiter
+from discord_standin.model import resolve_pings
+from discord_standin.validation import check_choices, check_message, nest_errors
 
 PAPER = {
     "name": "paper",

@@ -12,7 +12,7 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.standin import Guild, Overwrite, Permission, StandIn
+from discord_standin import Guild, Overwrite, Permission, StandIn
 from tests.standin.testbot import People, TestBot
 
 

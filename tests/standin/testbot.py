@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.standin import Role, User
+from discord_standin import Role, User
 
 TOPICS = ["grokking", "graph networks", "attention is all you need", "diffusion"]
 

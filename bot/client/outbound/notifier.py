@@ -15,10 +15,10 @@ from typing import Any
 
 import discord
 
+from bot.client.ui.cards import escape, paper_message
 from bot.core.card import Lang, fit
 from bot.core.models import Paper
 from bot.services.subscriptions import Audience, SubscriptionService, digest_audience
-from bot.ui.cards import escape, paper_message
 
 log = logging.getLogger(__name__)
 

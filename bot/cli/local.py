@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.app import PaperclubBot
-from bot.runner import build_bot
+from bot.client.bot import PaperclubBot
 from bot.settings import Settings
-from bot.standin import (
+from bot.wiring import build_bot
+from discord_standin import (
     Guild,
     InteractionHandle,
     Member,
@@ -32,7 +32,7 @@ from bot.standin import (
     User,
     parse_slash,
 )
-from bot.standin.render import render_message
+from discord_standin.render import render_message
 
 DEMO_SCRIPT = (
     "/paper grokking",

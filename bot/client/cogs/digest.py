@@ -9,16 +9,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import manages_guild
+from bot.client.checks import manages_guild
+from bot.client.replies import respond
+from bot.client.tree import UserFacingError, permission_name
+from bot.client.ui.cards import CARD_COLOUR, escape, paper_message
 from bot.core.card import Lang, fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
-from bot.errors import UserFacingError, permission_name
-from bot.replies import respond
-from bot.ui.cards import CARD_COLOUR, escape, paper_message
 from storage.digests import DigestConfig
 
 if TYPE_CHECKING:
-    from bot.app import PaperclubBot
+    from bot.client.bot import PaperclubBot
 
 NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "create_public_threads",
                      "send_messages_in_threads", "read_message_history")

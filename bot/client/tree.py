@@ -8,8 +8,8 @@ import uuid
 import discord
 from discord import app_commands
 
+from bot.client.replies import safe_send
 from bot.core.card import Lang
-from bot.replies import safe_send
 
 log = logging.getLogger(__name__)
 

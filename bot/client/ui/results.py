@@ -8,11 +8,11 @@ from typing import Any
 
 import discord
 
+from bot.client.replies import safe_send
+from bot.client.ui.cards import CARD_COLOUR, card_embed, card_for, escape, link_button
 from bot.core.card import Lang
 from bot.core.models import Paper
 from bot.core.results import option_label, page_count, result_page, text
-from bot.replies import safe_send
-from bot.ui.cards import CARD_COLOUR, card_embed, card_for, escape, link_button
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.app import PaperclubBot
+from bot.client.bot import PaperclubBot
 from bot.services.catalog_loader import load_catalog
 from bot.services.search import SearchService
 from bot.settings import Settings

@@ -11,7 +11,7 @@ from typing import ClassVar
 import discord
 from aiohttp import web
 
-from bot.endpoints import discord_endpoints
+from bot.client.endpoints import discord_endpoints
 
 from .faults import Fault, FaultRule, GlobalRateLimiter
 from .gateway import CloseHow, Gateway, GatewayStats, Intent

@@ -15,15 +15,15 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from discord.ext import commands
 
-from bot.cogs.catalog import CatalogCog
-from bot.cogs.digest import DigestCog
-from bot.cogs.papers import PapersCog
-from bot.cogs.subscriptions import SubscriptionsCog
-from bot.command_sync import sync_commands
-from bot.digest_poster import DiscordDigestPoster
-from bot.errors import PaperclubTree
-from bot.i18n import PaperclubTranslator
-from bot.notifier import Notifier
+from bot.client.cogs.catalog import CatalogCog
+from bot.client.cogs.digest import DigestCog
+from bot.client.cogs.papers import PapersCog
+from bot.client.cogs.subscriptions import SubscriptionsCog
+from bot.client.command_sync import sync_commands
+from bot.client.outbound.digest_poster import DiscordDigestPoster
+from bot.client.outbound.notifier import Notifier
+from bot.client.translator import PaperclubTranslator
+from bot.client.tree import PaperclubTree
 from bot.services.catalog_loader import LoadReport, load_catalog
 from bot.services.digest import DigestService
 from bot.services.search import SearchService

@@ -20,18 +20,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
-from bot import cli_render
-from bot.command_sync import sync_commands
+from bot.cli import render as cli_render
+from bot.cli.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
+from bot.client.command_sync import sync_commands
+from bot.client.endpoints import set_discord_endpoints
+from bot.client.invite import PERMISSIONS, SCOPES, invite_url
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
-from bot.endpoints import set_discord_endpoints
-from bot.invite import PERMISSIONS, SCOPES, invite_url
-from bot.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
-from bot.runner import MissingToken, build_bot, token_of
 from bot.services.catalog_files import CatalogFileError
 from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
 from bot.services.search import SearchService
 from bot.settings import ConfigError, Settings, load_settings
+from bot.wiring import MissingToken, build_bot, token_of
 from storage.database import Database, SchemaError
 from storage.papers import SqlitePaperStore
 

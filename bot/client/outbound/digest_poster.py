@@ -6,10 +6,10 @@ import logging
 
 import discord
 
+from bot.client.outbound.notifier import mention_line
+from bot.client.ui.cards import paper_message
 from bot.core.card import Lang, fit
-from bot.notifier import mention_line
 from bot.services.digest import DeliveryFailed, DigestPost
-from bot.ui.cards import paper_message
 
 log = logging.getLogger(__name__)
 

@@ -9,17 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import in_guild, manages_guild
+from bot.client.checks import in_guild, manages_guild
+from bot.client.replies import respond
+from bot.client.tree import UserFacingError
+from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
 from bot.core.query import QueryError, parse_query
-from bot.errors import UserFacingError
-from bot.replies import respond
 from bot.services.subscriptions import MAX_TOPIC_CHARS, TopicError, checked_topic
-from bot.ui.cards import CARD_COLOUR, escape
 from storage.subscriptions import MAX_TOPICS_PER_MEMBER, AddResult
 
 if TYPE_CHECKING:
-    from bot.app import PaperclubBot
+    from bot.client.bot import PaperclubBot
 
 log = logging.getLogger(__name__)
 

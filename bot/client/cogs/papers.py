@@ -11,18 +11,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.replies import respond
+from bot.client.tree import UserFacingError, lang_of
+from bot.client.ui.cards import escape, paper_message
+from bot.client.ui.results import ResultsView
 from bot.core.card import Lang
 from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
 from bot.core.results import choice_name, no_match_message, text
 from bot.core.text import has_cjk
-from bot.errors import UserFacingError, lang_of
-from bot.replies import respond
-from bot.ui.cards import escape, paper_message
-from bot.ui.results import ResultsView
 
 if TYPE_CHECKING:
-    from bot.app import PaperclubBot
+    from bot.client.bot import PaperclubBot
 
 T = TypeVar("T")
 

@@ -8,13 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.tree import UserFacingError, lang_of, message
+from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import Lang
-from bot.errors import UserFacingError, lang_of, message
 from bot.services.catalog_files import CatalogFileError
-from bot.ui.cards import CARD_COLOUR, escape
 
 if TYPE_CHECKING:
-    from bot.app import PaperclubBot
+    from bot.client.bot import PaperclubBot
 
 STATS_TITLE = {Lang.EN: "Paper catalog", Lang.ZH_HANS: "论文库", Lang.ZH_HANT: "論文庫"}
 STATS_LINE = {
