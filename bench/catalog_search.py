@@ -30,7 +30,6 @@ from pathlib import Path
 
 from bench.catalog_queries import KINDS, Query, known_queries, real_papers, synthetic_queries
 from bench.report import progress, publish
-from bench.synthetic import write_listing
 from bot.core.listing import ListingParser, ParsedPaper
 from bot.core.models import Paper
 from bot.core.query import parse_query
@@ -39,6 +38,7 @@ from bot.services.catalog_loader import load_catalog
 from bot.services.search import SearchService
 from storage.database import Database
 from storage.papers import SqlitePaperStore
+from tools.synthetic_catalog import write_listing
 
 TAG = "catalog"
 ROOT = Path(__file__).resolve().parent.parent

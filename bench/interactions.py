@@ -41,7 +41,6 @@ from pathlib import Path
 import discord
 
 from bench.report import progress, publish
-from bench.synthetic import synthetic_papers, write_listing
 from bot.client.bot import PaperclubBot
 from bot.client.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
 from bot.core.listing import ListingParser, ParsedPaper
@@ -54,6 +53,7 @@ from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
 from discord_standin import Guild, StandIn, User
 from discord_standin.interactions import CallbackType
+from tools.synthetic_catalog import synthetic_papers, write_listing
 
 TAG = "interactions"
 ROOT = Path(__file__).resolve().parent.parent

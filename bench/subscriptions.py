@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import progress, publish
-from bench.synthetic import EN_WORDS, SURNAMES, WORKSHOPS, ZH_GLUE, synthetic_papers, write_listing
 from bot.core.models import Paper
 from bot.core.query import SearchQuery, words_of
 from bot.core.text import CJK_RUN
@@ -53,6 +52,14 @@ from bot.services.catalog_loader import load_catalog
 from storage.database import Database
 from storage.fts import match_expression
 from storage.papers import SqlitePaperStore, filter_clauses
+from tools.synthetic_catalog import (
+    EN_WORDS,
+    SURNAMES,
+    WORKSHOPS,
+    ZH_GLUE,
+    synthetic_papers,
+    write_listing,
+)
 
 TAG = "bench subscriptions"
 ROOT = Path(__file__).resolve().parent.parent

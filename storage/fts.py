@@ -7,7 +7,7 @@ read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words her
 from __future__ import annotations
 
 from bot.core.models import Paper
-from bot.core.query import SearchQuery
+from bot.core.query import MIN_PREFIX_CHARS, SearchQuery
 from bot.core.text import cjk_bigrams, has_cjk
 from bot.core.topic_match import index_columns
 
@@ -15,7 +15,6 @@ from bot.core.topic_match import index_columns
 # twice as much as the summary; measured in search-notes: heavier title weights hurt).
 COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
 WEIGHTS = (2.0, 2.0, 2.0, 1.0, 1.0, 0.5)
-MIN_PREFIX_CHARS = 3
 
 
 def _quote(text: str) -> str:

@@ -16,6 +16,8 @@ from bot.core.text import CJK_RUN, clean
 MAX_QUERY_CHARS = 500
 MAX_WORDS = 12
 MAX_WORD_CHARS = 64
+MIN_PREFIX_CHARS = 3
+"""A Latin query word this long is a prefix term (`grok` finds grokking); shorter ones exact."""
 HONOURS = ("spotlight", "oral", "poster")
 
 _FILTER = re.compile(

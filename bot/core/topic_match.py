@@ -24,11 +24,9 @@ from dataclasses import dataclass
 from itertools import chain
 
 from bot.core.models import Paper
-from bot.core.query import MAX_WORD_CHARS, QueryError, SearchQuery, parse_query
+from bot.core.query import MAX_WORD_CHARS, MIN_PREFIX_CHARS, QueryError, SearchQuery, parse_query
 from bot.core.text import cjk_bigrams, has_cjk, index_form
 
-MIN_PREFIX_CHARS = 3
-"""A Latin word this long is a prefix term, a shorter one exact (as in `storage.fts`)."""
 AUTHORS_COLUMN = 2
 """Position of the authors column in `index_columns` (`storage.fts.COLUMNS`)."""
 MAX_PREFIX_CHARS = MAX_WORD_CHARS

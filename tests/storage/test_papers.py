@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.synthetic import write_listing
 from bot.core.listing_writer import format_listing
 from bot.core.models import Paper
 from bot.core.query import parse_query
@@ -21,6 +20,7 @@ from bot.services.catalog_loader import load_catalog
 from storage.database import Database
 from storage.interfaces import LoadSource
 from storage.papers import SqlitePaperStore
+from tools.synthetic_catalog import write_listing
 
 
 async def test_bundled_load_counts_and_stats(store: SqlitePaperStore) -> None:

@@ -1,27 +1,24 @@
 """Topic matching in memory agrees with SQLite: `matches` finds what `store.search` finds.
 
-Run as a script to print fresh tokenizer tables for `bot/core/topic_match.py` from the SQLite
-that Python links (`python -m tests.storage.test_topic_match_equivalence`).
+`python -m tools.sqlite_tokenizer_tables` prints fresh tokenizer tables for
+`bot/core/topic_match.py` when the tokenizer test below says they are stale.
 """
 
 from __future__ import annotations
 
 import random
 import sqlite3
-import textwrap
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.synthetic import synthetic_papers
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import QueryError, parse_query, words_of
 from bot.core.text import CJK_RUN
 from bot.core.topic_match import (
-    MIN_PREFIX_CHARS,
     CompiledTopic,
     PaperTerms,
     index_columns,
@@ -31,7 +28,9 @@ from storage import fts
 from storage.database import Database
 from storage.interfaces import LoadSource
 from storage.papers import SqlitePaperStore
-from tests.core import test_topic_match as unit
+from tests.core import topic_cases as unit
+from tools.sqlite_tokenizer_tables import code_points, sqlite_tokens
+from tools.synthetic_catalog import synthetic_papers
 
 SETTINGS = settings(max_examples=250, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -40,93 +39,29 @@ SETTINGS = settings(max_examples=250, deadline=None,
 # --- the tokenizer tables --------------------------------------------------------------------
 
 
-def _sqlite_tokens(texts: Iterable[tuple[int, str]], options: str) -> dict[int, list[str]]:
-    """Each text's tokens as the linked SQLite's unicode61 tokenizer makes them."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.execute(f"CREATE VIRTUAL TABLE t USING fts5 (x, tokenize = 'unicode61 {options}')")
-        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
-        conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)", texts)
-        found: dict[int, list[tuple[int, str]]] = {}
-        for term, doc, offset in conn.execute("SELECT term, doc, offset FROM v"):
-            found.setdefault(doc, []).append((offset, term))
-        return {doc: [term for _, term in sorted(terms)] for doc, terms in found.items()}
-    finally:
-        conn.close()
-
-
-def _code_points() -> list[int]:
-    return [c for c in range(1, 0x110000) if not 0xD800 <= c <= 0xDFFF]
-
-
 def test_tokenizer_agrees_with_sqlite_on_every_code_point() -> None:
     """`a<c>b` for every character c: separator, folded, accent dropped — as SQLite does it."""
-    codes = _code_points()
+    codes = code_points()
     chunks = [codes[i : i + 512] for i in range(0, len(codes), 512)]
 
     def text(chunk: list[int]) -> str:
         return " ".join(f"a{chr(c)}b" for c in chunk)
 
-    expected = _sqlite_tokens(enumerate(map(text, chunks)), "remove_diacritics 2")
+    expected = sqlite_tokens(enumerate(map(text, chunks)), "remove_diacritics 2")
     suspects = [c for i, chunk in enumerate(chunks)
                 if index_tokens(text(chunk)) != expected.get(i, []) for c in chunk]
-    one_by_one = _sqlite_tokens(((c, f"a{chr(c)}b") for c in suspects), "remove_diacritics 2")
+    one_by_one = sqlite_tokens(((c, f"a{chr(c)}b") for c in suspects), "remove_diacritics 2")
     wrong = [c for c in suspects if index_tokens(f"a{chr(c)}b") != one_by_one.get(c, [])]
     assert not suspects, (
         f"{len(wrong)} code points tokenised unlike SQLite {sqlite3.sqlite_version}, e.g. "
         f"{[hex(c) for c in wrong[:10]]}; regenerate the tables: "
-        "python -m tests.storage.test_topic_match_equivalence")
-
-
-def generate_tables() -> str:
-    """The four tables of `bot/core/topic_match.py`, from the linked SQLite."""
-    codes = _code_points()
-    texts = [(c, f"a{chr(c)}b") for c in codes]
-    full = _sqlite_tokens(texts, "remove_diacritics 2")
-    case_only = _sqlite_tokens(texts, "remove_diacritics 0")
-    separators = [0] + [c for c in codes if full[c] == ["a", "b"]]
-    dropped = [c for c in codes if full[c] == ["ab"]]
-    folds = {c: ord(case_only[c][0][1]) for c in codes
-             if len(case_only[c]) == 1 and case_only[c][0] != f"a{chr(c)}b"}
-    diacritics = {chr(folds.get(c, c)): full[c][0][1] for c in codes
-                  if len(full[c]) == 1 and len(full[c][0]) == 3
-                  and full[c][0] != f"a{chr(folds.get(c, c))}b"}
-    runs: list[list[int]] = []  # start, end, step (0 while single), delta
-    for code, folded in sorted(folds.items()):
-        if runs:
-            _, end, step, delta = runs[-1]
-            gap = code - end
-            if delta == folded - code and gap in (1, 2) and step in (0, gap):
-                runs[-1][1:3] = [code, gap]
-                continue
-        runs.append([code, code, 0, folded - code])
-
-    def spans(points: list[int]) -> str:
-        merged: list[list[int]] = []
-        for point in points:
-            if merged and merged[-1][1] == point - 1:
-                merged[-1][1] = point
-            else:
-                merged.append([point, point])
-        return " ".join(f"{a:x}" if a == b else f"{a:x}-{b:x}" for a, b in merged)
-
-    def literal(name: str, text: str) -> str:
-        lines = textwrap.wrap(text, 92)
-        return f"{name} = (\n" + "".join(f'    "{line} "\n' for line in lines) + ")\n"
-
-    case_folds = " ".join(
-        f"{a:x}" + (f"-{b:x}" if b != a else "") + (f"/{step}" if step > 1 else "") + f":{d:+d}"
-        for a, b, step, d in runs)
-    pairs = " ".join(k + v for k, v in sorted(diacritics.items()))
-    return (literal("_SEPARATORS", spans(separators)) + literal("_CASE_FOLDS", case_folds)
-            + f'_DROPPED = "{spans(dropped)}"\n' + literal("_DIACRITICS", pairs))
+        "python -m tools.sqlite_tokenizer_tables")
 
 
 # --- the columns -----------------------------------------------------------------------------
 
 
 def test_columns_and_prefix_rule_are_the_index_rows(bundled_papers: list[Paper]) -> None:
-    assert MIN_PREFIX_CHARS == fts.MIN_PREFIX_CHARS
     assert fts.COLUMNS[2] == "authors"
     for paper in [*bundled_papers, *synthetic_papers(300, seed=5), *EXOTIC]:
         assert index_columns(paper) == fts.index_row(paper)
@@ -347,6 +282,3 @@ async def test_unit_expectations_are_what_search_finds(unit_store: SqlitePaperSt
     hits = await unit_store.search(parse_query(text), limit=10)
     assert {ids[hit.paper.id] for hit in hits} == expected
 
-
-if __name__ == "__main__":
-    print(generate_tables())
