@@ -10,7 +10,7 @@ import pytest
 from discord.http import Route
 
 from discord_standin import Fault, Guild, MessageFlag, StandIn
-from tests.standin.testbot import People, TestBot
+from tests.discord_standin.testbot import People, TestBot
 
 
 async def test_connects_logs_in_and_syncs(standin: StandIn, bot: TestBot, guild: Guild) -> None:

@@ -5,19 +5,21 @@ from __future__ import annotations
 import pytest
 
 from discord_standin import (
+    GlobalRateLimiter,
     Guild,
     Member,
     Overwrite,
     Permission,
     Role,
     User,
+    check_choices,
+    check_message,
+    nest_errors,
     parse_slash,
     render_callback,
     render_message,
+    resolve_pings,
 )
-from discord_standin.faults import GlobalRateLimiter
-from discord_standin.model import resolve_pings
-from discord_standin.validation import check_choices, check_message, nest_errors
 
 PAPER = {
     "name": "paper",

@@ -13,7 +13,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from discord_standin import Guild, Overwrite, Permission, StandIn
-from tests.standin.testbot import People, TestBot
+from tests.discord_standin.testbot import People, TestBot
 
 
 @pytest.fixture

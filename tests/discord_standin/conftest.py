@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from discord_standin import Guild, Member, Role, StandIn, User
-from tests.standin.testbot import People, TestBot
+from tests.discord_standin.testbot import People, TestBot
 
 
 @pytest.fixture
