@@ -45,9 +45,7 @@ from bot.client.bot import PaperclubBot
 from bot.services.digest import Outcome
 from bot.settings import load_settings
 from bot.wiring import build_bot
-from discord_standin import Guild, StandIn
-from discord_standin.faults import GlobalRateLimiter
-from discord_standin.rest import RecordedRequest
+from discord_standin import GlobalRateLimiter, Guild, RecordedRequest, StandIn
 from storage.digests import DigestConfig
 
 TAG = "digest"

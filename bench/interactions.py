@@ -51,8 +51,7 @@ from bot.services.catalog_files import LineReader
 from bot.services.catalog_loader import load_catalog
 from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
-from discord_standin import Guild, StandIn, User
-from discord_standin.interactions import CallbackType
+from discord_standin import CallbackType, Guild, StandIn, User
 from tools.synthetic_catalog import synthetic_papers, write_listing
 
 TAG = "interactions"

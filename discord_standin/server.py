@@ -11,8 +11,7 @@ from typing import ClassVar
 import discord
 from aiohttp import web
 
-from bot.client.endpoints import discord_endpoints
-
+from .endpoints import discord_pointed_at
 from .faults import Fault, FaultRule, GlobalRateLimiter
 from .gateway import CloseHow, Gateway, GatewayStats, Intent
 from .interactions import (
@@ -85,7 +84,7 @@ class StandIn:
             StandIn._active = None
             raise
         self._endpoints = contextlib.ExitStack()
-        self._endpoints.enter_context(discord_endpoints(self.rest_base, self.gateway_url))
+        self._endpoints.enter_context(discord_pointed_at(self.rest_base, self.gateway_url))
         return self
 
     async def __aexit__(

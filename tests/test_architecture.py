@@ -1,4 +1,5 @@
-"""Structural rules: storage and the pure core never import discord; SQL stays in storage."""
+"""Structural rules: storage and the pure core never import discord; SQL stays in storage;
+the Discord stand-in is a separate package that the bot loads only in local mode."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PURE_PACKAGES = ("storage", "bot/core", "bot/services")
 SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE)\b")
+
+
+STANDIN = "discord_standin"
+OUTSIDE_STANDIN = ("bot", "storage", "tests", "bench")
 
 
 def _modules(package: str) -> list[Path]:
@@ -57,3 +62,83 @@ def test_storage_is_importable_without_discord_loaded() -> None:
     code = ("import sys, storage, storage.papers, bot.core.listing, bot.services.search, "
             "bot.services.catalog_loader; sys.exit('discord' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
+def _imported(node: ast.AST) -> list[str]:
+    """Absolute modules an import statement names (``from a import b`` names ``a`` and ``a.b``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        return [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    return []
+
+
+def _module_level_imports(statements: list[ast.stmt]) -> list[str]:
+    """Modules imported when the module loads: not in function bodies, not under TYPE_CHECKING."""
+    found: list[str] = []
+    for node in statements:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if isinstance(node, ast.If) and ast.unparse(node.test) in (
+            "TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            found += _module_level_imports(node.orelse)
+            continue
+        found += _imported(node)
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            found += _module_level_imports(getattr(node, field, []))
+    return found
+
+
+def _is_standin(name: str) -> bool:
+    return name == STANDIN or name.startswith(STANDIN + ".")
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_standin_imports_nothing_from_the_bot() -> None:
+    modules = _modules(STANDIN)
+    assert len(modules) > 10
+    for path in modules:
+        names = {n for node in ast.walk(_tree(path)) for n in _imported(node)}
+        offending = {n for n in names if n.split(".")[0] in ("bot", "storage")}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
+
+
+def test_only_the_standin_package_is_imported_not_its_submodules() -> None:
+    import discord_standin
+
+    public = {f"{STANDIN}.{name}" for name in discord_standin.__all__}
+    modules = [p for package in OUTSIDE_STANDIN for p in _modules(package)]
+    users = 0
+    for path in modules:
+        names = {n for node in ast.walk(_tree(path)) for n in _imported(node) if _is_standin(n)}
+        users += bool(names)
+        offending = names - public - {STANDIN}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
+    assert users > 5
+
+
+def test_bot_imports_the_standin_only_inside_functions() -> None:
+    modules = _modules("bot")
+    assert modules
+    lazy = 0
+    for path in modules:
+        tree = _tree(path)
+        eager = {n for n in _module_level_imports(tree.body) if _is_standin(n)}
+        assert not eager, f"{path.relative_to(ROOT)} imports {eager} when it loads"
+        lazy += any(_is_standin(n) for node in ast.walk(tree) for n in _imported(node))
+    assert lazy, "local mode should import the stand-in (inside functions)"
+
+
+def test_the_command_line_loads_without_the_standin() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom bot.cli.main import cli\n"
+            "try:\n    cli(['--help'], prog_name='paperclub')\nexcept SystemExit:\n    pass\n"
+            "sys.exit(3 if 'discord_standin' in sys.modules else 0)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"local" in done.stdout

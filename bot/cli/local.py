@@ -16,23 +16,16 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings
 from bot.wiring import build_bot
-from discord_standin import (
-    Guild,
-    InteractionHandle,
-    Member,
-    Message,
-    Role,
-    StandIn,
-    User,
-    parse_slash,
-)
-from discord_standin.render import render_message
+
+if TYPE_CHECKING:  # the stand-in is imported only when local mode runs (see local_session)
+    from discord_standin import Guild, InteractionHandle, Message, SlashLine, StandIn, User
 
 DEMO_SCRIPT = (
     "/paper grokking",
@@ -78,8 +71,7 @@ class LocalSession:
                 if message.id in self.shown or message.webhook_id is not None:
                     continue
                 self.shown.add(message.id)
-                self.write(f"[#{channel.name}] " + render_message(
-                    message, author=self.standin.bot_user.name, names=self.standin.names()))
+                self.write(f"[#{channel.name}] " + self._render(message))
                 if message.thread is not None:
                     self.write(f"[thread opened: #{message.thread.name}]")
 
@@ -89,12 +81,22 @@ class LocalSession:
             line = line.replace(f"#{channel.name}", str(channel.id))
         return line
 
+    def _render(self, message: Message) -> str:
+        from discord_standin import render_message  # noqa: PLC0415 - local mode only
+
+        return render_message(message, author=self.standin.bot_user.name,
+                              names=self.standin.names())
+
+    def _parse(self, line: str) -> SlashLine:
+        from discord_standin import parse_slash  # noqa: PLC0415 - local mode only
+
+        return parse_slash(line, self.standin.commands())
+
     def _show(self, message: Message | None) -> None:
         if message is None:
             self.write("(no answer)")
             return
-        self.write(render_message(message, author=self.standin.bot_user.name,
-                                  names=self.standin.names()))
+        self.write(self._render(message))
         if any(c.get("type") in {2, 3} and c.get("custom_id") for c in message.walk_components()):
             self.last = message
 
@@ -131,7 +133,7 @@ class LocalSession:
             elif line.startswith("/") and line.endswith("?"):
                 await self._autocomplete(line[:-1])
             elif line.startswith("/"):
-                parsed = parse_slash(self._with_channels(line), self.standin.commands())
+                parsed = self._parse(self._with_channels(line))
                 handle = await self.standin.slash(parsed.command, parsed.options,
                                                   guild=self.guild, user=self.you,
                                                   locale=self.locale)
@@ -144,7 +146,7 @@ class LocalSession:
         return True
 
     async def _autocomplete(self, line: str) -> None:
-        parsed = parse_slash(line, self.standin.commands())
+        parsed = self._parse(line)
         focused = "query" if "query" in parsed.options else next(iter(parsed.options), "")
         choices = await self.standin.autocomplete(parsed.command, parsed.options,
                                                   focused=focused, guild=self.guild,
@@ -185,6 +187,8 @@ def quiet_logging() -> None:
 @asynccontextmanager
 async def local_session(settings: Settings, write: Write) -> AsyncIterator[LocalSession]:
     """Start the stand-in and the real bot (syncing its commands there); stop both after."""
+    from discord_standin import Guild, Member, Role, StandIn, User  # noqa: PLC0415 - local mode only
+
     quiet_logging()
     you = User("you")
     admins = Role("admins", permissions=discord.Permissions(manage_guild=True).value)

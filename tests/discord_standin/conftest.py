@@ -1,15 +1,17 @@
-"""Fixtures: a guild with three people, a running stand-in, and the test bot connected to it."""
+"""Fixtures: a guild with three people, a running stand-in, the test bot connected to it, and a
+plain HTTP session for speaking the wire protocol directly."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 
+import aiohttp
 import discord
 import pytest
 
 from discord_standin import Guild, Member, Role, StandIn, User
-from tests.standin.testbot import People, TestBot
+from tests.discord_standin.testbot import People, TestBot
 
 
 @pytest.fixture
@@ -42,3 +44,9 @@ async def bot(standin: StandIn, guild: Guild) -> AsyncIterator[TestBot]:
     await standin.start_bot(test_bot, token="x")
     yield test_bot
     await standin.stop_bot(test_bot)
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session

@@ -1,0 +1,99 @@
+"""Channel messages, threads and DMs the bot sends by itself, and their permissions."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+
+from discord_standin import Fault, Guild, MessageFlag, Overwrite, Permission, StandIn
+from tests.discord_standin.testbot import People, TestBot
+
+
+async def test_channel_post_thread_and_nonce_dedupe(
+    standin: StandIn, bot: TestBot, guild: Guild
+) -> None:
+    general = guild.channel("general")
+    # The first post takes effect but its answer is lost (500): discord.py retries the same
+    # nonce with enforce_nonce, and the stand-in answers with the message it already has.
+    standin.fail(
+        "POST", f"/channels/{general.id}/messages", Fault.server_error(500), after_processing=True
+    )
+    handle = await standin.slash("announce", {"title": "Grokking"}, guild=guild)
+    callback = await handle.response(timeout=10)
+    [post] = standin.messages(general)[:1]
+    assert callback.content == f"posted {post.id}"
+    assert [m.content for m in standin.messages(general)] == ["New paper: Grokking"]
+    posts = standin.requests("POST", str(general.id), route="/channels/{channel_id}/messages")
+    assert [r.status for r in posts] == [500, 200]
+    assert (
+        posts[0].json["nonce"] == posts[1].json["nonce"] and posts[0].json["enforce_nonce"] is True
+    )
+    thread = guild.channel("Grokking")
+    assert thread.is_thread and thread.id == post.id and thread.parent_id == general.id
+    assert post.flags & MessageFlag.HAS_THREAD
+    assert [m.content for m in standin.messages(thread)] == ["Discuss here"]
+
+
+async def test_missing_permissions_surfaces_as_forbidden(
+    standin: StandIn, bot: TestBot, guild: Guild
+) -> None:
+    standin.fail("POST", "/channels/*/messages", Fault.missing_permissions())
+    handle = await standin.slash("announce", {"title": "Attention"}, guild=guild)
+    assert (await handle.response()).content == "failed: 50013"
+    [error] = bot.errors
+    assert isinstance(error, discord.Forbidden) and error.status == 403
+
+
+async def test_dm_to_closed_user_is_forbidden_50007(
+    standin: StandIn, bot: TestBot, guild: Guild, people: People
+) -> None:
+    handle = await standin.slash("poke", {"member": people.carol}, guild=guild, user=people.alice)
+    assert (await handle.response()).content == "cannot DM carol"
+    [error] = bot.errors
+    assert isinstance(error, discord.Forbidden) and error.code == 50007
+    dm = standin.dm_channel(people.carol)
+    assert [r.status for r in standin.requests("POST", f"/channels/{dm.id}/messages")] == [403]
+    assert standin.requests("POST", "/users/@me/channels")[0].json == {
+        "recipient_id": people.carol.id
+    }
+
+    ok = await standin.slash("poke", {"member": people.bob}, guild=guild, user=people.alice)
+    assert (await ok.response()).content == "poked bob"
+    assert [m.content for m in standin.messages(standin.dm_channel(people.bob))] == ["poke!"]
+
+
+async def test_channel_message_fetch_edit_delete(
+    standin: StandIn, bot: TestBot, guild: Guild
+) -> None:
+    general = guild.channel("general")
+    channel = bot.get_channel(general.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("draft")
+    fetched = await channel.fetch_message(sent.id)
+    assert fetched.content == "draft"
+    await fetched.edit(content="final")
+    assert standin.message(sent.id).content == "final" and standin.message(sent.id).edits == 1
+    await fetched.delete()
+    assert standin.messages(general) == []
+    upload = await channel.send("notes", file=discord.File(io.BytesIO(b"abc"), "notes.txt"))
+    assert [a.filename for a in upload.attachments] == ["notes.txt"] and upload.attachments[
+        0
+    ].size == 3
+    assert standin.requests("POST", str(general.id))[-1].files == ["notes.txt"]
+    standin.fail("GET", f"/channels/{general.id}", Fault.unknown_channel())
+    with pytest.raises(discord.NotFound) as lost:
+        await bot.fetch_channel(general.id)
+    assert lost.value.code == 10003
+    assert (await bot.fetch_channel(general.id)).id == general.id
+
+
+async def test_channel_overwrites_deny_the_bot(
+    standin: StandIn, bot: TestBot, guild: Guild, people: People
+) -> None:
+    papers = guild.channel("papers")
+    papers.overwrites.append(Overwrite.for_role(guild.everyone, deny=Permission.SEND_MESSAGES))
+    handle = await standin.slash("announce", {"title": "Closed"}, channel=papers, user=people.alice)
+    assert (await handle.response()).content == "failed: 50013"
+    assert standin.messages(papers) == []
