@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from bot.settings import ConfigError, load_settings
+from bot.cli.main import cli
+from bot.settings import ConfigError, Settings, load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "config.example.toml"
 
 
 def test_defaults_without_a_file() -> None:
@@ -19,16 +23,36 @@ def test_defaults_without_a_file() -> None:
     assert settings.discord_token is None
 
 
-def test_example_config_is_valid_and_documents_every_key() -> None:
-    example = ROOT / "config.example.toml"
-    settings = load_settings(example, {})
-    text = example.read_text(encoding="utf-8")
-    for section, model in settings:
+def _section_text(text: str, section: str) -> str:
+    """The lines of `[section]` in a TOML text, up to the next table header."""
+    start = text.index(f"\n[{section}]\n")
+    end = text.find("\n[", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_example_config_documents_every_key_with_its_default() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert Settings.model_validate(data) == Settings()
+    load_settings(EXAMPLE, {})  # also valid the way paperclub reads it
+    for section, field in Settings.model_fields.items():
         if section == "discord_token":
             continue
-        assert f"[{section}]" in text
-        for key in type(model).model_fields:
-            assert f"{key} =" in text, f"{section}.{key} is not documented"
+        model = field.annotation
+        assert isinstance(model, type)
+        for key, key_field in model.model_fields.items():
+            if key_field.default is None:  # TOML has no null: shown commented out
+                assert f"# {key} = " in _section_text(text, section), f"{section}.{key}"
+            else:
+                assert key in data.get(section, {}), f"{section}.{key} is not documented"
+
+
+def test_example_config_names_only_real_commands() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`paperclub ([\w-]+)", text))
+    assert named, "the example names no paperclub command"
+    assert named <= set(cli.commands), f"no such command: {named - set(cli.commands)}"
+    assert set(re.findall(r"`python3 dev\.py (\w+)", text)) <= {"demo", "test", "bench"}
 
 
 def test_relative_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
