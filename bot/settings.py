@@ -16,15 +16,25 @@ from pydantic import (
     Field,
     HttpUrl,
     SecretStr,
+    StrictInt,
     ValidationError,
     WebsocketUrl,
+    field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 ENV_PREFIX = "PAPERCLUB_"
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 TOKEN_ENV = "DISCORD_TOKEN"  # noqa: S105 - the variable name, not a secret
+TOKEN_KEYS = frozenset({"token", "discord_token"})
+TOKEN_HINT = (
+    f"the Discord token is read only from the {TOKEN_ENV} environment variable; "
+    "a token must not be kept in a file"
+)
+SEARCH_LIMIT_MIN = 1  # also the range of `paperclub search --limit`
+SEARCH_LIMIT_MAX = 100
 
 
 class ConfigError(Exception):
@@ -32,36 +42,45 @@ class ConfigError(Exception):
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a TOML `true` is not the number 1 (a float field still takes an integer).
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class DatabaseSettings(_Section):
     """Where the SQLite database lives."""
 
-    path: Path = Path("paperclub.db")
+    path: Path = Field(default=Path("paperclub.db"), strict=False)
+
+    @field_validator("path", mode="before")
+    @classmethod
+    def _not_empty(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            raise PydanticCustomError(
+                "empty_path", "must not be empty: name the SQLite file, e.g. paperclub.db")
+        return value
 
 
 class CatalogSettings(_Section):
     """The catalog loaded when the database is empty."""
 
-    path: Path | None = None
+    path: Path | None = Field(default=None, strict=False)
 
 
 class SearchSettings(_Section):
     """Search behaviour."""
 
-    limit: int = Field(default=10, ge=1, le=100)
+    limit: int = Field(default=10, ge=SEARCH_LIMIT_MIN, le=SEARCH_LIMIT_MAX)
     fuzzy_threshold: float = Field(default=75.0, ge=50.0, le=100.0)
 
 
 class DiscordSettings(_Section):
     """How to reach Discord and which commands to sync where."""
 
-    api_base: HttpUrl = HttpUrl(DISCORD_API_BASE)
-    gateway_url: WebsocketUrl = WebsocketUrl(DISCORD_GATEWAY)
+    api_base: HttpUrl = Field(default=HttpUrl(DISCORD_API_BASE), strict=False)
+    gateway_url: WebsocketUrl = Field(default=WebsocketUrl(DISCORD_GATEWAY), strict=False)
     sync: Literal["off", "guild", "global"] = "off"
     dev_guild_id: int = Field(default=0, ge=0)
-    owner_ids: tuple[int, ...] = ()
+    owner_ids: tuple[StrictInt, ...] = Field(default=(), strict=False)  # a TOML array is a list
     application_id: int = Field(default=0, ge=0)
 
     @model_validator(mode="after")
@@ -91,6 +110,11 @@ class LoggingSettings(_Section):
 
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
+    @field_validator("level", mode="before")
+    @classmethod
+    def _upper_case(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
 
 class Settings(_Section):
     """All of paperclub's settings."""
@@ -102,7 +126,7 @@ class Settings(_Section):
     digest: DigestSettings = DigestSettings()
     subscriptions: SubscriptionSettings = SubscriptionSettings()
     logging: LoggingSettings = LoggingSettings()
-    discord_token: SecretStr | None = Field(default=None, exclude=True)
+    discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
 
     def catalog_path(self) -> Path:
         """The configured catalog, or the bundled ICML 2026 listing."""
@@ -122,14 +146,26 @@ def _env_value(value: str) -> Any:
         return value
 
 
-def _env_overrides(env: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    overrides: dict[str, dict[str, Any]] = {}
-    for name, value in env.items():
+def _env_overrides(env: Mapping[str, str]) -> dict[tuple[str, str], tuple[str, Any]]:
+    """`(section, key)` → (variable name, value) for every `PAPERCLUB_SECTION__KEY`."""
+    overrides: dict[tuple[str, str], tuple[str, Any]] = {}
+    for name, value in sorted(env.items()):
         if not name.startswith(ENV_PREFIX) or "__" not in name:
             continue
         section, _, key = name[len(ENV_PREFIX) :].lower().partition("__")
-        overrides.setdefault(section, {})[key] = _env_value(value)
+        overrides[section, key] = (name, _env_value(value))
     return overrides
+
+
+def _token_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The dotted path of every token-like key in a TOML table, at any depth."""
+    found: list[str] = []
+    for key, value in table.items():
+        if key.lower() in TOKEN_KEYS:
+            found.append(prefix + key)
+        elif isinstance(value, dict):
+            found += _token_keys(value, f"{prefix}{key}.")
+    return found
 
 
 def _resolve_relative(data: dict[str, Any], base: Path) -> None:
@@ -140,8 +176,35 @@ def _resolve_relative(data: dict[str, Any], base: Path) -> None:
             data[section][key] = str(base / str(value))
 
 
+def _describe(
+    exc: ValidationError,
+    path: Path | None,
+    overrides: Mapping[tuple[str, str], tuple[str, Any]],
+    file_sections: set[str],
+) -> str:
+    """One line naming each problem by its TOML key path, or by its environment variable."""
+    in_file: list[str] = []
+    from_env: list[str] = []
+    for error in exc.errors():
+        loc = tuple(str(part) for part in error["loc"])
+        if len(loc) >= 2 and (loc[0], loc[1]) in overrides:
+            items = "".join(f"[{part}]" for part in loc[2:])
+            from_env.append(f"{overrides[loc[0], loc[1]][0]}{items}: {error['msg']}")
+            continue
+        names = [
+            name for (section, _), (name, _) in overrides.items()
+            if len(loc) == 1 and section == loc[0] and section not in file_sections
+        ]  # a whole section that only the environment brought
+        if names:
+            from_env.append(f"{', '.join(names)}: {error['msg']}")
+        else:
+            in_file.append(f"{'.'.join(loc) or '(top level)'}: {error['msg']}")
+    where = f"{path}: " if path else ""
+    return "; ".join(([where + "; ".join(in_file)] if in_file else []) + from_env)
+
+
 def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
-    """Read, merge and validate; raises `ConfigError` naming the offending key."""
+    """Read, merge and validate; raises `ConfigError` naming the offending key or variable."""
     env = {} if env is None else env
     data: dict[str, Any] = {}
     if path is not None:
@@ -153,28 +216,22 @@ def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None
             raise ConfigError(f"{path}: cannot read config file ({exc})") from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-        discord_section = data.get("discord", {})
-        if "discord_token" in data or (
-            isinstance(discord_section, dict) and "token" in discord_section
-        ):
-            raise ConfigError(
-                f"{path}: discord token: do not put the token in a file; "
-                f"set the {TOKEN_ENV} environment variable"
-            )
+        tokens = _token_keys(data)
+        if tokens:
+            raise ConfigError(f"{path}: {tokens[0]}: {TOKEN_HINT}")
         _resolve_relative(data, path.parent)
-    for section, values in _env_overrides(env).items():
+    file_sections = set(data)
+    overrides = _env_overrides(env)
+    for (section, key), (name, value) in overrides.items():
+        if key in TOKEN_KEYS:
+            raise ConfigError(f"{name}: {TOKEN_HINT}")
         target = data.setdefault(section, {})
         if not isinstance(target, dict):
-            raise ConfigError(f"{ENV_PREFIX}{section.upper()}__*: '{section}' is not a section")
-        target.update(values)
+            raise ConfigError(f"{name}: '{section}' is not a section")
+        target[key] = value
     if env.get(TOKEN_ENV):
         data["discord_token"] = env[TOKEN_ENV]
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        problems = []
-        for error in exc.errors():
-            key = ".".join(str(part) for part in error["loc"]) or "(top level)"
-            problems.append(f"{key}: {error['msg']}")
-        where = f"{path}: " if path else ""
-        raise ConfigError(where + "; ".join(problems)) from None
+        raise ConfigError(_describe(exc, path, overrides, file_sections)) from None

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
-from bot.settings import ConfigError, load_settings
+from bot.cli.main import cli
+from bot.settings import (
+    SEARCH_LIMIT_MAX,
+    SEARCH_LIMIT_MIN,
+    ConfigError,
+    Settings,
+    load_settings,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "config.example.toml"
 
 
 def test_defaults_without_a_file() -> None:
@@ -19,16 +30,36 @@ def test_defaults_without_a_file() -> None:
     assert settings.discord_token is None
 
 
-def test_example_config_is_valid_and_documents_every_key() -> None:
-    example = ROOT / "config.example.toml"
-    settings = load_settings(example, {})
-    text = example.read_text(encoding="utf-8")
-    for section, model in settings:
+def _section_text(text: str, section: str) -> str:
+    """The lines of `[section]` in a TOML text, up to the next table header."""
+    start = text.index(f"\n[{section}]\n")
+    end = text.find("\n[", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_example_config_documents_every_key_with_its_default() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert Settings.model_validate(data) == Settings()
+    load_settings(EXAMPLE, {})  # also valid the way paperclub reads it
+    for section, field in Settings.model_fields.items():
         if section == "discord_token":
             continue
-        assert f"[{section}]" in text
-        for key in type(model).model_fields:
-            assert f"{key} =" in text, f"{section}.{key} is not documented"
+        model = field.annotation
+        assert isinstance(model, type)
+        for key, key_field in model.model_fields.items():
+            if key_field.default is None:  # TOML has no null: shown commented out
+                assert f"# {key} = " in _section_text(text, section), f"{section}.{key}"
+            else:
+                assert key in data.get(section, {}), f"{section}.{key} is not documented"
+
+
+def test_example_config_names_only_real_commands() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`paperclub ([\w-]+)", text))
+    assert named, "the example names no paperclub command"
+    assert named <= set(cli.commands), f"no such command: {named - set(cli.commands)}"
+    assert set(re.findall(r"`python3 dev\.py (\w+)", text)) <= {"demo", "test", "bench"}
 
 
 def test_relative_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
@@ -62,13 +93,6 @@ def test_wrong_keys_types_and_values_name_the_key(tmp_path: Path, text: str, key
         load_settings(config, {})
 
 
-def test_token_in_a_file_is_refused(tmp_path: Path) -> None:
-    config = tmp_path / "token.toml"
-    config.write_text("[discord]\ntoken = 'secret'\n")
-    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
-        load_settings(config, {})
-
-
 def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
     config = tmp_path / "broken.toml"
     config.write_text("[search\n")
@@ -78,6 +102,132 @@ def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
         load_settings(tmp_path / "absent.toml", {})
 
 
-def test_bad_environment_value_names_the_key() -> None:
-    with pytest.raises(ConfigError, match=r"search\.limit"):
+def _numeric_keys() -> list[tuple[str, str]]:
+    """Every (section, key) of Settings holding an int or a float."""
+    keys = []
+    for section, field in Settings.model_fields.items():
+        model = field.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            keys += [(section, key) for key, inner in model.model_fields.items()
+                     if inner.annotation in (int, float)]
+    return keys
+
+
+def test_numeric_keys_are_found() -> None:
+    assert ("search", "limit") in _numeric_keys()
+    assert ("digest", "grace_hours") in _numeric_keys()
+
+
+@pytest.mark.parametrize(("section", "key"), _numeric_keys())
+def test_booleans_are_not_numbers(tmp_path: Path, section: str, key: str) -> None:
+    config = tmp_path / "bool.toml"
+    config.write_text(f"[{section}]\n{key} = true\n")
+    with pytest.raises(ConfigError, match=rf"{section}\.{key}: Input should be a valid"):
+        load_settings(config, {})
+    with pytest.raises(ConfigError, match=rf"PAPERCLUB_{section.upper()}__{key.upper()}: "):
+        load_settings(None, {f"PAPERCLUB_{section.upper()}__{key.upper()}": "true"})
+
+
+def test_boolean_owner_id_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / "bool.toml"
+    config.write_text("[discord]\nowner_ids = [12, true]\n")
+    with pytest.raises(ConfigError, match=r"discord\.owner_ids\.1: Input should be a valid int"):
+        load_settings(config, {})
+
+
+def test_numbers_keep_working(tmp_path: Path) -> None:
+    config = tmp_path / "numbers.toml"
+    config.write_text("[search]\nfuzzy_threshold = 80\n[discord]\nowner_ids = [12, 34]\n")
+    settings = load_settings(config, {"PAPERCLUB_DIGEST__GRACE_HOURS": "2"})
+    assert settings.search.fuzzy_threshold == 80.0
+    assert settings.discord.owner_ids == (12, 34)
+    assert settings.digest.grace_hours == 2.0
+
+
+def test_logging_level_in_any_case(tmp_path: Path) -> None:
+    config = tmp_path / "log.toml"
+    config.write_text("[logging]\nlevel = 'debug'\n")
+    assert load_settings(config, {}).logging.level == "DEBUG"
+    assert load_settings(None, {"PAPERCLUB_LOGGING__LEVEL": "Warning"}).logging.level == "WARNING"
+
+
+def test_search_limit_range_is_the_shared_constants(tmp_path: Path) -> None:
+    for limit in (SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX):
+        assert load_settings(None, {"PAPERCLUB_SEARCH__LIMIT": str(limit)}).search.limit == limit
+    for limit in (SEARCH_LIMIT_MIN - 1, SEARCH_LIMIT_MAX + 1):
+        with pytest.raises(ConfigError, match="PAPERCLUB_SEARCH__LIMIT: Input should be"):
+            load_settings(None, {"PAPERCLUB_SEARCH__LIMIT": str(limit)})
+    assert f"({SEARCH_LIMIT_MIN}-{SEARCH_LIMIT_MAX})" in EXAMPLE.read_text(encoding="utf-8")
+
+
+def test_bad_environment_value_names_the_variable() -> None:
+    with pytest.raises(ConfigError) as caught:
         load_settings(None, {"PAPERCLUB_SEARCH__LIMIT": "many"})
+    assert str(caught.value) == "PAPERCLUB_SEARCH__LIMIT: Input should be a valid integer"
+
+
+def test_environment_error_does_not_blame_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "fine.toml"
+    config.write_text("[search]\nlimit = 5\n")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(config, {"PAPERCLUB_SEARCH__LIMIT": "0"})
+    assert str(caught.value) == (
+        "PAPERCLUB_SEARCH__LIMIT: Input should be greater than or equal to 1")
+
+
+@pytest.mark.parametrize("name", ["PAPERCLUB_SEARCH__LIMT", "PAPERCLUB_SERCH__LIMIT"])
+def test_unknown_environment_key_names_the_variable(name: str) -> None:
+    with pytest.raises(ConfigError, match=f"^{name}: Extra inputs are not permitted$"):
+        load_settings(None, {name: "3"})
+
+
+def test_file_and_environment_errors_are_told_apart(tmp_path: Path) -> None:
+    config = tmp_path / "both.toml"
+    config.write_text("[search]\nfuzzy_threshold = 10\n")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(config, {"PAPERCLUB_SEARCH__LIMIT": "0"})
+    message = str(caught.value)
+    assert message.startswith(f"{config}: search.fuzzy_threshold: Input should be greater")
+    assert message.endswith("; PAPERCLUB_SEARCH__LIMIT: Input should be greater than or equal to 1")
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("[discord]\ntoken = 'secret'\n", "discord.token"),
+    ("token = 'secret'\n", "token"),
+    ("discord_token = 'secret'\n", "discord_token"),
+    ("[search]\ntoken = 'secret'\n", "search.token"),
+    ("[digest]\ndiscord_token = 'secret'\n", "digest.discord_token"),
+])
+def test_token_anywhere_in_a_file_gets_the_hint(tmp_path: Path, text: str, key: str) -> None:
+    config = tmp_path / "token.toml"
+    config.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(config, {})
+    message = str(caught.value)
+    assert message.startswith(f"{config}: {key}: ")
+    assert "DISCORD_TOKEN environment variable" in message
+    assert "must not be kept in a file" in message
+    assert "secret" not in message
+
+
+@pytest.mark.parametrize("name", ["PAPERCLUB_DISCORD__TOKEN", "PAPERCLUB_SEARCH__TOKEN"])
+def test_token_override_variable_gets_the_hint(name: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(None, {name: "secret"})
+    message = str(caught.value)
+    assert message.startswith(f"{name}: ")
+    assert "DISCORD_TOKEN environment variable" in message
+    assert "Extra inputs" not in message
+    assert "secret" not in message
+
+
+def test_empty_database_path_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / "empty.toml"
+    config.write_text("[database]\npath = ''\n")
+    with pytest.raises(ConfigError, match=r"database\.path: must not be empty"):
+        load_settings(config, {})
+    with pytest.raises(ConfigError, match=r"^PAPERCLUB_DATABASE__PATH: must not be empty"):
+        load_settings(None, {"PAPERCLUB_DATABASE__PATH": ""})
+    assert load_settings(None, {"PAPERCLUB_DATABASE__PATH": ":memory:"}).database.path == Path(
+        ":memory:")
