@@ -288,7 +288,7 @@ async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | 
                   limit: int = RESULT_LIMIT) -> None:
     for lookup in lookups:
         start = time.perf_counter()
-        await bot.search.search(parse_query(lookup.text), limit=limit)
+        await bot.services.search.search(parse_query(lookup.text), limit=limit)
         if into is not None:
             into.add(lookup, (time.perf_counter() - start) * 1000)
 
@@ -330,7 +330,7 @@ async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
         try:
             await standin.start_bot(bot, timeout=60)
             result = Result(count, lookups, Timings(), Timings(), Timings(), Timings(),
-                            write_s, load_s, await bot.papers.count())
+                            write_s, load_s, await bot.services.catalog.count())
             await _phases(bot, _Driver(standin, guild, user), other, lookups, result)
         finally:
             with contextlib.suppress(Exception):
@@ -365,7 +365,7 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
     lag: list[float] = []
     monitor = asyncio.create_task(_loop_lag(lag))
     started = result.reload.started = time.perf_counter()
-    reload = asyncio.create_task(load_catalog(bot.papers, other))
+    reload = asyncio.create_task(load_catalog(bot.services.catalog.papers, other))
     try:
         queries = _cycle(lookups)
         while not reload.done():
@@ -383,7 +383,7 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
                 await reload
     result.reload_s = time.perf_counter() - started
     result.reload_added = report.counts.added
-    result.catalog_after_reload = await bot.papers.count()
+    result.catalog_after_reload = await bot.services.catalog.count()
     result.loop_lag_max_ms = max(lag, default=0.0)
     result.loop_lag_p99_ms = _p99(lag) if lag else 0.0
 

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.synthetic import synthetic_papers
+from bot.core.catalog_types import LoadSource
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import QueryError, parse_query, words_of
 from bot.core.text import CJK_RUN
@@ -29,7 +30,6 @@ from bot.core.topic_match import (
 )
 from storage import fts
 from storage.database import Database
-from storage.interfaces import LoadSource
 from storage.papers import SqlitePaperStore
 from tests.core import test_topic_match as unit
 
