@@ -3,7 +3,7 @@
 The real paperclub bot (`build_bot`) connects to `discord_standin.StandIn` over 127.0.0.1 with N
 guilds (each with a #papers channel) given at READY. N digest configs are saved directly in the
 bot's store (09:00 UTC, enabled an hour before), a fixed clock is moved to 09:00:30, and one
-`bot.digest.tick()` is timed with `time.perf_counter` until it returns. Each server then needs
+`digest.tick()` is timed with `time.perf_counter` until it returns. Each server then needs
 one POST /channels/{id}/messages and one POST .../messages/{mid}/threads, so the floor under a
 50 requests/s global limit is 2N / 50 s (40 s for 1,000). Two runs, same process, one at a time:
 
@@ -266,7 +266,7 @@ def _pacing_off(bot: PaperclubBot) -> bool:
 
 async def _timed_tick(bot: PaperclubBot, standin: StandIn, limiter: RecordingLimiter,
                       logs: LogCounter, result: Run) -> dict[int, str]:
-    """Time `bot.digest.tick()`, gather what the stand-in and discord.py saw; outcome by guild."""
+    """Time `digest.tick()`, gather what the stand-in and discord.py saw; outcome by guild."""
     sent_before, requests_before = standin.rate_limited, len(standin.rest.log)
     limiter.admitted.clear()
     limiter.refused.clear()

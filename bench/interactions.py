@@ -11,7 +11,7 @@ queries:
 1. idle: `/paper` through the stand-in;
 2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
    writes) runs in a background task while lookups go on until it finishes;
-3. baseline: `bot.search.search(parse_query(q))` called directly, no Discord round trip.
+3. baseline: `bot.services.search.search(parse_query(q))` called directly, no Discord round trip.
 
 Bench, stand-in and bot share one event loop in one process, so every figure includes the
 stand-in's own work (JSON, websocket, aiohttp) and the bench's bookkeeping.

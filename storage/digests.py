@@ -135,9 +135,10 @@ class SqliteDigestStore:
             cursor = await conn.execute(
                 "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
                 "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at) "
-                "VALUES (?, ?, 'claimed', ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, local_date.isoformat(), claim.nonce, claim.paper_id, claim.cycle,
-                 claim.position, claim.cycle_size, claim.channel_id, int(claim.late), _now()),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
+                 claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
+                 claim.channel_id, int(claim.late), _now()),
             )
             if cursor.rowcount == 0:
                 return None
@@ -147,16 +148,16 @@ class SqliteDigestStore:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""
         return [_entry(row) for row in await self._db.fetchall(
             f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
-            "AND status = 'claimed' ORDER BY local_date", (guild_id,)
+            "AND status = ? ORDER BY local_date", (guild_id, LedgerStatus.CLAIMED)
         )]
 
     async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
         """Record the sent message and reset the failure count."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE digest_ledger SET status = 'posted', message_id = ?, finished_at = ?, "
+                "UPDATE digest_ledger SET status = ?, message_id = ?, finished_at = ?, "
                 "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
-                (message_id, _now(), guild_id, local_date.isoformat()),
+                (LedgerStatus.POSTED, message_id, _now(), guild_id, local_date.isoformat()),
             )
             await conn.execute(
                 "UPDATE digest_settings SET consecutive_failures = 0 WHERE guild_id = ?",
@@ -177,9 +178,10 @@ class SqliteDigestStore:
         """Record a failure; True when it paused the digest (3 in a row)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE digest_ledger SET status = 'failed', reason = ?, finished_at = ?, "
+                "UPDATE digest_ledger SET status = ?, reason = ?, finished_at = ?, "
                 "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
-                (reason.encode(), _now(), guild_id, local_date.isoformat()),
+                (LedgerStatus.FAILED, reason.encode(), _now(), guild_id,
+                 local_date.isoformat()),
             )
             await conn.execute(
                 "UPDATE digest_settings SET consecutive_failures = consecutive_failures + 1 "
@@ -196,13 +198,13 @@ class SqliteDigestStore:
     async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
         """Record dates that will not be posted, with the reason; existing rows are kept."""
         stored = reason.encode()
-        rows = [(guild_id, d.isoformat(), f"skip:{guild_id}:{d.isoformat()}", stored, _now(),
-                 _now()) for d in dates]
+        rows = [(guild_id, d.isoformat(), LedgerStatus.SKIPPED,
+                 f"skip:{guild_id}:{d.isoformat()}", stored, _now(), _now()) for d in dates]
         async with self._db.transaction() as conn:
             before = conn.total_changes
             await conn.executemany(
                 "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
-                "reason, claimed_at, finished_at) VALUES (?, ?, 'skipped', ?, ?, ?, ?)", rows)
+                "reason, claimed_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             return conn.total_changes - before
 
     async def current_cycle(self, guild_id: int) -> int:
@@ -216,7 +218,8 @@ class SqliteDigestStore:
         """Papers claimed (posted or being posted) in a cycle."""
         return {str(row[0]) for row in await self._db.fetchall(
             "SELECT paper_id FROM digest_ledger WHERE guild_id = ? AND cycle = ? "
-            "AND status IN ('claimed', 'posted') AND paper_id IS NOT NULL", (guild_id, cycle)
+            "AND status IN (?, ?) AND paper_id IS NOT NULL",
+            (guild_id, cycle, LedgerStatus.CLAIMED, LedgerStatus.POSTED)
         )}
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:

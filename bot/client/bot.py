@@ -1,9 +1,9 @@
 """The paperclub bot: lifecycle only. Its services come from `bot.wiring`; close() releases them.
 
-The services' Discord side (the digest poster, the notifier) needs the connected client, and the
-bot needs the services: the bot takes a `ServicesFactory` and calls it with itself once, in its
-constructor, so the graph is still built in one place (`bot.wiring.build_bot`) with no
-half-built object ever visible."""
+The services' Discord side (the digest poster, the notifier) needs the client, and the bot needs
+the services. The cycle is broken with a `ServicesFactory`: `bot.wiring.build_bot` defines it (so
+the whole graph is still built in one place), and the bot calls it once, in its constructor,
+with itself as the client. The posters only keep the client for calls made after login."""
 
 from __future__ import annotations
 
