@@ -3,7 +3,7 @@
 The real paperclub bot (`build_bot`) connects to `discord_standin.StandIn` over 127.0.0.1 with N
 guilds (each with a #papers channel) given at READY. N digest configs are saved directly in the
 bot's store (09:00 UTC, enabled an hour before), a fixed clock is moved to 09:00:30, and one
-`bot.digest.tick()` is timed with `time.perf_counter` until it returns. Each server then needs
+`digest.tick()` is timed with `time.perf_counter` until it returns. Each server then needs
 one POST /channels/{id}/messages and one POST .../messages/{mid}/threads, so the floor under a
 50 requests/s global limit is 2N / 50 s (40 s for 1,000). Two runs, same process, one at a time:
 
@@ -42,11 +42,14 @@ import discord
 
 from bench.report import progress, publish
 from bot.client.bot import PaperclubBot
+from bot.core.digest_types import DigestConfig
+from bot.core.reasons import english
 from bot.services.digest import Outcome
 from bot.settings import load_settings
 from bot.wiring import build_bot
 from discord_standin import GlobalRateLimiter, Guild, RecordedRequest, StandIn
-from storage.digests import DigestConfig
+from storage.database import Database
+from storage.digests import SqliteDigestStore
 
 TAG = "digest"
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,16 +219,12 @@ async def _run(tmp: Path, servers: int, limit: int | None, concurrency: int | No
         async with StandIn(guilds=guilds) as standin:
             limiter = RecordingLimiter(limit)
             standin.rest.limiter = limiter
-            bot = await build_bot(settings, guild_ready_timeout=0.05)
+            _progress(f"{label}: saving {servers:,} digest configs, starting the bot …")
+            await _save_configs(settings.database.path, guilds)
+            bot = await build_bot(settings, clock=clock, guild_ready_timeout=0.05)
             try:
-                bot.digest.clock = clock
                 if limit is None:
                     result.pacing_off = _pacing_off(bot)
-                _progress(f"{label}: saving {servers:,} digest configs, starting the bot …")
-                for guild in guilds:
-                    await bot.digests.save_config(DigestConfig(
-                        guild.id, guild.channel("papers").id, "09:00", "UTC",
-                        enabled_since=DUE_AT - timedelta(hours=1)))
                 await standin.start_bot(bot, timeout=START_TIMEOUT)
                 await bot.digest_tick()  # after on_ready's own tick: nothing is due yet
                 await standin.settle()
@@ -242,17 +241,30 @@ async def _run(tmp: Path, servers: int, limit: int | None, concurrency: int | No
     return result
 
 
+async def _save_configs(db_path: Path, guilds: list[Guild]) -> None:
+    """A digest at 09:00 UTC for every server, enabled an hour before it is due."""
+    db = await Database.open(db_path)
+    try:
+        store = SqliteDigestStore(db)
+        for guild in guilds:
+            await store.save_config(DigestConfig(
+                guild.id, guild.channel("papers").id, "09:00", "UTC",
+                enabled_since=DUE_AT - timedelta(hours=1)))
+    finally:
+        await db.close()
+
+
 def _pacing_off(bot: PaperclubBot) -> bool:
     """Turn off the digest's own request pacing, if it has one: the baseline is pure overhead."""
-    if not hasattr(bot.digest, "_pace"):
+    if not hasattr(bot.services.digest, "_pace"):
         return False
-    bot.digest._pace = contextlib.nullcontext()  # type: ignore[assignment]
+    bot.services.digest._pace = contextlib.nullcontext()  # type: ignore[assignment]
     return True
 
 
 async def _timed_tick(bot: PaperclubBot, standin: StandIn, limiter: RecordingLimiter,
                       logs: LogCounter, result: Run) -> dict[int, str]:
-    """Time `bot.digest.tick()`, gather what the stand-in and discord.py saw; outcome by guild."""
+    """Time `digest.tick()`, gather what the stand-in and discord.py saw; outcome by guild."""
     sent_before, requests_before = standin.rate_limited, len(standin.rest.log)
     limiter.admitted.clear()
     limiter.refused.clear()
@@ -265,7 +277,7 @@ async def _timed_tick(bot: PaperclubBot, standin: StandIn, limiter: RecordingLim
     outcomes: list[Outcome] = []
     try:
         async with asyncio.timeout(timeout):
-            outcomes = await bot.digest.tick()
+            outcomes = await bot.services.digest.tick()
     except TimeoutError:
         result.timed_out = True
         result.tick_error = f"timed out after {timeout:.0f} s"
@@ -276,8 +288,9 @@ async def _timed_tick(bot: PaperclubBot, standin: StandIn, limiter: RecordingLim
     result.sent_429 = standin.rate_limited - sent_before
     result.requests = len(standin.rest.log) - requests_before
     result.statuses = Counter(o.status for o in outcomes)
-    by_guild = {o.guild_id: o.status for o in outcomes}
-    result.reasons = Counter(o.reason or "" for o in outcomes if o.status != "posted")
+    by_guild: dict[int, str] = {o.guild_id: o.status for o in outcomes}
+    result.reasons = Counter(english(o.reason) if o.reason else ""
+                             for o in outcomes if o.status != "posted")
     result.admitted = [t - origin for t in limiter.admitted]
     result.refused = [t - origin for t in limiter.refused]
     _tries(standin.rest.log[requests_before:], result)
@@ -312,8 +325,10 @@ async def _check(bot: PaperclubBot, standin: StandIn, guilds: list[Guild], outco
         result.threads += has_thread
         status = outcomes.get(guild.id)
         result.complete += len(posts) == 1 and has_thread and status == "posted"
-        entry = await bot.digests.entry(guild.id, day)
-        reason = (entry.reason or "") if entry is not None else ""
+        status_now = await bot.services.digest.status(guild.id)
+        entry = next((e for e in status_now.recent if e.local_date == day), None) \
+            if status_now else None
+        reason = english(entry.reason) if entry is not None and entry.reason else ""
         if status == "failed" and "429" in reason:
             result.posts_429 += 1
         elif status == "posted" and not has_thread and "429" in reason:

@@ -11,7 +11,7 @@ queries:
 1. idle: `/paper` through the stand-in;
 2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
    writes) runs in a background task while lookups go on until it finishes;
-3. baseline: `bot.search.search(parse_query(q))` called directly, no Discord round trip.
+3. baseline: `bot.services.search.search(parse_query(q))` called directly, no Discord round trip.
 
 Bench, stand-in and bot share one event loop in one process, so every figure includes the
 stand-in's own work (JSON, websocket, aiohttp) and the bench's bookkeeping.
@@ -287,7 +287,7 @@ async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | 
                   limit: int = RESULT_LIMIT) -> None:
     for lookup in lookups:
         start = time.perf_counter()
-        await bot.search.search(parse_query(lookup.text), limit=limit)
+        await bot.services.search.search(parse_query(lookup.text), limit=limit)
         if into is not None:
             into.add(lookup, (time.perf_counter() - start) * 1000)
 
@@ -329,7 +329,7 @@ async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
         try:
             await standin.start_bot(bot, timeout=60)
             result = Result(count, lookups, Timings(), Timings(), Timings(), Timings(),
-                            write_s, load_s, await bot.papers.count())
+                            write_s, load_s, await bot.services.catalog.count())
             await _phases(bot, _Driver(standin, guild, user), other, lookups, result)
         finally:
             with contextlib.suppress(Exception):
@@ -364,7 +364,7 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
     lag: list[float] = []
     monitor = asyncio.create_task(_loop_lag(lag))
     started = result.reload.started = time.perf_counter()
-    reload = asyncio.create_task(load_catalog(bot.papers, other))
+    reload = asyncio.create_task(load_catalog(bot.services.catalog.papers, other))
     try:
         queries = _cycle(lookups)
         while not reload.done():
@@ -382,7 +382,7 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
                 await reload
     result.reload_s = time.perf_counter() - started
     result.reload_added = report.counts.added
-    result.catalog_after_reload = await bot.papers.count()
+    result.catalog_after_reload = await bot.services.catalog.count()
     result.loop_lag_max_ms = max(lag, default=0.0)
     result.loop_lag_p99_ms = _p99(lag) if lag else 0.0
 

@@ -1,20 +1,13 @@
 """Persistence: the only package with SQL. Nothing here imports discord."""
 
 from storage.database import Database, SchemaError
-from storage.interfaces import (
-    CatalogStats,
-    LoadCounts,
-    LoadSource,
-    PaperStore,
-    SearchHit,
-)
+from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
 
 __all__ = [
-    "CatalogStats",
     "Database",
-    "LoadCounts",
-    "LoadSource",
+    "DigestStore",
     "PaperStore",
     "SchemaError",
-    "SearchHit",
+    "StateStore",
+    "SubscriptionStore",
 ]

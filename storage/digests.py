@@ -3,68 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from bot.core.digest_types import (
+    MAX_CONSECUTIVE_FAILURES,
+    Claim,
+    DigestConfig,
+    LedgerEntry,
+    LedgerStatus,
+)
+from bot.core.reasons import Reason, ReasonCode, decode_optional
 from storage.database import Database
-
-MAX_CONSECUTIVE_FAILURES = 3
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass(frozen=True, slots=True)
-class DigestConfig:
-    """A server's paper-of-the-day settings and health."""
-
-    guild_id: int
-    channel_id: int
-    local_time: str
-    timezone: str
-    thread: bool = True
-    mention_subscribers: bool = True
-    track: str | None = None
-    enabled: bool = True
-    enabled_since: datetime | None = None
-    paused_reason: str | None = None
-    consecutive_failures: int = 0
-    failure_notice_pending: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """What happened (or is happening) to one server's post for one local date."""
-
-    guild_id: int
-    local_date: date
-    status: str
-    nonce: str
-    paper_id: str | None = None
-    cycle: int | None = None
-    position: int | None = None
-    cycle_size: int | None = None
-    channel_id: int | None = None
-    message_id: int | None = None
-    thread_id: int | None = None
-    late: bool = False
-    reason: str | None = None
-    attempts: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """The paper chosen for a date, written before anything is sent."""
-
-    paper_id: str
-    cycle: int
-    position: int
-    cycle_size: int
-    nonce: str
-    channel_id: int
-    late: bool
 
 
 _CONFIG_COLUMNS = (
@@ -77,21 +31,27 @@ _LEDGER_COLUMNS = (
 )
 
 
+def _encoded(reason: Reason | None) -> str | None:
+    return None if reason is None else reason.encode()
+
+
 def _config(row: Sequence[Any]) -> DigestConfig:
     return DigestConfig(
         guild_id=row[0], channel_id=row[1], local_time=row[2], timezone=row[3],
         thread=bool(row[4]), mention_subscribers=bool(row[5]), track=row[6],
         enabled=bool(row[7]), enabled_since=datetime.fromisoformat(row[8]),
-        paused_reason=row[9], consecutive_failures=row[10],
+        paused_reason=decode_optional(row[9]), consecutive_failures=row[10],
         failure_notice_pending=bool(row[11]),
     )
 
 
 def _entry(row: Sequence[Any]) -> LedgerEntry:
     return LedgerEntry(
-        guild_id=row[0], local_date=date.fromisoformat(row[1]), status=row[2], nonce=row[3],
+        guild_id=row[0], local_date=date.fromisoformat(row[1]), status=LedgerStatus(row[2]),
+        nonce=row[3],
         paper_id=row[4], cycle=row[5], position=row[6], cycle_size=row[7], channel_id=row[8],
-        message_id=row[9], thread_id=row[10], late=bool(row[11]), reason=row[12],
+        message_id=row[9], thread_id=row[10], late=bool(row[11]),
+        reason=decode_optional(row[12]),
         attempts=row[13],
     )
 
@@ -111,7 +71,7 @@ class SqliteDigestStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (config.guild_id, config.channel_id, config.local_time, config.timezone,
                  int(config.thread), int(config.mention_subscribers), config.track,
-                 int(config.enabled), since, config.paused_reason,
+                 int(config.enabled), since, _encoded(config.paused_reason),
                  config.consecutive_failures, int(config.failure_notice_pending), _now()),
             )
 
@@ -138,7 +98,7 @@ class SqliteDigestStore:
             )
             return cursor.rowcount > 0
 
-    async def take_failure_notice(self, guild_id: int) -> str | None:
+    async def take_failure_notice(self, guild_id: int) -> Reason | None:
         """The pause reason if admins have not been told yet; marks them told."""
         async with self._db.transaction() as conn:
             async with conn.execute(
@@ -152,7 +112,7 @@ class SqliteDigestStore:
                 "UPDATE digest_settings SET failure_notice_pending = 0 WHERE guild_id = ?",
                 (guild_id,),
             )
-            return str(row[0])
+            return Reason.decode(str(row[0]))
 
     async def last_handled(self, guild_id: int) -> date | None:
         """The latest local date with a ledger row (any status)."""
@@ -175,9 +135,10 @@ class SqliteDigestStore:
             cursor = await conn.execute(
                 "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
                 "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at) "
-                "VALUES (?, ?, 'claimed', ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, local_date.isoformat(), claim.nonce, claim.paper_id, claim.cycle,
-                 claim.position, claim.cycle_size, claim.channel_id, int(claim.late), _now()),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
+                 claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
+                 claim.channel_id, int(claim.late), _now()),
             )
             if cursor.rowcount == 0:
                 return None
@@ -187,16 +148,16 @@ class SqliteDigestStore:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""
         return [_entry(row) for row in await self._db.fetchall(
             f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
-            "AND status = 'claimed' ORDER BY local_date", (guild_id,)
+            "AND status = ? ORDER BY local_date", (guild_id, LedgerStatus.CLAIMED)
         )]
 
     async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
         """Record the sent message and reset the failure count."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE digest_ledger SET status = 'posted', message_id = ?, finished_at = ?, "
+                "UPDATE digest_ledger SET status = ?, message_id = ?, finished_at = ?, "
                 "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
-                (message_id, _now(), guild_id, local_date.isoformat()),
+                (LedgerStatus.POSTED, message_id, _now(), guild_id, local_date.isoformat()),
             )
             await conn.execute(
                 "UPDATE digest_settings SET consecutive_failures = 0 WHERE guild_id = ?",
@@ -204,22 +165,23 @@ class SqliteDigestStore:
             )
 
     async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,
-                          reason: str | None = None) -> None:
+                          reason: Reason | None = None) -> None:
         """Record the discussion thread (or why there is none)."""
         async with self._db.transaction() as conn:
             await conn.execute(
                 "UPDATE digest_ledger SET thread_id = ?, reason = coalesce(?, reason) "
                 "WHERE guild_id = ? AND local_date = ?",
-                (thread_id, reason, guild_id, local_date.isoformat()),
+                (thread_id, _encoded(reason), guild_id, local_date.isoformat()),
             )
 
-    async def mark_failed(self, guild_id: int, local_date: date, reason: str) -> bool:
+    async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
         """Record a failure; True when it paused the digest (3 in a row)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE digest_ledger SET status = 'failed', reason = ?, finished_at = ?, "
+                "UPDATE digest_ledger SET status = ?, reason = ?, finished_at = ?, "
                 "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
-                (reason, _now(), guild_id, local_date.isoformat()),
+                (LedgerStatus.FAILED, reason.encode(), _now(), guild_id,
+                 local_date.isoformat()),
             )
             await conn.execute(
                 "UPDATE digest_settings SET consecutive_failures = consecutive_failures + 1 "
@@ -228,20 +190,21 @@ class SqliteDigestStore:
             cursor = await conn.execute(
                 "UPDATE digest_settings SET paused_reason = ?, failure_notice_pending = 1 "
                 "WHERE guild_id = ? AND consecutive_failures >= ? AND paused_reason IS NULL",
-                (f"paused after {MAX_CONSECUTIVE_FAILURES} failures in a row; last: {reason}",
-                 guild_id, MAX_CONSECUTIVE_FAILURES),
+                (Reason(ReasonCode.PAUSED_AFTER_FAILURES, {"count": MAX_CONSECUTIVE_FAILURES},
+                        reason).encode(), guild_id, MAX_CONSECUTIVE_FAILURES),
             )
             return cursor.rowcount > 0
 
-    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: str) -> int:
+    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
         """Record dates that will not be posted, with the reason; existing rows are kept."""
-        rows = [(guild_id, d.isoformat(), f"skip:{guild_id}:{d.isoformat()}", reason, _now(),
-                 _now()) for d in dates]
+        stored = reason.encode()
+        rows = [(guild_id, d.isoformat(), LedgerStatus.SKIPPED,
+                 f"skip:{guild_id}:{d.isoformat()}", stored, _now(), _now()) for d in dates]
         async with self._db.transaction() as conn:
             before = conn.total_changes
             await conn.executemany(
                 "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
-                "reason, claimed_at, finished_at) VALUES (?, ?, 'skipped', ?, ?, ?, ?)", rows)
+                "reason, claimed_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
             return conn.total_changes - before
 
     async def current_cycle(self, guild_id: int) -> int:
@@ -255,7 +218,8 @@ class SqliteDigestStore:
         """Papers claimed (posted or being posted) in a cycle."""
         return {str(row[0]) for row in await self._db.fetchall(
             "SELECT paper_id FROM digest_ledger WHERE guild_id = ? AND cycle = ? "
-            "AND status IN ('claimed', 'posted') AND paper_id IS NOT NULL", (guild_id, cycle)
+            "AND status IN (?, ?) AND paper_id IS NOT NULL",
+            (guild_id, cycle, LedgerStatus.CLAIMED, LedgerStatus.POSTED)
         )}
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:

@@ -3,63 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date
 from typing import Protocol
 
+from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit
+from bot.core.digest_types import Claim, DigestConfig, LedgerEntry
 from bot.core.models import Paper
 from bot.core.query import SearchQuery
-
-
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    """A paper found by a search; lower score is better (bm25), 0 when unranked."""
-
-    paper: Paper
-    score: float
-
-
-@dataclass(slots=True)
-class LoadSource:
-    """Where a load comes from; filled in while its records are read, stored at commit."""
-
-    name: str
-    listing_query: str | None = None
-    rejected: int = 0
-
-
-@dataclass(slots=True)
-class LoadCounts:
-    """What one catalog load changed."""
-
-    added: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    removed: int = 0
-    duplicates: list[tuple[int, int]] = field(default_factory=list)
-    id_collisions: list[int] = field(default_factory=list)
-    added_ids: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class VenueCount:
-    """Papers at one conference, year and track."""
-
-    conference: str | None
-    year: int | None
-    track: str
-    papers: int
-
-
-@dataclass(frozen=True, slots=True)
-class CatalogStats:
-    """Catalog totals and the last load."""
-
-    papers: int
-    venues: tuple[VenueCount, ...]
-    workshops: int
-    last_load_at: datetime | None
-    last_load_source: str | None
+from bot.core.reasons import Reason
+from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
 
 
 class PaperStore(Protocol):
@@ -127,4 +79,134 @@ class StateStore(Protocol):
 
     async def set(self, key: str, value: str) -> None:
         """Store or replace a value."""
+        ...
+
+
+class DigestStore(Protocol):
+    """Paper-of-the-day settings per server and the exactly-once ledger."""
+
+    async def save_config(self, config: DigestConfig) -> None:
+        """Create or replace a server's settings (re-enabling it and clearing failures)."""
+        ...
+
+    async def config(self, guild_id: int) -> DigestConfig | None:
+        """A server's settings, or None."""
+        ...
+
+    async def active_configs(self) -> list[DigestConfig]:
+        """Servers whose digest is on and not paused."""
+        ...
+
+    async def disable(self, guild_id: int) -> bool:
+        """Turn a server's digest off; False if it had none."""
+        ...
+
+    async def take_failure_notice(self, guild_id: int) -> Reason | None:
+        """The pause reason if admins have not been told yet; marks them told."""
+        ...
+
+    async def last_handled(self, guild_id: int) -> date | None:
+        """The latest local date with a ledger row (any status)."""
+        ...
+
+    async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
+        """The ledger row for a date, or None."""
+        ...
+
+    async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
+        """Claim the date before sending; None when a row already exists."""
+        ...
+
+    async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
+        """Claimed rows never marked posted or failed."""
+        ...
+
+    async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
+        """Record the sent message and reset the failure count."""
+        ...
+
+    async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,
+                          reason: Reason | None = None) -> None:
+        """Record the discussion thread (or why there is none)."""
+        ...
+
+    async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
+        """Record a failure; True when it paused the digest."""
+        ...
+
+    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
+        """Record dates that will not be posted; returns how many rows were new."""
+        ...
+
+    async def current_cycle(self, guild_id: int) -> int:
+        """The highest cycle a paper was claimed in (1 for a new server)."""
+        ...
+
+    async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
+        """Papers claimed (posted or being posted) in a cycle."""
+        ...
+
+    async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
+        """The latest ledger rows, newest first."""
+        ...
+
+
+class SubscriptionStore(Protocol):
+    """Topic subscriptions, the notification ledger and paused DM delivery."""
+
+    async def add(self, subscription: Subscription) -> AddResult:
+        """Add a topic unless it is a duplicate or over the member's limit."""
+        ...
+
+    async def remove(self, guild_id: int, user_id: int, topic_key: str) -> bool:
+        """Remove one topic; False if the member had no such topic."""
+        ...
+
+    async def of_member(self, guild_id: int, user_id: int) -> list[Subscription]:
+        """A member's topics in a server, oldest first."""
+        ...
+
+    async def in_guild(self, guild_id: int) -> list[Subscription]:
+        """Every subscription in a server."""
+        ...
+
+    async def guilds_with_subscriptions(self) -> list[int]:
+        """Servers that have at least one subscription."""
+        ...
+
+    async def topic_counts(self, guild_id: int) -> list[tuple[str, int]]:
+        """Topics with how many members follow each, most followed first."""
+        ...
+
+    async def followers(self, guild_id: int, topic_key: str) -> list[int]:
+        """Members of a server following one topic."""
+        ...
+
+    async def record_notifications(self, guild_id: int, pairs: Iterable[tuple[int, str]],
+                                   via: Delivery) -> set[tuple[int, str]]:
+        """Claim (member, paper) notifications; returns only those never claimed before."""
+        ...
+
+    async def notified(self, guild_id: int, paper_id: str) -> set[int]:
+        """Members already told about a paper in a server."""
+        ...
+
+    async def dm_pause(self, user_id: int) -> Reason | None:
+        """Why a member's DM delivery is paused, or None."""
+        ...
+
+    async def paused_dm_users(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of these members have DM delivery paused."""
+        ...
+
+    async def pause_dms(self, user_id: int, reason: Reason) -> None:
+        """Stop DMs to a member."""
+        ...
+
+    async def resume_dms(self, user_id: int) -> bool:
+        """Allow DMs again; False if they were not paused."""
+        ...
+
+    async def forget(self, user_id: int) -> Forgotten:
+        """Delete every record of a member, in every server."""
         ...

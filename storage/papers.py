@@ -14,11 +14,11 @@ from typing import Any
 
 import aiosqlite
 
+from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import Filters, SearchQuery
 from storage.database import Database
 from storage.fts import COLUMNS, HEADLINE_COLUMNS, WEIGHTS, index_row, match_expression
-from storage.interfaces import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
 
 BATCH = 500
 RANK_WINDOW = 2000

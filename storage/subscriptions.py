@@ -2,48 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from enum import StrEnum
+from typing import Any
 
+from bot.core.reasons import Reason
+from bot.core.subscription_types import (
+    MAX_TOPICS_PER_MEMBER,
+    AddResult,
+    Delivery,
+    Forgotten,
+    Subscription,
+)
 from storage.database import Database
-
-MAX_TOPICS_PER_MEMBER = 25
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class AddResult(StrEnum):
-    """What `add` did."""
-
-    ADDED = "added"
-    DUPLICATE = "duplicate"
-    LIMIT = "limit"
-
-
-@dataclass(frozen=True, slots=True)
-class Subscription:
-    """One member's topic in one server."""
-
-    guild_id: int
-    user_id: int
-    topic: str
-    topic_key: str
-    delivery: str
-
-
-@dataclass(frozen=True, slots=True)
-class Forgotten:
-    """How many records `/forget-me` deleted."""
-
-    subscriptions: int
-    notifications: int
-
-
 _COLUMNS = "guild_id, user_id, topic, topic_key, delivery"
+
+
+def _subscription(row: Sequence[Any]) -> Subscription:
+    return Subscription(row[0], row[1], row[2], row[3], Delivery(row[4]))
 
 
 class SqliteSubscriptionStore:
@@ -87,13 +69,13 @@ class SqliteSubscriptionStore:
         rows = await self._db.fetchall(
             f"SELECT {_COLUMNS} FROM subscriptions WHERE guild_id = ? AND user_id = ? "
             "ORDER BY created_at, topic_key", (guild_id, user_id))
-        return [Subscription(*row) for row in rows]
+        return [_subscription(row) for row in rows]
 
     async def in_guild(self, guild_id: int) -> list[Subscription]:
         """Every subscription in a server."""
         rows = await self._db.fetchall(
             f"SELECT {_COLUMNS} FROM subscriptions WHERE guild_id = ?", (guild_id,))
-        return [Subscription(*row) for row in rows]
+        return [_subscription(row) for row in rows]
 
     async def guilds_with_subscriptions(self) -> list[int]:
         """Servers that have at least one subscription."""
@@ -115,7 +97,7 @@ class SqliteSubscriptionStore:
         return [int(row[0]) for row in rows]
 
     async def record_notifications(self, guild_id: int, pairs: Iterable[tuple[int, str]],
-                                   via: str) -> set[tuple[int, str]]:
+                                   via: Delivery) -> set[tuple[int, str]]:
         """Claim (member, paper) notifications; returns only those never claimed before."""
         fresh: set[tuple[int, str]] = set()
         async with self._db.transaction() as conn:
@@ -135,11 +117,11 @@ class SqliteSubscriptionStore:
             (guild_id, paper_id))
         return {int(row[0]) for row in rows}
 
-    async def dm_pause(self, user_id: int) -> str | None:
+    async def dm_pause(self, user_id: int) -> Reason | None:
         """Why a member's DM delivery is paused, or None."""
         row = await self._db.fetchone("SELECT reason FROM dm_pauses WHERE user_id = ?",
                                       (user_id,))
-        return str(row[0]) if row else None
+        return Reason.decode(str(row[0])) if row else None
 
     async def paused_dm_users(self, user_ids: Iterable[int]) -> set[int]:
         """Which of these members have DM delivery paused."""
@@ -153,12 +135,12 @@ class SqliteSubscriptionStore:
             paused.update(int(row[0]) for row in rows)
         return paused
 
-    async def pause_dms(self, user_id: int, reason: str) -> None:
+    async def pause_dms(self, user_id: int, reason: Reason) -> None:
         """Stop DMs to a member (Discord refused one)."""
         async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT OR REPLACE INTO dm_pauses (user_id, reason, paused_at) VALUES (?, ?, ?)",
-                (user_id, reason, _now()))
+                (user_id, reason.encode(), _now()))
 
     async def resume_dms(self, user_id: int) -> bool:
         """Allow DMs again; False if they were not paused."""

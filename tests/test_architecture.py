@@ -1,5 +1,6 @@
 """Structural rules: storage and the pure core never import discord; SQL stays in storage;
-the Discord stand-in is a separate package that the bot loads only in local mode."""
+the Discord stand-in is a separate package that the bot loads only in local mode; the
+Discord side reaches storage only through services, and services only through protocols."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def test_storage_is_importable_without_discord_loaded() -> None:
     import sys
 
     code = ("import sys, storage, storage.papers, bot.core.listing, bot.services.search, "
-            "bot.services.catalog_loader; sys.exit('discord' in sys.modules)")
+            "bot.services.catalog_loader, bot.services.bundle, bot.services.digest, "
+            "bot.services.subscriptions; sys.exit('discord' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
 
 
@@ -142,3 +144,52 @@ def test_the_command_line_loads_without_the_standin() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr.decode()
     assert b"local" in done.stdout
+
+
+def _storage_imports(path: Path) -> set[str]:
+    return {n for n in _imports(path) if n.split(".")[0] == "storage"}
+
+
+def test_the_discord_side_never_imports_storage() -> None:
+    for path in _modules("bot/client"):
+        offending = _storage_imports(path)
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}: use a service"
+
+
+def test_services_see_storage_only_through_its_protocols() -> None:
+    for path in _modules("bot/services"):
+        offending = _storage_imports(path) - {"storage.interfaces"}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
+
+
+def _classes(path: Path) -> dict[str, ast.ClassDef]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+
+
+def _public_methods(cls: ast.ClassDef) -> set[str]:
+    return {node.name for node in cls.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and not node.name.startswith("_")}
+
+
+def test_every_store_has_a_protocol_with_its_methods() -> None:
+    protocols = _classes(ROOT / "storage" / "interfaces.py")
+    stores = {name: cls for path in _modules("storage") for name, cls in _classes(path).items()
+              if name.startswith("Sqlite") and name.endswith("Store")}
+    assert stores
+    for name, cls in stores.items():
+        protocol = protocols.get(name.removeprefix("Sqlite"))
+        assert protocol is not None, f"{name} has no protocol in storage/interfaces.py"
+        assert _public_methods(protocol) == _public_methods(cls), name
+
+
+def test_storage_defines_no_domain_records() -> None:
+    """Records the services see live in bot/core; storage keeps only private row plumbing."""
+    for path in _modules("storage"):
+        if path.name == "migrations.py":
+            continue
+        for name, cls in _classes(path).items():
+            decorated = any("dataclass" in ast.unparse(d) for d in cls.decorator_list)
+            assert not (decorated and not name.startswith("_")), (
+                f"{path.relative_to(ROOT)} defines the record {name}: move it to bot/core")

@@ -210,7 +210,7 @@ async def run_script(settings: Settings, lines: Iterable[str], write: Write) -> 
     """Run lines as if typed, printing a transcript."""
     async with local_session(settings, write) as session:
         write(f"paperclub is connected to the local Discord stand-in at {session.standin.url}; "
-              f"{await session.bot.papers.count()} papers in the catalog.")
+              f"{await session.bot.services.catalog.count()} papers in the catalog.")
         for line in lines:
             if not await session.command(line):
                 break
@@ -220,7 +220,7 @@ async def run_interactive(settings: Settings, write: Write) -> None:
     """A prompt loop until `quit` or end of input."""
     async with local_session(settings, write) as session:
         session.echo = False
-        write(f"paperclub (local mode) — {await session.bot.papers.count()} papers. "
+        write(f"paperclub (local mode) — {await session.bot.services.catalog.count()} papers. "
               "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
         while True:
             try:

@@ -327,7 +327,8 @@ async def _sync(settings: Settings, target: str, guild_id: int, force: bool) -> 
     bot = await build_bot(settings)
     async with bot:
         await bot.login(token)  # runs setup_hook: the cogs are loaded
-        changed = await sync_commands(bot.tree, bot.state, target="guild" if guild_id else "global",
+        changed = await sync_commands(bot.tree, bot.services.sync_record,
+                                      target="guild" if guild_id else "global",
                                       guild_id=guild_id, force=force)
     out.print(f"slash commands {'synced' if changed else 'unchanged; not synced'} ({target})")
     return EXIT_OK

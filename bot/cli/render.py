@@ -7,10 +7,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from bot.core.catalog_types import CatalogStats
 from bot.core.models import Paper
 from bot.core.records import paper_to_dict
 from bot.services.search import SearchOutcome
-from storage.interfaces import CatalogStats
 
 
 def search_table(outcome: SearchOutcome) -> Table:

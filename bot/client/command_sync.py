@@ -10,7 +10,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from storage.interfaces import StateStore
+from bot.services.sync_record import SyncRecord
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ async def command_payload(tree: app_commands.CommandTree[discord.Client],
     return payload
 
 
-async def sync_commands(tree: app_commands.CommandTree[discord.Client], state: StateStore, *,
+async def sync_commands(tree: app_commands.CommandTree[discord.Client], record: SyncRecord, *,
                         target: SyncTarget, guild_id: int = 0, force: bool = False) -> bool:
     """Sync to the dev guild or globally; returns False when skipped as unchanged."""
     guild = discord.Object(id=guild_id) if target == "guild" else None
@@ -39,10 +39,10 @@ async def sync_commands(tree: app_commands.CommandTree[discord.Client], state: S
     payload = await command_payload(tree, guild)
     digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     key = f"command-sync:{target}:{guild_id if guild else 'all'}"
-    if not force and await state.get(key) == digest:
+    if not force and await record.unchanged(key, digest):
         log.info("slash commands unchanged since the last sync (%s); not syncing", target)
         return False
     synced = await tree.sync(guild=guild)
-    await state.set(key, digest)
+    await record.remember(key, digest)
     log.info("synced %d slash commands (%s)", len(synced), target)
     return True

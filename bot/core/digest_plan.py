@@ -18,6 +18,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from bot.core.reasons import Reason, ReasonCode
+
 ONE_DAY = timedelta(days=1)
 DEFAULT_GRACE = timedelta(hours=6)
 """A suggested catch-up window: a post up to this late is still made."""
@@ -203,7 +205,7 @@ class Skip:
     """A local date to record as skipped, and why."""
 
     local_date: date
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,16 +309,9 @@ def _first_date_due_since(since: datetime, at: time, zone: ZoneInfo) -> date:
 def _skip(day: date, now: datetime, at: time, zone: ZoneInfo, grace: timedelta) -> Skip:
     if now - due_instant(day, at, zone) > grace:
         return Skip(day, _offline_reason(grace))
-    return Skip(day, "a later day's paper was already due when the bot caught up")
+    return Skip(day, Reason(ReasonCode.LATER_DAY_DUE))
 
 
-def _offline_reason(grace: timedelta) -> str:
-    return f"bot was offline at the due time (more than {_duration(grace)} late)"
-
-
-def _duration(span: timedelta) -> str:
-    minutes = int(span.total_seconds() // 60)
-    if minutes and minutes % 60 == 0:
-        hours = minutes // 60
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+def _offline_reason(grace: timedelta) -> Reason:
+    return Reason(ReasonCode.OFFLINE_PAST_GRACE,
+                  {"grace_minutes": int(grace.total_seconds() // 60)})

@@ -42,6 +42,9 @@ class Reason:
     params: Mapping[str, ParamValue] = field(default_factory=dict)
     cause: Reason | None = None
 
+    def __hash__(self) -> int:  # params is a mapping: hash the stored form instead
+        return hash(self.encode())
+
     def encode(self) -> str:
         """Compact JSON for a database column."""
         return json.dumps(self._as_dict(), ensure_ascii=False, separators=(",", ":"),
@@ -79,3 +82,72 @@ class Reason:
 def decode_optional(stored: str | None) -> Reason | None:
     """`Reason.decode` for a nullable column."""
     return None if stored is None else Reason.decode(stored)
+
+
+DISCORD_CODES = {
+    10003: ReasonCode.CHANNEL_MISSING,
+    50001: ReasonCode.NO_ACCESS,
+    50013: ReasonCode.NO_PERMISSION,
+}
+
+
+def from_discord(status: int, code: int) -> Reason:
+    """The reason for a Discord HTTP error (`code` 0 when Discord gave none)."""
+    known = DISCORD_CODES.get(code)
+    if known is not None:
+        return Reason(known)
+    return Reason(ReasonCode.DISCORD_ERROR, {"status": status, "code": code} if code
+                  else {"status": status})
+
+
+def text_reason(text: str) -> Reason:
+    """A reason that is only a sentence (legacy rows, unexpected errors)."""
+    return Reason(ReasonCode.TEXT, {"text": text})
+
+
+def _duration(minutes: int) -> str:
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+_ENGLISH = {
+    ReasonCode.OFFLINE_PAST_GRACE:
+        "bot was offline at the due time (more than {grace} late)",
+    ReasonCode.LATER_DAY_DUE: "a later day's paper was already due when the bot caught up",
+    ReasonCode.NO_ELIGIBLE_PAPER: "the catalog has no eligible paper",
+    ReasonCode.PAPER_LEFT_CATALOG: "the chosen paper left the catalog",
+    ReasonCode.CHANNEL_MISSING: "the channel no longer exists (10003)",
+    ReasonCode.NO_ACCESS: "the bot cannot see the channel (missing access, 50001)",
+    ReasonCode.NO_PERMISSION: "the bot lacks permission to post or open threads there (50013)",
+    ReasonCode.DISCORD_ERROR: "Discord answered {status} ({code})",
+    ReasonCode.NO_THREAD: "no discussion thread: {cause}",
+    ReasonCode.THREADS_OFF: "threads are off",
+    ReasonCode.PAUSED_AFTER_FAILURES: "paused after {count} failures in a row; last: {cause}",
+    ReasonCode.DMS_CLOSED: (
+        "Discord refused a direct message (DMs from server members are closed). "
+        "Allow them in the server's Privacy Settings, then run "
+        "`/subscriptions resume_dms:true`."),
+    ReasonCode.TEXT: "{text}",
+}
+
+
+class _Fields(dict[str, ParamValue]):
+    """Format fields; a parameter missing from a stored reason shows as `?`, never raises."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def english(reason: Reason) -> str:
+    """The reason as an English sentence (today's wording).
+
+    A stopgap: the message catalogue (`reason.<code>` keys, every language) replaces it."""
+    fields = _Fields(code="no code")
+    fields.update(reason.params)
+    if reason.code is ReasonCode.OFFLINE_PAST_GRACE:
+        fields["grace"] = _duration(int(reason.params.get("grace_minutes", 0)))
+    if reason.cause is not None:
+        fields["cause"] = english(reason.cause)
+    return _ENGLISH[reason.code].format_map(fields)

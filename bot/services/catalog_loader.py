@@ -6,11 +6,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.core.catalog_types import LoadCounts, LoadSource
 from bot.core.listing import ListingParser, ParsedPaper, RecordError
 from bot.core.models import Paper
 from bot.core.records import parse_jsonl
 from bot.services.catalog_files import CatalogFileError, CatalogFormat, LineReader, inspect_file
-from storage.interfaces import LoadCounts, LoadSource, PaperStore
+from storage.interfaces import PaperStore
 
 MAX_REPORTED_ERRORS = 1000
 Progress = Callable[[int, int], None]

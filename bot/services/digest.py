@@ -13,9 +13,9 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 from aiolimiter import AsyncLimiter
@@ -27,11 +27,25 @@ from bot.core.digest_plan import (
     parse_local_time,
     plan,
 )
+from bot.core.digest_types import (
+    Claim,
+    DigestConfig,
+    DigestState,
+    LedgerEntry,
+    LedgerStatus,
+    OutcomeStatus,
+)
 from bot.core.models import Paper
 from bot.core.paper_order import Choice, next_paper
-from bot.services.subscriptions import Audience
-from storage.digests import Claim, DigestConfig, LedgerEntry, SqliteDigestStore
-from storage.interfaces import PaperStore
+from bot.core.reasons import Reason, ReasonCode, text_reason
+from bot.services.digest_delivery import (
+    Audience,
+    DeliveryFailed,
+    DigestAudience,
+    DigestPost,
+    DigestPoster,
+)
+from storage.interfaces import DigestStore, PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -43,75 +57,32 @@ RETRIES = 3
 RETRY_DELAY_SECONDS = 1.0
 
 
-class DeliveryFailed(Exception):
-    """Discord refused the post or the thread; `reason` is shown in `/digest status`.
-
-    `retryable` failures (still rate limited after discord.py's own tries) are tried again.
-    """
-
-    def __init__(self, reason: str, code: int | None = None, *,
-                 retryable: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        self.retryable = retryable
-
-
-@dataclass(frozen=True, slots=True)
-class DigestPost:
-    """Everything the Discord side needs to render one paper of the day."""
-
-    guild_id: int
-    channel_id: int
-    local_date: date
-    paper: Paper
-    position: int
-    cycle_size: int
-    late: bool
-    marker: str
-    audience: Audience = field(default_factory=Audience)
-
-
-class DigestPoster(Protocol):
-    """The Discord operations the digest needs (`bot.client.outbound.digest_poster`)."""
-
-    async def send(self, post: DigestPost, nonce: str) -> int:
-        """Post to the channel; returns the message id. Raises `DeliveryFailed`."""
-        ...
-
-    async def find(self, channel_id: int, marker: str) -> int | None:
-        """The id of an earlier post carrying `marker` in the channel, if any."""
-        ...
-
-    async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
-                          name: str) -> int:
-        """Open a discussion thread on the message; returns its id. Raises `DeliveryFailed`."""
-        ...
-
-
-class DigestAudience(Protocol):
-    """Who to tell about a paper of the day (`bot.client.outbound.notifier`)."""
-
-    async def digest_audience(self, guild_id: int, paper: Paper, *,
-                              mention: bool) -> Audience:
-        """Members to mention in the post, and members to DM."""
-        ...
-
-    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
-                           link: str) -> None:
-        """Record the mentions and send the DMs once the post is out."""
-        ...
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one server's turn did: posted, already, idle, skipped, failed or paused."""
 
     guild_id: int
-    status: str
+    status: OutcomeStatus
     local_date: date | None = None
     message_id: int | None = None
-    reason: str | None = None
+    reason: Reason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Configured:
+    """Saved settings and when the first post under them is due."""
+
+    config: DigestConfig
+    next_post_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DigestStatus:
+    """What `/digest status` shows: settings, the next post (None unless on), recent rows."""
+
+    config: DigestConfig
+    next_post_at: datetime | None
+    recent: tuple[LedgerEntry, ...]
 
 
 def digest_nonce(guild_id: int, local_date: date) -> str:
@@ -133,7 +104,7 @@ def utc_now() -> datetime:
 class DigestService:
     """Runs every server's digest; one server's failure never delays or blocks another's."""
 
-    def __init__(self, digests: SqliteDigestStore, papers: PaperStore, poster: DigestPoster, *,
+    def __init__(self, digests: DigestStore, papers: PaperStore, poster: DigestPoster, *,
                  grace: timedelta = DEFAULT_GRACE, concurrency: int = 50,
                  clock: Callable[[], datetime] = utc_now,
                  audience: DigestAudience | None = None,
@@ -164,7 +135,8 @@ class DigestService:
                     return await self.run_guild(config, now)
                 except Exception as exc:
                     log.exception("digest for guild %s failed", config.guild_id)
-                    return Outcome(config.guild_id, "error", reason=str(exc))
+                    return Outcome(config.guild_id, OutcomeStatus.ERROR,
+                                   reason=text_reason(str(exc)))
 
         return list(await asyncio.gather(*(turn(c) for c in configs)))
 
@@ -187,7 +159,7 @@ class DigestService:
                     config.guild_id, [s.local_date for s in todo.skip if s.reason == reason],
                     reason)
             if todo.post is None:
-                status = "skipped" if todo.skip else "idle"
+                status = OutcomeStatus.SKIPPED if todo.skip else OutcomeStatus.IDLE
                 return Outcome(config.guild_id, status, reason=todo.skip[-1].reason
                                if todo.skip else None)
             return await self._claim_and_deliver(config, todo.post, late=todo.late)
@@ -198,7 +170,7 @@ class DigestService:
         async with self._lock(config.guild_id):
             existing = await self.digests.entry(config.guild_id, today)
             if existing is not None:
-                return Outcome(config.guild_id, "already", today, existing.message_id,
+                return Outcome(config.guild_id, OutcomeStatus.ALREADY, today, existing.message_id,
                                existing.reason)
             return await self._claim_and_deliver(config, today, late=False)
 
@@ -210,10 +182,43 @@ class DigestService:
         paper = await self.papers.get(choice.paper_id)
         return (paper, choice) if paper else None
 
-    def next_post_at(self, config: DigestConfig, last_handled: date | None) -> datetime:
-        """When the next post is due (for `/digest status`)."""
+    async def config(self, guild_id: int) -> DigestConfig | None:
+        """A server's settings, or None."""
+        return await self.digests.config(guild_id)
+
+    async def configure(self, guild_id: int, channel_id: int, at: time, zone: ZoneInfo, *,
+                        thread: bool, mention_subscribers: bool,
+                        track: str | None) -> Configured:
+        """Save a server's settings (enabled from now) and say when the next post is due."""
+        config = DigestConfig(
+            guild_id=guild_id, channel_id=channel_id, local_time=at.strftime("%H:%M"),
+            timezone=zone.key, thread=thread, mention_subscribers=mention_subscribers,
+            track=track, enabled_since=self.clock())
+        await self.digests.save_config(config)
+        return Configured(config, await self._next_post_at(config))
+
+    async def disable(self, guild_id: int) -> bool:
+        """Turn a server's digest off (settings and history kept); False if it had none."""
+        return await self.digests.disable(guild_id)
+
+    async def pending_notice(self, guild_id: int) -> Reason | None:
+        """Why the digest paused, once: the admins have not been told yet."""
+        return await self.digests.take_failure_notice(guild_id)
+
+    async def status(self, guild_id: int, recent: int = 7) -> DigestStatus | None:
+        """Settings, the next post (when on) and the latest ledger rows; None if never set."""
+        config = await self.digests.config(guild_id)
+        if config is None:
+            return None
+        next_at = (await self._next_post_at(config)
+                   if config.state is DigestState.ON else None)
+        return DigestStatus(config, next_at,
+                            tuple(await self.digests.recent(guild_id, limit=recent)))
+
+    async def _next_post_at(self, config: DigestConfig) -> datetime:
         return next_due(self.clock(), parse_local_time(config.local_time),
-                        ZoneInfo(config.timezone), last_handled)
+                        ZoneInfo(config.timezone),
+                        await self.digests.last_handled(config.guild_id))
 
     async def _choose(self, config: DigestConfig) -> Choice | None:
         eligible = await self.papers.paper_ids(config.track)
@@ -241,8 +246,8 @@ class DigestService:
         if not config.thread:
             return
         for entry in await self.digests.recent(config.guild_id, limit=1):
-            if entry.status == "posted" and entry.message_id and entry.thread_id is None \
-                    and entry.reason is None:
+            if entry.status is LedgerStatus.POSTED and entry.message_id \
+                    and entry.thread_id is None and entry.reason is None:
                 paper = await self.papers.get(entry.paper_id or "")
                 await self._open_thread(config, entry, entry.message_id,
                                         paper.title_en if paper else "Paper of the day")
@@ -256,22 +261,22 @@ class DigestService:
             await self.digests.mark_thread(config.guild_id, entry.local_date, thread_id)
         except DeliveryFailed as exc:
             await self.digests.mark_thread(config.guild_id, entry.local_date, None,
-                                           reason=f"no discussion thread: {exc.reason}")
+                                           reason=Reason(ReasonCode.NO_THREAD,
+                                                         cause=exc.reason))
 
     async def _claim_and_deliver(self, config: DigestConfig, local_date: date, *,
                                  late: bool) -> Outcome:
         choice = await self._choose(config)
         if choice is None:
-            await self.digests.record_skips(config.guild_id, [local_date],
-                                            "the catalog has no eligible paper")
-            return Outcome(config.guild_id, "skipped", local_date,
-                           reason="the catalog has no eligible paper")
+            none_left = Reason(ReasonCode.NO_ELIGIBLE_PAPER)
+            await self.digests.record_skips(config.guild_id, [local_date], none_left)
+            return Outcome(config.guild_id, OutcomeStatus.SKIPPED, local_date, reason=none_left)
         entry = await self.digests.claim(config.guild_id, local_date, Claim(
             paper_id=choice.paper_id, cycle=choice.cycle, position=choice.position,
             cycle_size=choice.cycle_size, nonce=digest_nonce(config.guild_id, local_date),
             channel_id=config.channel_id, late=late))
         if entry is None:
-            return Outcome(config.guild_id, "already", local_date)
+            return Outcome(config.guild_id, OutcomeStatus.ALREADY, local_date)
         return await self._deliver(config, entry, resumed=False)
 
     async def _deliver(self, config: DigestConfig, entry: LedgerEntry, *,
@@ -280,10 +285,8 @@ class DigestService:
         channel_id = entry.channel_id or config.channel_id
         paper = await self.papers.get(entry.paper_id or "")
         if paper is None:
-            paused = await self.digests.mark_failed(guild_id, day,
-                                                    "the chosen paper left the catalog")
-            return Outcome(guild_id, "paused" if paused else "failed", day,
-                           reason="the chosen paper left the catalog")
+            gone = Reason(ReasonCode.PAPER_LEFT_CATALOG)
+            return await self._failed(guild_id, day, gone)
         marker = digest_marker(day)
         audience = Audience()
         if self.audience is not None:
@@ -301,19 +304,24 @@ class DigestService:
             if message_id is None:
                 message_id = await self._paced(lambda: self.poster.send(post, entry.nonce))
         except DeliveryFailed as exc:
-            paused = await self.digests.mark_failed(guild_id, day, exc.reason)
             log.warning("paper of the day for guild %s on %s failed: %s", guild_id, day,
                         exc.reason)
-            return Outcome(guild_id, "paused" if paused else "failed", day, reason=exc.reason)
+            return await self._failed(guild_id, day, exc.reason)
         await self.digests.mark_posted(guild_id, day, message_id)
         if config.thread:
             await self._open_thread(config, entry, message_id, paper.title_en)
         else:  # recorded, so that turning threads on later never opens one on an old post
-            await self.digests.mark_thread(guild_id, day, None, reason="threads are off")
+            await self.digests.mark_thread(guild_id, day, None,
+                                           reason=Reason(ReasonCode.THREADS_OFF))
         if self.audience is not None and not audience.empty:
             link = f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
             try:
                 await self.audience.after_digest(guild_id, paper, audience, link)
             except Exception:
                 log.exception("notifying subscribers of guild %s failed", guild_id)
-        return Outcome(guild_id, "posted", day, message_id)
+        return Outcome(guild_id, OutcomeStatus.POSTED, day, message_id)
+
+    async def _failed(self, guild_id: int, day: date, reason: Reason) -> Outcome:
+        paused = await self.digests.mark_failed(guild_id, day, reason)
+        return Outcome(guild_id, OutcomeStatus.PAUSED if paused else OutcomeStatus.FAILED, day,
+                       reason=reason)

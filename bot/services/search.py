@@ -7,9 +7,11 @@ import contextlib
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.core.catalog_types import SearchHit
 from bot.core.fuzzy import Vocabulary
+from bot.core.models import Paper
 from bot.core.query import SearchQuery
-from storage.interfaces import PaperStore, SearchHit
+from storage.interfaces import PaperStore
 
 
 class Strategy(StrEnum):
@@ -63,6 +65,14 @@ class SearchService:
             self._refresh.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._refresh
+
+    async def paper(self, public_id: str) -> Paper | None:
+        """One paper by its public id."""
+        return await self._store.get(public_id)
+
+    async def random(self) -> Paper | None:
+        """A random paper, or None for an empty catalog."""
+        return await self._store.random()
 
     async def search(
         self, query: SearchQuery, *, limit: int = 10, offset: int = 0

@@ -23,10 +23,11 @@ from bot.core.digest_plan import (
     resolve_zone,
     suggest_zones,
 )
+from bot.core.reasons import Reason, ReasonCode, english
 
 DAY = timedelta(days=1)
 GRACE = timedelta(hours=6)
-OFFLINE = "bot was offline at the due time (more than 6 hours late)"
+OFFLINE = Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 360})
 DST_ZONES = ("Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe",
              "America/Santiago")
 ZONES = (*DST_ZONES, "Asia/Kolkata")
@@ -314,17 +315,21 @@ def test_a_grace_longer_than_a_day_still_posts_only_the_latest() -> None:
                          grace=timedelta(hours=30))
     assert result.post == date(2025, 6, 10)
     (skipped,) = result.skip
-    assert skipped.local_date == date(2025, 6, 9) and "later day" in skipped.reason
+    assert skipped == Skip(date(2025, 6, 9), Reason(ReasonCode.LATER_DAY_DUE))
+    assert "later day" in english(skipped.reason)
 
 
 def test_the_skip_reason_names_the_grace() -> None:
     result = berlin_plan(utc(2025, 6, 10, 8), last_handled=date(2025, 6, 9),
                          grace=timedelta(minutes=30))
-    assert result.skip == (Skip(date(2025, 6, 10),
-                                "bot was offline at the due time (more than 30 minutes late)"),)
+    (skipped,) = result.skip
+    assert skipped.reason == Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 30})
+    assert english(skipped.reason) == (
+        "bot was offline at the due time (more than 30 minutes late)")
     one_hour = berlin_plan(utc(2025, 6, 10, 8, 1), last_handled=date(2025, 6, 9),
                            grace=timedelta(hours=1))
-    assert one_hour.skip[0].reason.endswith("(more than 1 hour late)")
+    assert english(one_hour.skip[0].reason).endswith("(more than 1 hour late)")
+    assert english(OFFLINE).endswith("(more than 6 hours late)")
 
 
 def test_enabled_after_todays_time_first_posts_tomorrow() -> None:

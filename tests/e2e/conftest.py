@@ -85,8 +85,7 @@ def clock() -> FakeClock:
 async def start_paperclub(standin: StandIn, settings: Settings,
                           clock: FakeClock) -> PaperclubBot:
     """Build the bot on the fake clock and connect it to the stand-in."""
-    paperclub = await build_bot(settings, guild_ready_timeout=0.05)
-    paperclub.digest.clock = clock
+    paperclub = await build_bot(settings, clock=clock, guild_ready_timeout=0.05)
     await standin.start_bot(paperclub)
     await asyncio.wait_for(paperclub.caught_up.wait(), 10)
     return paperclub

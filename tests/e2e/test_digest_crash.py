@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.digest_types import DigestConfig, LedgerEntry
 from discord_standin import Fault, Guild, StandIn
 from storage.database import Database
-from storage.digests import DigestConfig, LedgerEntry, SqliteDigestStore
+from storage.digests import SqliteDigestStore
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]

@@ -186,7 +186,7 @@ async def test_choosing_an_autocomplete_value_opens_that_paper(
 
 async def test_random_paper_and_empty_paper(bot: PaperclubBot, standin: StandIn,
                                             guild: Guild) -> None:
-    titles = {p.title_en async for p in bot.papers.iter_papers()}
+    titles = {p.title_en async for p in bot.services.catalog.papers.iter_papers()}
     for command, options in (("random-paper", {}), ("paper", {})):
         handle = await standin.slash(command, options, guild=guild)
         (embed,) = (await handle.response()).embeds
@@ -243,7 +243,7 @@ async def test_unexpected_failure_gets_a_friendly_answer(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("database exploded")
 
-    monkeypatch.setattr(bot.search, "search", broken)
+    monkeypatch.setattr(bot.services.search, "search", broken)
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild)
     answer = await handle.response()
     assert answer.ephemeral
@@ -264,7 +264,7 @@ async def test_no_mention_can_ping_from_catalog_or_query(
                    authors=("@here", f"<@{people.bob.id}>"))
     path = tmp_path / "evil.jsonl"
     path.write_text(dumps(evil) + "\n", encoding="utf-8")
-    await load_catalog(bot.papers, path)
+    await load_catalog(bot.services.catalog.papers, path)
     queries = ["Attack everyone", title, "@everyone", f"<@&{people.admin_role.id}> qqqzz"]
     for query in queries:
         handle = await standin.slash("paper", {"query": query}, guild=guild)

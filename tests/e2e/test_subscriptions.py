@@ -109,7 +109,7 @@ async def test_digest_mentions_exactly_the_matching_members_and_dms_the_others(
     await _sub(standin, guild, people.bob, topic, "dm")
     await _sub(standin, guild, people.carol, topic, "dm")  # DMs closed
     await _sub(standin, guild, people.bob, "qqqqzzzz unrelated", "mention")
-    (outcome,) = await bot.digest.tick()
+    (outcome,) = await bot.services.digest.tick()
     assert outcome.status == "posted"
     await bot.background_done()
     (post,) = [m for m in standin.messages(guild.channel("papers")) if m.embeds]
@@ -136,21 +136,21 @@ async def test_new_papers_give_one_batched_dm_and_none_on_reload(
            for n in range(12)]
     path = tmp_path / "new.jsonl"
     path.write_text("".join(dumps(p) + "\n" for p in new), encoding="utf-8")
-    report = await bot.load_catalog(path)
+    report = await bot.services.catalog.load(path)
     assert report.counts.added == 12
     await bot.background_done()
     (dm,) = _dms(standin, people.bob)
     assert dm.count("• **Zebrafish Learning Part") == 10
     assert "…and 2 more" in dm
     assert _dms(standin, people.alice) == []
-    again = await bot.load_catalog(path)
+    again = await bot.services.catalog.load(path)
     assert again.counts.unchanged == 12
     await bot.background_done()
     assert len(_dms(standin, people.bob)) == 1
     more = tmp_path / "more.jsonl"
     more.write_text(dumps(dataclasses.replace(new[0], title_en="Zebrafish Forever")) + "\n",
                     encoding="utf-8")
-    await bot.load_catalog(more)
+    await bot.services.catalog.load(more)
     await bot.background_done()
     assert len(_dms(standin, people.bob)) == 2
     refused = [r for r in standin.requests("POST", "/channels/") if r.status == 403]
@@ -166,7 +166,7 @@ async def test_two_servers_with_the_same_topic_stay_isolated(
     for command, options in (("digest set", {"channel": other.channel("papers").id,
                                              "time": "09:00", "timezone": "Europe/Berlin"}),):
         await (await standin.slash(command, options, guild=other, user=people.bob)).response()
-    await bot.digest.tick()
+    await bot.services.digest.tick()
     for post in [m for m in standin.messages(other.channel("papers")) if m.embeds]:
         assert post.content == "" and not post.pings.users
     overview = await standin.slash("subscriptions-admin", guild=other, user=people.bob)
@@ -179,7 +179,7 @@ async def test_hostile_topics_ping_no_one(bot: PaperclubBot, standin: StandIn, g
     hostile = f"@everyone **{topic}**\u200b <@&{people.admin_role.id}>"
     reply = await _sub(standin, guild, people.alice, hostile, "mention")
     assert "Subscribed" in reply
-    await bot.digest.tick()
+    await bot.services.digest.tick()
     for channel in guild.channels:
         for message in standin.messages(channel, ephemeral=True):
             assert not message.pings.everyone and not message.pings.roles

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 
+from bot.core.digest_types import Claim, DigestConfig
+from bot.core.reasons import Reason, ReasonCode, english
 from storage.database import Database
-from storage.digests import Claim, DigestConfig, SqliteDigestStore
+from storage.digests import SqliteDigestStore
 
 GUILD = 42
 DAY = date(2026, 11, 30)
@@ -54,11 +56,13 @@ async def test_three_failures_in_a_row_pause_and_notify_once(db: Database) -> No
     for offset in range(3):
         day = date(2026, 11, 1 + offset)
         await store.claim(GUILD, day, _claim(f"p{offset}"))
-        paused.append(await store.mark_failed(GUILD, day, "missing permissions (50013)"))
+        paused.append(await store.mark_failed(GUILD, day, Reason(ReasonCode.NO_PERMISSION)))
     assert paused == [False, False, True]
     assert await store.active_configs() == []
     notice = await store.take_failure_notice(GUILD)
-    assert notice is not None and "50013" in notice
+    assert notice == Reason(ReasonCode.PAUSED_AFTER_FAILURES, {"count": 3},
+                            Reason(ReasonCode.NO_PERMISSION))
+    assert "50013" in english(notice)
     assert await store.take_failure_notice(GUILD) is None
 
 
@@ -71,7 +75,7 @@ async def test_a_success_resets_the_failure_count(db: Database) -> None:
         if ok:
             await store.mark_posted(GUILD, day, 1)
         else:
-            assert not await store.mark_failed(GUILD, day, "boom")
+            assert not await store.mark_failed(GUILD, day, Reason(ReasonCode.NO_ACCESS))
     config = await store.config(GUILD)
     assert config is not None and config.consecutive_failures == 2
 
@@ -80,9 +84,21 @@ async def test_skips_are_recorded_once_and_never_overwrite(db: Database) -> None
     store = SqliteDigestStore(db)
     await store.claim(GUILD, DAY, _claim())
     days = [date(2026, 11, 28), date(2026, 11, 29), DAY]
-    assert await store.record_skips(GUILD, days, "bot was offline") == 2
-    assert await store.record_skips(GUILD, days, "bot was offline") == 0
+    offline = Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 360})
+    assert await store.record_skips(GUILD, days, offline) == 2
+    assert await store.record_skips(GUILD, days, offline) == 0
+    assert (await store.recent(GUILD))[-1].reason == offline
     statuses = {e.local_date: e.status for e in await store.recent(GUILD)}
     assert statuses == {date(2026, 11, 28): "skipped", date(2026, 11, 29): "skipped",
                         DAY: "claimed"}
     assert await store.current_cycle(GUILD) == 1
+
+
+async def test_a_reason_stored_as_a_sentence_reads_back_as_text(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.record_skips(GUILD, [DAY], Reason(ReasonCode.LATER_DAY_DUE))
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE digest_ledger SET reason = 'bot was offline'")
+    (entry,) = await store.recent(GUILD)
+    assert entry.reason == Reason(ReasonCode.TEXT, {"text": "bot was offline"})
+    assert english(entry.reason) == "bot was offline"

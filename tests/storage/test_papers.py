@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.catalog_types import LoadSource
 from bot.core.listing_writer import format_listing
 from bot.core.models import Paper
 from bot.core.query import parse_query
 from bot.services.catalog_loader import load_catalog
 from storage.database import Database
-from storage.interfaces import LoadSource
 from storage.papers import SqlitePaperStore
 from tools.synthetic_catalog import write_listing
 

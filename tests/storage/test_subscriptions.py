@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from bot.core.reasons import Reason, ReasonCode
+from bot.core.subscription_types import AddResult, Delivery, Subscription
 from storage.database import Database
-from storage.subscriptions import AddResult, SqliteSubscriptionStore, Subscription
+from storage.subscriptions import SqliteSubscriptionStore
 
 
-def _sub(topic: str, user: int = 1, guild: int = 10, delivery: str = "dm") -> Subscription:
+def _sub(topic: str, user: int = 1, guild: int = 10,
+         delivery: Delivery = Delivery.DM) -> Subscription:
     return Subscription(guild, user, topic, topic.casefold(), delivery)
 
 
@@ -23,10 +26,10 @@ async def test_add_refuses_duplicates_and_the_26th_topic(db: Database) -> None:
 
 async def test_notifications_are_claimed_once_per_server_member_and_paper(db: Database) -> None:
     store = SqliteSubscriptionStore(db)
-    assert await store.record_notifications(10, [(1, "p"), (2, "p")], "dm") == {(1, "p"),
+    assert await store.record_notifications(10, [(1, "p"), (2, "p")], Delivery.DM) == {(1, "p"),
                                                                                (2, "p")}
-    assert await store.record_notifications(10, [(1, "p"), (1, "q")], "dm") == {(1, "q")}
-    assert await store.record_notifications(11, [(1, "p")], "mention") == {(1, "p")}
+    assert await store.record_notifications(10, [(1, "p"), (1, "q")], Delivery.DM) == {(1, "q")}
+    assert await store.record_notifications(11, [(1, "p")], Delivery.MENTION) == {(1, "p")}
     assert await store.notified(10, "p") == {1, 2}
 
 
@@ -35,9 +38,10 @@ async def test_dm_pause_resume_and_forget_everywhere(db: Database) -> None:
     await store.add(_sub("a"))
     await store.add(_sub("b", guild=11))
     await store.add(_sub("a", user=2))
-    await store.record_notifications(10, [(1, "p")], "dm")
-    await store.pause_dms(1, "closed")
+    await store.record_notifications(10, [(1, "p")], Delivery.DM)
+    await store.pause_dms(1, Reason(ReasonCode.DMS_CLOSED))
     assert await store.paused_dm_users([1, 2]) == {1}
+    assert await store.dm_pause(1) == Reason(ReasonCode.DMS_CLOSED)
     gone = await store.forget(1)
     assert (gone.subscriptions, gone.notifications) == (2, 1)
     assert await store.dm_pause(1) is None

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core.catalog_types import LoadSource
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import QueryError, parse_query, words_of
 from bot.core.text import CJK_RUN
@@ -26,7 +27,6 @@ from bot.core.topic_match import (
 )
 from storage import fts
 from storage.database import Database
-from storage.interfaces import LoadSource
 from storage.papers import SqlitePaperStore
 from tests.core import topic_cases as unit
 from tools.sqlite_tokenizer_tables import code_points, sqlite_tokens

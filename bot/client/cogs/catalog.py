@@ -15,6 +15,7 @@ from bot.services.catalog_files import CatalogFileError
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
+    from bot.services.bundle import Services
 
 STATS_TITLE = {Lang.EN: "Paper catalog", Lang.ZH_HANS: "论文库", Lang.ZH_HANT: "論文庫"}
 STATS_LINE = {
@@ -27,8 +28,9 @@ STATS_LINE = {
 class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The paper catalog"):
     """Catalog facts and the owner's reload."""
 
-    def __init__(self, bot: PaperclubBot) -> None:
+    def __init__(self, bot: PaperclubBot, services: Services) -> None:
         self.bot = bot
+        self.services = services
         super().__init__()
 
     @app_commands.command(name="stats", description="How many papers, from which venues, "
@@ -36,7 +38,7 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
     async def stats(self, interaction: discord.Interaction) -> None:
         """Papers per venue and the last load."""
         lang = lang_of(interaction)
-        stats = await self.bot.papers.stats()
+        stats = await self.services.catalog.stats()
         when = discord.utils.format_dt(stats.last_load_at, "R") if stats.last_load_at else "—"
         embed = discord.Embed(title=STATS_TITLE[lang], colour=CARD_COLOUR,
                               description=STATS_LINE[lang].format(
@@ -53,11 +55,11 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
         if not await self.bot.is_owner(interaction.user):
             raise UserFacingError(message("owner_only", lang))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        path = self.bot.settings.catalog_path()
         try:
-            report = await self.bot.load_catalog(path)
+            reloaded = await self.services.catalog.reload()
         except CatalogFileError as exc:
             raise UserFacingError(str(exc)) from None
+        path, report = reloaded.path, reloaded.report
         c = report.counts
         await interaction.followup.send(
             f"{escape(path.name)}: {c.added} added, {c.updated} updated, "

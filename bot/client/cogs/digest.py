@@ -15,15 +15,17 @@ from bot.client.tree import UserFacingError, permission_name
 from bot.client.ui.cards import CARD_COLOUR, escape, paper_message
 from bot.core.card import Lang, fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
-from storage.digests import DigestConfig
+from bot.core.digest_types import DigestConfig, DigestState, LedgerStatus, OutcomeStatus
+from bot.core.reasons import english
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
+    from bot.services.bundle import Services
 
 NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "create_public_threads",
                      "send_messages_in_threads", "read_message_history")
-STATUS_WORDS = {"posted": "✅ posted", "skipped": "⏭️ skipped", "failed": "⚠️ failed",
-                "claimed": "⏳ in progress"}
+STATUS_WORDS = {LedgerStatus.POSTED: "✅ posted", LedgerStatus.SKIPPED: "⏭️ skipped",
+                LedgerStatus.FAILED: "⚠️ failed", LedgerStatus.CLAIMED: "⏳ in progress"}
 
 
 def _missing_in(channel: discord.abc.GuildChannel, me: discord.Member | None) -> list[str]:
@@ -43,8 +45,9 @@ class DigestCog(commands.GroupCog, group_name="digest",
                 group_description="The server's paper of the day"):
     """Set up, inspect and trigger the paper of the day."""
 
-    def __init__(self, bot: PaperclubBot) -> None:
+    def __init__(self, bot: PaperclubBot, services: Services) -> None:
         self.bot = bot
+        self.services = services
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -53,8 +56,8 @@ class DigestCog(commands.GroupCog, group_name="digest",
 
     async def _notice(self, interaction: discord.Interaction) -> str:
         """A pause the admins have not heard about yet, as a line to put first."""
-        reason = await self.bot.digests.take_failure_notice(interaction.guild_id or 0)
-        return f"⚠️ The paper of the day is paused: {escape(reason)}. Run `/digest set` " \
+        reason = await self.services.digest.pending_notice(interaction.guild_id or 0)
+        return f"⚠️ The paper of the day is paused: {escape(english(reason))}. Run `/digest set` " \
                "again once fixed.\n\n" if reason else ""
 
     @app_commands.command(name="set", description="Post a paper every day at a local time")
@@ -82,13 +85,10 @@ class DigestCog(commands.GroupCog, group_name="digest",
             raise UserFacingError(
                 f"I can't post in {channel.mention}: I'm missing {names}. Give paperclub these "
                 "permissions in that channel (or pick another channel) and try again.")
-        config = DigestConfig(
-            guild_id=channel.guild.id, channel_id=channel.id, local_time=at.strftime("%H:%M"),
-            timezone=zone.key, thread=thread, mention_subscribers=mention_subscribers,
-            track=None if venue == "any" else venue, enabled_since=self.bot.digest.clock())
-        await self.bot.digests.save_config(config)
-        next_at = self.bot.digest.next_post_at(config, await self.bot.digests.last_handled(
-            config.guild_id))
+        configured = await self.services.digest.configure(
+            channel.guild.id, channel.id, at, zone, thread=thread,
+            mention_subscribers=mention_subscribers, track=None if venue == "any" else venue)
+        config, next_at = configured.config, configured.next_post_at
         await respond(interaction, f"Paper of the day: {channel.mention} every day at "
                       f"{config.local_time} {zone.key}. Next post: {_when(next_at, zone.key)}.",
                       ephemeral=True)
@@ -103,7 +103,7 @@ class DigestCog(commands.GroupCog, group_name="digest",
     async def off(self, interaction: discord.Interaction) -> None:
         """Turn the digest off (settings and history are kept)."""
         notice = await self._notice(interaction)
-        stopped = await self.bot.digests.disable(interaction.guild_id or 0)
+        stopped = await self.services.digest.disable(interaction.guild_id or 0)
         text = "The paper of the day is off." if stopped else "There was no paper of the day."
         await respond(interaction, notice + text, ephemeral=True)
 
@@ -111,16 +111,16 @@ class DigestCog(commands.GroupCog, group_name="digest",
     async def status(self, interaction: discord.Interaction) -> None:
         """Settings, the next post, and the last posts, skips and failures with reasons."""
         notice = await self._notice(interaction)
-        guild_id = interaction.guild_id or 0
-        config = await self.bot.digests.config(guild_id)
-        if config is None:
+        status = await self.services.digest.status(interaction.guild_id or 0)
+        if status is None:
             await respond(interaction, notice + "No paper of the day yet: use `/digest set`.",
                           ephemeral=True)
             return
+        config = status.config
         embed = discord.Embed(title="Paper of the day", colour=CARD_COLOUR)
-        state = "on" if config.enabled and not config.paused_reason else "off"
+        state = "on" if config.state is DigestState.ON else "off"
         if config.paused_reason:
-            state = f"paused — {escape(config.paused_reason)}"
+            state = f"paused — {escape(english(config.paused_reason))}"
         embed.add_field(name="State", value=fit(state, 1024), inline=False)
         embed.add_field(name="Channel", value=f"<#{config.channel_id}>")
         embed.add_field(name="Time", value=f"{config.local_time} {config.timezone}")
@@ -128,20 +128,18 @@ class DigestCog(commands.GroupCog, group_name="digest",
                    f"mentions {'on' if config.mention_subscribers else 'off'}",
                    f"papers: {config.track or 'any'}"]
         embed.add_field(name="Options", value=", ".join(options))
-        if state == "on":
-            next_at = self.bot.digest.next_post_at(
-                config, await self.bot.digests.last_handled(guild_id))
-            embed.add_field(name="Next post", value=_when(next_at, config.timezone),
+        if status.next_post_at is not None:
+            embed.add_field(name="Next post", value=_when(status.next_post_at, config.timezone),
                             inline=False)
         lines = []
-        for entry in await self.bot.digests.recent(guild_id, limit=7):
+        for entry in status.recent:
             line = f"{entry.local_date} {STATUS_WORDS.get(entry.status, entry.status)}"
-            if entry.position and entry.status == "posted":
+            if entry.position and entry.status is LedgerStatus.POSTED:
                 line += f" · {entry.position} of {entry.cycle_size}"
                 if entry.late:
                     line += " · late"
             if entry.reason:
-                line += f" — {escape(entry.reason)}"
+                line += f" — {escape(english(entry.reason))}"
             lines.append(line)
         embed.add_field(name="Recent", value=fit("\n".join(lines) or "nothing yet", 1024),
                         inline=False)
@@ -152,7 +150,7 @@ class DigestCog(commands.GroupCog, group_name="digest",
         """The paper the next post will carry, rendered as it will look."""
         notice = await self._notice(interaction)
         config = await self._config(interaction)
-        found = await self.bot.digest.preview(config)
+        found = await self.services.digest.preview(config)
         if found is None:
             raise UserFacingError("The catalog has no paper for the paper of the day.")
         paper, choice = found
@@ -169,19 +167,19 @@ class DigestCog(commands.GroupCog, group_name="digest",
         notice = await self._notice(interaction)
         config = await self._config(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.bot.digest.post_now(config)
+        outcome = await self.services.digest.post_now(config)
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
                  f"{outcome.message_id}" if outcome.message_id else f"<#{config.channel_id}>")
         texts = {
-            "posted": f"Posted today's paper: {where}",
-            "already": f"Today's paper is already out: {where}",
+            OutcomeStatus.POSTED: f"Posted today's paper: {where}",
+            OutcomeStatus.ALREADY: f"Today's paper is already out: {where}",
         }
-        text = texts.get(outcome.status) or (
-            f"Could not post: {escape(outcome.reason or outcome.status)}")
+        shown = english(outcome.reason) if outcome.reason else outcome.status
+        text = texts.get(outcome.status) or f"Could not post: {escape(shown)}"
         await respond(interaction, notice + text, ephemeral=True)
 
     async def _config(self, interaction: discord.Interaction) -> DigestConfig:
-        config = await self.bot.digests.config(interaction.guild_id or 0)
+        config = await self.services.digest.config(interaction.guild_id or 0)
         if config is None:
             raise UserFacingError("No paper of the day yet: use `/digest set` first.")
         return config

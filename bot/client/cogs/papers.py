@@ -23,6 +23,7 @@ from bot.core.text import has_cjk
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
+    from bot.services.bundle import Services
 
 T = TypeVar("T")
 
@@ -45,8 +46,9 @@ async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T], *
 class PapersCog(commands.Cog):
     """Looking papers up."""
 
-    def __init__(self, bot: PaperclubBot) -> None:
+    def __init__(self, bot: PaperclubBot, services: Services) -> None:
         self.bot = bot
+        self.services = services
 
     @app_commands.command(
         name="paper", description="Find a paper by title, author or topic, in English or Chinese")
@@ -78,7 +80,7 @@ class PapersCog(commands.Cog):
         lang = lang_of(interaction)
         text_query = (query or "").strip()
         if PAPER_ID.fullmatch(text_query):
-            paper = await self.bot.papers.get(text_query)
+            paper = await self.services.search.paper(text_query)
             if paper is not None:
                 embed, view = paper_message(paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
@@ -92,7 +94,7 @@ class PapersCog(commands.Cog):
             await self._random(interaction, lang, private)
             return
         outcome = await answer_in_time(
-            interaction, self.bot.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
+            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
             await respond(interaction, no_match_message(
@@ -120,7 +122,7 @@ class PapersCog(commands.Cog):
             return []
         if parsed.is_empty():
             return []
-        outcome = await self.bot.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
+        outcome = await self.services.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
         chinese = has_cjk(current) or lang_of(interaction).chinese
         return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
                 for hit in outcome.hits]
@@ -132,7 +134,7 @@ class PapersCog(commands.Cog):
         await self._random(interaction, lang_of(interaction), private)
 
     async def _random(self, interaction: discord.Interaction, lang: Lang, private: bool) -> None:
-        paper = await self.bot.papers.random()
+        paper = await self.services.search.random()
         if paper is None:
             await respond(interaction, ephemeral=True, content=text("empty_catalog", lang))
             return

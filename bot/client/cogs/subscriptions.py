@@ -14,17 +14,18 @@ from bot.client.replies import respond
 from bot.client.tree import UserFacingError
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
-from bot.core.query import QueryError, parse_query
-from bot.services.subscriptions import MAX_TOPIC_CHARS, TopicError, checked_topic
-from storage.subscriptions import MAX_TOPICS_PER_MEMBER, AddResult
+from bot.core.reasons import english
+from bot.core.subscription_types import MAX_TOPICS_PER_MEMBER, AddResult, Delivery
+from bot.services.subscriptions import TopicError
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
+    from bot.services.bundle import Services
 
 log = logging.getLogger(__name__)
 
-DELIVERY_NAMES = {"dm": "direct message", "mention": "mention in the paper of the day"}
-CHOICE_LIMIT = 25
+DELIVERY_NAMES = {Delivery.DM: "direct message",
+                  Delivery.MENTION: "mention in the paper of the day"}
 
 
 def _plural(n: int, noun: str) -> str:
@@ -40,8 +41,9 @@ def _papers(n: int) -> str:
 class SubscriptionsCog(commands.Cog):
     """Members follow topics and hear about matching papers."""
 
-    def __init__(self, bot: PaperclubBot) -> None:
+    def __init__(self, bot: PaperclubBot, services: Services) -> None:
         self.bot = bot
+        self.services = services
 
     @app_commands.command(name="subscribe",
                           description="Be told when a paper on a topic comes up")
@@ -51,12 +53,13 @@ class SubscriptionsCog(commands.Cog):
         app_commands.Choice(name="Direct message", value="dm"),
         app_commands.Choice(name="Mention in the paper of the day", value="mention")])
     async def subscribe(self, interaction: discord.Interaction,
-                        topic: app_commands.Range[str, 1, 200], delivery: str = "dm") -> None:
+                        topic: app_commands.Range[str, 1, 200],
+                        delivery: str = Delivery.DM.value) -> None:
         """Add a topic and show what it matches now."""
         in_guild(interaction)
         try:
-            done = await self.bot.subscriptions.subscribe(
-                interaction.guild_id or 0, interaction.user.id, topic, delivery)
+            done = await self.services.subscriptions.subscribe(
+                interaction.guild_id or 0, interaction.user.id, topic, Delivery(delivery))
         except TopicError as exc:
             raise UserFacingError(str(exc)) from None
         shown = escape(done.topic)
@@ -66,12 +69,11 @@ class SubscriptionsCog(commands.Cog):
             text = (f"You follow {MAX_TOPICS_PER_MEMBER} topics here already; "
                     "`/unsubscribe` one first.")
         else:
-            text = (f"Subscribed to **{shown}** ({DELIVERY_NAMES[delivery]}). "
+            text = (f"Subscribed to **{shown}** ({DELIVERY_NAMES[Delivery(delivery)]}). "
                     f"It matches {_papers(done.matches)} now")
             examples = "".join(f"\n• {escape(fit(p.title_en, 150))}" for p in done.examples)
             text += (", for example:" + examples) if examples else "."
-            if delivery == "dm" and await self.bot.subscription_store.dm_pause(
-                    interaction.user.id):
+            if done.dms_paused:
                 text += ("\nYour DMs are paused (Discord refused one): see `/subscriptions`.")
         await respond(interaction, text, ephemeral=True)
 
@@ -79,24 +81,8 @@ class SubscriptionsCog(commands.Cog):
     async def topic_suggestions(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         """Frequent catalog words, authors and workshops that start like what is typed."""
-        text = current.strip()
-        if not text or len(text) > MAX_TOPIC_CHARS:
-            return []
-        names: list[str] = [text]
-        word = text.split()[-1].casefold()
-        vocabulary = await self.bot.search.vocabulary()
-        names += vocabulary.completions(word, limit=10)
-        try:
-            hits = await self.bot.papers.search(parse_query(f"author:{word}"), limit=10)
-        except QueryError:
-            hits = []
-        for hit in hits:
-            names += [f"author:{author.split()[-1]}" for author in hit.paper.authors
-                      if word in author.casefold()]
-        names += [f'venue:"{w}"' for w in await self.bot.papers.workshop_names(word)]
-        unique = list(dict.fromkeys(n for n in names if len(n) <= MAX_TOPIC_CHARS))
         return [app_commands.Choice(name=fit(n, 100), value=n)
-                for n in unique[:CHOICE_LIMIT]]
+                for n in await self.services.subscriptions.suggest_topics(current)]
 
     @app_commands.command(name="unsubscribe", description="Stop following a topic")
     @app_commands.describe(topic="One of your topics")
@@ -104,7 +90,7 @@ class SubscriptionsCog(commands.Cog):
                           topic: app_commands.Range[str, 1, 200]) -> None:
         """Remove one of the member's topics."""
         in_guild(interaction)
-        removed = await self.bot.subscriptions.unsubscribe(
+        removed = await self.services.subscriptions.unsubscribe(
             interaction.guild_id or 0, interaction.user.id, topic)
         text = (f"You no longer follow **{escape(topic)}**." if removed else
                 f"You don't follow **{escape(topic)}** here; `/subscriptions` lists your topics.")
@@ -114,11 +100,9 @@ class SubscriptionsCog(commands.Cog):
     async def own_topics(self, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
         """The member's own topics in this server."""
-        mine = await self.bot.subscription_store.of_member(interaction.guild_id or 0,
-                                                           interaction.user.id)
-        typed = current.casefold()
-        return [app_commands.Choice(name=fit(s.topic, 100), value=s.topic)
-                for s in mine if typed in s.topic.casefold()][:CHOICE_LIMIT]
+        mine = await self.services.subscriptions.own_topics(interaction.guild_id or 0,
+                                                   interaction.user.id, current)
+        return [app_commands.Choice(name=fit(topic, 100), value=topic) for topic in mine]
 
     @app_commands.command(name="subscriptions", description="Your topics here, with matches")
     @app_commands.describe(resume_dms="Turn direct messages back on after Discord refused one")
@@ -126,27 +110,25 @@ class SubscriptionsCog(commands.Cog):
                             resume_dms: bool = False) -> None:
         """The member's topics with current match counts, and DM status."""
         in_guild(interaction)
-        store = self.bot.subscription_store
+        overview = await self.services.subscriptions.member_overview(
+            interaction.guild_id or 0, interaction.user.id, resume_dms=resume_dms)
         lines = []
-        if resume_dms and await store.resume_dms(interaction.user.id):
+        if overview.resumed:
             lines.append("Direct messages are on again.")
-        mine = await store.of_member(interaction.guild_id or 0, interaction.user.id)
-        for subscription in mine:
-            matches, _ = await self.bot.subscriptions.count_matches(subscription.topic)
-            lines.append(f"• **{escape(subscription.topic)}** — {_papers(matches)}, "
-                         f"{DELIVERY_NAMES[subscription.delivery]}")
-        if not mine:
+        for followed in overview.topics:
+            lines.append(f"• **{escape(followed.topic)}** — {_papers(followed.matches)}, "
+                         f"{DELIVERY_NAMES[followed.delivery]}")
+        if not overview.topics:
             lines.append("You follow no topics here yet: try `/subscribe topic:grokking`.")
-        reason = await store.dm_pause(interaction.user.id)
-        if reason:
-            lines.append(f"\n⚠️ Direct messages are paused: {reason}")
+        if overview.dm_pause:
+            lines.append(f"\n⚠️ Direct messages are paused: {english(overview.dm_pause)}")
         await respond(interaction, fit("\n".join(lines), 2000), ephemeral=True)
 
     @app_commands.command(name="forget-me",
                           description="Delete all your subscriptions and notification records")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Everything about the member, in every server; works in a DM; safe to repeat."""
-        gone = await self.bot.subscription_store.forget(interaction.user.id)
+        gone = await self.services.subscriptions.forget(interaction.user.id)
         await respond(interaction, f"Done: deleted {_plural(gone.subscriptions, 'subscription')}"
                       f" and {_plural(gone.notifications, 'notification record')}, in every "
                       "server.", ephemeral=True)
@@ -159,19 +141,18 @@ class SubscriptionsCog(commands.Cog):
                                   topic: app_commands.Range[str, 1, 200] | None = None) -> None:
         """Counts per topic; members only for one topic the admin asks about."""
         manages_guild(interaction)
-        guild_id = interaction.guild_id or 0
-        store = self.bot.subscription_store
+        try:
+            overview = await self.services.subscriptions.admin_overview(
+                interaction.guild_id or 0, topic)
+        except TopicError as exc:
+            raise UserFacingError(str(exc)) from None
         embed = discord.Embed(title="Subscriptions in this server", colour=CARD_COLOUR)
         if topic is None:
-            counts = await store.topic_counts(guild_id)
+            counts = overview.topic_counts
             body = "\n".join(f"{n} × {escape(t)}" for t, n in counts[:50]) or "No topics yet."
             embed.description = fit(body, 4096)
         else:
-            try:
-                _, key = checked_topic(topic)
-            except TopicError as exc:
-                raise UserFacingError(str(exc)) from None
-            members = await store.followers(guild_id, key)
+            members = overview.followers or ()
             embed.description = fit(f"**{escape(topic)}**: " + (
                 " ".join(f"<@{m}>" for m in members) or "nobody"), 4096)
         await respond(interaction, embed=embed, ephemeral=True)

@@ -9,7 +9,8 @@ import discord
 from bot.client.outbound.notifier import mention_line
 from bot.client.ui.cards import paper_message
 from bot.core.card import Lang, fit
-from bot.services.digest import DeliveryFailed, DigestPost
+from bot.core.reasons import from_discord
+from bot.services.digest_delivery import DeliveryFailed, DigestPost
 
 log = logging.getLogger(__name__)
 
@@ -25,16 +26,11 @@ LATE = {
     Lang.ZH_HANS: "延迟发布：预定时间机器人不在线。",
     Lang.ZH_HANT: "延遲發布：預定時間機器人不在線。",
 }
-REASONS = {
-    10003: "the channel no longer exists (10003)",
-    50001: "the bot cannot see the channel (missing access, 50001)",
-    50013: "the bot lacks permission to post or open threads there (50013)",
-}
 
 
 def _failure(exc: discord.HTTPException) -> DeliveryFailed:
-    reason = REASONS.get(exc.code) or f"Discord answered {exc.status} ({exc.code or 'no code'})"
-    return DeliveryFailed(reason, exc.code or None, retryable=exc.status == 429)
+    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
+                          retryable=exc.status == 429)
 
 
 class DiscordDigestPoster:

@@ -9,22 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any
+from collections.abc import Iterable
 
 import discord
 
+from bot.client.background import BackgroundTasks
 from bot.client.ui.cards import escape, paper_message
 from bot.core.card import Lang, fit
 from bot.core.models import Paper
-from bot.services.subscriptions import Audience, SubscriptionService, digest_audience
+from bot.core.subscription_types import Delivery
+from bot.services.subscriptions import Audience, SubscriptionService
 
 log = logging.getLogger(__name__)
 
-DM_PAUSE_REASON = ("Discord refused a direct message (DMs from server members are closed). "
-                   "Allow them in the server's Privacy Settings, then run "
-                   "`/subscriptions resume_dms:true`.")
 MAX_LISTED = 10
 CONTENT_LIMIT = 2000
 
@@ -48,33 +45,37 @@ def new_papers_message(papers: list[tuple[Paper, list[str]]], guild_name: str) -
 
 
 class Notifier:
-    """DMs and digest audiences for one bot."""
+    """DMs and digest audiences for one bot (`DigestAudience` and `NewPaperAnnouncer`)."""
 
-    def __init__(self, client: discord.Client, service: SubscriptionService, *,
-                 spawn: Callable[[Coroutine[Any, Any, Any], str], None],
-                 dm_interval: float = 0.25) -> None:
+    def __init__(self, client: discord.Client, service: SubscriptionService,
+                 background: BackgroundTasks, *, dm_interval: float = 0.25) -> None:
         self.client = client
         self.service = service
-        self.spawn = spawn
+        self.background = background
         self.dm_interval = dm_interval
         self._dm_lock = asyncio.Lock()
 
     async def digest_audience(self, guild_id: int, paper: Paper, *, mention: bool) -> Audience:
         """Who the paper of the day concerns in this server."""
-        return await digest_audience(self.service, guild_id, paper, mention=mention)
+        return await self.service.digest_audience(guild_id, paper, mention=mention)
+
+    def announce(self, papers: list[Paper]) -> None:
+        """New papers were loaded: tell subscribers in the background."""
+        if papers:
+            self.background.spawn(self.new_papers(papers), "new-paper notifications")
 
     async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
                            link: str) -> None:
         """Record the mentions and DMs, then send the DMs in the background (they are paced,
         and the digest must not wait for them)."""
-        store = self.service.store
-        await store.record_notifications(guild_id, ((u, paper.id) for u in audience.mention_ids),
-                                         "mention")
-        fresh = await store.record_notifications(
-            guild_id, ((u, paper.id) for u in audience.dm), "dm")
+        await self.service.record_notifications(
+            guild_id, ((u, paper.id) for u in audience.mention_ids), Delivery.MENTION)
+        fresh = await self.service.record_notifications(
+            guild_id, ((u, paper.id) for u in audience.dm), Delivery.DM)
         if fresh:
-            self.spawn(self._digest_dms(paper, audience, sorted(u for u, _ in fresh), link),
-                       "paper-of-the-day DMs")
+            self.background.spawn(
+                self._digest_dms(paper, audience, sorted(u for u, _ in fresh), link),
+                "paper-of-the-day DMs")
 
     async def _digest_dms(self, paper: Paper, audience: Audience, user_ids: list[int],
                           link: str) -> None:
@@ -89,20 +90,12 @@ class Notifier:
         """After a catalog load: one DM per member and server listing the new matching papers."""
         papers = list(papers)
         sent = 0
-        for guild_id in await self.service.store.guilds_with_subscriptions():
-            interested = await self.service.interested(guild_id, papers)
-            per_member: dict[int, list[tuple[Paper, list[str]]]] = defaultdict(list)
-            by_id = {paper.id: paper for paper in papers}
-            for paper_id, members in interested.items():
-                for user_id, member in members.items():
-                    per_member[user_id].append((by_id[paper_id], member.topics))
-            paused = await self.service.store.paused_dm_users(per_member)
+        for guild_id in await self.service.guilds_with_subscriptions():
+            per_member = await self.service.new_paper_matches(guild_id, papers)
             guild = self.client.get_guild(guild_id)
-            for user_id, matches in sorted(per_member.items()):
-                if user_id in paused:
-                    continue
-                fresh = await self.service.store.record_notifications(
-                    guild_id, ((user_id, p.id) for p, _ in matches), "dm")
+            for user_id, matches in per_member.items():
+                fresh = await self.service.record_notifications(
+                    guild_id, ((user_id, p.id) for p, _ in matches), Delivery.DM)
                 listed = [(p, t) for p, t in matches if (user_id, p.id) in fresh]
                 if listed and await self.dm(user_id, new_papers_message(
                         listed, guild.name if guild else "your server")):
@@ -112,7 +105,7 @@ class Notifier:
     async def dm(self, user_id: int, content: str, *, embed: discord.Embed | None = None
                  ) -> bool:
         """Send one DM, paced; a 50007 refusal pauses the member's DM delivery."""
-        if await self.service.store.dm_pause(user_id):
+        if await self.service.dms_paused(user_id):
             return False
         async with self._dm_lock:
             try:
@@ -122,7 +115,7 @@ class Notifier:
                 return True
             except discord.Forbidden as exc:
                 if exc.code == 50007:
-                    await self.service.store.pause_dms(user_id, DM_PAUSE_REASON)
+                    await self.service.pause_dms(user_id)
                 log.info("DM to %s refused: %s", user_id, exc)
                 return False
             except discord.HTTPException as exc:

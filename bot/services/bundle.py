@@ -1,0 +1,22 @@
+"""The services the Discord side uses, as one typed bundle handed to the bot and its cogs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.services.catalog import CatalogService
+from bot.services.digest import DigestService
+from bot.services.search import SearchService
+from bot.services.subscriptions import SubscriptionService
+from bot.services.sync_record import SyncRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Every use case the cogs and the bot's lifecycle call (built by `bot.wiring`)."""
+
+    search: SearchService
+    catalog: CatalogService
+    digest: DigestService
+    subscriptions: SubscriptionService
+    sync_record: SyncRecord

@@ -1,0 +1,76 @@
+"""What the digest needs from Discord: the poster and audience ports, and the post itself.
+
+`bot.client.outbound` implements them; the digest service only sees these types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol
+
+from bot.core.models import Paper
+from bot.core.reasons import Reason
+from bot.services.subscriptions import Audience
+
+__all__ = ["Audience", "DeliveryFailed", "DigestAudience", "DigestPost", "DigestPoster"]
+
+
+class DeliveryFailed(Exception):
+    """Discord refused the post or the thread; `reason` is shown in `/digest status`.
+
+    `retryable` failures (still rate limited after discord.py's own tries) are tried again.
+    """
+
+    def __init__(self, reason: Reason, code: int | None = None, *,
+                 retryable: bool = False) -> None:
+        super().__init__(reason.encode())
+        self.reason = reason
+        self.code = code
+        self.retryable = retryable
+
+
+@dataclass(frozen=True, slots=True)
+class DigestPost:
+    """Everything the Discord side needs to render one paper of the day."""
+
+    guild_id: int
+    channel_id: int
+    local_date: date
+    paper: Paper
+    position: int
+    cycle_size: int
+    late: bool
+    marker: str
+    audience: Audience = field(default_factory=Audience)
+
+
+class DigestPoster(Protocol):
+    """The Discord operations the digest needs (`bot.client.outbound.digest_poster`)."""
+
+    async def send(self, post: DigestPost, nonce: str) -> int:
+        """Post to the channel; returns the message id. Raises `DeliveryFailed`."""
+        ...
+
+    async def find(self, channel_id: int, marker: str) -> int | None:
+        """The id of an earlier post carrying `marker` in the channel, if any."""
+        ...
+
+    async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
+                          name: str) -> int:
+        """Open a discussion thread on the message; returns its id. Raises `DeliveryFailed`."""
+        ...
+
+
+class DigestAudience(Protocol):
+    """Who to tell about a paper of the day (`bot.client.outbound.notifier`)."""
+
+    async def digest_audience(self, guild_id: int, paper: Paper, *,
+                              mention: bool) -> Audience:
+        """Members to mention in the post, and members to DM."""
+        ...
+
+    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
+                           link: str) -> None:
+        """Record the mentions and send the DMs once the post is out."""
+        ...
