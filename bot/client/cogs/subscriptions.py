@@ -11,10 +11,14 @@ from discord.ext import commands
 
 from bot.client.checks import in_guild, manages_guild
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError
+from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
+from bot.core.lang import Lang
+from bot.core.messages import render_reason, t, tn
 from bot.core.query import QueryError, parse_query
+from bot.core.reasons import Reason
+from bot.core.results import titles_in_order
 from bot.services.subscriptions import MAX_TOPIC_CHARS, TopicError, checked_topic
 from storage.subscriptions import MAX_TOPICS_PER_MEMBER, AddResult
 
@@ -23,18 +27,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DELIVERY_NAMES = {"dm": "direct message", "mention": "mention in the paper of the day"}
+DELIVERY_KEYS = {"dm": "delivery.dm", "mention": "delivery.mention"}
 CHOICE_LIMIT = 25
 
 
-def _plural(n: int, noun: str) -> str:
-    """`1 paper`, `12 papers`."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
-
-
-def _papers(n: int) -> str:
+def _papers(lang: Lang, n: int) -> str:
     """`1 paper`, `12 papers`, `1,000+ papers`."""
-    return "1,000+ papers" if n >= 1000 else _plural(n, "paper")
+    return t(lang, "count.papers_many") if n >= 1000 else tn(lang, "count.papers", n)
 
 
 class SubscriptionsCog(commands.Cog):
@@ -54,6 +53,7 @@ class SubscriptionsCog(commands.Cog):
                         topic: app_commands.Range[str, 1, 200], delivery: str = "dm") -> None:
         """Add a topic and show what it matches now."""
         in_guild(interaction)
+        lang = lang_of(interaction)
         try:
             done = await self.bot.subscriptions.subscribe(
                 interaction.guild_id or 0, interaction.user.id, topic, delivery)
@@ -61,18 +61,18 @@ class SubscriptionsCog(commands.Cog):
             raise UserFacingError(str(exc)) from None
         shown = escape(done.topic)
         if done.result is AddResult.DUPLICATE:
-            text = f"You already follow **{shown}** here."
+            text = t(lang, "subs.duplicate", topic=shown)
         elif done.result is AddResult.LIMIT:
-            text = (f"You follow {MAX_TOPICS_PER_MEMBER} topics here already; "
-                    "`/unsubscribe` one first.")
+            text = t(lang, "subs.limit", limit=MAX_TOPICS_PER_MEMBER)
         else:
-            text = (f"Subscribed to **{shown}** ({DELIVERY_NAMES[delivery]}). "
-                    f"It matches {_papers(done.matches)} now")
-            examples = "".join(f"\n• {escape(fit(p.title_en, 150))}" for p in done.examples)
-            text += (", for example:" + examples) if examples else "."
+            examples = "".join(f"\n• {escape(fit(titles_in_order(p, lang.chinese)[0], 150))}"
+                               for p in done.examples)
+            text = t(lang, "subs.added_examples" if examples else "subs.added", topic=shown,
+                     delivery=t(lang, DELIVERY_KEYS[delivery]),
+                     papers=_papers(lang, done.matches)) + examples
             if delivery == "dm" and await self.bot.subscription_store.dm_pause(
                     interaction.user.id):
-                text += ("\nYour DMs are paused (Discord refused one): see `/subscriptions`.")
+                text += "\n" + t(lang, "subs.dms_paused_hint")
         await respond(interaction, text, ephemeral=True)
 
     @subscribe.autocomplete("topic")
@@ -104,10 +104,10 @@ class SubscriptionsCog(commands.Cog):
                           topic: app_commands.Range[str, 1, 200]) -> None:
         """Remove one of the member's topics."""
         in_guild(interaction)
+        lang = lang_of(interaction)
         removed = await self.bot.subscriptions.unsubscribe(
             interaction.guild_id or 0, interaction.user.id, topic)
-        text = (f"You no longer follow **{escape(topic)}**." if removed else
-                f"You don't follow **{escape(topic)}** here; `/subscriptions` lists your topics.")
+        text = t(lang, "subs.removed" if removed else "subs.not_following", topic=escape(topic))
         await respond(interaction, text, ephemeral=True)
 
     @unsubscribe.autocomplete("topic")
@@ -126,30 +126,35 @@ class SubscriptionsCog(commands.Cog):
                             resume_dms: bool = False) -> None:
         """The member's topics with current match counts, and DM status."""
         in_guild(interaction)
+        lang = lang_of(interaction)
         store = self.bot.subscription_store
         lines = []
         if resume_dms and await store.resume_dms(interaction.user.id):
-            lines.append("Direct messages are on again.")
+            lines.append(t(lang, "subs.dms_resumed"))
         mine = await store.of_member(interaction.guild_id or 0, interaction.user.id)
         for subscription in mine:
             matches, _ = await self.bot.subscriptions.count_matches(subscription.topic)
-            lines.append(f"• **{escape(subscription.topic)}** — {_papers(matches)}, "
-                         f"{DELIVERY_NAMES[subscription.delivery]}")
+            lines.append(t(lang, "subs.line", topic=escape(subscription.topic),
+                           papers=_papers(lang, matches),
+                           delivery=t(lang, DELIVERY_KEYS[subscription.delivery])))
         if not mine:
-            lines.append("You follow no topics here yet: try `/subscribe topic:grokking`.")
+            lines.append(t(lang, "subs.none"))
         reason = await store.dm_pause(interaction.user.id)
         if reason:
-            lines.append(f"\n⚠️ Direct messages are paused: {reason}")
+            lines.append("\n" + t(lang, "subs.dms_paused",
+                                   reason=render_reason(lang, Reason.decode(reason))))
         await respond(interaction, fit("\n".join(lines), 2000), ephemeral=True)
 
     @app_commands.command(name="forget-me",
                           description="Delete all your subscriptions and notification records")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Everything about the member, in every server; works in a DM; safe to repeat."""
+        lang = lang_of(interaction)
         gone = await self.bot.subscription_store.forget(interaction.user.id)
-        await respond(interaction, f"Done: deleted {_plural(gone.subscriptions, 'subscription')}"
-                      f" and {_plural(gone.notifications, 'notification record')}, in every "
-                      "server.", ephemeral=True)
+        await respond(interaction, t(
+            lang, "subs.forgotten", subscriptions=tn(lang, "count.subscriptions",
+                                                     gone.subscriptions),
+            notifications=tn(lang, "count.notifications", gone.notifications)), ephemeral=True)
 
     @app_commands.command(name="subscriptions-admin",
                           description="Topics followed in this server (admins)")
@@ -159,12 +164,14 @@ class SubscriptionsCog(commands.Cog):
                                   topic: app_commands.Range[str, 1, 200] | None = None) -> None:
         """Counts per topic; members only for one topic the admin asks about."""
         manages_guild(interaction)
+        lang = lang_of(interaction)
         guild_id = interaction.guild_id or 0
         store = self.bot.subscription_store
-        embed = discord.Embed(title="Subscriptions in this server", colour=CARD_COLOUR)
+        embed = discord.Embed(title=t(lang, "admin.title"), colour=CARD_COLOUR)
         if topic is None:
             counts = await store.topic_counts(guild_id)
-            body = "\n".join(f"{n} × {escape(t)}" for t, n in counts[:50]) or "No topics yet."
+            body = "\n".join(f"{n} × {escape(name)}" for name, n in counts[:50]) or t(
+                lang, "admin.empty")
             embed.description = fit(body, 4096)
         else:
             try:
@@ -173,5 +180,5 @@ class SubscriptionsCog(commands.Cog):
                 raise UserFacingError(str(exc)) from None
             members = await store.followers(guild_id, key)
             embed.description = fit(f"**{escape(topic)}**: " + (
-                " ".join(f"<@{m}>" for m in members) or "nobody"), 4096)
+                " ".join(f"<@{m}>" for m in members) or t(lang, "admin.nobody")), 4096)
         await respond(interaction, embed=embed, ephemeral=True)
