@@ -2,6 +2,7 @@
 
 `t(lang, key, **fields)` formats one entry; `tn` picks the English singular or plural form
 (`<key>.one` / `<key>.other`); `render_reason` renders a stored `Reason` with its causes.
+`Refusal` is the `ValueError` pure code raises for bad input, shown in the reader's language.
 The data lives in `bot.core.strings`, one module per feature.
 """
 
@@ -9,10 +10,18 @@ from __future__ import annotations
 
 from bot.core.lang import Lang, Texts
 from bot.core.reasons import Reason, ReasonCode
-from bot.core.strings import commands, digest, errors, papers, reasons, subscriptions
+from bot.core.strings import (
+    commands,
+    digest,
+    errors,
+    papers,
+    reasons,
+    refusals,
+    subscriptions,
+)
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
-          reasons.STRINGS, commands.STRINGS)
+          reasons.STRINGS, refusals.STRINGS, commands.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:
@@ -36,6 +45,24 @@ def t(lang: Lang, key: str, **fields: object) -> str:
 def tn(lang: Lang, key: str, count: int, **fields: object) -> str:
     """`t` for a count: `<key>.one` when `count` is 1, else `<key>.other`; fills `{n}`."""
     return t(lang, f"{key}.{'one' if count == 1 else 'other'}", n=count, **fields)
+
+
+class Refusal(ValueError):
+    """A user-safe refusal: `str()` is the English text (logs, CLI), `text(lang)` any language."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        super().__init__(t(Lang.EN, key, **fields))
+        self.key = key
+        self.fields = fields
+
+    def text(self, lang: Lang) -> str:
+        """The refusal in `lang`."""
+        return t(lang, self.key, **self.fields)
+
+
+def refusal_text(error: Exception, lang: Lang) -> str:
+    """A user-safe error in `lang` when it is a `Refusal`, else its own (English) message."""
+    return error.text(lang) if isinstance(error, Refusal) else str(error)
 
 
 def weekday(lang: Lang, index: int) -> str:

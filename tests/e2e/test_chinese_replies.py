@@ -26,7 +26,7 @@ NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
 ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
 TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message
-TYPED = ("grokking", "qqqzzzxx", "Asia/Taipei", "Reading Group", "papers")
+TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers")
 
 
 @pytest.fixture(params=["zh-CN", "zh-TW"])
@@ -93,8 +93,13 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("paper", {"query": "grokking"})
     await run("paper", {"query": "regression"})
     await run("paper", {"query": "qqqzzzxx"})
+    await run("paper", {"query": "year:20x6"})
     await run("random-paper")
     await run("catalog stats")
+    for time, zone in (("25:00", "Asia/Taipei"), ("9h", "Asia/Taipei"), ("09:00", "UTC+3"),
+                       ("09:00", "Etc/GMT+3"), ("09:00", "CST"), ("09:00", "Asia/Taipe")):
+        await run("digest set", {"channel": guild.channel("papers").id, "time": time,
+                                 "timezone": zone})
     await run("digest set", {"channel": guild.channel("papers").id, "time": "09:00",
                              "timezone": "Asia/Taipei"})
     await run("digest status")

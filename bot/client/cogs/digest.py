@@ -16,7 +16,7 @@ from bot.client.ui.cards import CARD_COLOUR, escape, paper_message
 from bot.core.card import fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
 from bot.core.lang import Lang
-from bot.core.messages import render_reason, t, weekday
+from bot.core.messages import refusal_text, render_reason, t, weekday
 from bot.core.reasons import Reason
 from storage.digests import DigestConfig
 
@@ -70,9 +70,10 @@ class DigestCog(commands.GroupCog, group_name="digest",
     async def _notice(self, interaction: discord.Interaction) -> str:
         """A pause the admins have not heard about yet, as a line to put first."""
         reason = await self.bot.digests.take_failure_notice(interaction.guild_id or 0)
+        if not reason:
+            return ""
         lang = lang_of(interaction)
-        return t(lang, "digest.paused_notice", reason=_reason(lang, reason)) + "\n\n" if (
-            reason) else ""
+        return t(lang, "digest.paused_notice", reason=_reason(lang, reason)) + "\n\n"
 
     @app_commands.command(name="set", description="Post a paper every day at a local time")
     @app_commands.describe(channel="Where to post", time="Local time, HH:MM (24-hour)",
@@ -93,7 +94,7 @@ class DigestCog(commands.GroupCog, group_name="digest",
             at = parse_local_time(time)
             zone = resolve_zone(timezone)
         except ValueError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(refusal_text(exc, lang)) from None
         missing = _missing_in(channel, channel.guild.me)
         if missing:
             names = ", ".join(permission_name(n, lang) for n in missing)

@@ -88,7 +88,7 @@ class PapersCog(commands.Cog):
         try:
             parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
         except QueryError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(exc.text(lang)) from None
         if parsed.is_empty():
             await self._random(interaction, lang, private)
             return
