@@ -43,7 +43,8 @@ import discord
 from bench.report import progress, publish
 from bot.client.bot import PaperclubBot
 from bot.core.digest_types import DigestConfig
-from bot.core.reasons import english
+from bot.core.lang import Lang
+from bot.core.messages import render_reason
 from bot.services.digest import Outcome
 from bot.settings import load_settings
 from bot.wiring import build_bot
@@ -289,7 +290,7 @@ async def _timed_tick(bot: PaperclubBot, standin: StandIn, limiter: RecordingLim
     result.requests = len(standin.rest.log) - requests_before
     result.statuses = Counter(o.status for o in outcomes)
     by_guild: dict[int, str] = {o.guild_id: o.status for o in outcomes}
-    result.reasons = Counter(english(o.reason) if o.reason else ""
+    result.reasons = Counter(render_reason(Lang.EN, o.reason) if o.reason else ""
                              for o in outcomes if o.status != "posted")
     result.admitted = [t - origin for t in limiter.admitted]
     result.refused = [t - origin for t in limiter.refused]
@@ -328,7 +329,7 @@ async def _check(bot: PaperclubBot, standin: StandIn, guilds: list[Guild], outco
         status_now = await bot.services.digest.status(guild.id)
         entry = next((e for e in status_now.recent if e.local_date == day), None) \
             if status_now else None
-        reason = english(entry.reason) if entry is not None and entry.reason else ""
+        reason = render_reason(Lang.EN, entry.reason) if entry is not None and entry.reason else ""
         if status == "failed" and "429" in reason:
             result.posts_429 += 1
         elif status == "posted" and not has_thread and "429" in reason:

@@ -9,46 +9,29 @@ import discord
 from discord import app_commands
 
 from bot.client.replies import safe_send
-from bot.core.card import Lang
+from bot.core.lang import Lang
+from bot.core.messages import t
 
 log = logging.getLogger(__name__)
-
-MESSAGES: dict[str, dict[Lang, str]] = {
-    "guild_only": {Lang.EN: "This command works only in a server.",
-                   Lang.ZH_HANS: "此命令只能在服务器中使用。",
-                   Lang.ZH_HANT: "此命令只能在伺服器中使用。"},
-    "owner_only": {Lang.EN: "Only the bot's owner can do that.",
-                   Lang.ZH_HANS: "只有机器人所有者可以这样做。",
-                   Lang.ZH_HANT: "只有機器人擁有者可以這樣做。"},
-    "missing_permissions": {Lang.EN: "You need the {perms} permission for that.",
-                            Lang.ZH_HANS: "你需要 {perms} 权限。",
-                            Lang.ZH_HANT: "你需要 {perms} 權限。"},
-    "cooldown": {Lang.EN: "Slow down a little: try again in {s:.0f} s.",
-                 Lang.ZH_HANS: "请稍候 {s:.0f} 秒再试。", Lang.ZH_HANT: "請稍候 {s:.0f} 秒再試。"},
-    "unexpected": {Lang.EN: "Something went wrong on our side (error {ref}). Please try again.",
-                   Lang.ZH_HANS: "出错了（错误 {ref}），请再试一次。",
-                   Lang.ZH_HANT: "出錯了（錯誤 {ref}），請再試一次。"},
-}
-
-
-def message(key: str, lang: Lang, **values: object) -> str:
-    """An error message in the reader's language."""
-    return MESSAGES[key][lang].format(**values)
-
 
 def lang_of(interaction: discord.Interaction) -> Lang:
     """The language to answer this interaction in."""
     return Lang.from_locale(str(interaction.locale))
 
 
-# Discord's UI names where they differ from discord.py's attribute names.
-PERMISSION_NAMES = {"manage_guild": "Manage Server", "view_channel": "View Channels",
-                    "read_messages": "View Channels"}
+# Discord's UI names for the permissions paperclub asks for; discord.py's aliases included.
+PERMISSION_KEYS = {"manage_guild": "perm.manage_guild", "view_channel": "perm.view_channel",
+                   "read_messages": "perm.view_channel", "send_messages": "perm.send_messages",
+                   "embed_links": "perm.embed_links",
+                   "create_public_threads": "perm.create_public_threads",
+                   "send_messages_in_threads": "perm.send_messages_in_threads",
+                   "read_message_history": "perm.read_message_history"}
 
 
-def permission_name(attribute: str) -> str:
-    """`manage_guild` -> `Manage Server`, as Discord shows it."""
-    return PERMISSION_NAMES.get(attribute) or attribute.replace("_", " ").title()
+def permission_name(attribute: str, lang: Lang) -> str:
+    """`manage_guild` -> `Manage Server`, as Discord shows it in `lang`."""
+    key = PERMISSION_KEYS.get(attribute)
+    return t(lang, key) if key else attribute.replace("_", " ").title()
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -65,14 +48,14 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         if isinstance(error, UserFacingError):
             text = str(error)
         elif isinstance(error, app_commands.NoPrivateMessage):
-            text = message("guild_only", lang)
+            text = t(lang, "error.guild_only")
         elif isinstance(error, app_commands.MissingPermissions):
-            perms = ", ".join(permission_name(p) for p in error.missing_permissions)
-            text = message("missing_permissions", lang, perms=perms)
+            perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
+            text = t(lang, "error.missing_permissions", perms=perms)
         elif isinstance(error, app_commands.CommandOnCooldown):
-            text = message("cooldown", lang, s=error.retry_after)
+            text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):
-            text = message("owner_only", lang)
+            text = t(lang, "error.owner_only")
         else:
             ref = uuid.uuid4().hex[:8]
             command = interaction.command.qualified_name if interaction.command else "?"
@@ -80,5 +63,5 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
             log.error("command /%s failed (ref %s, guild %s, user %s, data %s)", command, ref,
                       interaction.guild_id, interaction.user.id, interaction.data,
                       exc_info=original)
-            text = message("unexpected", lang, ref=ref)
+            text = t(lang, "error.unexpected", ref=ref)
         await safe_send(interaction, text, ephemeral=True)

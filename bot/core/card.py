@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from urllib.parse import quote_plus
 
+from bot.core.lang import Lang
+from bot.core.messages import t
 from bot.core.models import Paper
 
 TITLE_LIMIT = 256
@@ -20,45 +21,6 @@ FIELD_VALUE_LIMIT = 1024
 FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
 ELLIPSIS = "…"
-
-
-class Lang(StrEnum):
-    """The languages paperclub answers in."""
-
-    EN = "en"
-    ZH_HANS = "zh-CN"
-    ZH_HANT = "zh-TW"
-
-    @classmethod
-    def from_locale(cls, locale: str | None) -> Lang:
-        """Discord locale string -> language; anything not Chinese is English."""
-        if locale == "zh-TW":
-            return cls.ZH_HANT
-        if locale and locale.startswith("zh"):
-            return cls.ZH_HANS
-        return cls.EN
-
-    @property
-    def chinese(self) -> bool:
-        """True for both Chinese variants."""
-        return self is not Lang.EN
-
-
-LABELS: dict[str, dict[Lang, str]] = {
-    "authors": {Lang.EN: "Authors", Lang.ZH_HANS: "作者", Lang.ZH_HANT: "作者"},
-    "affiliations": {Lang.EN: "Affiliations", Lang.ZH_HANS: "机构", Lang.ZH_HANT: "機構"},
-    "venue": {Lang.EN: "Venue", Lang.ZH_HANS: "会议", Lang.ZH_HANT: "會議"},
-    "summary": {Lang.EN: "AI summary (Chinese)", Lang.ZH_HANS: "AI总结", Lang.ZH_HANT: "AI總結"},
-    "length": {Lang.EN: "Length", Lang.ZH_HANS: "篇幅", Lang.ZH_HANT: "篇幅"},
-    "more": {Lang.EN: "and {n} more", Lang.ZH_HANS: "等 {n} 位", Lang.ZH_HANT: "等 {n} 位"},
-    "arxiv": {Lang.EN: "Find on arXiv", Lang.ZH_HANS: "在 arXiv 查找",
-              Lang.ZH_HANT: "在 arXiv 查找"},
-}
-
-
-def label(key: str, lang: Lang, **values: object) -> str:
-    """A UI label in the reader's language."""
-    return LABELS[key][lang].format(**values)
 
 
 def fit(text: str, limit: int) -> str:
@@ -135,28 +97,28 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     first = first or second
 
     def more(count: int) -> str:
-        return label("more", lang, n=count)
+        return t(lang, "card.more", n=count)
 
     fields: list[CardField] = []
     authors = join_fitting([escape(a) for a in paper.authors], FIELD_VALUE_LIMIT, more)
     if authors:
-        fields.append(CardField(label("authors", lang), authors))
+        fields.append(CardField(t(lang, "card.authors"), authors))
     if paper.affiliations:
         names = [escape(f"{a.zh}（{a.en}）" if lang.chinese and a.zh else
                         f"{a.en}（{a.zh}）" if a.zh else a.en) for a in paper.affiliations]
-        fields.append(CardField(label("affiliations", lang),
+        fields.append(CardField(t(lang, "card.affiliations"),
                                 join_fitting(names, FIELD_VALUE_LIMIT, more, sep="\n")))
     badge = paper.venue.badge()
     if badge:
-        fields.append(CardField(label("venue", lang), fit(escape(badge), FIELD_VALUE_LIMIT),
+        fields.append(CardField(t(lang, "card.venue"), fit(escape(badge), FIELD_VALUE_LIMIT),
                                 inline=True))
     if paper.venue.length():
-        fields.append(CardField(label("length", lang), paper.venue.length(), inline=True))
+        fields.append(CardField(t(lang, "card.length"), paper.venue.length(), inline=True))
     parts = []
     if second and second != first:
         parts.append(f"*{escape(second)}*")
     if paper.summary_zh:
-        parts.append(f"**{label('summary', lang)}**\n{escape(paper.summary_zh)}")
+        parts.append(f"**{t(lang, 'card.summary')}**\n{escape(paper.summary_zh)}")
     if note:
         parts.insert(0, note)
     footer = fit(" · ".join(p for p in ("paperclub", paper.id, footer_note) if p), FOOTER_LIMIT)
@@ -165,4 +127,4 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
         len(f.name) + len(f.value) for f in fields)
     description = fit("\n\n".join(parts), min(DESCRIPTION_LIMIT, max(0, budget)))
     return Card(title=title, url=arxiv_search_url(paper), description=description,
-                fields=tuple(fields), footer=footer, link_label=label("arxiv", lang))
+                fields=tuple(fields), footer=footer, link_label=t(lang, "card.arxiv"))

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from bot.core.messages import Refusal
 from bot.core.reasons import Reason, ReasonCode
 
 ONE_DAY = timedelta(days=1)
@@ -36,7 +37,6 @@ _AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlant
 _REFUSED = frozenset({"localtime", "Factory"})
 _WORDS = re.compile(r"[/_\-]")
 _SHOWN = re.compile(r"[^A-Za-z0-9_/+\-:. ]")
-_EXAMPLES = "Europe/Berlin, America/New_York or Asia/Shanghai"
 _POPULAR = ("UTC", "Europe/London", "Europe/Berlin", "Europe/Paris", "America/New_York",
             "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Sao_Paulo",
             "Asia/Kolkata", "Asia/Shanghai", "Asia/Hong_Kong", "Asia/Singapore", "Asia/Tokyo",
@@ -61,19 +61,18 @@ _ABBREVIATIONS = {
 
 
 def parse_local_time(text: str) -> time:
-    """A 24-hour local time from `HH:MM`, `H:MM`, `HH.MM` or `HHMM`; `ValueError` otherwise.
+    """A 24-hour local time from `HH:MM`, `H:MM`, `HH.MM` or `HHMM`; `Refusal` otherwise.
 
     Full-width digits and colon (`０９：３０`, as Chinese input methods type them) are accepted.
     The message is safe to show the user (it never echoes the input).
     """
     match = _TIME.fullmatch(text.strip())
     if not match:
-        raise ValueError("Use a 24-hour time such as 09:30 or 21:00 (HH:MM).")
+        raise Refusal("time.format")
     hour = int(match.group(1) or match.group(3))
     minute = int(match.group(2) or match.group(4))
     if hour > 23 or minute > 59:
-        raise ValueError("That time does not exist: hours go from 00 to 23 and minutes from 00 "
-                         "to 59, e.g. 09:30 or 21:00.")
+        raise Refusal("time.range")
     return time(hour, minute)
 
 
@@ -86,33 +85,26 @@ def resolve_zone(text: str) -> ZoneInfo:
     """
     raw = text.strip()
     if not raw:
-        raise ValueError(f"Give a time zone name such as {_EXAMPLES}.")
+        raise Refusal("zone.empty")
     offset = _OFFSET.fullmatch(raw)
     if offset:
         if int(offset.group(2)) == 0 and int(offset.group(3) or 0) == 0:
             return ZoneInfo("UTC")
-        raise ValueError(
-            f"“{_shown(raw)}” is a fixed offset, not a time zone: fixed offsets like UTC+3 don't "
-            "follow daylight saving. Use the zone of a city instead, such as Europe/Moscow, "
-            f"{_EXAMPLES}.")
+        raise Refusal("zone.offset", zone=_shown(raw))
     etc = _ETC_OFFSET.fullmatch(raw)
     if etc:
         sign = "−" if etc.group(1) == "+" else "+"
-        raise ValueError(
-            f"“{_shown(raw)}” means UTC{sign}{etc.group(2)}, not what it looks like: Etc/GMT "
-            "names use the POSIX convention, which inverts the sign, and they never follow "
-            f"daylight saving. Use the zone of a city instead, such as {_EXAMPLES}.")
+        raise Refusal("zone.etc", zone=_shown(raw), sign=sign, hours=etc.group(2))
     hint = _ABBREVIATIONS.get(raw.upper())
     if hint:
-        raise ValueError(
-            f"“{_shown(raw)}” is an abbreviation, not a time zone, and doesn't switch between "
-            f"summer and winter time. Use {hint}, or another city zone.")
+        raise Refusal("zone.abbreviation", zone=_shown(raw), hint=hint)
     name = _zone_names().get(_key(raw))
     if name is None or name in _REFUSED:
         suggestions = suggest_zones(raw, limit=3)
-        tail = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
-        raise ValueError(
-            f"Unknown time zone “{_shown(raw)}”. Use an IANA name such as {_EXAMPLES}.{tail}")
+        if suggestions:
+            raise Refusal("zone.unknown_suggest", zone=_shown(raw),
+                          suggestions=", ".join(suggestions))
+        raise Refusal("zone.unknown", zone=_shown(raw))
     return ZoneInfo(name)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from bot.core.messages import Refusal
 from bot.core.models import Track
 from bot.core.text import CJK_RUN, clean
 
@@ -29,7 +30,7 @@ _FILTER = re.compile(
 _WORD = re.compile(r"[^\W_]+")
 
 
-class QueryError(ValueError):
+class QueryError(Refusal):
     """A filter value that cannot mean anything, such as `year:abc`; the message is user-safe."""
 
 
@@ -106,12 +107,12 @@ def _honour(value: str) -> str:
     for honour in HONOURS:
         if lowered in {honour, honour + "s"}:
             return honour
-    raise QueryError(f"honours can be {', '.join(HONOURS)}")
+    raise QueryError("query.honours", honours=", ".join(HONOURS))
 
 
 def _year(value: str) -> int:
     if not re.fullmatch(r"\d{4}", value.strip()):
-        raise QueryError("year must be four digits, like 2026")
+        raise QueryError("query.year")
     return int(value)
 
 

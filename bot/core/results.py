@@ -5,40 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.core.card import DESCRIPTION_LIMIT, Lang, fit
+from bot.core.card import DESCRIPTION_LIMIT, fit
+from bot.core.lang import Lang
+from bot.core.messages import t
 from bot.core.models import Paper
 
 CHOICE_NAME_LIMIT = 100
 SELECT_LABEL_LIMIT = 100
 SELECT_DESCRIPTION_LIMIT = 100
 PER_PAGE = 5
-
-TEXT: dict[str, dict[Lang, str]] = {
-    "found": {Lang.EN: "{n} papers match “{q}”",
-              Lang.ZH_HANS: "找到 {n} 篇与“{q}”相关的论文",
-              Lang.ZH_HANT: "找到 {n} 篇與「{q}」相關的論文"},
-    "page": {Lang.EN: "Page {page} of {pages}", Lang.ZH_HANS: "第 {page}/{pages} 页",
-             Lang.ZH_HANT: "第 {page}/{pages} 頁"},
-    "none": {Lang.EN: "No paper matches **{q}**.", Lang.ZH_HANS: "没有找到与 **{q}** 相关的论文。",
-             Lang.ZH_HANT: "沒有找到與 **{q}** 相關的論文。"},
-    "did_you_mean": {Lang.EN: "Did you mean **{s}**?", Lang.ZH_HANS: "您是不是要找 **{s}**？",
-                     Lang.ZH_HANT: "您是不是要找 **{s}**？"},
-    "corrected": {Lang.EN: "Showing results for **{s}**.", Lang.ZH_HANS: "已显示 **{s}** 的结果。",
-                  Lang.ZH_HANT: "已顯示 **{s}** 的結果。"},
-    "hint": {Lang.EN: "Try fewer words, an author (`author:vardi`) or Chinese (`蒸馏`).",
-             Lang.ZH_HANS: "试试更少的词、作者（`author:vardi`）或英文关键词。",
-             Lang.ZH_HANT: "試試更少的詞、作者（`author:vardi`）或英文關鍵詞。"},
-    "empty_catalog": {Lang.EN: "The catalog is empty.", Lang.ZH_HANS: "论文库是空的。",
-                      Lang.ZH_HANT: "論文庫是空的。"},
-    "pick": {Lang.EN: "Open a paper…", Lang.ZH_HANS: "打开一篇论文…",
-             Lang.ZH_HANT: "打開一篇論文…"},
-}
-
-
-def text(key: str, lang: Lang, **values: object) -> str:
-    """A message in the reader's language."""
-    return TEXT[key][lang].format(**values)
-
 
 def titles_in_order(paper: Paper, chinese_first: bool) -> tuple[str, str]:
     """(first, second) title for a reader or typist of Chinese or English."""
@@ -97,15 +72,15 @@ def result_page(papers: Sequence[Paper], page: int, query: str, lang: Lang,
         entry += f"\n{escape(fit(authors, 200))}" + (f" · {escape(badge)}" if badge else "")
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
-    heading = fit(text("found", lang, n=len(papers), q=escape(fit(query, 100))), 256)
-    return ResultPage(heading, body, text("page", lang, page=page + 1, pages=pages), shown)
+    heading = fit(t(lang, "results.found", n=len(papers), q=escape(fit(query, 100))), 256)
+    return ResultPage(heading, body, t(lang, "results.page", page=page + 1, pages=pages), shown)
 
 
 def no_match_message(query: str, did_you_mean: str | None, lang: Lang,
                      escape: Callable[[str], str]) -> str:
     """What to say when nothing matched: the query, a suggestion, and a hint."""
-    lines = [text("none", lang, q=escape(fit(query, 200)))]
+    lines = [t(lang, "results.none", q=escape(fit(query, 200)))]
     if did_you_mean:
-        lines.append(text("did_you_mean", lang, s=escape(fit(did_you_mean, 200))))
-    lines.append(text("hint", lang))
+        lines.append(t(lang, "results.did_you_mean", s=escape(fit(did_you_mean, 200))))
+    lines.append(t(lang, "results.hint"))
     return "\n".join(lines)

@@ -10,10 +10,10 @@ from bot.core.card import (
     EMBED_TOTAL_LIMIT,
     FIELD_VALUE_LIMIT,
     TITLE_LIMIT,
-    Lang,
     build_card,
     fit,
 )
+from bot.core.lang import Lang
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.results import CHOICE_NAME_LIMIT, choice_name, option_label, result_page
 

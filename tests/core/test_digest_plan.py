@@ -23,7 +23,9 @@ from bot.core.digest_plan import (
     resolve_zone,
     suggest_zones,
 )
-from bot.core.reasons import Reason, ReasonCode, english
+from bot.core.lang import Lang
+from bot.core.messages import render_reason
+from bot.core.reasons import Reason, ReasonCode
 
 DAY = timedelta(days=1)
 GRACE = timedelta(hours=6)
@@ -316,7 +318,7 @@ def test_a_grace_longer_than_a_day_still_posts_only_the_latest() -> None:
     assert result.post == date(2025, 6, 10)
     (skipped,) = result.skip
     assert skipped == Skip(date(2025, 6, 9), Reason(ReasonCode.LATER_DAY_DUE))
-    assert "later day" in english(skipped.reason)
+    assert "later day" in render_reason(Lang.EN, skipped.reason)
 
 
 def test_the_skip_reason_names_the_grace() -> None:
@@ -324,12 +326,12 @@ def test_the_skip_reason_names_the_grace() -> None:
                          grace=timedelta(minutes=30))
     (skipped,) = result.skip
     assert skipped.reason == Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 30})
-    assert english(skipped.reason) == (
+    assert render_reason(Lang.EN, skipped.reason) == (
         "bot was offline at the due time (more than 30 minutes late)")
     one_hour = berlin_plan(utc(2025, 6, 10, 8, 1), last_handled=date(2025, 6, 9),
                            grace=timedelta(hours=1))
-    assert english(one_hour.skip[0].reason).endswith("(more than 1 hour late)")
-    assert english(OFFLINE).endswith("(more than 6 hours late)")
+    assert render_reason(Lang.EN, one_hour.skip[0].reason).endswith("(more than 1 hour late)")
+    assert render_reason(Lang.EN, OFFLINE).endswith("(more than 6 hours late)")
 
 
 def test_enabled_after_todays_time_first_posts_tomorrow() -> None:

@@ -11,7 +11,9 @@ import pytest
 from discord import app_commands
 
 from bot.client.bot import PaperclubBot
-from bot.client.translator import TRANSLATIONS
+from bot.client.translator import COMMAND_PREFIX, command_keys
+from bot.core.lang import Lang
+from bot.core.messages import CATALOGUE, t
 from bot.settings import Settings
 from bot.wiring import build_bot
 
@@ -32,6 +34,18 @@ def _commands(bot: PaperclubBot) -> list[app_commands.Command[object, ..., objec
     return [c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
 
 
+def _command_strings(bot: PaperclubBot) -> set[str]:
+    """Every name, description and choice the commands and their groups declare."""
+    strings: set[str] = set()
+    for item in bot.tree.walk_commands():
+        strings |= {item.name, item.description}
+        if isinstance(item, app_commands.Command):
+            for parameter in item.parameters:
+                strings |= {parameter.name, parameter.description}
+                strings |= {choice.name for choice in parameter.choices}
+    return strings
+
+
 async def test_every_command_is_described_and_translated(offline_bot: PaperclubBot) -> None:
     commands = _commands(offline_bot)
     assert {c.qualified_name for c in commands} >= {
@@ -39,15 +53,19 @@ async def test_every_command_is_described_and_translated(offline_bot: PaperclubB
         "digest status", "digest preview", "digest now"}
     for command in commands:
         assert command.description and command.description != "…", command.qualified_name
-        strings = [command.name, command.description]
-        for parameter in command.parameters:
-            strings += [parameter.name, parameter.description]
-            strings += [choice.name for choice in parameter.choices]
-        for text in strings:
-            assert text in TRANSLATIONS, f"/{command.qualified_name}: no translation for {text!r}"
-    for name, (simplified, traditional) in TRANSLATIONS.items():
-        if NAME.match(name) and name == name.lower():
-            assert NAME.match(simplified) and NAME.match(traditional), name
+    keys = command_keys()
+    declared = _command_strings(offline_bot)
+    missing = sorted(declared - keys.keys())
+    assert not missing, f"command strings missing from the catalogue: {missing}"
+    unused = sorted(key for text, key in keys.items() if text not in declared)
+    assert not unused, f"command entries no command uses: {unused}"
+    command_entries = [k for k in CATALOGUE if k.startswith(COMMAND_PREFIX)]
+    assert len(keys) == len(command_entries), "two command entries share an English text"
+    for key in command_entries:
+        if key.startswith(f"{COMMAND_PREFIX}name."):
+            for lang in Lang:
+                name = t(lang, key)
+                assert NAME.match(name) and name == name.lower(), (key, lang)
 
 
 async def test_every_command_has_an_end_to_end_test(offline_bot: PaperclubBot) -> None:

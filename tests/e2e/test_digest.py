@@ -11,7 +11,8 @@ import pytest
 from bot.client.bot import PaperclubBot
 from bot.core.card import fit
 from bot.core.digest_types import LedgerEntry
-from bot.core.reasons import english
+from bot.core.lang import Lang
+from bot.core.messages import render_reason
 from bot.settings import Settings
 from discord_standin import Channel, Fault, Guild, Member, Overwrite, StandIn
 from tests.e2e.conftest import FakeClock, People, start_paperclub
@@ -187,7 +188,7 @@ async def test_restart_after_the_due_time_inside_and_outside_grace(
         assert posts == []
         (entry,) = await _recent(second, guild.id)
         assert entry.status == "skipped" and entry.reason is not None
-        assert "offline" in english(entry.reason)
+        assert "offline" in render_reason(Lang.EN, entry.reason)
     await standin.stop_bot(second)
 
 
@@ -212,7 +213,7 @@ async def test_one_servers_failures_never_block_another(
     for server, code in ((guild, "50013"), (second, "10003")):
         outcome = outcomes[server.id]
         assert outcome.status == "failed" and outcome.reason is not None
-        assert code in english(outcome.reason)
+        assert code in render_reason(Lang.EN, outcome.reason)
     assert outcomes[third.id].status == "posted"
     assert len(_posts(standin, third.channel("papers"))) == 1
     status = await standin.slash("digest status", guild=guild, user=people.bob)

@@ -6,7 +6,9 @@ import asyncio
 from datetime import date
 
 from bot.core.digest_types import Claim, DigestConfig
-from bot.core.reasons import Reason, ReasonCode, english
+from bot.core.lang import Lang
+from bot.core.messages import render_reason
+from bot.core.reasons import Reason, ReasonCode
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 
@@ -62,7 +64,7 @@ async def test_three_failures_in_a_row_pause_and_notify_once(db: Database) -> No
     notice = await store.take_failure_notice(GUILD)
     assert notice == Reason(ReasonCode.PAUSED_AFTER_FAILURES, {"count": 3},
                             Reason(ReasonCode.NO_PERMISSION))
-    assert "50013" in english(notice)
+    assert "50013" in render_reason(Lang.EN, notice)
     assert await store.take_failure_notice(GUILD) is None
 
 
@@ -101,4 +103,4 @@ async def test_a_reason_stored_as_a_sentence_reads_back_as_text(db: Database) ->
         await conn.execute("UPDATE digest_ledger SET reason = 'bot was offline'")
     (entry,) = await store.recent(GUILD)
     assert entry.reason == Reason(ReasonCode.TEXT, {"text": "bot was offline"})
-    assert english(entry.reason) == "bot was offline"
+    assert render_reason(Lang.EN, entry.reason) == "bot was offline"

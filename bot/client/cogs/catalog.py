@@ -8,22 +8,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.tree import UserFacingError, lang_of, message
+from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import CARD_COLOUR, escape
-from bot.core.card import Lang
+from bot.core.messages import t
 from bot.services.catalog_files import CatalogFileError
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
     from bot.services.bundle import Services
-
-STATS_TITLE = {Lang.EN: "Paper catalog", Lang.ZH_HANS: "论文库", Lang.ZH_HANT: "論文庫"}
-STATS_LINE = {
-    Lang.EN: "**{papers}** papers · {workshops} workshops · last loaded {when}",
-    Lang.ZH_HANS: "共 **{papers}** 篇论文 · {workshops} 个研讨会 · 最近加载 {when}",
-    Lang.ZH_HANT: "共 **{papers}** 篇論文 · {workshops} 個研討會 · 最近載入 {when}",
-}
-
 
 class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The paper catalog"):
     """Catalog facts and the owner's reload."""
@@ -40,9 +32,9 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
         lang = lang_of(interaction)
         stats = await self.services.catalog.stats()
         when = discord.utils.format_dt(stats.last_load_at, "R") if stats.last_load_at else "—"
-        embed = discord.Embed(title=STATS_TITLE[lang], colour=CARD_COLOUR,
-                              description=STATS_LINE[lang].format(
-                                  papers=stats.papers, workshops=stats.workshops, when=when))
+        embed = discord.Embed(title=t(lang, "catalog.title"), colour=CARD_COLOUR,
+                              description=t(lang, "catalog.stats", papers=stats.papers,
+                                            workshops=stats.workshops, when=when))
         for venue in stats.venues[:25]:
             name = " ".join(str(p) for p in (venue.conference or "?", venue.year or "") if p)
             embed.add_field(name=escape(f"{name} · {venue.track}"), value=str(venue.papers))
@@ -53,7 +45,7 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
         """Reload the configured catalog file; answers with the load summary."""
         lang = lang_of(interaction)
         if not await self.bot.is_owner(interaction.user):
-            raise UserFacingError(message("owner_only", lang))
+            raise UserFacingError(t(lang, "error.owner_only"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             reloaded = await self.services.catalog.reload()
@@ -62,5 +54,5 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
         path, report = reloaded.path, reloaded.report
         c = report.counts
         await interaction.followup.send(
-            f"{escape(path.name)}: {c.added} added, {c.updated} updated, "
-            f"{c.unchanged} unchanged, {report.rejected} rejected", ephemeral=True)
+            t(lang, "catalog.reloaded", file=escape(path.name), added=c.added, updated=c.updated,
+              unchanged=c.unchanged, rejected=report.rejected), ephemeral=True)

@@ -11,12 +11,14 @@ from discord.ext import commands
 
 from bot.client.checks import manages_guild
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError, permission_name
+from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.client.ui.cards import CARD_COLOUR, escape, paper_message
-from bot.core.card import Lang, fit
+from bot.core.card import fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
 from bot.core.digest_types import DigestConfig, DigestState, LedgerStatus, OutcomeStatus
-from bot.core.reasons import english
+from bot.core.lang import Lang
+from bot.core.messages import refusal_text, render_reason, t, weekday
+from bot.core.reasons import Reason, text_reason
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
@@ -24,8 +26,12 @@ if TYPE_CHECKING:
 
 NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "create_public_threads",
                      "send_messages_in_threads", "read_message_history")
-STATUS_WORDS = {LedgerStatus.POSTED: "✅ posted", LedgerStatus.SKIPPED: "⏭️ skipped",
-                LedgerStatus.FAILED: "⚠️ failed", LedgerStatus.CLAIMED: "⏳ in progress"}
+STATUS_KEYS = {LedgerStatus.POSTED: "digest.recent.posted",
+               LedgerStatus.SKIPPED: "digest.recent.skipped",
+               LedgerStatus.FAILED: "digest.recent.failed",
+               LedgerStatus.CLAIMED: "digest.recent.claimed"}
+TRACK_KEYS = {None: "digest.track.any", "main": "digest.track.main",
+              "workshop": "digest.track.workshop"}
 
 
 def _missing_in(channel: discord.abc.GuildChannel, me: discord.Member | None) -> list[str]:
@@ -35,9 +41,20 @@ def _missing_in(channel: discord.abc.GuildChannel, me: discord.Member | None) ->
     return [name for name in NEEDED_IN_CHANNEL if not getattr(perms, name)]
 
 
-def _when(moment: datetime, zone_name: str) -> str:
+def _when(moment: datetime, zone_name: str, lang: Lang) -> str:
     local = moment.astimezone(resolve_zone(zone_name))
-    return f"{local:%a %Y-%m-%d %H:%M} {zone_name} ({discord.utils.format_dt(moment, 'R')})"
+    return t(lang, "digest.when", weekday=weekday(lang, local.weekday()),
+             date=f"{local:%Y-%m-%d %H:%M}", zone=zone_name,
+             relative=discord.utils.format_dt(moment, "R"))
+
+
+def _reason(lang: Lang, reason: Reason) -> str:
+    """A reason in the reader's language, escaped for Discord."""
+    return escape(render_reason(lang, reason))
+
+
+def _switch(lang: Lang, on: bool) -> str:
+    return t(lang, "digest.status.on" if on else "digest.status.off")
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -57,8 +74,10 @@ class DigestCog(commands.GroupCog, group_name="digest",
     async def _notice(self, interaction: discord.Interaction) -> str:
         """A pause the admins have not heard about yet, as a line to put first."""
         reason = await self.services.digest.pending_notice(interaction.guild_id or 0)
-        return f"⚠️ The paper of the day is paused: {escape(english(reason))}. Run `/digest set` " \
-               "again once fixed.\n\n" if reason else ""
+        if not reason:
+            return ""
+        lang = lang_of(interaction)
+        return t(lang, "digest.paused_notice", reason=_reason(lang, reason)) + "\n\n"
 
     @app_commands.command(name="set", description="Post a paper every day at a local time")
     @app_commands.describe(channel="Where to post", time="Local time, HH:MM (24-hour)",
@@ -74,24 +93,24 @@ class DigestCog(commands.GroupCog, group_name="digest",
                          timezone: app_commands.Range[str, 1, 64], thread: bool = True,
                          mention_subscribers: bool = True, venue: str = "any") -> None:
         """Validate, check the bot's permissions in the channel, and save."""
+        lang = lang_of(interaction)
         try:
             at = parse_local_time(time)
             zone = resolve_zone(timezone)
         except ValueError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(refusal_text(exc, lang)) from None
         missing = _missing_in(channel, channel.guild.me)
         if missing:
-            names = ", ".join(permission_name(n) for n in missing)
-            raise UserFacingError(
-                f"I can't post in {channel.mention}: I'm missing {names}. Give paperclub these "
-                "permissions in that channel (or pick another channel) and try again.")
+            names = ", ".join(permission_name(n, lang) for n in missing)
+            raise UserFacingError(t(lang, "digest.cannot_post", channel=channel.mention,
+                                    perms=names))
         configured = await self.services.digest.configure(
             channel.guild.id, channel.id, at, zone, thread=thread,
             mention_subscribers=mention_subscribers, track=None if venue == "any" else venue)
         config, next_at = configured.config, configured.next_post_at
-        await respond(interaction, f"Paper of the day: {channel.mention} every day at "
-                      f"{config.local_time} {zone.key}. Next post: {_when(next_at, zone.key)}.",
-                      ephemeral=True)
+        await respond(interaction, t(lang, "digest.saved", channel=channel.mention,
+                                     time=config.local_time, zone=zone.key,
+                                     next=_when(next_at, zone.key, lang)), ephemeral=True)
 
     @set_digest.autocomplete("timezone")
     async def timezone_autocomplete(self, interaction: discord.Interaction,
@@ -104,44 +123,53 @@ class DigestCog(commands.GroupCog, group_name="digest",
         """Turn the digest off (settings and history are kept)."""
         notice = await self._notice(interaction)
         stopped = await self.services.digest.disable(interaction.guild_id or 0)
-        text = "The paper of the day is off." if stopped else "There was no paper of the day."
+        text = t(lang_of(interaction), "digest.off" if stopped else "digest.was_off")
         await respond(interaction, notice + text, ephemeral=True)
 
     @app_commands.command(name="status", description="Channel, time, next post, recent posts")
     async def status(self, interaction: discord.Interaction) -> None:
         """Settings, the next post, and the last posts, skips and failures with reasons."""
         notice = await self._notice(interaction)
+        lang = lang_of(interaction)
         status = await self.services.digest.status(interaction.guild_id or 0)
         if status is None:
-            await respond(interaction, notice + "No paper of the day yet: use `/digest set`.",
-                          ephemeral=True)
+            await respond(interaction, notice + t(lang, "digest.none_yet"), ephemeral=True)
             return
         config = status.config
-        embed = discord.Embed(title="Paper of the day", colour=CARD_COLOUR)
-        state = "on" if config.state is DigestState.ON else "off"
+        embed = discord.Embed(title=t(lang, "digest.status.title"), colour=CARD_COLOUR)
+        state = _switch(lang, config.state is DigestState.ON)
         if config.paused_reason:
-            state = f"paused — {escape(english(config.paused_reason))}"
-        embed.add_field(name="State", value=fit(state, 1024), inline=False)
-        embed.add_field(name="Channel", value=f"<#{config.channel_id}>")
-        embed.add_field(name="Time", value=f"{config.local_time} {config.timezone}")
-        options = [f"thread {'on' if config.thread else 'off'}",
-                   f"mentions {'on' if config.mention_subscribers else 'off'}",
-                   f"papers: {config.track or 'any'}"]
-        embed.add_field(name="Options", value=", ".join(options))
+            state = t(lang, "digest.status.paused", reason=_reason(lang, config.paused_reason))
+        embed.add_field(name=t(lang, "digest.status.state"), value=fit(state, 1024),
+                        inline=False)
+        embed.add_field(name=t(lang, "digest.status.channel"), value=f"<#{config.channel_id}>")
+        embed.add_field(name=t(lang, "digest.status.time"),
+                        value=f"{config.local_time} {config.timezone}")
+        track = TRACK_KEYS.get(config.track)
+        options = [t(lang, "digest.option.thread", state=_switch(lang, config.thread)),
+                   t(lang, "digest.option.mentions",
+                     state=_switch(lang, config.mention_subscribers)),
+                   t(lang, "digest.option.papers",
+                     track=t(lang, track) if track else config.track)]
+        embed.add_field(name=t(lang, "digest.status.options"), value=", ".join(options))
         if status.next_post_at is not None:
-            embed.add_field(name="Next post", value=_when(status.next_post_at, config.timezone),
+            embed.add_field(name=t(lang, "digest.status.next"),
+                            value=_when(status.next_post_at, config.timezone, lang),
                             inline=False)
         lines = []
         for entry in status.recent:
-            line = f"{entry.local_date} {STATUS_WORDS.get(entry.status, entry.status)}"
+            status_key = STATUS_KEYS.get(entry.status)
+            line = f"{entry.local_date} {t(lang, status_key) if status_key else entry.status}"
             if entry.position and entry.status is LedgerStatus.POSTED:
-                line += f" · {entry.position} of {entry.cycle_size}"
+                line += " · " + t(lang, "digest.recent.position", position=entry.position,
+                                  size=entry.cycle_size)
                 if entry.late:
-                    line += " · late"
+                    line += " · " + t(lang, "digest.recent.late")
             if entry.reason:
-                line += f" — {escape(english(entry.reason))}"
+                line += f" — {_reason(lang, entry.reason)}"
             lines.append(line)
-        embed.add_field(name="Recent", value=fit("\n".join(lines) or "nothing yet", 1024),
+        embed.add_field(name=t(lang, "digest.status.recent"),
+                        value=fit("\n".join(lines) or t(lang, "digest.recent.nothing"), 1024),
                         inline=False)
         await respond(interaction, notice or None, embed=embed, ephemeral=True)
 
@@ -152,12 +180,11 @@ class DigestCog(commands.GroupCog, group_name="digest",
         config = await self._config(interaction)
         found = await self.services.digest.preview(config)
         if found is None:
-            raise UserFacingError("The catalog has no paper for the paper of the day.")
+            raise UserFacingError(t(lang_of(interaction), "digest.preview.empty"))
         paper, choice = found
-        note = (f"**Next paper of the day** (preview) · {choice.position} of "
-                f"{choice.cycle_size} in this cycle")
-        embed, view = paper_message(paper, Lang.from_locale(str(interaction.guild_locale)),
-                                    note=note)
+        lang = Lang.from_locale(str(interaction.guild_locale))  # as the channel will see it
+        note = t(lang, "digest.preview.note", position=choice.position, size=choice.cycle_size)
+        embed, view = paper_message(paper, lang, note=note)
         await respond(interaction, notice or None, embed=embed, view=self.bot.track(view),
                       ephemeral=True)
 
@@ -170,17 +197,18 @@ class DigestCog(commands.GroupCog, group_name="digest",
         outcome = await self.services.digest.post_now(config)
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
                  f"{outcome.message_id}" if outcome.message_id else f"<#{config.channel_id}>")
+        lang = lang_of(interaction)
         texts = {
-            OutcomeStatus.POSTED: f"Posted today's paper: {where}",
-            OutcomeStatus.ALREADY: f"Today's paper is already out: {where}",
+            OutcomeStatus.POSTED: t(lang, "digest.now.posted", where=where),
+            OutcomeStatus.ALREADY: t(lang, "digest.now.already", where=where),
         }
-        shown = english(outcome.reason) if outcome.reason else outcome.status
-        text = texts.get(outcome.status) or f"Could not post: {escape(shown)}"
+        text = texts.get(outcome.status) or t(lang, "digest.now.failed", reason=_reason(
+            lang, outcome.reason or text_reason(outcome.status)))
         await respond(interaction, notice + text, ephemeral=True)
 
     async def _config(self, interaction: discord.Interaction) -> DigestConfig:
         config = await self.services.digest.config(interaction.guild_id or 0)
         if config is None:
-            raise UserFacingError("No paper of the day yet: use `/digest set` first.")
+            raise UserFacingError(t(lang_of(interaction), "digest.none_yet_first"))
         return config
 

@@ -15,10 +15,11 @@ from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import escape, paper_message
 from bot.client.ui.results import ResultsView
-from bot.core.card import Lang
+from bot.core.lang import Lang
+from bot.core.messages import t
 from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
-from bot.core.results import choice_name, no_match_message, text
+from bot.core.results import choice_name, no_match_message
 from bot.core.text import has_cjk
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class PapersCog(commands.Cog):
         try:
             parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
         except QueryError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(exc.text(lang)) from None
         if parsed.is_empty():
             await self._random(interaction, lang, private)
             return
@@ -100,7 +101,7 @@ class PapersCog(commands.Cog):
             await respond(interaction, no_match_message(
                 shown_query, outcome.did_you_mean, lang, escape), ephemeral=private)
             return
-        note = text("corrected", lang, s=escape(outcome.did_you_mean)) if (
+        note = t(lang, "results.corrected", s=escape(outcome.did_you_mean)) if (
             outcome.did_you_mean) else ""
         if len(outcome.hits) == 1:
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
@@ -136,7 +137,7 @@ class PapersCog(commands.Cog):
     async def _random(self, interaction: discord.Interaction, lang: Lang, private: bool) -> None:
         paper = await self.services.search.random()
         if paper is None:
-            await respond(interaction, ephemeral=True, content=text("empty_catalog", lang))
+            await respond(interaction, ephemeral=True, content=t(lang, "results.empty_catalog"))
             return
         embed, view = paper_message(paper, lang)
         await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))

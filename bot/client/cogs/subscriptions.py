@@ -11,10 +11,12 @@ from discord.ext import commands
 
 from bot.client.checks import in_guild, manages_guild
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError
+from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
-from bot.core.reasons import english
+from bot.core.lang import Lang
+from bot.core.messages import render_reason, t, tn
+from bot.core.results import titles_in_order
 from bot.core.subscription_types import MAX_TOPICS_PER_MEMBER, AddResult, Delivery
 from bot.services.subscriptions import TopicError
 
@@ -24,18 +26,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DELIVERY_NAMES = {Delivery.DM: "direct message",
-                  Delivery.MENTION: "mention in the paper of the day"}
+DELIVERY_KEYS = {Delivery.DM: "delivery.dm", Delivery.MENTION: "delivery.mention"}
 
 
-def _plural(n: int, noun: str) -> str:
-    """`1 paper`, `12 papers`."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
-
-
-def _papers(n: int) -> str:
+def _papers(lang: Lang, n: int) -> str:
     """`1 paper`, `12 papers`, `1,000+ papers`."""
-    return "1,000+ papers" if n >= 1000 else _plural(n, "paper")
+    return t(lang, "count.papers_many") if n >= 1000 else tn(lang, "count.papers", n)
 
 
 class SubscriptionsCog(commands.Cog):
@@ -57,6 +53,7 @@ class SubscriptionsCog(commands.Cog):
                         delivery: str = Delivery.DM.value) -> None:
         """Add a topic and show what it matches now."""
         in_guild(interaction)
+        lang = lang_of(interaction)
         try:
             done = await self.services.subscriptions.subscribe(
                 interaction.guild_id or 0, interaction.user.id, topic, Delivery(delivery))
@@ -64,17 +61,17 @@ class SubscriptionsCog(commands.Cog):
             raise UserFacingError(str(exc)) from None
         shown = escape(done.topic)
         if done.result is AddResult.DUPLICATE:
-            text = f"You already follow **{shown}** here."
+            text = t(lang, "subs.duplicate", topic=shown)
         elif done.result is AddResult.LIMIT:
-            text = (f"You follow {MAX_TOPICS_PER_MEMBER} topics here already; "
-                    "`/unsubscribe` one first.")
+            text = t(lang, "subs.limit", limit=MAX_TOPICS_PER_MEMBER)
         else:
-            text = (f"Subscribed to **{shown}** ({DELIVERY_NAMES[Delivery(delivery)]}). "
-                    f"It matches {_papers(done.matches)} now")
-            examples = "".join(f"\n• {escape(fit(p.title_en, 150))}" for p in done.examples)
-            text += (", for example:" + examples) if examples else "."
+            examples = "".join(f"\n• {escape(fit(titles_in_order(p, lang.chinese)[0], 150))}"
+                               for p in done.examples)
+            text = t(lang, "subs.added_examples" if examples else "subs.added", topic=shown,
+                     delivery=t(lang, DELIVERY_KEYS[Delivery(delivery)]),
+                     papers=_papers(lang, done.matches)) + examples
             if done.dms_paused:
-                text += ("\nYour DMs are paused (Discord refused one): see `/subscriptions`.")
+                text += "\n" + t(lang, "subs.dms_paused_hint")
         await respond(interaction, text, ephemeral=True)
 
     @subscribe.autocomplete("topic")
@@ -90,10 +87,10 @@ class SubscriptionsCog(commands.Cog):
                           topic: app_commands.Range[str, 1, 200]) -> None:
         """Remove one of the member's topics."""
         in_guild(interaction)
+        lang = lang_of(interaction)
         removed = await self.services.subscriptions.unsubscribe(
             interaction.guild_id or 0, interaction.user.id, topic)
-        text = (f"You no longer follow **{escape(topic)}**." if removed else
-                f"You don't follow **{escape(topic)}** here; `/subscriptions` lists your topics.")
+        text = t(lang, "subs.removed" if removed else "subs.not_following", topic=escape(topic))
         await respond(interaction, text, ephemeral=True)
 
     @unsubscribe.autocomplete("topic")
@@ -110,28 +107,33 @@ class SubscriptionsCog(commands.Cog):
                             resume_dms: bool = False) -> None:
         """The member's topics with current match counts, and DM status."""
         in_guild(interaction)
+        lang = lang_of(interaction)
         overview = await self.services.subscriptions.member_overview(
             interaction.guild_id or 0, interaction.user.id, resume_dms=resume_dms)
         lines = []
         if overview.resumed:
-            lines.append("Direct messages are on again.")
+            lines.append(t(lang, "subs.dms_resumed"))
         for followed in overview.topics:
-            lines.append(f"• **{escape(followed.topic)}** — {_papers(followed.matches)}, "
-                         f"{DELIVERY_NAMES[followed.delivery]}")
+            lines.append(t(lang, "subs.line", topic=escape(followed.topic),
+                           papers=_papers(lang, followed.matches),
+                           delivery=t(lang, DELIVERY_KEYS[followed.delivery])))
         if not overview.topics:
-            lines.append("You follow no topics here yet: try `/subscribe topic:grokking`.")
+            lines.append(t(lang, "subs.none"))
         if overview.dm_pause:
-            lines.append(f"\n⚠️ Direct messages are paused: {english(overview.dm_pause)}")
+            lines.append("\n" + t(lang, "subs.dms_paused",
+                                   reason=render_reason(lang, overview.dm_pause)))
         await respond(interaction, fit("\n".join(lines), 2000), ephemeral=True)
 
     @app_commands.command(name="forget-me",
                           description="Delete all your subscriptions and notification records")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Everything about the member, in every server; works in a DM; safe to repeat."""
+        lang = lang_of(interaction)
         gone = await self.services.subscriptions.forget(interaction.user.id)
-        await respond(interaction, f"Done: deleted {_plural(gone.subscriptions, 'subscription')}"
-                      f" and {_plural(gone.notifications, 'notification record')}, in every "
-                      "server.", ephemeral=True)
+        await respond(interaction, t(
+            lang, "subs.forgotten", subscriptions=tn(lang, "count.subscriptions",
+                                                     gone.subscriptions),
+            notifications=tn(lang, "count.notifications", gone.notifications)), ephemeral=True)
 
     @app_commands.command(name="subscriptions-admin",
                           description="Topics followed in this server (admins)")
@@ -141,18 +143,20 @@ class SubscriptionsCog(commands.Cog):
                                   topic: app_commands.Range[str, 1, 200] | None = None) -> None:
         """Counts per topic; members only for one topic the admin asks about."""
         manages_guild(interaction)
+        lang = lang_of(interaction)
         try:
             overview = await self.services.subscriptions.admin_overview(
                 interaction.guild_id or 0, topic)
         except TopicError as exc:
             raise UserFacingError(str(exc)) from None
-        embed = discord.Embed(title="Subscriptions in this server", colour=CARD_COLOUR)
+        embed = discord.Embed(title=t(lang, "admin.title"), colour=CARD_COLOUR)
         if topic is None:
             counts = overview.topic_counts
-            body = "\n".join(f"{n} × {escape(t)}" for t, n in counts[:50]) or "No topics yet."
+            body = "\n".join(f"{n} × {escape(name)}" for name, n in counts[:50]) or t(
+                lang, "admin.empty")
             embed.description = fit(body, 4096)
         else:
             members = overview.followers or ()
             embed.description = fit(f"**{escape(topic)}**: " + (
-                " ".join(f"<@{m}>" for m in members) or "nobody"), 4096)
+                " ".join(f"<@{m}>" for m in members) or t(lang, "admin.nobody")), 4096)
         await respond(interaction, embed=embed, ephemeral=True)

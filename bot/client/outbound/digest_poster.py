@@ -6,9 +6,10 @@ import logging
 
 import discord
 
-from bot.client.outbound.notifier import mention_line
+from bot.client.outbound.notifier import guild_lang, mention_line
 from bot.client.ui.cards import paper_message
-from bot.core.card import Lang, fit
+from bot.core.card import fit
+from bot.core.messages import t
 from bot.core.reasons import from_discord
 from bot.services.digest_delivery import DeliveryFailed, DigestPost
 
@@ -16,16 +17,6 @@ log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100
 HISTORY_SEARCHED = 50
-NOTES = {
-    Lang.EN: "**Paper of the day** · {position} of {size} in this cycle",
-    Lang.ZH_HANS: "**每日论文** · 本轮第 {position}/{size} 篇",
-    Lang.ZH_HANT: "**每日論文** · 本輪第 {position}/{size} 篇",
-}
-LATE = {
-    Lang.EN: "Posted late: the bot was offline at the scheduled time.",
-    Lang.ZH_HANS: "延迟发布：预定时间机器人不在线。",
-    Lang.ZH_HANT: "延遲發布：預定時間機器人不在線。",
-}
 
 
 def _failure(exc: discord.HTTPException) -> DeliveryFailed:
@@ -39,16 +30,12 @@ class DiscordDigestPoster:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
 
-    def _lang(self, guild_id: int) -> Lang:
-        guild = self.client.get_guild(guild_id)
-        return Lang.from_locale(str(guild.preferred_locale)) if guild else Lang.EN
-
     async def send(self, post: DigestPost, nonce: str) -> int:
         """Post the card with the nonce (discord.py sends `enforce_nonce` with it)."""
-        lang = self._lang(post.guild_id)
-        note = NOTES[lang].format(position=post.position, size=post.cycle_size)
+        lang = guild_lang(self.client, post.guild_id)
+        note = t(lang, "digest.post.note", position=post.position, size=post.cycle_size)
         if post.late:
-            note += "\n" + LATE[lang]
+            note += "\n" + t(lang, "digest.post.late")
         embed, view = paper_message(post.paper, lang, note=note, footer_note=post.marker)
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
         audience = post.audience
@@ -57,7 +44,7 @@ class DiscordDigestPoster:
             users=[discord.Object(id=user_id) for user_id in audience.mention_ids])
         try:
             message = await channel.send(
-                mention_line(audience) if audience.mention_ids else None, embed=embed,
+                mention_line(audience, lang) if audience.mention_ids else None, embed=embed,
                 view=view, nonce=nonce, allowed_mentions=pinged)
         except discord.HTTPException as exc:
             raise _failure(exc) from exc

@@ -15,8 +15,11 @@ import discord
 
 from bot.client.background import BackgroundTasks
 from bot.client.ui.cards import escape, paper_message
-from bot.core.card import Lang, fit
+from bot.core.card import fit
+from bot.core.lang import Lang
+from bot.core.messages import t
 from bot.core.models import Paper
+from bot.core.results import titles_in_order
 from bot.core.subscription_types import Delivery
 from bot.services.subscriptions import Audience, SubscriptionService
 
@@ -26,21 +29,29 @@ MAX_LISTED = 10
 CONTENT_LIMIT = 2000
 
 
-def mention_line(audience: Audience) -> str:
+def guild_lang(client: discord.Client, guild_id: int) -> Lang:
+    """The server's preferred language: for its channel posts and for DMs about it."""
+    guild = client.get_guild(guild_id)
+    return Lang.from_locale(str(guild.preferred_locale)) if guild else Lang.EN
+
+
+def mention_line(audience: Audience, lang: Lang) -> str:
     """`For: @a @b — matched grokking, ridge regression`, within Discord's 2,000 characters."""
     people = " ".join(f"<@{user_id}>" for user_id in audience.mention_ids)
-    topics = ", ".join(escape(t) for t in audience.mention_topics)
-    return fit(f"For: {people} — matched {topics}", CONTENT_LIMIT)
+    topics = ", ".join(escape(topic) for topic in audience.mention_topics)
+    return fit(t(lang, "notify.mention", people=people, topics=topics), CONTENT_LIMIT)
 
 
-def new_papers_message(papers: list[tuple[Paper, list[str]]], guild_name: str) -> str:
+def new_papers_message(papers: list[tuple[Paper, list[str]]], guild_name: str,
+                       lang: Lang) -> str:
     """One DM per load: at most 10 papers listed, then how many more."""
-    lines = [f"New papers in **{escape(guild_name)}** match your topics:"]
+    lines = [t(lang, "notify.new_papers", guild=escape(guild_name))]
     for paper, topics in papers[:MAX_LISTED]:
-        lines.append(f"• **{escape(fit(paper.title_en, 200))}** — {escape(', '.join(topics))} "
+        title = titles_in_order(paper, lang.chinese)[0]
+        lines.append(f"• **{escape(fit(title, 200))}** — {escape(', '.join(topics))} "
                      f"(`/paper {paper.id}`)")
     if len(papers) > MAX_LISTED:
-        lines.append(f"…and {len(papers) - MAX_LISTED} more: search with `/paper`.")
+        lines.append(t(lang, "notify.more", n=len(papers) - MAX_LISTED))
     return fit("\n".join(lines), CONTENT_LIMIT)
 
 
@@ -74,17 +85,18 @@ class Notifier:
             guild_id, ((u, paper.id) for u in audience.dm), Delivery.DM)
         if fresh:
             self.background.spawn(
-                self._digest_dms(paper, audience, sorted(u for u, _ in fresh), link),
+                self._digest_dms(paper, audience, sorted(u for u, _ in fresh), link,
+                                 guild_lang(self.client, guild_id)),
                 "paper-of-the-day DMs")
 
     async def _digest_dms(self, paper: Paper, audience: Audience, user_ids: list[int],
-                          link: str) -> None:
+                          link: str, lang: Lang) -> None:
         for user_id in user_ids:
             topics = ", ".join(audience.dm[user_id])
-            embed, view = paper_message(paper, Lang.EN)
+            embed, view = paper_message(paper, lang)
             view.stop()
-            await self.dm(user_id, f"Today's paper matches your topics ({escape(topics)}): "
-                                   f"{link}", embed=embed)
+            await self.dm(user_id, t(lang, "notify.digest_dm", topics=escape(topics), link=link),
+                          embed=embed)
 
     async def new_papers(self, papers: Iterable[Paper]) -> int:
         """After a catalog load: one DM per member and server listing the new matching papers."""
@@ -93,12 +105,13 @@ class Notifier:
         for guild_id in await self.service.guilds_with_subscriptions():
             per_member = await self.service.new_paper_matches(guild_id, papers)
             guild = self.client.get_guild(guild_id)
+            lang = guild_lang(self.client, guild_id)
             for user_id, matches in per_member.items():
                 fresh = await self.service.record_notifications(
                     guild_id, ((user_id, p.id) for p, _ in matches), Delivery.DM)
-                listed = [(p, t) for p, t in matches if (user_id, p.id) in fresh]
-                if listed and await self.dm(user_id, new_papers_message(
-                        listed, guild.name if guild else "your server")):
+                listed = [(p, topics) for p, topics in matches if (user_id, p.id) in fresh]
+                name = guild.name if guild else t(lang, "notify.your_server")
+                if listed and await self.dm(user_id, new_papers_message(listed, name, lang)):
                     sent += 1
         return sent
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.core.card import Card, Lang, build_card
+from bot.core.card import Card, build_card
+from bot.core.lang import Lang
 from bot.core.models import Paper
 
 CARD_COLOUR = discord.Colour.from_rgb(88, 101, 242)

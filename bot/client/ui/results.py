@@ -10,21 +10,14 @@ import discord
 
 from bot.client.replies import safe_send
 from bot.client.ui.cards import CARD_COLOUR, card_embed, card_for, escape, link_button
-from bot.core.card import Lang
+from bot.core.lang import Lang
+from bot.core.messages import t
 from bot.core.models import Paper
-from bot.core.results import option_label, page_count, result_page, text
+from bot.core.results import option_label, page_count, result_page
 
 log = logging.getLogger(__name__)
 
 VIEW_TIMEOUT = 300.0
-
-ONLY_OWNER = {
-    Lang.EN: "These results belong to {name}'s search; run `/paper` yourself to page.",
-    Lang.ZH_HANS: "这是 {name} 的搜索结果；请自己运行 `/paper`。",
-    Lang.ZH_HANT: "這是 {name} 的搜尋結果；請自己執行 `/paper`。",
-}
-BACK = {Lang.EN: "Back to results", Lang.ZH_HANS: "返回结果", Lang.ZH_HANT: "返回結果"}
-
 
 class ResultsView(discord.ui.View):
     """Owned by the person who searched; others are told so. Disables itself on timeout."""
@@ -59,7 +52,7 @@ class ResultsView(discord.ui.View):
         self.clear_items()
         if self.opened is not None:
             back = discord.ui.Button[ResultsView](
-                label=BACK[self.lang], style=discord.ButtonStyle.secondary)
+                label=t(self.lang, "results.back"), style=discord.ButtonStyle.secondary)
             back.callback = self._back  # type: ignore[method-assign]
             self.add_item(back)
             self.add_item(link_button(card_for(self.opened, self.lang)))
@@ -78,7 +71,7 @@ class ResultsView(discord.ui.View):
             label, description = option_label(paper, self.lang)
             options.append(discord.SelectOption(
                 label=label, description=description, value=str(self.page * 5 + offset)))
-        select = discord.ui.Select[ResultsView](placeholder=text("pick", self.lang),
+        select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
                                                 options=options)
         select.callback = self._open  # type: ignore[method-assign]
         self.add_item(select)
@@ -111,7 +104,7 @@ class ResultsView(discord.ui.View):
         if interaction.user.id == self.owner.id:
             return True
         name = escape(self.owner.display_name)
-        await safe_send(interaction, ONLY_OWNER[self.lang].format(name=name), ephemeral=True)
+        await safe_send(interaction, t(self.lang, "results.only_owner", name=name), ephemeral=True)
         return False
 
     async def on_timeout(self) -> None:
@@ -130,5 +123,4 @@ class ResultsView(discord.ui.View):
                        item: discord.ui.Item[Any]) -> None:
         """Log and apologise; the view stays usable."""
         log.error("result view failed on %s", item, exc_info=error)
-        await safe_send(interaction, "Something went wrong with these results; "
-                        "please search again.", ephemeral=True)
+        await safe_send(interaction, t(self.lang, "results.failed"), ephemeral=True)

@@ -1,0 +1,1 @@
+"""The message catalogue's data, one module per feature; `bot.core.messages` merges them."""

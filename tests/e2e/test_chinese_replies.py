@@ -1,0 +1,136 @@
+"""Every slash command answered in zh-CN and zh-TW: no English sentence, the right script.
+
+The server and its members use the same Chinese locale, so replies (the member's locale),
+channel posts and DMs (the server's) are all expected in it. Catalog data (titles, authors,
+venues), what the member typed, code spans, links and mentions are removed before checking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import pytest
+from opencc import OpenCC
+
+from bot.client.bot import PaperclubBot
+from bot.core.lang import Lang
+from bot.core.messages import t
+from bot.core.models import Paper
+from discord_standin import Callback, Guild, InteractionHandle, Member, Message, StandIn, User
+from tests.e2e.conftest import People
+
+# Code, links, mentions, timestamps, and the post's footer marker (it finds the post again
+# after a restart, so it never changes with the language).
+NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
+                      r"|paper of the day \d{4}-\d\d-\d\d")
+ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
+TO_TRADITIONAL = OpenCC("s2tw")
+Answer = Callback | Message
+TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers")
+
+
+@pytest.fixture(params=["zh-CN", "zh-TW"])
+def locale(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def guild(people: People, locale: str) -> Guild:
+    """The reading group's server, set to the members' language."""
+    return Guild("Reading Group", channels=["general", "papers"], locale=locale,
+                 members=[people.alice, Member(people.bob, roles=[people.admin_role]),
+                          people.carol])
+
+
+def _texts(message: Answer) -> list[str]:
+    """Content and every text of every embed."""
+    texts = [message.content]
+    for embed in message.embeds:
+        texts += [str(embed.get("title") or ""), str(embed.get("description") or ""),
+                  str((embed.get("footer") or {}).get("text") or "")]
+        texts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
+    return texts
+
+
+def _catalog_data(papers: list[Paper]) -> list[str]:
+    data: list[str] = list(TYPED)
+    for paper in papers:
+        data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.id, *paper.authors,
+                 paper.venue.badge(), paper.venue.length()]
+        data += [name for a in paper.affiliations for name in (a.en, a.zh)]
+    return sorted({d for d in data if d}, key=len, reverse=True)
+
+
+def _leftover(text: str, data: Iterable[str]) -> str:
+    """The text with markdown escapes, code, links, mentions and catalog data removed."""
+    text = NOT_TEXT.sub(" ", re.sub(r"\\(.)", r"\1", text))
+    for item in data:
+        text = text.replace(item, " ")
+        if len(item) > 40:  # titles cut short with an ellipsis
+            text = re.sub(re.escape(item[:30]) + r"[^\n*]*…", " ", text)
+    return text
+
+
+async def _answer(handle: InteractionHandle) -> Answer:
+    response = await handle.response()
+    return await handle.followup() if response.type == 5 else response
+
+
+async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: StandIn,
+                                                guild: Guild, people: People, locale: str,
+                                                bundled_papers: list[Paper]) -> None:
+    lang = Lang.from_locale(locale)
+    answers: list[Answer] = []
+
+    async def run(command: str, options: dict[str, object] | None = None, *,
+                  user: User = people.bob, in_guild: bool = True) -> Answer:
+        handle = await standin.slash(command, options or {}, guild=guild if in_guild else None,
+                                     user=user, locale=locale)
+        answer = await _answer(handle)
+        answers.append(answer)
+        return answer
+
+    await run("paper", {"query": "grokking"})
+    await run("paper", {"query": "regression"})
+    await run("paper", {"query": "qqqzzzxx"})
+    await run("paper", {"query": "year:20x6"})
+    await run("random-paper")
+    await run("catalog stats")
+    for time, zone in (("25:00", "Asia/Taipei"), ("9h", "Asia/Taipei"), ("09:00", "UTC+3"),
+                       ("09:00", "Etc/GMT+3"), ("09:00", "CST"), ("09:00", "Asia/Taipe")):
+        await run("digest set", {"channel": guild.channel("papers").id, "time": time,
+                                 "timezone": zone})
+    await run("digest set", {"channel": guild.channel("papers").id, "time": "09:00",
+                             "timezone": "Asia/Taipei"})
+    await run("digest status")
+    preview = await run("digest preview")
+    authors = next(f["value"] for f in preview.embeds[0]["fields"]
+                   if f["name"] == t(lang, "card.authors"))
+    topic = "author:" + authors.split(",")[0].split()[-1]
+    await run("subscribe", {"topic": topic, "delivery": "dm"})
+    await run("subscribe", {"topic": topic, "delivery": "mention"}, user=people.alice)
+    await run("subscribe", {"topic": "grokking"}, user=people.alice)
+    await run("subscriptions", user=people.alice)
+    await run("subscriptions-admin")
+    await run("subscriptions-admin", {"topic": "grokking"})
+    await run("digest now")
+    await bot.background_done()
+    await run("digest status")
+    await run("unsubscribe", {"topic": "grokking"}, user=people.alice)
+    refused = await run("digest off", user=people.alice)
+    assert t(lang, "perm.manage_guild") in refused.content
+    await run("digest off")
+    await run("forget-me", user=people.alice, in_guild=False)
+    posts = standin.messages(guild.channel("papers"))
+    dms = standin.messages(standin.dm_channel(people.bob))
+    assert posts and posts[0].content and dms, "the walk must reach a post, a mention and a DM"
+    answers += [*posts, *dms]
+
+    data = [topic, *_catalog_data(bundled_papers)]
+    texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
+    english = [words for text in texts for words in ENGLISH_RUN.findall(text)]
+    assert not english, f"English left in {locale} replies: {english}"
+    if lang is Lang.ZH_HANT:
+        simplified = [text for text in texts if TO_TRADITIONAL.convert(text) != text]
+        assert not simplified, f"Simplified characters in zh-TW replies: {simplified}"
