@@ -164,3 +164,14 @@ async def test_arbitrary_bytes_never_crash_the_loader(empty_store: SqlitePaperSt
         assert str(exc)
     else:
         assert report.loaded >= 0
+
+
+async def test_title_starting_with_comments_after_a_commented_record_loads_both(
+        empty_store: SqlitePaperStore, tmp_path: Path) -> None:
+    text = ("ICML\n\nPaper A\n\n论文A\n\nAnn A\n\nAI总结 摘要。\n\n"
+            "Comments Accepted at ICML 2026\n\nComments on Paper A\n\n"
+            "关于论文A的评论\n\nBob B\n\nAI总结 评论。\n")
+    report = await load_catalog(empty_store, _write(tmp_path, "c.txt", text.encode()))
+    assert (report.counts.added, report.rejected) == (2, 0)
+    titles = {p.title_en: p.comments async for p in empty_store.iter_papers()}
+    assert titles == {"Paper A": "Accepted at ICML 2026", "Comments on Paper A": ""}
