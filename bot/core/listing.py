@@ -55,15 +55,25 @@ _KEEP_HELD = 6
 _CORRECTION_LINK = re.compile(r"\s*纠错\s*$")
 _AFFILIATION = re.compile(r"^(.*?)\s*[（(]([^（()）]*)[)）]\s*$")
 _AUTHOR_SPLIT = re.compile(r"\s*[,，、;；]\s*|\s+and\s+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""Lone surrogates: how `LineReader` passes on bytes that are not valid UTF-8."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordWarning:
+    """Something ignored in a record that still loaded: where, and what."""
+
+    line: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedPaper:
-    """A record that parsed, with the line its English title is on."""
+    """A record that parsed, with the line it starts on and anything it ignored."""
 
     line: int
     paper: Paper
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,23 +292,24 @@ class ListingParser:
             yield RecordError(held[run][0], _stray_reason(held[run], held[:run]))
 
 
-def _labels(record: _Open, trailer: list[Line]) -> dict[str, str]:
-    """The record's labelled fields, by name, without their labels."""
-    labels = {SUMMARY: _value(_SUMMARY_LABEL, record.summary[1]) or ""}
+def _labels(record: _Open, trailer: list[Line]) -> dict[str, Line]:
+    """The record's labelled fields by name: their line numbers and values without labels."""
+    labels = {SUMMARY: (record.summary[0], _value(_SUMMARY_LABEL, record.summary[1]) or "")}
     if record.affiliations is not None:
-        labels[AFFILIATIONS] = _value(_AFFILIATIONS_LABEL, record.affiliations[1]) or ""
-    for _, text in trailer:
+        number, text = record.affiliations
+        labels[AFFILIATIONS] = (number, _value(_AFFILIATIONS_LABEL, text) or "")
+    for number, text in trailer:
         label = _trailer_of(text)
         if label is not None:
-            labels[label[0]] = label[1]
+            labels[label[0]] = (number, label[1])
     return labels
 
 
 def _build(record: _Open, trailer: list[Line]) -> ParsedPaper | RecordError:
     (line, title_en), (_, title_zh), (authors_line, authors_text) = record.header
-    labelled = [record.summary, *trailer, *([record.affiliations] if record.affiliations else [])]
-    for number, text in [*record.header, *labelled]:
-        if not text.isprintable() and _SURROGATE.search(text):
+    labelled = _labels(record, trailer)
+    for number, text in [*record.header, *labelled.values()]:
+        if not text.isprintable() and SURROGATE.search(text):
             return RecordError(number, "line is not valid UTF-8")
         if len(text) > MAX_FIELD_CHARS:
             return RecordError(number, f"line is {len(text):,} characters long")
@@ -307,7 +318,7 @@ def _build(record: _Open, trailer: list[Line]) -> ParsedPaper | RecordError:
     authors = split_authors(authors_text)
     if not authors:
         return RecordError(authors_line, "authors line names no author")
-    labels = _labels(record, trailer)
+    labels = {name: value for name, (_, value) in labelled.items()}
     comments = tidy(labels.get(COMMENTS, ""))
     journal_ref = tidy(labels.get(JOURNAL_REF, ""))
     paper = Paper(
