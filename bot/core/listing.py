@@ -234,8 +234,8 @@ class ListingParser:
         if len(core) - run == 2 and run and has_cjk(core[run][1]):
             run -= 1  # the last trailer-like line is this record's English title
         body = core[run:]
-        if len(body) < 3 and affiliations is None and len(body) <= 1 and (held or self._started):
-            held.append(summary)  # a title that begins with "AI总结"
+        if self._is_title(summary, body, affiliations):
+            held.append(summary)
             return
         yield from self._close_open(core[:run])
         self._started = self._after_summary = True
@@ -248,6 +248,12 @@ class ListingParser:
             yield from self._header(body, core[:run], affiliations, summary)
         self._held = []
         self._at_boundary, self._stray_reported = True, False
+
+    def _is_title(self, line: Line, body: list[Line], affiliations: Line | None) -> bool:
+        """Whether an `AI总结` line is a title beginning with that word: it has too few lines
+        before it to be a summary, and it can be the record's English or Chinese title."""
+        before = len(body) + (affiliations is not None) - (not self._started)  # less the query
+        return before <= 1 and bool(self._held or self._started)
 
     def _header(self, body: list[Line], trailer: list[Line], affiliations: Line | None,
                 summary: Line) -> Iterator[RecordError]:
