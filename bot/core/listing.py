@@ -234,7 +234,7 @@ class ListingParser:
         if len(core) - run == 2 and run and has_cjk(core[run][1]):
             run -= 1  # the last trailer-like line is this record's English title
         body = core[run:]
-        if self._is_title(summary, body, affiliations):
+        if self._is_title(body, affiliations):
             held.append(summary)
             return
         yield from self._close_open(core[:run])
@@ -249,7 +249,7 @@ class ListingParser:
         self._held = []
         self._at_boundary, self._stray_reported = True, False
 
-    def _is_title(self, line: Line, body: list[Line], affiliations: Line | None) -> bool:
+    def _is_title(self, body: list[Line], affiliations: Line | None) -> bool:
         """Whether an `AI总结` line is a title beginning with that word: it has too few lines
         before it to be a summary, and it can be the record's English or Chinese title."""
         before = len(body) + (affiliations is not None) - (not self._started)  # less the query
