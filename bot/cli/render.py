@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bot.core.catalog_types import CatalogStats
 from bot.core.models import Paper
 from bot.core.records import paper_to_dict
 from bot.services.search import SearchOutcome
+
+FIELD_PREVIEW_CHARS = 2000
+"""`show` prints at most this much of a field; `show --json` prints the whole record."""
+AFFILIATIONS_SHOWN = 20
 
 
 def search_table(outcome: SearchOutcome) -> Table:
@@ -34,27 +39,47 @@ def search_table(outcome: SearchOutcome) -> Table:
     return table
 
 
+def _json_hint(paper: Paper) -> str:
+    return f"`paperclub show {paper.id} --json` prints it all"
+
+
+def _cut(text: str, paper: Paper) -> str:
+    """The text escaped for rich, cut to `FIELD_PREVIEW_CHARS` with a hint when longer."""
+    if len(text) <= FIELD_PREVIEW_CHARS:
+        return escape(text)
+    rest = len(text) - FIELD_PREVIEW_CHARS
+    return (escape(text[:FIELD_PREVIEW_CHARS])
+            + f" [dim]… {rest:,} more characters; {_json_hint(paper)}[/dim]")
+
+
+def _print_affiliations(console: Console, paper: Paper) -> None:
+    console.print("[bold]Affiliations 机构[/bold]")
+    for aff in paper.affiliations[:AFFILIATIONS_SHOWN]:
+        console.print("  • " + _cut(aff.en + (f"（{aff.zh}）" if aff.zh else ""), paper))
+    hidden = len(paper.affiliations) - AFFILIATIONS_SHOWN
+    if hidden > 0:
+        console.print(f"  [dim]… and {hidden:,} more; {_json_hint(paper)}[/dim]")
+
+
 def print_paper(console: Console, paper: Paper) -> None:
-    """The full record, both languages."""
+    """The record in both languages; each long field is cut to `FIELD_PREVIEW_CHARS`."""
     venue = paper.venue
-    console.print(f"[bold]{paper.title_en}[/bold]")
-    console.print(paper.title_zh)
+    console.print(f"[bold]{_cut(paper.title_en, paper)}[/bold]")
+    console.print(_cut(paper.title_zh, paper))
     console.print(f"[dim]id {paper.id}[/dim]\n")
-    console.print(f"[bold]Authors 作者[/bold]  {', '.join(paper.authors)}")
+    console.print(f"[bold]Authors 作者[/bold]  {_cut(', '.join(paper.authors), paper)}")
     if paper.affiliations:
-        console.print("[bold]Affiliations 机构[/bold]")
-        for aff in paper.affiliations:
-            console.print(f"  • {aff.en}" + (f"（{aff.zh}）" if aff.zh else ""))
+        _print_affiliations(console, paper)
     if venue.badge():
-        console.print(f"[bold]Venue 会议[/bold]  {venue.badge()}")
+        console.print(f"[bold]Venue 会议[/bold]  {escape(venue.badge())}")
     if venue.length():
         console.print(f"[bold]Length 篇幅[/bold]  {venue.length()}")
     if paper.summary_zh:
-        console.print(f"\n[bold]AI总结[/bold]\n{paper.summary_zh}\n")
+        console.print(f"\n[bold]AI总结[/bold]\n{_cut(paper.summary_zh, paper)}\n")
     if paper.comments:
-        console.print(f"[bold]Comments[/bold]  {paper.comments}")
+        console.print(f"[bold]Comments[/bold]  {_cut(paper.comments, paper)}")
     if paper.journal_ref:
-        console.print(f"[bold]Journal ref[/bold]  {paper.journal_ref}")
+        console.print(f"[bold]Journal ref[/bold]  {_cut(paper.journal_ref, paper)}")
 
 
 def stats_table(stats: CatalogStats) -> Table:

@@ -11,18 +11,26 @@ between them are ignored)::
     Comments free text                                        (optional)
     Journal ref free text                                     (optional)
 
-The parser streams: it yields each record or error as soon as the record ends, so a file of a
-million papers never sits in memory.
+Records are split around the one line every record has, its `AI总结` summary: the header is the
+three lines just before it (four with a `机构` line), and what lies between the previous summary
+and that header is the previous record's trailer. So a title that begins with a field word
+("Comments on ...") stays a title. An English title wrapped onto two lines is joined when the
+split proves it (the record's first line follows the previous record directly and neither half
+is CJK); lines that fit no record are rejected with their line number and reason, and never take
+a neighbour with them.
+
+The parser streams: it yields each record or error as soon as the record ends, keeping at most a
+few lines, so a file of a million papers never sits in memory.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.core.models import Affiliation, Paper
-from bot.core.text import tidy
+from bot.core.text import has_cjk, tidy
 from bot.core.venue import derive_venue
 
 AFFILIATIONS = "机构"
@@ -33,28 +41,39 @@ JOURNAL_REF = "Journal ref"
 MAX_TITLE_CHARS = 1000
 MAX_FIELD_CHARS = 20_000
 
-_LEADING_LABELS = (
-    (AFFILIATIONS, re.compile(r"^机构\s*\*?\s*")),
-    (SUMMARY, re.compile(r"^AI总结[\s:：]*")),
-)
-# Comments and Journal ref only count as labels after a record's summary, so that an English
-# title such as "Comments on Attention" is still read as a title.
-_TRAILING_LABELS = (
+_AFFILIATIONS_LABEL = re.compile(r"^机构\s*\*?\s*")
+_SUMMARY_LABEL = re.compile(r"^AI总结[\s:：]*")
+_TRAILER_LABELS = (
     (COMMENTS, re.compile(r"^Comments(?:\s+|\s*:\s*)")),
     (JOURNAL_REF, re.compile(r"^Journal ref(?:\s+|\s*:\s*)")),
 )
+# Lines held while waiting for a summary: a trailer (2), a continued title (1), the header (3),
+# a 机构 line (1) and one line of context. Beyond that the oldest lines cannot belong to the next
+# record and are reported at once.
+_MAX_HELD = 10
+_KEEP_HELD = 6
 _CORRECTION_LINK = re.compile(r"\s*纠错\s*$")
 _AFFILIATION = re.compile(r"^(.*?)\s*[（(]([^（()）]*)[)）]\s*$")
 _AUTHOR_SPLIT = re.compile(r"\s*[,，、;；]\s*|\s+and\s+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""Lone surrogates: how `LineReader` passes on bytes that are not valid UTF-8."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordWarning:
+    """Something ignored in a record that still loaded: where, and what."""
+
+    line: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedPaper:
-    """A record that parsed, with the line its English title is on."""
+    """A record that parsed, with the line it starts on and anything it ignored."""
 
     line: int
     paper: Paper
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +82,6 @@ class RecordError:
 
     line: int
     reason: str
-
-
-@dataclass(slots=True)
-class _Record:
-    header: list[tuple[int, str]] = field(default_factory=list)
-    labels: dict[str, tuple[int, str]] = field(default_factory=dict)
-    problem: RecordError | None = None
 
 
 def split_affiliations(text: str) -> tuple[Affiliation, ...]:
@@ -93,13 +105,83 @@ def split_authors(text: str) -> tuple[str, ...]:
     return tuple(name for name in (tidy(n) for n in _AUTHOR_SPLIT.split(text)) if name)
 
 
-def _label_of(text: str, after_summary: bool) -> tuple[str, str] | None:
-    labels = _LEADING_LABELS + _TRAILING_LABELS if after_summary else _LEADING_LABELS
-    for name, pattern in labels:
-        match = pattern.match(text)
-        if match:
-            return name, text[match.end() :]
+Line = tuple[int, str]
+"""A non-blank line: its 1-based number and its stripped text."""
+
+
+def _value(pattern: re.Pattern[str], text: str) -> str | None:
+    match = pattern.match(text)
+    return text[match.end() :] if match else None
+
+
+def _trailer_of(text: str) -> tuple[str, str] | None:
+    """`(name, value)` when the line reads as a `Comments` or `Journal ref` line."""
+    for name, pattern in _TRAILER_LABELS:
+        value = _value(pattern, text)
+        if value is not None:
+            return name, value
     return None
+
+
+def _is_summary(text: str) -> bool:
+    return _SUMMARY_LABEL.match(text) is not None
+
+
+def _is_affiliations(text: str) -> bool:
+    return _AFFILIATIONS_LABEL.match(text) is not None
+
+
+def _label_like(text: str) -> bool:
+    return _is_summary(text) or _is_affiliations(text) or _trailer_of(text) is not None
+
+
+def _trailer_run(lines: list[Line]) -> int:
+    """How many leading lines are trailer lines (each field at most once)."""
+    seen: set[str] = set()
+    for _, text in lines[:2]:
+        label = _trailer_of(text)
+        if label is None or label[0] in seen:
+            break
+        seen.add(label[0])
+    return len(seen)
+
+
+def _joinable(first: str, second: str) -> bool:
+    """Whether `first` provably starts an English title that `second` continues."""
+    return not (has_cjk(first) or has_cjk(second) or _label_like(first))
+
+
+def _may_continue(extra: list[Line], at_boundary: bool) -> bool:
+    """Whether the line before a header could be the first half of its English title."""
+    last = extra[-1][1]
+    if has_cjk(last) or _is_affiliations(last):
+        return False
+    if len(extra) == 1 and at_boundary:
+        return True
+    if _label_like(last):
+        return False
+    return len(extra) == 1 or not has_cjk(extra[-2][1])
+
+
+def _stray_reason(line: Line, trailer: list[Line]) -> str:
+    """Why a line that belongs to no record was rejected."""
+    text = line[1]
+    label = _trailer_of(text)
+    seen = {found[0] for _, t in trailer if (found := _trailer_of(t)) is not None}
+    if label is not None and label[0] in seen:
+        return f"duplicate '{label[0]}' line"
+    if _is_summary(text):
+        return f"'{SUMMARY}' line without English title, Chinese title and authors before it"
+    return f"record has no '{SUMMARY}' summary line"
+
+
+@dataclass(frozen=True, slots=True)
+class _Open:
+    """A record whose summary has been read, waiting for its trailer lines."""
+
+    header: tuple[Line, Line, Line]
+    affiliations: Line | None
+    summary: Line
 
 
 class ListingParser:
@@ -107,74 +189,133 @@ class ListingParser:
 
     def __init__(self) -> None:
         self.query: str | None = None
-        self._started = False
+        self._reset()
+
+    def _reset(self) -> None:
+        self._started = False  # the query (or its absence) is settled
+        self._after_summary = False  # held lines may begin with the previous record's trailer
+        self._open: _Open | None = None
+        self._held: list[Line] = []
+        self._at_boundary = True  # the first held line directly follows a record or the query
+        self._stray_reported = False  # the held lines continue a run already reported
 
     def parse(self, lines: Iterable[tuple[int, str]]) -> Iterator[ParsedPaper | RecordError]:
         """Parse numbered lines (1-based) into papers and errors, in file order."""
-        record = _Record()
+        self._reset()
         for number, raw in lines:
             text = raw.strip()
             if not text:
                 continue
-            label = _label_of(text, SUMMARY in record.labels)
-            if label is None:
-                if record.labels or record.problem:
-                    yield from self._finish(record)
-                    record = _Record()
-                record.header.append((number, text))
+            if _is_summary(text):
+                yield from self._at_summary((number, text))
                 continue
-            if not record.labels and not record.problem:
-                yield from self._settle_header(record, number, label[0])
-            if record.problem:
-                continue
-            name, value = label
-            if name in record.labels:
-                record.problem = RecordError(number, f"duplicate '{name}' line")
-            else:
-                record.labels[name] = (number, value)
-        yield from self._finish(record, at_end=True)
+            self._held.append((number, text))
+            if len(self._held) > _MAX_HELD:
+                yield from self._overflow()
+        yield from self._at_end()
 
-    def _settle_header(self, record: _Record, number: int, label: str) -> Iterator[RecordError]:
-        """At a record's first label, split off a listing query or an unfinished record."""
-        header = record.header
-        if not self._started and len(header) >= 4:
-            self.query = header[0][1]
-            del header[0]
-        self._started = True
-        if len(header) > 3:
-            yield RecordError(header[0][0], f"record has no '{SUMMARY}' summary line")
-            del header[:-3]
-        if len(header) < 3:
-            where = header[0][0] if header else number
-            found = f"found {len(header)} line(s)" if header else "found none"
-            record.problem = RecordError(
-                where,
-                f"expected English title, Chinese title and authors before '{label}'; {found}",
-            )
+    def _take_query(self, core: list[Line]) -> list[Line]:
+        """Before the first record, more lines than a header means the first is the query."""
+        if not self._started and len(core) >= 4:
+            self.query = core[0][1]
+            return core[1:]
+        return core
 
-    def _finish(self, record: _Record, at_end: bool = False) -> Iterator[ParsedPaper | RecordError]:
-        if record.problem:
-            yield record.problem
+    def _close_open(self, trailer: list[Line]) -> Iterator[ParsedPaper | RecordError]:
+        if self._open is not None:
+            yield _build(self._open, trailer)
+        self._open = None
+
+    def _at_summary(self, summary: Line) -> Iterator[ParsedPaper | RecordError]:
+        held = self._held
+        affiliations = held[-1] if held and _is_affiliations(held[-1][1]) else None
+        core = self._take_query(held[:-1] if affiliations else held)
+        run = _trailer_run(core) if self._after_summary else 0
+        if len(core) - run == 2 and run and has_cjk(core[run][1]):
+            run -= 1  # the last trailer-like line is this record's English title
+        body = core[run:]
+        if self._is_title(body, affiliations):
+            held.append(summary)
             return
-        if not record.labels:
-            if not record.header:
-                return
-            if at_end and not self._started and len(record.header) == 1:
-                self.query = record.header[0][1]
-                return
-            yield RecordError(record.header[0][0], f"record has no '{SUMMARY}' summary line")
+        yield from self._close_open(core[:run])
+        self._started = self._after_summary = True
+        if len(body) < 3:
+            where = body[0][0] if body else summary[0]
+            found = f"found {len(body)} line(s)" if body else "found none"
+            yield RecordError(where, "expected English title, Chinese title and authors "
+                                     f"before '{SUMMARY}'; {found}")
+        else:
+            yield from self._header(body, core[:run], affiliations, summary)
+        self._held = []
+        self._at_boundary, self._stray_reported = True, False
+
+    def _is_title(self, body: list[Line], affiliations: Line | None) -> bool:
+        """Whether an `AI总结` line is a title beginning with that word: it has too few lines
+        before it to be a summary, and it can be the record's English or Chinese title."""
+        before = len(body) + (affiliations is not None) - (not self._started)  # less the query
+        return before <= 1 and bool(self._held or self._started)
+
+    def _header(self, body: list[Line], trailer: list[Line], affiliations: Line | None,
+                summary: Line) -> Iterator[RecordError]:
+        """Settle the lines before a record's header: a title's first half, or stray lines."""
+        extra, (title, title_zh, authors) = body[:-3], body[-3:]
+        if len(extra) == 1 and self._at_boundary and _joinable(extra[0][1], title[1]):
+            title = (extra[0][0], f"{extra[0][1]} {title[1]}")
+        elif extra and _may_continue(extra, self._at_boundary):
+            where = extra[-1] if self._stray_reported else extra[0]
+            yield RecordError(where[0], f"cannot tell where the record before the '{SUMMARY}' "
+                                        f"line at {summary[0]} starts: line {extra[-1][0]} may "
+                                        "begin its English title")
             return
-        if SUMMARY not in record.labels:
-            yield RecordError(record.header[0][0], f"record has no '{SUMMARY}' summary line")
+        elif extra and not self._stray_reported:
+            yield RecordError(extra[0][0], _stray_reason(extra[0], trailer))
+        self._open = _Open((title, title_zh, authors), affiliations, summary)
+
+    def _overflow(self) -> Iterator[ParsedPaper | RecordError]:
+        """Too many lines without a summary: settle the oldest ones and report them once."""
+        held = self._held
+        if not self._started:
+            self.query = held.pop(0)[1]
+            self._started = True
+        run = _trailer_run(held) if self._after_summary else 0
+        yield from self._close_open(held[:run])
+        if not self._stray_reported:
+            yield RecordError(held[run][0], _stray_reason(held[run], held[:run]))
+        self._after_summary, self._at_boundary, self._stray_reported = False, False, True
+        del held[:-_KEEP_HELD]
+
+    def _at_end(self) -> Iterator[ParsedPaper | RecordError]:
+        held = self._held
+        if not self._started:
+            if len(held) == 1:
+                self.query = held[0][1]
+            elif held:
+                yield RecordError(held[0][0], f"record has no '{SUMMARY}' summary line")
             return
-        yield _build(record)
+        run = _trailer_run(held) if self._after_summary else 0
+        yield from self._close_open(held[:run])
+        if held[run:] and not self._stray_reported:
+            yield RecordError(held[run][0], _stray_reason(held[run], held[:run]))
 
 
-def _build(record: _Record) -> ParsedPaper | RecordError:
+def _labels(record: _Open, trailer: list[Line]) -> dict[str, Line]:
+    """The record's labelled fields by name: their line numbers and values without labels."""
+    labels = {SUMMARY: (record.summary[0], _value(_SUMMARY_LABEL, record.summary[1]) or "")}
+    if record.affiliations is not None:
+        number, text = record.affiliations
+        labels[AFFILIATIONS] = (number, _value(_AFFILIATIONS_LABEL, text) or "")
+    for number, text in trailer:
+        label = _trailer_of(text)
+        if label is not None:
+            labels[label[0]] = (number, label[1])
+    return labels
+
+
+def _build(record: _Open, trailer: list[Line]) -> ParsedPaper | RecordError:
     (line, title_en), (_, title_zh), (authors_line, authors_text) = record.header
-    every = [*record.header, *record.labels.values()]
-    for number, text in every:
-        if not text.isprintable() and _SURROGATE.search(text):
+    labelled = _labels(record, trailer)
+    for number, text in [*record.header, *labelled.values()]:
+        if not text.isprintable() and SURROGATE.search(text):
             return RecordError(number, "line is not valid UTF-8")
         if len(text) > MAX_FIELD_CHARS:
             return RecordError(number, f"line is {len(text):,} characters long")
@@ -183,7 +324,7 @@ def _build(record: _Record) -> ParsedPaper | RecordError:
     authors = split_authors(authors_text)
     if not authors:
         return RecordError(authors_line, "authors line names no author")
-    labels = {name: value for name, (_, value) in record.labels.items()}
+    labels = {name: value for name, (_, value) in labelled.items()}
     comments = tidy(labels.get(COMMENTS, ""))
     journal_ref = tidy(labels.get(JOURNAL_REF, ""))
     paper = Paper(

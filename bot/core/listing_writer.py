@@ -5,15 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from bot.core.listing import AFFILIATIONS, COMMENTS, JOURNAL_REF, SUMMARY
-from bot.core.models import Paper
+from bot.core.models import Affiliation, Paper
+
+
+def authors_text(authors: Iterable[str]) -> str:
+    """The authors line."""
+    return ", ".join(authors)
+
+
+def affiliations_text(affiliations: Iterable[Affiliation]) -> str:
+    """The `机构` line's value: `A（甲） ； B 纠错`."""
+    parts = [f"{a.en}（{a.zh}）" if a.zh else a.en for a in affiliations]
+    return " ； ".join(parts) + " 纠错"
 
 
 def paper_lines(paper: Paper) -> list[str]:
     """The record's non-blank lines, in the order the listing format uses."""
-    lines = [paper.title_en, paper.title_zh, ", ".join(paper.authors)]
+    lines = [paper.title_en, paper.title_zh, authors_text(paper.authors)]
     if paper.affiliations:
-        parts = [f"{a.en}（{a.zh}）" if a.zh else a.en for a in paper.affiliations]
-        lines.append(f"{AFFILIATIONS} * " + " ； ".join(parts) + " 纠错")
+        lines.append(f"{AFFILIATIONS} * {affiliations_text(paper.affiliations)}")
     lines.append(f"{SUMMARY} {paper.summary_zh}")
     if paper.comments:
         lines.append(f"{COMMENTS} {paper.comments}")

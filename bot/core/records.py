@@ -6,13 +6,25 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from bot.core.listing import ParsedPaper, RecordError
+from bot.core.listing import (
+    MAX_FIELD_CHARS,
+    MAX_TITLE_CHARS,
+    SURROGATE,
+    ParsedPaper,
+    RecordError,
+    RecordWarning,
+)
+from bot.core.listing_writer import affiliations_text, authors_text
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.text import tidy
 from bot.core.venue import derive_venue
 
 _STR_FIELDS = ("title_en", "title_zh", "summary_zh", "comments", "journal_ref")
 _INT_VENUE_FIELDS = ("year", "pages", "figures", "tables")
+_VENUE_FIELDS = {"conference", "track", "workshop", "honours", *_INT_VENUE_FIELDS}
+# Accepted and not kept yet: the arXiv feature will give them a place in Paper.
+_FUTURE_FIELDS = {"url", "arxiv_id", "doi"}
+_FIELDS = {"id", "affiliations", "authors", "venue", *_STR_FIELDS, *_FUTURE_FIELDS}
 
 
 def paper_to_dict(paper: Paper) -> dict[str, Any]:
@@ -59,15 +71,17 @@ def _str_list(obj: dict[str, Any], key: str) -> list[str]:
     return [tidy(v) for v in value if tidy(v)]
 
 
+def _unknown(obj: dict[str, Any], known: set[str], prefix: str = "") -> list[str]:
+    """Warnings for the object's fields that paperclub does not know (they are ignored)."""
+    return [f"unknown field '{prefix}{key}' ignored" for key in sorted(set(obj) - known)]
+
+
 def _venue(obj: dict[str, Any], comments: str, journal_ref: str) -> Venue:
     raw = obj.get("venue")
     if raw is None:
         return derive_venue(comments, journal_ref)
     if not isinstance(raw, dict):
         raise ValueError("'venue' must be an object")
-    unknown = set(raw) - {"conference", "track", "workshop", "honours", *_INT_VENUE_FIELDS}
-    if unknown:
-        raise ValueError(f"unknown venue field '{sorted(unknown)[0]}'")
     ints: dict[str, int | None] = {}
     for key in _INT_VENUE_FIELDS:
         value = raw.get(key)
@@ -96,50 +110,88 @@ def _venue(obj: dict[str, Any], comments: str, journal_ref: str) -> Venue:
     )
 
 
-def paper_from_dict(obj: Any) -> Paper:
-    """Validate a JSON object and build the paper; raises ValueError naming the bad field."""
-    if not isinstance(obj, dict):
-        raise ValueError("a record must be a JSON object")
-    known = {"id", "affiliations", "authors", "venue", *_STR_FIELDS}
-    unknown = set(obj) - known
-    if unknown:
-        raise ValueError(f"unknown field '{sorted(unknown)[0]}'")
-    fields = {key: _str(obj, key) for key in _STR_FIELDS}
-    if not fields["title_en"]:
-        raise ValueError("'title_en' is missing or empty")
-    authors = _str_list(obj, "authors")
-    raw_affiliations = obj.get("affiliations", [])
-    if not isinstance(raw_affiliations, list):
+def _affiliations(obj: dict[str, Any]) -> tuple[Affiliation, ...]:
+    raw = obj.get("affiliations", [])
+    if not isinstance(raw, list):
         raise ValueError("'affiliations' must be a list")
-    affiliations = []
-    for item in raw_affiliations:
+    result = []
+    for item in raw:
         if not isinstance(item, dict) or not isinstance(item.get("en", ""), str) \
                 or not isinstance(item.get("zh", ""), str):
             raise ValueError("each affiliation must be an object with string 'en' and 'zh'")
-        affiliations.append(Affiliation(en=tidy(item.get("en", "")), zh=tidy(item.get("zh", ""))))
+        result.append(Affiliation(en=tidy(item.get("en", "")), zh=tidy(item.get("zh", ""))))
+    return tuple(result)
+
+
+def _check_lengths(paper: Paper) -> None:
+    """The listing's limits: raises ValueError naming the first field that is too long."""
+    fields = {
+        "title_zh": paper.title_zh,
+        "authors": authors_text(paper.authors),
+        "affiliations": affiliations_text(paper.affiliations) if paper.affiliations else "",
+        "summary_zh": paper.summary_zh,
+        "comments": paper.comments,
+        "journal_ref": paper.journal_ref,
+    }
+    limits = {"title_en": MAX_TITLE_CHARS} | dict.fromkeys(fields, MAX_FIELD_CHARS)
+    for key, text in {"title_en": paper.title_en, **fields}.items():
+        if len(text) > limits[key]:
+            raise ValueError(f"'{key}' is {len(text):,} characters long "
+                             f"(limit {limits[key]:,})")
+
+
+def read_record(obj: Any) -> tuple[Paper, list[str]]:
+    """Validate a JSON object and build the paper, with warnings for the fields it ignored.
+
+    Raises ValueError naming the bad field.
+    """
+    if not isinstance(obj, dict):
+        raise ValueError("a record must be a JSON object")
+    warnings = _unknown(obj, _FIELDS)
+    fields = {key: _str(obj, key) for key in _STR_FIELDS}
+    if not fields["title_en"]:
+        raise ValueError("'title_en' is missing or empty")
+    venue = obj.get("venue")
+    if isinstance(venue, dict):
+        warnings += _unknown(venue, _VENUE_FIELDS, "venue.")
     paper = Paper(
         title_en=fields["title_en"],
         title_zh=fields["title_zh"],
-        authors=tuple(authors),
-        affiliations=tuple(affiliations),
+        authors=tuple(_str_list(obj, "authors")),
+        affiliations=_affiliations(obj),
         summary_zh=fields["summary_zh"],
         comments=fields["comments"],
         journal_ref=fields["journal_ref"],
         venue=_venue(obj, fields["comments"], fields["journal_ref"]),
     )
+    _check_lengths(paper)
     if not paper.key:
         raise ValueError("'title_en' has no letters or digits")
-    return paper
+    return paper, warnings
+
+
+def paper_from_dict(obj: Any) -> Paper:
+    """Validate a JSON object and build the paper; raises ValueError naming the bad field."""
+    return read_record(obj)[0]
+
+
+def _parse_line(number: int, text: str) -> ParsedPaper | RecordError:
+    if SURROGATE.search(text):
+        return RecordError(number, "line is not valid UTF-8")
+    try:
+        paper, warnings = read_record(json.loads(text))
+    except json.JSONDecodeError as exc:
+        return RecordError(number, f"not valid JSON ({exc.msg} at column {exc.colno})")
+    except (ValueError, RecursionError) as exc:
+        return RecordError(number, str(exc))
+    return ParsedPaper(number, paper, tuple(RecordWarning(number, w) for w in warnings))
 
 
 def parse_jsonl(lines: Iterable[tuple[int, str]]) -> Iterator[ParsedPaper | RecordError]:
-    """Parse numbered JSON lines; blank lines are skipped, bad lines become errors."""
+    """Parse numbered JSON lines; blank lines are skipped, bad lines become errors.
+
+    Ignored unknown fields are reported in each `ParsedPaper.warnings`.
+    """
     for number, text in lines:
-        if not text.strip():
-            continue
-        try:
-            yield ParsedPaper(number, paper_from_dict(json.loads(text)))
-        except json.JSONDecodeError as exc:
-            yield RecordError(number, f"not valid JSON ({exc.msg} at column {exc.colno})")
-        except (ValueError, RecursionError) as exc:
-            yield RecordError(number, str(exc))
+        if text.strip():
+            yield _parse_line(number, text)

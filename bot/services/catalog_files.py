@@ -59,6 +59,9 @@ def inspect_file(path: Path) -> CatalogFormat:
     if b"\x00" in head:
         raise CatalogFileError(f"{path}: binary data (NUL bytes), not a text catalog")
     first = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if first.startswith(b"[") and first[1:].lstrip()[:1] in (b"{", b"]"):
+        raise CatalogFileError(
+            f"{path}: this is a JSON array; paperclub reads JSON Lines (one object per line)")
     if path.suffix.lower() in {".jsonl", ".ndjson"} or first.startswith(b"{"):
         return CatalogFormat.JSONL
     return CatalogFormat.LISTING

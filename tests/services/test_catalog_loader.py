@@ -132,10 +132,11 @@ async def test_jsonl_bad_lines_are_reported(empty_store: SqlitePaperStore, tmp_p
              json.dumps({"title_en": "Minimal", "comments": "Accepted at ICML 2026"})]
     path = _write(tmp_path, "mixed.jsonl", ("\n".join(lines) + "\n").encode())
     report = await load_catalog(empty_store, path)
-    assert report.counts.added == 2
-    assert [e.line for e in report.errors] == [2, 3, 4, 5]
-    assert "bogus" in report.errors[3].reason
-    minimal = [p async for p in empty_store.iter_papers()][1]
+    assert report.counts.added == 3  # an unknown field is ignored with a warning (issue 9)
+    assert [e.line for e in report.errors] == [2, 3, 4]
+    papers = {p.title_en: p async for p in empty_store.iter_papers()}
+    assert "X" in papers
+    minimal = papers["Minimal"]
     assert (minimal.venue.conference, minimal.venue.year) == ("ICML", 2026)
 
 
@@ -164,3 +165,14 @@ async def test_arbitrary_bytes_never_crash_the_loader(empty_store: SqlitePaperSt
         assert str(exc)
     else:
         assert report.loaded >= 0
+
+
+async def test_title_starting_with_comments_after_a_commented_record_loads_both(
+        empty_store: SqlitePaperStore, tmp_path: Path) -> None:
+    text = ("ICML\n\nPaper A\n\n论文A\n\nAnn A\n\nAI总结 摘要。\n\n"
+            "Comments Accepted at ICML 2026\n\nComments on Paper A\n\n"
+            "关于论文A的评论\n\nBob B\n\nAI总结 评论。\n")
+    report = await load_catalog(empty_store, _write(tmp_path, "c.txt", text.encode()))
+    assert (report.counts.added, report.rejected) == (2, 0)
+    titles = {p.title_en: p.comments async for p in empty_store.iter_papers()}
+    assert titles == {"Paper A": "Accepted at ICML 2026", "Comments on Paper A": ""}
