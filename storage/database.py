@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,11 @@ import aiosqlite
 
 from bot.core.models import paper_id
 from storage.migrations import LATEST_VERSION, MIGRATIONS
+
+
+def utc_timestamp() -> str:
+    """Now in UTC, ISO 8601 to the second: the form every stored timestamp takes."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from bot.core.digest_types import (
@@ -14,12 +14,7 @@ from bot.core.digest_types import (
     LedgerStatus,
 )
 from bot.core.reasons import Reason, ReasonCode, decode_optional
-from storage.database import Database
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
+from storage.database import Database, utc_timestamp
 
 _CONFIG_COLUMNS = (
     "guild_id, channel_id, local_time, timezone, thread, mention_subscribers, track, enabled, "
@@ -64,7 +59,8 @@ class SqliteDigestStore:
 
     async def save_config(self, config: DigestConfig) -> None:
         """Create or replace a server's settings (re-enabling it and clearing failures)."""
-        since = (config.enabled_since or datetime.now(UTC)).isoformat(timespec="seconds")
+        since = (config.enabled_since.isoformat(timespec="seconds") if config.enabled_since
+                 else utc_timestamp())
         async with self._db.transaction() as conn:
             await conn.execute(
                 f"INSERT OR REPLACE INTO digest_settings ({_CONFIG_COLUMNS}, updated_at) "
@@ -72,7 +68,7 @@ class SqliteDigestStore:
                 (config.guild_id, config.channel_id, config.local_time, config.timezone,
                  int(config.thread), int(config.mention_subscribers), config.track,
                  int(config.enabled), since, _encoded(config.paused_reason),
-                 config.consecutive_failures, int(config.failure_notice_pending), _now()),
+                 config.consecutive_failures, int(config.failure_notice_pending), utc_timestamp()),
             )
 
     async def config(self, guild_id: int) -> DigestConfig | None:
@@ -94,7 +90,7 @@ class SqliteDigestStore:
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE digest_settings SET enabled = 0, updated_at = ? WHERE guild_id = ?",
-                (_now(), guild_id),
+                (utc_timestamp(), guild_id),
             )
             return cursor.rowcount > 0
 
@@ -138,7 +134,7 @@ class SqliteDigestStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
                  claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
-                 claim.channel_id, int(claim.late), _now()),
+                 claim.channel_id, int(claim.late), utc_timestamp()),
             )
             if cursor.rowcount == 0:
                 return None
@@ -157,7 +153,8 @@ class SqliteDigestStore:
             await conn.execute(
                 "UPDATE digest_ledger SET status = ?, message_id = ?, finished_at = ?, "
                 "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
-                (LedgerStatus.POSTED, message_id, _now(), guild_id, local_date.isoformat()),
+                (LedgerStatus.POSTED, message_id, utc_timestamp(), guild_id,
+                 local_date.isoformat()),
             )
             await conn.execute(
                 "UPDATE digest_settings SET consecutive_failures = 0 WHERE guild_id = ?",
@@ -180,7 +177,7 @@ class SqliteDigestStore:
             await conn.execute(
                 "UPDATE digest_ledger SET status = ?, reason = ?, finished_at = ?, "
                 "attempts = attempts + 1 WHERE guild_id = ? AND local_date = ?",
-                (LedgerStatus.FAILED, reason.encode(), _now(), guild_id,
+                (LedgerStatus.FAILED, reason.encode(), utc_timestamp(), guild_id,
                  local_date.isoformat()),
             )
             await conn.execute(
@@ -197,9 +194,9 @@ class SqliteDigestStore:
 
     async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
         """Record dates that will not be posted, with the reason; existing rows are kept."""
-        stored = reason.encode()
+        stored, now = reason.encode(), utc_timestamp()
         rows = [(guild_id, d.isoformat(), LedgerStatus.SKIPPED,
-                 f"skip:{guild_id}:{d.isoformat()}", stored, _now(), _now()) for d in dates]
+                 f"skip:{guild_id}:{d.isoformat()}", stored, now, now) for d in dates]
         async with self._db.transaction() as conn:
             before = conn.total_changes
             await conn.executemany(

@@ -8,7 +8,7 @@ import hashlib
 import json
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from itertools import islice
 from typing import Any
 
@@ -17,7 +17,7 @@ import aiosqlite
 from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import Filters, SearchQuery
-from storage.database import Database
+from storage.database import Database, utc_timestamp
 from storage.fts import COLUMNS, HEADLINE_COLUMNS, WEIGHTS, index_row, match_expression
 
 BATCH = 500
@@ -30,9 +30,6 @@ _PAPER_COLUMNS = (
 _BM25 = "bm25(paper_fts, " + ", ".join(str(w) for w in WEIGHTS) + ")"
 assert len(WEIGHTS) == len(COLUMNS)
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _escape_like(text: str) -> str:
@@ -190,7 +187,7 @@ class _BatchLoader:
 
     async def load(self, batch: list[_Prepared]) -> None:
         """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
-        counts, source, now = self._counts, self._source, _now()
+        counts, source, now = self._counts, self._source, utc_timestamp()
         existing = await self._existing([item.key for item in batch])
         taken = await self._taken_ids(batch)
         inserts: list[tuple[Any, ...]] = []
@@ -295,7 +292,7 @@ class SqlitePaperStore:
             await conn.execute(
                 "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
                 "unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (source.name, source.listing_query, _now(), counts.added, counts.updated,
+                (source.name, source.listing_query, utc_timestamp(), counts.added, counts.updated,
                  counts.unchanged, counts.removed,
                  source.rejected + len(counts.duplicates) + len(counts.id_collisions)),
             )

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from storage.database import Database
+from storage.database import Database, utc_timestamp
 
 
 class SqliteStateStore:
@@ -27,5 +25,5 @@ class SqliteStateStore:
                 "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
                 "updated_at = excluded.updated_at",
-                (key, value, datetime.now(UTC).isoformat(timespec="seconds")),
+                (key, value, utc_timestamp()),
             )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.reasons import Reason
@@ -14,12 +13,7 @@ from bot.core.subscription_types import (
     Forgotten,
     Subscription,
 )
-from storage.database import Database
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
+from storage.database import Database, utc_timestamp
 
 _COLUMNS = "guild_id, user_id, topic, topic_key, delivery"
 
@@ -51,7 +45,7 @@ class SqliteSubscriptionStore:
             await conn.execute(
                 f"INSERT INTO subscriptions ({_COLUMNS}, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (subscription.guild_id, subscription.user_id, subscription.topic,
-                 subscription.topic_key, subscription.delivery, _now()),
+                 subscription.topic_key, subscription.delivery, utc_timestamp()),
             )
             return AddResult.ADDED
 
@@ -105,7 +99,7 @@ class SqliteSubscriptionStore:
                 cursor = await conn.execute(
                     "INSERT OR IGNORE INTO notifications (guild_id, user_id, paper_id, via, "
                     "notified_at) VALUES (?, ?, ?, ?, ?)",
-                    (guild_id, user_id, paper_id, via, _now()))
+                    (guild_id, user_id, paper_id, via, utc_timestamp()))
                 if cursor.rowcount:
                     fresh.add((user_id, paper_id))
         return fresh
@@ -140,7 +134,7 @@ class SqliteSubscriptionStore:
         async with self._db.transaction() as conn:
             await conn.execute(
                 "INSERT OR REPLACE INTO dm_pauses (user_id, reason, paused_at) VALUES (?, ?, ?)",
-                (user_id, reason.encode(), _now()))
+                (user_id, reason.encode(), utc_timestamp()))
 
     async def resume_dms(self, user_id: int) -> bool:
         """Allow DMs again; False if they were not paused."""

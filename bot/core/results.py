@@ -48,6 +48,8 @@ class ResultPage:
     body: str
     footer: str
     papers: tuple[Paper, ...]
+    first: int = 0
+    """Position of `papers[0]` in the whole list (0-based)."""
 
 
 def page_count(total: int, per_page: int = PER_PAGE) -> int:
@@ -73,7 +75,8 @@ def result_page(papers: Sequence[Paper], page: int, query: str, lang: Lang,
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
     heading = fit(t(lang, "results.found", n=len(papers), q=escape(fit(query, 100))), 256)
-    return ResultPage(heading, body, t(lang, "results.page", page=page + 1, pages=pages), shown)
+    return ResultPage(heading, body, t(lang, "results.page", page=page + 1, pages=pages), shown,
+                      first=page * per_page)
 
 
 def no_match_message(query: str, did_you_mean: str | None, lang: Lang,

@@ -70,7 +70,7 @@ class ResultsView(discord.ui.View):
         for offset, paper in enumerate(page.papers):
             label, description = option_label(paper, self.lang)
             options.append(discord.SelectOption(
-                label=label, description=description, value=str(self.page * 5 + offset)))
+                label=label, description=description, value=str(page.first + offset)))
         select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
                                                 options=options)
         select.callback = self._open  # type: ignore[method-assign]
