@@ -20,7 +20,7 @@ Import from this package only; its submodules are internal. It imports nothing f
 from .commandline import SlashLine, parse_slash
 from .faults import Fault, FaultRule, GlobalRateLimiter
 from .gateway import GatewayStats
-from .interactions import Callback, CallbackType, InteractionHandle
+from .interactions import Callback, CallbackType, InteractionHandle, OptionValue
 from .model import (
     Channel,
     ChannelType,
@@ -54,6 +54,7 @@ __all__ = [
     "Member",
     "Message",
     "MessageFlag",
+    "OptionValue",
     "Overwrite",
     "Permission",
     "Pings",

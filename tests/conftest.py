@@ -13,8 +13,22 @@ from bot.services.catalog_files import LineReader
 from bot.services.catalog_loader import load_catalog
 from bot.services.search import SearchService
 from bot.settings import bundled_catalog
+from discord_standin import Guild
 from storage.database import Database
 from storage.papers import SqlitePaperStore
+from tests.group import People, new_people, reading_group
+
+
+@pytest.fixture
+def people() -> People:
+    """Alice (member), bob (admin), carol (DMs closed)."""
+    return new_people()
+
+
+@pytest.fixture
+def guild(people: People) -> Guild:
+    """The reading group's server."""
+    return reading_group(people)
 
 
 @pytest.fixture(scope="session")

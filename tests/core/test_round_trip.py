@@ -4,6 +4,8 @@ included."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,7 +73,7 @@ exported_papers = st.builds(
 )
 
 
-def _papers(items: list[ParsedPaper | object]) -> list[Paper]:
+def _papers(items: Sequence[object]) -> list[Paper]:
     assert all(isinstance(i, ParsedPaper) for i in items), items
     return [i.paper for i in items if isinstance(i, ParsedPaper)]
 

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-
-from discord_standin import Role, User
 
 TOPICS = ["grokking", "graph networks", "attention is all you need", "diffusion"]
 
@@ -165,13 +162,3 @@ class TestBot(commands.Bot):
                 await interaction.response.send_message("club business")
 
             await tree.sync(guild=club)
-
-
-@dataclass
-class People:
-    """The humans of the test guild."""
-
-    alice: User
-    bob: User
-    carol: User
-    admin_role: Role

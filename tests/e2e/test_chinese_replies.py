@@ -17,8 +17,17 @@ from bot.client.bot import PaperclubBot
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
-from discord_standin import Callback, Guild, InteractionHandle, Member, Message, StandIn, User
-from tests.e2e.conftest import People
+from discord_standin import (
+    Callback,
+    Guild,
+    InteractionHandle,
+    Member,
+    Message,
+    OptionValue,
+    StandIn,
+    User,
+)
+from tests.group import People
 
 # Code, links, mentions, timestamps, and the post's footer marker (it finds the post again
 # after a restart, so it never changes with the language).
@@ -83,7 +92,7 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     lang = Lang.from_locale(locale)
     answers: list[Answer] = []
 
-    async def run(command: str, options: dict[str, object] | None = None, *,
+    async def run(command: str, options: dict[str, OptionValue] | None = None, *,
                   user: User = people.bob, in_guild: bool = True) -> Answer:
         handle = await standin.slash(command, options or {}, guild=guild if in_guild else None,
                                      user=user, locale=locale)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -30,7 +31,7 @@ async def offline_bot(settings: Settings) -> AsyncIterator[PaperclubBot]:
     await paperclub.close()
 
 
-def _commands(bot: PaperclubBot) -> list[app_commands.Command[object, ..., object]]:
+def _commands(bot: PaperclubBot) -> list[app_commands.Command[Any, ..., Any]]:
     return [c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
 
 

@@ -14,8 +14,9 @@ from bot.core.digest_types import LedgerEntry
 from bot.core.lang import Lang
 from bot.core.messages import render_reason
 from bot.settings import Settings
-from discord_standin import Channel, Fault, Guild, Member, Overwrite, StandIn
-from tests.e2e.conftest import FakeClock, People, start_paperclub
+from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, Overwrite, StandIn
+from tests.e2e.harness import FakeClock, start_paperclub
+from tests.group import People
 
 
 async def _recent(paperclub: PaperclubBot, guild_id: int) -> list[LedgerEntry]:
@@ -30,11 +31,11 @@ async def _until(predicate: Callable[[], object], timeout: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
 
-def _posts(standin: StandIn, channel: Channel) -> list[discord.Message]:
-    return [m for m in standin.messages(channel) if m.embeds]  # type: ignore[misc]
+def _posts(standin: StandIn, channel: Channel) -> list[Message]:
+    return [m for m in standin.messages(channel) if m.embeds]
 
 
-async def _set(standin: StandIn, guild: Guild, people: People, **options: object) -> str:
+async def _set(standin: StandIn, guild: Guild, people: People, **options: OptionValue) -> str:
     values = {"channel": guild.channel("papers").id, "time": "09:00",
               "timezone": "Europe/Berlin", **options}
     handle = await standin.slash("digest set", values, guild=guild, user=people.bob)
@@ -90,8 +91,9 @@ async def test_members_without_manage_server_and_dms_are_refused(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     for command in ("digest set", "digest status", "digest now", "digest off",
                     "digest preview"):
-        options = ({"channel": guild.channel("papers").id, "time": "09:00",
-                    "timezone": "UTC"} if command == "digest set" else {})
+        options: dict[str, OptionValue] = ({"channel": guild.channel("papers").id,
+                                            "time": "09:00", "timezone": "UTC"}
+                                           if command == "digest set" else {})
         denied = await standin.slash(command, options, guild=guild, user=people.alice)
         answer = await denied.response()
         assert answer.ephemeral and "Manage Server" in answer.content, command

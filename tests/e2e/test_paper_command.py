@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,8 +13,8 @@ from bot.core.card import EMBED_TOTAL_LIMIT
 from bot.core.models import Paper
 from bot.core.records import dumps
 from bot.services.catalog_loader import load_catalog
-from discord_standin import Fault, Guild, Message, StandIn
-from tests.e2e.conftest import People
+from discord_standin import Fault, Guild, Message, OptionValue, StandIn
+from tests.group import People
 
 GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"
 
@@ -38,11 +39,11 @@ def _assert_within_limits(embed: dict[str, object]) -> None:
     assert _embed_size(embed) <= EMBED_TOTAL_LIMIT
 
 
-def _buttons(message: Message) -> list[dict[str, object]]:
+def _buttons(message: Message) -> list[dict[str, Any]]:
     return [c for c in message.walk_components() if c.get("type") == 2]
 
 
-def _select(message: Message) -> dict[str, object]:
+def _select(message: Message) -> dict[str, Any]:
     (menu,) = [c for c in message.walk_components() if c.get("type") == 3]
     return menu
 
@@ -187,7 +188,8 @@ async def test_choosing_an_autocomplete_value_opens_that_paper(
 async def test_random_paper_and_empty_paper(bot: PaperclubBot, standin: StandIn,
                                             guild: Guild) -> None:
     titles = {p.title_en async for p in bot.services.catalog.papers.iter_papers()}
-    for command, options in (("random-paper", {}), ("paper", {})):
+    no_options: dict[str, OptionValue] = {}
+    for command, options in (("random-paper", no_options), ("paper", no_options)):
         handle = await standin.slash(command, options, guild=guild)
         (embed,) = (await handle.response()).embeds
         assert embed["title"] in titles

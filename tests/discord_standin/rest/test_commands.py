@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from discord_standin import Guild, StandIn
-from tests.discord_standin.testbot import People, TestBot
+from tests.discord_standin.testbot import TestBot
+from tests.group import People
 
 
 async def test_guild_commands_route_by_guild_id(

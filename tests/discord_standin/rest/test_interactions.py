@@ -7,7 +7,8 @@ import discord
 import pytest
 
 from discord_standin import Guild, StandIn
-from tests.discord_standin.testbot import People, TestBot
+from tests.discord_standin.testbot import TestBot
+from tests.group import People
 
 
 async def test_slash_command_round_trip(

@@ -8,7 +8,8 @@ import discord
 import pytest
 
 from discord_standin import Fault, Guild, MessageFlag, Overwrite, Permission, StandIn
-from tests.discord_standin.testbot import People, TestBot
+from tests.discord_standin.testbot import TestBot
+from tests.group import People
 
 
 async def test_channel_post_thread_and_nonce_dedupe(

@@ -1,0 +1,33 @@
+"""Helpers for end-to-end tests: a settable clock and starting the real bot in the stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+
+from bot.client.bot import PaperclubBot
+from bot.settings import Settings
+from bot.wiring import build_bot
+from discord_standin import StandIn
+
+
+class FakeClock:
+    """A settable clock for the digest: tests move time instead of waiting for it."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+async def start_paperclub(standin: StandIn, settings: Settings,
+                          clock: FakeClock) -> PaperclubBot:
+    """Build the bot on the fake clock and connect it to the stand-in."""
+    paperclub = await build_bot(settings, clock=clock, guild_ready_timeout=0.05)
+    await standin.start_bot(paperclub)
+    await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+    return paperclub
