@@ -4,7 +4,6 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,7 +17,6 @@ from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
-from bot.services.catalog_loader import load_catalog
 from bot.services.digest import DigestService, utc_now
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
@@ -29,8 +27,6 @@ from storage.digests import SqliteDigestStore
 from storage.papers import SqlitePaperStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
-
-log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 
@@ -51,9 +47,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
     db = await Database.open(settings.database.path)
     try:
         papers = SqlitePaperStore(db)
-        if await papers.count() == 0:
-            report = await load_catalog(papers, settings.catalog_path())
-            log.info("loaded %d papers from %s", report.loaded, settings.catalog_path().name)
+        catalog = CatalogService(papers, settings.catalog_path())
+        await catalog.load_if_empty()  # before the announcer is set: nothing is announced
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
         subscriptions = SubscriptionService(SqliteSubscriptionStore(db), papers, search)
         digests = SqliteDigestStore(db)
@@ -65,13 +60,14 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         def services(client: discord.Client) -> Services:
             """The Discord side needs the client: the bot calls this with itself, once."""
             notifier = Notifier(client, subscriptions, background, dm_interval=pacing)
+            catalog.announcer = notifier
             digest = DigestService(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=settings.digest.requests_per_second)
             return Services(search=search,
-                            catalog=CatalogService(papers, settings.catalog_path(), notifier),
+                            catalog=catalog,
                             digest=digest, subscriptions=subscriptions, sync_record=sync_record)
 
         async def release() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .interactions import OptionType, OptionValue
@@ -22,14 +22,24 @@ class SlashLine:
 
     command: str
     options: dict[str, OptionValue] = field(default_factory=dict)
+    last: str | None = None
+    """The option the line ends in, else the one free text fills: what autocomplete focuses."""
+    schema: tuple[JSONObject, ...] = ()
+    """The command's options as registered (names, types, choices, autocomplete)."""
+
+    def option(self, name: str | None) -> JSONObject | None:
+        """The registered option called ``name``, if any."""
+        return next((o for o in self.schema if o["name"] == name), None)
 
 
-def parse_slash(line: str, commands: Sequence[JSONObject]) -> SlashLine:
+def parse_slash(line: str, commands: Sequence[JSONObject], *,
+                channels: Mapping[str, int] | None = None) -> SlashLine:
     """Parse ``line`` like Discord's command bar.
 
     ``name:value`` sets an option (the value runs until the next ``name:``); leading free text
     fills the first required (else first) string option. Values are typed from the schema;
-    user, channel and role options take ids or mentions.
+    user, channel and role options take ids or mentions, and channel options also ``#name``
+    for a name in ``channels``.
     """
     try:
         tokens = shlex.split(line.strip().removeprefix("/"))
@@ -56,25 +66,28 @@ def parse_slash(line: str, commands: Sequence[JSONObject]) -> SlashLine:
     free: list[str] = []
     named: dict[str, list[str]] = {}
     current: list[str] | None = None
+    last: str | None = None
     for token in rest:
         match = _NAMED.match(token)
         if match and match.group(1) in known_options:
-            current = named.setdefault(match.group(1), [])
+            last = match.group(1)
+            current = named.setdefault(last, [])
             if match.group(2):
                 current.append(match.group(2))
         elif current is not None:
             current.append(token)
         else:
             free.append(token)
+    target = _free_text_target(schema, named)
     if free:
-        target = _free_text_target(schema, named)
         if target is None:
             raise ValueError(f"/{' '.join(path)} takes no free text; use name:value")
         named[target] = free
     options = {
-        name: _convert(known_options[name], " ".join(words)) for name, words in named.items()
+        name: _convert(known_options[name], " ".join(words), channels or {})
+        for name, words in named.items()
     }
-    return SlashLine(" ".join(path), options)
+    return SlashLine(" ".join(path), options, last or target, tuple(schema))
 
 
 def _free_text_target(schema: Sequence[JSONObject], named: dict[str, list[str]]) -> str | None:
@@ -84,19 +97,27 @@ def _free_text_target(schema: Sequence[JSONObject], named: dict[str, list[str]])
     return str(chosen[0]["name"]) if chosen else None
 
 
-def _convert(option: JSONObject, text: str) -> OptionValue:
+def _convert(option: JSONObject, text: str, channels: Mapping[str, int]) -> OptionValue:
     kind = OptionType(option["type"])
     name = option["name"]
     if kind is OptionType.STRING:
         return text
-    if kind is OptionType.INTEGER:
-        return int(text)
-    if kind is OptionType.NUMBER:
-        return float(text)
+    if kind in (OptionType.INTEGER, OptionType.NUMBER):
+        try:
+            return int(text) if kind is OptionType.INTEGER else float(text)
+        except ValueError:
+            what = "a whole number" if kind is OptionType.INTEGER else "a number"
+            raise ValueError(f"option {name!r} takes {what}, not {text!r}") from None
     if kind is OptionType.BOOLEAN:
         if text.lower() in _TRUE | _FALSE:
             return text.lower() in _TRUE
         raise ValueError(f"option {name!r} takes true or false, not {text!r}")
+    if kind is OptionType.CHANNEL and text.strip().startswith("#"):
+        wanted = text.strip()[1:]
+        if wanted in channels:
+            return channels[wanted]
+        known = ", ".join(f"#{c}" for c in channels) or "none"
+        raise ValueError(f"no channel #{wanted} here (channels: {known})")
     match = _SNOWFLAKE.match(text.strip())
     if match is None:
         raise ValueError(f"option {name!r} takes an id or a mention, not {text!r}")

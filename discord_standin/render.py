@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, tzinfo
 from typing import Any
 
 from .interactions import Callback, CallbackType
@@ -12,6 +14,9 @@ from .model import Message, MessageFlag
 _BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
 _SELECT_KINDS = {5: "user", 6: "role", 7: "user or role", 8: "channel"}
 _MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::[tTdDfFR])?>")
+_UNITS = (("year", 365 * 86_400), ("month", 30 * 86_400), ("day", 86_400), ("hour", 3_600),
+          ("minute", 60))
 
 
 def render_message(
@@ -19,13 +24,22 @@ def render_message(
     *,
     author: str | None = None,
     names: Mapping[int, str] | None = None,
+    now: float | None = None,
+    zone: tzinfo | None = None,
 ) -> str:
     """Render a message (or a callback's ``data``): header, content, embeds, components.
 
-    ``names`` maps user, role and channel ids to names, to show ``<@id>`` as ``@name``.
+    ``names`` maps user, role and channel ids to names, to show ``<@id>`` as ``@name``;
+    ``<t:…>`` timestamps show as time in ``zone`` (default: the computer's) and how far they
+    are from ``now`` (default: the current time, in seconds since the epoch).
     """
     data: Mapping[str, Any] = message.payload() if isinstance(message, Message) else message
-    text = _mentions(names or {})
+    mentions = _mentions(names or {})
+    moment = time.time() if now is None else now
+
+    def text(value: str) -> str:
+        return _timestamps(mentions(value), moment, zone)
+
     lines: list[str] = []
     name = author or (data.get("author") or {}).get("username")
     flags = int(data.get("flags") or 0)
@@ -97,6 +111,29 @@ def _mentions(names: Mapping[int, str]) -> Callable[[str], str]:
     return lambda value: _MENTION.sub(replace, value)
 
 
+def _timestamps(value: str, now: float, zone: tzinfo | None) -> str:
+    def replace(found: re.Match[str]) -> str:
+        stamp = int(found.group(1))
+        try:
+            local = datetime.fromtimestamp(stamp, zone)
+        except (OverflowError, OSError, ValueError):
+            return found.group(0)
+        return f"{local:%Y-%m-%d %H:%M}, {_relative(stamp - now)}"
+
+    return _TIMESTAMP.sub(replace, value)
+
+
+def _relative(seconds: float) -> str:
+    """``in 2 hours``, ``1 minute ago``, ``now``, as Discord shows ``<t:…:R>``."""
+    span = abs(seconds)
+    for unit, size in _UNITS:
+        if span >= size:
+            count = int(span // size)
+            amount = f"{count} {unit}{'s' if count != 1 else ''}"
+            return f"in {amount}" if seconds > 0 else f"{amount} ago"
+    return "now"
+
+
 def _embed(embed: Mapping[str, Any]) -> list[str]:
     body: list[str] = []
     author = (embed.get("author") or {}).get("name")
@@ -109,13 +146,19 @@ def _embed(embed: Mapping[str, Any]) -> list[str]:
     if embed.get("description"):
         body.extend(str(embed["description"]).splitlines())
     for fld in embed.get("fields") or []:
-        body.append(f"{fld.get('name')}: {fld.get('value')}")
+        value = str(fld.get("value"))
+        if "\n" in value:
+            body.append(f"{fld.get('name')}:")
+            body.extend(f"  {line}" for line in value.splitlines())
+        else:
+            body.append(f"{fld.get('name')}: {value}")
     footer = (embed.get("footer") or {}).get("text")
     if footer:
         body.append(f"— {footer}")
     if not body:
         return []
-    return ["╭" + "─" * 3] + [f"│ {line}" for line in body] + ["╰" + "─" * 3]
+    lines = [line for entry in body for line in entry.splitlines()]
+    return ["╭" + "─" * 3] + [f"│ {line}" for line in lines] + ["╰" + "─" * 3]
 
 
 def _walk(components: Iterable[Mapping[str, Any]]) -> Iterable[Mapping[str, Any]]:

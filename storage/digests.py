@@ -140,6 +140,25 @@ class SqliteDigestStore:
                 return None
         return await self.entry(guild_id, local_date)
 
+    async def reclaim_failed(self, guild_id: int, local_date: date,
+                             claim: Claim) -> LedgerEntry | None:
+        """Claim a FAILED date again (a retry); None unless the row is still FAILED.
+
+        The nonce stays, so a post whose answer was lost before is not sent twice."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE digest_ledger SET status = ?, paper_id = ?, cycle = ?, position = ?, "
+                "cycle_size = ?, channel_id = ?, late = ?, message_id = NULL, thread_id = NULL, "
+                "reason = NULL, claimed_at = ?, finished_at = NULL "
+                "WHERE guild_id = ? AND local_date = ? AND status = ?",
+                (LedgerStatus.CLAIMED, claim.paper_id, claim.cycle, claim.position,
+                 claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
+                 guild_id, local_date.isoformat(), LedgerStatus.FAILED),
+            )
+            if cursor.rowcount == 0:
+                return None
+        return await self.entry(guild_id, local_date)
+
     async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""
         return [_entry(row) for row in await self._db.fetchall(

@@ -117,6 +117,11 @@ class DigestStore(Protocol):
         """Claim the date before sending; None when a row already exists."""
         ...
 
+    async def reclaim_failed(self, guild_id: int, local_date: date,
+                             claim: Claim) -> LedgerEntry | None:
+        """Claim a FAILED date again; None unless the row is still FAILED."""
+        ...
+
     async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
         """Claimed rows never marked posted or failed."""
         ...
@@ -155,7 +160,8 @@ class SubscriptionStore(Protocol):
     """Topic subscriptions, the notification ledger and paused DM delivery."""
 
     async def add(self, subscription: Subscription) -> AddResult:
-        """Add a topic unless it is a duplicate or over the member's limit."""
+        """Add a topic unless over the member's limit; a followed topic gets the new delivery
+        (DELIVERY_CHANGED) or stays (DUPLICATE)."""
         ...
 
     async def remove(self, guild_id: int, user_id: int, topic_key: str) -> bool:

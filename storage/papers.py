@@ -418,7 +418,7 @@ class SqlitePaperStore:
         )
         workshops = int(row[0]) if row else 0
         last = await self._db.fetchone(
-            "SELECT loaded_at, source FROM catalog_loads ORDER BY id DESC LIMIT 1"
+            "SELECT loaded_at, source, rejected FROM catalog_loads ORDER BY id DESC LIMIT 1"
         )
         return CatalogStats(
             papers=sum(v.papers for v in venues),
@@ -426,6 +426,7 @@ class SqlitePaperStore:
             workshops=workshops,
             last_load_at=datetime.fromisoformat(last[0]) if last else None,
             last_load_source=last[1] if last else None,
+            last_load_rejected=int(last[2]) if last else 0,
         )
 
     async def vocabulary(self) -> list[tuple[str, int]]:

@@ -29,7 +29,8 @@ class SqliteSubscriptionStore:
         self._db = db
 
     async def add(self, subscription: Subscription) -> AddResult:
-        """Add a topic unless it is a duplicate or the member already has 25 in the server."""
+        """Add a topic unless the member already has 25 in the server; a topic they follow
+        already gets the new delivery (DELIVERY_CHANGED) or stays as it is (DUPLICATE)."""
         async with self._db.transaction() as conn:
             async with conn.execute(
                 "SELECT count(*), sum(topic_key = ?) FROM subscriptions "
@@ -39,7 +40,13 @@ class SqliteSubscriptionStore:
                 row = await cursor.fetchone()
             count, duplicates = (row[0], row[1] or 0) if row else (0, 0)
             if duplicates:
-                return AddResult.DUPLICATE
+                changed = await conn.execute(
+                    "UPDATE subscriptions SET delivery = ? WHERE guild_id = ? AND user_id = ? "
+                    "AND topic_key = ? AND delivery != ?",
+                    (subscription.delivery, subscription.guild_id, subscription.user_id,
+                     subscription.topic_key, subscription.delivery),
+                )
+                return AddResult.DELIVERY_CHANGED if changed.rowcount else AddResult.DUPLICATE
             if count >= MAX_TOPICS_PER_MEMBER:
                 return AddResult.LIMIT
             await conn.execute(

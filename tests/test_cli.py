@@ -210,3 +210,26 @@ def test_invite_link_has_exactly_the_needed_scopes_and_permissions(run: Run) -> 
     perms = discord.Permissions(int(url.split("permissions=")[1].split("&")[0]))
     assert perms == invite_permissions()
     assert not perms.administrator and not perms.mention_everyone and not perms.manage_messages
+
+
+def test_stats_and_search_on_an_empty_database_say_how_to_load(run: Run) -> None:
+    for args in (("stats",), ("search", "grokking")):
+        result = run(*args)
+        assert result.returncode == 1, args
+        assert "catalog is empty" in result.stderr and "paperclub import" in result.stderr
+
+
+def test_prune_tells_files_apart_by_path_or_by_the_source_given(loaded: Run,
+                                                                 tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    whole, part = tmp_path / "a" / "rg.jsonl", tmp_path / "b" / "rg.jsonl"
+    assert loaded("export", "-o", str(whole)).returncode == 0
+    assert loaded("import", str(whole)).returncode == 0
+    part.write_text("".join(whole.read_text(encoding="utf-8").splitlines(True)[:5]),
+                    encoding="utf-8")
+    other = loaded("import", str(part), "--prune")
+    assert other.returncode == 0 and "5 unchanged, 0 removed" in other.stdout
+    same = loaded("import", str(part), "--prune", "--source", str(whole))
+    assert same.returncode == 0 and same.stdout.startswith(f"{whole}: ")
+    assert "25 removed" in same.stdout

@@ -4,13 +4,17 @@ Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 pr
 `/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); end a line
 with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back` drive the
 last result list; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
-bot posts in channels by itself is shown as `[#channel]`; `help` and `quit` do what they say.
-You are an admin of a server with #general and #papers.
+bot posts in channels by itself is shown as `[#channel]` when it happens, and what it sends
+you privately as `[DM from paperclub]`; `help` and `quit` do what they say.
+You are an admin of a server with #general and #papers, and the bot's owner (so
+`/catalog reload` works). The server, channels and you keep their ids from run to run, so
+subscriptions and the paper of the day carry over while the database is kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -25,7 +29,15 @@ from bot.settings import Settings
 from bot.wiring import build_bot
 
 if TYPE_CHECKING:  # the stand-in is imported only when local mode runs (see local_session)
-    from discord_standin import Guild, InteractionHandle, Message, SlashLine, StandIn, User
+    from discord_standin import (
+        Channel,
+        Guild,
+        InteractionHandle,
+        Message,
+        SlashLine,
+        StandIn,
+        User,
+    )
 
 DEMO_SCRIPT = (
     "/paper grokking",
@@ -45,7 +57,13 @@ DEMO_SCRIPT = (
 HELP = __doc__ or ""
 LOCAL_GUILD_ID = 1_200_000_000_000_000_001
 """Fixed, so the local server's paper-of-the-day order (and so the demo script) is stable."""
+LOCAL_CHANNEL_IDS = {"general": 1_200_000_000_000_000_002, "papers": 1_200_000_000_000_000_003}
+LOCAL_ROLE_ID = 1_200_000_000_000_000_004
+LOCAL_USER_ID = 1_200_000_000_000_000_010
+"""Fixed like the server's, so the next run on the same database finds the same rows."""
 ANSWER_TIMEOUT = 15.0
+BACKGROUND_WAIT = 5.0
+WATCH_EVERY = 0.25
 
 Write = Callable[[str], None]
 
@@ -63,23 +81,32 @@ class LocalSession:
     echo: bool = True
     last: Message | None = field(default=None)
     shown: set[int] = field(default_factory=set)
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    def _channel_posts(self) -> None:
-        """Print what the bot posted in channels by itself (the paper of the day, threads)."""
+    def _new_posts(self) -> None:
+        """Print what the bot posted by itself (the paper of the day, threads, DMs to you)."""
         for channel in [*self.guild.channels, *self.guild.threads]:
-            for message in self.standin.messages(channel):
-                if message.id in self.shown or message.webhook_id is not None:
-                    continue
-                self.shown.add(message.id)
+            for message in self._unseen(channel):
                 self.write(f"[#{channel.name}] " + self._render(message))
                 if message.thread is not None:
                     self.write(f"[thread opened: #{message.thread.name}]")
+        bot_name = self.standin.bot_user.name
+        for message in self._unseen(self.standin.dm_channel(self.you)):
+            head, _, body = self._render(message).partition("\n")
+            self.write(f"[DM from {bot_name}] " + (body if head == bot_name else head))
 
-    def _with_channels(self, line: str) -> str:
-        """`#papers` -> the channel's id, as Discord's channel picker would send it."""
-        for channel in self.guild.channels:
-            line = line.replace(f"#{channel.name}", str(channel.id))
-        return line
+    def _unseen(self, channel: Channel) -> list[Message]:
+        fresh = [m for m in self.standin.messages(channel)
+                 if m.id not in self.shown and m.webhook_id is None]
+        self.shown.update(m.id for m in fresh)
+        return fresh
+
+    async def watch(self) -> None:
+        """Print the bot's own posts as they happen, between commands (runs until cancelled)."""
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            async with self.busy:
+                self._new_posts()
 
     def _render(self, message: Message) -> str:
         from discord_standin import render_message  # noqa: PLC0415 - local mode only
@@ -90,7 +117,8 @@ class LocalSession:
     def _parse(self, line: str) -> SlashLine:
         from discord_standin import parse_slash  # noqa: PLC0415 - local mode only
 
-        return parse_slash(line, self.standin.commands())
+        return parse_slash(line, self.standin.commands(),
+                           channels={c.name: c.id for c in self.guild.channels})
 
     def _show(self, message: Message | None) -> None:
         if message is None:
@@ -115,6 +143,10 @@ class LocalSession:
         line = line.strip()
         if not line:
             return True
+        async with self.busy:
+            return await self._command(line)
+
+    async def _command(self, line: str) -> bool:
         if self.echo:
             self.write(f"\n> {line}")
         word, _, rest = line.partition(" ")
@@ -129,16 +161,20 @@ class LocalSession:
             elif word in {"next", "prev", "back"}:
                 await self._click({"next": "▶", "prev": "◀"}.get(word, "Back to results"))
             elif word == "open":
-                await self._open(int(rest or "1"))
+                if not (rest.strip() or "1").isdigit():
+                    raise ValueError("open takes a result number, such as open 2")
+                await self._open(int(rest.strip() or "1"))
             elif line.startswith("/") and line.endswith("?"):
                 await self._autocomplete(line[:-1])
             elif line.startswith("/"):
-                parsed = self._parse(self._with_channels(line))
+                parsed = self._parse(line)
                 handle = await self.standin.slash(parsed.command, parsed.options,
                                                   guild=self.guild, user=self.you,
                                                   locale=self.locale)
                 await self._answer(handle)
-                self._channel_posts()
+                with contextlib.suppress(TimeoutError):  # DMs the command set off
+                    await asyncio.wait_for(self.bot.background_done(), BACKGROUND_WAIT)
+                self._new_posts()
             else:
                 self.write("Type a slash command such as /paper grokking, or help.")
         except (LookupError, ValueError, TimeoutError) as exc:
@@ -146,11 +182,24 @@ class LocalSession:
         return True
 
     async def _autocomplete(self, line: str) -> None:
+        """What Discord offers for the option the line ends in: its fixed choices, or the
+        bot's autocomplete; options with neither get a hint (Discord would not ask the bot)."""
         parsed = self._parse(line)
-        focused = "query" if "query" in parsed.options else next(iter(parsed.options), "")
-        choices = await self.standin.autocomplete(parsed.command, parsed.options,
-                                                  focused=focused, guild=self.guild,
-                                                  user=self.you, locale=self.locale)
+        option = parsed.option(parsed.last)
+        if option is None:
+            raise ValueError(f"/{parsed.command} has no option to complete; "
+                             "end the line with name:value?")
+        name = str(option["name"])
+        typed = str(parsed.options.get(name, ""))
+        if option.get("choices"):
+            choices = [c for c in option["choices"]
+                       if typed.casefold() in str(c["name"]).casefold()]
+        elif option.get("autocomplete"):
+            choices = await self.standin.autocomplete(
+                parsed.command, {**parsed.options, name: typed}, focused=name,
+                guild=self.guild, user=self.you, locale=self.locale)
+        else:
+            raise ValueError(f"/{parsed.command} {name}: no suggestions, type a value")
         self.write("\n".join(f"  {c['name']}   [{c['value']}]" for c in choices) or "  (none)")
 
     async def _click(self, label: str) -> None:
@@ -187,22 +236,36 @@ def quiet_logging() -> None:
 @asynccontextmanager
 async def local_session(settings: Settings, write: Write) -> AsyncIterator[LocalSession]:
     """Start the stand-in and the real bot (syncing its commands there); stop both after."""
-    from discord_standin import Guild, Member, Role, StandIn, User  # noqa: PLC0415 - local mode only
+    from discord_standin import (  # noqa: PLC0415 - local mode only
+        Channel,
+        Guild,
+        Member,
+        Role,
+        StandIn,
+        User,
+    )
 
     quiet_logging()
-    you = User("you")
-    admins = Role("admins", permissions=discord.Permissions(manage_guild=True).value)
-    guild = Guild("Reading Group", channels=["general", "papers"],
+    you = User("you", id=LOCAL_USER_ID)
+    admins = Role("admins", permissions=discord.Permissions(manage_guild=True).value,
+                  id=LOCAL_ROLE_ID)
+    guild = Guild("Reading Group",
+                  channels=[Channel(name, id=i) for name, i in LOCAL_CHANNEL_IDS.items()],
                   members=[Member(you, roles=[admins])], roles=[admins], id=LOCAL_GUILD_ID)
-    local_settings = settings.model_copy(
-        update={"discord": settings.discord.model_copy(update={"sync": "global"})})
+    local_settings = settings.model_copy(update={"discord": settings.discord.model_copy(
+        update={"sync": "global", "owner_ids": (*settings.discord.owner_ids, you.id)})})
     async with StandIn(guilds=[guild]) as standin:
         # A new stand-in knows no commands: sync even if the database says nothing changed.
         bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True)
         await standin.start_bot(bot)
+        session = LocalSession(standin, bot, guild, you, write)
+        watcher = asyncio.create_task(session.watch(), name="local-mode watcher")
         try:
-            yield LocalSession(standin, bot, guild, you, write)
+            yield session
         finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
             await standin.stop_bot(bot)
 
 

@@ -122,7 +122,8 @@ def _print_report(report: LoadReport) -> None:
     )
 
 
-async def _import(settings: Settings, path: Path, strict: bool, prune: bool) -> int:
+async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
+                  source: str | None = None) -> int:
     show = path.exists() and path.stat().st_size >= PROGRESS_MIN_BYTES and err.is_terminal
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TimeRemainingColumn(), console=err, transient=True, disable=not show) as bar:
@@ -133,7 +134,7 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool) -> 
 
         async with _catalog(settings) as store:
             report = await load_catalog(store, path, strict=strict, prune=prune,
-                                        progress=progress)
+                                        source=source, progress=progress)
     _print_report(report)
     return EXIT_OK
 
@@ -143,10 +144,19 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool) -> 
 @click.option("--strict", is_flag=True, help="Abort, loading nothing, at the first bad record.")
 @click.option("--prune", is_flag=True,
               help="Remove papers that an earlier load of this file had and it no longer has.")
+@click.option("--source", metavar="NAME",
+              help="Name the papers' source (default: the file's full path); --prune removes "
+                   "only papers an earlier load under the same name had.")
 @common_options
-def import_command(file: Path, strict: bool, prune: bool) -> int:
+def import_command(file: Path, strict: bool, prune: bool, source: str | None) -> int:
     """Load a catalog FILE (paper listing or JSON Lines) into the database."""
-    return _run(_import(_settings(click.get_current_context()), file, strict, prune))
+    return _run(_import(_settings(click.get_current_context()), file, strict, prune, source))
+
+
+def _say_catalog_empty(settings: Settings) -> None:
+    """Reading commands never load anything: they say how to (the bot loads catalog.path)."""
+    err.print(f"the catalog is empty: load one with `paperclub import FILE` (the bot loads "
+              f"{escape(str(settings.catalog_path()))} when it starts on an empty database)")
 
 
 async def _search(settings: Settings, text: str, filters: dict[str, Any], limit: int,
@@ -158,6 +168,7 @@ async def _search(settings: Settings, text: str, filters: dict[str, Any], limit:
         outcome = await SearchService(
             store, fuzzy_threshold=settings.search.fuzzy_threshold
         ).search(query, limit=limit)
+        empty = not outcome.hits and await store.count() == 0
     if as_json:
         out.print_json(data=cli_render.hit_dicts(outcome)) if outcome.hits else print("[]")
     else:
@@ -167,6 +178,8 @@ async def _search(settings: Settings, text: str, filters: dict[str, Any], limit:
             out.print(cli_render.search_table(outcome))
         else:
             err.print("no match")
+    if empty:
+        _say_catalog_empty(settings)
     return EXIT_OK if outcome.hits else EXIT_NO_MATCH
 
 
@@ -221,6 +234,8 @@ async def _stats(settings: Settings, as_json: bool) -> int:
         if stats.last_load_at:
             when = f"{stats.last_load_at:%Y-%m-%d %H:%M} UTC"
             out.print(f"last load: {stats.last_load_source} at {when}")
+    if not stats.papers:
+        _say_catalog_empty(settings)
     return EXIT_OK if stats.papers else EXIT_NO_MATCH
 
 

@@ -57,3 +57,6 @@ class CatalogStats:
     workshops: int
     last_load_at: datetime | None
     last_load_source: str | None
+    last_load_rejected: int = 0
+    last_load_rejected_lines: tuple[int, ...] = ()
+    """Known when this process made the last load (the database keeps only the count)."""

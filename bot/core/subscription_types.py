@@ -13,6 +13,7 @@ class AddResult(StrEnum):
 
     ADDED = "added"
     DUPLICATE = "duplicate"
+    DELIVERY_CHANGED = "delivery_changed"
     LIMIT = "limit"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -10,6 +12,10 @@ from bot.core.catalog_types import CatalogStats
 from bot.core.models import Paper
 from bot.services.catalog_loader import LoadReport, load_catalog
 from storage.interfaces import PaperStore
+
+log = logging.getLogger(__name__)
+LOGGED_REJECTS = 50
+SHOWN_REJECT_LINES = 10
 
 
 class NewPaperAnnouncer(Protocol):
@@ -36,10 +42,25 @@ class CatalogService:
         self.papers = papers
         self.path = path
         self.announcer = announcer
+        self._last: LoadReport | None = None
 
     async def stats(self) -> CatalogStats:
-        """Totals per venue and the last load."""
-        return await self.papers.stats()
+        """Totals per venue and the last load, with the rejected lines when it was ours."""
+        stats = await self.papers.stats()
+        last = self._last
+        if last is None or (last.source, last.rejected) != (stats.last_load_source,
+                                                            stats.last_load_rejected):
+            return stats
+        return dataclasses.replace(stats, last_load_rejected_lines=tuple(
+            e.line for e in last.errors[:SHOWN_REJECT_LINES]))
+
+    async def load_if_empty(self) -> LoadReport | None:
+        """The configured catalog, loaded when the database has no paper (at start)."""
+        if await self.papers.count():
+            return None
+        report = await self.load(self.path)
+        log.info("loaded %d papers from %s", report.loaded, self.path)
+        return report
 
     async def count(self) -> int:
         """Number of papers."""
@@ -52,6 +73,11 @@ class CatalogService:
     async def load(self, path: Path) -> LoadReport:
         """Load a catalog file; subscribers hear about new papers in the background."""
         report = await load_catalog(self.papers, path)
+        self._last = report
+        for error in report.errors[:LOGGED_REJECTS]:
+            log.warning("%s: rejected line %d: %s", path, error.line, error.reason)
+        if report.rejected > min(len(report.errors), LOGGED_REJECTS):
+            log.warning("%s: %d records rejected in all", path, report.rejected)
         if report.counts.added_ids and self.announcer is not None:
             found = [await self.papers.get(i) for i in report.counts.added_ids]
             self.announcer.announce([p for p in found if p is not None])

@@ -91,9 +91,12 @@ async def load_catalog(
     source: str | None = None,
     progress: Progress | None = None,
 ) -> LoadReport:
-    """Load a listing or JSON Lines file. Raises `CatalogFileError` or `StrictLoadError`."""
+    """Load a listing or JSON Lines file. Raises `CatalogFileError` or `StrictLoadError`.
+
+    `source` names where the papers come from (what `prune` compares); by default it is the
+    file's resolved path, so two files with the same name in different folders stay apart."""
     fmt = inspect_file(path)
-    report = LoadReport(source=source or path.name, format=fmt)
+    report = LoadReport(source=source or str(path.resolve()), format=fmt)
     reader = LineReader(path)
     listing = ListingParser()
     parsed = listing.parse(reader) if fmt is CatalogFormat.LISTING else parse_jsonl(reader)

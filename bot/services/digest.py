@@ -165,14 +165,35 @@ class DigestService:
             return await self._claim_and_deliver(config, todo.post, late=todo.late)
 
     async def post_now(self, config: DigestConfig) -> Outcome:
-        """`/digest now`: post today's paper unless today's is already claimed or posted."""
+        """`/digest now`: post today's paper unless today's is already claimed or posted (or
+        skipped); a failed post is tried again, in the channel configured now."""
         today = local_date_of(self.clock(), ZoneInfo(config.timezone))
         async with self._lock(config.guild_id):
             existing = await self.digests.entry(config.guild_id, today)
+            if existing is not None and existing.status is LedgerStatus.FAILED:
+                return await self._retry_failed(config, existing)
             if existing is not None:
                 return Outcome(config.guild_id, OutcomeStatus.ALREADY, today, existing.message_id,
                                existing.reason)
             return await self._claim_and_deliver(config, today, late=False)
+
+    async def _retry_failed(self, config: DigestConfig, failed: LedgerEntry) -> Outcome:
+        """Claim a failed date again: the same paper while it is in the catalog, else the
+        next one."""
+        claim: Claim | None = None
+        if failed.paper_id and await self.papers.get(failed.paper_id) is not None:
+            claim = Claim(failed.paper_id, failed.cycle or 1, failed.position or 1,
+                          failed.cycle_size or 1, failed.nonce, config.channel_id, late=False)
+        elif (choice := await self._choose(config)) is not None:
+            claim = Claim(choice.paper_id, choice.cycle, choice.position, choice.cycle_size,
+                          failed.nonce, config.channel_id, late=False)
+        if claim is None:
+            return Outcome(config.guild_id, OutcomeStatus.FAILED, failed.local_date,
+                           reason=Reason(ReasonCode.NO_ELIGIBLE_PAPER))
+        entry = await self.digests.reclaim_failed(config.guild_id, failed.local_date, claim)
+        if entry is None:
+            return Outcome(config.guild_id, OutcomeStatus.ALREADY, failed.local_date)
+        return await self._deliver(config, entry, resumed=False)
 
     async def preview(self, config: DigestConfig) -> tuple[Paper, Choice] | None:
         """The paper the next post will carry, without claiming it."""

@@ -12,7 +12,7 @@ from bot.core.reasons import Reason, ReasonCode
 from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
 from bot.core.text import tidy
 from bot.core.topic_match import CompiledTopic, PaperTerms, TopicIndex, normalise_topic
-from bot.services.search import SearchService
+from bot.services.search import SearchService, Strategy
 from storage.interfaces import PaperStore, SubscriptionStore
 
 MAX_TOPIC_CHARS = 100
@@ -35,6 +35,7 @@ class Subscribed:
     matches: int
     examples: tuple[Paper, ...] = ()
     dms_paused: bool = False
+    did_you_mean: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +105,19 @@ class SubscriptionService:
 
     async def subscribe(self, guild_id: int, user_id: int, text: str,
                         delivery: Delivery) -> Subscribed:
-        """Add a topic (refusing duplicates and the 26th) and show what it matches."""
+        """Add a topic (a followed one takes the new delivery; the 26th is refused) and show
+        what it matches, with `/paper`'s correction when it matches nothing."""
         topic, key = checked_topic(text)
         result = await self.store.add(Subscription(guild_id, user_id, topic, key, delivery))
         matches, examples = await self.count_matches(topic)
         paused = delivery is Delivery.DM and await self.store.dm_pause(user_id) is not None
-        return Subscribed(result, topic, matches, examples, dms_paused=paused)
+        return Subscribed(result, topic, matches, examples, dms_paused=paused,
+                          did_you_mean=None if matches else await self._correction(topic))
+
+    async def _correction(self, topic: str) -> str | None:
+        """The corrected topic `/paper` would search instead, when that finds papers."""
+        outcome = await self.search.search(parse_query(topic), limit=1)
+        return outcome.did_you_mean if outcome.strategy is Strategy.CORRECTED else None
 
     async def unsubscribe(self, guild_id: int, user_id: int, text: str) -> bool:
         """Remove a topic, matched the way duplicates are."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from discord_standin import render_callback, render_message
 
 
@@ -96,3 +98,29 @@ def test_render_callback_by_type() -> None:
         },
     }
     assert render_callback(modal) == "form: Feedback\n  [Your feedback: ____] (text)"
+
+
+def test_multi_line_fields_and_descriptions_keep_the_border() -> None:
+    text = render_message({"embeds": [{"description": "one\ntwo", "fields": [
+        {"name": "Recent", "value": "2026-11-30 posted\n2026-11-29 skipped"}]}]})
+    assert text.splitlines() == [
+        "╭───",
+        "│ one",
+        "│ two",
+        "│ Recent:",
+        "│   2026-11-30 posted",
+        "│   2026-11-29 skipped",
+        "╰───",
+    ]
+
+
+def test_timestamps_show_local_time_and_how_far_away() -> None:
+    moment = 1_796_025_600  # 2026-11-30 08:00 UTC
+    data = {"content": f"next <t:{moment}:R>, then <t:{moment + 86_400}:F> and <t:{moment}>",
+            "embeds": [{"fields": [{"name": "Next", "value": f"<t:{moment}:R>"}]}]}
+    text = render_message(data, now=moment - 7_200, zone=UTC)
+    assert text.splitlines()[0] == ("next 2026-11-30 08:00, in 2 hours, then 2026-12-01 08:00, "
+                                    "in 1 day and 2026-11-30 08:00, in 2 hours")
+    assert "│ Next: 2026-11-30 08:00, in 2 hours" in text
+    ago = render_message({"content": f"<t:{moment}:R>"}, now=moment + 90, zone=UTC)
+    assert ago == "2026-11-30 08:00, 1 minute ago"

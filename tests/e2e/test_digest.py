@@ -243,3 +243,34 @@ async def test_429_and_502_on_the_post_give_exactly_one_message(
     assert outcome.status == "posted"
     assert len(_posts(standin, guild.channel("papers"))) == 1
     assert len(standin.requests("POST", path)) == 3
+
+
+async def test_a_failed_post_is_retried_by_digest_now_after_set(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    await _set(standin, guild, people, thread=False, channel=guild.channel("general").id)
+    standin.fail("POST", f"/channels/{guild.channel('general').id}/messages",
+                 Fault.unknown_channel(), times=10)
+    failed = await standin.slash("digest now", guild=guild, user=people.bob)
+    answer = (await failed.followup()).content
+    assert "10003" in answer and "/digest set" in answer
+    await _set(standin, guild, people, thread=False)  # #papers works
+    retried = await standin.slash("digest now", guild=guild, user=people.bob)
+    assert "Posted today's paper" in (await retried.followup()).content
+    (post,) = _posts(standin, guild.channel("papers"))
+    again = await standin.slash("digest now", guild=guild, user=people.bob)
+    assert "already out" in (await again.followup()).content
+    assert _posts(standin, guild.channel("papers")) == [post]
+    (entry,) = await _recent(bot, guild.id)
+    assert entry.status == "posted" and entry.message_id == post.id
+    assert entry.reason is not None and "10003" not in render_reason(Lang.EN, entry.reason)
+
+
+async def test_digest_now_while_off_says_so_and_posts_nothing(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    await _set(standin, guild, people)
+    await standin.slash("digest off", guild=guild, user=people.bob)
+    now = await standin.slash("digest now", guild=guild, user=people.bob)
+    answer = await now.response()
+    assert answer.ephemeral and "off" in answer.content and "/digest set" in answer.content
+    assert not _posts(standin, guild.channel("papers"))
+    assert await _recent(bot, guild.id) == []

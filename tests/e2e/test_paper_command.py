@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,9 @@ from bot.core.card import EMBED_TOTAL_LIMIT
 from bot.core.models import Paper
 from bot.core.records import dumps
 from bot.services.catalog_loader import load_catalog
+from bot.settings import Settings
 from discord_standin import Fault, Guild, Message, OptionValue, StandIn
+from tests.e2e.harness import FakeClock, start_paperclub
 from tests.group import People
 
 GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"
@@ -293,3 +296,24 @@ async def test_random_paper_and_catalog_stats_work_in_a_dm(
     stats_dm = await standin.slash("catalog stats", user=people.alice)
     (embed,) = (await stats_dm.response()).embeds
     assert "**30** papers" in embed["description"]
+
+
+async def test_rejects_of_the_catalog_loaded_at_start_are_logged_and_shown(
+        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, tmp_path: Path,
+        catalog_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    mixed = tmp_path / "mixed.txt"
+    good = catalog_path.read_text(encoding="utf-8")
+    mixed.write_text(good + "\n\nOrphan\n", encoding="utf-8")
+    configured = settings.model_copy(update={"catalog": settings.catalog.model_copy(
+        update={"path": mixed})})
+    with caplog.at_level(logging.WARNING, logger="bot"):
+        paperclub = await start_paperclub(standin, configured, clock)
+    try:
+        bad_line = len(good.splitlines()) + 2
+        assert any(f"line {bad_line}" in r.getMessage() and r.levelno == logging.WARNING
+                   for r in caplog.records)
+        handle = await standin.slash("catalog stats", guild=guild)
+        (embed,) = (await handle.response()).embeds
+        assert f"rejected by the last load: 1 (line {bad_line})" in embed["description"]
+    finally:
+        await standin.stop_bot(paperclub)

@@ -184,3 +184,23 @@ async def test_hostile_topics_ping_no_one(bot: PaperclubBot, standin: StandIn, g
         for message in standin.messages(channel, ephemeral=True):
             assert not message.pings.everyone and not message.pings.roles
             assert message.pings.users <= {people.alice.id}
+
+
+async def test_subscribing_again_with_another_delivery_changes_it(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    await _sub(standin, guild, people.alice, "grokking")
+    changed = await _sub(standin, guild, people.alice, "Grokking", delivery="mention")
+    assert "now" in changed and "mention in the paper of the day" in changed
+    listing = await standin.slash("subscriptions", guild=guild, user=people.alice)
+    assert "**grokking** — 1 paper, mention in the paper of the day" in (
+        await listing.response()).content
+    assert "already follow" in await _sub(standin, guild, people.alice, "grokking",
+                                          delivery="mention")
+
+
+async def test_a_topic_that_matches_nothing_offers_a_correction(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    reply = await _sub(standin, guild, people.alice, "grokkng")
+    assert "matches 0 papers" in reply and "Did you mean **grokking**?" in reply
+    nothing = await _sub(standin, guild, people.alice, "zzqxv")
+    assert "matches 0 papers" in nothing and "Did you mean" not in nothing

@@ -176,3 +176,25 @@ async def test_title_starting_with_comments_after_a_commented_record_loads_both(
     assert (report.counts.added, report.rejected) == (2, 0)
     titles = {p.title_en: p.comments async for p in empty_store.iter_papers()}
     assert titles == {"Paper A": "Accepted at ICML 2026", "Comments on Paper A": ""}
+
+
+async def test_prune_only_touches_papers_from_the_same_file(
+        empty_store: SqlitePaperStore, bundled_papers: list[Paper], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p").mkdir()
+    here, there = Path("rg.jsonl"), Path("p") / "rg.jsonl"
+    here.write_text("".join(dumps(p) + "\n" for p in bundled_papers[:3]), encoding="utf-8")
+    there.write_text("".join(dumps(p) + "\n" for p in bundled_papers[3:6]), encoding="utf-8")
+    await load_catalog(empty_store, here)
+    await load_catalog(empty_store, there)
+    there.write_text(dumps(bundled_papers[3]) + "\n", encoding="utf-8")
+    pruned = await load_catalog(empty_store, there, prune=True)
+    assert pruned.counts.removed == 2
+    assert await empty_store.count() == 4
+    named = await load_catalog(empty_store, here, prune=True, source="group list")
+    assert named.source == "group list" and named.counts.removed == 0
+    here.write_text(dumps(bundled_papers[0]) + "\n", encoding="utf-8")
+    again = await load_catalog(empty_store, tmp_path / "rg.jsonl", prune=True,
+                               source="group list")
+    assert again.counts.removed == 2 and await empty_store.count() == 2

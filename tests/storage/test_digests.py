@@ -104,3 +104,18 @@ async def test_a_reason_stored_as_a_sentence_reads_back_as_text(db: Database) ->
     (entry,) = await store.recent(GUILD)
     assert entry.reason == Reason(ReasonCode.TEXT, {"text": "bot was offline"})
     assert render_reason(Lang.EN, entry.reason) == "bot was offline"
+
+
+async def test_only_a_failed_date_is_claimed_again_and_only_once(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    assert await store.reclaim_failed(GUILD, DAY, _claim()) is None  # no row
+    await store.claim(GUILD, DAY, _claim())
+    assert await store.reclaim_failed(GUILD, DAY, _claim()) is None  # in progress
+    await store.mark_failed(GUILD, DAY, Reason(ReasonCode.CHANNEL_MISSING))
+    moved = Claim(paper_id="p1", cycle=1, position=1, cycle_size=30, nonce="n", channel_id=8,
+                  late=False)
+    results = await asyncio.gather(*(store.reclaim_failed(GUILD, DAY, moved) for _ in range(4)))
+    (entry,) = [r for r in results if r is not None]
+    assert (entry.status, entry.channel_id, entry.reason) == ("claimed", 8, None)
+    await store.mark_posted(GUILD, DAY, message_id=99)
+    assert await store.reclaim_failed(GUILD, DAY, moved) is None  # posted: never again

@@ -59,3 +59,13 @@ async def test_topic_counts_and_followers(db: Database) -> None:
     assert await store.topic_counts(10) == [("grokking", 3), ("distillation", 1)]
     assert await store.followers(10, "grokking") == [1, 2, 3]
     assert sorted(await store.guilds_with_subscriptions()) == [10]
+
+
+async def test_adding_a_followed_topic_with_another_delivery_changes_it(db: Database) -> None:
+    store = SqliteSubscriptionStore(db)
+    assert await store.add(_sub("Grokking")) is AddResult.ADDED
+    assert await store.add(_sub("grokking", delivery=Delivery.MENTION)) \
+        is AddResult.DELIVERY_CHANGED
+    assert await store.add(_sub("grokking", delivery=Delivery.MENTION)) is AddResult.DUPLICATE
+    (followed,) = await store.of_member(10, 1)
+    assert (followed.topic, followed.delivery) == ("Grokking", Delivery.MENTION)

@@ -32,9 +32,17 @@ class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The
         lang = lang_of(interaction)
         stats = await self.services.catalog.stats()
         when = discord.utils.format_dt(stats.last_load_at, "R") if stats.last_load_at else "—"
+        description = t(lang, "catalog.stats", papers=stats.papers,
+                        workshops=stats.workshops, when=when)
+        if stats.last_load_rejected:
+            lines = ", ".join(map(str, stats.last_load_rejected_lines))
+            if len(stats.last_load_rejected_lines) < stats.last_load_rejected and lines:
+                lines += ", …"
+            description += "\n" + t(
+                lang, "catalog.rejected_lines" if lines else "catalog.rejected",
+                count=stats.last_load_rejected, lines=lines)
         embed = discord.Embed(title=t(lang, "catalog.title"), colour=CARD_COLOUR,
-                              description=t(lang, "catalog.stats", papers=stats.papers,
-                                            workshops=stats.workshops, when=when))
+                              description=description)
         for venue in stats.venues[:25]:
             name = " ".join(str(p) for p in (venue.conference or "?", venue.year or "") if p)
             embed.add_field(name=escape(f"{name} · {venue.track}"), value=str(venue.papers))

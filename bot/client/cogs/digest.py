@@ -18,7 +18,7 @@ from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
 from bot.core.digest_types import DigestConfig, DigestState, LedgerStatus, OutcomeStatus
 from bot.core.lang import Lang
 from bot.core.messages import refusal_text, render_reason, t, weekday
-from bot.core.reasons import Reason, text_reason
+from bot.core.reasons import Reason, ReasonCode, text_reason
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
@@ -30,6 +30,8 @@ STATUS_KEYS = {LedgerStatus.POSTED: "digest.recent.posted",
                LedgerStatus.SKIPPED: "digest.recent.skipped",
                LedgerStatus.FAILED: "digest.recent.failed",
                LedgerStatus.CLAIMED: "digest.recent.claimed"}
+CHANNEL_PROBLEMS = {ReasonCode.CHANNEL_MISSING, ReasonCode.NO_ACCESS, ReasonCode.NO_PERMISSION}
+"""Failures that another channel (`/digest set`) would fix."""
 TRACK_KEYS = {None: "digest.track.any", "main": "digest.track.main",
               "workshop": "digest.track.workshop"}
 
@@ -190,9 +192,11 @@ class DigestCog(commands.GroupCog, group_name="digest",
 
     @app_commands.command(name="now", description="Post today's paper now, if not yet posted")
     async def now(self, interaction: discord.Interaction) -> None:
-        """Post today's paper unless it is already out."""
+        """Post today's paper unless it is already out; refused while the digest is off."""
         notice = await self._notice(interaction)
         config = await self._config(interaction)
+        if config.state is DigestState.OFF:
+            raise UserFacingError(notice + t(lang_of(interaction), "digest.now.off"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.services.digest.post_now(config)
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
@@ -204,6 +208,8 @@ class DigestCog(commands.GroupCog, group_name="digest",
         }
         text = texts.get(outcome.status) or t(lang, "digest.now.failed", reason=_reason(
             lang, outcome.reason or text_reason(outcome.status)))
+        if outcome.reason is not None and outcome.reason.code in CHANNEL_PROBLEMS:
+            text += "\n" + t(lang, "digest.now.pick_channel")
         await respond(interaction, notice + text, ephemeral=True)
 
     async def _config(self, interaction: discord.Interaction) -> DigestConfig:

@@ -62,6 +62,9 @@ class SubscriptionsCog(commands.Cog):
         shown = escape(done.topic)
         if done.result is AddResult.DUPLICATE:
             text = t(lang, "subs.duplicate", topic=shown)
+        elif done.result is AddResult.DELIVERY_CHANGED:
+            text = t(lang, "subs.delivery_changed", topic=shown,
+                     delivery=t(lang, DELIVERY_KEYS[Delivery(delivery)]))
         elif done.result is AddResult.LIMIT:
             text = t(lang, "subs.limit", limit=MAX_TOPICS_PER_MEMBER)
         else:
@@ -70,6 +73,8 @@ class SubscriptionsCog(commands.Cog):
             text = t(lang, "subs.added_examples" if examples else "subs.added", topic=shown,
                      delivery=t(lang, DELIVERY_KEYS[Delivery(delivery)]),
                      papers=_papers(lang, done.matches)) + examples
+            if done.did_you_mean:
+                text += "\n" + t(lang, "subs.did_you_mean", s=escape(done.did_you_mean))
             if done.dms_paused:
                 text += "\n" + t(lang, "subs.dms_paused_hint")
         await respond(interaction, text, ephemeral=True)

@@ -70,6 +70,14 @@ STRINGS: dict[str, Texts] = {
     "digest.now.already": tr("Today's paper is already out: {where}", "今天的论文已经发布：{where}",
                              "今天的論文已經發布：{where}"),
     "digest.now.failed": tr("Could not post: {reason}", "无法发布：{reason}", "無法發布：{reason}"),
+    "digest.now.pick_channel": tr(
+        "Choose a channel the bot can post in with `/digest set`, then try `/digest now` again.",
+        "请用 `/digest set` 选择机器人能发布的频道，然后再试一次 `/digest now`。",
+        "請用 `/digest set` 選擇機器人能發布的頻道，然後再試一次 `/digest now`。"),
+    "digest.now.off": tr(
+        "The paper of the day is off, so nothing was posted. `/digest set` turns it on again.",
+        "每日论文已关闭，因此没有发布。使用 `/digest set` 重新开启。",
+        "每日論文已關閉，因此沒有發布。使用 `/digest set` 重新開啟。"),
     "digest.post.note": tr("**Paper of the day** · {position} of {size} in this cycle",
                            "**每日论文** · 本轮第 {position}/{size} 篇",
                            "**每日論文** · 本輪第 {position}/{size} 篇"),

@@ -37,6 +37,12 @@ STRINGS: dict[str, Texts] = {
     "catalog.stats": tr("**{papers}** papers · {workshops} workshops · last loaded {when}",
                         "共 **{papers}** 篇论文 · {workshops} 个研讨会 · 最近加载 {when}",
                         "共 **{papers}** 篇論文 · {workshops} 個研討會 · 最近載入 {when}"),
+    "catalog.rejected": tr("Records rejected by the last load: {count}.",
+                           "最近一次加载拒收的记录：{count} 条。",
+                           "最近一次載入拒收的紀錄：{count} 筆。"),
+    "catalog.rejected_lines": tr("Records rejected by the last load: {count} (line {lines}).",
+                                 "最近一次加载拒收的记录：{count} 条（第 {lines} 行）。",
+                                 "最近一次載入拒收的紀錄：{count} 筆（第 {lines} 行）。"),
     "catalog.reloaded": tr(
         "{file}: {added} added, {updated} updated, {unchanged} unchanged, {rejected} rejected",
         "{file}：新增 {added} 篇，更新 {updated} 篇，未变 {unchanged} 篇，拒收 {rejected} 篇",

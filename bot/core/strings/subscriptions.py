@@ -19,6 +19,13 @@ STRINGS: dict[str, Texts] = {
                            "在每日論文中提及"),
     "subs.duplicate": tr("You already follow **{topic}** here.", "你已经在这里关注了 **{topic}**。",
                          "你已經在這裡關注了 **{topic}**。"),
+    "subs.delivery_changed": tr("You follow **{topic}** here; you now hear by {delivery}.",
+                                "你已在这里关注 **{topic}**；现在改为通过{delivery}通知你。",
+                                "你已在這裡關注 **{topic}**；現在改為透過{delivery}通知你。"),
+    "subs.did_you_mean": tr(
+        "Did you mean **{s}**? `/unsubscribe` this topic and `/subscribe` to that one instead.",
+        "您是不是要找 **{s}**？可以先 `/unsubscribe` 这个主题，再 `/subscribe` 那个。",
+        "您是不是要找 **{s}**？可以先 `/unsubscribe` 這個主題，再 `/subscribe` 那個。"),
     "subs.limit": tr("You follow {limit} topics here already; `/unsubscribe` one first.",
                      "你在这里已经关注了 {limit} 个主题；请先用 `/unsubscribe` 取消一个。",
                      "你在這裡已經關注了 {limit} 個主題；請先用 `/unsubscribe` 取消一個。"),

@@ -1,0 +1,83 @@
+"""Local mode in-process: the real bot and the stand-in, driven by typed lines."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.cli.local import local_session, run_script
+from bot.settings import Settings, load_settings
+
+INTERNALS = ("Traceback", "no callback", "focused option", "invalid literal", "Ignoring exception")
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return load_settings(None, {"PAPERCLUB_DATABASE__PATH": str(tmp_path / "local.db")})
+
+
+@pytest.fixture(autouse=True)
+def _keep_log_levels() -> Iterator[None]:
+    """Local mode quiets logging for the transcript; give other tests their levels back."""
+    loggers = [logging.getLogger(), logging.getLogger("discord")]
+    levels = [logger.level for logger in loggers]
+    yield
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
+
+
+async def _run(settings: Settings, *lines: str) -> str:
+    out: list[str] = []
+    await run_script(settings, lines, out.append)
+    return "\n".join(out)
+
+
+async def test_ids_are_the_same_in_the_next_run(settings: Settings) -> None:
+    await _run(settings, "/subscribe topic:grokking",
+               "/digest set channel:#papers time:09:00 timezone:UTC")
+    out = await _run(settings, "/subscriptions", "/digest status",
+                     "/subscriptions-admin topic:grokking")
+    assert "**grokking** — 1 paper, direct message" in out
+    assert "│ Channel: #papers" in out
+    assert "**grokking**: @you" in out
+
+
+async def test_question_mark_completes_the_option_it_ends(
+        settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    out = await _run(settings, "/digest set channel:#papers time:09:00 timezone:berl?",
+                     "/paper venue:?", "/digest set time:?", "/paper ?",
+                     "/paper gro year:20x6?", "open abc", "/subscribe topic:#papers")
+    completions = out.split("> /paper venue:?")[0]
+    assert "Europe/Berlin" in completions
+    assert "Workshop   [workshop]" in out.split("> /paper venue:?")[1]
+    assert "! /digest set time: no suggestions, type a value" in out
+    assert "! open takes a result number, such as open 2" in out
+    assert "Subscribed to **\\#papers**" in out  # the topic, not the channel's id
+    for internal in INTERNALS:
+        assert internal not in out and internal not in caplog.text, internal
+
+
+async def test_dms_are_shown_and_you_own_the_application(settings: Settings) -> None:
+    out = await _run(settings, "/subscribe topic:differential equations",
+                     "/digest set channel:#papers time:09:00 timezone:UTC", "/digest now",
+                     "/catalog reload")
+    assert "[DM from paperclub] " in out
+    assert "owner" not in out.split("> /catalog reload")[1]
+    assert "30 unchanged" in out
+
+
+async def test_a_post_made_between_commands_is_printed_when_it_happens(
+        settings: Settings) -> None:
+    out: list[str] = []
+    async with local_session(settings, out.append) as session:
+        await session.command("/digest set channel:#papers time:09:00 timezone:UTC")
+        config = await session.bot.services.digest.config(session.guild.id)
+        assert config is not None
+        await session.bot.services.digest.post_now(config)  # as the scheduler would
+        async with asyncio.timeout(10):
+            while not any(line.startswith("[#papers]") for line in out):
+                await asyncio.sleep(0.05)
