@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.core.messages import Refusal
 from bot.core.models import Track
-from bot.core.text import CJK_RUN, clean
+from bot.core.text import CJK_RUN, clean, fold_chinese
 
 MAX_QUERY_CHARS = 500
 MAX_WORDS = 12
@@ -82,9 +82,10 @@ class SearchQuery:
 
 
 def words_of(text: str) -> tuple[str, ...]:
-    """Split text into index words: Latin/digit runs and CJK runs, case-folded."""
+    """Split text into index words: Latin/digit runs and CJK runs (Traditional folded to
+    Simplified, as the index is), case-folded."""
     result: list[str] = []
-    for word in _WORD.findall(clean(text).casefold()):
+    for word in _WORD.findall(fold_chinese(clean(text)).casefold()):
         # `理解grokking` is one \w run; the index keeps scripts apart, so split it too.
         spaced = CJK_RUN.sub(lambda m: f" {m.group()} ", word)
         result.extend(piece[:MAX_WORD_CHARS] for piece in spaced.split())
