@@ -56,6 +56,22 @@ def match_expression(query: SearchQuery, *, any_word: bool = False,
     return " AND ".join(clauses) if clauses else None
 
 
+TITLE_COLUMNS = ("title_en", "title_zh")
+
+
+def phrase_expression(query: SearchQuery) -> str | None:
+    """MATCH for the query's words as one phrase, in typed order, in a title (with the author
+    filter): the hits that rank first. None for fewer than two words."""
+    if len(query.phrase) < 2:
+        return None
+    tokens = " ".join(" ".join(cjk_bigrams(w)) if has_cjk(w) else w for w in query.phrase)
+    clauses = ["{" + " ".join(TITLE_COLUMNS) + "} : " + _quote(tokens)]
+    if query.filters.author:
+        clauses.append("authors : (" + " AND ".join(
+            word_expression(w) for w in query.filters.author) + ")")
+    return " AND ".join(clauses)
+
+
 def index_row(paper: Paper) -> tuple[str, ...]:
     """The text of each indexed column, in `COLUMNS` order (defined once, in the core, where
     topic matching reads the same columns)."""

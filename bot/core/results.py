@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from bot.core.card import DESCRIPTION_LIMIT, fit
 from bot.core.lang import Lang
-from bot.core.messages import t
-from bot.core.models import Paper
+from bot.core.messages import t, tn
+from bot.core.models import Paper, Track
+from bot.core.query import Filters
 
 CHOICE_NAME_LIMIT = 100
 SELECT_LABEL_LIMIT = 100
@@ -79,10 +80,40 @@ def result_page(papers: Sequence[Paper], page: int, query: str, lang: Lang,
                       first=page * per_page)
 
 
+UNFILTERED_CAP = 100
+"""Matches counted without the filters, at most (more are "more than 100")."""
+
+
+def describe_filters(filters: Filters, lang: Lang, escape: Callable[[str], str]) -> str:
+    """The filters in words: `workshop papers · papers by vardi`."""
+    parts: list[str] = []
+    if filters.track is not None:
+        parts.append(t(lang, "filter.main" if filters.track is Track.MAIN else "filter.workshop"))
+    if filters.venue:
+        parts.append(t(lang, "filter.venue", venue=escape(fit(filters.venue, 100))))
+    if filters.author:
+        parts.append(t(lang, "filter.author", author=escape(" ".join(filters.author))))
+    if filters.honour:
+        parts.append(t(lang, "filter.honour", honour=filters.honour))
+    if filters.year is not None:
+        parts.append(t(lang, "filter.year", year=filters.year))
+    return " · ".join(parts)
+
+
 def no_match_message(query: str, did_you_mean: str | None, lang: Lang,
-                     escape: Callable[[str], str]) -> str:
-    """What to say when nothing matched: the query, a suggestion, and a hint."""
-    lines = [t(lang, "results.none", q=escape(fit(query, 200)))]
+                     escape: Callable[[str], str], *, filters: Filters | None = None,
+                     unfiltered: int | None = None) -> str:
+    """What to say when nothing matched: the query (and the filters that narrowed it, with the
+    matches found without them), a suggestion, and a hint."""
+    if filters is not None and unfiltered is not None:
+        lines = [t(lang, "results.none_filtered", q=escape(fit(query, 200)),
+                   filters=describe_filters(filters, lang, escape))]
+        if unfiltered is not None:
+            lines.append(t(lang, "results.unfiltered_many", n=UNFILTERED_CAP)
+                         if unfiltered > UNFILTERED_CAP
+                         else tn(lang, "results.unfiltered", unfiltered))
+    else:
+        lines = [t(lang, "results.none", q=escape(fit(query, 200)))]
     if did_you_mean:
         lines.append(t(lang, "results.did_you_mean", s=escape(fit(did_you_mean, 200))))
     lines.append(t(lang, "results.hint"))

@@ -111,6 +111,28 @@ async def test_no_match_offers_did_you_mean(bot: PaperclubBot, standin: StandIn,
     assert (content and "Did you mean" in content) or (await suggestion.response()).embeds
 
 
+async def test_no_match_under_filters_names_them(bot: PaperclubBot, standin: StandIn,
+                                                 guild: Guild) -> None:
+    handle = await standin.slash("paper", {"query": "grokking", "venue": "workshop"},
+                                 guild=guild)
+    content = (await handle.response()).content
+    assert content.startswith("No paper matches **grokking** among workshop papers.")
+    assert "Without the filter: 1 match." in content
+    inline = await standin.slash("paper", {"query": "grokking year:2020 author:Vardi"},
+                                 guild=guild, locale="zh-TW")
+    content = (await inline.response()).content
+    assert "vardi 的論文" in content and "2020 年的論文" in content and "不加篩選：1 篇" in content
+
+
+@pytest.mark.parametrize("query", ["🤖", "*", '"', "?!.,;:", "author:🤖"])
+async def test_a_query_with_no_words_says_so(bot: PaperclubBot, standin: StandIn, guild: Guild,
+                                             query: str) -> None:
+    handle = await standin.slash("paper", {"query": query}, guild=guild)
+    message = await handle.response()
+    assert not message.embeds
+    assert "no words to search for" in message.content
+
+
 async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standin: StandIn,
                                                        guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,

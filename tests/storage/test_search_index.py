@@ -89,3 +89,21 @@ async def test_the_migration_rebuilds_an_index_made_the_old_way(tmp_path: Path) 
         assert await _titles(store, "ICML") == [PROCEEDINGS.title_en]
     finally:
         await db.close()
+
+
+def _paper(title: str, summary: str = "") -> Paper:
+    return Paper(title_en=title, title_zh="", authors=("Ada Lovelace",), summary_zh=summary)
+
+
+async def test_an_exact_title_ranks_first_then_the_phrase(db: Database) -> None:
+    store = SqlitePaperStore(db)
+    exact = _paper("Attention Is All You Need")
+    containing = _paper("Attention Is All You Need? Attention, Attention and Attention Need You")
+    scattered = _paper("You Need Attention: All Is Attention Attention Attention")
+    papers = [containing, scattered, exact]
+    await store.load(enumerate(papers, start=1), source=LoadSource("t"))
+    assert (await _titles(store, "attention is all you need"))[:2] == [
+        exact.title_en, containing.title_en]
+    assert (await _titles(store, "Attention is all you need author:lovelace"))[0] == exact.title_en
+    assert (await _titles(store, "is all you"))[-1] == scattered.title_en
+    assert len(await store.search(parse_query("attention need"), limit=2, offset=1)) == 2

@@ -92,14 +92,19 @@ class PapersCog(commands.Cog):
         except QueryError as exc:
             raise UserFacingError(exc.text(lang)) from None
         if parsed.is_empty():
+            if text_query or author:
+                raise UserFacingError(t(lang, "query.no_words"))
             await self._random(interaction, lang, private)
             return
         outcome = await answer_in_time(
             interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
+            if outcome.unfiltered is not None:
+                shown_query = " ".join(parsed.words)
             await respond(interaction, no_match_message(
-                shown_query, outcome.did_you_mean, lang, escape), ephemeral=private)
+                shown_query, outcome.did_you_mean, lang, escape, filters=parsed.filters,
+                unfiltered=outcome.unfiltered), ephemeral=private)
             return
         note = t(lang, "results.corrected", s=escape(outcome.did_you_mean)) if (
             outcome.did_you_mean) else ""
