@@ -422,6 +422,18 @@ class SqlitePaperStore:
             (f"%{_escape_like(prefix)}%", limit))
         return [str(row[0]) for row in rows]
 
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text` (case-insensitive), most papers
+        first: what a `venue:` filter can name."""
+        pattern = f"%{_escape_like(text)}%"
+        rows = await self._db.fetchall(
+            "SELECT name FROM (SELECT conference AS name, count(*) AS n FROM papers "
+            "WHERE conference LIKE ? ESCAPE '\\' GROUP BY conference UNION ALL "
+            "SELECT workshop, count(*) FROM papers WHERE workshop LIKE ? ESCAPE '\\' "
+            "GROUP BY workshop) ORDER BY n DESC, name LIMIT ?",
+            (pattern, pattern, limit))
+        return [str(row[0]) for row in rows]
+
     async def paper_ids(self, track: str | None = None) -> list[str]:
         """Public ids of every paper, or of those on one track."""
         sql = "SELECT public_id FROM papers" + (" WHERE track = ?" if track else "")

@@ -10,22 +10,26 @@ from bot.core.lang import Lang
 from bot.core.messages import t, tn
 from bot.core.models import Paper, Track
 from bot.core.query import Filters
+from bot.core.venue_label import chinese_for, venue_badge
 
 CHOICE_NAME_LIMIT = 100
 SELECT_LABEL_LIMIT = 100
 SELECT_DESCRIPTION_LIMIT = 100
 PER_PAGE = 5
 
-def titles_in_order(paper: Paper, chinese_first: bool) -> tuple[str, str]:
-    """(first, second) title for a reader or typist of Chinese or English."""
-    if chinese_first and paper.title_zh:
-        return paper.title_zh, paper.title_en
-    return paper.title_en, paper.title_zh
+def titles_in_order(paper: Paper, chinese_first: bool,
+                    lang: Lang = Lang.ZH_HANS) -> tuple[str, str]:
+    """(first, second) title for a reader or typist of Chinese or English; the Chinese title in
+    Traditional characters for a zh-TW reader."""
+    title_zh = chinese_for(paper.title_zh, lang)
+    if chinese_first and title_zh:
+        return title_zh, paper.title_en
+    return paper.title_en, title_zh
 
 
-def choice_name(paper: Paper, chinese_first: bool) -> str:
+def choice_name(paper: Paper, chinese_first: bool, lang: Lang = Lang.ZH_HANS) -> str:
     """An autocomplete choice: the title in the typed language, at most 100 characters."""
-    first, second = titles_in_order(paper, chinese_first)
+    first, second = titles_in_order(paper, chinese_first, lang)
     label = f"{first} — {second}" if second else first
     if len(first) >= CHOICE_NAME_LIMIT - 12:
         label = first
@@ -34,9 +38,9 @@ def choice_name(paper: Paper, chinese_first: bool) -> str:
 
 def option_label(paper: Paper, lang: Lang) -> tuple[str, str]:
     """Select-menu label and description for a paper (each at most 100 characters)."""
-    first, _ = titles_in_order(paper, lang.chinese)
+    first, _ = titles_in_order(paper, lang.chinese, lang)
     authors = ", ".join(paper.authors[:3]) + (" …" if len(paper.authors) > 3 else "")
-    badge = paper.venue.badge()
+    badge = venue_badge(paper.venue, lang)
     description = f"{authors} · {badge}" if badge else authors
     return fit(first, SELECT_LABEL_LIMIT), fit(description, SELECT_DESCRIPTION_LIMIT)
 
@@ -66,9 +70,9 @@ def result_page(papers: Sequence[Paper], page: int, query: str, lang: Lang,
     shown = tuple(papers[page * per_page : (page + 1) * per_page])
     lines = []
     for number, paper in enumerate(shown, start=page * per_page + 1):
-        first, second = titles_in_order(paper, lang.chinese)
+        first, second = titles_in_order(paper, lang.chinese, lang)
         authors = ", ".join(paper.authors[:3]) + (" et al." if len(paper.authors) > 3 else "")
-        badge = paper.venue.badge()
+        badge = venue_badge(paper.venue, lang)
         entry = f"**{number}. {escape(fit(first, 300))}**"
         if second:
             entry += f"\n{escape(fit(second, 200))}"

@@ -74,6 +74,10 @@ class SearchService:
         """One paper by its public id."""
         return await self._store.get(public_id)
 
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text`, for the `venue` option."""
+        return await self._store.venue_names(text, limit)
+
     async def random(self) -> Paper | None:
         """A random paper, or None for an empty catalog."""
         return await self._store.random()
