@@ -190,3 +190,47 @@ def synthetic_queries(per_kind: int, seed: int = 7) -> list[Query]:
             Query("zh 3-4 chars", rng.choice(long_zh)),
         ]
     return queries
+
+
+# --- typo correction: a labelled set ---------------------------------------------------------
+
+COMMON_ENGLISH = (
+    "about above house would could their there people water world music money story "
+    "river sleep green heavy happy kitchen banana coffee window garden summer winter doctor "
+    "flower friend animal travel letter mother father school yellow purple orange simple "
+    "little really thanks hello please maybe never always"
+).split()
+"""Everyday words a user may type that are not typos of catalog words."""
+
+OPERATORS = ("and", "or", "not", "near", "title", "author", "venue", "null", "select", "like")
+"""Search-syntax words (FTS5, SQL, filter names) typed as words."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledWord:
+    """A word typed into a search and the correction it deserves (None: it is no typo)."""
+
+    kind: str
+    word: str
+    correction: str | None
+
+
+def labelled_words(papers: list[Paper]) -> list[LabelledWord]:
+    """True typos (one deletion or swap in a real paper's distinctive title word or a surname, and
+    in synthetic-vocabulary words) and non-typos (common English words, operators)."""
+    chooser = _Chooser(papers)
+    labelled: list[LabelledWord] = []
+    for index, paper in enumerate(papers):
+        for variant, word in enumerate(chooser.distinctive_words(paper)[:2]):
+            if len(word) > _MIN_WORD:
+                labelled.append(LabelledWord("typo", typo(word, index + variant), word))
+        surnames = [s for s in (_surname(a) for a in paper.authors) if len(s) >= 6]
+        if surnames:
+            labelled.append(LabelledWord("typo", typo(surnames[0], index), surnames[0]))
+    rng = random.Random(3)
+    words = sorted({w for w in synthetic.EN_WORDS if w.isalpha() and len(w) > _MIN_WORD})
+    for index, word in enumerate(rng.sample(words, 30)):
+        labelled.append(LabelledWord("typo", typo(word, index), word))
+    labelled += [LabelledWord("english word", w, None) for w in COMMON_ENGLISH]
+    labelled += [LabelledWord("operator", w, None) for w in OPERATORS]
+    return [item for item in labelled if item.word != item.correction]

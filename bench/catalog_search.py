@@ -23,13 +23,24 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.catalog_queries import KINDS, Query, known_queries, real_papers, synthetic_queries
+from rapidfuzz import fuzz, process
+
+from bench.catalog_queries import (
+    KINDS,
+    LabelledWord,
+    Query,
+    known_queries,
+    labelled_words,
+    real_papers,
+    synthetic_queries,
+)
 from bench.report import progress, publish
+from bot.core.fuzzy import Vocabulary
 from bot.core.listing import ListingParser, ParsedPaper
 from bot.core.models import Paper
 from bot.core.query import parse_query
@@ -213,6 +224,78 @@ class Timed:
         return self.query.expected is not None and self.top == self.query.expected
 
 
+@dataclass(frozen=True, slots=True)
+class Corrections:
+    """Typo correction on the labelled set: corrections made, right ones, true typos."""
+
+    made: int
+    right: int
+    typos: int
+    wrong: tuple[str, ...]
+
+    @property
+    def precision(self) -> float:
+        """Share of corrections made that were right (1.0 when none was made)."""
+        return self.right / self.made if self.made else 1.0
+
+    @property
+    def recall(self) -> float:
+        """Share of true typos corrected right."""
+        return self.right / self.typos if self.typos else 1.0
+
+
+def _score_corrections(labelled: list[LabelledWord], correct: Callable[[str], str | None]
+                       ) -> Corrections:
+    made = right = 0
+    wrong: list[str] = []
+    for item in labelled:
+        got = correct(item.word)
+        if got is None:
+            continue
+        made += 1
+        if got == item.correction:
+            right += 1
+        else:
+            wrong.append(f"{item.word}→{got}")
+    typos = sum(1 for item in labelled if item.correction is not None)
+    return Corrections(made, right, typos, tuple(wrong))
+
+
+def _ratio_baseline(terms: list[tuple[str, int]]) -> Callable[[str], str | None]:
+    """The rule before plausibility checks: the closest vocabulary word of similar length by
+    rapidfuzz ratio >= 75, for any word of 4+ letters not in the vocabulary."""
+    known = {t for t, _ in terms if len(t) >= 4}
+    by_length: dict[int, list[str]] = {}
+    for term in known:
+        by_length.setdefault(len(term), []).append(term)
+
+    def correct(word: str) -> str | None:
+        if len(word) < 4 or word in known:
+            return None
+        best: tuple[float, str] | None = None
+        for length in range(len(word) - 2, len(word) + 3):
+            found = process.extractOne(word, by_length.get(length, []), scorer=fuzz.ratio,
+                                       score_cutoff=75)
+            if found and (best is None or found[1] > best[0]):
+                best = (found[1], found[0])
+        return best[1] if best else None
+
+    return correct
+
+
+async def _corrections(db_path: Path) -> tuple[Corrections, Corrections]:
+    """Typo correction on the labelled set: paperclub's, and the plain-ratio baseline's."""
+    db = await Database.open(db_path)
+    try:
+        terms = await SqlitePaperStore(db).vocabulary()
+    finally:
+        await db.close()
+    labelled = labelled_words(real_papers())
+    ours = Vocabulary(terms)
+    return (_score_corrections(labelled, ours.correct),
+            _score_corrections(labelled, _ratio_baseline(terms)))
+
+
 async def _time_paperclub(db_path: Path, queries: list[Query], repeat: int
                           ) -> tuple[list[Timed], float]:
     """Time each query through `SearchService.search` after a warm-up with the whole mix.
@@ -290,6 +373,7 @@ class SizeResult:
     like: list[Timed]
     cold_typo_ms: float
     missing: list[str]
+    corrections: tuple[Corrections, Corrections]
 
 
 def _progress(message: str) -> None:
@@ -329,7 +413,9 @@ def _bench_size(size: int, seed: int, papers: list[Paper], queries: list[Query],
         paperclub, cold_typo_ms = asyncio.run(_time_paperclub(db, queries, repeat))
         _progress(f"{size:,}: timing {len(queries)} queries with LIKE")
         like = _time_like(db, queries, repeat)
-    return SizeResult(size, generated, ours, naive, paperclub, like, cold_typo_ms, missing)
+        corrections = asyncio.run(_corrections(db))
+    return SizeResult(size, generated, ours, naive, paperclub, like, cold_typo_ms, missing,
+                      corrections)
 
 
 # --- report ----------------------------------------------------------------------------------
@@ -370,6 +456,20 @@ def _faster(ours: float, theirs: float) -> str:
     return f"{ratio:.1f}× faster" if ratio < 10 else f"{ratio:,.0f}× faster"
 
 
+def _correction_rows(corrections: tuple[Corrections, Corrections]) -> list[str]:
+    ours, ratio = corrections
+    return [
+        f"| typo correction precision (labelled set; baseline: plain ratio ≥ 75) | "
+        f"{ours.precision:.0%} ({ours.right}/{ours.made}) | "
+        f"{ratio.precision:.0%} ({ratio.right}/{ratio.made}) | |",
+        f"| typo correction recall ({ours.typos} true typos) | "
+        f"{ours.recall:.0%} ({ours.right}/{ours.typos}) | "
+        f"{ratio.recall:.0%} ({ratio.right}/{ratio.typos}) | |",
+        "| wrong corrections | " + (", ".join(f"`{w}`" for w in ours.wrong[:8]) or "none")
+        + " | " + (", ".join(f"`{w}`" for w in ratio.wrong[:8]) or "none") + " | |",
+    ]
+
+
 def _size_table(r: SizeResult) -> list[str]:
     ours, like = r.paperclub, r.like
     om, lm = statistics.median(_times(ours)), statistics.median(_times(like))
@@ -406,6 +506,7 @@ def _size_table(r: SizeResult) -> list[str]:
         "| paperclub strategies | " + ", ".join(f"{k} {v}" for k, v in strategies.most_common())
         + " | | |",
         f"| first typo search after load (builds vocabulary) ms | {_ms(r.cold_typo_ms)} | | |",
+        *_correction_rows(r.corrections),
         f"| import papers/s | {pi.rate:,.0f} | {ni.rate:,.0f} | "
         f"{pi.rate / ni.rate:.2f}× the rate |",
         f"| import seconds | {pi.seconds:.1f} | {ni.seconds:.1f} | |",

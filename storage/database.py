@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from bot.core.models import paper_id
+from storage.fts import stored_index_column
 from storage.migrations import LATEST_VERSION, MIGRATIONS
 
 
@@ -141,6 +142,7 @@ async def _connect(path: str | Path) -> aiosqlite.Connection:
         for pragma in _PRAGMAS:
             await conn.execute(pragma)
         await conn.create_function("paperclub_id", 1, paper_id, deterministic=True)
+        await conn.create_function("paperclub_index", 13, stored_index_column, deterministic=True)
     except BaseException:
         await conn.close()
         raise

@@ -6,7 +6,10 @@ read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words her
 
 from __future__ import annotations
 
-from bot.core.models import Paper
+import json
+from functools import lru_cache
+
+from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import MIN_PREFIX_CHARS, SearchQuery
 from bot.core.text import cjk_bigrams, has_cjk
 from bot.core.topic_match import index_columns
@@ -53,7 +56,55 @@ def match_expression(query: SearchQuery, *, any_word: bool = False,
     return " AND ".join(clauses) if clauses else None
 
 
+TITLE_COLUMNS = ("title_en", "title_zh")
+
+
+def phrase_expression(query: SearchQuery) -> str | None:
+    """MATCH for the query's words as one phrase, in typed order, in a title (with the author
+    filter): the hits that rank first. None for fewer than two words."""
+    if len(query.phrase) < 2:
+        return None
+    tokens = " ".join(" ".join(cjk_bigrams(w)) if has_cjk(w) else w for w in query.phrase)
+    clauses = ["{" + " ".join(TITLE_COLUMNS) + "} : " + _quote(tokens)]
+    if query.filters.author:
+        clauses.append("authors : (" + " AND ".join(
+            word_expression(w) for w in query.filters.author) + ")")
+    return " AND ".join(clauses)
+
+
 def index_row(paper: Paper) -> tuple[str, ...]:
     """The text of each indexed column, in `COLUMNS` order (defined once, in the core, where
     topic matching reads the same columns)."""
     return index_columns(paper)
+
+
+STORED_FIELDS = (
+    "title_en, title_zh, authors, affiliations, summary_zh, comments, journal_ref, conference, "
+    "year, track, workshop, honours"
+)
+"""The `papers` columns `stored_index_column` takes, in order (SQL for a migration)."""
+
+
+@lru_cache(maxsize=1)
+def _stored_index_row(title_en: str, title_zh: str, authors: str, affiliations: str,
+                      summary: str, comments: str, journal_ref: str, conference: str | None,
+                      year: int | None, track: str, workshop: str | None,
+                      honours: str) -> tuple[str, ...]:
+    paper = Paper(
+        title_en=title_en,
+        title_zh=title_zh,
+        authors=tuple(json.loads(authors)),
+        affiliations=tuple(Affiliation(en, zh) for en, zh in json.loads(affiliations)),
+        summary_zh=summary,
+        comments=comments,
+        journal_ref=journal_ref,
+        venue=Venue(conference=conference, year=year, track=Track(track), workshop=workshop,
+                    honours=tuple(json.loads(honours))),
+    )
+    return index_row(paper)
+
+
+def stored_index_column(column: int, *fields: str | int | None) -> str:
+    """SQL function `paperclub_index(column, <STORED_FIELDS>)`: one index column of a stored
+    paper, so a migration can rebuild the full-text index when `index_columns` changes."""
+    return _stored_index_row(*fields)[column]

@@ -45,6 +45,10 @@ class PaperStore(Protocol):
         """Workshop names containing `prefix`, most papers first."""
         ...
 
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text`, most papers first."""
+        ...
+
     async def paper_ids(self, track: str | None = None) -> list[str]:
         """Public ids of every paper, or of those on one track (main / workshop)."""
         ...

@@ -1,12 +1,16 @@
 """Numbered, forward-only schema migrations; the version lives in `PRAGMA user_version`.
 
 Append new migrations to the end of `MIGRATIONS`; never edit one that has shipped.
-Statements may call `paperclub_id(title_key)`, the public id function of `bot.core.models`.
+Statements may call `paperclub_id(title_key)`, the public id function of `bot.core.models`,
+and `paperclub_index(column, <storage.fts.STORED_FIELDS>)`, one full-text index column of a
+stored paper as `storage.fts.index_row` makes it now.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from storage.fts import COLUMNS, STORED_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +173,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             "UPDATE notifications SET paper_id = (SELECT new FROM id_map "
             "WHERE old = notifications.paper_id) WHERE paper_id IN (SELECT old FROM id_map)",
             "DROP TABLE id_map",
+        ),
+    ),
+    Migration(
+        6,
+        "full-text index: Traditional Chinese folded to Simplified, no venue boilerplate",
+        (
+            "DELETE FROM paper_fts",
+            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) SELECT id, "
+            + ", ".join(f"paperclub_index({i}, {STORED_FIELDS})" for i in range(len(COLUMNS)))
+            + " FROM papers",
         ),
     ),
 )

@@ -17,8 +17,16 @@ import aiosqlite
 from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import Filters, SearchQuery
+from bot.core.text import title_key
 from storage.database import Database, utc_timestamp
-from storage.fts import COLUMNS, HEADLINE_COLUMNS, WEIGHTS, index_row, match_expression
+from storage.fts import (
+    COLUMNS,
+    HEADLINE_COLUMNS,
+    WEIGHTS,
+    index_row,
+    match_expression,
+    phrase_expression,
+)
 
 BATCH = 500
 RANK_WINDOW = 2000
@@ -317,29 +325,58 @@ class SqlitePaperStore:
     async def search(
         self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
     ) -> list[SearchHit]:
-        """Ranked by bm25 with column weights; filters narrow in SQL with bound parameters."""
+        """Ranked by bm25 with column weights; filters narrow in SQL with bound parameters.
+
+        Titles holding the words as one phrase come first, the exact title before them all:
+        `attention is all you need` finds that paper above a title that merely contains it.
+        """
         match = match_expression(query, any_word=any_word)
         where, params = filter_clauses(query.filters)
         if match is None and not where:
             return []
+        wanted = max(0, limit) + max(0, offset)
+        phrase = phrase_expression(query)
+        hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
+        if len(hits) < wanted:
+            rest = await self._matches(query, any_word, match, where, params,
+                                       wanted + len(hits))
+            seen = {hit.paper.id for hit in hits}
+            hits += [hit for hit in rest if hit.paper.id not in seen]
+        return hits[max(0, offset) : wanted]
+
+    async def _phrase_hits(self, query: SearchQuery, phrase: str, where: list[str],
+                           params: list[Any], limit: int) -> list[SearchHit]:
+        """Papers with the words as a phrase in a title, the exact English title first."""
+        sql = (
+            f"SELECT {_PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
+            "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
+            + "".join(f" AND {clause}" for clause in where)
+            + " ORDER BY p.title_key = ? DESC, score, p.id LIMIT ?"
+        )
+        exact = title_key(" ".join(query.phrase))
+        rows = await self._db.fetchall(sql, [phrase, *params, exact, limit])
+        return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+
+    async def _matches(self, query: SearchQuery, any_word: bool, match: str | None,
+                       where: list[str], params: list[Any], limit: int) -> list[SearchHit]:
+        """The first `limit` matches by bm25 (or, with filters only, newest first)."""
         if match is not None and not where:
-            return await self._ranked(query, any_word, limit, offset)
+            return await self._ranked(query, any_word, limit, 0)
         if match is not None:
             sql = (
                 f"SELECT {_PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
                 "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
                 + "".join(f" AND {clause}" for clause in where)
-                + " ORDER BY score, p.id LIMIT ? OFFSET ?"
+                + " ORDER BY score, p.id LIMIT ?"
             )
-            params.insert(0, match)
+            params = [match, *params]
         else:
             sql = (
                 f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
                 + " AND ".join(where)
-                + " ORDER BY p.year DESC, p.title_key LIMIT ? OFFSET ?"
+                + " ORDER BY p.year DESC, p.title_key LIMIT ?"
             )
-        params += [max(0, limit), max(0, offset)]
-        rows = await self._db.fetchall(sql, params)
+        rows = await self._db.fetchall(sql, [*params, max(0, limit)])
         return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
 
     async def _top(self, match: str, limit: int) -> list[SearchHit]:
@@ -383,6 +420,18 @@ class SqlitePaperStore:
             "SELECT workshop FROM papers WHERE workshop LIKE ? ESCAPE '\\' "
             "GROUP BY workshop ORDER BY count(*) DESC, workshop LIMIT ?",
             (f"%{_escape_like(prefix)}%", limit))
+        return [str(row[0]) for row in rows]
+
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text` (case-insensitive), most papers
+        first: what a `venue:` filter can name."""
+        pattern = f"%{_escape_like(text)}%"
+        rows = await self._db.fetchall(
+            "SELECT name FROM (SELECT conference AS name, count(*) AS n FROM papers "
+            "WHERE conference LIKE ? ESCAPE '\\' GROUP BY conference UNION ALL "
+            "SELECT workshop, count(*) FROM papers WHERE workshop LIKE ? ESCAPE '\\' "
+            "GROUP BY workshop) ORDER BY n DESC, name LIMIT ?",
+            (pattern, pattern, limit))
         return [str(row[0]) for row in rows]
 
     async def paper_ids(self, track: str | None = None) -> list[str]:

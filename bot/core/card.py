@@ -13,6 +13,7 @@ from urllib.parse import quote_plus
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
+from bot.core.venue_label import chinese_for, venue_badge, venue_length
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
@@ -92,8 +93,9 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
 
     `note` opens the description; `footer_note` is appended to the footer.
     """
-    first, second = (paper.title_zh, paper.title_en) if lang.chinese else (
-        paper.title_en, paper.title_zh)
+    title_zh = chinese_for(paper.title_zh, lang)
+    first, second = (title_zh, paper.title_en) if lang.chinese else (
+        paper.title_en, title_zh)
     first = first or second
 
     def more(count: int) -> str:
@@ -104,21 +106,25 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     if authors:
         fields.append(CardField(t(lang, "card.authors"), authors))
     if paper.affiliations:
-        names = [escape(f"{a.zh}（{a.en}）" if lang.chinese and a.zh else
-                        f"{a.en}（{a.zh}）" if a.zh else a.en) for a in paper.affiliations]
+        zh = [chinese_for(a.zh, lang) for a in paper.affiliations]
+        names = [escape(f"{z}（{a.en}）" if lang.chinese and z else
+                        f"{a.en}（{z}）" if z else a.en)
+                 for a, z in zip(paper.affiliations, zh, strict=True)]
         fields.append(CardField(t(lang, "card.affiliations"),
                                 join_fitting(names, FIELD_VALUE_LIMIT, more, sep="\n")))
-    badge = paper.venue.badge()
+    badge = venue_badge(paper.venue, lang)
     if badge:
         fields.append(CardField(t(lang, "card.venue"), fit(escape(badge), FIELD_VALUE_LIMIT),
                                 inline=True))
-    if paper.venue.length():
-        fields.append(CardField(t(lang, "card.length"), paper.venue.length(), inline=True))
+    length = venue_length(paper.venue, lang)
+    if length:
+        fields.append(CardField(t(lang, "card.length"), length, inline=True))
     parts = []
     if second and second != first:
         parts.append(f"*{escape(second)}*")
     if paper.summary_zh:
-        parts.append(f"**{t(lang, 'card.summary')}**\n{escape(paper.summary_zh)}")
+        summary = chinese_for(paper.summary_zh, lang)
+        parts.append(f"**{t(lang, 'card.summary')}**\n{escape(summary)}")
     if note:
         parts.insert(0, note)
     footer = fit(" · ".join(p for p in ("paperclub", paper.id, footer_note) if p), FOOTER_LIMIT)

@@ -1,23 +1,55 @@
-"""Typo tolerance: correct query words against the catalog's vocabulary with rapidfuzz."""
+"""Typo tolerance: correct query words against the catalog's vocabulary with rapidfuzz.
+
+A correction must be plausible, and none is better than a wrong one (`near` once became the
+author's first name `enea`):
+- a word that is in the catalog, or is a common English word (pyspellchecker's English word
+  frequencies), is never corrected: it is not a typo, only absent from the matching papers;
+- the correction is at most one edit away (insertion, deletion, substitution or swap of two
+  neighbouring letters, counted by rapidfuzz's OSA distance), two for words of
+  `LONG_WORD_CHARS` letters or more;
+- and its rapidfuzz similarity ratio is at least the threshold (`search.fuzzy_threshold`);
+- among equally close words, the one in the most papers wins.
+`bench catalog` measures precision and recall on a labelled set of typos and non-typos.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+from spellchecker import SpellChecker
 
 from bot.core.text import has_cjk
 
 MIN_WORD_CHARS = 4
-LENGTH_SLACK = 2
+LONG_WORD_CHARS = 8
+"""Words this long may be two edits from their correction; shorter ones one edit."""
+COMMON_WORD_MIN_COUNT = 500
+"""A word counted this often in pyspellchecker's English corpus is a word, not a typo."""
+
+
+@lru_cache(maxsize=1)
+def common_english_words() -> frozenset[str]:
+    """English words frequent enough never to be taken for a typo (loaded once, ~0.5 s)."""
+    counts = SpellChecker(language="en", distance=1).word_frequency.dictionary
+    return frozenset(word for word, n in counts.items() if n >= COMMON_WORD_MIN_COUNT)
+
+
+def max_edits(word: str) -> int:
+    """How many edits a correction of `word` may be away."""
+    return 2 if len(word) >= LONG_WORD_CHARS else 1
 
 
 class Vocabulary:
     """Indexed words grouped by length, so a lookup compares only words of similar length."""
 
-    def __init__(self, terms: Iterable[tuple[str, int]], threshold: float = 75.0) -> None:
+    def __init__(self, terms: Iterable[tuple[str, int]], threshold: float = 75.0,
+                 common: frozenset[str] | None = None) -> None:
         self._threshold = threshold
+        self._common = common_english_words() if common is None else common
         self._known: set[str] = set()
         self._by_length: dict[int, list[str]] = defaultdict(list)
         self._frequency: dict[str, int] = {}
@@ -32,23 +64,23 @@ class Vocabulary:
         return len(self._known)
 
     def correct(self, word: str) -> str | None:
-        """The closest known word if `word` itself is unknown and one is close enough."""
-        if len(word) < MIN_WORD_CHARS or has_cjk(word) or word in self._known:
+        """The closest known word if `word` is a plausible typo of one (see the module doc)."""
+        if (len(word) < MIN_WORD_CHARS or has_cjk(word) or not word.isalpha()
+                or word in self._known or word in self._common):
             return None
-        best: tuple[float, int, str] | None = None
-        for length in range(len(word) - LENGTH_SLACK, len(word) + LENGTH_SLACK + 1):
+        edits = max_edits(word)
+        best: tuple[int, int, str] | None = None
+        for length in range(len(word) - edits, len(word) + edits + 1):
             candidates = self._by_length.get(length)
             if not candidates:
                 continue
-            found = process.extractOne(
-                word, candidates, scorer=fuzz.ratio, score_cutoff=self._threshold
-            )
-            if found is None:
-                continue
-            term, score = found[0], found[1]
-            rank = (score, self._frequency[term], term)
-            if best is None or rank[:2] > best[:2]:
-                best = rank
+            for term, distance, _ in process.extract(
+                    word, candidates, scorer=OSA.distance, score_cutoff=edits, limit=None):
+                if fuzz.ratio(word, term) < self._threshold:
+                    continue
+                rank = (int(distance), -self._frequency[term], term)
+                if best is None or rank < best:
+                    best = rank
         return best[2] if best else None
 
     def completions(self, prefix: str, limit: int = 25) -> list[str]:

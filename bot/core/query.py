@@ -12,11 +12,12 @@ from dataclasses import dataclass, field, replace
 
 from bot.core.messages import Refusal
 from bot.core.models import Track
-from bot.core.text import CJK_RUN, clean
+from bot.core.text import CJK_RUN, clean, fold_chinese
 
 MAX_QUERY_CHARS = 500
 MAX_WORDS = 12
 MAX_WORD_CHARS = 64
+MAX_PHRASE_WORDS = 32
 MIN_PREFIX_CHARS = 3
 """A Latin query word this long is a prefix term (`grok` finds grokking); shorter ones exact."""
 HONOURS = ("spotlight", "oral", "poster")
@@ -55,6 +56,9 @@ class SearchQuery:
 
     words: tuple[str, ...] = ()
     filters: Filters = field(default_factory=Filters)
+    phrase: tuple[str, ...] = field(default=(), compare=False)
+    """The words as typed, in order, repeats kept: an exact title or phrase ranks first. Not
+    part of the query's identity (the matches are the same)."""
 
     def is_empty(self) -> bool:
         """True when the query asks for nothing at all."""
@@ -81,14 +85,19 @@ class SearchQuery:
         return " ".join(parts)
 
 
-def words_of(text: str) -> tuple[str, ...]:
-    """Split text into index words: Latin/digit runs and CJK runs, case-folded."""
+def _split_words(text: str) -> list[str]:
     result: list[str] = []
-    for word in _WORD.findall(clean(text).casefold()):
+    for word in _WORD.findall(fold_chinese(clean(text)).casefold()):
         # `理解grokking` is one \w run; the index keeps scripts apart, so split it too.
         spaced = CJK_RUN.sub(lambda m: f" {m.group()} ", word)
         result.extend(piece[:MAX_WORD_CHARS] for piece in spaced.split())
-    return tuple(dict.fromkeys(result))
+    return result
+
+
+def words_of(text: str) -> tuple[str, ...]:
+    """Split text into index words: Latin/digit runs and CJK runs (Traditional folded to
+    Simplified, as the index is), case-folded, each once."""
+    return tuple(dict.fromkeys(_split_words(text)))
 
 
 def _track_or_venue(value: str) -> tuple[Track | None, str | None]:
@@ -153,6 +162,7 @@ def parse_query(
         year_value = year
     return SearchQuery(
         words=words_of(free_text)[:MAX_WORDS],
+        phrase=tuple(_split_words(free_text)[:MAX_PHRASE_WORDS]),
         filters=Filters(
             author=authors[:MAX_WORDS],
             track=track,

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from opencc import OpenCC
+
 # Zero-width and bidi control characters that are invisible but split or hide words.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 # C0/C1 control characters except tab and newline; lone surrogates cannot be stored by SQLite.
@@ -26,8 +28,8 @@ _CJK_CLASS = (
 )
 CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
 _CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
-
-
+_TO_SIMPLIFIED = OpenCC("t2s")
+_TO_TRADITIONAL = OpenCC("s2tw")
 
 def tidy(text: str) -> str:
     """Drop invisible and control characters and collapse whitespace; keep the characters."""
@@ -48,6 +50,17 @@ def has_cjk(text: str) -> bool:
     return _CJK_CHAR.search(text) is not None
 
 
+def fold_chinese(text: str) -> str:
+    """Traditional Chinese spelled in Simplified characters (OpenCC `t2s`), for the index and
+    the query alike: a reader typing `嶺迴歸` finds a paper catalogued as `岭回归`."""
+    return _TO_SIMPLIFIED.convert(text) if has_cjk(text) else text
+
+
+def to_traditional(text: str) -> str:
+    """Simplified Chinese as Taiwan readers write it (OpenCC `s2tw`); other text unchanged."""
+    return _TO_TRADITIONAL.convert(text) if has_cjk(text) else text
+
+
 def cjk_bigrams(run: str) -> list[str]:
     """Overlapping character bigrams of a CJK run; a single character stays as it is."""
     if len(run) < 2:
@@ -56,12 +69,13 @@ def cjk_bigrams(run: str) -> list[str]:
 
 
 def index_form(text: str) -> str:
-    """The form stored in the full-text index: cleaned, CJK runs spelled as bigrams.
+    """The form stored in the full-text index: cleaned, Chinese folded to Simplified
+    (`fold_chinese`), CJK runs spelled as bigrams.
 
     `岭回归中的Grokking` becomes `岭回 回归 归中 中的 Grokking`, so a 2-character word is a token
     and a longer word is a phrase of consecutive bigrams.
     """
-    cleaned = clean(text)
+    cleaned = fold_chinese(clean(text))
     return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", cleaned).strip()
 
 

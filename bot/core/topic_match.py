@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 
+from bot.core.boilerplate import without_boilerplate
 from bot.core.models import Paper
 from bot.core.query import MAX_WORD_CHARS, MIN_PREFIX_CHARS, QueryError, SearchQuery, parse_query
 from bot.core.text import cjk_bigrams, has_cjk, index_form
@@ -54,7 +55,8 @@ def index_tokens(text: str) -> list[str]:
 
 def index_columns(paper: Paper) -> tuple[str, ...]:
     """The text of each full-text column (title_en, title_zh, authors, affiliations, summary,
-    venue): what storage indexes and what topic matching reads."""
+    venue): what storage indexes and what topic matching reads. The venue column holds the
+    venue facts and the comments and journal reference without their boilerplate."""
     venue = paper.venue
     venue_text = " ".join(
         str(part)
@@ -64,8 +66,8 @@ def index_columns(paper: Paper) -> tuple[str, ...]:
             venue.track.value,
             venue.workshop,
             *venue.honours,
-            paper.comments,
-            paper.journal_ref,
+            without_boilerplate(paper.comments),
+            without_boilerplate(paper.journal_ref),
         )
         if part
     )

@@ -11,6 +11,7 @@ from bot.core.catalog_types import SearchHit
 from bot.core.fuzzy import Vocabulary
 from bot.core.models import Paper
 from bot.core.query import SearchQuery
+from bot.core.results import UNFILTERED_CAP
 from storage.interfaces import PaperStore
 
 
@@ -30,6 +31,9 @@ class SearchOutcome:
     hits: list[SearchHit]
     strategy: Strategy
     did_you_mean: str | None = None
+    unfiltered: int | None = None
+    """With no hits under filters: how many papers the words alone find (at most
+    `UNFILTERED_CAP` + 1)."""
 
 
 class SearchService:
@@ -70,6 +74,10 @@ class SearchService:
         """One paper by its public id."""
         return await self._store.get(public_id)
 
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text`, for the `venue` option."""
+        return await self._store.venue_names(text, limit)
+
     async def random(self) -> Paper | None:
         """A random paper, or None for an empty catalog."""
         return await self._store.random()
@@ -94,4 +102,11 @@ class SearchService:
             hits = await self._store.search(corrected, any_word=True, limit=limit)
             if hits:
                 return SearchOutcome(hits, Strategy.ANY_WORD, did_you_mean)
-        return SearchOutcome([], Strategy.NONE, did_you_mean)
+        return SearchOutcome([], Strategy.NONE, did_you_mean, await self._unfiltered(query))
+
+    async def _unfiltered(self, query: SearchQuery) -> int | None:
+        """How many papers the words find without the filters; None when nothing is filtered."""
+        if query.filters.is_empty() or not query.words:
+            return None
+        bare = SearchQuery(words=query.words)
+        return len(await self._store.search(bare, limit=UNFILTERED_CAP + 1))

@@ -66,7 +66,7 @@ def _catalog_data(papers: list[Paper]) -> list[str]:
     data: list[str] = list(TYPED)
     for paper in papers:
         data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.id, *paper.authors,
-                 paper.venue.badge(), paper.venue.length()]
+                 paper.venue.badge(), paper.venue.length(), paper.venue.workshop or ""]
         data += [name for a in paper.affiliations for name in (a.en, a.zh)]
     return sorted({d for d in data if d}, key=len, reverse=True)
 

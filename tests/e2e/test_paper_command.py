@@ -93,7 +93,8 @@ async def test_chinese_locale_sees_chinese_title_first(bot: PaperclubBot, standi
                                                        field: str) -> None:
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, locale=locale)
     (embed,) = (await handle.response()).embeds
-    assert embed["title"] == "理解Grokking：岭回归中可证明的Grokking现象"
+    assert embed["title"] == ("理解Grokking：嶺迴歸中可證明的Grokking現象" if locale == "zh-TW"
+                              else "理解Grokking：岭回归中可证明的Grokking现象")
     assert GROKKING in embed["description"]
     assert embed["fields"][0]["name"] == field
 
@@ -113,6 +114,28 @@ async def test_no_match_offers_did_you_mean(bot: PaperclubBot, standin: StandIn,
     suggestion = await standin.slash("paper", {"query": "whistleblowr xyzzyq"}, guild=guild)
     content = (await suggestion.response()).content
     assert (content and "Did you mean" in content) or (await suggestion.response()).embeds
+
+
+async def test_no_match_under_filters_names_them(bot: PaperclubBot, standin: StandIn,
+                                                 guild: Guild) -> None:
+    handle = await standin.slash("paper", {"query": "grokking", "venue": "workshop"},
+                                 guild=guild)
+    content = (await handle.response()).content
+    assert content.startswith("No paper matches **grokking** among workshop papers.")
+    assert "Without the filter: 1 match." in content
+    inline = await standin.slash("paper", {"query": "grokking year:2020 author:Vardi"},
+                                 guild=guild, locale="zh-TW")
+    content = (await inline.response()).content
+    assert "vardi 的論文" in content and "2020 年的論文" in content and "不加篩選：1 篇" in content
+
+
+@pytest.mark.parametrize("query", ["🤖", "*", '"', "?!.,;:", "author:🤖"])
+async def test_a_query_with_no_words_says_so(bot: PaperclubBot, standin: StandIn, guild: Guild,
+                                             query: str) -> None:
+    handle = await standin.slash("paper", {"query": query}, guild=guild)
+    message = await handle.response()
+    assert not message.embeds
+    assert "no words to search for" in message.content
 
 
 async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standin: StandIn,
@@ -317,3 +340,60 @@ async def test_rejects_of_the_catalog_loaded_at_start_are_logged_and_shown(
         assert f"rejected by the last load: 1 (line {bad_line})" in embed["description"]
     finally:
         await standin.stop_bot(paperclub)
+
+
+async def test_venue_option_suggests_the_catalogs_venues(bot: PaperclubBot, standin: StandIn,
+                                                         guild: Guild) -> None:
+    paper = next(c for c in standin.commands() if c["name"] == "paper")
+    venue = next(o for o in paper["options"] if o["name"] == "venue")
+    assert venue.get("autocomplete") and not venue.get("choices")
+    choices = await standin.autocomplete("paper", {"venue": "icml"}, focused="venue",
+                                         guild=guild)
+    values = [c["value"] for c in choices]
+    assert values[:2] == ["ICML", "ICMLCN"]
+    everything = [c["value"] for c in await standin.autocomplete(
+        "paper", {"venue": ""}, focused="venue", guild=guild)]
+    assert everything[:3] == ["main", "workshop", "any"]
+    assert "Mechanistic Interpretability" in everything
+    mech = await standin.autocomplete("paper", {"venue": "mechan"}, focused="venue", guild=guild)
+    assert [c["value"] for c in mech] == ["Mechanistic Interpretability"]
+    zh = await standin.autocomplete("paper", {"venue": "work"}, focused="venue", guild=guild,
+                                    locale="zh-TW")
+    assert zh[0] == {"name": "研討會", "value": "workshop"}
+    found = await standin.slash("paper", {"venue": "ICMLCN"}, guild=guild)
+    (embed,) = (await found.response()).embeds
+    assert "ICMLCN" in str(embed["fields"])
+    workshop = await standin.slash("paper", {"query": "interpretability",
+                                             "venue": "Mechanistic Interpretability"},
+                                   guild=guild)
+    message = await workshop.response()
+    assert message.embeds and "No paper" not in (message.content or "")
+
+
+async def test_zh_tw_readers_see_the_card_in_traditional(bot: PaperclubBot, standin: StandIn,
+                                                         guild: Guild) -> None:
+    from opencc import OpenCC
+
+    to_traditional = OpenCC("s2tw")
+    handle = await standin.slash("paper", {"query": "嶺迴歸"}, guild=guild, locale="zh-TW")
+    (embed,) = (await handle.response()).embeds
+    assert embed["title"].startswith("理解Grokking：嶺迴歸")
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["會議"] == "ICML 2026 · 主會議"
+    texts = [embed["title"], embed["description"], *fields, *fields.values()]
+    for text in texts:
+        assert to_traditional.convert(text) == text, text
+    simplified = await standin.slash("paper", {"query": "岭回归"}, guild=guild, locale="zh-CN")
+    (embed,) = (await simplified.response()).embeds
+    assert embed["title"].startswith("理解Grokking：岭回归")
+    assert {f["name"]: f["value"] for f in embed["fields"]}["会议"] == "ICML 2026 · 主会"
+
+
+async def test_zh_tw_result_lists_and_choices_are_traditional(
+        bot: PaperclubBot, standin: StandIn, guild: Guild) -> None:
+    choices = await standin.autocomplete("paper", {"query": "岭回归"}, focused="query",
+                                         guild=guild, locale="zh-TW")
+    assert choices and choices[0]["name"].startswith("理解Grokking：嶺迴歸")
+    handle = await standin.slash("paper", {"query": "workshop"}, guild=guild, locale="zh-TW")
+    (embed,) = (await handle.response()).embeds
+    assert "研討會：" in embed["description"] and "Workshop:" not in embed["description"]

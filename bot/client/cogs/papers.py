@@ -15,11 +15,12 @@ from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import escape, paper_message
 from bot.client.ui.results import ResultsView
+from bot.core.card import fit
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
-from bot.core.results import choice_name, no_match_message
+from bot.core.results import CHOICE_NAME_LIMIT, choice_name, no_match_message
 from bot.core.text import has_cjk
 
 if TYPE_CHECKING:
@@ -56,14 +57,11 @@ class PapersCog(commands.Cog):
     @app_commands.describe(
         query="Words from the title, an author, or a topic; leave empty for a random paper",
         author="Only papers by this author (a surname is enough)",
-        venue="Main track or workshop",
+        venue="Main track, workshop, or a conference or workshop name",
         honours="Spotlight, oral or poster",
         private="Show the answer only to you",
     )
     @app_commands.choices(
-        venue=[app_commands.Choice(name="Main track", value="main"),
-               app_commands.Choice(name="Workshop", value="workshop"),
-               app_commands.Choice(name="Any", value="any")],
         honours=[app_commands.Choice(name="Spotlight", value="spotlight"),
                  app_commands.Choice(name="Oral", value="oral"),
                  app_commands.Choice(name="Poster", value="poster")],
@@ -73,7 +71,7 @@ class PapersCog(commands.Cog):
         interaction: discord.Interaction,
         query: app_commands.Range[str, 0, 300] | None = None,
         author: app_commands.Range[str, 1, 100] | None = None,
-        venue: str | None = None,
+        venue: app_commands.Range[str, 1, 100] | None = None,
         honours: str | None = None,
         private: bool = False,
     ) -> None:
@@ -92,14 +90,19 @@ class PapersCog(commands.Cog):
         except QueryError as exc:
             raise UserFacingError(exc.text(lang)) from None
         if parsed.is_empty():
+            if text_query or author:
+                raise UserFacingError(t(lang, "query.no_words"))
             await self._random(interaction, lang, private)
             return
         outcome = await answer_in_time(
             interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
+            if outcome.unfiltered is not None:
+                shown_query = " ".join(parsed.words)
             await respond(interaction, no_match_message(
-                shown_query, outcome.did_you_mean, lang, escape), ephemeral=private)
+                shown_query, outcome.did_you_mean, lang, escape, filters=parsed.filters,
+                unfiltered=outcome.unfiltered), ephemeral=private)
             return
         note = t(lang, "results.corrected", s=escape(outcome.did_you_mean)) if (
             outcome.did_you_mean) else ""
@@ -124,9 +127,26 @@ class PapersCog(commands.Cog):
         if parsed.is_empty():
             return []
         outcome = await self.services.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
-        chinese = has_cjk(current) or lang_of(interaction).chinese
-        return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
+        lang = lang_of(interaction)
+        chinese = has_cjk(current) or lang.chinese
+        return [app_commands.Choice(name=choice_name(hit.paper, chinese, lang),
+                                    value=hit.paper.id)
                 for hit in outcome.hits]
+
+    @paper.autocomplete("venue")
+    async def venue_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """Main track, workshop, any, then the catalog's conferences and workshops."""
+        lang = lang_of(interaction)
+        typed = current.strip().casefold()
+        tracks = [app_commands.Choice(name=t(lang, key), value=value) for key, value in (
+            ("cmd.choice.main", "main"), ("cmd.choice.workshop", "workshop"),
+            ("cmd.choice.any", "any"))]
+        choices = [c for c in tracks if typed in c.value or typed in c.name.casefold()]
+        names = await self.services.search.venue_names(current.strip(), AUTOCOMPLETE_LIMIT)
+        choices += [app_commands.Choice(name=fit(name, CHOICE_NAME_LIMIT),
+                                        value=name[:CHOICE_NAME_LIMIT]) for name in names]
+        return choices[:AUTOCOMPLETE_LIMIT]
 
     @app_commands.command(name="random-paper", description="Show a random paper from the catalog")
     @app_commands.describe(private="Show the answer only to you")

@@ -61,6 +61,10 @@ STRINGS: dict[str, Texts] = {
         "Europe/Berlin 或 America/New_York。"
         "你是不是要找 {suggestions}？"),
     "query.honours": tr("honours can be {honours}", "荣誉只能是 {honours}", "榮譽只能是 {honours}"),
+    "query.no_words": tr(
+        "The query has no words to search for (leave it empty for a random paper).",
+        "查询里没有可搜索的词（留空即可随机显示一篇论文）。",
+        "查詢裡沒有可搜尋的詞（留空即可隨機顯示一篇論文）。"),
     "query.year": tr("year must be four digits, like 2026", "年份必须是四位数字，例如 2026",
                      "年份必須是四位數字，例如 2026"),
 }

@@ -1,0 +1,109 @@
+"""What the full-text index holds: Traditional Chinese folded, venue boilerplate left out."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+from bot.core.catalog_types import LoadSource
+from bot.core.models import Paper, Track, Venue, paper_id
+from bot.core.query import parse_query
+from bot.core.topic_match import CompiledTopic, PaperTerms
+from storage.database import Database
+from storage.fts import COLUMNS
+from storage.migrations import LATEST_VERSION, MIGRATIONS
+from storage.papers import SqlitePaperStore
+
+PROCEEDINGS = Paper(
+    title_en="Sparse Probing of Grokked Transformers",
+    title_zh="稀疏探测",
+    authors=("Ada Lovelace",),
+    comments="Accepted at ICML 2026. 12 pages, 4 figures",
+    journal_ref="Proceedings of the 43rd International Conference on Machine Learning, PMLR 267",
+    venue=Venue(conference="ICML", year=2026, track=Track.MAIN),
+)
+
+
+async def _titles(store: SqlitePaperStore, text: str) -> list[str]:
+    return [hit.paper.title_en for hit in await store.search(parse_query(text))]
+
+
+async def test_a_traditional_query_finds_the_simplified_catalog(store: SqlitePaperStore) -> None:
+    for text in ("嶺迴歸", "嶺迴歸 Grokking", "理解Grokking：嶺迴歸"):
+        titles = await _titles(store, text)
+        assert titles and "Ridge Regression" in titles[0], text
+
+
+async def test_a_traditional_catalog_is_found_in_simplified(db: Database) -> None:
+    store = SqlitePaperStore(db)
+    paper = dataclasses.replace(PROCEEDINGS, title_zh="嶺迴歸中的頓悟", summary_zh="證明了泛化")
+    await store.load([(1, paper)], source=LoadSource("t"))
+    for text in ("岭回归", "嶺迴歸", "证明", "頓悟"):
+        assert await _titles(store, text) == [paper.title_en], text
+        topic = CompiledTopic.compile(text)
+        assert topic is not None and topic.matches(PaperTerms.of(paper)), text
+
+
+async def test_venue_boilerplate_is_no_topic(db: Database) -> None:
+    store = SqlitePaperStore(db)
+    await store.load([(1, PROCEEDINGS)], source=LoadSource("t"))
+    terms = PaperTerms.of(PROCEEDINGS)
+    for text in ("learning", "machine", "proceedings", "pmlr", "international conference",
+                 "pages", "figures", "accepted"):
+        assert await _titles(store, text) == [], text
+        topic = CompiledTopic.compile(text)
+        assert topic is not None and not topic.matches(terms), text
+    for text in ("ICML", "icml 2026", "grokked venue:ICML", "probing venue:main", "267"):
+        assert await _titles(store, text) == [PROCEEDINGS.title_en], text
+        topic = CompiledTopic.compile(text)
+        assert topic is not None and topic.matches(terms), text
+
+
+async def test_the_migration_rebuilds_an_index_made_the_old_way(tmp_path: Path) -> None:
+    """Rows indexed before folding and boilerplate removal are indexed anew."""
+    path = tmp_path / "old.db"
+    before = [m for m in MIGRATIONS if m.version < LATEST_VERSION]
+    with sqlite3.connect(path) as conn:
+        conn.create_function("paperclub_id", 1, paper_id)
+        for migration in before:
+            for statement in migration.statements:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {before[-1].version}")
+        conn.execute(
+            "INSERT INTO papers (id, public_id, title_key, title_en, title_zh, authors, "
+            "affiliations, summary_zh, comments, journal_ref, conference, year, track, honours, "
+            "source, content_hash, added_at, updated_at) VALUES (1, 'x', 'k', ?, ?, "
+            "'[\"Ada Lovelace\"]', '[]', '', ?, ?, 'ICML', 2026, 'main', '[]', 's', 'h', "
+            "'now', 'now')",
+            (PROCEEDINGS.title_en, "嶺迴歸", PROCEEDINGS.comments, PROCEEDINGS.journal_ref))
+        conn.execute(  # as the old index held it: Traditional, journal reference whole
+            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) VALUES (1, ?, '嶺迴 迴歸', "
+            "'Ada Lovelace', '', '', 'ICML 2026 main Proceedings Machine Learning')",
+            (PROCEEDINGS.title_en,))
+    db = await Database.open(path)
+    try:
+        store = SqlitePaperStore(db)
+        assert await _titles(store, "岭回归") == [PROCEEDINGS.title_en]
+        assert await _titles(store, "learning") == []
+        assert await _titles(store, "ICML") == [PROCEEDINGS.title_en]
+    finally:
+        await db.close()
+
+
+def _paper(title: str, summary: str = "") -> Paper:
+    return Paper(title_en=title, title_zh="", authors=("Ada Lovelace",), summary_zh=summary)
+
+
+async def test_an_exact_title_ranks_first_then_the_phrase(db: Database) -> None:
+    store = SqlitePaperStore(db)
+    exact = _paper("Attention Is All You Need")
+    containing = _paper("Attention Is All You Need? Attention, Attention and Attention Need You")
+    scattered = _paper("You Need Attention: All Is Attention Attention Attention")
+    papers = [containing, scattered, exact]
+    await store.load(enumerate(papers, start=1), source=LoadSource("t"))
+    assert (await _titles(store, "attention is all you need"))[:2] == [
+        exact.title_en, containing.title_en]
+    assert (await _titles(store, "Attention is all you need author:lovelace"))[0] == exact.title_en
+    assert (await _titles(store, "is all you"))[-1] == scattered.title_en
+    assert len(await store.search(parse_query("attention need"), limit=2, offset=1)) == 2
