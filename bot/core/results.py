@@ -33,7 +33,7 @@ def choice_name(paper: Paper, chinese_first: bool, lang: Lang = Lang.ZH_HANS) ->
     label = f"{first} — {second}" if second else first
     if len(first) >= CHOICE_NAME_LIMIT - 12:
         label = first
-    return fit(label, CHOICE_NAME_LIMIT)
+    return fit(label, CHOICE_NAME_LIMIT) or paper.id  # Discord refuses an empty name
 
 
 def option_label(paper: Paper, lang: Lang) -> tuple[str, str]:
@@ -42,7 +42,8 @@ def option_label(paper: Paper, lang: Lang) -> tuple[str, str]:
     authors = ", ".join(paper.authors[:3]) + (" …" if len(paper.authors) > 3 else "")
     badge = venue_badge(paper.venue, lang)
     description = f"{authors} · {badge}" if badge else authors
-    return fit(first, SELECT_LABEL_LIMIT), fit(description, SELECT_DESCRIPTION_LIMIT)
+    label = fit(first, SELECT_LABEL_LIMIT) or paper.id  # Discord refuses an empty label
+    return label, fit(description, SELECT_DESCRIPTION_LIMIT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,10 +50,16 @@ def test_choices_labels_and_pages_are_within_limits(paper: Paper, chinese: bool,
                                                     lang: Lang) -> None:
     assert 0 < len(choice_name(paper, chinese)) <= CHOICE_NAME_LIMIT
     label, description = option_label(paper, lang)
-    assert len(label) <= 100 and len(description) <= 100
+    assert 0 < len(label) <= 100 and len(description) <= 100
     page = result_page([paper] * 12, 1, "q" * 500, lang, lambda s: s)
     assert len(page.body) <= DESCRIPTION_LIMIT and len(page.heading) <= 256
     assert page.footer in {"Page 2 of 3", "第 2/3 页", "第 2/3 頁"}
+
+
+def test_a_title_of_only_whitespace_still_names_its_choice() -> None:
+    paper = Paper(title_en="\r", title_zh="", authors=())
+    assert choice_name(paper, False) == paper.id
+    assert option_label(paper, Lang.EN)[0] == paper.id
 
 
 def test_fit_cuts_at_a_word_boundary_with_an_ellipsis() -> None:

@@ -297,7 +297,7 @@ async def test_no_mention_can_ping_from_catalog_or_query(
     for query in queries:
         handle = await standin.slash("paper", {"query": query}, guild=guild)
         await handle.response()
-    await standin.slash("random-paper", guild=guild)
+    await (await standin.slash("random-paper", guild=guild)).response()
     sent = [r for r in standin.requests("POST") if r.json]
     assert sent
     for request in sent:

@@ -91,9 +91,9 @@ async def test_admin_overview_counts_and_one_topic(bot: PaperclubBot, standin: S
 
 async def _next_paper_topic(standin: StandIn, guild: Guild, people: People) -> str:
     """Set up the digest and return `author:<surname>` of the paper it will post next."""
-    await standin.slash("digest set", {"channel": guild.channel("papers").id, "time": "09:00",
-                                       "timezone": "Europe/Berlin"}, guild=guild,
-                        user=people.bob)
+    await (await standin.slash("digest set", {"channel": guild.channel("papers").id,
+                                              "time": "09:00", "timezone": "Europe/Berlin"},
+                               guild=guild, user=people.bob)).response()
     preview = await standin.slash("digest preview", guild=guild, user=people.bob)
     (embed,) = (await preview.response()).embeds
     authors = next(str(f["value"]) for f in embed["fields"] if f["name"] == "Authors")
