@@ -16,9 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 import aiosqlite
 
 from bot.core.models import paper_id
+from bot.core.storage_faults import write_wait_hook
 from storage.errors import (
     CorruptDatabase,
     DatabaseBusy,
@@ -58,11 +58,6 @@ _PRAGMAS = (
     "PRAGMA busy_timeout = 10000",
     "PRAGMA synchronous = NORMAL",
 )
-
-write_wait_hook: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
-    "paperclub_write_wait_hook", default=None)
-"""Run (once) just before the current task starts waiting for the write lock."""
-
 
 def check_path(path: Path) -> None:
     """Refuse a path that cannot hold a database, before SQLite creates anything."""
@@ -97,7 +92,7 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True, readers: int = READERS,
-                   verify: bool = True) -> Database:
+                   verify: bool = True, write_wait: float = WRITE_WAIT_SECONDS) -> Database:
         """Check the file, connect, enable WAL, and bring the schema up to date (refusing a
         newer one). `verify` runs `PRAGMA quick_check` first. Every refusal is a
         `StorageError` with a one-line reason; no missing directory is ever created."""
@@ -123,6 +118,7 @@ class Database:
                 await conn.close()
             raise _translated(exc, str(path)) from exc
         db = cls(writer, pool or [writer])
+        db.write_wait = write_wait
         try:
             await db.check_version()
             if migrate:
@@ -180,10 +176,12 @@ class Database:
         deadline = loop.time() + self.write_wait
         if self._lock.locked():
             await _before_wait()
-        try:
-            await asyncio.wait_for(self._lock.acquire(), self.write_wait)
-        except TimeoutError:
-            raise self._busy() from None
+            try:
+                await asyncio.wait_for(self._lock.acquire(), self.write_wait)
+            except TimeoutError:
+                raise self._busy() from None
+        else:
+            await self._lock.acquire()
         try:
             await self._begin(deadline)
             try:

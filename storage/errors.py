@@ -1,4 +1,4 @@
-"""Storage failures as a small typed family, each carrying the real cause in one line.
+"""Translating low-level failures into the storage failure family of `bot.core.storage_faults`.
 
 `storage_failure` maps a `sqlite3.Error` (or an `OSError`) to the family member that says what
 an operator can do about it; callers show `str(error)` and never a traceback.
@@ -9,37 +9,19 @@ from __future__ import annotations
 import errno
 import sqlite3
 
+from bot.core.storage_faults import (
+    CatalogLoadRunning,
+    CorruptDatabase,
+    DatabaseBusy,
+    DiskFull,
+    ReadOnlyDatabase,
+    SchemaError,
+    StorageError,
+    UnusablePath,
+)
 
-class StorageError(RuntimeError):
-    """The database cannot do what was asked; the message names the cause."""
-
-
-class SchemaError(StorageError):
-    """The database cannot be used by this version of the code."""
-
-
-class DatabaseBusy(StorageError):
-    """Another writer (typically a catalog load) kept the write lock for too long."""
-
-
-class CatalogLoadRunning(DatabaseBusy):
-    """Another catalog load is already running on this database."""
-
-
-class DiskFull(StorageError):
-    """SQLite could not grow the database or its journal."""
-
-
-class ReadOnlyDatabase(StorageError):
-    """The database file or its directory cannot be written."""
-
-
-class CorruptDatabase(StorageError):
-    """The file is damaged or is not a SQLite database."""
-
-
-class UnusablePath(StorageError):
-    """The configured path cannot hold a database (empty, a directory, no such directory)."""
+__all__ = ["CatalogLoadRunning", "CorruptDatabase", "DatabaseBusy", "DiskFull",
+           "ReadOnlyDatabase", "SchemaError", "StorageError", "UnusablePath", "storage_failure"]
 
 
 # SQLite's primary result codes (the low byte of an extended code).

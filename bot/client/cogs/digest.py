@@ -193,7 +193,8 @@ class DigestCog(commands.GroupCog, group_name="digest",
         """Post today's paper unless it is already out."""
         notice = await self._notice(interaction)
         config = await self._config(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():  # a wait for the write lock may have deferred
+            await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.services.digest.post_now(config)
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
                  f"{outcome.message_id}" if outcome.message_id else f"<#{config.channel_id}>")
