@@ -50,6 +50,10 @@ class DatabaseSettings(_Section):
     """Where the SQLite database lives."""
 
     path: Path = Field(default=Path("paperclub.db"), strict=False)
+    readers: int = Field(default=4, ge=1, le=32)
+    """Reader connections serving concurrent lookups."""
+    write_wait_seconds: float = Field(default=10.0, gt=0.0, le=120.0)
+    """How long a command waits for the write lock (a catalog load) before "try again"."""
 
     @field_validator("path", mode="before")
     @classmethod

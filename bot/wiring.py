@@ -44,7 +44,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
     `clock` drives the paper of the day; `scheduler` wakes it (default: a UTC asyncio
     scheduler); `dm_interval` paces DMs (default: from `subscriptions.dm_per_second`);
     `options` go to discord.py's client. The bot's close() closes the database."""
-    db = await Database.open(settings.database.path)
+    db = await Database.open(settings.database.path, readers=settings.database.readers,
+                             write_wait=settings.database.write_wait_seconds)
     try:
         papers = SqlitePaperStore(db)
         catalog = CatalogService(papers, settings.catalog_path())

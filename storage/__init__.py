@@ -1,6 +1,7 @@
 """Persistence: the only package with SQL. Nothing here imports discord."""
 
-from storage.database import Database, SchemaError
+from storage.database import Database
+from storage.errors import SchemaError, StorageError
 from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
 
 __all__ = [
@@ -9,5 +10,6 @@ __all__ = [
     "PaperStore",
     "SchemaError",
     "StateStore",
+    "StorageError",
     "SubscriptionStore",
 ]

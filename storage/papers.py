@@ -18,6 +18,7 @@ from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchH
 from bot.core.models import Affiliation, Paper, Track, Venue
 from bot.core.query import Filters, SearchQuery
 from bot.core.text import title_key
+from storage import catalog_swap
 from storage.database import Database, utc_timestamp
 from storage.fts import (
     COLUMNS,
@@ -28,7 +29,10 @@ from storage.fts import (
     phrase_expression,
 )
 
-BATCH = 500
+BATCH = 1000
+"""Papers per load transaction (and rows per page when reading every paper)."""
+LOAD_PAUSE_SECONDS = 0.01
+"""Pause between a load's transactions, so writers in other processes get the lock."""
 RANK_WINDOW = 2000
 _PAPER_COLUMNS = (
     "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
@@ -162,31 +166,40 @@ def _next_batch(papers: Iterator[tuple[int, Paper]]) -> list[_Prepared]:
     return _prepare(list(islice(papers, BATCH)))
 
 
-class _BatchLoader:
-    """Writes one load's batches with `executemany`; ids are assigned here (we hold the lock)."""
+async def _breathe() -> None:
+    """Leave the write lock free for a moment: other processes' writers poll for it."""
+    await asyncio.sleep(LOAD_PAUSE_SECONDS)
 
-    def __init__(
-        self, conn: aiosqlite.Connection, source: str, counts: LoadCounts, next_id: int
-    ) -> None:
-        self._conn = conn
+
+class _BatchLoader:
+    """Writes one load's batches into the shadow tables, one short transaction each.
+
+    Ids are assigned here (one load at a time holds the slot); a paper already in the live
+    catalog keeps its id and `added_at`.
+    """
+
+    def __init__(self, db: Database, source: str, counts: LoadCounts, next_id: int) -> None:
+        self._db = db
         self._source = source
         self._counts = counts
         self._next_id = next_id
+        self._lines: dict[str, int] = {}
+        self._ids: set[str] = set()
 
-    async def _existing(self, keys: list[str]) -> dict[str, tuple[int, str, int | None]]:
-        placeholders = ",".join("?" * len(keys))
-        async with self._conn.execute(
-            f"SELECT p.title_key, p.id, p.content_hash, s.line FROM papers p "
-            f"LEFT JOIN load_seen s ON s.paper_id = p.id WHERE p.title_key IN ({placeholders})",
-            keys,
+    async def _live(self, conn: aiosqlite.Connection,
+                    keys: list[str]) -> dict[str, tuple[int, str, str, str]]:
+        async with conn.execute(
+            f"SELECT title_key, id, content_hash, added_at, updated_at FROM papers "
+            f"WHERE title_key IN ({','.join('?' * len(keys))})", keys,
         ) as cursor:
-            return {key: (rowid, digest, line) async for key, rowid, digest, line in cursor}
+            return {key: (rowid, digest, added, updated)
+                    async for key, rowid, digest, added, updated in cursor}
 
-    async def _taken_ids(self, batch: list[_Prepared]) -> set[str]:
-        """Public ids in the batch already held by a paper with another title (64-bit ids make
-        this improbable, but one must never abort the whole load)."""
+    async def _taken_ids(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> set[str]:
+        """Public ids in the batch already held by a live paper with another title (64-bit ids
+        make this improbable, but one must never abort the whole load)."""
         ids = [item.paper.id for item in batch]
-        async with self._conn.execute(
+        async with conn.execute(
             f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
             f"AND title_key NOT IN ({','.join('?' * len(ids))})",
             [*ids, *(item.key for item in batch)],
@@ -195,82 +208,64 @@ class _BatchLoader:
 
     async def load(self, batch: list[_Prepared]) -> None:
         """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
+        async with self._db.transaction() as conn:
+            await self._write(conn, batch)
+        await _breathe()
+
+    async def _write(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> None:
         counts, source, now = self._counts, self._source, utc_timestamp()
-        existing = await self._existing([item.key for item in batch])
-        taken = await self._taken_ids(batch)
-        inserts: list[tuple[Any, ...]] = []
-        updates: list[tuple[Any, ...]] = []
-        touches: list[tuple[Any, ...]] = []
-        reindexed: list[tuple[int]] = []
+        live = await self._live(conn, [item.key for item in batch])
+        taken = await self._taken_ids(conn, batch) | self._ids
+        rows: list[tuple[Any, ...]] = []
         fts_rows: list[tuple[Any, ...]] = []
         honours: list[tuple[str, int]] = []
-        seen: list[tuple[int, int]] = []
         for item in batch:
-            line, paper, key, digest, values = (
-                item.line, item.paper, item.key, item.digest, item.values
-            )
-            found = existing.get(key)
-            if found and found[2] is not None:
-                counts.duplicates.append((line, found[2]))
+            first = self._lines.get(item.key)
+            if first is not None:
+                counts.duplicates.append((item.line, first))
                 continue
+            found = live.get(item.key)
             if found is None:
-                if paper.id in taken:
-                    counts.id_collisions.append(line)
+                if item.paper.id in taken:
+                    counts.id_collisions.append(item.line)
                     continue
-                taken.add(paper.id)
-                rowid = self._next_id
+                rowid, added, updated = self._next_id, now, now
                 self._next_id += 1
-                inserts.append(
-                    (rowid, paper.id, key, *values, source, line, digest, now, now)
-                )
                 counts.added += 1
-                counts.added_ids.append(paper.id)
-            elif found[1] == digest:
-                rowid = found[0]
-                touches.append((source, line, rowid))
-                counts.unchanged += 1
+                counts.added_ids.append(item.paper.id)
             else:
-                rowid = found[0]
-                updates.append((*values, source, line, digest, now, rowid))
-                reindexed.append((rowid,))
-                counts.updated += 1
-            existing[key] = (rowid, digest, line)
-            seen.append((rowid, line))
-            if found is None or found[1] != digest:
-                fts_rows.append((rowid, *index_row(paper)))
-                honours.extend((honour, rowid) for honour in paper.venue.honours)
-        conn = self._conn
+                rowid, digest, added, updated = found
+                if digest == item.digest:
+                    counts.unchanged += 1
+                else:
+                    updated = now
+                    counts.updated += 1
+            self._lines[item.key] = item.line
+            self._ids.add(item.paper.id)
+            taken.add(item.paper.id)
+            rows.append((rowid, item.paper.id, item.key, *item.values, source, item.line,
+                         item.digest, added, updated))
+            fts_rows.append((rowid, *index_row(item.paper)))
+            honours.extend((honour, rowid) for honour in item.paper.venue.honours)
         await conn.executemany(
-            "INSERT INTO papers (id, public_id, title_key, title_en, title_zh, authors, "
+            "INSERT INTO papers_next (id, public_id, title_key, title_en, title_zh, authors, "
             "affiliations, summary_zh, comments, journal_ref, conference, year, track, workshop, "
             "honours, pages, figures, tables, source, source_line, content_hash, added_at, "
             "updated_at) VALUES (" + ", ".join("?" * 23) + ")",
-            inserts,
+            rows,
         )
         await conn.executemany(
-            "UPDATE papers SET title_en = ?, title_zh = ?, authors = ?, affiliations = ?, "
-            "summary_zh = ?, comments = ?, journal_ref = ?, conference = ?, year = ?, track = ?, "
-            "workshop = ?, honours = ?, pages = ?, figures = ?, tables = ?, source = ?, "
-            "source_line = ?, content_hash = ?, updated_at = ? WHERE id = ?",
-            updates,
-        )
-        await conn.executemany(
-            "UPDATE papers SET source = ?, source_line = ? WHERE id = ?", touches
-        )
-        await conn.executemany("DELETE FROM paper_honours WHERE paper_id = ?", reindexed)
-        await conn.executemany("DELETE FROM paper_fts WHERE rowid = ?", reindexed)
-        await conn.executemany(
-            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO paper_fts_next (rowid, {', '.join(COLUMNS)}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             fts_rows,
         )
         await conn.executemany(
-            "INSERT INTO paper_honours (honour, paper_id) VALUES (?, ?)", honours
+            "INSERT OR IGNORE INTO paper_honours_next (honour, paper_id) VALUES (?, ?)", honours
         )
-        await conn.executemany("INSERT INTO load_seen (paper_id, line) VALUES (?, ?)", seen)
 
 
 class SqlitePaperStore:
-    """Papers, their honours and the FTS5 index, kept in step inside one transaction."""
+    """Papers, their honours and the FTS5 index, kept in step; loads switch atomically."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -282,38 +277,73 @@ class SqlitePaperStore:
         source: LoadSource,
         prune: bool = False,
     ) -> LoadCounts:
-        """Upsert in one transaction: an exception (or a kill) leaves the old catalog intact."""
+        """Build the next catalog in short transactions, then switch to it in one.
+
+        Other writers get the lock between batches; readers see the old catalog until the
+        switch; an exception (or a kill) leaves the old catalog intact. Raises
+        `CatalogLoadRunning` while another load holds the slot.
+        """
         counts = LoadCounts()
         async with self._db.transaction() as conn:
-            await conn.execute(
-                "CREATE TEMP TABLE IF NOT EXISTS load_seen "
-                "(paper_id INTEGER PRIMARY KEY, line INTEGER NOT NULL)"
-            )
-            await conn.execute("DELETE FROM load_seen")
+            await catalog_swap.claim(conn)
             async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
                 row = await cursor.fetchone()
+        try:
             next_id = int(row[0] if row else 0) + 1
-            await _pipelined(_BatchLoader(conn, source.name, counts, next_id), iter(papers))
-            if prune:
-                counts.removed = await self._prune(conn, source.name)
-            await conn.execute("DELETE FROM load_seen")
-            await conn.execute(
-                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
-                "unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (source.name, source.listing_query, utc_timestamp(), counts.added, counts.updated,
-                 counts.unchanged, counts.removed,
-                 source.rejected + len(counts.duplicates) + len(counts.id_collisions)),
-            )
+            await _pipelined(_BatchLoader(self._db, source.name, counts, next_id),
+                             iter(papers))
+            await self._carry_over(source.name if prune else None)
+            async with self._db.transaction() as conn:
+                if prune:
+                    counts.removed = await self._pruned(conn, source.name)
+                await conn.execute(
+                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
+                    "updated, unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (source.name, source.listing_query, utc_timestamp(), counts.added,
+                     counts.updated, counts.unchanged, counts.removed,
+                     source.rejected + len(counts.duplicates) + len(counts.id_collisions)),
+                )
+                await catalog_swap.switch(conn)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                async with self._db.transaction() as conn:
+                    await catalog_swap.release(conn)
+            raise
         return counts
 
-    async def _prune(self, conn: aiosqlite.Connection, source: str) -> int:
-        stale = (
-            "SELECT id FROM papers WHERE source = ? "
-            "AND id NOT IN (SELECT paper_id FROM load_seen)"
-        )
-        await conn.execute(f"DELETE FROM paper_fts WHERE rowid IN ({stale})", (source,))
-        cursor = await conn.execute(f"DELETE FROM papers WHERE id IN ({stale})", (source,))
-        return cursor.rowcount
+    async def _carry_over(self, pruned_source: str | None) -> None:
+        """Copy the live papers this load did not touch into the shadows, a batch per
+        transaction (all of them, or with `--prune` those of other sources)."""
+        keep = " AND p.source != ?" if pruned_source is not None else ""
+        last = 0
+        while True:
+            async with self._db.transaction() as conn:
+                async with conn.execute(
+                    "SELECT p.id FROM papers p WHERE p.id > ? AND NOT EXISTS "
+                    f"(SELECT 1 FROM papers_next n WHERE n.id = p.id){keep} "
+                    "ORDER BY p.id LIMIT ?",
+                    (last, *((pruned_source,) if pruned_source is not None else ()), BATCH),
+                ) as cursor:
+                    ids = [int(row[0]) async for row in cursor]
+                if not ids:
+                    return
+                marks = ",".join("?" * len(ids))
+                await conn.execute(f"INSERT INTO papers_next SELECT * FROM papers "
+                                   f"WHERE id IN ({marks})", ids)
+                await conn.execute(
+                    f"INSERT INTO paper_fts_next (rowid, {', '.join(COLUMNS)}) SELECT rowid, "
+                    f"{', '.join(COLUMNS)} FROM paper_fts WHERE rowid IN ({marks})", ids)
+                await conn.execute(f"INSERT INTO paper_honours_next SELECT * FROM "
+                                   f"paper_honours WHERE paper_id IN ({marks})", ids)
+            last = ids[-1]
+            await _breathe()
+
+    async def _pruned(self, conn: aiosqlite.Connection, source: str) -> int:
+        async with conn.execute(
+            "SELECT count(*) FROM papers p WHERE p.source = ? AND NOT EXISTS "
+            "(SELECT 1 FROM papers_next n WHERE n.id = p.id)", (source,)) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def get(self, public_id: str) -> Paper | None:
         """One paper by its public id."""

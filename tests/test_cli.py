@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -233,3 +234,43 @@ def test_prune_tells_files_apart_by_path_or_by_the_source_given(loaded: Run,
     same = loaded("import", str(part), "--prune", "--source", str(whole))
     assert same.returncode == 0 and same.stdout.startswith(f"{whole}: ")
     assert "25 removed" in same.stdout
+
+
+def _one_line_refusal(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_unusable_database_paths_are_refused_in_one_line(run: Run, tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    assert "is a directory" in _one_line_refusal(run("stats", db_path=tmp_path))
+    assert "not a SQLite database" in _one_line_refusal(run("stats", db_path=text))
+    assert "empty" in _one_line_refusal(run("stats", "--db", "", db_path=None))
+    missing = tmp_path / "missing" / "dir" / "x.db"
+    assert "no such directory" in _one_line_refusal(run("stats", db_path=missing))
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_corrupted_database_is_refused_by_stats_and_run(loaded: Run, tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size, pages = (conn.execute(f"PRAGMA {p}").fetchone()[0]
+                            for p in ("page_size", "page_count"))
+    with db.open("r+b") as handle:
+        for page in range(2, pages, 3):
+            handle.seek(page * page_size + 16)
+            handle.write(b"\xa5" * 200)
+    assert "corrupted" in _one_line_refusal(loaded("stats"))
+    refused = loaded("run", env={"DISCORD_TOKEN": "x.y.z"})
+    assert "corrupted" in _one_line_refusal(refused)
+
+
+def test_a_new_database_is_created_quietly(run: Run, catalog_path: Path) -> None:
+    result = run("import", str(catalog_path))
+    assert result.returncode == 0
+    assert "migrating" not in result.stderr

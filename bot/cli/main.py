@@ -32,7 +32,8 @@ from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalo
 from bot.services.search import SearchService
 from bot.settings import ConfigError, Settings, load_settings
 from bot.wiring import MissingToken, build_bot, token_of
-from storage.database import Database, SchemaError
+from storage.database import Database
+from storage.errors import StorageError
 from storage.papers import SqlitePaperStore
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
@@ -95,7 +96,7 @@ def common_options(func: Callable[P, int]) -> Callable[..., None]:
         except _Fail as exc:
             err.print(f"paperclub: {escape(str(exc))}")
             code = exc.code
-        except (ConfigError, CatalogFileError, StrictLoadError, SchemaError, QueryError,
+        except (ConfigError, CatalogFileError, StrictLoadError, StorageError, QueryError,
                 MissingToken) as exc:
             err.print(f"paperclub: error: {escape(str(exc))}")
             code = EXIT_BAD_INPUT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -11,6 +12,7 @@ from discord import app_commands
 from bot.client.replies import safe_send
 from bot.core.lang import Lang
 from bot.core.messages import t
+from bot.core.storage_faults import DatabaseBusy, StorageError, write_wait_hook
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +41,38 @@ class UserFacingError(app_commands.AppCommandError):
 
 
 class PaperclubTree(app_commands.CommandTree[discord.Client]):
-    """The command tree: every failure is logged with context and answered politely."""
+    """The command tree: every failure is logged with context and answered politely.
+
+    A command that has to wait for the database's write lock is deferred first, so its
+    answer never misses Discord's 3-second deadline.
+    """
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        self._storage_failures: set[str] = set()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Arm the write-wait hook for this command's task (it runs in its own task)."""
+        if interaction.type is discord.InteractionType.application_command:
+            async def defer() -> None:
+                if not interaction.response.is_done():
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+
+            write_wait_hook.set(defer)
+        return True
+
+    def _log_storage_failure(self, error: StorageError) -> None:
+        """Each distinct storage failure is logged once at ERROR with its cause."""
+        cause = str(error)
+        level = logging.DEBUG if cause in self._storage_failures else logging.ERROR
+        self._storage_failures.add(cause)
+        log.log(level, "storage failure: %s", cause)
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
         """Translate known failures into messages; log and apologise for the rest."""
         lang = lang_of(interaction)
+        original = getattr(error, "original", error)
         if isinstance(error, UserFacingError):
             text = str(error)
         elif isinstance(error, app_commands.NoPrivateMessage):
@@ -56,10 +84,14 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
             text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):
             text = t(lang, "error.owner_only")
+        elif isinstance(original, DatabaseBusy):
+            text = t(lang, "error.catalog_reloading")
+        elif isinstance(original, StorageError):
+            self._log_storage_failure(original)
+            text = t(lang, "error.cannot_save")
         else:
             ref = uuid.uuid4().hex[:8]
             command = interaction.command.qualified_name if interaction.command else "?"
-            original = getattr(error, "original", error)
             log.error("command /%s failed (ref %s, guild %s, user %s, data %s)", command, ref,
                       interaction.guild_id, interaction.user.id, interaction.data,
                       exc_info=original)

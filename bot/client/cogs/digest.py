@@ -197,7 +197,8 @@ class DigestCog(commands.GroupCog, group_name="digest",
         config = await self._config(interaction)
         if config.state is DigestState.OFF:
             raise UserFacingError(notice + t(lang_of(interaction), "digest.now.off"))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():  # a wait for the write lock may have deferred
+            await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.services.digest.post_now(config)
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
                  f"{outcome.message_id}" if outcome.message_id else f"<#{config.channel_id}>")

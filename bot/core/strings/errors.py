@@ -16,6 +16,13 @@ STRINGS: dict[str, Texts] = {
     "error.unexpected": tr("Something went wrong on our side (error {ref}). Please try again.",
                            "出错了（错误 {ref}），请再试一次。",
                            "出錯了（錯誤 {ref}），請再試一次。"),
+    "error.cannot_save": tr("paperclub can't save right now; please try again later. "
+                            "The bot's operator has been told why.",
+                            "paperclub 暂时无法保存，请稍后再试。已通知机器人管理员原因。",
+                            "paperclub 暫時無法儲存，請稍後再試。已通知機器人管理員原因。"),
+    "error.catalog_reloading": tr("The catalog is being reloaded; try again in a moment.",
+                                  "论文目录正在重新加载，请稍后再试。",
+                                  "論文目錄正在重新載入，請稍後再試。"),
     "perm.manage_guild": tr("Manage Server", "管理服务器", "管理伺服器"),
     "perm.view_channel": tr("View Channels", "查看频道", "檢視頻道"),
     "perm.send_messages": tr("Send Messages", "发送消息", "傳送訊息"),

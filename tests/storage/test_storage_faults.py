@@ -1,0 +1,216 @@
+"""Broken, foreign, full, read-only and busy databases: one typed error with the real cause."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.core.catalog_types import LoadSource
+from bot.core.models import Paper
+from bot.core.storage_faults import (
+    CatalogLoadRunning,
+    CorruptDatabase,
+    DatabaseBusy,
+    DiskFull,
+    ReadOnlyDatabase,
+    UnusablePath,
+    write_wait_hook,
+)
+from storage.database import Database
+from storage.papers import SqlitePaperStore
+
+
+async def _real_database(path: Path, papers: list[Paper]) -> None:
+    db = await Database.open(path)
+    try:
+        await SqlitePaperStore(db).load(enumerate(papers, 1), source=LoadSource("seed"))
+    finally:
+        await db.close()
+
+
+def _many(papers: list[Paper], n: int) -> list[tuple[int, Paper]]:
+    return [(i, dataclasses.replace(papers[i % 30], title_en=f"{papers[i % 30].title_en} {i}"))
+            for i in range(1, n + 1)]
+
+
+@pytest.mark.parametrize("name", ["", "."])
+async def test_an_empty_path_is_refused(name: str) -> None:
+    with pytest.raises(UnusablePath, match="empty"):
+        await Database.open(name)
+
+
+async def test_a_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UnusablePath, match="is a directory"):
+        await Database.open(tmp_path)
+
+
+async def test_a_missing_directory_is_refused_not_created(tmp_path: Path) -> None:
+    with pytest.raises(UnusablePath, match="no such directory"):
+        await Database.open(tmp_path / "missing" / "dir" / "x.db")
+    assert not (tmp_path / "missing").exists()
+
+
+async def test_a_text_file_is_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("these are my notes\n")
+    with pytest.raises(CorruptDatabase, match="not a SQLite database"):
+        await Database.open(path)
+    assert path.read_text() == "these are my notes\n"
+
+
+async def test_overwritten_pages_are_found_at_start(tmp_path: Path,
+                                                    bundled_papers: list[Paper]) -> None:
+    path = tmp_path / "damaged.db"
+    await _real_database(path, bundled_papers)
+    with sqlite3.connect(path) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with path.open("r+b") as handle:
+        for page in range(2, pages, 3):
+            handle.seek(page * page_size + 16)
+            handle.write(b"\xa5" * 200)
+    with pytest.raises(CorruptDatabase, match=r"corrupt|malformed"):
+        await Database.open(path)
+
+
+async def test_a_truncated_database_is_refused(tmp_path: Path,
+                                               bundled_papers: list[Paper]) -> None:
+    path = tmp_path / "cut.db"
+    await _real_database(path, bundled_papers)
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    os.truncate(path, path.stat().st_size // 3)
+    with pytest.raises(CorruptDatabase):
+        await Database.open(path)
+
+
+async def test_a_full_disk_names_the_cause_not_a_failed_rollback(
+        tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    db = await Database.open(tmp_path / "full.db")
+    try:
+        async with db.transaction() as conn:  # grow by 60 pages at most
+            async with conn.execute("PRAGMA page_count") as cursor:
+                row = await cursor.fetchone()
+            assert row is not None
+            await conn.execute(f"PRAGMA max_page_count = {int(row[0]) + 60}")
+        store = SqlitePaperStore(db)
+        with pytest.raises(DiskFull, match=r"^disk full: .*database or disk is full") as caught:
+            await store.load(_many(bundled_papers, 3000), source=LoadSource("big"))
+        assert "rollback" not in str(caught.value)
+        assert await store.count() == 0
+    finally:
+        await db.close()
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
+                    reason="root writes through chmod; a read-only mount is not available here")
+async def test_a_read_only_file_is_refused(tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    path = tmp_path / "ro.db"
+    await _real_database(path, bundled_papers)
+    path.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(ReadOnlyDatabase):
+            await Database.open(path)
+    finally:
+        tmp_path.chmod(0o755)
+        path.chmod(0o644)
+
+
+async def test_a_write_defers_through_the_hook_then_gives_up_when_busy(tmp_path: Path) -> None:
+    path = tmp_path / "busy.db"
+    db = await Database.open(path, write_wait=0.2)
+    calls: list[str] = []
+
+    async def hook() -> None:
+        calls.append("deferred")
+
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        write_wait_hook.set(hook)
+        with pytest.raises(DatabaseBusy, match="another writer"):
+            async with db.transaction():
+                pass
+        assert calls == ["deferred"]
+        other.execute("ROLLBACK")
+        async with db.transaction():  # and free again afterwards, without a second hook call
+            pass
+        assert calls == ["deferred"]
+    finally:
+        write_wait_hook.set(None)
+        other.close()
+        await db.close()
+
+
+async def test_other_processes_write_between_the_batches_of_a_load(
+        tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    """A second connection (as another process would) commits while a load is still going."""
+    path = tmp_path / "shared.db"
+    loader_db = await Database.open(path)
+    other_db = await Database.open(path, write_wait=30)
+    try:
+        store = SqlitePaperStore(loader_db)
+        load = asyncio.create_task(store.load(_many(bundled_papers, 6000),
+                                              source=LoadSource("big")))
+        while not (await other_db.fetchall(
+                "SELECT 1 FROM sqlite_master WHERE name = 'papers_next'")):
+            await asyncio.sleep(0.01)
+        async with other_db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_state (key, value, updated_at) "
+                               "VALUES ('x', 'y', 'now')")
+        assert not load.done(), "the write waited for the whole load"
+        counts = await load
+        assert counts.added == 6000
+        assert await SqlitePaperStore(other_db).count() == 6000
+    finally:
+        await loader_db.close()
+        await other_db.close()
+
+
+async def test_one_load_at_a_time_and_a_dead_loads_slot_is_taken_over(
+        tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    db = await Database.open(tmp_path / "slot.db")
+    try:
+        store = SqlitePaperStore(db)
+        first = asyncio.create_task(store.load(_many(bundled_papers, 3000),
+                                               source=LoadSource("a")))
+        while not await db.fetchall("SELECT 1 FROM sqlite_master WHERE name = 'papers_next'"):
+            await asyncio.sleep(0.01)
+        with pytest.raises(CatalogLoadRunning, match="being reloaded"):
+            await store.load(_many(bundled_papers, 10), source=LoadSource("b"))
+        assert (await first).added == 3000
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+        async with db.transaction() as conn:  # as a load killed with SIGKILL leaves it
+            await conn.execute("UPDATE bot_state SET value = ? WHERE key = 'catalog_load'",
+                               (dead.stdout.strip(),))
+            await conn.execute("INSERT INTO bot_state (key, value, updated_at) VALUES "
+                               "('catalog_load', ?, 'then') ON CONFLICT DO NOTHING",
+                               (dead.stdout.strip(),))
+        counts = await store.load(_many(bundled_papers, 10), source=LoadSource("b"))
+        assert counts.unchanged == 10
+        assert not await db.fetchall("SELECT 1 FROM bot_state WHERE key = 'catalog_load'")
+    finally:
+        await db.close()
+
+
+async def test_concurrent_reads_are_served_by_the_pool(tmp_path: Path,
+                                                       bundled_papers: list[Paper]) -> None:
+    path = tmp_path / "pool.db"
+    await _real_database(path, bundled_papers)
+    db = await Database.open(path, readers=3)
+    try:
+        assert db.readers == 3
+        counts = await asyncio.gather(*(SqlitePaperStore(db).count() for _ in range(20)))
+        assert counts == [30] * 20
+    finally:
+        await db.close()
