@@ -17,6 +17,19 @@ from storage.database import Database
 from storage.papers import SqlitePaperStore
 
 
+class Ticker:
+    """A seconds clock that a test moves on (the stand-in's nonce memory ages by it)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @pytest.fixture(scope="session")
 def catalog_path() -> Path:
     """The bundled ICML 2026 listing."""
