@@ -45,15 +45,18 @@ async def _until(check: Callable[[], Awaitable[bool]], what: str, timeout: float
 class BotProcess:
     """`paperclub run` in a subprocess, connected to the stand-in in this process."""
 
-    def __init__(self, standin: StandIn, tmp_path: Path) -> None:
-        self.config = tmp_path / "paperclub.toml"
+    def __init__(self, standin: StandIn, tmp_path: Path, *, name: str = "bot",
+                 lease_seconds: int = 1) -> None:
+        """Processes with different `name`s share the database (one per `tmp_path`)."""
+        self.config = tmp_path / f"{name}.toml"
         self.db_path = tmp_path / "crash.db"
-        self.log = tmp_path / "bot.log"
+        self.log = tmp_path / f"{name}.log"
         self.config.write_text(
             f'[database]\npath = "{self.db_path}"\n'
             f'[discord]\napi_base = "{standin.rest_base}"\n'
             f'gateway_url = "{standin.gateway_url}"\nsync = "global"\n'
-            "[digest]\ntick_seconds = 5\nclaim_lease_seconds = 1\n", encoding="utf-8")
+            f"[digest]\ntick_seconds = 5\nclaim_lease_seconds = {lease_seconds}\n",
+            encoding="utf-8")
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
@@ -157,6 +160,7 @@ ROUNDS = int(os.environ.get("PAPERCLUB_CRASH_ROUNDS", "4"))
 SERVERS_PER_ROUND = 3
 CHATTER = 60  # members' messages after each kill: more than one default page of history
 NONCE_WINDOW = 300.0
+TWO_PROCESS_SERVERS = 12
 MARKED_DATE = re.compile(r"paper of the day (\d{4}-\d{2}-\d{2})")  # the footer marker
 
 
@@ -265,3 +269,75 @@ def _posts_per_date(standin: StandIn, guild: Guild) -> Counter[str]:
     """How many paper-of-the-day posts a server got for each date (named in the footer)."""
     return Counter(match.group(1) for m in _posts(standin, guild)
                    if (match := MARKED_DATE.search(m.embeds[0]["footer"]["text"])))
+
+
+async def test_two_processes_on_one_database_post_each_server_day_once(tmp_path: Path) -> None:
+    """A rolling restart: the new process starts while the old one is posting (each post
+    refused three times, so it stays in flight for about 9 s); once every server has its post,
+    the old one is killed at a random moment. Discord's
+    nonce memory is made useless (it forgets at once), so only the claims' leases keep the
+    new process from posting what the old one is posting."""
+    seed = int(os.environ.get("PAPERCLUB_CRASH_SEED", random.randrange(1 << 30)))
+    rng = random.Random(seed)
+    nonces = Ticker()
+    async with StandIn(nonce_window=NONCE_WINDOW, clock=nonces) as standin:
+        guilds = [await standin.add_guild(Guild(f"Group {n}", channels=["papers"]))
+                  for n in range(TWO_PROCESS_SERVERS)]
+        # The lease outlasts a post's retries (about 9 s here; discord.py's own at most ~25 s).
+        old = BotProcess(standin, tmp_path, name="old", lease_seconds=15)
+        new = BotProcess(standin, tmp_path, name="new", lease_seconds=15)
+        for guild in guilds:
+            await _configure(old.db_path, guild)
+            standin.fail("POST", f"/channels/{guild.channel('papers').id}/messages",
+                         Fault.server_error(500), times=3)
+
+        async def forget_nonces() -> None:
+            while True:
+                nonces.advance(NONCE_WINDOW + 1)
+                await asyncio.sleep(0.05)
+
+        forgetting = asyncio.create_task(forget_nonces())
+        try:
+            await old.start()
+            await _until(lambda: _any_post(standin), "the old process to start posting")
+            identified = standin.gateway_stats.identifies
+            await new.start()
+
+            async def connected() -> bool:
+                return standin.gateway_stats.identifies > identified
+
+            await _until(connected, "the new process to connect")
+
+            async def all_posted() -> bool:
+                return all(_posts(standin, guild) for guild in guilds)
+
+            await _until(all_posted, "every server's post", timeout=30)
+            await asyncio.sleep(rng.uniform(0, 2))  # both processes retry what they had sent
+            await old.kill()
+
+            async def finished() -> bool:
+                for guild in guilds:
+                    entries = await _ledger(new.db_path, guild.id)
+                    if not entries or entries[0].thread_id is None:
+                        return False
+                return True
+
+            await _until(finished, "the new process to finish every post", timeout=60)
+        finally:
+            forgetting.cancel()
+            await asyncio.gather(forgetting, return_exceptions=True)
+            await new.stop()
+            await old.stop()
+        counts = [len(_posts(standin, guild)) for guild in guilds]
+        print(f"\ntwo processes (seed {seed}): {len(guilds)} server-days, "
+              f"{sum(c - 1 for c in counts if c > 1)} duplicates, {counts.count(0)} missing")
+        assert counts == [1] * len(guilds), f"seed {seed}: posts per server {counts}"
+        for guild in guilds:
+            (entry,) = await _ledger(new.db_path, guild.id)
+            (post,) = _posts(standin, guild)
+            assert (entry.status, entry.message_id, entry.reason) == ("posted", post.id, None)
+            assert post.thread is not None and entry.thread_id == post.thread.id
+
+
+async def _any_post(standin: StandIn) -> bool:
+    return bool(standin.requests("POST", route="/channels/{channel_id}/messages"))
