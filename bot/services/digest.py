@@ -344,9 +344,9 @@ class DigestService:
             except Exception:
                 log.exception("could not work out who to tell about guild %s's paper", guild_id)
         overdue = self._overdue(config, day, now)
+        late = entry.late or (resumed and overdue > LATE_TOLERANCE)  # finished after a crash
         post = DigestPost(guild_id, channel_id, day, paper, entry.position or 1,
-                          entry.cycle_size or 1, entry.late or overdue > LATE_TOLERANCE, marker,
-                          audience)
+                          entry.cycle_size or 1, late, marker, audience)
         since = (entry.claimed_at or now) - HISTORY_MARGIN
         try:
             message_id = None
