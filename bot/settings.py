@@ -101,6 +101,7 @@ class DigestSettings(_Section):
     tick_seconds: int = Field(default=60, ge=5, le=3600)
     concurrency: int = Field(default=50, ge=1, le=1000)
     requests_per_second: float = Field(default=45.0, ge=1.0, le=50.0)
+    claim_lease_seconds: int = Field(default=300, ge=1, le=3600)
 
 
 class SubscriptionSettings(_Section):

@@ -38,11 +38,14 @@ class MissingToken(Exception):
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                     scheduler: AsyncIOScheduler | None = None,
                     dm_interval: float | None = None, force_sync: bool = False,
+                    claim_owner: str | None = None, lease_clock: Clock | None = None,
                     **options: Any) -> PaperclubBot:
     """Open the database (loading the catalog if it is empty) and build the bot on it.
 
     `clock` drives the paper of the day; `scheduler` wakes it (default: a UTC asyncio
     scheduler); `dm_interval` paces DMs (default: from `subscriptions.dm_per_second`);
+    `claim_owner` names this process in the digest's claims (default: host, process id and
+    start time) and `lease_clock` times their leases (default: `clock`);
     `options` go to discord.py's client. The bot's close() closes the database."""
     db = await Database.open(settings.database.path, readers=settings.database.readers,
                              write_wait=settings.database.write_wait_seconds)
@@ -66,7 +69,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
-                requests_per_second=settings.digest.requests_per_second)
+                requests_per_second=settings.digest.requests_per_second, owner=claim_owner,
+                lease=timedelta(seconds=settings.digest.claim_lease_seconds),
+                lease_clock=lease_clock)
             return Services(search=search,
                             catalog=catalog,
                             digest=digest, subscriptions=subscriptions, sync_record=sync_record)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import ClassVar
 
@@ -25,7 +26,7 @@ from .interactions import (
 )
 from .model import DEFAULT_BOT_PERMISSIONS, Channel, ChannelType, Guild, JSONObject, Message, User
 from .rest import API_PREFIX, RecordedRequest, RestApi
-from .state import World
+from .state import NONCE_WINDOW_SECONDS, World
 
 
 class StandIn:
@@ -49,10 +50,17 @@ class StandIn:
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         host: str = "127.0.0.1",
         port: int = 0,
+        nonce_window: float = NONCE_WINDOW_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``token=None`` accepts any token; ``rate_limit`` enables the global requests/s limit."""
+        """``token=None`` accepts any token; ``rate_limit`` enables the global requests/s limit.
+
+        A nonce sent with ``enforce_nonce`` is remembered for ``nonce_window`` seconds of
+        ``clock`` (a test may pass a clock it moves on to let the window pass at once)."""
         self.bot_user = bot_user or User("paperclub", bot=True)
-        self.world = World(self.bot_user, bot_permissions=bot_permissions)
+        self.world = World(
+            self.bot_user, bot_permissions=bot_permissions, nonce_window=nonce_window, clock=clock
+        )
         for guild in guilds:
             self.world.add_guild(guild)
         self.host, self._port = host, port
@@ -194,6 +202,15 @@ class StandIn:
         self.world.add_guild(guild)
         await self.gateway.dispatch("GUILD_CREATE", guild.payload(), intent=int(Intent.GUILDS))
         return guild
+
+    async def say(self, channel: Channel, user: User, content: str) -> Message:
+        """A member's message in ``channel`` (chatter in the history the bot may page through)."""
+        author = self.world.add_user(user)
+        message = self.world.create_message(channel, author, {"content": content})
+        await self.gateway.dispatch(
+            "MESSAGE_CREATE", message.payload(), intent=int(Intent.GUILD_MESSAGES)
+        )
+        return message
 
     def messages(self, channel: Channel, *, ephemeral: bool = False) -> list[Message]:
         """Messages everyone sees in ``channel``, oldest first; ``ephemeral`` adds private ones."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .model import (
@@ -34,12 +35,23 @@ _CREATE_FLAGS = int(
 )
 _DM_PERMISSIONS = CHAT_PERMISSIONS
 _MESSAGE_FIELDS = ("content", "embeds", "components", "allowed_mentions", "attachments")
+NONCE_WINDOW_SECONDS = 300.0
+"""How long a nonce sent with ``enforce_nonce`` is remembered: Discord documents "the past few
+minutes"; a send after that with the same nonce creates a second message."""
 
 
 class World:
     """All state the stand-in serves; REST handlers and injections read and change it."""
 
-    def __init__(self, bot_user: User, *, bot_permissions: int = DEFAULT_BOT_PERMISSIONS) -> None:
+    def __init__(
+        self,
+        bot_user: User,
+        *,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        nonce_window: float = NONCE_WINDOW_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``clock`` (seconds) ages remembered nonces; they are forgotten after ``nonce_window``."""
         self.bot_user = bot_user
         self.application_id = bot_user.id
         self.bot_permissions = bot_permissions
@@ -51,7 +63,9 @@ class World:
         self.interactions: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self.interactions_by_message: dict[int, list[InteractionHandle]] = {}
-        self._nonces: dict[tuple[int, int, str | int], Message] = {}
+        self.nonce_window = nonce_window
+        self.clock = clock
+        self._nonces: dict[tuple[int, int, str | int], tuple[float, Message]] = {}
 
     # -- directory ---------------------------------------------------------------------------
 
@@ -117,10 +131,18 @@ class World:
     # -- messages -----------------------------------------------------------------------------
 
     def nonce_hit(self, channel: Channel, author: User, nonce: str | int | None) -> Message | None:
-        """The message already created with this nonce, if the client asked to enforce it."""
+        """The message created with this nonce within the nonce window, if any."""
         if nonce is None:
             return None
-        return self._nonces.get((channel.id, author.id, nonce))
+        key = (channel.id, author.id, nonce)
+        remembered = self._nonces.get(key)
+        if remembered is None:
+            return None
+        created, message = remembered
+        if self.clock() - created > self.nonce_window:
+            del self._nonces[key]
+            return None
+        return message
 
     def create_message(
         self,
@@ -152,7 +174,7 @@ class World:
         if channel.is_thread:
             channel.message_count += 1
         if message.nonce is not None and body.get("enforce_nonce"):
-            self._nonces[(channel.id, author.id, message.nonce)] = message
+            self._nonces[(channel.id, author.id, message.nonce)] = (self.clock(), message)
         return message
 
     def edit_message(self, message: Message, body: JSONObject) -> Message:

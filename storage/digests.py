@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from bot.core.digest_types import (
     MAX_CONSECUTIVE_FAILURES,
     Claim,
     DigestConfig,
+    Lease,
     LedgerEntry,
     LedgerStatus,
 )
@@ -22,12 +23,17 @@ _CONFIG_COLUMNS = (
 )
 _LEDGER_COLUMNS = (
     "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
-    "message_id, thread_id, late, reason, attempts"
+    "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until"
 )
 
 
 def _encoded(reason: Reason | None) -> str | None:
     return None if reason is None else reason.encode()
+
+
+def _instant(moment: datetime) -> str:
+    """A lease instant as stored: UTC, to the microsecond, so that text order is time order."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _config(row: Sequence[Any]) -> DigestConfig:
@@ -47,7 +53,8 @@ def _entry(row: Sequence[Any]) -> LedgerEntry:
         paper_id=row[4], cycle=row[5], position=row[6], cycle_size=row[7], channel_id=row[8],
         message_id=row[9], thread_id=row[10], late=bool(row[11]),
         reason=decode_optional(row[12]),
-        attempts=row[13],
+        attempts=row[13], claimed_at=datetime.fromisoformat(row[14]),
+        lease=Lease(row[15], datetime.fromisoformat(row[16])) if row[15] and row[16] else None,
     )
 
 
@@ -126,15 +133,17 @@ class SqliteDigestStore:
         return _entry(row) if row else None
 
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
-        """Claim the date before sending; None when a row already exists (never claim twice)."""
+        """Claim the date before sending, leased to its owner; None when a row already exists
+        (never claim twice)."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
-                "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at, owner, "
+                "lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
                  claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
-                 claim.channel_id, int(claim.late), utc_timestamp()),
+                 claim.channel_id, int(claim.late), utc_timestamp(), claim.lease.owner,
+                 _instant(claim.lease.until)),
             )
             if cursor.rowcount == 0:
                 return None
@@ -149,15 +158,29 @@ class SqliteDigestStore:
             cursor = await conn.execute(
                 "UPDATE digest_ledger SET status = ?, paper_id = ?, cycle = ?, position = ?, "
                 "cycle_size = ?, channel_id = ?, late = ?, message_id = NULL, thread_id = NULL, "
-                "reason = NULL, claimed_at = ?, finished_at = NULL "
+                "reason = NULL, claimed_at = ?, finished_at = NULL, owner = ?, lease_until = ? "
                 "WHERE guild_id = ? AND local_date = ? AND status = ?",
                 (LedgerStatus.CLAIMED, claim.paper_id, claim.cycle, claim.position,
                  claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
-                 guild_id, local_date.isoformat(), LedgerStatus.FAILED),
+                 claim.lease.owner, _instant(claim.lease.until), guild_id,
+                 local_date.isoformat(), LedgerStatus.FAILED),
             )
             if cursor.rowcount == 0:
                 return None
         return await self.entry(guild_id, local_date)
+
+    async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a row: True when it is now `lease.owner`'s, False while
+        another owner's lease is live at `now` (a row without a lease is anyone's)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE digest_ledger SET owner = ?, lease_until = ? "
+                "WHERE guild_id = ? AND local_date = ? AND (owner IS NULL OR owner = ? "
+                "OR lease_until IS NULL OR lease_until <= ?)",
+                (lease.owner, _instant(lease.until), guild_id, local_date.isoformat(),
+                 lease.owner, _instant(now)),
+            )
+            return cursor.rowcount > 0
 
     async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""
@@ -178,6 +201,16 @@ class SqliteDigestStore:
             await conn.execute(
                 "UPDATE digest_settings SET consecutive_failures = 0 WHERE guild_id = ?",
                 (guild_id,),
+            )
+
+    async def mark_skipped(self, guild_id: int, local_date: date, reason: Reason) -> None:
+        """A claimed date that will not be posted after all (too late to post), with why."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET status = ?, reason = ?, finished_at = ? "
+                "WHERE guild_id = ? AND local_date = ? AND status = ?",
+                (LedgerStatus.SKIPPED, reason.encode(), utc_timestamp(), guild_id,
+                 local_date.isoformat(), LedgerStatus.CLAIMED),
             )
 
     async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,

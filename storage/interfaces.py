@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
-from datetime import date
+from datetime import date, datetime
 from typing import Protocol
 
 from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit
-from bot.core.digest_types import Claim, DigestConfig, LedgerEntry
+from bot.core.digest_types import Claim, DigestConfig, Lease, LedgerEntry
 from bot.core.models import Paper
 from bot.core.query import SearchQuery
 from bot.core.reasons import Reason
@@ -118,7 +118,11 @@ class DigestStore(Protocol):
         ...
 
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
-        """Claim the date before sending; None when a row already exists."""
+        """Claim the date before sending, leased to its owner; None when a row already exists."""
+        ...
+
+    async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a row; False while another owner's lease is live."""
         ...
 
     async def reclaim_failed(self, guild_id: int, local_date: date,
@@ -132,6 +136,10 @@ class DigestStore(Protocol):
 
     async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
         """Record the sent message and reset the failure count."""
+        ...
+
+    async def mark_skipped(self, guild_id: int, local_date: date, reason: Reason) -> None:
+        """A claimed date that will not be posted after all, with the reason."""
         ...
 
     async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,

@@ -185,6 +185,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             + " FROM papers",
         ),
     ),
+    Migration(
+        7,
+        "digest claim owner and lease",
+        (
+            "ALTER TABLE digest_ledger ADD COLUMN owner TEXT",
+            "ALTER TABLE digest_ledger ADD COLUMN lease_until TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -276,7 +276,7 @@ def plan(now: datetime, at: time, zone: ZoneInfo, *, last_handled: date | None,
     if post_ok:
         return Plan(post=latest, due_at=due, late=now - due > tolerance, skip=tuple(skips),
                     omitted=older - listed)
-    skips.append(Skip(latest, _offline_reason(grace)))
+    skips.append(Skip(latest, offline_reason(grace)))
     return Plan(skip=tuple(skips), omitted=older - listed)
 
 
@@ -300,10 +300,11 @@ def _first_date_due_since(since: datetime, at: time, zone: ZoneInfo) -> date:
 
 def _skip(day: date, now: datetime, at: time, zone: ZoneInfo, grace: timedelta) -> Skip:
     if now - due_instant(day, at, zone) > grace:
-        return Skip(day, _offline_reason(grace))
+        return Skip(day, offline_reason(grace))
     return Skip(day, Reason(ReasonCode.LATER_DAY_DUE))
 
 
-def _offline_reason(grace: timedelta) -> Reason:
+def offline_reason(grace: timedelta) -> Reason:
+    """Why a date is skipped once it is more than `grace` past its due instant."""
     return Reason(ReasonCode.OFFLINE_PAST_GRACE,
                   {"grace_minutes": int(grace.total_seconds() // 60)})

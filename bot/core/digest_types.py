@@ -83,6 +83,24 @@ class LedgerEntry:
     late: bool = False
     reason: Reason | None = None
     attempts: int = 0
+    claimed_at: datetime | None = None
+    lease: Lease | None = None
+
+    def held_by_other(self, owner: str, now: datetime) -> bool:
+        """Whether another process holds a live lease on this row (it must be left alone)."""
+        return self.lease is not None and self.lease.owner != owner and self.lease.until > now
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Who is delivering a claimed date, and until when the claim is theirs.
+
+    `owner` names a process (host, process id and start time). A claim whose lease is live
+    belongs to its owner alone; once the lease expires (its owner crashed or hung), any
+    process may take the claim over and finish it."""
+
+    owner: str
+    until: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,3 +114,4 @@ class Claim:
     nonce: str
     channel_id: int
     late: bool
+    lease: Lease

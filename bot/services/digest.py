@@ -1,10 +1,14 @@
 """Paper of the day: decide what is due, claim it in the ledger, then send it exactly once.
 
 The scheduler only calls `tick()`; correctness rests on the ledger. A date is claimed in a
-transaction before anything is sent; the message carries a nonce derived from (server, date);
-the message id is recorded after. A claim left unfinished by a crash is finished on the next
-tick: the channel is searched for the post first (its footer names the date), so a restart
-never posts twice and never forgets the day.
+transaction before anything is sent, leased to this process (host, process id, start time)
+for a few minutes and renewed before each Discord call; the message carries a nonce derived
+from (server, date); the message id is recorded after. Another process (a rolling restart, a
+second shard) never touches a claim whose lease is live. A claim whose lease expired (its
+owner crashed) is taken over: the channel's history since the claim is searched for the post
+first (by nonce or by the footer naming the date, paging as far back as the claim), and only
+if it is not there is it sent, unless the grace window has passed, when the day is recorded as
+skipped. So a restart never posts twice and never forgets the day.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -22,8 +28,11 @@ from aiolimiter import AsyncLimiter
 
 from bot.core.digest_plan import (
     DEFAULT_GRACE,
+    LATE_TOLERANCE,
+    due_instant,
     local_date_of,
     next_due,
+    offline_reason,
     parse_local_time,
     plan,
 )
@@ -31,6 +40,7 @@ from bot.core.digest_types import (
     Claim,
     DigestConfig,
     DigestState,
+    Lease,
     LedgerEntry,
     LedgerStatus,
     OutcomeStatus,
@@ -55,6 +65,10 @@ NONCE_LENGTH = 25
 PACE_BURST = 5
 RETRIES = 3
 RETRY_DELAY_SECONDS = 1.0
+DEFAULT_LEASE = timedelta(minutes=5)
+"""How long a claim stays its owner's without renewal (renewed before every Discord call)."""
+HISTORY_MARGIN = timedelta(minutes=5)
+"""The history search starts this long before the claim (clock skew between us and Discord)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +115,11 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def process_owner() -> str:
+    """This process as a claim owner: host, process id and start time (the default owner)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{utc_now().isoformat(timespec='seconds')}"
+
+
 class DigestService:
     """Runs every server's digest; one server's failure never delays or blocks another's."""
 
@@ -108,7 +127,11 @@ class DigestService:
                  grace: timedelta = DEFAULT_GRACE, concurrency: int = 50,
                  clock: Callable[[], datetime] = utc_now,
                  audience: DigestAudience | None = None,
-                 requests_per_second: float = 45.0) -> None:
+                 requests_per_second: float = 45.0, owner: str | None = None,
+                 lease: timedelta = DEFAULT_LEASE,
+                 lease_clock: Callable[[], datetime] | None = None) -> None:
+        """`owner` names this process in its claims (default: `process_owner()`); a claim is
+        leased for `lease` as measured by `lease_clock` (default: `clock`)."""
         self.digests = digests
         self.papers = papers
         self.poster = poster
@@ -120,6 +143,9 @@ class DigestService:
         self._pace = AsyncLimiter(PACE_BURST, PACE_BURST / max(1.0, requests_per_second))
         self.grace = grace
         self.clock = clock
+        self.owner = owner or process_owner()
+        self.lease = lease
+        self.lease_clock = lease_clock or clock
         self._concurrency = concurrency
         self._guild_locks: dict[int, asyncio.Lock] = {}
 
@@ -148,7 +174,7 @@ class DigestService:
         now = now or self.clock()
         async with self._lock(config.guild_id):
             for entry in await self.digests.unfinished(config.guild_id):
-                await self._deliver(config, entry, resumed=True)
+                await self._resume(config, entry, now)
             await self._reopen_missing_thread(config)
             zone = ZoneInfo(config.timezone)
             todo = plan(now, parse_local_time(config.local_time), zone,
@@ -183,17 +209,18 @@ class DigestService:
         claim: Claim | None = None
         if failed.paper_id and await self.papers.get(failed.paper_id) is not None:
             claim = Claim(failed.paper_id, failed.cycle or 1, failed.position or 1,
-                          failed.cycle_size or 1, failed.nonce, config.channel_id, late=False)
+                          failed.cycle_size or 1, failed.nonce, config.channel_id, late=False,
+                          lease=self._new_lease())
         elif (choice := await self._choose(config)) is not None:
             claim = Claim(choice.paper_id, choice.cycle, choice.position, choice.cycle_size,
-                          failed.nonce, config.channel_id, late=False)
+                          failed.nonce, config.channel_id, late=False, lease=self._new_lease())
         if claim is None:
             return Outcome(config.guild_id, OutcomeStatus.FAILED, failed.local_date,
                            reason=Reason(ReasonCode.NO_ELIGIBLE_PAPER))
         entry = await self.digests.reclaim_failed(config.guild_id, failed.local_date, claim)
         if entry is None:
             return Outcome(config.guild_id, OutcomeStatus.ALREADY, failed.local_date)
-        return await self._deliver(config, entry, resumed=False)
+        return await self._deliver(config, entry, resumed=False, now=self.clock())
 
     async def preview(self, config: DigestConfig) -> tuple[Paper, Choice] | None:
         """The paper the next post will carry, without claiming it."""
@@ -262,13 +289,27 @@ class DigestService:
                 await asyncio.sleep(RETRY_DELAY_SECONDS * (attempt + 1))
         raise AssertionError("unreachable")
 
+    async def _hold(self, guild_id: int, day: date) -> bool:
+        """Take or renew this process's lease on a row; False while another process holds it."""
+        now = self.lease_clock()
+        return await self.digests.hold(guild_id, day, Lease(self.owner, now + self.lease), now)
+
+    async def _resume(self, config: DigestConfig, entry: LedgerEntry, now: datetime) -> Outcome:
+        """Finish a claim left unfinished, unless another process's lease on it is live."""
+        if not await self._hold(config.guild_id, entry.local_date):
+            log.info("guild %s's paper of %s is being posted by another process",
+                     config.guild_id, entry.local_date)
+            return Outcome(config.guild_id, OutcomeStatus.ALREADY, entry.local_date)
+        return await self._deliver(config, entry, resumed=True, now=now)
+
     async def _reopen_missing_thread(self, config: DigestConfig) -> None:
         """A crash between recording the post and opening its thread: open it now."""
         if not config.thread:
             return
         for entry in await self.digests.recent(config.guild_id, limit=1):
             if entry.status is LedgerStatus.POSTED and entry.message_id \
-                    and entry.thread_id is None and entry.reason is None:
+                    and entry.thread_id is None and entry.reason is None \
+                    and await self._hold(config.guild_id, entry.local_date):
                 paper = await self.papers.get(entry.paper_id or "")
                 await self._open_thread(config, entry, entry.message_id,
                                         paper.title_en if paper else "Paper of the day")
@@ -276,6 +317,8 @@ class DigestService:
     async def _open_thread(self, config: DigestConfig, entry: LedgerEntry, message_id: int,
                            name: str) -> None:
         channel_id = entry.channel_id or config.channel_id
+        if not await self._hold(config.guild_id, entry.local_date):
+            return  # another process took the row over and opens the thread
         try:
             thread_id = await self._paced(lambda: self.poster.open_thread(
                 config.guild_id, channel_id, message_id, name))
@@ -284,6 +327,9 @@ class DigestService:
             await self.digests.mark_thread(config.guild_id, entry.local_date, None,
                                            reason=Reason(ReasonCode.NO_THREAD,
                                                          cause=exc.reason))
+
+    def _new_lease(self) -> Lease:
+        return Lease(self.owner, self.lease_clock() + self.lease)
 
     async def _claim_and_deliver(self, config: DigestConfig, local_date: date, *,
                                  late: bool) -> Outcome:
@@ -295,13 +341,19 @@ class DigestService:
         entry = await self.digests.claim(config.guild_id, local_date, Claim(
             paper_id=choice.paper_id, cycle=choice.cycle, position=choice.position,
             cycle_size=choice.cycle_size, nonce=digest_nonce(config.guild_id, local_date),
-            channel_id=config.channel_id, late=late))
+            channel_id=config.channel_id, late=late,
+            lease=self._new_lease()))
         if entry is None:
             return Outcome(config.guild_id, OutcomeStatus.ALREADY, local_date)
-        return await self._deliver(config, entry, resumed=False)
+        return await self._deliver(config, entry, resumed=False, now=self.clock())
+
+    def _overdue(self, config: DigestConfig, day: date, now: datetime) -> timedelta:
+        """How long after its due instant `now` is, for a date of this server."""
+        return now - due_instant(day, parse_local_time(config.local_time),
+                                 ZoneInfo(config.timezone))
 
     async def _deliver(self, config: DigestConfig, entry: LedgerEntry, *,
-                       resumed: bool) -> Outcome:
+                       resumed: bool, now: datetime) -> Outcome:
         guild_id, day = config.guild_id, entry.local_date
         channel_id = entry.channel_id or config.channel_id
         paper = await self.papers.get(entry.paper_id or "")
@@ -316,13 +368,21 @@ class DigestService:
                     guild_id, paper, mention=config.mention_subscribers)
             except Exception:
                 log.exception("could not work out who to tell about guild %s's paper", guild_id)
+        overdue = self._overdue(config, day, now)
+        late = entry.late or (resumed and overdue > LATE_TOLERANCE)  # finished after a crash
         post = DigestPost(guild_id, channel_id, day, paper, entry.position or 1,
-                          entry.cycle_size or 1, entry.late, marker, audience)
+                          entry.cycle_size or 1, late, marker, audience)
+        since = (entry.claimed_at or now) - HISTORY_MARGIN
         try:
             message_id = None
             if resumed:
-                message_id = await self._paced(lambda: self.poster.find(channel_id, marker))
+                message_id = await self._paced(lambda: self.poster.find(
+                    channel_id, marker, entry.nonce, since))
+                if message_id is None and overdue > self.grace:
+                    return await self._too_late(guild_id, day)
             if message_id is None:
+                if not await self._hold(guild_id, day):
+                    return Outcome(guild_id, OutcomeStatus.ALREADY, day)
                 message_id = await self._paced(lambda: self.poster.send(post, entry.nonce))
         except DeliveryFailed as exc:
             log.warning("paper of the day for guild %s on %s failed: %s", guild_id, day,
@@ -341,6 +401,12 @@ class DigestService:
             except Exception:
                 log.exception("notifying subscribers of guild %s failed", guild_id)
         return Outcome(guild_id, OutcomeStatus.POSTED, day, message_id)
+
+    async def _too_late(self, guild_id: int, day: date) -> Outcome:
+        """A claim never sent, found past the grace window: skipped, like any missed day."""
+        reason = offline_reason(self.grace)
+        await self.digests.mark_skipped(guild_id, day, reason)
+        return Outcome(guild_id, OutcomeStatus.SKIPPED, day, reason=reason)
 
     async def _failed(self, guild_id: int, day: date, reason: Reason) -> Outcome:
         paused = await self.digests.mark_failed(guild_id, day, reason)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Protocol
 
 from bot.core.models import Paper
@@ -52,8 +52,10 @@ class DigestPoster(Protocol):
         """Post to the channel; returns the message id. Raises `DeliveryFailed`."""
         ...
 
-    async def find(self, channel_id: int, marker: str) -> int | None:
-        """The id of an earlier post carrying `marker` in the channel, if any."""
+    async def find(self, channel_id: int, marker: str, nonce: str,
+                   since: datetime) -> int | None:
+        """The id of our post sent after `since` that carries `nonce` or `marker`, if any:
+        the whole history since then is searched. Raises `DeliveryFailed`."""
         ...
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,

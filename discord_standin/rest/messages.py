@@ -35,15 +35,23 @@ class Messages(Resource):
         return None
 
     async def list_messages(self, call: Call) -> Result:
-        """GET /channels/{id}/messages: newest first; ``limit``, ``before`` and ``after``."""
+        """GET /channels/{id}/messages: at most ``limit`` (1-100, default 50), newest first.
+
+        ``before`` gives the newest messages older than it; ``after`` the oldest ones newer
+        than it (still listed newest first), so that a client can page forward from a point.
+        """
         channel = self._channel(call, need=Permission.READ_MESSAGE_HISTORY)
+        limit = _history_limit(call)
         messages = self.world.visible_messages(channel.id)
         if "before" in call.query:
-            messages = [m for m in messages if m.id < int(call.query["before"])]
-        if "after" in call.query:
-            messages = [m for m in messages if m.id > int(call.query["after"])]
-        limit = int(call.query.get("limit", 50))
-        return [m.payload() for m in reversed(messages)][:limit]
+            messages = [m for m in messages if m.id < call.query_snowflake("before")]
+            page = messages[-limit:]
+        elif "after" in call.query:
+            messages = [m for m in messages if m.id > call.query_snowflake("after")]
+            page = messages[:limit]
+        else:
+            page = messages[-limit:]
+        return [m.payload() for m in reversed(page)]
 
     async def post_message(self, call: Call) -> Result:
         """POST /channels/{id}/messages; with ``enforce_nonce`` a repeated nonce gets the first."""
@@ -147,6 +155,16 @@ def _check_thread_parent(channel: Channel) -> None:
     """Threads start only in guild channels that are not threads themselves."""
     if channel.is_dm or channel.is_thread:
         raise ApiError(400, 50024, "Cannot execute action on this channel type")
+
+
+def _history_limit(call: Call) -> int:
+    """The history ``limit``: 1 to 100, 50 when absent; anything else is a form error."""
+    raw = call.query.get("limit", "50")
+    limit = int(raw) if raw.isdigit() else 0
+    if not 1 <= limit <= 100:
+        error = FormError(("limit",), "NUMBER_TYPE_MAX", "int value should be between 1 and 100.")
+        raise form_error([error])
+    return limit
 
 
 def _thread_name(call: Call) -> str:

@@ -77,6 +77,14 @@ class Call:
         except ValueError:
             raise ApiError(404, 0, "404: Not Found") from None
 
+    def query_snowflake(self, name: str) -> int:
+        """A query parameter as a snowflake (a bad one is Discord's invalid form body)."""
+        raw = self.query.get(name, "")
+        if not raw.isdigit():
+            error = FormError((name,), "NUMBER_TYPE_COERCE", f"Value \"{raw}\" is not snowflake.")
+            raise form_error([error])
+        return int(raw)
+
     @property
     def json(self) -> JSONObject:
         """The body as a JSON object (``{}`` if absent)."""

@@ -11,7 +11,8 @@ import pytest
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings, load_settings
 from discord_standin import Guild, StandIn
-from tests.e2e.harness import FakeClock, start_paperclub
+from tests.clocks import FakeClock
+from tests.e2e.harness import start_paperclub
 from tests.group import People, assert_no_tasks_left
 
 

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta
 
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings
 from bot.wiring import build_bot
 from discord_standin import StandIn
-
-
-class FakeClock:
-    """A settable clock for the digest: tests move time instead of waiting for it."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+from tests.clocks import FakeClock
 
 
 async def start_paperclub(standin: StandIn, settings: Settings,

@@ -15,7 +15,8 @@ from bot.core.lang import Lang
 from bot.core.messages import render_reason
 from bot.settings import Settings
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, Overwrite, StandIn
-from tests.e2e.harness import FakeClock, start_paperclub
+from tests.clocks import FakeClock
+from tests.e2e.harness import start_paperclub
 from tests.group import People
 
 

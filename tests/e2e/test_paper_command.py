@@ -16,7 +16,8 @@ from bot.core.records import dumps
 from bot.services.catalog_loader import load_catalog
 from bot.settings import Settings
 from discord_standin import Fault, Guild, Message, OptionValue, StandIn
-from tests.e2e.harness import FakeClock, start_paperclub
+from tests.clocks import FakeClock
+from tests.e2e.harness import start_paperclub
 from tests.group import People
 
 GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"

@@ -11,7 +11,8 @@ from bot.client.bot import PaperclubBot
 from bot.core.storage_faults import DiskFull
 from bot.settings import Settings
 from discord_standin import CallbackType, Guild, StandIn
-from tests.e2e.harness import FakeClock, start_paperclub
+from tests.clocks import FakeClock
+from tests.e2e.harness import start_paperclub
 from tests.group import People
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
-from bot.core.digest_types import Claim, DigestConfig
+from bot.core.digest_types import Claim, DigestConfig, Lease
 from bot.core.lang import Lang
 from bot.core.messages import render_reason
 from bot.core.reasons import Reason, ReasonCode
@@ -14,11 +14,14 @@ from storage.digests import SqliteDigestStore
 
 GUILD = 42
 DAY = date(2026, 11, 30)
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+LEASE = Lease("host:1:2026-11-30T07:00:00+00:00", NOW + timedelta(minutes=5))
+OTHER = "host:2:2026-11-30T07:30:00+00:00"
 
 
 def _claim(paper: str = "p1", cycle: int = 1) -> Claim:
     return Claim(paper_id=paper, cycle=cycle, position=1, cycle_size=30, nonce="n", channel_id=7,
-                 late=False)
+                 late=False, lease=LEASE)
 
 
 async def test_config_round_trip_and_disable(db: Database) -> None:
@@ -113,9 +116,55 @@ async def test_only_a_failed_date_is_claimed_again_and_only_once(db: Database) -
     assert await store.reclaim_failed(GUILD, DAY, _claim()) is None  # in progress
     await store.mark_failed(GUILD, DAY, Reason(ReasonCode.CHANNEL_MISSING))
     moved = Claim(paper_id="p1", cycle=1, position=1, cycle_size=30, nonce="n", channel_id=8,
-                  late=False)
+                  late=False, lease=LEASE)
     results = await asyncio.gather(*(store.reclaim_failed(GUILD, DAY, moved) for _ in range(4)))
     (entry,) = [r for r in results if r is not None]
     assert (entry.status, entry.channel_id, entry.reason) == ("claimed", 8, None)
     await store.mark_posted(GUILD, DAY, message_id=99)
     assert await store.reclaim_failed(GUILD, DAY, moved) is None  # posted: never again
+
+
+async def test_a_live_claim_of_another_owner_is_never_taken_over_an_expired_one_is(
+        db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.claim(GUILD, DAY, _claim())
+    (entry,) = await store.unfinished(GUILD)
+    assert entry.lease == LEASE and entry.claimed_at is not None
+    assert entry.held_by_other(OTHER, NOW) and not entry.held_by_other(LEASE.owner, NOW)
+    theirs = Lease(OTHER, NOW + timedelta(minutes=10))
+    # Live: the other process is refused, however often it asks, until the lease runs out.
+    assert not await store.hold(GUILD, DAY, theirs, NOW)
+    assert not await store.hold(GUILD, DAY, theirs, LEASE.until - timedelta(microseconds=1))
+    assert (await store.entry(GUILD, DAY)).lease == LEASE  # type: ignore[union-attr]
+    # The owner renews its own lease at any time.
+    renewed = Lease(LEASE.owner, NOW + timedelta(minutes=7))
+    assert await store.hold(GUILD, DAY, renewed, NOW + timedelta(minutes=2))
+    assert not await store.hold(GUILD, DAY, theirs, LEASE.until)
+    # Expired: taken over, and then the first owner is the one refused.
+    assert await store.hold(GUILD, DAY, theirs, renewed.until)
+    assert (await store.entry(GUILD, DAY)).lease == theirs  # type: ignore[union-attr]
+    assert not await store.hold(GUILD, DAY, renewed, renewed.until)
+
+
+async def test_a_claim_without_a_lease_is_anyones(db: Database) -> None:
+    """Rows claimed before leases existed (migrated databases) can be finished by anyone."""
+    store = SqliteDigestStore(db)
+    await store.claim(GUILD, DAY, _claim())
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE digest_ledger SET owner = NULL, lease_until = NULL")
+    (entry,) = await store.unfinished(GUILD)
+    assert entry.lease is None and not entry.held_by_other(OTHER, NOW)
+    assert await store.hold(GUILD, DAY, Lease(OTHER, NOW + timedelta(minutes=5)), NOW)
+
+
+async def test_a_claim_too_late_to_post_is_recorded_as_skipped(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.claim(GUILD, DAY, _claim())
+    offline = Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 360})
+    await store.mark_skipped(GUILD, DAY, offline)
+    entry = await store.entry(GUILD, DAY)
+    assert entry is not None and (entry.status, entry.reason) == ("skipped", offline)
+    assert await store.unfinished(GUILD) == []
+    assert await store.claimed_in_cycle(GUILD, 1) == set()
+    await store.mark_skipped(GUILD, DAY, Reason(ReasonCode.LATER_DAY_DUE))  # only a claim
+    assert (await store.entry(GUILD, DAY)).reason == offline  # type: ignore[union-attr]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 import discord
 
@@ -16,7 +17,7 @@ from bot.services.digest_delivery import DeliveryFailed, DigestPost
 log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100
-HISTORY_SEARCHED = 50
+THREAD_ALREADY_EXISTS = 160004
 
 
 def _failure(exc: discord.HTTPException) -> DeliveryFailed:
@@ -52,15 +53,18 @@ class DiscordDigestPoster:
             view.stop()
         return message.id
 
-    async def find(self, channel_id: int, marker: str) -> int | None:
-        """Search the channel's recent messages for our post of that date."""
+    async def find(self, channel_id: int, marker: str, nonce: str,
+                   since: datetime) -> int | None:
+        """Our post of that date: every message after `since`, oldest first, 100 a page, as
+        far as the channel goes; ours if it carries the nonce or the marker in a footer."""
         channel = self.client.get_partial_messageable(channel_id)
         me = self.client.user
         try:
-            async for message in channel.history(limit=HISTORY_SEARCHED):
+            async for message in channel.history(limit=None, after=since, oldest_first=True):
                 if me is not None and message.author.id != me.id:
                     continue
-                if any(marker in (embed.footer.text or "") for embed in message.embeds):
+                if message.nonce == nonce or any(
+                        marker in (embed.footer.text or "") for embed in message.embeds):
                     return message.id
         except discord.HTTPException as exc:
             raise _failure(exc) from exc
@@ -68,11 +72,23 @@ class DiscordDigestPoster:
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
                           name: str) -> int:
-        """A public thread on the post, named after the paper."""
+        """A public thread on the post, named after the paper. If the post already has one
+        (an earlier try opened it but its answer was lost: 160004), that thread: on Discord a
+        thread started from a message has the message's id."""
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         message = channel.get_partial_message(message_id)
         try:
             thread = await message.create_thread(name=fit(name, THREAD_NAME_LIMIT))
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ALREADY_EXISTS:
+                raise _failure(exc) from exc
+            return await self._existing_thread(message_id)
+        return thread.id
+
+    async def _existing_thread(self, message_id: int) -> int:
+        """The thread started from a message (it has the message's id)."""
+        try:
+            thread = await self.client.fetch_channel(message_id)
         except discord.HTTPException as exc:
             raise _failure(exc) from exc
         return thread.id

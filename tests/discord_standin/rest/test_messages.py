@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 
+import aiohttp
 import discord
 import pytest
 
 from discord_standin import Fault, Guild, MessageFlag, Overwrite, Permission, StandIn
+from tests.clocks import Ticker
 from tests.discord_standin.testbot import TestBot
 from tests.group import People
 
@@ -98,3 +100,56 @@ async def test_channel_overwrites_deny_the_bot(
     handle = await standin.slash("announce", {"title": "Closed"}, channel=papers, user=people.alice)
     assert (await handle.response()).content == "failed: 50013"
     assert standin.messages(papers) == []
+
+
+async def test_history_pages_forward_from_a_point_as_discord_does(
+    standin: StandIn, bot: TestBot, guild: Guild, people: People
+) -> None:
+    general = guild.channel("general")
+    said = [await standin.say(general, people.alice, f"message {i}") for i in range(230)]
+    channel = bot.get_partial_messageable(general.id)
+    after = discord.Object(id=said[10].id)
+    # discord.py asks for the 100 oldest messages after the point (listed newest first), then
+    # pages on from the newest of them: every message is seen once, in order.
+    seen = [m.id async for m in channel.history(limit=None, after=after, oldest_first=True)]
+    assert seen == [m.id for m in said[11:]]
+    pages = standin.requests("GET", f"/channels/{general.id}/messages")
+    assert [r.query["limit"] for r in pages] == ["100", "100", "100"]
+    newest = [m.id async for m in channel.history(limit=3)]
+    assert newest == [m.id for m in reversed(said[-3:])]
+    point = discord.Object(id=said[200].id)
+    before = [m.id async for m in channel.history(limit=150, before=point)]
+    assert before == [m.id for m in reversed(said[50:200])]
+
+
+async def test_history_limit_is_1_to_100(
+    standin: StandIn, bot: TestBot, guild: Guild
+) -> None:
+    general = guild.channel("general")
+    for limit in (0, 101):
+        with pytest.raises(discord.HTTPException) as refused:
+            await bot.http.logs_from(general.id, limit)
+        assert (refused.value.status, refused.value.code) == (400, 50035)
+
+
+async def test_a_nonce_is_remembered_only_for_the_window(
+    guild: Guild, http: aiohttp.ClientSession
+) -> None:
+    ticker = Ticker()
+    async with StandIn(guilds=[guild], token="x", nonce_window=300, clock=ticker) as standin:
+        general = guild.channel("general")
+        url = f"{standin.rest_base}/channels/{general.id}/messages"
+        body = {"content": "paper", "nonce": "n-1", "enforce_nonce": True}
+
+        async def send() -> str:
+            async with http.post(url, json=body, headers={"Authorization": "Bot x"}) as answer:
+                assert answer.status == 200
+                return str((await answer.json())["id"])
+
+        first = await send()
+        ticker.advance(299)
+        assert await send() == first
+        ticker.advance(2)
+        second = await send()
+        assert second != first
+        assert [str(m.id) for m in standin.messages(general)] == [first, second]

@@ -1,0 +1,31 @@
+"""Clocks tests move by hand instead of waiting for time to pass."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+
+class FakeClock:
+    """A settable clock for the digest: tests move time instead of waiting for it."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+class Ticker:
+    """A seconds clock that a test moves on (the stand-in's nonce memory ages by it)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
