@@ -20,6 +20,8 @@ from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.catalog_loader import load_catalog
 from bot.services.digest import DigestService, utc_now
+from bot.services.paper_lookup import PaperLookup
+from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
@@ -27,6 +29,7 @@ from bot.settings import Settings
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.papers import SqlitePaperStore
+from storage.queue import SqliteQueueStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
 
@@ -58,6 +61,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         subscriptions = SubscriptionService(SqliteSubscriptionStore(db), papers, search)
         digests = SqliteDigestStore(db)
         sync_record = SyncRecord(SqliteStateStore(db))
+        lookup = PaperLookup(search)
+        queue = QueueService(SqliteQueueStore(db), lookup, clock)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
@@ -72,7 +77,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 requests_per_second=settings.digest.requests_per_second)
             return Services(search=search,
                             catalog=CatalogService(papers, settings.catalog_path(), notifier),
-                            digest=digest, subscriptions=subscriptions, sync_record=sync_record)
+                            digest=digest, subscriptions=subscriptions, sync_record=sync_record,
+                            queue=queue)
 
         async def release() -> None:
             try:

@@ -22,6 +22,7 @@ from bot.client.background import BackgroundTasks
 from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
 from bot.client.cogs.papers import PapersCog
+from bot.client.cogs.queue import QueueCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.command_sync import sync_commands
 from bot.client.translator import PaperclubTranslator
@@ -100,7 +101,7 @@ class PaperclubBot(commands.Bot):
     async def add_commands(self) -> None:
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
-        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog):
+        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:

@@ -15,13 +15,15 @@ from bot.core.strings import (
     digest,
     errors,
     papers,
+    queue,
     reasons,
     refusals,
     subscriptions,
 )
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
-          reasons.STRINGS, refusals.STRINGS, commands.STRINGS)
+          reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
+          queue.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

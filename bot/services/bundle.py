@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
+from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
@@ -20,3 +21,4 @@ class Services:
     digest: DigestService
     subscriptions: SubscriptionService
     sync_record: SyncRecord
+    queue: QueueService

@@ -36,7 +36,8 @@ NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
 ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
 TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message
-TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers")
+TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers",
+         "值得一读")
 
 
 @pytest.fixture(params=["zh-CN", "zh-TW"])
@@ -123,6 +124,13 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("subscriptions", user=people.alice)
     await run("subscriptions-admin")
     await run("subscriptions-admin", {"topic": "grokking"})
+    await run("suggest", {"paper": "grokking", "note": "值得一读"}, user=people.alice)
+    await run("suggest", {"paper": "grokking"})
+    await run("suggest", {"paper": "grokking"})
+    await run("queue show")
+    await run("queue remove", {"paper": "grokking"}, user=people.carol)
+    await run("queue remove", {"paper": "qqqzzzxx"}, user=people.carol)
+    await run("suggest", {"paper": "grokking"}, in_guild=False)
     await run("digest now")
     await bot.background_done()
     await run("digest status")
