@@ -16,6 +16,7 @@ from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
+from bot.client.vote_announcer import DiscordVoteAnnouncer
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.catalog_loader import load_catalog
@@ -25,6 +26,7 @@ from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
+from bot.services.votes import VoteService
 from bot.settings import Settings
 from storage.database import Database
 from storage.digests import SqliteDigestStore
@@ -32,6 +34,7 @@ from storage.papers import SqlitePaperStore
 from storage.queue import SqliteQueueStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
+from storage.votes import SqliteVoteStore
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         sync_record = SyncRecord(SqliteStateStore(db))
         lookup = PaperLookup(search)
         queue = QueueService(SqliteQueueStore(db), lookup, clock)
+        vote_store = SqliteVoteStore(db)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
@@ -78,7 +82,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             return Services(search=search,
                             catalog=CatalogService(papers, settings.catalog_path(), notifier),
                             digest=digest, subscriptions=subscriptions, sync_record=sync_record,
-                            queue=queue)
+                            queue=queue,
+                            votes=VoteService(vote_store, queue, lookup,
+                                              DiscordVoteAnnouncer(client), clock))
 
         async def release() -> None:
             try:

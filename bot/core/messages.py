@@ -19,11 +19,12 @@ from bot.core.strings import (
     reasons,
     refusals,
     subscriptions,
+    votes,
 )
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
-          queue.STRINGS)
+          queue.STRINGS, votes.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

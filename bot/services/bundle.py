@@ -10,6 +10,7 @@ from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
+from bot.services.votes import VoteService
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,3 +23,4 @@ class Services:
     subscriptions: SubscriptionService
     sync_record: SyncRecord
     queue: QueueService
+    votes: VoteService

@@ -131,6 +131,23 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("queue remove", {"paper": "grokking"}, user=people.carol)
     await run("queue remove", {"paper": "qqqzzzxx"}, user=people.carol)
     await run("suggest", {"paper": "grokking"}, in_guild=False)
+    await run("suggest", {"paper": "distillation"}, user=people.carol)
+    await run("vote start", user=people.alice)
+    ballot = await run("vote start", {"from": 2, "hours": 1})
+    await run("vote start")
+    assert isinstance(ballot, Callback) and ballot.message_id is not None
+    vote_message = standin.message(ballot.message_id)
+    buttons = [str(c["custom_id"]) for c in vote_message.walk_components()
+               if c.get("type") == 2]
+    for button in (buttons[0], buttons[0], buttons[1]):
+        answers.append(await (await standin.click(vote_message, button, user=people.alice,
+                                                  locale=locale)).response())
+    await run("vote status")
+    close = await standin.slash("vote close", guild=guild, user=people.bob, locale=locale)
+    await close.response()
+    answers.append(await close.followup())
+    await run("vote status")
+    answers += standin.messages(guild.channel("general"))
     await run("digest now")
     await bot.background_done()
     await run("digest status")

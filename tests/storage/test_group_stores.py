@@ -36,3 +36,26 @@ async def test_forget_anonymises_suggestions_and_keeps_the_paper_queued(db: Data
     assert item.suggested_by is None and item.supporters[0].note == ""
     assert await queue.withdraw(1, "aaa", 11)
     assert await queue.remove(1, "aaa") and await queue.item(1, "aaa") is None
+
+
+async def test_a_vote_is_claimed_once_and_one_live_vote_per_server(db: Database) -> None:
+    from bot.core.vote_types import VoteOption
+    from storage.votes import SqliteVoteStore
+
+    votes = SqliteVoteStore(db)
+    options = [VoteOption(1, "aaa", 1, T0), VoteOption(2, "bbb", 2, T0)]
+    vote = await votes.open(1, 5, 10, T0, T0 + timedelta(hours=1), options)
+    assert vote is not None and vote.options == tuple(options)
+    assert await votes.open(1, 5, 10, T0, T0, options) is None
+    assert await votes.open(2, 6, 10, T0, T0 + timedelta(hours=2), options) is not None
+    assert await votes.cast(vote.id, 11, "aaa", T0) == "cast"
+    assert await votes.cast(vote.id, 11, "bbb", T0) == "changed"
+    assert await votes.cast(vote.id, 11, "zzz", T0) == "unknown"
+    assert await votes.due(T0) == [] and len(await votes.due(T0 + timedelta(hours=1))) == 1
+    assert await votes.claim(vote.id, "bbb", "n", T0, early=False)
+    assert not await votes.claim(vote.id, "bbb", "n", T0, early=False)
+    assert await votes.cast(vote.id, 12, "aaa", T0) == "closed"
+    assert [v.id for v in await votes.unfinished()] == [vote.id]
+    await votes.mark_announced(vote.id, 99, T0)
+    assert await votes.unfinished() == [] and await votes.live(1) is None
+    assert await votes.forget(11) == 1 and await votes.ballots(vote.id) == {}
