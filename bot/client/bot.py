@@ -23,6 +23,7 @@ from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
 from bot.client.cogs.papers import PapersCog
 from bot.client.cogs.queue import QueueCog
+from bot.client.cogs.reading import ReadingCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.cogs.votes import VotesCog
 from bot.client.command_sync import sync_commands
@@ -105,7 +106,7 @@ class PaperclubBot(commands.Bot):
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
         for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog,
-                    VotesCog):
+                    VotesCog, ReadingCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:

@@ -16,6 +16,7 @@ from bot.core.strings import (
     errors,
     papers,
     queue,
+    reading,
     reasons,
     refusals,
     subscriptions,
@@ -24,7 +25,7 @@ from bot.core.strings import (
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
-          queue.STRINGS, votes.STRINGS)
+          queue.STRINGS, votes.STRINGS, reading.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

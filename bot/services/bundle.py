@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
+from bot.services.forget import ForgetService
 from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
@@ -24,3 +26,5 @@ class Services:
     sync_record: SyncRecord
     queue: QueueService
     votes: VoteService
+    bookmarks: BookmarkService
+    forget: ForgetService
