@@ -15,18 +15,29 @@ from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
+from bot.client.vote_announcer import DiscordVoteAnnouncer
+from bot.core.group_types import ErasedKind
+from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService, utc_now
+from bot.services.forget import ForgetService
+from bot.services.paper_lookup import PaperLookup
+from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
+from bot.services.votes import VoteService
 from bot.settings import Settings
+from storage.bookmarks import SqliteBookmarkStore
 from storage.database import Database
 from storage.digests import SqliteDigestStore
+from storage.history import SqliteHistoryStore
 from storage.papers import SqlitePaperStore
+from storage.queue import SqliteQueueStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
+from storage.votes import SqliteVoteStore
 
 Clock = Callable[[], datetime]
 
@@ -54,9 +65,20 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
-        subscriptions = SubscriptionService(SqliteSubscriptionStore(db), papers, search)
+        subscription_store = SqliteSubscriptionStore(db)
+        subscriptions = SubscriptionService(subscription_store, papers, search)
         digests = SqliteDigestStore(db)
         sync_record = SyncRecord(SqliteStateStore(db))
+        lookup = PaperLookup(search)
+        vote_store = SqliteVoteStore(db)
+        queue_store = SqliteQueueStore(db)
+        queue = QueueService(queue_store, lookup, clock)
+        bookmark_store = SqliteBookmarkStore(db)
+        history_store = SqliteHistoryStore(db)
+        forget = ForgetService(subscription_store, [
+            (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
+            (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store)])
+        bookmarks = BookmarkService(bookmark_store, lookup, clock)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
@@ -74,7 +96,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 lease_clock=lease_clock)
             return Services(search=search,
                             catalog=catalog,
-                            digest=digest, subscriptions=subscriptions, sync_record=sync_record)
+                            digest=digest, subscriptions=subscriptions, sync_record=sync_record,
+                            queue=queue,
+                            votes=VoteService(vote_store, queue, lookup,
+                                              DiscordVoteAnnouncer(client), clock),
+                            bookmarks=bookmarks, forget=forget)
 
         async def release() -> None:
             try:

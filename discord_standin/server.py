@@ -288,10 +288,11 @@ class StandIn:
         return await handle.choices(timeout=timeout)
 
     async def click(
-        self, message: Message, custom_id: str, *, user: User | None = None
+        self, message: Message, custom_id: str, *, user: User | None = None,
+        locale: str = "en-US",
     ) -> InteractionHandle:
-        """Click the button ``custom_id`` on ``message``."""
-        return await self._component(message, custom_id, None, user)
+        """Click the button ``custom_id`` on ``message`` (as a user of Discord in ``locale``)."""
+        return await self._component(message, custom_id, None, user, locale)
 
     async def select(
         self, message: Message, custom_id: str, values: Sequence[str], *, user: User | None = None
@@ -373,7 +374,12 @@ class StandIn:
         return handle, payload
 
     async def _component(
-        self, message: Message, custom_id: str, values: Sequence[str] | None, user: User | None
+        self,
+        message: Message,
+        custom_id: str,
+        values: Sequence[str] | None,
+        user: User | None,
+        locale: str = "en-US",
     ) -> InteractionHandle:
         stored = self.world.messages.get(message.id)
         if stored is None or stored.deleted:
@@ -391,7 +397,7 @@ class StandIn:
             guild=guild,
             source=stored,
         )
-        payload = base_payload(handle, self.world, locale="en-US", permissions=None)
+        payload = base_payload(handle, self.world, locale=locale, permissions=None)
         payload["data"] = component_data(stored, custom_id, values)
         payload["message"] = stored.payload()
         return await self._inject(handle, payload)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
 from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit
 from bot.core.digest_types import Claim, DigestConfig, Lease, LedgerEntry
+from bot.core.group_types import Bookmark, Discussed, QueueItem, SuggestOutcome
 from bot.core.models import Paper
 from bot.core.query import SearchQuery
 from bot.core.reasons import Reason
 from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
+from bot.core.vote_types import BallotOutcome, Vote, VoteOption
 
 
 class PaperStore(Protocol):
@@ -227,4 +229,130 @@ class SubscriptionStore(Protocol):
 
     async def forget(self, user_id: int) -> Forgotten:
         """Delete every record of a member, in every server."""
+        ...
+
+
+class QueueStore(Protocol):
+    """The suggestion queue of each server."""
+
+    async def suggest(self, guild_id: int, paper_id: str, user_id: int, note: str,
+                      at: datetime) -> SuggestOutcome:
+        """Queue a paper, or add the member's +1 when it is queued already."""
+        ...
+
+    async def queue(self, guild_id: int) -> list[QueueItem]:
+        """A server's queue: most supported first, then oldest."""
+        ...
+
+    async def item(self, guild_id: int, paper_id: str) -> QueueItem | None:
+        """One queued paper, or None."""
+        ...
+
+    async def remove(self, guild_id: int, paper_id: str) -> bool:
+        """Take a paper off a server's queue; False if it was not queued."""
+        ...
+
+    async def withdraw(self, guild_id: int, paper_id: str, user_id: int) -> bool:
+        """Take back one member's +1; False if they had none."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Anonymise a member's suggestions everywhere; how many."""
+        ...
+
+
+class VoteStore(Protocol):
+    """Votes on the next paper and the exactly-once close."""
+
+    async def open(self, guild_id: int, channel_id: int, created_by: int, opened_at: datetime,
+                   ends_at: datetime, options: Sequence[VoteOption]) -> Vote | None:
+        """Open a vote; None when the server already has a live one."""
+        ...
+
+    async def set_message(self, vote_id: int, message_id: int) -> None:
+        """Record the message that carries the vote's buttons."""
+        ...
+
+    async def get(self, vote_id: int) -> Vote | None:
+        """One vote by id."""
+        ...
+
+    async def live(self, guild_id: int) -> Vote | None:
+        """The server's open or closing vote, if any."""
+        ...
+
+    async def latest(self, guild_id: int) -> Vote | None:
+        """The server's most recent vote of any status."""
+        ...
+
+    async def due(self, now: datetime) -> list[Vote]:
+        """Open votes whose deadline has passed, in every server."""
+        ...
+
+    async def unfinished(self) -> list[Vote]:
+        """Closes claimed but never recorded as announced."""
+        ...
+
+    async def cast(self, vote_id: int, user_id: int, paper_id: str,
+                   at: datetime) -> BallotOutcome:
+        """A member's ballot (a later click changes it) while the vote is open."""
+        ...
+
+    async def ballots(self, vote_id: int) -> dict[int, str]:
+        """Member -> the paper they voted for."""
+        ...
+
+    async def claim(self, vote_id: int, winner: str, nonce: str, at: datetime, *,
+                    early: bool) -> bool:
+        """Close an open vote with its winner, before announcing; False if already closed."""
+        ...
+
+    async def mark_announced(self, vote_id: int, message_id: int, at: datetime) -> None:
+        """Record the announcement that was sent."""
+        ...
+
+    async def mark_failed(self, vote_id: int, reason: Reason, at: datetime) -> None:
+        """Give up announcing (the channel is gone or closed to the bot)."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Delete a member's ballots everywhere; how many."""
+        ...
+
+
+class BookmarkStore(Protocol):
+    """Each member's reading list, per server."""
+
+    async def add(self, guild_id: int, user_id: int, paper_id: str, at: datetime) -> bool:
+        """Bookmark a paper; False if it already was."""
+        ...
+
+    async def remove(self, guild_id: int, user_id: int, paper_id: str) -> bool:
+        """Drop a bookmark; False if there was none."""
+        ...
+
+    async def of_member(self, guild_id: int, user_id: int) -> list[Bookmark]:
+        """A member's reading list in a server, newest first."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Delete a member's bookmarks in every server; how many."""
+        ...
+
+
+class HistoryStore(Protocol):
+    """What each server discussed; `/session done` calls `record_discussed`."""
+
+    async def record_discussed(self, guild_id: int, paper_id: str, when: datetime,
+                               presenter_id: int | None, notes: str,
+                               thread_id: int | None) -> None:
+        """Remember that a server discussed a paper."""
+        ...
+
+    async def history(self, guild_id: int) -> list[Discussed]:
+        """A server's discussions, newest first."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the discussions they presented; how many."""
         ...

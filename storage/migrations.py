@@ -193,6 +193,78 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE digest_ledger ADD COLUMN lease_until TEXT",
         ),
     ),
+    Migration(
+        8,
+        "reading group: queue, votes, bookmarks, discussed papers",
+        (
+            """CREATE TABLE queue_support (
+                id INTEGER PRIMARY KEY,
+                guild_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                user_id INTEGER,
+                note TEXT NOT NULL DEFAULT '',
+                created_at TEXT NOT NULL,
+                UNIQUE (guild_id, paper_id, user_id)
+            )""",
+            "CREATE INDEX queue_support_user ON queue_support (user_id)",
+            """CREATE TABLE votes (
+                id INTEGER PRIMARY KEY,
+                guild_id INTEGER NOT NULL,
+                channel_id INTEGER NOT NULL,
+                message_id INTEGER,
+                created_by INTEGER,
+                opened_at TEXT NOT NULL,
+                ends_at TEXT NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status IN ('open', 'claimed', 'announced', 'failed')),
+                winner TEXT,
+                nonce TEXT,
+                closed_early INTEGER NOT NULL DEFAULT 0,
+                announcement_id INTEGER,
+                reason TEXT,
+                claimed_at TEXT,
+                finished_at TEXT
+            )""",
+            "CREATE UNIQUE INDEX votes_one_open ON votes (guild_id) "
+            "WHERE status IN ('open', 'claimed')",
+            "CREATE INDEX votes_status ON votes (status, ends_at)",
+            """CREATE TABLE vote_options (
+                vote_id INTEGER NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                support INTEGER NOT NULL,
+                suggested_at TEXT NOT NULL,
+                PRIMARY KEY (vote_id, position)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE vote_ballots (
+                vote_id INTEGER NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+                user_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                cast_at TEXT NOT NULL,
+                PRIMARY KEY (vote_id, user_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX vote_ballots_user ON vote_ballots (user_id)",
+            """CREATE TABLE bookmarks (
+                guild_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (guild_id, user_id, paper_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX bookmarks_user ON bookmarks (user_id)",
+            """CREATE TABLE discussed (
+                id INTEGER PRIMARY KEY,
+                guild_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                discussed_at TEXT NOT NULL,
+                presenter_id INTEGER,
+                notes TEXT NOT NULL DEFAULT '',
+                thread_id INTEGER
+            )""",
+            "CREATE INDEX discussed_guild ON discussed (guild_id, discussed_at)",
+            "CREATE INDEX discussed_presenter ON discussed (presenter_id)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

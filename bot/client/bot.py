@@ -22,10 +22,14 @@ from bot.client.background import BackgroundTasks
 from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
 from bot.client.cogs.papers import PapersCog
+from bot.client.cogs.queue import QueueCog
+from bot.client.cogs.reading import ReadingCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
+from bot.client.cogs.votes import VotesCog
 from bot.client.command_sync import sync_commands
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
+from bot.client.ui.vote import VoteButton
 from bot.services.bundle import Services
 from bot.settings import Settings
 
@@ -87,6 +91,7 @@ class PaperclubBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Translator, cogs, and a command sync if the settings ask for one."""
         await self.add_commands()
+        self.add_dynamic_items(VoteButton)  # votes' buttons keep working after a restart
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
             max_instances=1, misfire_grace_time=None, replace_existing=True)
@@ -100,7 +105,8 @@ class PaperclubBot(commands.Bot):
     async def add_commands(self) -> None:
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
-        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog):
+        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog,
+                    VotesCog, ReadingCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:
@@ -111,10 +117,11 @@ class PaperclubBot(commands.Bot):
             self.caught_up.set()
 
     async def digest_tick(self) -> None:
-        """The scheduler's wake-up: the digest service decides what is due."""
+        """The scheduler's wake-up: the digest and the votes decide what is due."""
         if self.is_ready() and not self.is_closed():
             async with self._tick_lock:
                 await self.services.digest.tick()
+                await self.services.votes.tick()
 
     async def close(self) -> None:
         """Stop the scheduler, disconnect, then release the services' resources (the database).

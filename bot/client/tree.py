@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.client.checks import NotOrganiser
 from bot.client.replies import safe_send
 from bot.core.lang import Lang
 from bot.core.messages import t
@@ -80,6 +81,8 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         elif isinstance(error, app_commands.MissingPermissions):
             perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
             text = t(lang, "error.missing_permissions", perms=perms)
+        elif isinstance(error, NotOrganiser):
+            text = t(lang, "error.organiser_only", perms=permission_name("manage_guild", lang))
         elif isinstance(error, app_commands.CommandOnCooldown):
             text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):

@@ -15,13 +15,17 @@ from bot.core.strings import (
     digest,
     errors,
     papers,
+    queue,
+    reading,
     reasons,
     refusals,
     subscriptions,
+    votes,
 )
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
-          reasons.STRINGS, refusals.STRINGS, commands.STRINGS)
+          reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
+          queue.STRINGS, votes.STRINGS, reading.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

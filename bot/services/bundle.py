@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
+from bot.services.forget import ForgetService
+from bot.services.queue import QueueService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
+from bot.services.votes import VoteService
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,3 +24,7 @@ class Services:
     digest: DigestService
     subscriptions: SubscriptionService
     sync_record: SyncRecord
+    queue: QueueService
+    votes: VoteService
+    bookmarks: BookmarkService
+    forget: ForgetService

@@ -36,7 +36,8 @@ NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
 ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
 TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message
-TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers")
+TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers",
+         "值得一读")
 
 
 @pytest.fixture(params=["zh-CN", "zh-TW"])
@@ -123,6 +124,36 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("subscriptions", user=people.alice)
     await run("subscriptions-admin")
     await run("subscriptions-admin", {"topic": "grokking"})
+    await run("suggest", {"paper": "grokking", "note": "值得一读"}, user=people.alice)
+    await run("suggest", {"paper": "grokking"})
+    await run("suggest", {"paper": "grokking"})
+    await run("queue show")
+    await run("queue remove", {"paper": "grokking"}, user=people.carol)
+    await run("queue remove", {"paper": "qqqzzzxx"}, user=people.carol)
+    await run("suggest", {"paper": "grokking"}, in_guild=False)
+    await run("suggest", {"paper": "distillation"}, user=people.carol)
+    await run("vote start", user=people.alice)
+    ballot = await run("vote start", {"from": 2, "hours": 1})
+    await run("vote start")
+    assert isinstance(ballot, Callback) and ballot.message_id is not None
+    vote_message = standin.message(ballot.message_id)
+    buttons = [str(c["custom_id"]) for c in vote_message.walk_components()
+               if c.get("type") == 2]
+    for button in (buttons[0], buttons[0], buttons[1]):
+        answers.append(await (await standin.click(vote_message, button, user=people.alice,
+                                                  locale=locale)).response())
+    await run("vote status")
+    close = await standin.slash("vote close", guild=guild, user=people.bob, locale=locale)
+    await close.response()
+    answers.append(await close.followup())
+    await run("vote status")
+    answers += standin.messages(guild.channel("general"))
+    await run("bookmark", {"paper": "grokking"}, user=people.alice)
+    await run("bookmark", {"paper": "grokking"}, user=people.alice)
+    await run("bookmarks", user=people.alice)
+    await run("bookmark", {"paper": "grokking", "remove_it": True}, user=people.alice)
+    await run("bookmark", {"paper": "grokking", "remove_it": True}, user=people.alice)
+    await run("bookmarks", user=people.alice)
     await run("digest now")
     await bot.background_done()
     await run("digest status")

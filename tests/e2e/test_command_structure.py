@@ -42,7 +42,7 @@ def _command_strings(bot: PaperclubBot) -> set[str]:
         strings |= {item.name, item.description}
         if isinstance(item, app_commands.Command):
             for parameter in item.parameters:
-                strings |= {parameter.name, parameter.description}
+                strings |= {parameter.display_name, parameter.description}
                 strings |= {choice.name for choice in parameter.choices}
     return strings
 

@@ -14,6 +14,7 @@ from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
+from bot.core.group_types import ErasedKind
 from bot.core.lang import Lang
 from bot.core.messages import render_reason, t, tn
 from bot.core.results import titles_in_order
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+ERASED_COUNT_KEYS = {
+    ErasedKind.SUBSCRIPTIONS: "count.subscriptions",
+    ErasedKind.NOTIFICATIONS: "count.notifications",
+    ErasedKind.BOOKMARKS: "count.bookmarks", ErasedKind.BALLOTS: "count.ballots",
+    ErasedKind.SUGGESTIONS: "count.suggestions", ErasedKind.PRESENTATIONS: "count.presentations"}
 DELIVERY_KEYS = {Delivery.DM: "delivery.dm", Delivery.MENTION: "delivery.mention"}
 
 
@@ -130,15 +136,15 @@ class SubscriptionsCog(commands.Cog):
         await respond(interaction, fit("\n".join(lines), 2000), ephemeral=True)
 
     @app_commands.command(name="forget-me",
-                          description="Delete all your subscriptions and notification records")
+                          description="Delete your subscriptions, bookmarks, votes and more")
     async def forget_me(self, interaction: discord.Interaction) -> None:
         """Everything about the member, in every server; works in a DM; safe to repeat."""
         lang = lang_of(interaction)
-        gone = await self.services.subscriptions.forget(interaction.user.id)
-        await respond(interaction, t(
-            lang, "subs.forgotten", subscriptions=tn(lang, "count.subscriptions",
-                                                     gone.subscriptions),
-            notifications=tn(lang, "count.notifications", gone.notifications)), ephemeral=True)
+        gone = await self.services.forget.forget(interaction.user.id)
+        counts = {kind.value: tn(lang, key, gone.get(kind, 0))
+                  for kind, key in ERASED_COUNT_KEYS.items()}
+        await respond(interaction, t(lang, "subs.forgotten", **counts) + "\n"
+                      + t(lang, "group.forgotten", **counts), ephemeral=True)
 
     @app_commands.command(name="subscriptions-admin",
                           description="Topics followed in this server (admins)")

@@ -2,36 +2,28 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
-from bot.client.replies import safe_send
 from bot.client.ui.cards import CARD_COLOUR, card_embed, card_for, escape, link_button
+from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
 from bot.core.results import option_label, page_count, result_page
 
-log = logging.getLogger(__name__)
 
-VIEW_TIMEOUT = 300.0
-
-class ResultsView(discord.ui.View):
-    """Owned by the person who searched; others are told so. Disables itself on timeout."""
+class ResultsView(OwnedView):
+    """A paged result list owned by the person who searched (see `OwnedView`)."""
 
     def __init__(self, *, owner: discord.abc.User, papers: Sequence[Paper], query: str,
                  lang: Lang, timeout: float = VIEW_TIMEOUT) -> None:
-        super().__init__(timeout=timeout)
-        self.owner = owner
+        super().__init__(owner=owner, lang=lang, timeout=timeout)
         self.papers = list(papers)
         self.query = query
-        self.lang = lang
         self.page = 0
         self.opened: Paper | None = None
-        self.message: discord.InteractionMessage | None = None
         self._render_items()
 
     @property
@@ -98,29 +90,3 @@ class ResultsView(discord.ui.View):
     async def _back(self, interaction: discord.Interaction) -> None:
         self.opened = None
         await self._show(interaction)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only the person who searched may page or open."""
-        if interaction.user.id == self.owner.id:
-            return True
-        name = escape(self.owner.display_name)
-        await safe_send(interaction, t(self.lang, "results.only_owner", name=name), ephemeral=True)
-        return False
-
-    async def on_timeout(self) -> None:
-        """Grey out the controls (link buttons stay usable)."""
-        for item in self.children:
-            if isinstance(item, discord.ui.Button | discord.ui.Select) and not (
-                    isinstance(item, discord.ui.Button) and item.url):
-                item.disabled = True
-        if self.message is not None:
-            try:
-                await self.message.edit(view=self)
-            except discord.HTTPException as exc:
-                log.info("could not disable an expired result list: %s", exc)
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception,
-                       item: discord.ui.Item[Any]) -> None:
-        """Log and apologise; the view stays usable."""
-        log.error("result view failed on %s", item, exc_info=error)
-        await safe_send(interaction, t(self.lang, "results.failed"), ephemeral=True)

@@ -1,0 +1,83 @@
+"""What the reading-group cogs share: paper autocomplete, paged answers, titles and mentions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.client.replies import respond
+from bot.client.tree import lang_of
+from bot.client.ui.cards import escape
+from bot.client.ui.pages import PagesView, page_embed
+from bot.core.card import fit
+from bot.core.lang import Lang
+from bot.core.messages import t
+from bot.core.models import Paper
+from bot.core.pages import TextPage
+from bot.core.query import QueryError, parse_query
+from bot.core.results import choice_name, titles_in_order
+from bot.core.text import has_cjk
+from bot.services.search import SearchService
+
+if TYPE_CHECKING:
+    from bot.client.bot import PaperclubBot
+
+AUTOCOMPLETE_LIMIT = 25
+TITLE_LIMIT = 200
+
+
+async def paper_choices(search: SearchService, interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 catalog titles for a `paper:` option; the value is the paper's id."""
+    try:
+        parsed = parse_query(current)
+    except QueryError:
+        return []
+    if parsed.is_empty():
+        return []
+    outcome = await search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
+    chinese = has_cjk(current) or lang_of(interaction).chinese
+    return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
+            for hit in outcome.hits]
+
+
+def listed_choices(papers: Sequence[Paper], current: str,
+                   lang: Lang) -> list[app_commands.Choice[str]]:
+    """Autocomplete among a short list (the queue, a reading list) by what is typed."""
+    wanted = current.strip().casefold()
+    return [app_commands.Choice(name=choice_name(p, lang.chinese), value=p.id) for p in papers
+            if not wanted or wanted in f"{p.title_en} {p.title_zh} {p.id}".casefold()
+            ][:AUTOCOMPLETE_LIMIT]
+
+
+def title(paper: Paper | None, lang: Lang, fallback: str = "") -> str:
+    """The paper's title in the reader's language, escaped and cut (its id if it is gone)."""
+    if paper is None:
+        return escape(fallback)
+    return escape(fit(titles_in_order(paper, lang.chinese)[0], TITLE_LIMIT))
+
+
+def who(user_id: int | None, lang: Lang) -> str:
+    """A member mention (never pings inside embeds or with mentions off), or 'a former member'."""
+    return f"<@{user_id}>" if user_id is not None else t(lang, "queue.former_member")
+
+
+def when(instant: datetime) -> str:
+    """A Discord timestamp shown relative to now in each reader's own time zone."""
+    return f"<t:{int(instant.timestamp())}:R>"
+
+
+async def send_pages(bot: PaperclubBot, interaction: discord.Interaction,
+                     pages: Sequence[TextPage], *, ephemeral: bool) -> None:
+    """One page as a plain embed; more with ◀ ▶ that only the asker can use."""
+    lang = lang_of(interaction)
+    if len(pages) == 1:
+        await respond(interaction, embed=page_embed(pages[0]), ephemeral=ephemeral)
+        return
+    view = PagesView(owner=interaction.user, pages=pages, lang=lang)
+    await respond(interaction, embed=view.embed(), view=bot.track(view), ephemeral=ephemeral)
+    view.message = await interaction.original_response()

@@ -1,0 +1,54 @@
+"""A view that only the member who asked may use; it greys itself out when it times out."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.client.replies import safe_send
+from bot.client.ui.cards import escape
+from bot.core.lang import Lang
+from bot.core.messages import t
+
+log = logging.getLogger(__name__)
+
+VIEW_TIMEOUT = 300.0
+
+
+class OwnedView(discord.ui.View):
+    """Owned by the person who asked; others are told so. Disables itself on timeout."""
+
+    def __init__(self, *, owner: discord.abc.User, lang: Lang,
+                 timeout: float = VIEW_TIMEOUT) -> None:
+        super().__init__(timeout=timeout)
+        self.owner = owner
+        self.lang = lang
+        self.message: discord.InteractionMessage | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only the person who asked may page or open."""
+        if interaction.user.id == self.owner.id:
+            return True
+        name = escape(self.owner.display_name)
+        await safe_send(interaction, t(self.lang, "results.only_owner", name=name), ephemeral=True)
+        return False
+
+    async def on_timeout(self) -> None:
+        """Grey out the controls (link buttons stay usable)."""
+        for item in self.children:
+            if isinstance(item, discord.ui.Button | discord.ui.Select) and not (
+                    isinstance(item, discord.ui.Button) and item.url):
+                item.disabled = True
+        if self.message is not None:
+            try:
+                await self.message.edit(view=self)
+            except discord.HTTPException as exc:
+                log.info("could not disable an expired view: %s", exc)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception,
+                       item: discord.ui.Item[Any]) -> None:
+        """Log and apologise; the view stays usable."""
+        log.error("view failed on %s", item, exc_info=error)
+        await safe_send(interaction, t(self.lang, "results.failed"), ephemeral=True)

@@ -1,0 +1,81 @@
+"""The Discord side of a vote's close: announce the winner, find it again, grey the buttons."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client.group_replies import title
+from bot.client.outbound.notifier import guild_lang
+from bot.client.ui.cards import CARD_COLOUR
+from bot.client.ui.vote import ballot_view
+from bot.core.card import DESCRIPTION_LIMIT, fit
+from bot.core.messages import t, tn
+from bot.core.reasons import from_discord
+from bot.core.vote_types import Vote
+from bot.services.vote_delivery import DeliveryFailed, VoteAnnouncement
+
+HISTORY_SEARCHED = 50
+
+
+def _failure(exc: discord.HTTPException) -> DeliveryFailed:
+    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
+                          retryable=exc.status == 429)
+
+
+class DiscordVoteAnnouncer:
+    """Implements `VoteAnnouncer` with a connected discord.py client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
+        """The winner in the content, every option's votes in the embed; pings no one."""
+        vote = announcement.vote
+        lang = guild_lang(self.client, vote.guild_id)
+        best = announcement.winner
+        name = title(best.paper, lang, best.paper_id)
+        if announcement.ballots == 0:
+            content = t(lang, "vote.no_votes", title=name)
+        else:
+            content = t(lang, "vote.winner", title=name, votes=tn(lang, "count.votes", best.votes))
+            if announcement.tie:
+                content += "\n" + t(lang, "vote.tie")
+        content += "\n" + t(lang, "vote.next", paper=best.paper_id)
+        lines = [f"{r.position}. {title(r.paper, lang, r.paper_id)} — "
+                 + tn(lang, "count.votes", r.votes) for r in announcement.results]
+        embed = discord.Embed(title=t(lang, "vote.results"),
+                              description=fit("\n".join(lines), DESCRIPTION_LIMIT),
+                              colour=CARD_COLOUR)
+        embed.set_footer(text=announcement.marker)
+        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
+        try:
+            message = await channel.send(content, embed=embed, nonce=nonce,
+                                         allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            raise _failure(exc) from exc
+        return message.id
+
+    async def find(self, channel_id: int, marker: str) -> int | None:
+        """Our announcement among the channel's recent messages (footer equal to the marker)."""
+        channel = self.client.get_partial_messageable(channel_id)
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=HISTORY_SEARCHED):
+                if me is not None and message.author.id != me.id:
+                    continue
+                if any(embed.footer.text == marker for embed in message.embeds):
+                    return message.id
+        except discord.HTTPException as exc:
+            raise _failure(exc) from exc
+        return None
+
+    async def close_ballot(self, vote: Vote) -> None:
+        """Grey out the vote's buttons."""
+        if vote.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
+        try:
+            await channel.get_partial_message(vote.message_id).edit(
+                view=ballot_view(vote, disabled=True))
+        except discord.HTTPException as exc:
+            raise _failure(exc) from exc

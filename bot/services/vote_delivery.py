@@ -1,0 +1,57 @@
+"""What the vote service needs from Discord: the announcer port and the announcement itself.
+
+`bot.client.vote_announcer` implements it; failures are the digest's `DeliveryFailed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.core.models import Paper
+from bot.core.vote_types import Vote
+from bot.services.digest_delivery import DeliveryFailed
+
+__all__ = ["DeliveryFailed", "Tallied", "VoteAnnouncement", "VoteAnnouncer"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tallied:
+    """One option with its votes (paper None if it left the catalog)."""
+
+    position: int
+    paper_id: str
+    paper: Paper | None
+    votes: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteAnnouncement:
+    """Everything the Discord side needs to announce a vote's winner."""
+
+    vote: Vote
+    winner: Tallied
+    results: tuple[Tallied, ...]
+    tie: bool
+    marker: str
+
+    @property
+    def ballots(self) -> int:
+        """How many members voted."""
+        return sum(r.votes for r in self.results)
+
+
+class VoteAnnouncer(Protocol):
+    """Posts the winner, finds an earlier announcement, greys out the ballot."""
+
+    async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
+        """Send the announcement with the nonce; the message id."""
+        ...
+
+    async def find(self, channel_id: int, marker: str) -> int | None:
+        """An announcement already in the channel (its footer is the marker)."""
+        ...
+
+    async def close_ballot(self, vote: Vote) -> None:
+        """Disable the vote's buttons (best effort)."""
+        ...

@@ -1,0 +1,41 @@
+"""Papers a server discussed: written by `/session done`, read by `/history` and exports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.core.group_types import Discussed
+from storage.database import Database
+from storage.times import loaded, stored
+
+
+class SqliteHistoryStore:
+    """One row per discussion (a paper may be discussed again later)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def record_discussed(self, guild_id: int, paper_id: str, when: datetime,
+                               presenter_id: int | None, notes: str,
+                               thread_id: int | None) -> None:
+        """Remember that a server discussed a paper."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO discussed (guild_id, paper_id, discussed_at, presenter_id, notes, "
+                "thread_id) VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, paper_id, stored(when), presenter_id, notes, thread_id))
+
+    async def history(self, guild_id: int) -> list[Discussed]:
+        """A server's discussions, newest first."""
+        rows = await self._db.fetchall(
+            "SELECT paper_id, discussed_at, presenter_id, notes, thread_id FROM discussed "
+            "WHERE guild_id = ? ORDER BY discussed_at DESC, id DESC", (guild_id,))
+        return [Discussed(guild_id, str(r[0]), loaded(r[1]), r[2], str(r[3]), r[4])
+                for r in rows]
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the discussions they presented (the record stays)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE discussed SET presenter_id = NULL WHERE presenter_id = ?", (user_id,))
+            return cursor.rowcount
