@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.client.replies import safe_send
+from bot.client.user_input import clean_options
 from bot.core.lang import Lang
 from bot.core.messages import t
 
@@ -39,7 +40,13 @@ class UserFacingError(app_commands.AppCommandError):
 
 
 class PaperclubTree(app_commands.CommandTree[discord.Client]):
-    """The command tree: every failure is logged with context and answered politely."""
+    """The command tree: user text cleaned on the way in; every failure logged with context and
+    answered politely."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Runs before every command and autocomplete: clean what the user typed, once."""
+        clean_options(interaction.data)
+        return True
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
@@ -52,6 +59,9 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         elif isinstance(error, app_commands.MissingPermissions):
             perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
             text = t(lang, "error.missing_permissions", perms=perms)
+        elif (isinstance(error, app_commands.TransformerError)
+              and error.type is discord.AppCommandOptionType.channel):
+            text = t(lang, "error.foreign_channel")  # not one of this server's channels
         elif isinstance(error, app_commands.CommandOnCooldown):
             text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):
