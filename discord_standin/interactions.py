@@ -176,6 +176,14 @@ class InteractionHandle:
         assert self.callback is not None
         return self.callback
 
+    async def reply(self, *, timeout: float = 5.0) -> Callback | Message:
+        """The bot's answer as the member sees it: the callback, or, when the bot deferred
+        (callback type 5), the followup that carries the answer."""
+        callback = await self.response(timeout=timeout)
+        if callback.type != CallbackType.DEFERRED_CHANNEL_MESSAGE:
+            return callback
+        return await self.followup(timeout=timeout)
+
     async def followup(self, index: int = 0, *, timeout: float = 5.0) -> Message:
         """Wait for followup number ``index`` (0 = first) and return it."""
         await self.wait_until(

@@ -530,6 +530,25 @@ class StandIn:
             and (route is None or r.route == route)
         ]
 
+    def forget_history(self, keep: int) -> None:
+        """Forget all but the last ``keep`` interactions (with their messages) and gateway events,
+        and the request log.
+
+        The stand-in keeps everything for tests to inspect; a long run (a memory benchmark)
+        calls this now and then so that it measures the bot, not the stand-in's records."""
+        world = self.world
+        handles = list(world.interactions.values())
+        for handle in handles[: max(0, len(handles) - keep)]:
+            del world.interactions[handle.id]
+            world.interactions_by_token.pop(handle.token, None)
+            for message_id in (handle.original_id, *handle.followup_ids):
+                if message_id is not None:
+                    world.messages.pop(message_id, None)
+                    world.interactions_by_message.pop(message_id, None)
+        self.rest.log.clear()
+        for session in self.gateway.sessions.values():  # RESUME replays at most `keep` events
+            del session.events[: max(0, len(session.events) - keep)]
+
     @property
     def internal_errors(self) -> list[Exception]:
         """Exceptions the stand-in itself raised while answering (each was answered with a 500)."""

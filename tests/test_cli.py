@@ -132,6 +132,25 @@ def test_rejected_records_are_listed_on_stderr(run: Run, tmp_path: Path) -> None
     assert strict.returncode == 2 and "line 11" in strict.stderr
 
 
+def test_ignored_fields_are_warnings_and_the_import_succeeds(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "extra.jsonl"
+    record = {"title_en": "A Paper", "title_zh": "论文", "authors": ["Ann"], "summary_zh": "摘要。"}
+    path.write_text(json.dumps({**record, "colour": "red"}) + "\n", encoding="utf-8")
+    result = run("import", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "warning line 1: unknown field 'colour' ignored" in result.stderr.splitlines()
+    assert "rejected" not in result.stderr
+    assert "1 added" in result.stdout and "0 rejected" in result.stdout
+
+
+def test_messages_are_not_wrapped_when_piped(run: Run, tmp_path: Path) -> None:
+    missing = tmp_path / ("d" * 120) / "catalog.txt"
+    result = run("import", str(missing), env={"COLUMNS": "40"})
+    assert result.returncode == 2
+    (line,) = [x for x in result.stderr.splitlines() if x.startswith("paperclub:")]
+    assert str(missing) in line
+
+
 def test_config_errors_name_the_key(run: Run, tmp_path: Path) -> None:
     config = tmp_path / "bad.toml"
     config.write_text("[search]\nlimit = 'ten'\n")

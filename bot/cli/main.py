@@ -9,8 +9,8 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -21,7 +21,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from bot.cli import render as cli_render
+from bot.cli.discord_errors import DISCORD_ERRORS, describe
 from bot.cli.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
+from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints
 from bot.client.invite import PERMISSIONS, SCOPES, invite_url
@@ -30,7 +32,13 @@ from bot.core.records import dumps
 from bot.services.catalog_files import CatalogFileError
 from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
 from bot.services.search import SearchService
-from bot.settings import ConfigError, Settings, load_settings
+from bot.settings import (
+    SEARCH_LIMIT_MAX,
+    SEARCH_LIMIT_MIN,
+    ConfigError,
+    Settings,
+    load_settings,
+)
 from bot.wiring import MissingToken, build_bot, token_of
 from storage.database import Database
 from storage.errors import StorageError
@@ -42,8 +50,18 @@ PROGRESS_MIN_BYTES = 1_000_000
 P = ParamSpec("P")
 T = TypeVar("T")
 
-out = Console(highlight=False, soft_wrap=False)
-err = Console(stderr=True, highlight=False)
+
+
+def _console(*, stderr: bool) -> Console:
+    """A console that wraps lines only for a terminal: piped to a file or journald, each message
+    stays one line."""
+    console = Console(stderr=stderr, highlight=False)
+    console.soft_wrap = not console.is_terminal
+    return console
+
+
+out = _console(stderr=False)
+err = _console(stderr=True)
 
 
 class _Fail(Exception):
@@ -105,7 +123,35 @@ def common_options(func: Callable[P, int]) -> Callable[..., None]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLineErrors(click.Group):
+    """Usage errors as one line on stderr (exit 2) instead of click's usage block."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command line; exit with its code."""
+        run = functools.partial(super().main, args, prog_name, complete_var,
+                                standalone_mode=False, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            code: object = run()
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()
+            code = exc.exit_code
+        except click.ClickException as exc:
+            where = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else (
+                "paperclub")
+            text = " ".join(exc.format_message().split())
+            err.print(f"{escape(where)}: error: {escape(text)} (see {escape(where)} --help)")
+            code = exc.exit_code
+        except click.Abort:
+            err.print("paperclub: aborted")
+            code = 1
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+@click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="paperclub")
 def cli() -> None:
     """paperclub: a paper reading group's catalog, search and Discord bot."""
@@ -117,6 +163,10 @@ def _print_report(report: LoadReport) -> None:
         err.print(f"[yellow]rejected[/yellow] line {error.line}: {escape(error.reason)}")
     if report.rejected > len(report.errors):
         err.print(f"… and {report.rejected - len(report.errors)} more rejected records")
+    for warning in report.warnings:
+        err.print(f"[yellow]warning[/yellow] line {warning.line}: {escape(warning.reason)}")
+    if report.warned > len(report.warnings):
+        err.print(f"… and {report.warned - len(report.warnings)} more warnings")
     out.print(
         f"{report.source}: {c.added} added, {c.updated} updated, {c.unchanged} unchanged, "
         f"{c.removed} removed, {report.rejected} rejected"
@@ -190,7 +240,7 @@ async def _search(settings: Settings, text: str, filters: dict[str, Any], limit:
 @click.option("--venue", help="main, workshop, or a conference / workshop name.")
 @click.option("--honours", type=click.Choice(["spotlight", "oral", "poster"]))
 @click.option("--year", type=click.IntRange(1900, 2100))
-@click.option("--limit", type=click.IntRange(1, 1000), default=None,
+@click.option("--limit", type=click.IntRange(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX), default=None,
               help="How many results (default: search.limit).")
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of results, best first.")
 @common_options
@@ -250,7 +300,10 @@ def stats(as_json: bool) -> int:
 
 async def _export(settings: Settings, output: Path | None) -> int:
     count = 0
-    handle = output.open("w", encoding="utf-8") if output else sys.stdout
+    try:
+        handle = output.open("w", encoding="utf-8") if output else sys.stdout
+    except OSError as exc:
+        raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
     try:
         async with _catalog(settings) as store:
             async for paper in store.iter_papers():
@@ -302,29 +355,40 @@ def local(script: bool, lines: tuple[str, ...]) -> int:
         return EXIT_OK
 
 
-def _discord_token(settings: Settings) -> str:
-    """The token (or `MissingToken`), with discord.py pointed at the configured endpoints."""
+@contextmanager
+def _reaching_discord(settings: Settings) -> Iterator[None]:
+    """Discord unreachable, refusing the token or a request: one line, exit 2."""
+    try:
+        yield
+    except DISCORD_ERRORS as exc:
+        urls = [str(settings.discord.api_base), str(settings.discord.gateway_url)]
+        raise _Fail(f"error: {describe(exc, urls)}") from None
+
+
+def _discord_token(settings: Settings, *, one_shot: bool = True) -> str:
+    """The token (or `MissingToken`), with discord.py pointed at the configured endpoints.
+
+    For a one-shot command (`sync`, `invite`) discord.py's INFO lines ("logging in using static
+    token") are noise around the one line the command prints; `run` keeps them in its log."""
     token = token_of(settings)
+    if one_shot and logging.getLogger().level > logging.DEBUG:
+        logging.getLogger("discord").setLevel(logging.WARNING)
     set_discord_endpoints(str(settings.discord.api_base), str(settings.discord.gateway_url))
     return token
 
 
 async def _run_bot(settings: Settings) -> int:
-    token = _discord_token(settings)
+    token = _discord_token(settings, one_shot=False)
     bot = await build_bot(settings)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Future[None]] = []
     for stop in (signal.SIGTERM, signal.SIGINT):  # systemctl stop, Ctrl-C: close cleanly
         loop.add_signal_handler(stop, lambda: closing.append(asyncio.ensure_future(bot.close())))
-    try:
-        async with bot:
-            await bot.start(token)
-        # start() returns as soon as the gateway closes; let the signal's close() finish
-        # releasing the database before the loop ends.
-        await asyncio.gather(*closing)
-    except discord.LoginFailure:
-        raise _Fail("error: Discord refused the token (DISCORD_TOKEN); reset it in the "
-                    "Developer Portal and try again") from None
+    async with bot:
+        await bot.start(token)
+    # start() returns as soon as the gateway closes; let the signal's close() finish
+    # releasing the database before the loop ends.
+    await asyncio.gather(*closing)
     return EXIT_OK
 
 
@@ -332,8 +396,10 @@ async def _run_bot(settings: Settings) -> int:
 @common_options
 def run() -> int:
     """Connect to Discord with DISCORD_TOKEN and serve the slash commands."""
+    settings = _settings(click.get_current_context())
     try:
-        return _run(_run_bot(_settings(click.get_current_context())))
+        with _reaching_discord(settings):
+            return _run(_run_bot(settings))
     except KeyboardInterrupt:
         return EXIT_OK
 
@@ -362,14 +428,15 @@ def sync(guild_id: int | None, global_: bool, force: bool) -> int:
     settings = _settings(click.get_current_context())
     target_guild = 0 if global_ else (guild_id or settings.discord.dev_guild_id)
     target = f"guild {target_guild}" if target_guild else "global"
-    return _run(_sync(settings, target, target_guild, force))
+    with _reaching_discord(settings):
+        return _run(_sync(settings, target, target_guild, force))
 
 
 async def _application_id(settings: Settings) -> int:
     if settings.discord.application_id:
         return settings.discord.application_id
     token = _discord_token(settings)
-    client = discord.Client(intents=discord.Intents.none())
+    client = discord.Client(intents=bot_intents())
     async with client:
         await client.login(token)
         info = await client.application_info()
@@ -383,8 +450,10 @@ async def _application_id(settings: Settings) -> int:
 def invite(application_id: int | None) -> int:
     """Print the invite link, with exactly the scopes and permissions paperclub needs."""
     settings = _settings(click.get_current_context())
-    app_id = application_id or _run(_application_id(settings))
-    out.print(invite_url(app_id), soft_wrap=True)
+    if not application_id:
+        with _reaching_discord(settings):
+            application_id = _run(_application_id(settings))
+    out.print(invite_url(application_id), soft_wrap=True)
     err.print(f"scopes: {', '.join(SCOPES)}")
     for name, why in PERMISSIONS.items():
         err.print(f"  {name}: {why}")

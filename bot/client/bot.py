@@ -36,6 +36,12 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 
 V = TypeVar("V", bound=discord.ui.View)
+
+# paperclub has no voice: discord.py's "PyNaCl / davey is not installed" warnings, logged when a
+# client is built, are noise in the bot's log and around the command line's one-line errors.
+for _flag in ("warn_nacl", "warn_dave"):
+    if hasattr(discord.VoiceClient, _flag):
+        setattr(discord.VoiceClient, _flag, False)
 CLOSE_WAIT_SECONDS = 10.0
 
 

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.client.checks import NotOrganiser
 from bot.client.replies import safe_send
+from bot.client.user_input import clean_options
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.storage_faults import DatabaseBusy, StorageError, write_wait_hook
@@ -42,7 +43,8 @@ class UserFacingError(app_commands.AppCommandError):
 
 
 class PaperclubTree(app_commands.CommandTree[discord.Client]):
-    """The command tree: every failure is logged with context and answered politely.
+    """The command tree: user text cleaned on the way in; every failure logged with context and
+    answered politely.
 
     A command that has to wait for the database's write lock is deferred first, so its
     answer never misses Discord's 3-second deadline.
@@ -53,7 +55,9 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         self._storage_failures: set[str] = set()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Arm the write-wait hook for this command's task (it runs in its own task)."""
+        """Runs before every command and autocomplete: clean what the user typed, once, and arm
+        the write-wait hook for a command's task (it runs in its own task)."""
+        clean_options(interaction.data)
         if interaction.type is discord.InteractionType.application_command:
             async def defer() -> None:
                 if not interaction.response.is_done():
@@ -83,6 +87,9 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
             text = t(lang, "error.missing_permissions", perms=perms)
         elif isinstance(error, NotOrganiser):
             text = t(lang, "error.organiser_only", perms=permission_name("manage_guild", lang))
+        elif (isinstance(error, app_commands.TransformerError)
+              and error.type is discord.AppCommandOptionType.channel):
+            text = t(lang, "error.foreign_channel")  # not one of this server's channels
         elif isinstance(error, app_commands.CommandOnCooldown):
             text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):

@@ -63,12 +63,13 @@ def page_count(total: int, per_page: int = PER_PAGE) -> int:
     return max(1, -(-total // per_page))
 
 
-def result_page(papers: Sequence[Paper], page: int, query: str, lang: Lang,
+def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang: Lang,
                 escape: Callable[[str], str], per_page: int = PER_PAGE) -> ResultPage:
-    """Page `page` (0-based) of the list: numbered titles with authors and venue."""
-    pages = page_count(len(papers), per_page)
+    """Page `page` (0-based) of a list of `total` results, given the papers on that page:
+    numbered titles with authors and venue."""
+    pages = page_count(total, per_page)
     page = min(max(page, 0), pages - 1)
-    shown = tuple(papers[page * per_page : (page + 1) * per_page])
+    shown = tuple(shown[:per_page])
     lines = []
     for number, paper in enumerate(shown, start=page * per_page + 1):
         first, second = titles_in_order(paper, lang.chinese, lang)
@@ -80,7 +81,7 @@ def result_page(papers: Sequence[Paper], page: int, query: str, lang: Lang,
         entry += f"\n{escape(fit(authors, 200))}" + (f" · {escape(badge)}" if badge else "")
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
-    heading = fit(t(lang, "results.found", n=len(papers), q=escape(fit(query, 100))), 256)
+    heading = fit(t(lang, "results.found", n=total, q=escape(fit(query, 100))), 256)
     return ResultPage(heading, body, t(lang, "results.page", page=page + 1, pages=pages), shown,
                       first=page * per_page)
 

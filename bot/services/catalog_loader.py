@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.core.catalog_types import LoadCounts, LoadSource
-from bot.core.listing import ListingParser, ParsedPaper, RecordError
+from bot.core.listing import ListingParser, ParsedPaper, RecordError, RecordWarning
 from bot.core.models import Paper
 from bot.core.records import parse_jsonl
 from bot.services.catalog_files import CatalogFileError, CatalogFormat, LineReader, inspect_file
 from storage.interfaces import PaperStore
 
 MAX_REPORTED_ERRORS = 1000
+"""At most this many rejected records, and as many warnings, are listed on a report."""
 Progress = Callable[[int, int], None]
 """Called with (bytes read, total bytes) as the file is read."""
 
@@ -21,8 +22,10 @@ Progress = Callable[[int, int], None]
 class StrictLoadError(Exception):
     """A bad record under `--strict`: nothing was loaded."""
 
-    def __init__(self, error: RecordError) -> None:
-        super().__init__(f"line {error.line}: {error.reason} (strict mode: nothing was loaded)")
+    def __init__(self, path: Path, error: RecordError) -> None:
+        super().__init__(f"{path}: line {error.line}: {error.reason} "
+                         "(strict mode: nothing was loaded)")
+        self.path = path
         self.error = error
 
 
@@ -36,6 +39,10 @@ class LoadReport:
     counts: LoadCounts = field(default_factory=LoadCounts)
     errors: list[RecordError] = field(default_factory=list)
     rejected: int = 0
+    warnings: list[RecordWarning] = field(default_factory=list)
+    """Things ignored in records that loaded (unknown fields, ...), at most MAX_REPORTED_ERRORS."""
+    warned: int = 0
+    """How many warnings there were in all."""
 
     @property
     def loaded(self) -> int:
@@ -64,13 +71,14 @@ class _Records:
                 self._progress(self._reader.bytes_read, self._reader.total_bytes)
             if isinstance(item, RecordError):
                 if self._strict:
-                    raise StrictLoadError(item)
+                    raise StrictLoadError(self._reader.path, item)
                 self._report.rejected += 1
                 self.source.rejected += 1
                 if len(self._report.errors) < MAX_REPORTED_ERRORS:
                     self._report.errors.append(item)
                 continue
             self.papers += 1
+            self._note(item.warnings)
             yield item.line, item.paper
         self.source.listing_query = self._report.listing_query = self._listing.query
         if self.papers == 0:
@@ -80,6 +88,13 @@ class _Records:
                 f"{self._reader.path}: no paper records found; this does not look like a "
                 f"{self._report.format.value} catalog{why}"
             )
+
+    def _note(self, warnings: tuple[RecordWarning, ...]) -> None:
+        report = self._report
+        report.warned += len(warnings)
+        room = MAX_REPORTED_ERRORS - len(report.warnings)
+        if warnings and room > 0:
+            report.warnings.extend(warnings[:room])
 
 
 async def load_catalog(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -77,6 +78,11 @@ class SearchService:
     async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
         """Conference and workshop names containing `text`, for the `venue` option."""
         return await self._store.venue_names(text, limit)
+
+    async def papers(self, public_ids: Sequence[str]) -> list[Paper]:
+        """Papers by public id, in that order, leaving out any no longer in the catalog."""
+        found = [await self._store.get(public_id) for public_id in public_ids]
+        return [paper for paper in found if paper is not None]
 
     async def random(self) -> Paper | None:
         """A random paper, or None for an empty catalog."""

@@ -51,7 +51,7 @@ def test_choices_labels_and_pages_are_within_limits(paper: Paper, chinese: bool,
     assert 0 < len(choice_name(paper, chinese)) <= CHOICE_NAME_LIMIT
     label, description = option_label(paper, lang)
     assert 0 < len(label) <= 100 and len(description) <= 100
-    page = result_page([paper] * 12, 1, "q" * 500, lang, lambda s: s)
+    page = result_page([paper] * 5, 1, 12, "q" * 500, lang, lambda s: s)
     assert len(page.body) <= DESCRIPTION_LIMIT and len(page.heading) <= 256
     assert page.footer in {"Page 2 of 3", "第 2/3 页", "第 2/3 頁"}
 

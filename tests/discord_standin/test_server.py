@@ -39,3 +39,17 @@ async def test_one_standin_at_a_time_and_endpoints_are_restored() -> None:
                 pass
         assert standin.rest_base == Route.BASE
     assert before == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+
+
+async def test_forget_history_keeps_only_the_last_interactions(
+        standin: StandIn, bot: TestBot, guild: Guild) -> None:
+    handles = []
+    for n in range(3):
+        handle = await standin.slash("echo", {"text": f"hello {n}"}, guild=guild)
+        await handle.response()
+        handles.append(handle)
+    standin.forget_history(keep=1)
+    assert [h.message is None for h in handles] == [True, True, False]
+    assert standin.requests() == []
+    again = await standin.slash("echo", {"text": "still answering"}, guild=guild)
+    assert "still answering" in (await again.response()).content

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from discord_standin import Callback, Guild, InteractionHandle, OptionValue, StandIn, User
+from discord_standin import (
+    Callback,
+    Guild,
+    InteractionHandle,
+    Message,
+    OptionValue,
+    StandIn,
+    User,
+)
 
 
 async def answer(standin: StandIn, command: str, options: dict[str, OptionValue] | None = None,
-                 *, guild: Guild | None, user: User) -> Callback:
+                 *, guild: Guild | None, user: User) -> Callback | Message:
     """Run a slash command and return the bot's answer (a deferred one's followup folded in)."""
     handle = await standin.slash(command, options or {}, guild=guild, user=user)
-    return await handle.response()
+    return await handle.reply()
 
 
 async def handled(standin: StandIn, command: str,
@@ -22,7 +30,7 @@ async def handled(standin: StandIn, command: str,
 
 
 async def suggest(standin: StandIn, guild: Guild, user: User, paper: str,
-                  note: str | None = None) -> Callback:
+                  note: str | None = None) -> Callback | Message:
     """`/suggest paper:<paper> [note:<note>]`."""
     options: dict[str, OptionValue] = {"paper": paper}
     if note is not None:

@@ -15,14 +15,15 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-async def _cli(standin: StandIn, tmp_path: Path, *args: str) -> tuple[int, str, str]:
+async def _cli(standin: StandIn, tmp_path: Path, *args: str,
+               token: str = "standin-token") -> tuple[int, str, str]:
     config = tmp_path / "paperclub.toml"
     config.write_text(f'[database]\npath = "{tmp_path / "cli.db"}"\n'
                       f'[discord]\napi_base = "{standin.rest_base}"\n'
                       f'gateway_url = "{standin.gateway_url}"\n', encoding="utf-8")
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, "--config", str(config), cwd=ROOT,
-        env={**os.environ, "DISCORD_TOKEN": "standin-token"},
+        env={**os.environ, "DISCORD_TOKEN": token, "PAPERCLUB_LOGGING__LEVEL": "WARNING"},
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     return proc.returncode or 0, out.decode(), err.decode()
@@ -50,3 +51,12 @@ async def test_invite_asks_discord_for_the_application_id(tmp_path: Path) -> Non
         assert code == 0, err
         assert f"client_id={standin.application_id}" in out
         assert "create_public_threads" in err
+
+
+@pytest.mark.parametrize("command", ["run", "sync", "invite"])
+async def test_a_refused_token_is_one_line_exit_2(tmp_path: Path, command: str) -> None:
+    async with StandIn(guilds=[], token="standin-token") as standin:
+        code, _, err = await _cli(standin, tmp_path, command, token="not-the-token")
+    assert "Traceback" not in err
+    assert (code, err.count("\n")) == (2, 1), err
+    assert "Discord refused the token (DISCORD_TOKEN)" in err

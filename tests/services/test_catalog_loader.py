@@ -104,9 +104,23 @@ async def test_bad_records_are_reported_by_line_and_good_ones_load(
 async def test_strict_mode_loads_nothing_on_a_bad_record(
         store: SqlitePaperStore, tmp_path: Path) -> None:
     path = _write(tmp_path, "mixed.txt", BAD_LISTING.encode())
-    with pytest.raises(StrictLoadError, match="line 11"):
+    with pytest.raises(StrictLoadError, match=f"^{path}: line 11"):
         await load_catalog(store, path, strict=True)
     assert await store.count() == 30
+
+
+async def test_ignored_fields_are_warnings_on_the_report(
+        empty_store: SqlitePaperStore, tmp_path: Path) -> None:
+    record = {"title_en": "A Paper", "title_zh": "论文", "authors": ["Ann"],
+              "summary_zh": "摘要。"}
+    lines = [json.dumps({**record, "colour": "red"}),
+             json.dumps({**record, "title_en": "Another Paper"}),
+             json.dumps({**record, "title_en": "Third", "venue": {"year": 2026, "x": 1}})]
+    path = _write(tmp_path, "warned.jsonl", "\n".join(lines).encode())
+    report = await load_catalog(empty_store, path, strict=True)
+    assert (report.counts.added, report.rejected, report.warned) == (3, 0, 2)
+    assert [(w.line, w.reason) for w in report.warnings] == [
+        (1, "unknown field 'colour' ignored"), (3, "unknown field 'venue.x' ignored")]
 
 
 async def test_jsonl_export_import_round_trips_exactly(

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core.models import Paper
 from bot.core.query import parse_query
 from bot.services.search import SearchService, Strategy
 
@@ -139,3 +140,10 @@ async def test_broad_words_are_ranked_among_their_newest_matches(
     assert len(windowed.hits) < len(everything.hits)
     narrow = await search.search(parse_query("grokking"))
     assert narrow.hits[0].paper.title_en.startswith("To Grok Grokking")
+
+
+async def test_papers_by_id_keep_order_and_skip_missing(search: SearchService,
+                                                         bundled_papers: list[Paper]) -> None:
+    first, second = bundled_papers[3], bundled_papers[0]
+    found = await search.papers([first.id, "0" * 16, second.id])
+    assert [p.id for p in found] == [first.id, second.id]

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import escape, paper_message
-from bot.client.ui.results import ResultsView
+from bot.client.ui.results import LiveViews, ResultsView
 from bot.core.card import fit
 from bot.core.lang import Lang
 from bot.core.messages import t
@@ -51,6 +51,8 @@ class PapersCog(commands.Cog):
     def __init__(self, bot: PaperclubBot, services: Services) -> None:
         self.bot = bot
         self.services = services
+        self.live = LiveViews(bot.background.spawn)
+        """The result lists still answering their buttons (at most `MAX_LIVE_VIEWS`)."""
 
     @app_commands.command(
         name="paper", description="Find a paper by title, author or topic, in English or Chinese")
@@ -110,10 +112,11 @@ class PapersCog(commands.Cog):
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
             return
-        results = ResultsView(owner=interaction.user, papers=[h.paper for h in outcome.hits],
-                              query=shown_query, lang=lang)
-        await respond(interaction, note or None, embed=results.embed(),
-                      view=self.bot.track(results), ephemeral=private)
+        results = ResultsView(owner=interaction.user, paper_ids=[h.paper.id for h in outcome.hits],
+                              query=shown_query, lang=lang, fetch=self.services.search.papers)
+        embed = await results.render()
+        await respond(interaction, note or None, embed=embed,
+                      view=self.bot.track(self.live.add(results)), ephemeral=private)
         results.message = await interaction.original_response()
 
     @paper.autocomplete("query")

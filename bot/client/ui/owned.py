@@ -23,20 +23,25 @@ class OwnedView(discord.ui.View):
     def __init__(self, *, owner: discord.abc.User, lang: Lang,
                  timeout: float = VIEW_TIMEOUT) -> None:
         super().__init__(timeout=timeout)
-        self.owner = owner
+        self.owner_id = owner.id  # the id and name only: a live view stays small
+        self.owner_name = owner.display_name
         self.lang = lang
         self.message: discord.InteractionMessage | None = None
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Only the person who asked may page or open."""
-        if interaction.user.id == self.owner.id:
+        if interaction.user.id == self.owner_id:
             return True
-        name = escape(self.owner.display_name)
+        name = escape(self.owner_name)
         await safe_send(interaction, t(self.lang, "results.only_owner", name=name), ephemeral=True)
         return False
 
     async def on_timeout(self) -> None:
         """Grey out the controls (link buttons stay usable)."""
+        await self.disable()
+
+    async def disable(self) -> None:
+        """Grey out the controls in the message (link buttons stay usable)."""
         for item in self.children:
             if isinstance(item, discord.ui.Button | discord.ui.Select) and not (
                     isinstance(item, discord.ui.Button) and item.url):
@@ -46,6 +51,7 @@ class OwnedView(discord.ui.View):
                 await self.message.edit(view=self)
             except discord.HTTPException as exc:
                 log.info("could not disable an expired view: %s", exc)
+            self.message = None
 
     async def on_error(self, interaction: discord.Interaction, error: Exception,
                        item: discord.ui.Item[Any]) -> None:

@@ -1,8 +1,17 @@
-"""The result list: pages of papers with buttons, and a select menu that opens one card."""
+"""The result list: pages of papers with buttons, and a select menu that opens one card.
+
+A view keeps the ids of its results, not the papers: each page (or opened card) is fetched again
+through the search service when it is shown, so a live list costs a few kilobytes. At most
+`MAX_LIVE_VIEWS` lists answer their buttons at once; beyond that the oldest is disabled.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
 
 import discord
 
@@ -11,44 +20,60 @@ from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
-from bot.core.results import option_label, page_count, result_page
+from bot.core.results import PER_PAGE, option_label, page_count, result_page
+
+log = logging.getLogger(__name__)
+
+MAX_LIVE_VIEWS = 500
+"""Result lists whose buttons work at the same time (each holds ids only: a few KB)."""
+
+PaperFetch = Callable[[Sequence[str]], Awaitable[Sequence[Paper]]]
+"""Papers by id, in the order asked, leaving out any no longer in the catalog."""
+Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
 
 
 class ResultsView(OwnedView):
     """A paged result list owned by the person who searched (see `OwnedView`)."""
 
-    def __init__(self, *, owner: discord.abc.User, papers: Sequence[Paper], query: str,
-                 lang: Lang, timeout: float = VIEW_TIMEOUT) -> None:
+    def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
+                 lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT) -> None:
         super().__init__(owner=owner, lang=lang, timeout=timeout)
-        self.papers = list(papers)
+        self.paper_ids = tuple(paper_ids)
         self.query = query
         self.page = 0
-        self.opened: Paper | None = None
-        self._render_items()
+        self.opened: str | None = None
+        """The id of the paper whose card is shown instead of the list."""
+        self._fetch = fetch
 
     @property
     def pages(self) -> int:
         """Number of pages."""
-        return page_count(len(self.papers))
+        return page_count(len(self.paper_ids))
 
-    def embed(self) -> discord.Embed:
-        """The list page, or the opened paper's card."""
+    async def render(self) -> discord.Embed:
+        """Fetch what is on screen, rebuild the controls, and return the embed to show."""
         if self.opened is not None:
-            return card_embed(card_for(self.opened, self.lang))
-        page = result_page(self.papers, self.page, self.query, self.lang, escape)
-        embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
-        embed.set_footer(text=page.footer)
-        return embed
+            found = await self._fetch([self.opened])
+            if found:
+                return self._card(found[0])
+            self.opened = None  # gone from the catalog since: back to the list
+        start = self.page * PER_PAGE
+        papers = await self._fetch(self.paper_ids[start:start + PER_PAGE])
+        return self._list(papers)
 
-    def _render_items(self) -> None:
+    def _card(self, paper: Paper) -> discord.Embed:
+        card = card_for(paper, self.lang)
         self.clear_items()
-        if self.opened is not None:
-            back = discord.ui.Button[ResultsView](
-                label=t(self.lang, "results.back"), style=discord.ButtonStyle.secondary)
-            back.callback = self._back  # type: ignore[method-assign]
-            self.add_item(back)
-            self.add_item(link_button(card_for(self.opened, self.lang)))
-            return
+        back = discord.ui.Button[ResultsView](
+            label=t(self.lang, "results.back"), style=discord.ButtonStyle.secondary)
+        back.callback = self._back  # type: ignore[method-assign]
+        self.add_item(back)
+        self.add_item(link_button(card))
+        return card_embed(card)
+
+    def _list(self, papers: Sequence[Paper]) -> discord.Embed:
+        page = result_page(papers, self.page, len(self.paper_ids), self.query, self.lang, escape)
+        self.clear_items()
         prev = discord.ui.Button[ResultsView](label="◀", style=discord.ButtonStyle.secondary,
                                               disabled=self.page == 0)
         nxt = discord.ui.Button[ResultsView](label="▶", style=discord.ButtonStyle.secondary,
@@ -57,20 +82,23 @@ class ResultsView(OwnedView):
         nxt.callback = self._next  # type: ignore[method-assign]
         self.add_item(prev)
         self.add_item(nxt)
-        page = result_page(self.papers, self.page, self.query, self.lang, escape)
-        options = []
-        for offset, paper in enumerate(page.papers):
-            label, description = option_label(paper, self.lang)
-            options.append(discord.SelectOption(
-                label=label, description=description, value=str(page.first + offset)))
-        select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
-                                                options=options)
-        select.callback = self._open  # type: ignore[method-assign]
-        self.add_item(select)
+        if page.papers:
+            options = []
+            for paper in page.papers:
+                label, description = option_label(paper, self.lang)
+                options.append(discord.SelectOption(label=label, description=description,
+                                                    value=paper.id))
+            select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
+                                                    options=options)
+            select.callback = self._open  # type: ignore[method-assign]
+            self.add_item(select)
+        embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
+        embed.set_footer(text=page.footer)
+        return embed
 
     async def _show(self, interaction: discord.Interaction) -> None:
-        self._render_items()
-        await interaction.response.edit_message(embed=self.embed(), view=self)
+        embed = await self.render()
+        await interaction.response.edit_message(embed=embed, view=self)
 
     async def _prev(self, interaction: discord.Interaction) -> None:
         self.page = max(0, self.page - 1)
@@ -82,11 +110,43 @@ class ResultsView(OwnedView):
 
     async def _open(self, interaction: discord.Interaction) -> None:
         select = next(i for i in self.children if isinstance(i, discord.ui.Select))
-        index = int(select.values[0]) if select.values else -1
-        if 0 <= index < len(self.papers):
-            self.opened = self.papers[index]
+        chosen = select.values[0] if select.values else None
+        if chosen in self.paper_ids:
+            self.opened = chosen
         await self._show(interaction)
 
     async def _back(self, interaction: discord.Interaction) -> None:
         self.opened = None
         await self._show(interaction)
+
+
+class LiveViews:
+    """The result lists still answering their buttons, oldest first, at most `cap` of them.
+
+    Adding one more disables the oldest (stopped at once; its message is edited in the
+    background). Finished views are forgotten: only weak references are kept."""
+
+    def __init__(self, spawn: Spawn, cap: int = MAX_LIVE_VIEWS) -> None:
+        self.cap = cap
+        self._spawn = spawn
+        self._views: deque[weakref.ref[ResultsView]] = deque()
+
+    def __len__(self) -> int:
+        return sum(1 for ref in self._views if not _done(ref))
+
+    def add(self, view: ResultsView) -> ResultsView:
+        """Track `view`; disable the oldest live views beyond the cap."""
+        self._views.append(weakref.ref(view))
+        while self._views and _done(self._views[0]):  # views expire in about creation order
+            self._views.popleft()
+        while len(self._views) > self.cap:
+            oldest = self._views.popleft()()
+            if oldest is not None:
+                oldest.stop()
+                self._spawn(oldest.disable(), "disable the oldest result list")
+        return view
+
+
+def _done(ref: weakref.ref[ResultsView]) -> bool:
+    view = ref()
+    return view is None or view.is_finished()

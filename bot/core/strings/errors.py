@@ -13,6 +13,11 @@ STRINGS: dict[str, Texts] = {
                                     "你需要 {perms} 权限。", "你需要 {perms} 權限。"),
     "error.cooldown": tr("Slow down a little: try again in {s:.0f} s.",
                          "请稍候 {s:.0f} 秒再试。", "請稍候 {s:.0f} 秒再試。"),
+    "error.foreign_channel": tr(
+        "That channel is not in this server (or I cannot see it): pick one of this server's "
+        "channels.",
+        "该频道不在本服务器中（或我看不到它）：请选择本服务器的频道。",
+        "該頻道不在這個伺服器中（或我看不到它）：請選擇這個伺服器的頻道。"),
     "error.unexpected": tr("Something went wrong on our side (error {ref}). Please try again.",
                            "出错了（错误 {ref}），请再试一次。",
                            "出錯了（錯誤 {ref}），請再試一次。"),

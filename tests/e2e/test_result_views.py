@@ -1,0 +1,56 @@
+"""Result lists stay small: they keep paper ids, not papers, and only so many stay live."""
+
+from __future__ import annotations
+
+from bot.client.bot import PaperclubBot
+from bot.client.cogs.papers import PapersCog
+from bot.client.ui.results import ResultsView
+from bot.core.models import Paper
+from discord_standin import Guild, InteractionHandle, StandIn
+from tests.group import People
+
+
+def _cog(bot: PaperclubBot) -> PapersCog:
+    cog = bot.get_cog("PapersCog")
+    assert isinstance(cog, PapersCog)
+    return cog
+
+
+def _controls_disabled(handle: InteractionHandle, standin: StandIn) -> bool:
+    assert handle.message is not None
+    stored = standin.message(handle.message.id)
+    controls = [c for c in stored.walk_components() if c.get("type") in {2, 3}
+                and not c.get("url")]
+    assert controls
+    return all(c.get("disabled") for c in controls)
+
+
+async def test_a_result_list_holds_ids_not_papers(bot: PaperclubBot, standin: StandIn,
+                                                   guild: Guild, people: People) -> None:
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    await handle.response()
+    (view,) = [v for v in bot._views if isinstance(v, ResultsView)]
+    assert len(view.paper_ids) == 12
+    held = list(vars(view).values())
+    assert not any(isinstance(value, Paper) for value in held)
+    assert not any(isinstance(value, list | tuple) and any(isinstance(v, Paper) for v in value)
+                   for value in held)
+
+
+async def test_beyond_the_cap_the_oldest_list_is_disabled_first(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    _cog(bot).live.cap = 2
+    handles = []
+    for query in ("venue:workshop", "learning", "venue:main"):
+        handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
+        await handle.response()
+        handles.append(handle)
+    await handles[0].edited(timeout=5)
+    assert [_controls_disabled(h, standin) for h in handles] == [True, False, False]
+    assert len(_cog(bot).live) == 2
+    nxt = [c for c in handles[2].message.walk_components()  # type: ignore[union-attr]
+           if c.get("type") == 2][1]
+    paged = await standin.click(handles[2].message, str(nxt["custom_id"]),  # type: ignore[arg-type]
+                                user=people.alice)
+    await paged.response()
