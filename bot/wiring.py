@@ -16,16 +16,19 @@ from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
+from bot.client.outbound.outbox_sender import OutboxSender
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.catalog_loader import load_catalog
 from bot.services.digest import DigestService, utc_now
+from bot.services.outbox import OutboxService
 from bot.services.search import SearchService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 from bot.settings import Settings
 from storage.database import Database
 from storage.digests import SqliteDigestStore
+from storage.outbox import SqliteOutboxStore
 from storage.papers import SqlitePaperStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
@@ -55,16 +58,22 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             report = await load_catalog(papers, settings.catalog_path())
             log.info("loaded %d papers from %s", report.loaded, settings.catalog_path().name)
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
-        subscriptions = SubscriptionService(SqliteSubscriptionStore(db), papers, search)
+        subscription_store = SqliteSubscriptionStore(db)
+        subscriptions = SubscriptionService(subscription_store, papers, search)
         digests = SqliteDigestStore(db)
         sync_record = SyncRecord(SqliteStateStore(db))
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
 
-        def services(client: discord.Client) -> Services:
+        outbox = OutboxService(
+            SqliteOutboxStore(db), subscription_store, papers,
+            lease_seconds=settings.subscriptions.outbox_lease_seconds)
+
+        def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""
-            notifier = Notifier(client, subscriptions, background, dm_interval=pacing)
+            sender = OutboxSender(client, outbox, interval=pacing)
+            notifier = Notifier(subscriptions, outbox, sender)
             digest = DigestService(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
@@ -72,7 +81,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 requests_per_second=settings.digest.requests_per_second)
             return Services(search=search,
                             catalog=CatalogService(papers, settings.catalog_path(), notifier),
-                            digest=digest, subscriptions=subscriptions, sync_record=sync_record)
+                            digest=digest, subscriptions=subscriptions,
+                            sync_record=sync_record), sender
 
         async def release() -> None:
             try:

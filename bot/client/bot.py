@@ -24,6 +24,7 @@ from bot.client.cogs.digest import DigestCog
 from bot.client.cogs.papers import PapersCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.command_sync import sync_commands
+from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
 from bot.services.bundle import Services
@@ -42,7 +43,8 @@ def bot_intents() -> discord.Intents:
     return intents
 
 
-ServicesFactory = Callable[[discord.Client], Services]
+ServicesFactory = Callable[[discord.Client], tuple[Services, OutboxSender]]
+"""Builds the services and the outbox sender (both need the client)."""
 
 
 class PaperclubBot(commands.Bot):
@@ -68,7 +70,7 @@ class PaperclubBot(commands.Bot):
         self.scheduler = scheduler
         self.background = background
         self._release = release
-        self.services = services(self)
+        self.services, self.outbox = services(self)
         self._tick_lock = asyncio.Lock()
         self._closing = False
         self._closed = asyncio.Event()
@@ -76,8 +78,9 @@ class PaperclubBot(commands.Bot):
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
 
     async def background_done(self) -> None:
-        """Wait until background work (such as new-paper DMs) has finished."""
+        """Wait until background work has finished and nothing in the outbox is due."""
         await self.background.wait()
+        await self.outbox.idle()
 
     def track(self, view: V) -> V:
         """Remember a view sent in a message, so that close() can stop its timeout task."""
@@ -85,8 +88,10 @@ class PaperclubBot(commands.Bot):
         return view
 
     async def setup_hook(self) -> None:
-        """Translator, cogs, and a command sync if the settings ask for one."""
+        """Translator, cogs, the outbox (resuming what earlier runs left), and a command sync
+        if the settings ask for one."""
         await self.add_commands()
+        self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
             max_instances=1, misfire_grace_time=None, replace_existing=True)
@@ -117,7 +122,9 @@ class PaperclubBot(commands.Bot):
                 await self.services.digest.tick()
 
     async def close(self) -> None:
-        """Stop the scheduler, disconnect, then release the services' resources (the database).
+        """Stop the scheduler, let a running digest turn finish, send what the outbox has for
+        at most `subscriptions.drain_seconds` (the rest waits for the next start), disconnect,
+        then release the services' resources (the database).
 
         Safe to call twice (a signal handler and `async with` both do): the second call waits
         for the first to finish."""
@@ -132,6 +139,7 @@ class PaperclubBot(commands.Bot):
                 await asyncio.wait_for(self._tick_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a paper-of-the-day turn is still running")
+            await self.outbox.stop(self.settings.subscriptions.drain_seconds)
             await self.background.cancel()
             for view in list(self._views):
                 view.stop()
