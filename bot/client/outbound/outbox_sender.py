@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 5.0
 """How often an idle sender looks for units given back or left by a process that died."""
+HALT_SECONDS = 5.0
+"""How long stop() waits for the loop after interrupting a send (only database work left)."""
 
 
 class PaperLeft(Exception):
@@ -54,7 +56,9 @@ class OutboxSender:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._draining = False
+        self._halted = False
         self._task: asyncio.Task[None] | None = None
+        self._sending: asyncio.Future[None] | None = None
 
     def start(self) -> None:
         """Start the loop (once): it first sends what earlier runs left."""
@@ -76,7 +80,8 @@ class OutboxSender:
         idle.cancel()
 
     async def stop(self, bound: float) -> None:
-        """Send what is due for at most `bound` seconds, then stop and give the rest back."""
+        """Send what is due for at most `bound` seconds, then interrupt the send in flight
+        (never a database write) and give the rest back for the next start. Never raises."""
         task, self._task = self._task, None
         if task is None:
             return
@@ -86,13 +91,23 @@ class OutboxSender:
             await asyncio.wait_for(asyncio.shield(task), bound)
         except TimeoutError:
             log.warning("closing with notifications still queued; the next start sends them")
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+            self._halted = True
+            if self._sending is not None:
+                self._sending.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(task), HALT_SECONDS)
+            except TimeoutError:
+                task.cancel()
+        except Exception:
+            log.exception("the outbox sender failed")
+        await asyncio.gather(task, return_exceptions=True)
+        try:
             await self.outbox.release(self.owner)
+        except Exception:
+            log.exception("could not give back the outbox's units")
 
     async def _run(self) -> None:
-        while True:
+        while not self._halted:
             self._wake.clear()
             try:
                 unit = await self.outbox.claim(self.owner)
@@ -112,11 +127,17 @@ class OutboxSender:
                 await self._attempt(unit)
             except Exception:
                 log.exception("could not finish %s", unit.key)
-            await asyncio.sleep(self.interval)
+            if not self._halted:
+                await asyncio.sleep(self.interval)
 
     async def _attempt(self, unit: OutboxUnit) -> None:
+        self._sending = asyncio.ensure_future(self._send(unit))
         try:
-            await self._send(unit)
+            await self._sending
+        except asyncio.CancelledError:
+            if not self._halted:
+                raise
+            return  # interrupted by stop(): the unit is given back with the others
         except discord.Forbidden as exc:
             if exc.code == 50007 and unit.kind.is_dm:
                 log.info("DMs to %s refused: paused", unit.entries[0].user_id)
@@ -135,6 +156,8 @@ class OutboxSender:
             await self.outbox.failed(unit, self.owner, retryable=True)
         else:
             await self.outbox.sent(unit, self.owner)
+        finally:
+            self._sending = None
 
     async def _paper(self, paper_id: str) -> Paper:
         paper = await self.outbox.paper(paper_id)
