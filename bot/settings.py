@@ -108,6 +108,8 @@ class SubscriptionSettings(_Section):
     """Topic subscriptions."""
 
     dm_per_second: float = Field(default=4.0, gt=0.0, le=50.0)
+    drain_seconds: float = Field(default=10.0, ge=0.0, le=600.0)
+    outbox_lease_seconds: float = Field(default=60.0, ge=1.0, le=3600.0)
 
 
 class LoggingSettings(_Section):

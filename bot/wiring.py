@@ -15,13 +15,15 @@ from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
-from bot.client.vote_announcer import DiscordVoteAnnouncer
+from bot.client.outbound.outbox_sender import OutboxSender
+from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
 from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService, utc_now
 from bot.services.forget import ForgetService
+from bot.services.outbox import OutboxService
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
 from bot.services.search import SearchService
@@ -33,6 +35,7 @@ from storage.bookmarks import SqliteBookmarkStore
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.history import SqliteHistoryStore
+from storage.outbox import SqliteOutboxStore
 from storage.papers import SqlitePaperStore
 from storage.queue import SqliteQueueStore
 from storage.state import SqliteStateStore
@@ -83,9 +86,14 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
 
-        def services(client: discord.Client) -> Services:
+        outbox = OutboxService(
+            SqliteOutboxStore(db), subscription_store, papers,
+            lease_seconds=settings.subscriptions.outbox_lease_seconds)
+
+        def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""
-            notifier = Notifier(client, subscriptions, background, dm_interval=pacing)
+            sender = OutboxSender(client, outbox, interval=pacing)
+            notifier = Notifier(subscriptions, outbox, sender)
             catalog.announcer = notifier
             digest = DigestService(
                 digests, papers, DiscordDigestPoster(client),
@@ -100,7 +108,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
                                               DiscordVoteAnnouncer(client), clock),
-                            bookmarks=bookmarks, forget=forget)
+                            bookmarks=bookmarks, forget=forget), sender
 
         async def release() -> None:
             try:

@@ -78,12 +78,30 @@ def check_embeds(embeds: Sequence[JSONObject]) -> list[FormError]:
             total += _length(part.get(sub))
             if _length(part.get(sub)) > limit:
                 errors.append(too_long((*where, key, sub), limit))
+        errors += _check_urls(embed, where)
     if total > 6000:
         errors.append(
             FormError(
                 ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
             )
         )
+    return errors
+
+
+_URL_LIMIT = 2048
+_EMBED_URLS = ((), ("author",), ("footer",), ("image",), ("thumbnail",))
+
+
+def _check_urls(embed: JSONObject, where: Path) -> list[FormError]:
+    """Embed links and images: at most 2,048 characters each."""
+    errors: list[FormError] = []
+    for part in _EMBED_URLS:
+        node = embed
+        for key in part:
+            node = node.get(key) or {}
+        for key in ("url", "icon_url", "proxy_icon_url"):
+            if _length(node.get(key)) > _URL_LIMIT:
+                errors.append(too_long((*where, *part, key), _URL_LIMIT))
     return errors
 
 
@@ -106,11 +124,15 @@ def check_components(components: Sequence[JSONObject], *, v2: bool) -> list[Form
                     )
                 )
     seen: set[str] = set()
-    for item in walk_components(components):
+    items = list(walk_components(components))
+    if v2 and len(items) > 40:
+        errors.append(too_many(("components",), 40))
+    for item in items:
         custom_id = item.get("custom_id")
         if isinstance(custom_id, str):
-            if len(custom_id) > 100:
-                errors.append(too_long(("components", "custom_id"), 100))
+            if not 1 <= len(custom_id) <= 100:
+                errors.append(FormError(("components", "custom_id"), "BASE_TYPE_BAD_LENGTH",
+                                        "Must be between 1 and 100 in length."))
             if custom_id in seen:
                 errors.append(
                     FormError(
@@ -122,6 +144,8 @@ def check_components(components: Sequence[JSONObject], *, v2: bool) -> list[Form
             seen.add(custom_id)
         if _length(item.get("label")) > 80:
             errors.append(too_long(("components", "label"), 80))
+        if item.get("type") == 2 and _length(item.get("url")) > 512:
+            errors.append(too_long(("components", "url"), 512))
         options = item.get("options")
         if isinstance(options, list):
             if len(options) > 25:
@@ -147,6 +171,34 @@ def check_message(body: JSONObject) -> list[FormError]:
     nonce = body.get("nonce")
     if isinstance(nonce, str) and len(nonce) > 25:
         errors.append(too_long(("nonce",), 25))
+    for key, limit in (("sticker_ids", 3), ("attachments", 10)):
+        if len(body.get(key) or ()) > limit:
+            errors.append(too_many((key,), limit))
+    errors += check_allowed_mentions(body.get("allowed_mentions"))
+    return errors
+
+
+def check_allowed_mentions(allowed: Any) -> list[FormError]:
+    """At most 100 distinct user ids and 100 role ids; ``parse`` may not name a kind whose
+    ids are also listed. Any of these refuses the whole message."""
+    if not isinstance(allowed, dict):
+        return []
+    errors: list[FormError] = []
+    parse = set(allowed.get("parse") or ())
+    for key in ("users", "roles"):
+        ids = allowed.get(key)
+        if ids is None:
+            continue
+        where: Path = ("allowed_mentions", key)
+        if len(ids) > 100:
+            errors.append(too_many(where, 100))
+        if len({str(i) for i in ids}) != len(ids):
+            errors.append(FormError(where, "SET_TYPE_ALREADY_CONTAINS_VALUE",
+                                    "The set already contains this value."))
+        if key in parse and ids:
+            errors.append(FormError(
+                ("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                f'parse:["{key}"] and {key}: [ids] are mutually exclusive.'))
     return errors
 
 

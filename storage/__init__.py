@@ -2,11 +2,18 @@
 
 from storage.database import Database
 from storage.errors import SchemaError, StorageError
-from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
+from storage.interfaces import (
+    DigestStore,
+    OutboxStore,
+    PaperStore,
+    StateStore,
+    SubscriptionStore,
+)
 
 __all__ = [
     "Database",
     "DigestStore",
+    "OutboxStore",
     "PaperStore",
     "SchemaError",
     "StateStore",

@@ -10,6 +10,7 @@ from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchH
 from bot.core.digest_types import Claim, DigestConfig, Lease, LedgerEntry
 from bot.core.group_types import Bookmark, Discussed, QueueItem, SuggestOutcome
 from bot.core.models import Paper
+from bot.core.outbox_types import OutboxUnit
 from bot.core.query import SearchQuery
 from bot.core.reasons import Reason
 from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
@@ -355,4 +356,40 @@ class HistoryStore(Protocol):
 
     async def forget(self, user_id: int) -> int:
         """Remove a member's name from the discussions they presented; how many."""
+        ...
+
+
+class OutboxStore(Protocol):
+    """Notifications waiting to be sent, each unit leased to one process at a time."""
+
+    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
+        """Queue units, leaving out members told or queued before; returns rows queued."""
+        ...
+
+    async def claim(self, owner: str, now: float, lease_until: float) -> OutboxUnit | None:
+        """Lease the oldest claimable unit (never leased, released, or lease expired)."""
+        ...
+
+    async def complete(self, key: str, owner: str) -> int:
+        """Delete a sent unit and record its members as told, if `owner` still holds it."""
+        ...
+
+    async def retry_later(self, key: str, owner: str, not_before: float) -> None:
+        """Give a unit back, claimable again from `not_before`."""
+        ...
+
+    async def drop(self, key: str, owner: str) -> int:
+        """Delete a unit Discord refused for good; nobody is recorded as told."""
+        ...
+
+    async def drop_dms(self, user_id: int) -> int:
+        """Delete every DM queued for a member."""
+        ...
+
+    async def release(self, owner: str) -> int:
+        """Give back every unit `owner` holds."""
+        ...
+
+    async def pending(self) -> int:
+        """How many rows wait to be sent."""
         ...

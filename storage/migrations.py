@@ -265,6 +265,30 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX discussed_presenter ON discussed (presenter_id)",
         ),
     ),
+    Migration(
+        9,
+        "notification outbox",
+        (
+            """CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY,
+                unit TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('digest_dm', 'new_papers_dm', 'mention')),
+                guild_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                topics TEXT NOT NULL,
+                channel_id INTEGER,
+                link TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                owner TEXT,
+                lease_until REAL,
+                created_at TEXT NOT NULL,
+                UNIQUE (guild_id, user_id, paper_id)
+            )""",
+            "CREATE INDEX outbox_unit ON outbox (unit)",
+            "CREATE INDEX outbox_user ON outbox (user_id)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -150,10 +150,12 @@ class SqliteSubscriptionStore:
             return cursor.rowcount > 0
 
     async def forget(self, user_id: int) -> Forgotten:
-        """Delete every subscription and notification record of a member, in every server."""
+        """Delete every subscription, notification record and queued notification of a member,
+        in every server."""
         async with self._db.transaction() as conn:
             subs = await conn.execute("DELETE FROM subscriptions WHERE user_id = ?", (user_id,))
             notes = await conn.execute("DELETE FROM notifications WHERE user_id = ?",
                                        (user_id,))
             await conn.execute("DELETE FROM dm_pauses WHERE user_id = ?", (user_id,))
+            await conn.execute("DELETE FROM outbox WHERE user_id = ?", (user_id,))
             return Forgotten(subs.rowcount, notes.rowcount)

@@ -27,6 +27,7 @@ from bot.client.cogs.reading import ReadingCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.cogs.votes import VotesCog
 from bot.client.command_sync import sync_commands
+from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
 from bot.client.ui.vote import VoteButton
@@ -52,7 +53,8 @@ def bot_intents() -> discord.Intents:
     return intents
 
 
-ServicesFactory = Callable[[discord.Client], Services]
+ServicesFactory = Callable[[discord.Client], tuple[Services, OutboxSender]]
+"""Builds the services and the outbox sender (both need the client)."""
 
 
 class PaperclubBot(commands.Bot):
@@ -78,7 +80,7 @@ class PaperclubBot(commands.Bot):
         self.scheduler = scheduler
         self.background = background
         self._release = release
-        self.services = services(self)
+        self.services, self.outbox = services(self)
         self._tick_lock = asyncio.Lock()
         self._closing = False
         self._closed = asyncio.Event()
@@ -86,8 +88,9 @@ class PaperclubBot(commands.Bot):
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
 
     async def background_done(self) -> None:
-        """Wait until background work (such as new-paper DMs) has finished."""
+        """Wait until background work has finished and nothing in the outbox is due."""
         await self.background.wait()
+        await self.outbox.idle()
 
     def track(self, view: V) -> V:
         """Remember a view sent in a message, so that close() can stop its timeout task."""
@@ -95,9 +98,11 @@ class PaperclubBot(commands.Bot):
         return view
 
     async def setup_hook(self) -> None:
-        """Translator, cogs, and a command sync if the settings ask for one."""
+        """Translator, cogs, the outbox (resuming what earlier runs left), and a command sync
+        if the settings ask for one."""
         await self.add_commands()
         self.add_dynamic_items(VoteButton)  # votes' buttons keep working after a restart
+        self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
             max_instances=1, misfire_grace_time=None, replace_existing=True)
@@ -130,7 +135,9 @@ class PaperclubBot(commands.Bot):
                 await self.services.votes.tick()
 
     async def close(self) -> None:
-        """Stop the scheduler, disconnect, then release the services' resources (the database).
+        """Stop the scheduler, let a running digest turn finish, send what the outbox has for
+        at most `subscriptions.drain_seconds` (the rest waits for the next start), disconnect,
+        then release the services' resources (the database).
 
         Safe to call twice (a signal handler and `async with` both do): the second call waits
         for the first to finish."""
@@ -145,6 +152,7 @@ class PaperclubBot(commands.Bot):
                 await asyncio.wait_for(self._tick_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a paper-of-the-day turn is still running")
+            await self.outbox.stop(self.settings.subscriptions.drain_seconds)
             await self.background.cancel()
             for view in list(self._views):
                 view.stop()

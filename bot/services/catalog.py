@@ -21,8 +21,8 @@ SHOWN_REJECT_LINES = 10
 class NewPaperAnnouncer(Protocol):
     """Tells subscribers about new papers (`bot.client.outbound.notifier`)."""
 
-    def announce(self, papers: list[Paper]) -> None:
-        """Start telling them in the background; returns at once."""
+    async def announce(self, papers: list[Paper]) -> None:
+        """Queue the notifications (sent from the outbox, after this returns)."""
         ...
 
 
@@ -71,7 +71,7 @@ class CatalogService:
         return Reloaded(self.path, await self.load(self.path))
 
     async def load(self, path: Path) -> LoadReport:
-        """Load a catalog file; subscribers hear about new papers in the background."""
+        """Load a catalog file; subscribers' notifications about new papers are queued."""
         report = await load_catalog(self.papers, path)
         self._last = report
         for error in report.errors[:LOGGED_REJECTS]:
@@ -80,5 +80,5 @@ class CatalogService:
             log.warning("%s: %d records rejected in all", path, report.rejected)
         if report.counts.added_ids and self.announcer is not None:
             found = [await self.papers.get(i) for i in report.counts.added_ids]
-            self.announcer.announce([p for p in found if p is not None])
+            await self.announcer.announce([p for p in found if p is not None])
         return report

@@ -315,18 +315,20 @@ class DigestService:
                                         paper.title_en if paper else "Paper of the day")
 
     async def _open_thread(self, config: DigestConfig, entry: LedgerEntry, message_id: int,
-                           name: str) -> None:
+                           name: str) -> int | None:
         channel_id = entry.channel_id or config.channel_id
         if not await self._hold(config.guild_id, entry.local_date):
-            return  # another process took the row over and opens the thread
+            return None  # another process took the row over and opens the thread
         try:
             thread_id = await self._paced(lambda: self.poster.open_thread(
                 config.guild_id, channel_id, message_id, name))
             await self.digests.mark_thread(config.guild_id, entry.local_date, thread_id)
+            return thread_id
         except DeliveryFailed as exc:
             await self.digests.mark_thread(config.guild_id, entry.local_date, None,
                                            reason=Reason(ReasonCode.NO_THREAD,
                                                          cause=exc.reason))
+            return None
 
     def _new_lease(self) -> Lease:
         return Lease(self.owner, self.lease_clock() + self.lease)
@@ -389,15 +391,17 @@ class DigestService:
                         exc.reason)
             return await self._failed(guild_id, day, exc.reason)
         await self.digests.mark_posted(guild_id, day, message_id)
+        thread_id = None
         if config.thread:
-            await self._open_thread(config, entry, message_id, paper.title_en)
+            thread_id = await self._open_thread(config, entry, message_id, paper.title_en)
         else:  # recorded, so that turning threads on later never opens one on an old post
             await self.digests.mark_thread(guild_id, day, None,
                                            reason=Reason(ReasonCode.THREADS_OFF))
         if self.audience is not None and not audience.empty:
             link = f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
             try:
-                await self.audience.after_digest(guild_id, paper, audience, link)
+                await self.audience.after_digest(guild_id, paper, audience, link,
+                                                 thread_id or channel_id)
             except Exception:
                 log.exception("notifying subscribers of guild %s failed", guild_id)
         return Outcome(guild_id, OutcomeStatus.POSTED, day, message_id)

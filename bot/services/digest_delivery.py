@@ -72,7 +72,8 @@ class DigestAudience(Protocol):
         """Members to mention in the post, and members to DM."""
         ...
 
-    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience,
-                           link: str) -> None:
-        """Record the mentions and send the DMs once the post is out."""
+    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience, link: str,
+                           reply_in: int) -> None:
+        """Once the post is out: record the members it pinged, and queue the other mentions
+        (as follow-ups in `reply_in`, the thread or the channel) and the DMs."""
         ...

@@ -1,6 +1,6 @@
 """What the vote service needs from Discord: the announcer port and the announcement itself.
 
-`bot.client.vote_announcer` implements it; failures are the digest's `DeliveryFailed`.
+`bot.client.outbound.vote_announcer` implements it; failures are the digest's `DeliveryFailed`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from discord_standin import check_choices, check_message, nest_errors
+from discord_standin import MessageFlag, check_choices, check_message, nest_errors
 
 
 def test_message_limits_produce_discord_form_errors() -> None:
@@ -29,3 +29,33 @@ def test_message_limits_produce_discord_form_errors() -> None:
     assert check_message({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]})
     assert len(check_choices([{"name": str(i), "value": str(i)} for i in range(26)])) == 1
     assert check_choices([{"name": "n" * 101, "value": "v"}])
+
+
+def test_allowed_mentions_limits_have_discords_error_shape() -> None:
+    users = [str(n) for n in range(101)]
+    assert nest_errors(check_message({"content": "x", "allowed_mentions": {"users": users}})) == {
+        "allowed_mentions": {"users": {"_errors": [
+            {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 100 or fewer in length."}]}}}
+    assert check_message({"content": "x", "allowed_mentions": {"roles": users}})
+    assert not check_message({"content": "x", "allowed_mentions": {"users": users[:100],
+                                                                   "roles": users[:100]}})
+    assert check_message({"content": "x", "allowed_mentions": {"users": ["1", "1"]}})
+    exclusive = check_message({"content": "x",
+                               "allowed_mentions": {"parse": ["users"], "users": ["1"]}})
+    assert [e.code for e in exclusive] == ["MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"]
+
+
+def test_other_documented_counts_and_lengths() -> None:
+    assert check_message({"content": "x", "embeds": [{"title": "t"}] * 11})
+    assert check_message({"content": "x", "sticker_ids": ["1", "2", "3", "4"]})
+    assert check_message({"content": "x", "attachments": [{"id": i} for i in range(11)]})
+    assert check_message({"embeds": [{"title": "t", "url": "https://x/" + "a" * 2048}]})
+    assert check_message({"embeds": [{"title": "t", "image": {"url": "h" * 2049}}]})
+    button = {"type": 2, "style": 5, "label": "l", "url": "https://x/" + "a" * 510}
+    assert check_message({"content": "x", "components": [{"type": 1, "components": [button]}]})
+    empty_id = {"type": 2, "style": 1, "label": "l", "custom_id": ""}
+    assert check_message({"content": "x", "components": [{"type": 1, "components": [empty_id]}]})
+    rows = [{"type": 10, "content": "t"}] * 41
+    assert check_message({"components": rows, "flags": int(MessageFlag.IS_COMPONENTS_V2)})
+    assert not check_message({"components": rows[:40],
+                              "flags": int(MessageFlag.IS_COMPONENTS_V2)})

@@ -16,7 +16,7 @@ class Recorder:
     def __init__(self) -> None:
         self.announced: list[list[Paper]] = []
 
-    def announce(self, papers: list[Paper]) -> None:
+    async def announce(self, papers: list[Paper]) -> None:
         self.announced.append(papers)
 
 

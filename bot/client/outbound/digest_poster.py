@@ -7,9 +7,10 @@ from datetime import datetime
 
 import discord
 
-from bot.client.outbound.notifier import guild_lang, mention_line
+from bot.client.outbound.notices import guild_lang, mention_line, pinging
 from bot.client.ui.cards import paper_message
 from bot.core.card import fit
+from bot.core.mentions import mention_batches
 from bot.core.messages import t
 from bot.core.reasons import from_discord
 from bot.services.digest_delivery import DeliveryFailed, DigestPost
@@ -32,21 +33,19 @@ class DiscordDigestPoster:
         self.client = client
 
     async def send(self, post: DigestPost, nonce: str) -> int:
-        """Post the card with the nonce (discord.py sends `enforce_nonce` with it)."""
+        """Post the card with the nonce (discord.py sends `enforce_nonce` with it), pinging the
+        first batch of mentioned members (the notifier queues the others)."""
         lang = guild_lang(self.client, post.guild_id)
         note = t(lang, "digest.post.note", position=post.position, size=post.cycle_size)
         if post.late:
             note += "\n" + t(lang, "digest.post.late")
         embed, view = paper_message(post.paper, lang, note=note, footer_note=post.marker)
         channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
-        audience = post.audience
-        pinged = discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False,
-            users=[discord.Object(id=user_id) for user_id in audience.mention_ids])
+        first = (mention_batches(post.audience.mention_ids) or [()])[0]
         try:
             message = await channel.send(
-                mention_line(audience, lang) if audience.mention_ids else None, embed=embed,
-                view=view, nonce=nonce, allowed_mentions=pinged)
+                mention_line(first, post.audience.mention_topics, lang) if first else None,
+                embed=embed, view=view, nonce=nonce, allowed_mentions=pinging(first))
         except discord.HTTPException as exc:
             raise _failure(exc) from exc
         finally:

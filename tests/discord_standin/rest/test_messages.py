@@ -153,3 +153,25 @@ async def test_a_nonce_is_remembered_only_for_the_window(
         second = await send()
         assert second != first
         assert [str(m.id) for m in standin.messages(general)] == [first, second]
+
+
+async def test_over_100_allowed_mentions_refuse_the_whole_message(
+    standin: StandIn, bot: TestBot, guild: Guild, people: People
+) -> None:
+    """Discord answers 400/50035 for 101 ids in ``allowed_mentions.users`` (or roles): the
+    message is not created at all."""
+    general = guild.channel("general")
+    channel = bot.get_partial_messageable(general.id)
+    ids = [discord.Object(id=1000 + n) for n in range(101)]
+    for allowed in (discord.AllowedMentions(users=ids), discord.AllowedMentions(roles=ids)):
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send("hello", allowed_mentions=allowed)
+        assert refused.value.status == 400 and refused.value.code == 50035
+    assert standin.messages(general) == []
+    [first, second] = standin.requests("POST", f"/channels/{general.id}/messages")
+    assert first.status == second.status == 400
+    alice = discord.Object(id=people.alice.id)
+    ok = await channel.send(f"<@{people.alice.id}>",
+                            allowed_mentions=discord.AllowedMentions(users=[*ids[:99], alice]))
+    assert standin.messages(general)[0].id == ok.id
+    assert standin.messages(general)[0].pings.users == {people.alice.id}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.client.group_replies import title
-from bot.client.outbound.notifier import guild_lang
+from bot.client.outbound.notices import guild_lang
 from bot.client.ui.cards import CARD_COLOUR
 from bot.client.ui.vote import ballot_view
 from bot.core.card import DESCRIPTION_LIMIT, fit

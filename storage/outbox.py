@@ -1,0 +1,122 @@
+"""The notification outbox: rows to send, claimed by one process at a time with a lease.
+
+A row per (server, member, paper) — the key of the `notifications` ledger too — so a member
+queued or told once is never queued again. Rows sharing a `unit` make one Discord message.
+Claiming sets `owner` and `lease_until` on a whole unit inside `BEGIN IMMEDIATE`, so two
+processes never hold the same unit; a lease that expires (its process died) is taken over.
+Completing deletes the unit's rows and records its members as told in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
+from storage.database import Database, utc_timestamp
+
+_CLAIMABLE = "(lease_until IS NULL OR lease_until <= ?)"
+_ENTRY = "guild_id, user_id, paper_id, topics, channel_id, link"
+
+
+def _entry(row: Sequence[Any]) -> OutboxEntry:
+    return OutboxEntry(int(row[0]), int(row[1]), str(row[2]), tuple(json.loads(row[3])),
+                       row[4], row[5])
+
+
+class SqliteOutboxStore:
+    """The `outbox` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
+        """Queue units in one transaction, leaving out members already told or queued about
+        the paper in the server; returns how many rows were queued."""
+        queued = 0
+        now = utc_timestamp()
+        async with self._db.transaction() as conn:
+            for unit in units:
+                key, kind = unit.key, unit.kind
+                for entry in unit.entries:
+                    cursor = await conn.execute(
+                        f"INSERT OR IGNORE INTO outbox (unit, kind, {_ENTRY}, created_at) "
+                        "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
+                        "notifications WHERE guild_id = ? AND user_id = ? AND paper_id = ?)",
+                        (key, kind, entry.guild_id, entry.user_id, entry.paper_id,
+                         json.dumps(list(entry.topics)), entry.channel_id, entry.link, now,
+                         entry.guild_id, entry.user_id, entry.paper_id))
+                    queued += cursor.rowcount
+        return queued
+
+    async def claim(self, owner: str, now: float, lease_until: float) -> OutboxUnit | None:
+        """Lease the oldest claimable unit to `owner`, or None when nothing is claimable."""
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                f"SELECT unit FROM outbox WHERE {_CLAIMABLE} ORDER BY id LIMIT 1", (now,),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            key = str(row[0])
+            await conn.execute(
+                "UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 "
+                "WHERE unit = ?", (owner, lease_until, key))
+            async with conn.execute(
+                f"SELECT kind, attempts, {_ENTRY} FROM outbox WHERE unit = ? ORDER BY id",
+                (key,),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+        return OutboxUnit(key, OutboxKind(rows[0][0]), tuple(_entry(r[2:]) for r in rows),
+                          attempts=max(int(r[1]) for r in rows))
+
+    async def complete(self, key: str, owner: str) -> int:
+        """Discord accepted the unit: delete its rows and record its members as told (only
+        while `owner` still holds it); returns how many members were recorded."""
+        async with self._db.transaction() as conn:
+            async with conn.execute(
+                f"DELETE FROM outbox WHERE unit = ? AND owner = ? RETURNING kind, {_ENTRY}",
+                (key, owner),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            now = utc_timestamp()
+            for row in rows:
+                await conn.execute(
+                    "INSERT OR IGNORE INTO notifications (guild_id, user_id, paper_id, via, "
+                    "notified_at) VALUES (?, ?, ?, ?, ?)",
+                    (row[1], row[2], row[3], OutboxKind(row[0]).via, now))
+        return len(rows)
+
+    async def retry_later(self, key: str, owner: str, not_before: float) -> None:
+        """Give the unit back, claimable again from `not_before`."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET owner = NULL, lease_until = ? WHERE unit = ? AND owner = ?",
+                (not_before, key, owner))
+
+    async def drop(self, key: str, owner: str) -> int:
+        """Discord refused the unit for good: delete it without recording anyone as told."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute("DELETE FROM outbox WHERE unit = ? AND owner = ?",
+                                        (key, owner))
+            return cursor.rowcount
+
+    async def drop_dms(self, user_id: int) -> int:
+        """Delete every DM queued for a member (their DMs were refused)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM outbox WHERE user_id = ? AND kind != 'mention'", (user_id,))
+            return cursor.rowcount
+
+    async def release(self, owner: str) -> int:
+        """Give back every unit `owner` holds, claimable at once (a clean shutdown)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE outbox SET owner = NULL, lease_until = NULL WHERE owner = ?", (owner,))
+            return cursor.rowcount
+
+    async def pending(self) -> int:
+        """How many rows wait to be sent."""
+        row = await self._db.fetchone("SELECT count(*) FROM outbox")
+        return int(row[0]) if row else 0
