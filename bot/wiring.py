@@ -16,17 +16,24 @@ from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
+from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.catalog_loader import load_catalog
 from bot.services.digest import DigestService, utc_now
+from bot.services.group import GroupService
+from bot.services.reminders import ReminderService
 from bot.services.search import SearchService
+from bot.services.sessions import SessionService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 from bot.settings import Settings
 from storage.database import Database
 from storage.digests import SqliteDigestStore
+from storage.groups import SqliteGroupStore
+from storage.history import SqliteHistoryStore
 from storage.papers import SqlitePaperStore
+from storage.sessions import SqliteSessionStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
 
@@ -58,6 +65,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         subscriptions = SubscriptionService(SqliteSubscriptionStore(db), papers, search)
         digests = SqliteDigestStore(db)
         sync_record = SyncRecord(SqliteStateStore(db))
+        groups, sessions = SqliteGroupStore(db), SqliteSessionStore(db)
+        group = GroupService(groups, digests)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
@@ -70,9 +79,17 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=settings.digest.requests_per_second)
+            session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=CatalogService(papers, settings.catalog_path(), notifier),
-                            digest=digest, subscriptions=subscriptions, sync_record=sync_record)
+                            digest=digest, subscriptions=subscriptions, sync_record=sync_record,
+                            group=group,
+                            sessions=SessionService(sessions, papers, SqliteHistoryStore(db),
+                                                    group, session_poster, clock),
+                            reminders=ReminderService(
+                                sessions, groups, papers, session_poster, clock=clock,
+                                concurrency=settings.digest.concurrency,
+                                requests_per_second=settings.digest.requests_per_second))
 
         async def release() -> None:
             try:

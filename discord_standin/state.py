@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .model import (
@@ -52,6 +53,9 @@ class World:
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self.interactions_by_message: dict[int, list[InteractionHandle]] = {}
         self._nonces: dict[tuple[int, int, str | int], Message] = {}
+        self.scheduled_events: dict[int, JSONObject] = {}
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+        """The instant Discord checks times against (scheduled events must start later)."""
 
     # -- directory ---------------------------------------------------------------------------
 
@@ -181,6 +185,14 @@ class World:
         message.mentioned_users = [
             self.users[u] for u in sorted(message.pings.users) if u in self.users
         ]
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Remove a channel or thread (as a member with Manage Channels would)."""
+        guild = self.guild_of(channel)
+        if guild is not None:
+            kept = guild.threads if channel.is_thread else guild.channels
+            kept[:] = [c for c in kept if c is not channel]
+        self.channels.pop(channel.id, None)
 
     def create_thread(
         self,

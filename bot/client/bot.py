@@ -21,7 +21,10 @@ from discord.ext import commands
 from bot.client.background import BackgroundTasks
 from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
+from bot.client.cogs.group import GroupCog
 from bot.client.cogs.papers import PapersCog
+from bot.client.cogs.presenters import PresentCog
+from bot.client.cogs.sessions import SessionCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.command_sync import sync_commands
 from bot.client.translator import PaperclubTranslator
@@ -100,7 +103,8 @@ class PaperclubBot(commands.Bot):
     async def add_commands(self) -> None:
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
-        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog):
+        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, GroupCog, SessionCog,
+                    PresentCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:
@@ -111,10 +115,16 @@ class PaperclubBot(commands.Bot):
             self.caught_up.set()
 
     async def digest_tick(self) -> None:
-        """The scheduler's wake-up: the digest service decides what is due."""
+        """The scheduler's wake-up: the digest and reminder services decide what is due.
+
+        Each runs on its own, so a failing one never holds the other back."""
         if self.is_ready() and not self.is_closed():
             async with self._tick_lock:
-                await self.services.digest.tick()
+                for tick in (self.services.digest.tick, self.services.reminders.tick):
+                    try:
+                        await tick()
+                    except Exception:
+                        log.exception("a scheduled turn failed")
 
     async def close(self) -> None:
         """Stop the scheduler, disconnect, then release the services' resources (the database).

@@ -1,9 +1,17 @@
-"""Checks shared by cogs: guild-only (answered from a DM) and Manage Server in code."""
+"""Checks shared by cogs: guild-only (answered from a DM), Manage Server, and organisers."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
+
+from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.core.messages import t
+
+if TYPE_CHECKING:
+    from bot.services.bundle import Services
 
 
 def in_guild(interaction: discord.Interaction) -> bool:
@@ -19,3 +27,23 @@ def manages_guild(interaction: discord.Interaction) -> bool:
     if not interaction.permissions.manage_guild:
         raise app_commands.MissingPermissions(["manage_guild"])
     return True
+
+
+async def is_organiser(interaction: discord.Interaction, services: Services,
+                       action: str | None = None) -> bool:
+    """Whether the member organises (Manage Server, or the server's organiser role).
+
+    With `action` (a catalogue key naming what they tried), a non-organiser is refused with a
+    message that says who can instead of getting False."""
+    in_guild(interaction)
+    organisers = await services.group.organisers(interaction.guild_id or 0)
+    roles = [role.id for role in getattr(interaction.user, "roles", [])]
+    if organisers.include(manage_guild=interaction.permissions.manage_guild, role_ids=roles):
+        return True
+    if action is None:
+        return False
+    lang = lang_of(interaction)
+    who = permission_name("manage_guild", lang)
+    if organisers.role_id is not None:
+        who = t(lang, "organiser.who_role", perm=who, role=f"<@&{organisers.role_id}>")
+    raise UserFacingError(t(lang, "organiser.only", who=who, action=t(lang, action)))

@@ -17,11 +17,13 @@ from bot.core.strings import (
     papers,
     reasons,
     refusals,
+    sessions,
     subscriptions,
 )
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
-          reasons.STRINGS, refusals.STRINGS, commands.STRINGS)
+          reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
+          sessions.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
+from bot.services.group import GroupService
+from bot.services.reminders import ReminderService
 from bot.services.search import SearchService
+from bot.services.sessions import SessionService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 
@@ -20,3 +23,6 @@ class Services:
     digest: DigestService
     subscriptions: SubscriptionService
     sync_record: SyncRecord
+    group: GroupService
+    sessions: SessionService
+    reminders: ReminderService

@@ -44,6 +44,22 @@ async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T], *
     return await task
 
 
+async def paper_choices(services: Services, interaction: discord.Interaction,
+                        current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a paper option: up to 25 titles, in the language being typed; the
+    value is the paper's id."""
+    try:
+        parsed = parse_query(current)
+    except QueryError:
+        return []
+    if parsed.is_empty():
+        return []
+    outcome = await services.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
+    chinese = has_cjk(current) or lang_of(interaction).chinese
+    return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
+            for hit in outcome.hits]
+
+
 class PapersCog(commands.Cog):
     """Looking papers up."""
 
@@ -117,16 +133,7 @@ class PapersCog(commands.Cog):
     async def paper_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         """Up to 25 titles, in the language being typed; the value is the paper's id."""
-        try:
-            parsed = parse_query(current)
-        except QueryError:
-            return []
-        if parsed.is_empty():
-            return []
-        outcome = await self.services.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
-        chinese = has_cjk(current) or lang_of(interaction).chinese
-        return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
-                for hit in outcome.hits]
+        return await paper_choices(self.services, interaction, current)
 
     @app_commands.command(name="random-paper", description="Show a random paper from the catalog")
     @app_commands.describe(private="Show the answer only to you")

@@ -1,0 +1,153 @@
+"""`/session`, `/group`, `/present`: sessions, reminders, organisers and the rotation."""
+
+from __future__ import annotations
+
+from bot.core.lang import Texts, tr
+
+STRINGS: dict[str, Texts] = {
+    # organisers
+    "organiser.only": tr("Only organisers ({who}) can {action}.",
+                         "只有组织者（{who}）才能{action}。", "只有組織者（{who}）才能{action}。"),
+    "organiser.who_role": tr("{perm} or {role}", "{perm}或 {role}", "{perm}或 {role}"),
+    "organiser.action.schedule": tr("schedule sessions", "安排读书会", "安排讀書會"),
+    "organiser.action.move": tr("move sessions", "改期读书会", "改期讀書會"),
+    "organiser.action.cancel": tr("cancel sessions", "取消读书会", "取消讀書會"),
+    "group.organisers.role": tr(
+        "Organisers: members with {perm}, and members of {role}.",
+        "组织者：拥有{perm}权限的成员，以及 {role} 的成员。",
+        "組織者：擁有{perm}權限的成員，以及 {role} 的成員。"),
+    "group.organisers.default": tr("Organisers: members with {perm} only.",
+                                   "组织者：仅限拥有{perm}权限的成员。",
+                                   "組織者：僅限擁有{perm}權限的成員。"),
+    "group.timezone.saved": tr("Sessions use the time zone {zone}.",
+                               "读书会使用时区 {zone}。", "讀書會使用時區 {zone}。"),
+    "group.timezone.digest_wins": tr(
+        "While the paper of the day is set up, its time zone ({zone}) is used instead.",
+        "设置了每日论文时，将改用其时区（{zone}）。",
+        "設定了每日論文時，將改用其時區（{zone}）。"),
+    "group.reminders.saved": tr("Reminders go out {before} before each session.",
+                                "每次读书会前 {before} 发送提醒。",
+                                "每次讀書會前 {before} 發送提醒。"),
+    # reading what was typed
+    "session.when.format": tr(
+        "Give the date and local time as YYYY-MM-DD HH:MM, such as 2026-12-03 18:30.",
+        "请按 YYYY-MM-DD HH:MM 给出日期和本地时间，例如 2026-12-03 18:30。",
+        "請按 YYYY-MM-DD HH:MM 給出日期和本地時間，例如 2026-12-03 18:30。"),
+    "session.when.past": tr("That time has already passed: pick a time in the future.",
+                            "这个时间已经过去了：请选择将来的时间。",
+                            "這個時間已經過去了：請選擇未來的時間。"),
+    "session.reminders.format": tr(
+        "Give up to {most} times before the session, such as 24h 1h or 1d 30m.",
+        "请给出最多 {most} 个提前时间，例如 24h 1h 或 1d 30m。",
+        "請給出最多 {most} 個提前時間，例如 24h 1h 或 1d 30m。"),
+    "session.link_format": tr("The link must start with https:// or http://.",
+                              "链接必须以 https:// 或 http:// 开头。",
+                              "連結必須以 https:// 或 http:// 開頭。"),
+    "session.paper_unknown": tr(
+        "I can't find that paper: pick one of the suggestions, or give the paper's id.",
+        "找不到这篇论文：请从建议中选择，或给出论文编号。",
+        "找不到這篇論文：請從建議中選擇，或給出論文編號。"),
+    "session.unknown": tr(
+        "There is no upcoming session with that number here: see `/session list`.",
+        "这里没有这个编号的待举行读书会：请查看 `/session list`。",
+        "這裡沒有這個編號的待舉行讀書會：請查看 `/session list`。"),
+    "session.done.who": tr(
+        "Only an organiser or the session's presenter can mark it done.",
+        "只有组织者或本次读书会的报告人才能标记完成。",
+        "只有組織者或本次讀書會的報告人才能標記完成。"),
+    "session.discord_refused": tr("Discord refused: {reason}. Nothing was scheduled or changed.",
+                                  "Discord 拒绝了：{reason}。没有安排或更改任何内容。",
+                                  "Discord 拒絕了：{reason}。沒有安排或變更任何內容。"),
+    # posts
+    "session.when": tr("{full} ({relative})", "{full}（{relative}）", "{full}（{relative}）"),
+    "session.where.here": tr("here in {channel}", "就在 {channel}", "就在 {channel}"),
+    "session.presenter.none": tr("nobody yet", "暂无", "暫無"),
+    "session.announce.presenter": tr("{presenter} presents this one.",
+                                     "本次由 {presenter} 报告。", "本次由 {presenter} 報告。"),
+    "session.announce.body": tr(
+        "📅 **Reading-group session**\n**When:** {when}\n**Presenter:** {presenter}\n"
+        "**Where:** {where}\n**Event:** {event}\nDiscuss in the thread below.",
+        "📅 **读书会**\n**时间：**{when}\n**报告人：**{presenter}\n**地点：**{where}\n"
+        "**活动：**{event}\n请在下方讨论串中讨论。",
+        "📅 **讀書會**\n**時間：**{when}\n**報告人：**{presenter}\n**地點：**{where}\n"
+        "**活動：**{event}\n請在下方討論串中討論。"),
+    "session.footer": tr("Session #{id}", "读书会 #{id}", "讀書會 #{id}"),
+    "session.reminder.title": tr("⏰ Reminder", "⏰ 提醒", "⏰ 提醒"),
+    "session.reminder.body": tr(
+        "**{title}** starts in {before}: {when}\n**Presenter:** {presenter}\n**Where:** {where}",
+        "**{title}** 将在 {before} 后开始：{when}\n**报告人：**{presenter}\n**地点：**{where}",
+        "**{title}** 將在 {before} 後開始：{when}\n**報告人：**{presenter}\n**地點：**{where}"),
+    "session.reminder.late": tr("(Sent late: the bot was offline when it was due.)",
+                                "（延迟发送：预定时间机器人不在线。）",
+                                "（延遲發送：預定時間機器人不在線。）"),
+    "session.notice.moved": tr("🔁 The session on **{title}** moved to {when}.",
+                               "🔁 **{title}** 读书会改到 {when}。",
+                               "🔁 **{title}** 讀書會改到 {when}。"),
+    "session.notice.cancelled": tr("❌ The session on **{title}** ({when}) is cancelled.",
+                                   "❌ **{title}** 读书会（{when}）已取消。",
+                                   "❌ **{title}** 讀書會（{when}）已取消。"),
+    "session.notice.done": tr("✅ **{title}** has been discussed. Thanks, everyone!",
+                              "✅ **{title}** 已讨论完毕。谢谢大家！",
+                              "✅ **{title}** 已討論完畢。謝謝大家！"),
+    "session.notes": tr("Notes", "笔记", "筆記"),
+    "session.notes.modal": tr("Session notes", "读书会笔记", "讀書會筆記"),
+    # replies
+    "session.problem": tr("⚠️ Reminders for session #{id} stopped: {reason}.",
+                          "⚠️ 读书会 #{id} 的提醒已停止：{reason}。",
+                          "⚠️ 讀書會 #{id} 的提醒已停止：{reason}。"),
+    "session.scheduled": tr(
+        "Scheduled session #{id}: **{title}**, {when} ({local} {zone}). Announcement: {link} · "
+        "event: {event}",
+        "已安排读书会 #{id}：**{title}**，{when}（{local} {zone}）。公告：{link} · 活动：{event}",
+        "已安排讀書會 #{id}：**{title}**，{when}（{local} {zone}）。公告：{link} · 活動：{event}"),
+    "rotation.proposed": tr("Presenter proposed by the rotation: {presenter} — {ago}.",
+                            "轮值推荐的报告人：{presenter} — {ago}。",
+                            "輪值推薦的報告人：{presenter} — {ago}。"),
+    "rotation.never": tr("has not presented yet", "还没有报告过", "還沒有報告過"),
+    "rotation.ago.one": tr("last presented {n} session ago", "上次报告是 {n} 次读书会之前",
+                           "上次報告是 {n} 次讀書會之前"),
+    "rotation.ago.other": tr("last presented {n} sessions ago", "上次报告是 {n} 次读书会之前",
+                             "上次報告是 {n} 次讀書會之前"),
+    "rotation.nobody": tr("No presenter yet: nobody has volunteered (`/present volunteer`).",
+                          "暂无报告人：还没有人报名（`/present volunteer`）。",
+                          "暫無報告人：還沒有人報名（`/present volunteer`）。"),
+    "session.list.title": tr("Upcoming sessions", "即将举行的读书会", "即將舉行的讀書會"),
+    "session.list.empty": tr("No sessions are scheduled.", "目前没有安排读书会。",
+                             "目前沒有安排讀書會。"),
+    "session.list.line": tr("{when} · presenter: {presenter} · {link}",
+                            "{when} · 报告人：{presenter} · {link}",
+                            "{when} · 報告人：{presenter} · {link}"),
+    "session.moved": tr("Session #{id} now starts {when}; its reminders start over.",
+                        "读书会 #{id} 改为 {when} 开始，提醒将重新安排。",
+                        "讀書會 #{id} 改為 {when} 開始，提醒將重新安排。"),
+    "session.cancelled": tr("Session #{id} is cancelled; its event is removed.",
+                            "读书会 #{id} 已取消，活动已删除。",
+                            "讀書會 #{id} 已取消，活動已刪除。"),
+    "session.done": tr("Session #{id} is done and its paper recorded as discussed ({where}).",
+                       "读书会 #{id} 已完成，论文已记为讨论过（{where}）。",
+                       "讀書會 #{id} 已完成，論文已記為討論過（{where}）。"),
+    # the rotation
+    "rotation.joined": tr("You're in the presenter rotation.", "你已加入报告轮值。",
+                          "你已加入報告輪值。"),
+    "rotation.already": tr("You're already in the presenter rotation.", "你已经在报告轮值中了。",
+                           "你已經在報告輪值中了。"),
+    "rotation.left": tr("You left the presenter rotation.", "你已退出报告轮值。",
+                        "你已退出報告輪值。"),
+    "rotation.skipped": tr("You'll be proposed after everyone else.",
+                           "你将排在其他所有人之后。", "你將排在其他所有人之後。"),
+    "rotation.not_volunteer": tr("You're not in the rotation: use `/present volunteer` first.",
+                                 "你不在轮值中：请先使用 `/present volunteer`。",
+                                 "你不在輪值中：請先使用 `/present volunteer`。"),
+    "rotation.swapped": tr("You and {member} swapped places in the rotation.",
+                           "你和 {member} 交换了轮值顺序。", "你和 {member} 交換了輪值順序。"),
+    "rotation.swap_refused": tr(
+        "Both you and {member} must be in the rotation (`/present volunteer`) to swap.",
+        "你和 {member} 都必须在轮值中（`/present volunteer`）才能交换。",
+        "你和 {member} 都必須在輪值中（`/present volunteer`）才能交換。"),
+    # reasons
+    "reason.later_reminder_due": tr("a later reminder was already due when the bot caught up",
+                                    "机器人恢复时，更晚的提醒已经到期",
+                                    "機器人恢復時，更晚的提醒已經到期"),
+    "reason.session_started": tr("the session had already started", "读书会已经开始",
+                                 "讀書會已經開始"),
+}
