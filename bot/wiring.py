@@ -16,6 +16,7 @@ from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notifier import Notifier
 from bot.client.outbound.outbox_sender import OutboxSender
+from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
 from bot.services.bookmarks import BookmarkService
@@ -23,10 +24,13 @@ from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService, utc_now
 from bot.services.forget import ForgetService
+from bot.services.group import GroupService
 from bot.services.outbox import OutboxService
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
+from bot.services.reminders import ReminderService
 from bot.services.search import SearchService
+from bot.services.sessions import SessionService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 from bot.services.votes import VoteService
@@ -34,10 +38,12 @@ from bot.settings import Settings
 from storage.bookmarks import SqliteBookmarkStore
 from storage.database import Database
 from storage.digests import SqliteDigestStore
+from storage.groups import SqliteGroupStore
 from storage.history import SqliteHistoryStore
 from storage.outbox import SqliteOutboxStore
 from storage.papers import SqlitePaperStore
 from storage.queue import SqliteQueueStore
+from storage.sessions import SqliteSessionStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
 from storage.votes import SqliteVoteStore
@@ -82,6 +88,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
             (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store)])
         bookmarks = BookmarkService(bookmark_store, lookup, clock)
+        groups, sessions = SqliteGroupStore(db), SqliteSessionStore(db)
+        group = GroupService(groups, digests)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
             1 / settings.subscriptions.dm_per_second)
@@ -102,13 +110,20 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 requests_per_second=settings.digest.requests_per_second, owner=claim_owner,
                 lease=timedelta(seconds=settings.digest.claim_lease_seconds),
                 lease_clock=lease_clock)
+            session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
                             digest=digest, subscriptions=subscriptions, sync_record=sync_record,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
                                               DiscordVoteAnnouncer(client), clock),
-                            bookmarks=bookmarks, forget=forget), sender
+                            bookmarks=bookmarks, forget=forget, group=group,
+                            sessions=SessionService(sessions, papers, history_store, group,
+                                                    session_poster, clock),
+                            reminders=ReminderService(
+                                sessions, groups, papers, session_poster, clock=clock,
+                                concurrency=settings.digest.concurrency,
+                                requests_per_second=settings.digest.requests_per_second)), sender
 
         async def release() -> None:
             try:

@@ -43,6 +43,7 @@ class ChannelType(IntEnum):
     NEWS_THREAD = 10
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
+    STAGE_VOICE = 13
     FORUM = 15
 
 
@@ -60,6 +61,9 @@ class Permission(IntFlag):
     MANAGE_CHANNELS = 1 << 4
     MANAGE_GUILD = 1 << 5
     ADD_REACTIONS = 1 << 6
+    CONNECT = 1 << 20
+    MANAGE_EVENTS = 1 << 33
+    CREATE_EVENTS = 1 << 44
     VIEW_CHANNEL = 1 << 10
     SEND_MESSAGES = 1 << 11
     MANAGE_MESSAGES = 1 << 13
@@ -94,7 +98,8 @@ DEFAULT_EVERYONE_PERMISSIONS = CHAT_PERMISSIONS | int(
 """What @everyone may do in a fresh guild (close to Discord's defaults)."""
 
 DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | int(
-    Permission.MANAGE_MESSAGES | Permission.MANAGE_THREADS
+    Permission.MANAGE_MESSAGES | Permission.MANAGE_THREADS | Permission.MANAGE_EVENTS
+    | Permission.CONNECT
 )
 """Permissions of the bot's managed role in every guild unless a guild says otherwise."""
 
@@ -257,6 +262,9 @@ class Channel:
         else:
             data["topic"] = self.topic
             data["permission_overwrites"] = [o.payload() for o in self.overwrites]
+        if self.type in (ChannelType.VOICE, ChannelType.STAGE_VOICE):
+            data |= {"bitrate": 64000, "user_limit": 0, "rtc_region": None,
+                     "video_quality_mode": 1}
         return data
 
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from types import TracebackType
 from typing import ClassVar
 
@@ -211,6 +212,22 @@ class StandIn:
             "MESSAGE_CREATE", message.payload(), intent=int(Intent.GUILD_MESSAGES)
         )
         return message
+
+    def scheduled_events(self, guild: Guild) -> list[JSONObject]:
+        """The guild's scheduled events, as Discord returns them."""
+        return [e for e in self.world.scheduled_events.values() if e["guild_id"] == str(guild.id)]
+
+    def set_clock(self, clock: Callable[[], datetime]) -> None:
+        """The instant the stand-in checks times against (default: the real clock)."""
+        self.world.now = clock
+
+    async def delete_channel(self, channel: Channel) -> None:
+        """Delete a channel or thread as a moderator would; bots get CHANNEL/THREAD_DELETE."""
+        self.world.delete_channel(channel)
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        data = {"id": str(channel.id), "guild_id": str(channel.guild_id), "type": int(channel.type),
+                "parent_id": None if channel.parent_id is None else str(channel.parent_id)}
+        await self.gateway.dispatch(event, data, intent=int(Intent.GUILDS))
 
     def messages(self, channel: Channel, *, ephemeral: bool = False) -> list[Message]:
         """Messages everyone sees in ``channel``, oldest first; ``ephemeral`` adds private ones."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .model import (
@@ -66,6 +67,9 @@ class World:
         self.nonce_window = nonce_window
         self.clock = clock
         self._nonces: dict[tuple[int, int, str | int], tuple[float, Message]] = {}
+        self.scheduled_events: dict[int, JSONObject] = {}
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
+        """The instant Discord checks times against (scheduled events must start later)."""
 
     # -- directory ---------------------------------------------------------------------------
 
@@ -203,6 +207,14 @@ class World:
         message.mentioned_users = [
             self.users[u] for u in sorted(message.pings.users) if u in self.users
         ]
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Remove a channel or thread (as a member with Manage Channels would)."""
+        guild = self.guild_of(channel)
+        if guild is not None:
+            kept = guild.threads if channel.is_thread else guild.channels
+            kept[:] = [c for c in kept if c is not channel]
+        self.channels.pop(channel.id, None)
 
     def create_thread(
         self,

@@ -13,6 +13,15 @@ from bot.core.models import Paper
 from bot.core.outbox_types import OutboxUnit
 from bot.core.query import SearchQuery
 from bot.core.reasons import Reason
+from bot.core.session_types import (
+    GroupSettings,
+    Place,
+    ReminderEntry,
+    ReminderStatus,
+    Session,
+    SessionStatus,
+    Volunteer,
+)
 from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
 from bot.core.vote_types import BallotOutcome, Vote, VoteOption
 
@@ -392,4 +401,120 @@ class OutboxStore(Protocol):
 
     async def pending(self) -> int:
         """How many rows wait to be sent."""
+        ...
+
+
+class GroupStore(Protocol):
+    """Reading-group settings per server and the presenter rotation."""
+
+    async def settings(self, guild_id: int) -> GroupSettings:
+        """A server's settings (defaults when never set)."""
+        ...
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        """The role whose members organise (None: only Manage Server)."""
+        ...
+
+    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
+        """The server's time zone for sessions when it has no paper of the day."""
+        ...
+
+    async def set_reminders(self, guild_id: int, offsets: Sequence[int]) -> None:
+        """Minutes before each session that reminders go out."""
+        ...
+
+    async def volunteers(self, guild_id: int) -> list[Volunteer]:
+        """The server's rotation, in the order members volunteered."""
+        ...
+
+    async def volunteer(self, guild_id: int, user_id: int) -> bool:
+        """Join the rotation; False if already in it."""
+        ...
+
+    async def withdraw(self, guild_id: int, user_id: int) -> bool:
+        """Leave the rotation; False if not in it."""
+        ...
+
+    async def rotation(self, guild_id: int) -> tuple[int, int | None]:
+        """The turns taken so far and the last presenter."""
+        ...
+
+    async def take_turn(self, guild_id: int, presenter_id: int) -> int:
+        """Advance the rotation: `presenter_id` presents at the new turn (returned)."""
+        ...
+
+    async def skip_turn(self, guild_id: int, user_id: int) -> bool:
+        """Move a volunteer to the back of the rotation; False if not a volunteer."""
+        ...
+
+    async def swap(self, guild_id: int, first: int, second: int) -> bool:
+        """Exchange two volunteers' places; False unless both are volunteers."""
+        ...
+
+
+class SessionStore(Protocol):
+    """Sessions and their exactly-once reminder ledger."""
+
+    async def create(self, guild_id: int, paper_id: str, starts_at: datetime,
+                     presenter_id: int | None, place: Place, channel_id: int) -> Session:
+        """A new scheduled session (its Discord ids are recorded later)."""
+        ...
+
+    async def get(self, guild_id: int, session_id: int) -> Session | None:
+        """One of a server's sessions."""
+        ...
+
+    async def of_guild(self, guild_id: int, status: SessionStatus,
+                       limit: int = 25) -> list[Session]:
+        """A server's sessions with one status, soonest first."""
+        ...
+
+    async def scheduled_before(self, until: datetime) -> list[Session]:
+        """Every server's scheduled sessions starting before `until` (reminder candidates)."""
+        ...
+
+    async def delete(self, guild_id: int, session_id: int) -> None:
+        """Forget a session that never reached Discord."""
+        ...
+
+    async def set_discord(self, session_id: int, *, event_id: int | None,
+                          message_id: int | None, thread_id: int | None) -> None:
+        """Record the scheduled event, the announcement and its thread."""
+        ...
+
+    async def move(self, session_id: int, starts_at: datetime) -> None:
+        """A new start; the new revision gets its own reminders."""
+        ...
+
+    async def finish(self, session_id: int, status: SessionStatus,
+                     notes: str | None = None) -> None:
+        """Cancel a session or mark it done (with notes)."""
+        ...
+
+    async def report_problem(self, session_id: int, reason: Reason) -> bool:
+        """Record why reminders stopped; True the first time (the organisers are told once)."""
+        ...
+
+    async def take_problems(self, guild_id: int) -> list[Session]:
+        """Sessions whose problem the organisers have not been told about; marks them told."""
+        ...
+
+    async def reminders(self, session_id: int, revision: int) -> list[ReminderEntry]:
+        """Every ledger row of one session revision."""
+        ...
+
+    async def claim_reminder(self, session_id: int, revision: int, offset_minutes: int,
+                             nonce: str) -> ReminderEntry | None:
+        """Claim a reminder before sending it; None when a row already exists."""
+        ...
+
+    async def finish_reminder(self, entry: ReminderEntry, status: ReminderStatus, *,
+                              message_id: int | None = None,
+                              reason: Reason | None = None) -> None:
+        """Record a claimed reminder as posted (with its message) or failed (with why)."""
+        ...
+
+    async def skip_reminders(self, session_id: int, revision: int,
+                             skips: Iterable[tuple[int, Reason]]) -> int:
+        """Record reminders that will not be posted; returns how many rows were new."""
         ...

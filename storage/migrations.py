@@ -289,6 +289,63 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX outbox_user ON outbox (user_id)",
         ),
     ),
+    Migration(
+        10,
+        "reading-group sessions, reminders, presenter rotation",
+        (
+            """CREATE TABLE group_settings (
+                guild_id INTEGER PRIMARY KEY,
+                organiser_role_id INTEGER,
+                timezone TEXT,
+                reminders TEXT,
+                rotation_turn INTEGER NOT NULL DEFAULT 0,
+                last_presenter INTEGER,
+                updated_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE sessions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                guild_id INTEGER NOT NULL,
+                paper_id TEXT NOT NULL,
+                starts_at TEXT NOT NULL,
+                presenter_id INTEGER,
+                voice_channel_id INTEGER,
+                link TEXT,
+                channel_id INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('scheduled', 'cancelled', 'done')),
+                revision INTEGER NOT NULL DEFAULT 1,
+                event_id INTEGER,
+                message_id INTEGER,
+                thread_id INTEGER,
+                notes TEXT,
+                problem TEXT,
+                notice_pending INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            )""",
+            "CREATE INDEX sessions_guild ON sessions (guild_id, status, starts_at)",
+            "CREATE INDEX sessions_status ON sessions (status, starts_at)",
+            """CREATE TABLE session_reminders (
+                session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                revision INTEGER NOT NULL,
+                offset_minutes INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('claimed', 'posted', 'skipped', 'failed')),
+                nonce TEXT NOT NULL,
+                message_id INTEGER,
+                reason TEXT,
+                claimed_at TEXT NOT NULL,
+                finished_at TEXT,
+                PRIMARY KEY (session_id, revision, offset_minutes)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE presenters (
+                guild_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                joined INTEGER NOT NULL,
+                last_turn INTEGER,
+                presented INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (guild_id, user_id)
+            ) WITHOUT ROWID""",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

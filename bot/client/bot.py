@@ -21,9 +21,12 @@ from discord.ext import commands
 from bot.client.background import BackgroundTasks
 from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
+from bot.client.cogs.group import GroupCog
 from bot.client.cogs.papers import PapersCog
+from bot.client.cogs.presenters import PresentCog
 from bot.client.cogs.queue import QueueCog
 from bot.client.cogs.reading import ReadingCog
+from bot.client.cogs.sessions import SessionCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.cogs.votes import VotesCog
 from bot.client.command_sync import sync_commands
@@ -116,8 +119,8 @@ class PaperclubBot(commands.Bot):
     async def add_commands(self) -> None:
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
-        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog,
-                    VotesCog, ReadingCog):
+        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog, VotesCog,
+                    ReadingCog, GroupCog, SessionCog, PresentCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:
@@ -128,11 +131,17 @@ class PaperclubBot(commands.Bot):
             self.caught_up.set()
 
     async def digest_tick(self) -> None:
-        """The scheduler's wake-up: the digest and the votes decide what is due."""
+        """The scheduler's wake-up: the digest, the votes and the reminders decide what is due.
+
+        Each runs on its own, so a failing one never holds the other back."""
         if self.is_ready() and not self.is_closed():
             async with self._tick_lock:
-                await self.services.digest.tick()
-                await self.services.votes.tick()
+                for tick in (self.services.digest.tick, self.services.votes.tick,
+                             self.services.reminders.tick):
+                    try:
+                        await tick()
+                    except Exception:
+                        log.exception("a scheduled turn failed")
 
     async def close(self) -> None:
         """Stop the scheduler, let a running digest turn finish, send what the outbox has for

@@ -1,9 +1,17 @@
-"""Checks shared by cogs: guild-only (answered from a DM), Manage Server, organisers."""
+"""Checks shared by cogs: guild-only (answered from a DM), Manage Server, and organisers."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
+
+from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.core.messages import t
+
+if TYPE_CHECKING:
+    from bot.services.bundle import Services
 
 
 def in_guild(interaction: discord.Interaction) -> bool:
@@ -21,18 +29,21 @@ def manages_guild(interaction: discord.Interaction) -> bool:
     return True
 
 
-class NotOrganiser(app_commands.CheckFailure):
-    """The member is not an organiser of this server."""
+async def is_organiser(interaction: discord.Interaction, services: Services,
+                       action: str | None = None) -> bool:
+    """Whether the member organises (Manage Server, or the server's organiser role).
 
-
-def is_organiser(member: discord.abc.User) -> bool:
-    """Organisers run votes and sessions. The one place that decides: for now, Manage Server."""
-    return isinstance(member, discord.Member) and member.guild_permissions.manage_guild
-
-
-def require_organiser(interaction: discord.Interaction) -> bool:
-    """Guild-only and organisers only, explained to everyone else."""
+    With `action` (a catalogue key naming what they tried), a non-organiser is refused with a
+    message that says who can instead of getting False."""
     in_guild(interaction)
-    if not is_organiser(interaction.user):
-        raise NotOrganiser()
-    return True
+    organisers = await services.group.organisers(interaction.guild_id or 0)
+    roles = [role.id for role in getattr(interaction.user, "roles", [])]
+    if organisers.include(manage_guild=interaction.permissions.manage_guild, role_ids=roles):
+        return True
+    if action is None:
+        return False
+    lang = lang_of(interaction)
+    who = permission_name("manage_guild", lang)
+    if organisers.role_id is not None:
+        who = t(lang, "organiser.who_role", perm=who, role=f"<@&{organisers.role_id}>")
+    raise UserFacingError(t(lang, "organiser.only", who=who, action=t(lang, action)))

@@ -40,8 +40,9 @@ async def paper_choices(search: SearchService, interaction: discord.Interaction,
     if parsed.is_empty():
         return []
     outcome = await search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
-    chinese = has_cjk(current) or lang_of(interaction).chinese
-    return [app_commands.Choice(name=choice_name(hit.paper, chinese), value=hit.paper.id)
+    lang = lang_of(interaction)
+    chinese = has_cjk(current) or lang.chinese
+    return [app_commands.Choice(name=choice_name(hit.paper, chinese, lang), value=hit.paper.id)
             for hit in outcome.hits]
 
 
@@ -49,7 +50,8 @@ def listed_choices(papers: Sequence[Paper], current: str,
                    lang: Lang) -> list[app_commands.Choice[str]]:
     """Autocomplete among a short list (the queue, a reading list) by what is typed."""
     wanted = current.strip().casefold()
-    return [app_commands.Choice(name=choice_name(p, lang.chinese), value=p.id) for p in papers
+    return [app_commands.Choice(name=choice_name(p, lang.chinese, lang), value=p.id)
+            for p in papers
             if not wanted or wanted in f"{p.title_en} {p.title_zh} {p.id}".casefold()
             ][:AUTOCOMPLETE_LIMIT]
 

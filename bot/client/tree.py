@@ -9,7 +9,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.checks import NotOrganiser
 from bot.client.replies import safe_send
 from bot.client.user_input import clean_options
 from bot.core.lang import Lang
@@ -85,8 +84,6 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         elif isinstance(error, app_commands.MissingPermissions):
             perms = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
             text = t(lang, "error.missing_permissions", perms=perms)
-        elif isinstance(error, NotOrganiser):
-            text = t(lang, "error.organiser_only", perms=permission_name("manage_guild", lang))
         elif (isinstance(error, app_commands.TransformerError)
               and error.type is discord.AppCommandOptionType.channel):
             text = t(lang, "error.foreign_channel")  # not one of this server's channels

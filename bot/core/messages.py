@@ -19,13 +19,14 @@ from bot.core.strings import (
     reading,
     reasons,
     refusals,
+    sessions,
     subscriptions,
     votes,
 )
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
-          queue.STRINGS, votes.STRINGS, reading.STRINGS)
+          queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

@@ -31,6 +31,8 @@ class ReasonCode(StrEnum):
     THREADS_OFF = "threads_off"
     PAUSED_AFTER_FAILURES = "paused_after_failures"  # count, cause: a nested Reason
     DMS_CLOSED = "dms_closed"
+    LATER_REMINDER_DUE = "later_reminder_due"
+    SESSION_STARTED = "session_started"
     TEXT = "text"  # text: a sentence stored before codes existed
 
 

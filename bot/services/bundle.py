@@ -8,8 +8,11 @@ from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
 from bot.services.forget import ForgetService
+from bot.services.group import GroupService
 from bot.services.queue import QueueService
+from bot.services.reminders import ReminderService
 from bot.services.search import SearchService
+from bot.services.sessions import SessionService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 from bot.services.votes import VoteService
@@ -28,3 +31,6 @@ class Services:
     votes: VoteService
     bookmarks: BookmarkService
     forget: ForgetService
+    group: GroupService
+    sessions: SessionService
+    reminders: ReminderService

@@ -28,6 +28,7 @@ from .routing import (
     Route,
     json_response,
 )
+from .scheduled_events import ScheduledEvents
 from .users import Users
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ RESOURCES: tuple[type[Resource], ...] = (
     Users,
     ApplicationCommands,
     Guilds,
+    ScheduledEvents,
     Messages,
     Interactions,
 )

@@ -76,6 +76,9 @@ ENGLISH: list[tuple[Reason, str]] = [
     (Reason(ReasonCode.DMS_CLOSED),
      "Discord refused a direct message (DMs from server members are closed). Allow them in "
      "the server's Privacy Settings, then run `/subscriptions resume_dms:true`."),
+    (Reason(ReasonCode.LATER_REMINDER_DUE),
+     "a later reminder was already due when the bot caught up"),
+    (Reason(ReasonCode.SESSION_STARTED), "the session had already started"),
     (Reason(ReasonCode.TEXT, {"text": "an old sentence {kept} as it was"}),
      "an old sentence {kept} as it was"),
 ]

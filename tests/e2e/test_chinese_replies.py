@@ -8,7 +8,7 @@ venues), what the member typed, code spans, links and mentions are removed befor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 import pytest
 from opencc import OpenCC
@@ -27,6 +27,7 @@ from discord_standin import (
     StandIn,
     User,
 )
+from tests.clocks import FakeClock
 from tests.group import People
 
 # Code, links, mentions, timestamps, and the post's footer marker (it finds the post again
@@ -82,6 +83,43 @@ def _leftover(text: str, data: Iterable[str]) -> str:
     return text
 
 
+Run = Callable[..., Awaitable[Answer]]
+
+
+async def _session_walk(run: Run, standin: StandIn, guild: Guild, people: People,
+                        clock: FakeClock, papers: list[Paper], bot: PaperclubBot) -> list[Answer]:
+    """`/group`, `/present` and `/session`, with a refusal, a reminder and the thread's notices."""
+    standin.set_clock(clock)
+    await run("session schedule", {"paper": papers[1].id, "when": "2026-12-03 18:00"},
+              user=people.alice)
+    await run("group organiser-role", {"role": people.admin_role.id})
+    await run("group timezone", {"timezone": "Asia/Taipei"})
+    await run("group reminders", {"before": "24h 1h"})
+    await run("group reminders", {"before": "soon"})
+    await run("present volunteer", user=people.alice)
+    await run("present volunteer", user=people.carol)
+    await run("session schedule", {"paper": papers[1].id, "when": "2026-12-01 18:00"})
+    await run("session schedule", {"paper": papers[2].id, "when": "2026-12-05 18:00"})
+    await run("session schedule", {"paper": papers[2].id, "when": "2020-01-01 18:00"})
+    await run("session list")
+    await run("session move", {"session": 2, "when": "2026-12-06 18:00"})
+    await run("present skip", user=people.alice)
+    await run("present swap", {"member": people.carol.id}, user=people.alice)
+    await run("present swap", {"member": people.bob.id}, user=people.alice)
+    await run("present leave", user=people.carol)
+    clock.advance(hours=2)  # 24 h before session 1 (18:00 in Taipei is 10:00 UTC)
+    assert [s.outcome for s in await bot.services.reminders.tick()] == ["posted"]
+    await run("session done", {"session": 1, "notes": "good"}, user=people.carol)
+    await run("session done", {"session": 1, "notes": "good"})
+    await run("session cancel", {"session": 2})
+    general = guild.channel("general")
+    posted = [m for m in standin.messages(general)
+              if m.embeds and "📅" in str(m.embeds[0].get("description"))]
+    threads = [m.thread for m in posted if m.thread is not None]
+    assert len(posted) == 2 and threads
+    return [*posted, *(m for thread in threads for m in standin.messages(thread))]
+
+
 async def _answer(handle: InteractionHandle) -> Answer:
     response = await handle.response()
     return await handle.followup() if response.type == 5 else response
@@ -89,7 +127,8 @@ async def _answer(handle: InteractionHandle) -> Answer:
 
 async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: StandIn,
                                                 guild: Guild, people: People, locale: str,
-                                                bundled_papers: list[Paper]) -> None:
+                                                bundled_papers: list[Paper],
+                                                clock: FakeClock) -> None:
     lang = Lang.from_locale(locale)
     answers: list[Answer] = []
 
@@ -165,9 +204,11 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     posts = standin.messages(guild.channel("papers"))
     dms = standin.messages(standin.dm_channel(people.bob))
     assert posts and posts[0].content and dms, "the walk must reach a post, a mention and a DM"
-    answers += [*posts, *dms]
+    answers += [*posts, *dms, *await _session_walk(run, standin, guild, people, clock,
+                                                   bundled_papers, bot)]
 
     data = [topic, *_catalog_data(bundled_papers)]
+    assert not [a for a in answers if "Only organisers" in a.content]
     texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
     english = [words for text in texts for words in ENGLISH_RUN.findall(text)]
     assert not english, f"English left in {locale} replies: {english}"

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from bot.client.bot import PaperclubBot
 from bot.core.lang import Lang
 from bot.core.messages import t
-from discord_standin import CallbackType, Channel, Guild, OptionValue, StandIn
+from discord_standin import CallbackType, Guild, OptionValue, StandIn
 from tests.group import People
 
-STRING, INTEGER, BOOLEAN, CHANNEL, NUMBER = 3, 4, 5, 7, 10
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = 3, 4, 5, 6, 7, 8, 10
 SUBCOMMAND, GROUP = 1, 2
 LOCALES = ("en-US", "zh-CN", "zh-TW")
 UNEXPECTED = [t(lang, "error.unexpected", ref="REF").split("REF")[0] for lang in Lang]
@@ -55,8 +55,8 @@ def _leaf_commands(schemas: list[dict[str, Any]]) -> list[tuple[str, list[dict[s
     return sorted(found, key=lambda item: item[0])
 
 
-def _value(draw: Callable[..., Any], option: dict[str, Any],
-           channels: list[Channel]) -> Any:
+def _value(draw: Callable[..., Any], option: dict[str, Any], guild: Guild,
+           people: People) -> Any:
     if option.get("choices"):
         return draw(st.sampled_from([c["value"] for c in option["choices"]]))
     kind = option["type"]
@@ -67,19 +67,29 @@ def _value(draw: Callable[..., Any], option: dict[str, Any],
         return draw(st.integers(option.get("min_value", -1000), option.get("max_value", 1000)))
     if kind == BOOLEAN:
         return draw(st.booleans())
-    if kind == CHANNEL:
-        return draw(st.sampled_from(channels))
+    if kind == CHANNEL:  # of the types the option accepts (none here: the option is left out)
+        types = option.get("channel_types")
+        fitting = [c for c in guild.channels if not types or int(c.type) in types]
+        return draw(st.sampled_from(fitting)) if fitting else None
+    if kind == USER:
+        return draw(st.sampled_from([people.alice, people.bob, people.carol]))
+    if kind == ROLE:
+        return draw(st.sampled_from([people.admin_role]))
     raise AssertionError(f"no strategy for option type {kind} ({option['name']})")
 
 
-COMMANDS = ("bookmark", "bookmarks", "catalog reload", "catalog stats", "digest now",
-            "digest off", "digest preview", "digest set", "digest status", "forget-me", "paper",
-            "queue remove", "queue show", "random-paper", "subscribe", "subscriptions",
-            "subscriptions-admin", "suggest", "unsubscribe", "vote close", "vote start",
-            "vote status")
-AUTOCOMPLETES = (("bookmark", "paper"), ("digest set", "timezone"), ("paper", "query"),
-                 ("paper", "venue"), ("queue remove", "paper"), ("subscribe", "topic"),
-                 ("suggest", "paper"), ("unsubscribe", "topic"))
+COMMANDS = ("bookmark", "bookmarks", "catalog reload", "catalog stats", "digest now", "digest off",
+            "digest preview", "digest set", "digest status", "forget-me", "group organiser-role",
+            "group reminders", "group timezone", "paper", "present leave", "present skip",
+            "present swap", "present volunteer", "queue remove", "queue show", "random-paper",
+            "session cancel", "session done", "session list", "session move", "session schedule",
+            "subscribe", "subscriptions", "subscriptions-admin", "suggest", "unsubscribe",
+            "vote close", "vote start", "vote status")
+AUTOCOMPLETES = (("bookmark", "paper"), ("digest set", "timezone"), ("group timezone", "timezone"),
+                 ("paper", "query"), ("paper", "venue"), ("queue remove", "paper"),
+                 ("session cancel", "session"), ("session done", "session"),
+                 ("session move", "session"), ("session schedule", "paper"),
+                 ("subscribe", "topic"), ("suggest", "paper"), ("unsubscribe", "topic"))
 _QUIET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much]
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=_QUIET)
 FUZZ_TYPING = settings(max_examples=60, deadline=None, suppress_health_check=_QUIET)
@@ -117,9 +127,9 @@ async def test_every_command_answers_fuzzed_options(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
         errors: list[logging.LogRecord], command: str, data: st.DataObject) -> None:
     schema = _schema(standin, command)
-    options: dict[str, OptionValue] = {
-        o["name"]: _value(data.draw, o, guild.channels) for o in schema
-               if o.get("required") or data.draw(st.booleans(), label=o["name"])}
+    drawn = {o["name"]: _value(data.draw, o, guild, people) for o in schema
+             if o.get("required") or data.draw(st.booleans(), label=o["name"])}
+    options: dict[str, OptionValue] = {k: v for k, v in drawn.items() if v is not None}
     locale = data.draw(st.sampled_from(LOCALES), label="locale")
     handle = await standin.slash(command, options, guild=guild, user=people.bob, locale=locale)
     answer = await handle.response(timeout=10)
@@ -139,8 +149,9 @@ async def test_every_autocomplete_answers_fuzzed_input(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
         errors: list[logging.LogRecord], command: str, typed: str, data: st.DataObject) -> None:
     schema = _schema(standin, command)
-    options: dict[str, OptionValue] = {o["name"]: _value(data.draw, o, guild.channels)
-                                  for o in schema if o["name"] != typed and o.get("required")}
+    drawn = {o["name"]: _value(data.draw, o, guild, people)
+             for o in schema if o["name"] != typed and o.get("required")}
+    options: dict[str, OptionValue] = {k: v for k, v in drawn.items() if v is not None}
     options[typed] = data.draw(HOSTILE, label=typed)
     locale = data.draw(st.sampled_from(LOCALES), label="locale")
     choices = await standin.autocomplete(command, options, focused=typed, guild=guild,

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.group_replies import paper_choices
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import escape, paper_message
@@ -20,8 +21,7 @@ from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
-from bot.core.results import CHOICE_NAME_LIMIT, choice_name, no_match_message
-from bot.core.text import has_cjk
+from bot.core.results import CHOICE_NAME_LIMIT, no_match_message
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
@@ -123,18 +123,7 @@ class PapersCog(commands.Cog):
     async def paper_autocomplete(self, interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         """Up to 25 titles, in the language being typed; the value is the paper's id."""
-        try:
-            parsed = parse_query(current)
-        except QueryError:
-            return []
-        if parsed.is_empty():
-            return []
-        outcome = await self.services.search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
-        lang = lang_of(interaction)
-        chinese = has_cjk(current) or lang.chinese
-        return [app_commands.Choice(name=choice_name(hit.paper, chinese, lang),
-                                    value=hit.paper.id)
-                for hit in outcome.hits]
+        return await paper_choices(self.services.search, interaction, current)
 
     @paper.autocomplete("venue")
     async def venue_autocomplete(self, interaction: discord.Interaction,

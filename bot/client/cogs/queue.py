@@ -112,7 +112,7 @@ class QueueCog(commands.Cog):
         try:
             outcome, found = await self.services.queue.remove(
                 interaction.guild_id or 0, interaction.user.id, paper,
-                organiser=is_organiser(interaction.user))
+                organiser=await is_organiser(interaction, self.services))
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
         await respond(interaction, t(lang, REMOVE_KEYS[outcome], title=title(found, lang),

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.checks import in_guild, require_organiser
+from bot.client.checks import in_guild, is_organiser
 from bot.client.group_replies import title, when
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
@@ -51,7 +51,7 @@ class VotesCog(commands.Cog):
                     from_: app_commands.Range[int, MIN_OPTIONS, MAX_OPTIONS] = DEFAULT_OPTIONS,
                     hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS) -> None:
         """Post the ballot in this channel; its buttons survive restarts."""
-        require_organiser(interaction)
+        await is_organiser(interaction, self.services, "organiser.action.vote_start")
         lang = lang_of(interaction)
         try:
             vote, papers = await self.services.votes.start(
@@ -95,7 +95,7 @@ class VotesCog(commands.Cog):
                   description="Close the vote now and announce the winner (organisers)")
     async def close(self, interaction: discord.Interaction) -> None:
         """Close early: the same exactly-once announcement as at the deadline."""
-        require_organiser(interaction)
+        await is_organiser(interaction, self.services, "organiser.action.vote_close")
         lang = lang_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:

@@ -26,10 +26,6 @@ STRINGS: dict[str, Texts] = {
         "移除你的推薦（組織者可移除任何一篇），或撤回你的 +1"),
     "cmd.desc.queued_paper": tr("A paper in the queue", "待读列表中的一篇论文",
                                 "待讀清單中的一篇論文"),
-    "error.organiser_only": tr(
-        "Only organisers can do that: members with the {perms} permission.",
-        "只有组织者可以这样做：拥有 {perms} 权限的成员。",
-        "只有組織者可以這樣做：擁有 {perms} 權限的成員。"),
     "group.no_paper": tr("No paper in the catalog matches **{q}**; try `/paper` first.",
                          "论文库中没有与 **{q}** 匹配的论文；先用 `/paper` 找找看。",
                          "論文庫中沒有與 **{q}** 相符的論文；先用 `/paper` 找找看。"),

@@ -1,0 +1,88 @@
+"""`/group`: who organises, the sessions' time zone, and when reminders go out (Manage Server)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.checks import manages_guild
+from bot.client.replies import respond
+from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.core.digest_plan import resolve_zone, suggest_zones
+from bot.core.messages import Refusal, t
+from bot.core.session_plan import describe_offsets, parse_offsets
+
+if TYPE_CHECKING:
+    from bot.client.bot import PaperclubBot
+    from bot.services.bundle import Services
+
+
+@app_commands.default_permissions(manage_guild=True)
+class GroupCog(commands.GroupCog, group_name="group",
+               group_description="Reading-group settings for this server"):
+    """Server settings for sessions."""
+
+    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+        self.bot = bot
+        self.services = services
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Guild only and Manage Server, checked here as well as by Discord's defaults."""
+        return manages_guild(interaction)
+
+    @app_commands.command(name="organiser-role",
+                          description="Members of this role organise votes and sessions")
+    @app_commands.describe(role="The organiser role (leave empty: only Manage Server)")
+    async def organiser_role(self, interaction: discord.Interaction,
+                             role: discord.Role | None = None) -> None:
+        """Set or clear the organiser role."""
+        lang = lang_of(interaction)
+        await self.services.group.set_organiser_role(interaction.guild_id or 0,
+                                                     role.id if role else None)
+        perm = permission_name("manage_guild", lang)
+        text = (t(lang, "group.organisers.role", role=role.mention, perm=perm) if role
+                else t(lang, "group.organisers.default", perm=perm))
+        await respond(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="timezone",
+                          description="Time zone for sessions when there is no paper of the day")
+    @app_commands.describe(timezone="IANA time zone such as Europe/Berlin")
+    async def timezone(self, interaction: discord.Interaction,
+                       timezone: app_commands.Range[str, 1, 64]) -> None:
+        """Save the zone; the paper of the day's zone still wins when set."""
+        lang = lang_of(interaction)
+        try:
+            zone = resolve_zone(timezone)
+        except Refusal as exc:
+            raise UserFacingError(exc.text(lang)) from None
+        guild_id = interaction.guild_id or 0
+        await self.services.group.set_timezone(guild_id, zone)
+        used = await self.services.group.zone(guild_id)
+        text = t(lang, "group.timezone.saved", zone=zone.key)
+        if used.key != zone.key:
+            text += "\n" + t(lang, "group.timezone.digest_wins", zone=used.key)
+        await respond(interaction, text, ephemeral=True)
+
+    @timezone.autocomplete("timezone")
+    async def timezone_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        """IANA zones matching what is typed."""
+        return [app_commands.Choice(name=name, value=name) for name in suggest_zones(current)]
+
+    @app_commands.command(name="reminders", description="When reminders go out before sessions")
+    @app_commands.describe(before="Times before each session, such as 24h 1h")
+    async def reminders(self, interaction: discord.Interaction,
+                        before: app_commands.Range[str, 1, 60]) -> None:
+        """Save the reminder offsets."""
+        lang = lang_of(interaction)
+        try:
+            offsets = parse_offsets(before)
+        except Refusal as exc:
+            raise UserFacingError(exc.text(lang)) from None
+        await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
+        await respond(interaction, t(lang, "group.reminders.saved",
+                                     before=describe_offsets(offsets)), ephemeral=True)

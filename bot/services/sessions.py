@@ -1,0 +1,149 @@
+"""Sessions: schedule (event, announcement, thread), list, move, cancel, and mark done."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from bot.core.messages import Refusal
+from bot.core.models import Paper
+from bot.core.rotation import Proposal
+from bot.core.session_plan import parse_when
+from bot.core.session_types import Place, Session, SessionStatus
+from bot.services.group import GroupService
+from bot.services.session_delivery import DeliveryFailed, NoticeKind, SessionPoster
+from storage.interfaces import HistoryStore, PaperStore, SessionStore
+
+log = logging.getLogger(__name__)
+
+NOTES_LIMIT = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    """A scheduled session, its paper, and the rotation's proposal when none was named."""
+
+    session: Session
+    paper: Paper
+    proposal: Proposal | None
+
+
+class SessionService:
+    """Everything `/session` does, per server."""
+
+    def __init__(self, sessions: SessionStore, papers: PaperStore, history: HistoryStore,
+                 group: GroupService, poster: SessionPoster,
+                 clock: Callable[[], datetime]) -> None:
+        self.sessions = sessions
+        self.papers = papers
+        self.history = history
+        self.group = group
+        self.poster = poster
+        self.clock = clock
+
+    async def schedule(self, guild_id: int, paper_id: str, when: str, *, presenter_id: int | None,
+                       place: Place, channel_id: int) -> Scheduled:
+        """Create the session, its scheduled event, the announcement and the thread.
+
+        Refused (nothing kept) when the paper is unknown, the time is malformed or past, or
+        Discord refuses the event or the announcement."""
+        paper = await self.papers.get(paper_id.strip())
+        if paper is None:
+            raise Refusal("session.paper_unknown")
+        starts_at = parse_when(when, await self.group.zone(guild_id), self.clock())
+        proposal = None
+        if presenter_id is None:
+            proposal = await self.group.proposal(guild_id)
+            presenter_id = proposal.user_id if proposal else None
+        session = await self.sessions.create(guild_id, paper.id, starts_at, presenter_id, place,
+                                             channel_id)
+        try:
+            event_id = await self.poster.create_event(session, paper)
+        except DeliveryFailed:
+            await self.sessions.delete(guild_id, session.id)
+            raise
+        session = replace(session, event_id=event_id)
+        try:
+            announced = await self.poster.announce(session, paper)
+        except DeliveryFailed:
+            await self._quietly_delete_event(session)
+            await self.sessions.delete(guild_id, session.id)
+            raise
+        await self.sessions.set_discord(session.id, event_id=event_id,
+                                        message_id=announced.message_id,
+                                        thread_id=announced.thread_id)
+        if presenter_id is not None:
+            await self.group.presented(guild_id, presenter_id)
+        stored = await self.sessions.get(guild_id, session.id)
+        assert stored is not None
+        return Scheduled(stored, paper, proposal)
+
+    async def _quietly_delete_event(self, session: Session) -> None:
+        try:
+            await self.poster.delete_event(session)
+        except DeliveryFailed:
+            log.warning("could not remove event %s of a failed session", session.event_id)
+
+    async def upcoming(self, guild_id: int) -> list[tuple[Session, Paper | None]]:
+        """The server's scheduled sessions, soonest first, with their papers."""
+        found = await self.sessions.of_guild(guild_id, SessionStatus.SCHEDULED)
+        return [(s, await self.papers.get(s.paper_id)) for s in found]
+
+    async def session(self, guild_id: int, session_id: int) -> tuple[Session, Paper]:
+        """A scheduled session of this server and its paper; `Refusal` otherwise."""
+        session = await self.sessions.get(guild_id, session_id)
+        if session is None or session.status is not SessionStatus.SCHEDULED:
+            raise Refusal("session.unknown")
+        paper = await self.papers.get(session.paper_id)
+        if paper is None:
+            raise Refusal("session.paper_unknown")
+        return session, paper
+
+    async def move(self, guild_id: int, session_id: int, when: str) -> Session:
+        """A new start: the event moves, the thread hears of it, reminders start over."""
+        session, paper = await self.session(guild_id, session_id)
+        starts_at = parse_when(when, await self.group.zone(guild_id), self.clock())
+        moved = replace(session, starts_at=starts_at)
+        if session.event_id is not None:
+            await self.poster.update_event(moved, paper)
+        await self.sessions.move(session.id, starts_at)
+        await self._notice(moved, paper, NoticeKind.MOVED)
+        stored = await self.sessions.get(guild_id, session.id)
+        assert stored is not None
+        return stored
+
+    async def cancel(self, guild_id: int, session_id: int) -> Session:
+        """Remove the event, tell the thread, stop the reminders."""
+        session, paper = await self.session(guild_id, session_id)
+        if session.event_id is not None:
+            await self.poster.delete_event(session)
+        await self.sessions.finish(session.id, SessionStatus.CANCELLED)
+        await self._notice(session, paper, NoticeKind.CANCELLED)
+        return session
+
+    async def done(self, guild_id: int, session_id: int, *, user_id: int, organiser: bool,
+                   notes: str | None) -> Session:
+        """Mark the paper discussed (organisers or the presenter), store the notes, record it
+        in the history and post the notes in the thread."""
+        session, paper = await self.session(guild_id, session_id)
+        if not organiser and session.presenter_id != user_id:
+            raise Refusal("session.done.who")
+        text = (notes or "").strip()[:NOTES_LIMIT] or None
+        await self.sessions.finish(session.id, SessionStatus.DONE, text)
+        await self.history.record_discussed(guild_id, session.paper_id, session.starts_at,
+                                            session.presenter_id, text or "", session.thread_id)
+        finished = replace(session, status=SessionStatus.DONE, notes=text)
+        await self._notice(finished, paper, NoticeKind.DONE)
+        return finished
+
+    async def take_problems(self, guild_id: int) -> list[Session]:
+        """Sessions whose reminders stopped, not yet reported to the organisers (once)."""
+        return await self.sessions.take_problems(guild_id)
+
+    async def _notice(self, session: Session, paper: Paper, kind: NoticeKind) -> None:
+        try:
+            await self.poster.notice(session, paper, kind)
+        except DeliveryFailed as exc:
+            log.info("no %s notice for session %s: %s", kind, session.id, exc.reason)
