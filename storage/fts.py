@@ -6,13 +6,13 @@ read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words her
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 
-from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.models import Paper
 from bot.core.query import MIN_PREFIX_CHARS, SearchQuery
 from bot.core.text import cjk_bigrams, has_cjk
 from bot.core.topic_match import index_columns
+from storage.rows import paper_from_row
 
 # Column order of paper_fts and the bm25 weights used for ranking (titles and authors count
 # twice as much as the summary; measured in search-notes: heavier title weights hurt).
@@ -90,17 +90,9 @@ def _stored_index_row(title_en: str, title_zh: str, authors: str, affiliations: 
                       summary: str, comments: str, journal_ref: str, conference: str | None,
                       year: int | None, track: str, workshop: str | None,
                       honours: str) -> tuple[str, ...]:
-    paper = Paper(
-        title_en=title_en,
-        title_zh=title_zh,
-        authors=tuple(json.loads(authors)),
-        affiliations=tuple(Affiliation(en, zh) for en, zh in json.loads(affiliations)),
-        summary_zh=summary,
-        comments=comments,
-        journal_ref=journal_ref,
-        venue=Venue(conference=conference, year=year, track=Track(track), workshop=workshop,
-                    honours=tuple(json.loads(honours))),
-    )
+    paper = paper_from_row((title_en, title_zh, authors, affiliations, summary, comments,
+                            journal_ref, conference, year, track, workshop, honours,
+                            None, None, None))
     return index_row(paper)
 
 

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
@@ -15,7 +15,7 @@ from typing import Any
 import aiosqlite
 
 from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
-from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.models import Paper
 from bot.core.query import Filters, SearchQuery
 from bot.core.text import title_key
 from storage import catalog_swap
@@ -28,6 +28,7 @@ from storage.fts import (
     match_expression,
     phrase_expression,
 )
+from storage.rows import paper_from_row
 
 BATCH = 1000
 """Papers per load transaction (and rows per page when reading every paper)."""
@@ -67,30 +68,6 @@ def filter_clauses(filters: Filters) -> tuple[list[str], list[Any]]:
         )
         params.append(filters.honour)
     return where, params
-
-
-def _paper_from_row(row: Sequence[Any]) -> Paper:
-    (title_en, title_zh, authors, affiliations, summary, comments, journal_ref,
-     conference, year, track, workshop, honours, pages, figures, tables) = row[:15]
-    return Paper(
-        title_en=title_en,
-        title_zh=title_zh,
-        authors=tuple(json.loads(authors)),
-        affiliations=tuple(Affiliation(en, zh) for en, zh in json.loads(affiliations)),
-        summary_zh=summary,
-        comments=comments,
-        journal_ref=journal_ref,
-        venue=Venue(
-            conference=conference,
-            year=year,
-            track=Track(track),
-            workshop=workshop,
-            honours=tuple(json.loads(honours)),
-            pages=pages,
-            figures=figures,
-            tables=tables,
-        ),
-    )
 
 
 def _paper_values(paper: Paper) -> tuple[Any, ...]:
@@ -350,7 +327,7 @@ class SqlitePaperStore:
         row = await self._db.fetchone(
             f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = ?", (public_id,)
         )
-        return _paper_from_row(row) if row else None
+        return paper_from_row(row) if row else None
 
     async def search(
         self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
@@ -385,7 +362,7 @@ class SqlitePaperStore:
         )
         exact = title_key(" ".join(query.phrase))
         rows = await self._db.fetchall(sql, [phrase, *params, exact, limit])
-        return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+        return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
 
     async def _matches(self, query: SearchQuery, any_word: bool, match: str | None,
                        where: list[str], params: list[Any], limit: int) -> list[SearchHit]:
@@ -407,7 +384,7 @@ class SqlitePaperStore:
                 + " ORDER BY p.year DESC, p.title_key LIMIT ?"
             )
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
-        return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+        return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
 
     async def _top(self, match: str, limit: int) -> list[SearchHit]:
         """Rank inside the full-text index, then fetch only the rows shown (joining every
@@ -428,7 +405,7 @@ class SqlitePaperStore:
             "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
         )
         rows = await self._db.fetchall(sql, (match, floor, limit))
-        return [SearchHit(_paper_from_row(row), float(row[15])) for row in rows]
+        return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
                       offset: int) -> list[SearchHit]:
@@ -479,7 +456,7 @@ class SqlitePaperStore:
             row = await self._db.fetchone(
                 f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1"
             )
-        return _paper_from_row(row) if row else None
+        return paper_from_row(row) if row else None
 
     async def count(self) -> int:
         """Number of papers."""
@@ -531,5 +508,5 @@ class SqlitePaperStore:
             if not rows:
                 return
             for row in rows:
-                yield _paper_from_row(row)
+                yield paper_from_row(row)
             last = int(rows[-1][15])

@@ -15,6 +15,7 @@ PERMISSIONS: dict[str, str] = {
     "send_messages_in_threads": "post in those discussion threads",
     "read_message_history": "find its own paper-of-the-day post after a restart, so that it "
                             "never posts twice",
+    "manage_events": "create a Discord event for each reading-group session (`/session`)",
 }
 
 
