@@ -6,12 +6,15 @@ lookup is timed end to end with `time.perf_counter`: from calling `StandIn.slash
 builds the INTERACTION_CREATE and sends it over the gateway websocket) until `handle.response()`
 returns (the bot has POSTed its callback and the stand-in has woken the waiter). The stand-in
 records no receive timestamp, so this end-to-end figure is what is reported. Three phases, same
-queries:
+queries, then a concurrency sweep:
 
 1. idle: `/paper` through the stand-in;
 2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
    writes) runs in a background task while lookups go on until it finishes;
-3. baseline: `bot.services.search.search(parse_query(q))` called directly, no Discord round trip.
+3. baseline: `bot.services.search.search(parse_query(q))` called directly, no Discord round trip;
+4. sweep: for each size in `--sweep`, that many `/paper` lookups kept in flight at once, with a
+   fresh bot on the same database per reader-pool size: `--pool-readers` (default 4) beside one
+   reader connection, the baseline (see `bench/interaction_sweep.py`).
 
 Bench, stand-in and bot share one event loop in one process, so every figure includes the
 stand-in's own work (JSON, websocket, aiohttp) and the bench's bookkeeping.
@@ -22,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import math
 import os
 import platform
 import random
@@ -40,6 +42,16 @@ from pathlib import Path
 
 import discord
 
+from bench.interaction_sweep import (
+    DEFAULT_SWEEP,
+    SweepPlan,
+    SweepRow,
+    parse_sizes,
+    run_sweep,
+    sweep_report,
+)
+from bench.report import fmt_ms as _fmt
+from bench.report import p99 as _p99
 from bench.report import progress, publish
 from bot.client.bot import PaperclubBot
 from bot.client.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
@@ -81,13 +93,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seed of the loaded catalog")
     parser.add_argument("--reload-seed", type=int, default=None,
                         help="seed of the reloaded catalog (default: --seed + 1)")
+    parser.add_argument("--sweep", type=parse_sizes, default=DEFAULT_SWEEP,
+                        help="lookups in flight at once, comma-separated (default 1,20,200; "
+                             "'' skips the sweep)")
+    parser.add_argument("--sweep-lookups", type=int, default=600,
+                        help="timed lookups per sweep size (at least the size; default 600)")
+    parser.add_argument("--pool-readers", type=int, default=4,
+                        help="reader connections of the pool measured beside one (default 4)")
     parser.add_argument("--out", type=Path, default=OUT, help="where to write the Markdown")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the Markdown report and write it to `--out`."""
-    if args.papers < 1 or args.lookups < 1:
-        print("--papers and --lookups must be positive", file=sys.stderr)
+    if args.papers < 1 or args.lookups < 1 or args.sweep_lookups < 1 or args.pool_readers < 2:
+        print("--papers, --lookups and --sweep-lookups must be positive, --pool-readers at "
+              "least 2", file=sys.stderr)
         return 2
     reload_seed = args.seed + 1 if args.reload_seed is None else args.reload_seed
     if reload_seed == args.seed:
@@ -95,9 +115,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperclub-interactions-") as tmp:
-        result = asyncio.run(_bench(Path(tmp), args.papers, args.lookups, args.seed, reload_seed))
+        plan = SweepPlan(args.sweep, args.sweep_lookups, (1, args.pool_readers))
+        result = asyncio.run(_bench(Path(tmp), args.papers, args.lookups, args.seed, reload_seed,
+                                    plan))
     result.seconds = time.perf_counter() - started
     text = _report(result)
+    if result.sweep:
+        text += "\n\n" + sweep_report(result.sweep, plan, result.catalog_after_reload)
     publish(text, args.out, TAG)
     return 0
 
@@ -261,6 +285,7 @@ class Result:
     load_average: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """`os.getloadavg()` when the timed phases began: other processes compete for the CPUs."""
     leftovers: list[str] = field(default_factory=list)
+    sweep: list[SweepRow] = field(default_factory=list)
 
 
 class _Driver:
@@ -306,7 +331,7 @@ def _cycle(lookups: Sequence[Lookup]) -> Iterator[Lookup]:
 
 
 async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
-                 reload_seed: int) -> Result:
+                 reload_seed: int, plan: SweepPlan) -> Result:
     real = real_papers()
     _progress(f"writing two {count:,}-paper synthetic listings (seeds {seed}, {reload_seed}) …")
     started = time.perf_counter()
@@ -338,6 +363,9 @@ async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
         errors = [str(e) for e in standin.internal_errors]
         result.leftovers += [f"stand-in internal error: {e}" for e in errors]
         result.leftovers += [f"unknown request: {r}" for r in standin.unknown_requests]
+    if plan.sizes:
+        result.sweep = await run_sweep(settings, plan, [q.text for q in lookups], WARMUP,
+                                       _progress)
     return result
 
 
@@ -388,16 +416,6 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
 
 
 # --- report ----------------------------------------------------------------------------------
-
-
-def _p99(values: Sequence[float]) -> float:
-    """Nearest-rank 99th percentile."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
-
-
-def _fmt(ms: float) -> str:
-    return f"{ms:.3f}" if ms < 1 else f"{ms:.2f}" if ms < 100 else f"{ms:,.0f}"
 
 
 def _ratio(slow: float, fast: float) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -17,3 +19,14 @@ def publish(text: str, out: Path, tag: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text + "\n", encoding="utf-8")
     progress(tag, f"written to {out}")
+
+
+def p99(values: Sequence[float]) -> float:
+    """Nearest-rank 99th percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
+
+
+def fmt_ms(ms: float) -> str:
+    """Milliseconds with as many decimals as their size deserves."""
+    return f"{ms:.3f}" if ms < 1 else f"{ms:.2f}" if ms < 100 else f"{ms:,.0f}"
