@@ -343,6 +343,8 @@ class SqlitePaperStore:
             return []
         wanted = max(0, limit) + max(0, offset)
         phrase = phrase_expression(query)
+        if phrase and match:  # a phrase hit must match as the words do (an unindexable word
+            phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
         hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
         if len(hits) < wanted:
             rest = await self._matches(query, any_word, match, where, params,

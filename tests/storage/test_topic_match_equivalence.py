@@ -244,7 +244,7 @@ EXOTIC_KNOWN = [
     "venue:\"tokens ws\"", "venue:100%", "venue:%", "venue:_", "venue:\\", "venue:\"100%_sure \\\"",
     "honours:oral", "honours:poster venue:workshop", "year:2025", "venue:main workshop",
     "venue:workshop main", "track:main spotlight", "the", "and", "percent 100", "under score",
-    "quotes", "preprint year:2026",
+    "quotes", "preprint year:2026", "ᦰ quotes", "ab ᦰ cd",
 ]
 
 
