@@ -32,17 +32,39 @@ T = TypeVar("T")
 AUTOCOMPLETE_LIMIT = 25
 RESULT_LIMIT = 50
 DEFER_AFTER_SECONDS = 1.5
+BUSY_LOOKUPS = 8
+"""Lookups in flight beyond which a new one is deferred at once."""
 PAPER_ID = re.compile(rf"[0-9a-f]{{{PAPER_ID_CHARS}}}")
 
 
-async def answer_in_time(interaction: discord.Interaction, work: Awaitable[T], *,
-                         ephemeral: bool) -> T:
-    """Run `work`; if it is not done within 1.5 s, defer so Discord's 3 s deadline holds."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
-    if not done:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    return await task
+class Deadline:
+    """Keeps `/paper` within Discord's 3-second deadline, even when lookups pile up.
+
+    A lookup is deferred when it is not done 1.5 s after Discord created the interaction (not
+    after the handler started: a busy event loop may start it late), and at once when
+    `BUSY_LOOKUPS` others are already in flight (then the loop is saturated and even the
+    deferral's own timer would fire late)."""
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+
+    async def answer(self, interaction: discord.Interaction, work: Awaitable[T], *,
+                     ephemeral: bool) -> T:
+        """Run `work`, deferring the answer when it cannot come in time."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        wait = DEFER_AFTER_SECONDS - max(0.0, age)
+        self.in_flight += 1
+        try:
+            if self.in_flight > BUSY_LOOKUPS or wait <= 0:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                return await work
+            task = asyncio.ensure_future(work)
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if not done:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            return await task
+        finally:
+            self.in_flight -= 1
 
 
 class PapersCog(commands.Cog):
@@ -53,6 +75,7 @@ class PapersCog(commands.Cog):
         self.services = services
         self.live = LiveViews(bot.background.spawn)
         """The result lists still answering their buttons (at most `MAX_LIVE_VIEWS`)."""
+        self.deadline = Deadline()
 
     @app_commands.command(
         name="paper", description="Find a paper by title, author or topic, in English or Chinese")
@@ -96,7 +119,7 @@ class PapersCog(commands.Cog):
                 raise UserFacingError(t(lang, "query.no_words"))
             await self._random(interaction, lang, private)
             return
-        outcome = await answer_in_time(
+        outcome = await self.deadline.answer(
             interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
