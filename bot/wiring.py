@@ -84,11 +84,12 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         queue = QueueService(queue_store, lookup, clock)
         bookmark_store = SqliteBookmarkStore(db)
         history_store = SqliteHistoryStore(db)
+        groups, sessions = SqliteGroupStore(db), SqliteSessionStore(db)
         forget = ForgetService(subscription_store, [
             (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
-            (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store)])
+            (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
+            (ErasedKind.PRESENTATIONS, groups)])  # the presenter rotation's places
         bookmarks = BookmarkService(bookmark_store, lookup, clock)
-        groups, sessions = SqliteGroupStore(db), SqliteSessionStore(db)
         group = GroupService(groups, digests)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (

@@ -72,6 +72,12 @@ class SqliteGroupStore:
                 "ON CONFLICT (guild_id, user_id) DO NOTHING", (guild_id, user_id, guild_id))
             return cursor.rowcount > 0
 
+    async def forget(self, user_id: int) -> int:
+        """Take a member out of every server's presenter rotation; how many places."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute("DELETE FROM presenters WHERE user_id = ?", (user_id,))
+            return cursor.rowcount
+
     async def withdraw(self, guild_id: int, user_id: int) -> bool:
         """Leave the rotation; False if not in it."""
         async with self._db.transaction() as conn:

@@ -431,6 +431,10 @@ class GroupStore(Protocol):
         """Join the rotation; False if already in it."""
         ...
 
+    async def forget(self, user_id: int) -> int:
+        """Take a member out of every server's presenter rotation; how many places."""
+        ...
+
     async def withdraw(self, guild_id: int, user_id: int) -> bool:
         """Leave the rotation; False if not in it."""
         ...

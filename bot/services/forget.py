@@ -1,7 +1,7 @@
 """`/forget-me`: every store that keeps something about a member is asked to forget them.
 
 Each part of the bot that stores members' records adds its store to the list `bot.wiring`
-builds (the session half adds its RSVPs and volunteers the same way).
+builds (the presenter rotation counts with the presentations).
 """
 
 from __future__ import annotations

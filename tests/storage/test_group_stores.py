@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from storage.database import Database
+from storage.groups import SqliteGroupStore
 from storage.queue import SqliteQueueStore
 
 T0 = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -59,3 +60,14 @@ async def test_a_vote_is_claimed_once_and_one_live_vote_per_server(db: Database)
     await votes.mark_announced(vote.id, 99, T0)
     assert await votes.unfinished() == [] and await votes.live(1) is None
     assert await votes.forget(11) == 1 and await votes.ballots(vote.id) == {}
+
+
+async def test_forget_takes_a_member_out_of_every_rotation(db: Database) -> None:
+    groups = SqliteGroupStore(db)
+    for guild in (1, 2):
+        assert await groups.volunteer(guild, 7)
+        assert await groups.volunteer(guild, 8)
+    assert await groups.forget(7) == 2
+    assert await groups.forget(7) == 0  # safe to repeat
+    for guild in (1, 2):
+        assert [v.user_id for v in await groups.volunteers(guild)] == [8]
