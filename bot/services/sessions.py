@@ -13,6 +13,7 @@ from bot.core.rotation import Proposal
 from bot.core.session_plan import parse_when
 from bot.core.session_types import Place, Session, SessionStatus
 from bot.services.group import GroupService
+from bot.services.paper_lookup import PaperLookup
 from bot.services.session_delivery import DeliveryFailed, NoticeKind, SessionPoster
 from storage.interfaces import HistoryStore, PaperStore, SessionStore
 
@@ -35,8 +36,9 @@ class SessionService:
 
     def __init__(self, sessions: SessionStore, papers: PaperStore, history: HistoryStore,
                  group: GroupService, poster: SessionPoster,
-                 clock: Callable[[], datetime]) -> None:
+                 clock: Callable[[], datetime], lookup: PaperLookup) -> None:
         self.sessions = sessions
+        self.lookup = lookup
         self.papers = papers
         self.history = history
         self.group = group
@@ -49,7 +51,7 @@ class SessionService:
 
         Refused (nothing kept) when the paper is unknown, the time is malformed or past, or
         Discord refuses the event or the announcement."""
-        paper = await self.papers.get(paper_id.strip())
+        paper = await self.lookup.resolve(paper_id)  # an id from autocomplete, or words
         if paper is None:
             raise Refusal("session.paper_unknown")
         starts_at = parse_when(when, await self.group.zone(guild_id), self.clock())

@@ -80,6 +80,17 @@ async def test_schedule_in_a_voice_channel_makes_event_announcement_and_thread(
     assert not announcement.pings.users and not announcement.pings.everyone
 
 
+async def test_words_instead_of_an_id_schedule_the_best_match(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """As `/suggest` does: a member who types words rather than picking a suggestion."""
+    handle = await standin.slash("session schedule", {"paper": "ridge regression grokking",
+                                                      "when": "2026-12-03 18:00"},
+                                 guild=guild, user=people.bob)
+    assert "Scheduled session #1" in (await handle.followup()).content
+    (event,) = standin.scheduled_events(guild)
+    assert "Grokking" in event["name"]
+
+
 async def test_a_link_makes_an_external_event_and_move_and_cancel_follow(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, paper: Paper) -> None:
     await _schedule(standin, guild, people, paper, link="https://meet.example.org/rg")
