@@ -14,7 +14,7 @@ from .model import Message, MessageFlag
 _BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
 _SELECT_KINDS = {5: "user", 6: "role", 7: "user or role", 8: "channel"}
 _MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
-_TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::[tTdDfFR])?>")
+_TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::([tTdDfFR]))?>")
 _UNITS = (("year", 365 * 86_400), ("month", 30 * 86_400), ("day", 86_400), ("hour", 3_600),
           ("minute", 60))
 
@@ -118,7 +118,9 @@ def _timestamps(value: str, now: float, zone: tzinfo | None) -> str:
             local = datetime.fromtimestamp(stamp, zone)
         except (OverflowError, OSError, ValueError):
             return found.group(0)
-        return f"{local:%Y-%m-%d %H:%M}, {_relative(stamp - now)}"
+        if found.group(2) in ("t", "T", "d", "D", "f", "F"):  # a moment: no "in 4 days"
+            return f"{local:%Y-%m-%d %H:%M}"
+        return f"{local:%Y-%m-%d %H:%M}, {_relative(stamp - now)}"  # relative or bare
 
     return _TIMESTAMP.sub(replace, value)
 

@@ -119,8 +119,8 @@ def test_timestamps_show_local_time_and_how_far_away() -> None:
     data = {"content": f"next <t:{moment}:R>, then <t:{moment + 86_400}:F> and <t:{moment}>",
             "embeds": [{"fields": [{"name": "Next", "value": f"<t:{moment}:R>"}]}]}
     text = render_message(data, now=moment - 7_200, zone=UTC)
-    assert text.splitlines()[0] == ("next 2026-11-30 08:00, in 2 hours, then 2026-12-01 08:00, "
-                                    "in 1 day and 2026-11-30 08:00, in 2 hours")
+    assert text.splitlines()[0] == ("next 2026-11-30 08:00, in 2 hours, then 2026-12-01 08:00 "
+                                    "and 2026-11-30 08:00, in 2 hours")
     assert "│ Next: 2026-11-30 08:00, in 2 hours" in text
     ago = render_message({"content": f"<t:{moment}:R>"}, now=moment + 90, zone=UTC)
     assert ago == "2026-11-30 08:00, 1 minute ago"
