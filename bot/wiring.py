@@ -4,7 +4,8 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,8 +24,10 @@ from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService, utc_now
+from bot.services.export import ExportService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
+from bot.services.history import HistoryService
 from bot.services.outbox import OutboxService
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
@@ -53,6 +56,25 @@ Clock = Callable[[], datetime]
 
 class MissingToken(Exception):
     """No Discord token was configured."""
+
+
+@asynccontextmanager
+async def opened_export(settings: Settings, *,
+                        clock: Clock = utc_now) -> AsyncIterator[ExportService]:
+    """The export use case on the configured database, without Discord (`paperclub export`)."""
+    db = await Database.open(settings.database.path)
+    try:
+        search = SearchService(SqlitePaperStore(db),
+                               fuzzy_threshold=settings.search.fuzzy_threshold)
+        try:
+            lookup = PaperLookup(search)
+            yield ExportService(HistoryService(SqliteHistoryStore(db), lookup),
+                                QueueService(SqliteQueueStore(db), lookup, clock),
+                                BookmarkService(SqliteBookmarkStore(db), lookup, clock))
+        finally:
+            await search.close()
+    finally:
+        await db.close()
 
 
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,
@@ -90,6 +112,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
             (ErasedKind.PRESENTATIONS, groups)])  # the presenter rotation's places
         bookmarks = BookmarkService(bookmark_store, lookup, clock)
+        history = HistoryService(history_store, lookup)
+        export = ExportService(history, queue, bookmarks)
         group = GroupService(groups, digests)
         background = BackgroundTasks()
         pacing = dm_interval if dm_interval is not None else (
@@ -124,7 +148,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             reminders=ReminderService(
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
-                                requests_per_second=settings.digest.requests_per_second)), sender
+                                requests_per_second=settings.digest.requests_per_second),
+                            history=history, export=export), sender
 
         async def release() -> None:
             try:

@@ -14,7 +14,6 @@ from .model import Channel, Guild, JSONObject, Message, MessageFlag, Role, User,
 if TYPE_CHECKING:
     from .state import World
 
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
 class InteractionType(IntEnum):
@@ -73,6 +72,11 @@ class Callback:
     def embeds(self) -> list[JSONObject]:
         """The embeds sent with the response."""
         return list(self.data.get("embeds") or [])
+
+    @property
+    def attachments(self) -> list[JSONObject]:
+        """The files sent with the response (as the stand-in stored them)."""
+        return list(self.data.get("attachments") or [])
 
     @property
     def ephemeral(self) -> bool:
@@ -228,7 +232,7 @@ def base_payload(
         "locale": locale,
         "entitlements": [],
         "entitlement_sku_ids": [],
-        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "attachment_size_limit": world.attachment_size_limit,
         "app_permissions": str(world.permissions(world.bot_user, channel)),
         "channel_id": str(channel.id),
         "channel": channel.payload(),

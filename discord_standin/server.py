@@ -237,6 +237,19 @@ class StandIn:
         """A stored message by id."""
         return self.world.messages[message_id]
 
+    def attachment_data(self, attachment: JSONObject) -> bytes:
+        """The bytes the bot uploaded for an attachment of a message or callback."""
+        return self.world.attachment_bytes[int(attachment["id"])]
+
+    @property
+    def attachment_size_limit(self) -> int:
+        """Largest file (bytes) the stand-in takes; interactions announce it to the bot."""
+        return self.world.attachment_size_limit
+
+    @attachment_size_limit.setter
+    def attachment_size_limit(self, limit: int) -> None:
+        self.world.attachment_size_limit = limit
+
     def dm_channel(self, user: User) -> Channel:
         """The bot's DM channel with ``user`` (created on first use)."""
         return self.world.dm_channel(user)

@@ -37,6 +37,8 @@ _CREATE_FLAGS = int(
 _DM_PERMISSIONS = CHAT_PERMISSIONS
 _MESSAGE_FIELDS = ("content", "embeds", "components", "allowed_mentions", "attachments")
 NONCE_WINDOW_SECONDS = 300.0
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+"""Discord's default upload limit for a bot's files (10 MiB each)."""
 """How long a nonce sent with ``enforce_nonce`` is remembered: Discord documents "the past few
 minutes"; a send after that with the same nonce creates a second message."""
 
@@ -68,6 +70,9 @@ class World:
         self.clock = clock
         self._nonces: dict[tuple[int, int, str | int], tuple[float, Message]] = {}
         self.scheduled_events: dict[int, JSONObject] = {}
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
+        """Largest file Discord takes (bytes); interactions announce it, uploads over it 413."""
+        self.attachment_bytes: dict[int, bytes] = {}
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         """The instant Discord checks times against (scheduled events must start later)."""
 

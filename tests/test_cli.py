@@ -8,9 +8,17 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from bibtexparser.entrypoint import parse_string
+from bibtexparser.middlewares import LatexDecodingMiddleware
+
+from bot.core.models import Paper
+from storage.bookmarks import SqliteBookmarkStore
+from storage.database import Database
+from storage.history import SqliteHistoryStore
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -293,3 +301,69 @@ def test_a_new_database_is_created_quietly(run: Run, catalog_path: Path) -> None
     result = run("import", str(catalog_path))
     assert result.returncode == 0
     assert "migrating" not in result.stderr
+
+
+# -- export --what … --format markdown|bibtex: a server's records without Discord ----------
+
+SERVER, MEMBER = 4242, 77
+WHEN = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
+
+
+async def _seed(db_path: Path, papers: list[Paper]) -> None:
+    db = await Database.open(db_path)
+    try:
+        history = SqliteHistoryStore(db)
+        for paper in papers[:3]:
+            await history.record_discussed(SERVER, paper.id, WHEN, MEMBER, "<@1> & 50%", 9)
+        await SqliteBookmarkStore(db).add(SERVER, MEMBER, papers[3].id, WHEN)
+    finally:
+        await db.close()
+
+
+@pytest.fixture
+async def seeded(loaded: Run, tmp_path: Path, bundled_papers: list[Paper]) -> Run:
+    await _seed(tmp_path / "cli.db", bundled_papers)
+    return loaded
+
+
+def test_history_as_bibtex_and_markdown(seeded: Run, tmp_path: Path,
+                                        bundled_papers: list[Paper]) -> None:
+    out = tmp_path / "history.bib"
+    result = seeded("export", "--server", str(SERVER), "--what", "history", "--format",
+                    "bibtex", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert f"exported 3 papers (history) to {out}" in result.stderr
+    library = parse_string(out.read_text(encoding="utf-8"),
+                           append_middleware=[LatexDecodingMiddleware()])
+    assert sorted(e.fields_dict["title"].value for e in library.entries) == sorted(
+        p.title_en for p in bundled_papers[:3])
+    shown = seeded("export", "--server", str(SERVER), "--what", "history", "--format",
+                   "markdown")
+    assert shown.returncode == 0 and shown.stdout.startswith("# Reading group history")
+    assert f"presented by member {MEMBER}" in shown.stdout
+    assert f"https://discord.com/channels/{SERVER}/9" in shown.stdout
+    assert "> \\<\\@1\\> \\& 50%" in shown.stdout
+
+
+def test_bookmarks_need_a_member(seeded: Run, bundled_papers: list[Paper]) -> None:
+    mine = seeded("export", "--server", str(SERVER), "--what", "bookmarks", "--user",
+                  str(MEMBER), "--format", "markdown")
+    assert mine.returncode == 0 and bundled_papers[3].title_en in mine.stdout
+    other = seeded("export", "--server", "1", "--what", "queue", "--format", "bibtex")
+    assert other.returncode == 0 and other.stdout.strip() == ""
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--what", "bookmarks", "--server", "1", "--format", "bibtex"), "--user goes with"),
+    (("--what", "history", "--format", "markdown"), "needs --what and --server"),
+    (("--what", "history", "--server", "1"), "--format markdown or bibtex"),
+    (("--what", "history", "--server", "1", "--user", "3", "--format", "markdown"),
+     "--user goes with"),
+    (("--what", "nothing", "--server", "1", "--format", "markdown"), "nothing"),
+    (("--server", "x", "--what", "queue", "--format", "markdown"), "x"),
+])
+def test_bad_input_is_one_line_and_exit_2(seeded: Run, args: tuple[str, ...],
+                                          message: str) -> None:
+    result = seeded("export", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr

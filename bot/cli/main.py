@@ -27,6 +27,8 @@ from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints
 from bot.client.invite import PERMISSIONS, SCOPES, invite_url
+from bot.core.export import ExportFormat, ExportWhat
+from bot.core.lang import Lang
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
 from bot.services.catalog_files import CatalogFileError
@@ -39,7 +41,7 @@ from bot.settings import (
     Settings,
     load_settings,
 )
-from bot.wiring import MissingToken, build_bot, token_of
+from bot.wiring import MissingToken, build_bot, opened_export, token_of
 from storage.database import Database
 from storage.errors import StorageError
 from storage.papers import SqlitePaperStore
@@ -317,15 +319,51 @@ async def _export(settings: Settings, output: Path | None) -> int:
     return EXIT_OK
 
 
+async def _group_export(settings: Settings, what: str, fmt: str, server: int,
+                        user: int | None, output: Path | None) -> int:
+    async def name_of(user_id: int | None) -> str:
+        return "a former member" if user_id is None else f"member {user_id}"
+
+    async with opened_export(settings) as exports:
+        made = await exports.export(server, ExportWhat(what), ExportFormat(fmt), Lang.EN,
+                                    user_id=user, name_of=name_of, limit_bytes=sys.maxsize)
+    if output is None:
+        sys.stdout.write(made.content.text)
+        return EXIT_OK
+    try:
+        output.write_bytes(made.content.data)
+    except OSError as exc:
+        raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
+    err.print(f"exported {made.content.total} papers ({what}) to {output}")
+    return EXIT_OK
+
+
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", *(f.value for f in ExportFormat)]),
+              default="jsonl", show_default=True,
+              help="jsonl: the whole catalog; markdown / bibtex: a server's --what.")
+@click.option("--what", type=click.Choice([w.value for w in ExportWhat]), default=None,
+              help="A server's history, queue, or a member's bookmarks (needs --server).")
+@click.option("--server", type=click.IntRange(min=1), default=None, help="The server's id.")
+@click.option("--user", type=click.IntRange(min=1), default=None,
+              help="The member's id (for --what bookmarks).")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
               help="File to write (default: standard output).")
 @common_options
-def export(fmt: str, output: Path | None) -> int:
-    """Write every paper as JSON Lines (re-importable with `paperclub import`)."""
-    return _run(_export(_settings(click.get_current_context()), output))
+def export(fmt: str, what: str | None, server: int | None, user: int | None,
+           output: Path | None) -> int:
+    """Write every paper as JSON Lines (re-importable with `paperclub import`), or a server's
+    history, queue or a member's bookmarks as Markdown or BibTeX."""
+    settings = _settings(click.get_current_context())
+    if fmt == "jsonl":
+        if what or server or user:
+            raise _Fail("error: --what, --server and --user go with --format markdown or bibtex")
+        return _run(_export(settings, output))
+    if what is None or server is None:
+        raise _Fail(f"error: --format {fmt} needs --what and --server")
+    if (what == ExportWhat.BOOKMARKS) != (user is not None):
+        raise _Fail("error: --user goes with --what bookmarks, and --what bookmarks needs it")
+    return _run(_group_export(settings, what, fmt, server, user, output))
 
 
 async def _local(settings: Settings, script: bool, lines: tuple[str, ...]) -> int:

@@ -22,6 +22,7 @@ from bot.client.background import BackgroundTasks
 from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
 from bot.client.cogs.group import GroupCog
+from bot.client.cogs.history import HistoryCog
 from bot.client.cogs.papers import PapersCog
 from bot.client.cogs.presenters import PresentCog
 from bot.client.cogs.queue import QueueCog
@@ -120,7 +121,7 @@ class PaperclubBot(commands.Bot):
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
         for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog, VotesCog,
-                    ReadingCog, GroupCog, SessionCog, PresentCog):
+                    ReadingCog, GroupCog, SessionCog, PresentCog, HistoryCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:

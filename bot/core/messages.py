@@ -14,6 +14,7 @@ from bot.core.strings import (
     commands,
     digest,
     errors,
+    history,
     papers,
     queue,
     reading,
@@ -26,7 +27,8 @@ from bot.core.strings import (
 
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
-          queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS)
+          queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
+          history.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

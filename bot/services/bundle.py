@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
+from bot.services.export import ExportService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
+from bot.services.history import HistoryService
 from bot.services.queue import QueueService
 from bot.services.reminders import ReminderService
 from bot.services.search import SearchService
@@ -34,3 +36,5 @@ class Services:
     group: GroupService
     sessions: SessionService
     reminders: ReminderService
+    history: HistoryService
+    export: ExportService

@@ -121,6 +121,8 @@ class RestApi:
         try:
             if route.authenticated:
                 self._authenticate(request)
+            if record.files and self._too_large(record):
+                raise ApiError(413, 40005, "Request entity too large")
             call = Call(params, record.json, request.query, record, touched)
             result = await route.handler(call)
         except ApiError as error:
@@ -137,6 +139,8 @@ class RestApi:
             raise ApiError(401, 0, "401: Unauthorized")
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[str]]:
+        """The JSON body; a multipart body's ``payload_json`` with its files stored as
+        attachments where Discord reads them: an interaction callback's inside ``data``."""
         if not request.body_exists:
             return None, []
         if not request.content_type.startswith("multipart/"):
@@ -146,7 +150,7 @@ class RestApi:
             except ValueError:
                 return raw, []
         payload: JSONObject = {}
-        uploads: list[JSONObject] = []
+        uploads: list[tuple[JSONObject, bytes]] = []
         reader = await request.multipart()
         async for part in reader:
             if not isinstance(part, BodyPartReader):
@@ -155,18 +159,28 @@ class RestApi:
             if part.name == "payload_json":
                 payload = json.loads(data)
             else:
-                uploads.append(
-                    {
-                        "filename": part.filename or part.name or "file",
-                        "size": len(data),
-                        "content_type": part.headers.get("Content-Type"),
-                    }
-                )
+                uploads.append(({
+                    "filename": part.filename or part.name or "file",
+                    "size": len(data),
+                    "content_type": part.headers.get("Content-Type"),
+                }, bytes(data)))
         attachments = []
-        for upload in uploads:
+        for upload, data in uploads:
             attachment_id = new_id()
             url = f"{self.base_url()}/attachments/{attachment_id}/{upload['filename']}"
             attachments.append(upload | {"id": str(attachment_id), "url": url, "proxy_url": url})
+            self.world.attachment_bytes[attachment_id] = data
+        target = payload
+        if request.path.endswith("/callback") and isinstance(payload.get("data"), dict):
+            target = payload["data"]
         if attachments:
-            payload["attachments"] = attachments
-        return payload, [str(u["filename"]) for u in uploads]
+            target["attachments"] = attachments
+        return payload, [str(u["filename"]) for u, _ in uploads]
+
+    def _too_large(self, record: RecordedRequest) -> bool:
+        """Whether a file of the request is over Discord's attachment size limit."""
+        body: JSONObject = record.json if isinstance(record.json, dict) else {}
+        inner = body.get("data")
+        data: JSONObject = inner if isinstance(inner, dict) else body
+        return any(int(a.get("size") or 0) > self.world.attachment_size_limit
+                   for a in (data.get("attachments") or []) if isinstance(a, dict))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 
 import discord
 from discord import app_commands
@@ -100,6 +101,20 @@ class TestBot(commands.Bot):
                 await interaction.response.send_message(f"failed: {error.code}", ephemeral=True)
                 return
             await interaction.response.send_message(f"posted {message.id}", ephemeral=True)
+
+        @tree.command(description="Answer with a file of some bytes")
+        async def upload(interaction: discord.Interaction, size: int, followup: bool = False,
+                         ephemeral: bool = False) -> None:
+            file = discord.File(io.BytesIO(b"x" * size), filename="export.md")
+            try:
+                if followup:
+                    await interaction.response.defer(ephemeral=ephemeral)
+                    await interaction.followup.send("here", file=file, ephemeral=ephemeral)
+                else:
+                    await interaction.response.send_message("here", file=file,
+                                                            ephemeral=ephemeral)
+            except discord.HTTPException as error:
+                self.errors.append(error)
 
         @tree.command(description="Defer, then follow up")
         async def slow(interaction: discord.Interaction) -> None:

@@ -88,7 +88,8 @@ Run = Callable[..., Awaitable[Answer]]
 
 async def _session_walk(run: Run, standin: StandIn, guild: Guild, people: People,
                         clock: FakeClock, papers: list[Paper], bot: PaperclubBot) -> list[Answer]:
-    """`/group`, `/present` and `/session`, with a refusal, a reminder and the thread's notices."""
+    """`/group`, `/present`, `/session`, `/history` and `/export`, with a refusal, a reminder
+    and the thread's notices."""
     standin.set_clock(clock)
     await run("session schedule", {"paper": papers[1].id, "when": "2026-12-03 18:00"},
               user=people.alice)
@@ -112,6 +113,10 @@ async def _session_walk(run: Run, standin: StandIn, guild: Guild, people: People
     await run("session done", {"session": 1, "notes": "good"}, user=people.carol)
     await run("session done", {"session": 1, "notes": "good"})
     await run("session cancel", {"session": 2})
+    await run("history", user=people.carol)
+    await run("history", in_guild=False)
+    await run("export", {"what": "history", "format": "markdown"}, user=people.carol)
+    await run("export", {"what": "bookmarks", "format": "bibtex"}, user=people.carol)
     general = guild.channel("general")
     posted = [m for m in standin.messages(general)
               if m.embeds and "📅" in str(m.embeds[0].get("description"))]

@@ -79,8 +79,9 @@ def _value(draw: Callable[..., Any], option: dict[str, Any], guild: Guild,
 
 
 COMMANDS = ("bookmark", "bookmarks", "catalog reload", "catalog stats", "digest now", "digest off",
-            "digest preview", "digest set", "digest status", "forget-me", "group organiser-role",
-            "group reminders", "group timezone", "paper", "present leave", "present skip",
+            "digest preview", "digest set", "digest status", "export", "forget-me",
+            "group organiser-role", "group reminders", "group timezone", "history", "paper",
+            "present leave", "present skip",
             "present swap", "present volunteer", "queue remove", "queue show", "random-paper",
             "session cancel", "session done", "session list", "session move", "session schedule",
             "subscribe", "subscriptions", "subscriptions-admin", "suggest", "unsubscribe",

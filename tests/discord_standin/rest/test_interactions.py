@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import discord
 import pytest
@@ -157,3 +159,37 @@ async def test_callbacks_need_a_live_unanswered_interaction(
     unknown = f"{standin.rest_base}/interactions/{handle.id}/not-the-token/callback"
     async with http.post(unknown, json={"type": 4, "data": {"content": "?"}}) as missing:
         assert missing.status == 404 and (await missing.json())["code"] == 10062
+
+
+async def _first_error(bot: TestBot) -> BaseException:
+    for _ in range(250):
+        if bot.errors:
+            return bot.errors[0]
+        await asyncio.sleep(0.02)
+    raise AssertionError("the bot was not refused")
+
+
+@pytest.mark.parametrize("followup", [False, True])
+async def test_a_file_answer_lands_on_the_message_with_its_bytes(
+    standin: StandIn, bot: TestBot, guild: Guild, followup: bool
+) -> None:
+    handle = await standin.slash("upload", {"size": 5, "followup": followup, "ephemeral": True},
+                                 guild=guild)
+    message = await handle.reply()
+    assert message.content == "here" and message.ephemeral
+    [attachment] = message.attachments
+    assert attachment["filename"] == "export.md" and attachment["size"] == 5
+    assert standin.attachment_data(attachment) == b"xxxxx"
+
+
+@pytest.mark.parametrize("followup", [False, True])
+async def test_a_file_over_the_attachment_limit_is_refused_with_40005(
+    standin: StandIn, bot: TestBot, guild: Guild, followup: bool
+) -> None:
+    standin.attachment_size_limit = 64
+    handle = await standin.slash("upload", {"size": 64, "followup": followup}, guild=guild)
+    assert len((await handle.reply()).attachments) == 1
+    await standin.slash("upload", {"size": 65, "followup": followup}, guild=guild)
+    error = await _first_error(bot)
+    assert isinstance(error, discord.HTTPException)
+    assert error.status == 413 and error.code == 40005

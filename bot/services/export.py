@@ -1,0 +1,102 @@
+"""`/export` and `paperclub export`: a server's history, queue or a member's reading list as a
+BibTeX or Markdown file, cut to fit a size limit."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from bot.core.export import (
+    ExportEntry,
+    ExportFormat,
+    ExportText,
+    ExportWhat,
+    MarkdownLabels,
+    bibtex,
+    fit_export,
+    markdown,
+)
+from bot.core.lang import Lang
+from bot.core.messages import t
+from bot.core.models import Paper
+from bot.core.results import titles_in_order
+from bot.services.bookmarks import BookmarkService
+from bot.services.history import HistoryService
+from bot.services.queue import QueueService
+
+NameOf = Callable[[int | None], Awaitable[str]]
+"""A member's display name from their id (None: a member who asked to be forgotten)."""
+
+
+def thread_link(guild_id: int, thread_id: int | None) -> str | None:
+    """The discussion thread's Discord link."""
+    return None if thread_id is None else f"https://discord.com/channels/{guild_id}/{thread_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFile:
+    """The export's file name and text (with how many entries it holds of how many)."""
+
+    filename: str
+    content: ExportText
+
+
+class ExportService:
+    """Collects the records, then formats them (pure code in `bot.core.export`)."""
+
+    def __init__(self, history: HistoryService, queue: QueueService,
+                 bookmarks: BookmarkService) -> None:
+        self._history = history
+        self._queue = queue
+        self._bookmarks = bookmarks
+
+    async def entries(self, guild_id: int, what: ExportWhat, *, user_id: int | None,
+                      name_of: NameOf) -> list[ExportEntry]:
+        """The records to export, in the order the matching command lists them."""
+        if what is ExportWhat.HISTORY:
+            return [ExportEntry(h.discussed.paper_id, h.paper, h.discussed.when,
+                                presenter=await name_of(h.discussed.presenter_id)
+                                if h.discussed.presenter_id is not None else None,
+                                notes=(h.discussed.notes,) if h.discussed.notes else (),
+                                link=thread_link(guild_id, h.discussed.thread_id))
+                    for h in await self._history.entries(guild_id)]
+        if what is ExportWhat.QUEUE:
+            return [ExportEntry(q.item.paper_id, q.paper, q.item.suggested_at,
+                                notes=tuple([f"{await name_of(s.user_id)}: {s.note}"
+                                             for s in q.item.supporters if s.note]))
+                    for q in await self._queue.entries(guild_id)]
+        if user_id is None:
+            raise ValueError("a reading list needs the member's id")
+        return [ExportEntry(m.bookmark.paper_id, m.paper, m.bookmark.at)
+                for m in await self._bookmarks.of_member(guild_id, user_id)]
+
+    async def export(self, guild_id: int, what: ExportWhat, fmt: ExportFormat, lang: Lang, *,
+                     user_id: int | None, name_of: NameOf, limit_bytes: int) -> ExportFile:
+        """The file, cut to the longest prefix that fits in `limit_bytes`."""
+        entries = await self.entries(guild_id, what, user_id=user_id, name_of=name_of)
+        render = (bibtex if fmt is ExportFormat.BIBTEX
+                  else _markdown_renderer(what, lang))
+        return ExportFile(f"paperclub-{what}-{guild_id}{fmt.suffix}",
+                          fit_export(entries, render, limit_bytes))
+
+
+HEADINGS = {ExportWhat.HISTORY: "export.md.heading_history",
+            ExportWhat.QUEUE: "export.md.heading_queue",
+            ExportWhat.BOOKMARKS: "export.md.heading_bookmarks"}
+DATED = {ExportWhat.HISTORY: "export.md.discussed", ExportWhat.QUEUE: "export.md.suggested",
+         ExportWhat.BOOKMARKS: "export.md.bookmarked"}
+
+
+def _markdown_renderer(what: ExportWhat, lang: Lang) -> Callable[[Sequence[ExportEntry]], str]:
+    def dated(entry: ExportEntry) -> str:
+        day = f"{entry.when:%Y-%m-%d}"
+        if entry.presenter:
+            return t(lang, "export.md.presented", date=day, presenter=entry.presenter)
+        return t(lang, DATED[what], date=day)
+
+    def title_of(paper: Paper) -> str:
+        return titles_in_order(paper, lang.chinese, lang)[0]
+
+    labels = MarkdownLabels(heading=t(lang, HEADINGS[what]), dated=dated,
+                            thread=t(lang, "export.md.thread"), gone=t(lang, "export.md.gone"))
+    return lambda entries: markdown(entries, labels, title_of)
