@@ -144,7 +144,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                               DiscordVoteAnnouncer(client), clock),
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
-                                                    session_poster, clock, lookup),
+                                                    session_poster, clock, lookup, queue),
                             reminders=ReminderService(
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,

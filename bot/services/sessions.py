@@ -14,6 +14,7 @@ from bot.core.session_plan import parse_when
 from bot.core.session_types import Place, Session, SessionStatus
 from bot.services.group import GroupService
 from bot.services.paper_lookup import PaperLookup
+from bot.services.queue import QueueService
 from bot.services.session_delivery import DeliveryFailed, NoticeKind, SessionPoster
 from storage.interfaces import HistoryStore, PaperStore, SessionStore
 
@@ -36,9 +37,11 @@ class SessionService:
 
     def __init__(self, sessions: SessionStore, papers: PaperStore, history: HistoryStore,
                  group: GroupService, poster: SessionPoster,
-                 clock: Callable[[], datetime], lookup: PaperLookup) -> None:
+                 clock: Callable[[], datetime], lookup: PaperLookup,
+                 queue: QueueService) -> None:
         self.sessions = sessions
         self.lookup = lookup
+        self.queue = queue
         self.papers = papers
         self.history = history
         self.group = group
@@ -136,6 +139,7 @@ class SessionService:
         await self.sessions.finish(session.id, SessionStatus.DONE, text)
         await self.history.record_discussed(guild_id, session.paper_id, session.starts_at,
                                             session.presenter_id, text or "", session.thread_id)
+        await self.queue.drop(guild_id, session.paper_id)  # read: no longer a suggestion
         finished = replace(session, status=SessionStatus.DONE, notes=text)
         await self._notice(finished, paper, NoticeKind.DONE)
         return finished

@@ -12,6 +12,7 @@ from bot.services.reminders import ReminderOutcome
 from bot.settings import Settings
 from discord_standin import Channel, ChannelType, Guild, Member, Message, Role, StandIn
 from tests.clocks import FakeClock
+from tests.e2e.group_steps import suggest
 from tests.e2e.harness import start_paperclub
 from tests.group import People
 
@@ -307,3 +308,14 @@ async def test_group_timezone_and_reminders_settings(
                                                              "when": "2"}, focused="paper",
                                         guild=guild, user=people.bob)
     assert papers
+
+
+async def test_a_discussed_paper_leaves_the_queue(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, paper: Paper) -> None:
+    await suggest(standin, guild, people.alice, paper.id)
+    assert [item.paper_id for item in await bot.services.queue.items(guild.id)] == [paper.id]
+    await _schedule(standin, guild, people, paper)
+    done = await standin.slash("session done", {"session": 1, "notes": "good"}, guild=guild,
+                               user=people.bob)
+    assert "recorded as discussed" in (await done.response()).content
+    assert await bot.services.queue.items(guild.id) == []
