@@ -195,6 +195,10 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "[#papers] paperclub" in out and "**Paper of the day** · 1 of 30 in this cycle" in out
     assert "[thread opened: #" in out
     assert "Recent: " in out and "✅ posted · 1 of 30" in out
+    assert "**Reading queue**" in out and "> @you: read before the session" in out
+    assert "**Which paper next?**" in out and "[1]  [2]" in out
+    assert "You're in the presenter rotation." in out
+    assert "📎 paperclub-queue-" in out
     assert "Traceback" not in result.stderr
 
 

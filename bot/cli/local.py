@@ -53,6 +53,12 @@ DEMO_SCRIPT = (
     "/digest set channel:#papers time:09:00 timezone:europe/berlin",
     "/digest now",
     "/digest status",
+    "/suggest paper:grokking note:read before the session",
+    "/suggest paper:蒸馏",
+    "/queue show",
+    "/vote start from:2",
+    "/present volunteer",
+    "/export what:queue format:markdown",
 )
 HELP = __doc__ or ""
 LOCAL_GUILD_ID = 1_200_000_000_000_000_001
