@@ -4,9 +4,9 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 import discord
@@ -23,7 +23,8 @@ from bot.core.group_types import ErasedKind
 from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
-from bot.services.digest import DigestService, utc_now
+from bot.services.clock import Clock, utc_now
+from bot.services.digest import DigestService
 from bot.services.export import ExportService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
@@ -50,8 +51,6 @@ from storage.sessions import SqliteSessionStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
 from storage.votes import SqliteVoteStore
-
-Clock = Callable[[], datetime]
 
 
 class MissingToken(Exception):

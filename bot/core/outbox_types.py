@@ -4,13 +4,11 @@ recording the members as told."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.core.nonce import nonce_of
 from bot.core.subscription_types import Delivery
-
-NONCE_LENGTH = 25
 
 
 class OutboxKind(StrEnum):
@@ -62,4 +60,4 @@ class OutboxUnit:
     def nonce(self) -> str:
         """Derived from the key: a resend after a crash is deduplicated by Discord for a few
         minutes (`enforce_nonce`)."""
-        return hashlib.sha256(self.key.encode()).hexdigest()[:NONCE_LENGTH]
+        return nonce_of(self.key)

@@ -14,17 +14,14 @@ skipped. So a restart never posts twice and never forgets the day.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import TypeVar
 from zoneinfo import ZoneInfo
-
-from aiolimiter import AsyncLimiter
 
 from bot.core.digest_plan import (
     DEFAULT_GRACE,
@@ -46,8 +43,10 @@ from bot.core.digest_types import (
     OutcomeStatus,
 )
 from bot.core.models import Paper
+from bot.core.nonce import nonce_of
 from bot.core.paper_order import Choice, next_paper
 from bot.core.reasons import Reason, ReasonCode, text_reason
+from bot.services.clock import Clock, utc_now
 from bot.services.digest_delivery import (
     Audience,
     DeliveryFailed,
@@ -55,14 +54,13 @@ from bot.services.digest_delivery import (
     DigestPost,
     DigestPoster,
 )
+from bot.services.pacing import discord_pace
 from storage.interfaces import DigestStore, PaperStore
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-NONCE_LENGTH = 25
-PACE_BURST = 5
 RETRIES = 3
 RETRY_DELAY_SECONDS = 1.0
 DEFAULT_LEASE = timedelta(minutes=5)
@@ -101,18 +99,13 @@ class DigestStatus:
 
 def digest_nonce(guild_id: int, local_date: date) -> str:
     """A nonce unique to (server, date), at most 25 characters as Discord requires."""
-    return hashlib.sha256(f"{guild_id}:{local_date.isoformat()}".encode()).hexdigest()[
-        :NONCE_LENGTH]
+    return nonce_of(f"{guild_id}:{local_date.isoformat()}")
 
 
 def digest_marker(local_date: date) -> str:
     """The footer text that identifies the post of a date in the channel's history."""
     return f"paper of the day {local_date.isoformat()}"
 
-
-def utc_now() -> datetime:
-    """The current instant (the default clock)."""
-    return datetime.now(UTC)
 
 
 def process_owner() -> str:
@@ -125,11 +118,11 @@ class DigestService:
 
     def __init__(self, digests: DigestStore, papers: PaperStore, poster: DigestPoster, *,
                  grace: timedelta = DEFAULT_GRACE, concurrency: int = 50,
-                 clock: Callable[[], datetime] = utc_now,
+                 clock: Clock = utc_now,
                  audience: DigestAudience | None = None,
                  requests_per_second: float = 45.0, owner: str | None = None,
                  lease: timedelta = DEFAULT_LEASE,
-                 lease_clock: Callable[[], datetime] | None = None) -> None:
+                 lease_clock: Clock | None = None) -> None:
         """`owner` names this process in its claims (default: `process_owner()`); a claim is
         leased for `lease` as measured by `lease_clock` (default: `clock`)."""
         self.digests = digests
@@ -140,7 +133,7 @@ class DigestService:
         # in the same minute, retrying after 429s would waste tries (discord.py gives up after
         # five) and count as invalid requests. A small burst keeps burst + rate under 50 in
         # any second.
-        self._pace = AsyncLimiter(PACE_BURST, PACE_BURST / max(1.0, requests_per_second))
+        self._pace = discord_pace(requests_per_second)
         self.grace = grace
         self.clock = clock
         self.owner = owner or process_owner()

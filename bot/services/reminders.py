@@ -11,26 +11,23 @@ channel or paper stops that session's reminders and is reported to the organiser
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from aiolimiter import AsyncLimiter
-
+from bot.core.nonce import nonce_of
 from bot.core.reasons import Reason, ReasonCode, text_reason
 from bot.core.session_plan import DEFAULT_REMINDER_GRACE, MAX_OFFSET_MINUTES, plan_reminders
 from bot.core.session_types import ReminderEntry, ReminderStatus, Session
+from bot.services.clock import Clock
 from bot.services.digest import HISTORY_MARGIN
+from bot.services.pacing import discord_pace
 from bot.services.session_delivery import DeliveryFailed, Reminder, SessionPoster
 from storage.interfaces import GroupStore, PaperStore, SessionStore
 
 log = logging.getLogger(__name__)
 
-NONCE_LENGTH = 25
-PACE_BURST = 5
 GONE = frozenset({ReasonCode.CHANNEL_MISSING, ReasonCode.NO_ACCESS, ReasonCode.NO_PERMISSION,
                   ReasonCode.PAPER_LEFT_CATALOG})
 """Failures that will not fix themselves: the session's reminders stop and organisers hear."""
@@ -58,8 +55,7 @@ class Sent:
 
 def reminder_nonce(session_id: int, revision: int, offset_minutes: int) -> str:
     """A nonce unique to (session, revision, offset), at most 25 characters."""
-    key = f"session:{session_id}:{revision}:{offset_minutes}"
-    return hashlib.sha256(key.encode()).hexdigest()[:NONCE_LENGTH]
+    return nonce_of(f"session:{session_id}:{revision}:{offset_minutes}")
 
 
 def reminder_marker(session: Session, offset_minutes: int) -> str:
@@ -71,7 +67,7 @@ class ReminderService:
     """Every server's session reminders; one server's failure never delays another's."""
 
     def __init__(self, sessions: SessionStore, groups: GroupStore, papers: PaperStore,
-                 poster: SessionPoster, *, clock: Callable[[], datetime],
+                 poster: SessionPoster, *, clock: Clock,
                  grace: timedelta = DEFAULT_REMINDER_GRACE, concurrency: int = 50,
                  requests_per_second: float = 45.0) -> None:
         self.sessions = sessions
@@ -81,7 +77,7 @@ class ReminderService:
         self.clock = clock
         self.grace = grace
         self._concurrency = concurrency
-        self._pace = AsyncLimiter(PACE_BURST, PACE_BURST / max(1.0, requests_per_second))
+        self._pace = discord_pace(requests_per_second)
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def tick(self) -> list[Sent]:

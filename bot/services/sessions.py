@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 from bot.core.messages import Refusal
 from bot.core.models import Paper
 from bot.core.rotation import Proposal
 from bot.core.session_plan import parse_when
 from bot.core.session_types import Place, Session, SessionStatus
+from bot.services.clock import Clock
 from bot.services.group import GroupService
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
@@ -37,7 +36,7 @@ class SessionService:
 
     def __init__(self, sessions: SessionStore, papers: PaperStore, history: HistoryStore,
                  group: GroupService, poster: SessionPoster,
-                 clock: Callable[[], datetime], lookup: PaperLookup,
+                 clock: Clock, lookup: PaperLookup,
                  queue: QueueService) -> None:
         self.sessions = sessions
         self.lookup = lookup

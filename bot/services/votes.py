@@ -10,7 +10,6 @@ announcement in the channel, so a restart never announces twice.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -18,6 +17,7 @@ from enum import StrEnum
 
 from bot.core.messages import Refusal
 from bot.core.models import Paper
+from bot.core.nonce import nonce_of
 from bot.core.reasons import Reason
 from bot.core.vote_types import (
     MIN_OPTIONS,
@@ -36,7 +36,6 @@ from storage.interfaces import VoteStore
 
 log = logging.getLogger(__name__)
 
-NONCE_LENGTH = 25
 GIVE_UP_CODES = frozenset({10003, 50001, 50013})
 """Unknown channel, missing access, missing permissions: retrying will not help."""
 
@@ -71,7 +70,7 @@ class VoteReport:
 
 def vote_nonce(vote_id: int) -> str:
     """A nonce unique to the vote's announcement (at most 25 characters)."""
-    return hashlib.sha256(f"vote:{vote_id}".encode()).hexdigest()[:NONCE_LENGTH]
+    return nonce_of(f"vote:{vote_id}")
 
 
 def vote_marker(vote_id: int) -> str:
