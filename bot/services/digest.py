@@ -54,6 +54,7 @@ from bot.services.digest_delivery import (
     DigestPost,
     DigestPoster,
 )
+from bot.services.fanout import each_isolated
 from bot.services.pacing import discord_pace
 from storage.interfaces import DigestStore, PaperStore
 
@@ -145,19 +146,14 @@ class DigestService:
     async def tick(self) -> list[Outcome]:
         """Give every active server its turn, concurrently (bounded), each isolated."""
         configs = await self.digests.active_configs()
-        gate = asyncio.Semaphore(self._concurrency)
         now = self.clock()
 
-        async def turn(config: DigestConfig) -> Outcome:
-            async with gate:
-                try:
-                    return await self.run_guild(config, now)
-                except Exception as exc:
-                    log.exception("digest for guild %s failed", config.guild_id)
-                    return Outcome(config.guild_id, OutcomeStatus.ERROR,
-                                   reason=text_reason(str(exc)))
+        def failed(config: DigestConfig, exc: Exception) -> Outcome:
+            log.exception("digest for guild %s failed", config.guild_id)
+            return Outcome(config.guild_id, OutcomeStatus.ERROR, reason=text_reason(str(exc)))
 
-        return list(await asyncio.gather(*(turn(c) for c in configs)))
+        return await each_isolated(configs, self._concurrency,
+                                   lambda config: self.run_guild(config, now), failed)
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
         return self._guild_locks.setdefault(guild_id, asyncio.Lock())

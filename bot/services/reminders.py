@@ -22,6 +22,7 @@ from bot.core.session_plan import DEFAULT_REMINDER_GRACE, MAX_OFFSET_MINUTES, pl
 from bot.core.session_types import ReminderEntry, ReminderStatus, Session
 from bot.services.clock import Clock
 from bot.services.digest import HISTORY_MARGIN
+from bot.services.fanout import each_isolated
 from bot.services.pacing import discord_pace
 from bot.services.session_delivery import DeliveryFailed, Reminder, SessionPoster
 from storage.interfaces import GroupStore, PaperStore, SessionStore
@@ -88,17 +89,14 @@ class ReminderService:
         by_guild: dict[int, list[Session]] = {}
         for session in candidates:
             by_guild.setdefault(session.guild_id, []).append(session)
-        gate = asyncio.Semaphore(self._concurrency)
 
-        async def turn(guild_id: int, sessions: list[Session]) -> list[Sent]:
-            async with gate:
-                try:
-                    return await self.run_guild(guild_id, sessions, now)
-                except Exception as exc:
-                    log.exception("reminders for guild %s failed", guild_id)
-                    return [Sent(guild_id, 0, 0, ReminderOutcome.ERROR, text_reason(str(exc)))]
+        def failed(server: tuple[int, list[Session]], exc: Exception) -> list[Sent]:
+            log.exception("reminders for guild %s failed", server[0])
+            return [Sent(server[0], 0, 0, ReminderOutcome.ERROR, text_reason(str(exc)))]
 
-        results = await asyncio.gather(*(turn(g, s) for g, s in by_guild.items()))
+        results = await each_isolated(
+            by_guild.items(), self._concurrency,
+            lambda server: self.run_guild(server[0], server[1], now), failed)
         return [sent for group in results for sent in group]
 
     async def run_guild(self, guild_id: int, sessions: list[Session],
