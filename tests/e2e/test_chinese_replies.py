@@ -17,6 +17,7 @@ from bot.client.bot import PaperclubBot
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
+from bot.core.text import to_traditional
 from discord_standin import (
     Callback,
     Guild,
@@ -70,6 +71,7 @@ def _catalog_data(papers: list[Paper]) -> list[str]:
         data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.id, *paper.authors,
                  paper.venue.badge(), paper.venue.length(), paper.venue.workshop or ""]
         data += [name for a in paper.affiliations for name in (a.en, a.zh)]
+    data += [to_traditional(item) for item in data]  # Chinese catalog data is shown in zh-TW
     return sorted({d for d in data if d}, key=len, reverse=True)
 
 
