@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 
 from bot.core.text import title_key
@@ -57,8 +58,26 @@ class Venue:
 
 
 @dataclass(frozen=True, slots=True)
+class Links:
+    """Where a paper lives outside the catalog: its arXiv record, DOI and web pages.
+
+    `arxiv_id` is kept without its version (`2401.01234`, `hep-th/9901001`); the version seen
+    last is `arxiv_version` (0 when unknown). Times are timezone-aware UTC or None.
+    """
+
+    arxiv_id: str = ""
+    arxiv_version: int = 0
+    doi: str = ""
+    url: str = ""
+    pdf_url: str = ""
+    categories: tuple[str, ...] = ()
+    published: datetime | None = None
+    updated: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Paper:
-    """One catalog record, every field of the listing kept."""
+    """One catalog record, every field of the listing kept (plus arXiv's, where known)."""
 
     title_en: str
     title_zh: str
@@ -68,6 +87,8 @@ class Paper:
     comments: str = ""
     journal_ref: str = ""
     venue: Venue = field(default_factory=Venue)
+    summary_en: str = ""
+    links: Links = field(default_factory=Links)
 
     @property
     def key(self) -> str:
