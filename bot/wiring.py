@@ -133,7 +133,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=settings.digest.requests_per_second, owner=claim_owner,
                 lease=timedelta(seconds=settings.digest.claim_lease_seconds),
-                lease_clock=lease_clock)
+                lease_clock=lease_clock, history=history_store)
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,

@@ -19,7 +19,7 @@ from storage.database import Database, utc_timestamp
 
 _CONFIG_COLUMNS = (
     "guild_id, channel_id, local_time, timezone, thread, mention_subscribers, track, enabled, "
-    "enabled_since, paused_reason, consecutive_failures, failure_notice_pending"
+    "enabled_since, paused_reason, consecutive_failures, failure_notice_pending, skip_discussed"
 )
 _LEDGER_COLUMNS = (
     "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
@@ -42,7 +42,7 @@ def _config(row: Sequence[Any]) -> DigestConfig:
         thread=bool(row[4]), mention_subscribers=bool(row[5]), track=row[6],
         enabled=bool(row[7]), enabled_since=datetime.fromisoformat(row[8]),
         paused_reason=decode_optional(row[9]), consecutive_failures=row[10],
-        failure_notice_pending=bool(row[11]),
+        failure_notice_pending=bool(row[11]), skip_discussed=bool(row[12]),
     )
 
 
@@ -71,11 +71,12 @@ class SqliteDigestStore:
         async with self._db.transaction() as conn:
             await conn.execute(
                 f"INSERT OR REPLACE INTO digest_settings ({_CONFIG_COLUMNS}, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (config.guild_id, config.channel_id, config.local_time, config.timezone,
                  int(config.thread), int(config.mention_subscribers), config.track,
                  int(config.enabled), since, _encoded(config.paused_reason),
-                 config.consecutive_failures, int(config.failure_notice_pending), utc_timestamp()),
+                 config.consecutive_failures, int(config.failure_notice_pending),
+                 int(config.skip_discussed), utc_timestamp()),
             )
 
     async def config(self, guild_id: int) -> DigestConfig | None:

@@ -33,6 +33,12 @@ class SqliteHistoryStore:
         return [Discussed(guild_id, str(r[0]), loaded(r[1]), r[2], str(r[3]), r[4])
                 for r in rows]
 
+    async def discussed_ids(self, guild_id: int) -> set[str]:
+        """The ids of every paper the server has discussed."""
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT paper_id FROM discussed WHERE guild_id = ?", (guild_id,))
+        return {str(r[0]) for r in rows}
+
     async def forget(self, user_id: int) -> int:
         """Remove a member's name from the discussions they presented (the record stays)."""
         async with self._db.transaction() as conn:

@@ -363,6 +363,10 @@ class HistoryStore(Protocol):
         """A server's discussions, newest first."""
         ...
 
+    async def discussed_ids(self, guild_id: int) -> set[str]:
+        """The ids of every paper the server has discussed."""
+        ...
+
     async def forget(self, user_id: int) -> int:
         """Remove a member's name from the discussions they presented; how many."""
         ...

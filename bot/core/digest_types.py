@@ -51,6 +51,7 @@ class DigestConfig:
     thread: bool = True
     mention_subscribers: bool = True
     track: str | None = None
+    skip_discussed: bool = False
     enabled: bool = True
     enabled_since: datetime | None = None
     paused_reason: Reason | None = None

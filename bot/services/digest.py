@@ -56,7 +56,7 @@ from bot.services.digest_delivery import (
 )
 from bot.services.fanout import each_isolated
 from bot.services.pacing import discord_pace
-from storage.interfaces import DigestStore, PaperStore
+from storage.interfaces import DigestStore, HistoryStore, PaperStore
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +123,14 @@ class DigestService:
                  audience: DigestAudience | None = None,
                  requests_per_second: float = 45.0, owner: str | None = None,
                  lease: timedelta = DEFAULT_LEASE,
-                 lease_clock: Clock | None = None) -> None:
+                 lease_clock: Clock | None = None,
+                 history: HistoryStore | None = None) -> None:
         """`owner` names this process in its claims (default: `process_owner()`); a claim is
-        leased for `lease` as measured by `lease_clock` (default: `clock`)."""
+        leased for `lease` as measured by `lease_clock` (default: `clock`). `history` tells
+        which papers a server discussed, for servers that skip them."""
         self.digests = digests
         self.papers = papers
+        self.history = history
         self.poster = poster
         self.audience = audience
         # Pace our own requests below Discord's global 50/s: when hundreds of servers are due
@@ -225,12 +228,12 @@ class DigestService:
 
     async def configure(self, guild_id: int, channel_id: int, at: time, zone: ZoneInfo, *,
                         thread: bool, mention_subscribers: bool,
-                        track: str | None) -> Configured:
+                        track: str | None, skip_discussed: bool = False) -> Configured:
         """Save a server's settings (enabled from now) and say when the next post is due."""
         config = DigestConfig(
             guild_id=guild_id, channel_id=channel_id, local_time=at.strftime("%H:%M"),
             timezone=zone.key, thread=thread, mention_subscribers=mention_subscribers,
-            track=track, enabled_since=self.clock())
+            track=track, skip_discussed=skip_discussed, enabled_since=self.clock())
         await self.digests.save_config(config)
         return Configured(config, await self._next_post_at(config))
 
@@ -259,6 +262,11 @@ class DigestService:
 
     async def _choose(self, config: DigestConfig) -> Choice | None:
         eligible = await self.papers.paper_ids(config.track)
+        if config.skip_discussed and self.history is not None:
+            # Once the group has discussed every eligible paper, the day's post goes on with
+            # all of them rather than stopping.
+            discussed = await self.history.discussed_ids(config.guild_id)
+            eligible = [pid for pid in eligible if pid not in discussed] or eligible
         cycle = await self.digests.current_cycle(config.guild_id)
         posted = await self.digests.claimed_in_cycle(config.guild_id, cycle)
         recent = await self.digests.recent(config.guild_id, limit=1)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.core.card import fit
-from bot.core.digest_types import LedgerEntry
+from bot.core.digest_types import DigestConfig, LedgerEntry
 from bot.core.lang import Lang
 from bot.core.messages import render_reason
 from bot.settings import Settings
@@ -275,3 +275,32 @@ async def test_digest_now_while_off_says_so_and_posts_nothing(
     assert answer.ephemeral and "off" in answer.content and "/digest set" in answer.content
     assert not _posts(standin, guild.channel("papers"))
     assert await _recent(bot, guild.id) == []
+
+
+async def test_skip_discussed_leaves_out_what_the_group_discussed(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        clock: FakeClock) -> None:
+    await _set(standin, guild, people)
+    first = await bot.services.digest.preview(await _config(bot, guild))
+    assert first is not None
+    discussed, _ = first
+    await bot.services.sessions.history.record_discussed(
+        guild.id, discussed.id, clock.now, None, "", None)
+    assert (await bot.services.digest.preview(await _config(bot, guild)) or first)[0] == discussed
+    await _set(standin, guild, people, skip_discussed=True)
+    status = await standin.slash("digest status", guild=guild, user=people.bob)
+    (embed,) = (await status.response()).embeds
+    assert "skip discussed papers on" in {f["name"]: f["value"] for f in embed["fields"]}["Options"]
+    shown = []
+    for _ in range(30):  # a whole cycle of the 30 test papers, and into the next
+        await bot.services.digest.post_now(await _config(bot, guild))
+        shown.append(_posts(standin, guild.channel("papers"))[-1].embeds[0]["title"])
+        clock.advance(days=1)
+    assert discussed.title_en not in " ".join(shown)
+    assert len(set(shown)) == 29
+
+
+async def _config(bot: PaperclubBot, guild: Guild) -> DigestConfig:
+    config = await bot.services.digest.config(guild.id)
+    assert config is not None
+    return config

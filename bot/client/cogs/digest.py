@@ -86,14 +86,16 @@ class DigestCog(commands.GroupCog, group_name="digest",
                            timezone="IANA time zone such as Europe/Berlin",
                            thread="Open a discussion thread for each paper",
                            mention_subscribers="Mention members subscribed to the paper's topics",
-                           venue="Only main-track or only workshop papers")
+                           venue="Only main-track or only workshop papers",
+                           skip_discussed="Skip papers the group has already discussed")
     @app_commands.choices(venue=[app_commands.Choice(name="Main track", value="main"),
                                  app_commands.Choice(name="Workshop", value="workshop"),
                                  app_commands.Choice(name="Any", value="any")])
     async def set_digest(self, interaction: discord.Interaction, channel: discord.TextChannel,
                          time: app_commands.Range[str, 1, 10],
                          timezone: app_commands.Range[str, 1, 64], thread: bool = True,
-                         mention_subscribers: bool = True, venue: str = "any") -> None:
+                         mention_subscribers: bool = True, venue: str = "any",
+                         skip_discussed: bool = False) -> None:
         """Validate, check the bot's permissions in the channel, and save."""
         lang = lang_of(interaction)
         try:
@@ -108,7 +110,8 @@ class DigestCog(commands.GroupCog, group_name="digest",
                                     perms=names))
         configured = await self.services.digest.configure(
             channel.guild.id, channel.id, at, zone, thread=thread,
-            mention_subscribers=mention_subscribers, track=None if venue == "any" else venue)
+            mention_subscribers=mention_subscribers, track=None if venue == "any" else venue,
+            skip_discussed=skip_discussed)
         config, next_at = configured.config, configured.next_post_at
         await respond(interaction, t(lang, "digest.saved", channel=channel.mention,
                                      time=config.local_time, zone=zone.key,
@@ -152,7 +155,9 @@ class DigestCog(commands.GroupCog, group_name="digest",
                    t(lang, "digest.option.mentions",
                      state=_switch(lang, config.mention_subscribers)),
                    t(lang, "digest.option.papers",
-                     track=t(lang, track) if track else config.track)]
+                     track=t(lang, track) if track else config.track),
+                   t(lang, "digest.option.skip_discussed",
+                     state=_switch(lang, config.skip_discussed))]
         embed.add_field(name=t(lang, "digest.status.options"), value=", ".join(options))
         if status.next_post_at is not None:
             embed.add_field(name=t(lang, "digest.status.next"),

@@ -47,6 +47,8 @@ STRINGS: dict[str, Texts] = {
     "digest.option.thread": tr("thread {state}", "讨论串{state}", "討論串{state}"),
     "digest.option.mentions": tr("mentions {state}", "提及{state}", "提及{state}"),
     "digest.option.papers": tr("papers: {track}", "论文：{track}", "論文：{track}"),
+    "digest.option.skip_discussed": tr("skip discussed papers {state}", "跳过已讨论的论文{state}",
+                                       "跳過已討論的論文{state}"),
     "digest.track.any": tr("any", "不限", "不限"),
     "digest.track.main": tr("main", "主会", "主會"),
     "digest.track.workshop": tr("workshop", "研讨会", "研討會"),
