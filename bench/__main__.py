@@ -17,6 +17,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "digest": ("bench.digest",
                "paper of the day for 1,000 servers due at once under the 50 requests/s global "
                "limit, beside no limit"),
+    "reminders": ("bench.reminders",
+                  "session reminders for 1,000 servers due at once under the 50 requests/s "
+                  "global limit, beside no limit"),
     "views": ("bench.result_views",
               "memory of /paper result lists: RSS before and after 10,000 lookups through the "
               "stand-in, beside lists that hold their papers with no cap (the old behaviour)"),
