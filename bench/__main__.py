@@ -26,6 +26,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "subscriptions": ("bench.subscriptions",
                       "topic subscriptions: 10,000 members' topics matched against the paper of "
                       "the day and a load of 1,000 papers, beside per-topic SQLite searches"),
+    "arxiv": ("bench.arxiv",
+              "adding 1,000 ids from arXiv in id_list batches of 100 against the arXiv stand-in "
+              "with the real 3 s spacing: elapsed vs the (batches - 1) x 3 s bound, beside no "
+              "spacing"),
 }
 """Benchmark name -> (module, one-line description)."""
 

@@ -5,6 +5,7 @@ The Discord token is read from `DISCORD_TOKEN` only and never from a file.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -27,6 +28,7 @@ from pydantic_core import PydanticCustomError
 ENV_PREFIX = "PAPERCLUB_"
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+ARXIV_API_BASE = "http://export.arxiv.org/api/query"
 TOKEN_ENV = "DISCORD_TOKEN"  # noqa: S105 - the variable name, not a secret
 TOKEN_KEYS = frozenset({"token", "discord_token"})
 TOKEN_HINT = (
@@ -112,6 +114,31 @@ class SubscriptionSettings(_Section):
     outbox_lease_seconds: float = Field(default=60.0, ge=1.0, le=3600.0)
 
 
+_CONTACT = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+|https?://[^\s]+")
+
+
+class ArxivSettings(_Section):
+    """How to reach arXiv's export API, and how politely."""
+
+    api_base: HttpUrl = Field(default=HttpUrl(ARXIV_API_BASE), strict=False)
+    poll_minutes: int = Field(default=180, ge=30, le=7 * 24 * 60)
+    """How often feeds are polled (arXiv publishes once a day)."""
+    contact: str = ""
+    """An e-mail address or web page for the User-Agent, so arXiv can reach the operator."""
+    timeout_seconds: float = Field(default=30.0, gt=0.0, le=300.0)
+    max_retries: int = Field(default=4, ge=0, le=10)
+    """Retries after throttling or a failure, backing off, before "arXiv is busy"."""
+
+    @field_validator("contact")
+    @classmethod
+    def _reachable(cls, value: str) -> str:
+        value = value.strip()
+        if value and not _CONTACT.fullmatch(value):
+            raise PydanticCustomError(
+                "bad_contact", "must be an e-mail address or an http(s) URL, without spaces")
+        return value
+
+
 class LoggingSettings(_Section):
     """Log output."""
 
@@ -133,6 +160,7 @@ class Settings(_Section):
     digest: DigestSettings = DigestSettings()
     subscriptions: SubscriptionSettings = SubscriptionSettings()
     logging: LoggingSettings = LoggingSettings()
+    arxiv: ArxivSettings = ArxivSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
 
     def catalog_path(self) -> Path:

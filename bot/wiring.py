@@ -20,6 +20,7 @@ from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
+from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
 from bot.services.catalog import CatalogService
@@ -39,6 +40,7 @@ from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 from bot.services.votes import VoteService
 from bot.settings import Settings
+from bot.sources.arxiv import ArxivClient
 from storage.bookmarks import SqliteBookmarkStore
 from storage.database import Database
 from storage.digests import SqliteDigestStore
@@ -80,16 +82,19 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                     scheduler: AsyncIOScheduler | None = None,
                     dm_interval: float | None = None, force_sync: bool = False,
                     claim_owner: str | None = None, lease_clock: Clock | None = None,
-                    **options: Any) -> PaperclubBot:
+                    arxiv: ArxivSource | None = None, **options: Any) -> PaperclubBot:
     """Open the database (loading the catalog if it is empty) and build the bot on it.
 
     `clock` drives the paper of the day; `scheduler` wakes it (default: a UTC asyncio
     scheduler); `dm_interval` paces DMs (default: from `subscriptions.dm_per_second`);
     `claim_owner` names this process in the digest's claims (default: host, process id and
-    start time) and `lease_clock` times their leases (default: `clock`);
-    `options` go to discord.py's client. The bot's close() closes the database."""
+    start time) and `lease_clock` times their leases (default: `clock`); `arxiv` is the one
+    arXiv client of the process (default: from `[arxiv]`; a test passes one on a fake clock);
+    `options` go to discord.py's client. The bot's close() closes arXiv's client and the
+    database."""
     db = await Database.open(settings.database.path, readers=settings.database.readers,
                              write_wait=settings.database.write_wait_seconds)
+    arxiv_source: ArxivSource = arxiv or ArxivClient.from_settings(settings.arxiv)
     try:
         papers = SqlitePaperStore(db)
         catalog = CatalogService(papers, settings.catalog_path())
@@ -148,18 +153,22 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
                                 requests_per_second=settings.digest.requests_per_second),
-                            history=history, export=export), sender
+                            history=history, export=export, arxiv=arxiv_source), sender
 
         async def release() -> None:
             try:
-                await search.close()
+                await arxiv_source.close()
             finally:
-                await db.close()
+                try:
+                    await search.close()
+                finally:
+                    await db.close()
 
         return PaperclubBot(settings=settings, services=services, background=background,
                             scheduler=scheduler or AsyncIOScheduler(timezone=UTC),
                             release=release, force_sync=force_sync, **options)
     except BaseException:
+        await arxiv_source.close()
         await db.close()
         raise
 

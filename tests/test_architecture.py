@@ -193,3 +193,38 @@ def test_storage_defines_no_domain_records() -> None:
             decorated = any("dataclass" in ast.unparse(d) for d in cls.decorator_list)
             assert not (decorated and not name.startswith("_")), (
                 f"{path.relative_to(ROOT)} defines the record {name}: move it to bot/core")
+
+
+ARXIV_STANDIN = "arxiv_standin"
+
+
+def test_the_arxiv_standin_imports_nothing_from_the_bot() -> None:
+    modules = _modules(ARXIV_STANDIN)
+    assert len(modules) > 3
+    for path in modules:
+        names = {n for node in ast.walk(_tree(path)) for n in _imported(node)}
+        offending = {n for n in names if n.split(".")[0] in ("bot", "storage", "discord_standin")}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
+
+
+def test_the_arxiv_standin_is_used_through_its_public_api_and_lazily_by_the_bot() -> None:
+    import arxiv_standin
+
+    public = {f"{ARXIV_STANDIN}.{name}" for name in arxiv_standin.__all__} | {ARXIV_STANDIN}
+    for package in OUTSIDE_STANDIN:
+        for path in _modules(package):
+            tree = _tree(path)
+            names = {n for node in ast.walk(tree) for n in _imported(node)
+                     if n.split(".")[0] == ARXIV_STANDIN}
+            assert names <= public, f"{path.relative_to(ROOT)} imports {names - public}"
+            if package == "bot":
+                eager = {n for n in _module_level_imports(tree.body)
+                         if n.split(".")[0] == ARXIV_STANDIN}
+                assert not eager, f"{path.relative_to(ROOT)} imports {eager} when it loads"
+
+
+def test_services_never_import_http_clients() -> None:
+    for path in _modules("bot/services"):
+        offending = {n for n in _imports(path) if n.split(".")[0] in ("aiohttp", "bot")
+                     and (n.split(".")[0] == "aiohttp" or n.startswith("bot.sources"))}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}: use a port"

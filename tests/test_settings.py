@@ -85,6 +85,9 @@ def test_environment_overrides_the_file(tmp_path: Path) -> None:
     ("[serch]\nlimit = 3\n", "serch"),
     ("[logging]\nlevel = 'LOUD'\n", "logging.level"),
     ("[search]\nfuzzy_threshold = 'high'\n", "search.fuzzy_threshold"),
+    ("[arxiv]\ncontact = 'call me maybe'\n", "arxiv.contact"),
+    ("[arxiv]\npoll_minutes = 5\n", "arxiv.poll_minutes"),
+    ("[arxiv]\napi_base = 'not a url'\n", "arxiv.api_base"),
 ])
 def test_wrong_keys_types_and_values_name_the_key(tmp_path: Path, text: str, key: str) -> None:
     config = tmp_path / "bad.toml"
@@ -231,3 +234,12 @@ def test_empty_database_path_is_refused(tmp_path: Path) -> None:
         load_settings(None, {"PAPERCLUB_DATABASE__PATH": ""})
     assert load_settings(None, {"PAPERCLUB_DATABASE__PATH": ":memory:"}).database.path == Path(
         ":memory:")
+
+
+def test_arxiv_defaults_and_contact(tmp_path: Path) -> None:
+    defaults = load_settings(None, {}).arxiv
+    assert str(defaults.api_base) == "http://export.arxiv.org/api/query"
+    assert (defaults.poll_minutes, defaults.contact) == (180, "")
+    config = tmp_path / "arxiv.toml"
+    config.write_text("[arxiv]\ncontact = ' club@example.org '\n")
+    assert load_settings(config, {}).arxiv.contact == "club@example.org"

@@ -7,8 +7,9 @@ last result list; `locale zh-CN` (or zh-TW, en-US) switches your Discord languag
 bot posts in channels by itself is shown as `[#channel]` when it happens, and what it sends
 you privately as `[DM from paperclub]`; `help` and `quit` do what they say.
 You are an admin of a server with #general and #papers, and the bot's owner (so
-`/catalog reload` works). The server, channels and you keep their ids from run to run, so
-subscriptions and the paper of the day carry over while the database is kept.
+`/catalog reload` works). arXiv is a local stand-in too, serving its fixtures: nothing goes
+online. The server, channels and you keep their ids from run to run, so subscriptions and the
+paper of the day carry over while the database is kept.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
+from pydantic import HttpUrl
 
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings
@@ -242,6 +244,7 @@ def quiet_logging() -> None:
 @asynccontextmanager
 async def local_session(settings: Settings, write: Write) -> AsyncIterator[LocalSession]:
     """Start the stand-in and the real bot (syncing its commands there); stop both after."""
+    from arxiv_standin import ArxivStandIn  # noqa: PLC0415 - local mode only
     from discord_standin import (  # noqa: PLC0415 - local mode only
         Channel,
         Guild,
@@ -258,9 +261,11 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
     guild = Guild("Reading Group",
                   channels=[Channel(name, id=i) for name, i in LOCAL_CHANNEL_IDS.items()],
                   members=[Member(you, roles=[admins])], roles=[admins], id=LOCAL_GUILD_ID)
-    local_settings = settings.model_copy(update={"discord": settings.discord.model_copy(
-        update={"sync": "global", "owner_ids": (*settings.discord.owner_ids, you.id)})})
-    async with StandIn(guilds=[guild]) as standin:
+    async with ArxivStandIn() as arxiv, StandIn(guilds=[guild]) as standin:
+        local_settings = settings.model_copy(update={
+            "discord": settings.discord.model_copy(
+                update={"sync": "global", "owner_ids": (*settings.discord.owner_ids, you.id)}),
+            "arxiv": settings.arxiv.model_copy(update={"api_base": HttpUrl(arxiv.api_base)})})
         # A new stand-in knows no commands: sync even if the database says nothing changed.
         bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True)
         await standin.start_bot(bot)

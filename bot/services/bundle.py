@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
@@ -38,3 +39,5 @@ class Services:
     reminders: ReminderService
     history: HistoryService
     export: ExportService
+    arxiv: ArxivSource
+    """arXiv's API, paced for the whole process (one client, closed with the bot)."""

@@ -1,0 +1,1 @@
+"""Outside sources of papers (arXiv): clients the services reach through ports."""
