@@ -50,13 +50,13 @@ class PostgresServer:
         self._names = itertools.count(1)
         self._running = False
 
-    def _run(self, *args: str) -> None:
+    def _run(self, *args: str | Path) -> None:
         command = [str(a) for a in args]
         if self._as_root:
             command = ["runuser", "-u", _SERVER_USER, "--", *command]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode:
-            raise RuntimeError(f"{args[0]} failed ({done.returncode}): "
+            raise RuntimeError(f"{command[-len(args)]} failed ({done.returncode}): "
                                f"{(done.stderr or done.stdout).strip()[-2000:]}")
 
     def start(self) -> None:
