@@ -48,10 +48,18 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 class DatabaseSettings(_Section):
-    """Where the SQLite database lives."""
+    """Where the database lives: a SQLite file (the default), or a PostgreSQL server named by
+    `url = "postgresql://…"` (a `url` that is a plain path names the SQLite file)."""
 
     path: Path = Field(default=Path("paperclub.db"), strict=False)
+    url: str | None = None
+    """`postgresql://user:password@host:port/dbname` selects PostgreSQL."""
+    pool_size: int = Field(default=10, ge=1, le=100)
+    """PostgreSQL connections in this process's pool."""
     readers: int = Field(default=4, ge=1, le=32)
     """Reader connections serving concurrent lookups."""
     write_wait_seconds: float = Field(default=10.0, gt=0.0, le=120.0)
@@ -64,6 +72,29 @@ class DatabaseSettings(_Section):
             raise PydanticCustomError(
                 "empty_path", "must not be empty: name the SQLite file, e.g. paperclub.db")
         return value
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _known_scheme(cls, value: object) -> object:
+        if isinstance(value, str) and "://" in value and not value.startswith(POSTGRES_SCHEMES):
+            raise PydanticCustomError(
+                "url_scheme", "must be a postgresql://user:password@host/dbname URL "
+                "(or a SQLite file path)")
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @property
+    def postgres_url(self) -> str | None:
+        """The PostgreSQL server to use, or None for SQLite."""
+        if self.url and self.url.startswith(POSTGRES_SCHEMES):
+            return self.url
+        return None
+
+    @property
+    def sqlite_path(self) -> Path:
+        """The SQLite file (when `postgres_url` is None): `url` if it is a path, else `path`."""
+        return Path(self.url) if self.url and self.postgres_url is None else self.path
 
 
 class CatalogSettings(_Section):
@@ -204,9 +235,10 @@ def _token_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
 
 
 def _resolve_relative(data: dict[str, Any], base: Path) -> None:
-    for section, key in (("database", "path"), ("catalog", "path")):
+    for section, key in (("database", "path"), ("database", "url"), ("catalog", "path")):
         value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
-        relative = isinstance(value, str) and value not in {"", ":memory:"}
+        relative = (isinstance(value, str) and value not in {"", ":memory:"}
+                    and "://" not in value)
         if relative and not Path(str(value)).is_absolute():
             data[section][key] = str(base / str(value))
 

@@ -17,26 +17,26 @@ from bot.core.digest_types import (
 from bot.core.reasons import Reason, ReasonCode, decode_optional
 from storage.database import Database, utc_timestamp
 
-_CONFIG_COLUMNS = (
+CONFIG_COLUMNS = (
     "guild_id, channel_id, local_time, timezone, thread, mention_subscribers, track, enabled, "
     "enabled_since, paused_reason, consecutive_failures, failure_notice_pending, skip_discussed"
 )
-_LEDGER_COLUMNS = (
+LEDGER_COLUMNS = (
     "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
     "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until"
 )
 
 
-def _encoded(reason: Reason | None) -> str | None:
+def encoded(reason: Reason | None) -> str | None:
     return None if reason is None else reason.encode()
 
 
-def _instant(moment: datetime) -> str:
+def lease_instant(moment: datetime) -> str:
     """A lease instant as stored: UTC, to the microsecond, so that text order is time order."""
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _config(row: Sequence[Any]) -> DigestConfig:
+def config_from_row(row: Sequence[Any]) -> DigestConfig:
     return DigestConfig(
         guild_id=row[0], channel_id=row[1], local_time=row[2], timezone=row[3],
         thread=bool(row[4]), mention_subscribers=bool(row[5]), track=row[6],
@@ -46,7 +46,7 @@ def _config(row: Sequence[Any]) -> DigestConfig:
     )
 
 
-def _entry(row: Sequence[Any]) -> LedgerEntry:
+def entry_from_row(row: Sequence[Any]) -> LedgerEntry:
     return LedgerEntry(
         guild_id=row[0], local_date=date.fromisoformat(row[1]), status=LedgerStatus(row[2]),
         nonce=row[3],
@@ -70,11 +70,11 @@ class SqliteDigestStore:
                  else utc_timestamp())
         async with self._db.transaction() as conn:
             await conn.execute(
-                f"INSERT OR REPLACE INTO digest_settings ({_CONFIG_COLUMNS}, updated_at) "
+                f"INSERT OR REPLACE INTO digest_settings ({CONFIG_COLUMNS}, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (config.guild_id, config.channel_id, config.local_time, config.timezone,
                  int(config.thread), int(config.mention_subscribers), config.track,
-                 int(config.enabled), since, _encoded(config.paused_reason),
+                 int(config.enabled), since, encoded(config.paused_reason),
                  config.consecutive_failures, int(config.failure_notice_pending),
                  int(config.skip_discussed), utc_timestamp()),
             )
@@ -82,14 +82,14 @@ class SqliteDigestStore:
     async def config(self, guild_id: int) -> DigestConfig | None:
         """A server's settings, or None."""
         row = await self._db.fetchone(
-            f"SELECT {_CONFIG_COLUMNS} FROM digest_settings WHERE guild_id = ?", (guild_id,)
+            f"SELECT {CONFIG_COLUMNS} FROM digest_settings WHERE guild_id = ?", (guild_id,)
         )
-        return _config(row) if row else None
+        return config_from_row(row) if row else None
 
     async def active_configs(self) -> list[DigestConfig]:
         """Servers whose digest is on and not paused."""
-        return [_config(row) for row in await self._db.fetchall(
-            f"SELECT {_CONFIG_COLUMNS} FROM digest_settings "
+        return [config_from_row(row) for row in await self._db.fetchall(
+            f"SELECT {CONFIG_COLUMNS} FROM digest_settings "
             "WHERE enabled = 1 AND paused_reason IS NULL ORDER BY guild_id"
         )]
 
@@ -128,10 +128,10 @@ class SqliteDigestStore:
     async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
         """The ledger row for a date, or None."""
         row = await self._db.fetchone(
-            f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? AND local_date = ?",
+            f"SELECT {LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? AND local_date = ?",
             (guild_id, local_date.isoformat()),
         )
-        return _entry(row) if row else None
+        return entry_from_row(row) if row else None
 
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
         """Claim the date before sending, leased to its owner; None when a row already exists
@@ -144,7 +144,7 @@ class SqliteDigestStore:
                 (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
                  claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
                  claim.channel_id, int(claim.late), utc_timestamp(), claim.lease.owner,
-                 _instant(claim.lease.until)),
+                 lease_instant(claim.lease.until)),
             )
             if cursor.rowcount == 0:
                 return None
@@ -163,7 +163,7 @@ class SqliteDigestStore:
                 "WHERE guild_id = ? AND local_date = ? AND status = ?",
                 (LedgerStatus.CLAIMED, claim.paper_id, claim.cycle, claim.position,
                  claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
-                 claim.lease.owner, _instant(claim.lease.until), guild_id,
+                 claim.lease.owner, lease_instant(claim.lease.until), guild_id,
                  local_date.isoformat(), LedgerStatus.FAILED),
             )
             if cursor.rowcount == 0:
@@ -178,15 +178,15 @@ class SqliteDigestStore:
                 "UPDATE digest_ledger SET owner = ?, lease_until = ? "
                 "WHERE guild_id = ? AND local_date = ? AND (owner IS NULL OR owner = ? "
                 "OR lease_until IS NULL OR lease_until <= ?)",
-                (lease.owner, _instant(lease.until), guild_id, local_date.isoformat(),
-                 lease.owner, _instant(now)),
+                (lease.owner, lease_instant(lease.until), guild_id, local_date.isoformat(),
+                 lease.owner, lease_instant(now)),
             )
             return cursor.rowcount > 0
 
     async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""
-        return [_entry(row) for row in await self._db.fetchall(
-            f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
+        return [entry_from_row(row) for row in await self._db.fetchall(
+            f"SELECT {LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
             "AND status = ? ORDER BY local_date", (guild_id, LedgerStatus.CLAIMED)
         )]
 
@@ -221,7 +221,7 @@ class SqliteDigestStore:
             await conn.execute(
                 "UPDATE digest_ledger SET thread_id = ?, reason = coalesce(?, reason) "
                 "WHERE guild_id = ? AND local_date = ?",
-                (thread_id, _encoded(reason), guild_id, local_date.isoformat()),
+                (thread_id, encoded(reason), guild_id, local_date.isoformat()),
             )
 
     async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
@@ -274,7 +274,7 @@ class SqliteDigestStore:
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
         """The latest ledger rows, newest first."""
-        return [_entry(row) for row in await self._db.fetchall(
-            f"SELECT {_LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
+        return [entry_from_row(row) for row in await self._db.fetchall(
+            f"SELECT {LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = ? "
             "ORDER BY local_date DESC LIMIT ?", (guild_id, limit)
         )]

@@ -13,6 +13,7 @@ from bot.core.storage_faults import (
     CatalogLoadRunning,
     CorruptDatabase,
     DatabaseBusy,
+    DatabaseUnreachable,
     DiskFull,
     ReadOnlyDatabase,
     SchemaError,
@@ -20,7 +21,8 @@ from bot.core.storage_faults import (
     UnusablePath,
 )
 
-__all__ = ["CatalogLoadRunning", "CorruptDatabase", "DatabaseBusy", "DiskFull",
+__all__ = ["CatalogLoadRunning", "CorruptDatabase", "DatabaseBusy", "DatabaseUnreachable",
+           "DiskFull",
            "ReadOnlyDatabase", "SchemaError", "StorageError", "UnusablePath", "storage_failure"]
 
 

@@ -148,51 +148,25 @@ async def _breathe() -> None:
     await asyncio.sleep(LOAD_PAUSE_SECONDS)
 
 
-class _BatchLoader:
-    """Writes one load's batches into the shadow tables, one short transaction each.
+class LoadClassifier:
+    """One load's bookkeeping, for either backend: ids are assigned here (one load at a time
+    holds the slot); a paper already in the live catalog keeps its id and `added_at`."""
 
-    Ids are assigned here (one load at a time holds the slot); a paper already in the live
-    catalog keeps its id and `added_at`.
-    """
-
-    def __init__(self, db: Database, source: str, counts: LoadCounts, next_id: int) -> None:
-        self._db = db
+    def __init__(self, source: str, counts: LoadCounts, next_id: int) -> None:
         self._source = source
         self._counts = counts
         self._next_id = next_id
         self._lines: dict[str, int] = {}
         self._ids: set[str] = set()
 
-    async def _live(self, conn: aiosqlite.Connection,
-                    keys: list[str]) -> dict[str, tuple[int, str, str, str]]:
-        async with conn.execute(
-            f"SELECT title_key, id, content_hash, added_at, updated_at FROM papers "
-            f"WHERE title_key IN ({','.join('?' * len(keys))})", keys,
-        ) as cursor:
-            return {key: (rowid, digest, added, updated)
-                    async for key, rowid, digest, added, updated in cursor}
-
-    async def _taken_ids(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> set[str]:
-        """Public ids in the batch already held by a live paper with another title (64-bit ids
-        make this improbable, but one must never abort the whole load)."""
-        ids = [item.paper.id for item in batch]
-        async with conn.execute(
-            f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
-            f"AND title_key NOT IN ({','.join('?' * len(ids))})",
-            [*ids, *(item.key for item in batch)],
-        ) as cursor:
-            return {str(row[0]) async for row in cursor}
-
-    async def load(self, batch: list[_Prepared]) -> None:
-        """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
-        async with self._db.transaction() as conn:
-            await self._write(conn, batch)
-        await _breathe()
-
-    async def _write(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> None:
+    def classify(self, batch: list[_Prepared], live: dict[str, tuple[int, str, str, str]],
+                 taken: set[str]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
+                                           list[tuple[str, int]]]:
+        """Count each paper as new, updated, unchanged, duplicate or id collision; return the
+        paper rows, index rows and honour rows to write (`live`: title key -> id, content
+        hash, added, updated; `taken`: public ids held by live papers with other titles)."""
         counts, source, now = self._counts, self._source, utc_timestamp()
-        live = await self._live(conn, [item.key for item in batch])
-        taken = await self._taken_ids(conn, batch) | self._ids
+        taken = taken | self._ids
         rows: list[tuple[Any, ...]] = []
         fts_rows: list[tuple[Any, ...]] = []
         honours: list[tuple[str, int]] = []
@@ -224,6 +198,46 @@ class _BatchLoader:
                          item.digest, added, updated))
             fts_rows.append((rowid, *index_row(item.paper)))
             honours.extend((honour, rowid) for honour in item.paper.venue.honours)
+        return rows, fts_rows, honours
+
+
+class _BatchLoader(LoadClassifier):
+    """Writes one load's batches into the shadow tables, one short transaction each."""
+
+    def __init__(self, db: Database, source: str, counts: LoadCounts, next_id: int) -> None:
+        super().__init__(source, counts, next_id)
+        self._db = db
+
+    async def _live(self, conn: aiosqlite.Connection,
+                    keys: list[str]) -> dict[str, tuple[int, str, str, str]]:
+        async with conn.execute(
+            f"SELECT title_key, id, content_hash, added_at, updated_at FROM papers "
+            f"WHERE title_key IN ({','.join('?' * len(keys))})", keys,
+        ) as cursor:
+            return {key: (rowid, digest, added, updated)
+                    async for key, rowid, digest, added, updated in cursor}
+
+    async def _taken_ids(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> set[str]:
+        """Public ids in the batch already held by a live paper with another title (64-bit ids
+        make this improbable, but one must never abort the whole load)."""
+        ids = [item.paper.id for item in batch]
+        async with conn.execute(
+            f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
+            f"AND title_key NOT IN ({','.join('?' * len(ids))})",
+            [*ids, *(item.key for item in batch)],
+        ) as cursor:
+            return {str(row[0]) async for row in cursor}
+
+    async def load(self, batch: list[_Prepared]) -> None:
+        """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
+        async with self._db.transaction() as conn:
+            await self._write(conn, batch)
+        await _breathe()
+
+    async def _write(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> None:
+        live = await self._live(conn, [item.key for item in batch])
+        taken = await self._taken_ids(conn, batch)
+        rows, fts_rows, honours = self.classify(batch, live, taken)
         await conn.executemany(
             "INSERT INTO papers_next (id, public_id, title_key, title_en, title_zh, authors, "
             "affiliations, summary_zh, comments, journal_ref, conference, year, track, workshop, "

@@ -15,10 +15,10 @@ from bot.core.subscription_types import (
 )
 from storage.database import Database, utc_timestamp
 
-_COLUMNS = "guild_id, user_id, topic, topic_key, delivery"
+COLUMNS = "guild_id, user_id, topic, topic_key, delivery"
 
 
-def _subscription(row: Sequence[Any]) -> Subscription:
+def subscription_from_row(row: Sequence[Any]) -> Subscription:
     return Subscription(row[0], row[1], row[2], row[3], Delivery(row[4]))
 
 
@@ -50,7 +50,7 @@ class SqliteSubscriptionStore:
             if count >= MAX_TOPICS_PER_MEMBER:
                 return AddResult.LIMIT
             await conn.execute(
-                f"INSERT INTO subscriptions ({_COLUMNS}, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO subscriptions ({COLUMNS}, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (subscription.guild_id, subscription.user_id, subscription.topic,
                  subscription.topic_key, subscription.delivery, utc_timestamp()),
             )
@@ -68,15 +68,15 @@ class SqliteSubscriptionStore:
     async def of_member(self, guild_id: int, user_id: int) -> list[Subscription]:
         """A member's topics in a server, oldest first."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM subscriptions WHERE guild_id = ? AND user_id = ? "
+            f"SELECT {COLUMNS} FROM subscriptions WHERE guild_id = ? AND user_id = ? "
             "ORDER BY created_at, topic_key", (guild_id, user_id))
-        return [_subscription(row) for row in rows]
+        return [subscription_from_row(row) for row in rows]
 
     async def in_guild(self, guild_id: int) -> list[Subscription]:
         """Every subscription in a server."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM subscriptions WHERE guild_id = ?", (guild_id,))
-        return [_subscription(row) for row in rows]
+            f"SELECT {COLUMNS} FROM subscriptions WHERE guild_id = ?", (guild_id,))
+        return [subscription_from_row(row) for row in rows]
 
     async def guilds_with_subscriptions(self) -> list[int]:
         """Servers that have at least one subscription."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,65 @@ from bot.settings import bundled_catalog
 from discord_standin import Guild
 from storage.database import Database
 from storage.papers import SqlitePaperStore
+from storage.postgres.database import PgDatabase
+from tests.backends import NOT_RUN, Backend
 from tests.group import People, new_people, reading_group
+from tests.postgres import PostgresServer, find_binaries
+
+_postgres_missing: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly when the PostgreSQL half of the contract suite could not run."""
+    if _postgres_missing:
+        terminalreporter.write_sep("!", NOT_RUN, red=True, bold=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer | None]:
+    """A throwaway PostgreSQL server for the session, or None where no binaries exist."""
+    binaries = find_binaries()
+    if binaries is None:
+        _postgres_missing.append(NOT_RUN)
+        yield None
+        return
+    server = PostgresServer(binaries)
+    try:
+        server.start()
+        with ThreadPoolExecutor(1) as pool:  # its own event loop, whoever asked first
+            pool.submit(asyncio.run, server.make_template()).result()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer | None) -> AsyncIterator[str]:
+    """A fresh, migrated PostgreSQL database for one test (skipped without PostgreSQL)."""
+    if postgres_server is None:
+        pytest.skip(NOT_RUN)
+    url = await postgres_server.fresh_database()
+    yield url
+    await postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    """A fresh, migrated database of each backend in turn: the contract suite."""
+    database: Database | PgDatabase
+    if request.param == "sqlite":
+        database = await Database.open(tmp_path / "test.db")
+        yield Backend(request.param, database)
+        await database.close()
+        return
+    server: PostgresServer | None = request.getfixturevalue("postgres_server")
+    if server is None:
+        pytest.skip(NOT_RUN)
+    url = await server.fresh_database()
+    database = await PgDatabase.open(url)
+    yield Backend(request.param, database)
+    await database.close()
+    await server.drop_database(url)
 
 
 @pytest.fixture

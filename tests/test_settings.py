@@ -243,3 +243,22 @@ def test_arxiv_defaults_and_contact(tmp_path: Path) -> None:
     config = tmp_path / "arxiv.toml"
     config.write_text("[arxiv]\ncontact = ' club@example.org '\n")
     assert load_settings(config, {}).arxiv.contact == "club@example.org"
+
+
+def test_a_postgresql_url_selects_postgresql_and_a_path_or_none_keeps_sqlite(
+        tmp_path: Path) -> None:
+    url = "postgresql://paperclub:secret@db.example:5432/paperclub"
+    assert load_settings(None, {}).database.postgres_url is None
+    settings = load_settings(None, {"PAPERCLUB_DATABASE__URL": url})
+    assert settings.database.postgres_url == url
+    config = tmp_path / "paperclub.toml"
+    config.write_text('[database]\nurl = "postgres://h/db"\n')
+    assert load_settings(config, {}).database.postgres_url == "postgres://h/db"
+    config.write_text('[database]\nurl = "other.db"\n')
+    as_path = load_settings(config, {}).database
+    assert as_path.postgres_url is None and as_path.sqlite_path == tmp_path / "other.db"
+
+
+def test_a_database_url_of_another_scheme_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"PAPERCLUB_DATABASE__URL: .*postgresql://"):
+        load_settings(None, {"PAPERCLUB_DATABASE__URL": "mysql://h/db"})

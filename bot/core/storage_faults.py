@@ -44,3 +44,7 @@ class CorruptDatabase(StorageError):
 
 class UnusablePath(StorageError):
     """The configured path cannot hold a database (empty, a directory, no such directory)."""
+
+
+class DatabaseUnreachable(StorageError):
+    """The database server cannot be reached, or refused the credentials or database name."""

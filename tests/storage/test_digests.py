@@ -9,8 +9,7 @@ from bot.core.digest_types import Claim, DigestConfig, Lease
 from bot.core.lang import Lang
 from bot.core.messages import render_reason
 from bot.core.reasons import Reason, ReasonCode
-from storage.database import Database
-from storage.digests import SqliteDigestStore
+from tests.backends import Backend
 
 GUILD = 42
 DAY = date(2026, 11, 30)
@@ -24,8 +23,8 @@ def _claim(paper: str = "p1", cycle: int = 1) -> Claim:
                  late=False, lease=LEASE)
 
 
-async def test_config_round_trip_and_disable(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_config_round_trip_and_disable(backend: Backend) -> None:
+    store = backend.digests()
     await store.save_config(DigestConfig(GUILD, 7, "09:30", "Europe/Berlin", track="workshop"))
     config = await store.config(GUILD)
     assert config is not None
@@ -37,8 +36,8 @@ async def test_config_round_trip_and_disable(db: Database) -> None:
     assert not await store.disable(999)
 
 
-async def test_a_date_is_claimed_exactly_once_even_concurrently(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_a_date_is_claimed_exactly_once_even_concurrently(backend: Backend) -> None:
+    store = backend.digests()
     results = await asyncio.gather(*(store.claim(GUILD, DAY, _claim(f"p{i}")) for i in range(8)))
     winners = [r for r in results if r is not None]
     assert len(winners) == 1
@@ -54,8 +53,8 @@ async def test_a_date_is_claimed_exactly_once_even_concurrently(db: Database) ->
     assert await store.claimed_in_cycle(GUILD, 1) == {winners[0].paper_id}
 
 
-async def test_three_failures_in_a_row_pause_and_notify_once(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_three_failures_in_a_row_pause_and_notify_once(backend: Backend) -> None:
+    store = backend.digests()
     await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))
     paused = []
     for offset in range(3):
@@ -71,8 +70,8 @@ async def test_three_failures_in_a_row_pause_and_notify_once(db: Database) -> No
     assert await store.take_failure_notice(GUILD) is None
 
 
-async def test_a_success_resets_the_failure_count(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_a_success_resets_the_failure_count(backend: Backend) -> None:
+    store = backend.digests()
     await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))
     for offset, ok in enumerate([False, False, True, False, False]):
         day = date(2026, 11, 1 + offset)
@@ -85,8 +84,8 @@ async def test_a_success_resets_the_failure_count(db: Database) -> None:
     assert config is not None and config.consecutive_failures == 2
 
 
-async def test_skips_are_recorded_once_and_never_overwrite(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_skips_are_recorded_once_and_never_overwrite(backend: Backend) -> None:
+    store = backend.digests()
     await store.claim(GUILD, DAY, _claim())
     days = [date(2026, 11, 28), date(2026, 11, 29), DAY]
     offline = Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 360})
@@ -99,18 +98,17 @@ async def test_skips_are_recorded_once_and_never_overwrite(db: Database) -> None
     assert await store.current_cycle(GUILD) == 1
 
 
-async def test_a_reason_stored_as_a_sentence_reads_back_as_text(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_a_reason_stored_as_a_sentence_reads_back_as_text(backend: Backend) -> None:
+    store = backend.digests()
     await store.record_skips(GUILD, [DAY], Reason(ReasonCode.LATER_DAY_DUE))
-    async with db.transaction() as conn:
-        await conn.execute("UPDATE digest_ledger SET reason = 'bot was offline'")
+    await backend.execute("UPDATE digest_ledger SET reason = 'bot was offline'")
     (entry,) = await store.recent(GUILD)
     assert entry.reason == Reason(ReasonCode.TEXT, {"text": "bot was offline"})
     assert render_reason(Lang.EN, entry.reason) == "bot was offline"
 
 
-async def test_only_a_failed_date_is_claimed_again_and_only_once(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_only_a_failed_date_is_claimed_again_and_only_once(backend: Backend) -> None:
+    store = backend.digests()
     assert await store.reclaim_failed(GUILD, DAY, _claim()) is None  # no row
     await store.claim(GUILD, DAY, _claim())
     assert await store.reclaim_failed(GUILD, DAY, _claim()) is None  # in progress
@@ -125,8 +123,8 @@ async def test_only_a_failed_date_is_claimed_again_and_only_once(db: Database) -
 
 
 async def test_a_live_claim_of_another_owner_is_never_taken_over_an_expired_one_is(
-        db: Database) -> None:
-    store = SqliteDigestStore(db)
+        backend: Backend) -> None:
+    store = backend.digests()
     await store.claim(GUILD, DAY, _claim())
     (entry,) = await store.unfinished(GUILD)
     assert entry.lease == LEASE and entry.claimed_at is not None
@@ -146,19 +144,18 @@ async def test_a_live_claim_of_another_owner_is_never_taken_over_an_expired_one_
     assert not await store.hold(GUILD, DAY, renewed, renewed.until)
 
 
-async def test_a_claim_without_a_lease_is_anyones(db: Database) -> None:
+async def test_a_claim_without_a_lease_is_anyones(backend: Backend) -> None:
     """Rows claimed before leases existed (migrated databases) can be finished by anyone."""
-    store = SqliteDigestStore(db)
+    store = backend.digests()
     await store.claim(GUILD, DAY, _claim())
-    async with db.transaction() as conn:
-        await conn.execute("UPDATE digest_ledger SET owner = NULL, lease_until = NULL")
+    await backend.execute("UPDATE digest_ledger SET owner = NULL, lease_until = NULL")
     (entry,) = await store.unfinished(GUILD)
     assert entry.lease is None and not entry.held_by_other(OTHER, NOW)
     assert await store.hold(GUILD, DAY, Lease(OTHER, NOW + timedelta(minutes=5)), NOW)
 
 
-async def test_a_claim_too_late_to_post_is_recorded_as_skipped(db: Database) -> None:
-    store = SqliteDigestStore(db)
+async def test_a_claim_too_late_to_post_is_recorded_as_skipped(backend: Backend) -> None:
+    store = backend.digests()
     await store.claim(GUILD, DAY, _claim())
     offline = Reason(ReasonCode.OFFLINE_PAST_GRACE, {"grace_minutes": 360})
     await store.mark_skipped(GUILD, DAY, offline)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from bot.core.reasons import Reason, ReasonCode
 from bot.core.subscription_types import AddResult, Delivery, Subscription
-from storage.database import Database
-from storage.subscriptions import SqliteSubscriptionStore
+from tests.backends import Backend
 
 
 def _sub(topic: str, user: int = 1, guild: int = 10,
@@ -13,8 +12,8 @@ def _sub(topic: str, user: int = 1, guild: int = 10,
     return Subscription(guild, user, topic, topic.casefold(), delivery)
 
 
-async def test_add_refuses_duplicates_and_the_26th_topic(db: Database) -> None:
-    store = SqliteSubscriptionStore(db)
+async def test_add_refuses_duplicates_and_the_26th_topic(backend: Backend) -> None:
+    store = backend.subscriptions()
     assert await store.add(_sub("Grokking")) is AddResult.ADDED
     assert await store.add(_sub("grokking")) is AddResult.DUPLICATE
     for n in range(24):
@@ -24,8 +23,8 @@ async def test_add_refuses_duplicates_and_the_26th_topic(db: Database) -> None:
     assert len(await store.of_member(10, 1)) == 25
 
 
-async def test_notifications_are_claimed_once_per_server_member_and_paper(db: Database) -> None:
-    store = SqliteSubscriptionStore(db)
+async def test_notifications_are_claimed_once_per_server_member_and_paper(backend: Backend) -> None:
+    store = backend.subscriptions()
     assert await store.record_notifications(10, [(1, "p"), (2, "p")], Delivery.DM) == {(1, "p"),
                                                                                (2, "p")}
     assert await store.record_notifications(10, [(1, "p"), (1, "q")], Delivery.DM) == {(1, "q")}
@@ -33,8 +32,8 @@ async def test_notifications_are_claimed_once_per_server_member_and_paper(db: Da
     assert await store.notified(10, "p") == {1, 2}
 
 
-async def test_dm_pause_resume_and_forget_everywhere(db: Database) -> None:
-    store = SqliteSubscriptionStore(db)
+async def test_dm_pause_resume_and_forget_everywhere(backend: Backend) -> None:
+    store = backend.subscriptions()
     await store.add(_sub("a"))
     await store.add(_sub("b", guild=11))
     await store.add(_sub("a", user=2))
@@ -51,8 +50,8 @@ async def test_dm_pause_resume_and_forget_everywhere(db: Database) -> None:
     assert await store.resume_dms(2) is False
 
 
-async def test_topic_counts_and_followers(db: Database) -> None:
-    store = SqliteSubscriptionStore(db)
+async def test_topic_counts_and_followers(backend: Backend) -> None:
+    store = backend.subscriptions()
     for user in (1, 2, 3):
         await store.add(_sub("grokking", user=user))
     await store.add(_sub("distillation", user=1))
@@ -61,8 +60,8 @@ async def test_topic_counts_and_followers(db: Database) -> None:
     assert sorted(await store.guilds_with_subscriptions()) == [10]
 
 
-async def test_adding_a_followed_topic_with_another_delivery_changes_it(db: Database) -> None:
-    store = SqliteSubscriptionStore(db)
+async def test_adding_a_followed_topic_with_another_delivery_changes_it(backend: Backend) -> None:
+    store = backend.subscriptions()
     assert await store.add(_sub("Grokking")) is AddResult.ADDED
     assert await store.add(_sub("grokking", delivery=Delivery.MENTION)) \
         is AddResult.DELIVERY_CHANGED

@@ -1,0 +1,200 @@
+"""The PostgreSQL connection pool, transactions, start-up checks and migrations.
+
+One asyncpg pool per process. Reads run on any pooled connection (each statement sees the last
+committed state); writes run in `transaction()`, READ COMMITTED by default, where the stores rely
+on single atomic statements (`INSERT … ON CONFLICT DO NOTHING RETURNING`, conditional `UPDATE`)
+or on row locks (`SELECT … FOR UPDATE`), the equivalent of SQLite's `BEGIN IMMEDIATE` discipline.
+A failure to reach the server or a refused login leaves as one line (`DatabaseUnreachable`);
+the password never appears in a message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
+
+import asyncpg
+
+from storage.errors import (
+    DatabaseUnreachable,
+    DiskFull,
+    ReadOnlyDatabase,
+    SchemaError,
+    StorageError,
+)
+from storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
+
+__all__ = ["Isolation", "PgDatabase", "where_of"]
+
+log = logging.getLogger(__name__)
+
+Isolation = Literal["read_committed", "repeatable_read", "serializable"]
+CONNECT_TIMEOUT_SECONDS = 10.0
+_MIGRATION_LOCK = 0x70617065  # pg_advisory_xact_lock key: one migrating process at a time
+
+
+def where_of(url: str) -> str:
+    """The server and database of a URL, for messages: never the user's password."""
+    parts = urlsplit(url)
+    user = f"{parts.username}@" if parts.username else ""
+    socket = parse_qs(parts.query).get("host", [""])[0]
+    host = parts.hostname or socket or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{user}{host}{port}{parts.path or '/'}"
+
+
+def _unreachable(exc: BaseException, url: str) -> StorageError:
+    where = where_of(url)
+    refused = asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError
+    if isinstance(exc, refused):
+        return DatabaseUnreachable(f"PostgreSQL refused the credentials for {where}: {exc}")
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        return DatabaseUnreachable(f"PostgreSQL at {where}: no such database ({exc})")
+    if isinstance(exc, TimeoutError):
+        return DatabaseUnreachable(f"cannot reach PostgreSQL at {where}: timed out after "
+                                   f"{CONNECT_TIMEOUT_SECONDS:g} s")
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    reason = reason or type(exc).__name__
+    return DatabaseUnreachable(f"cannot reach PostgreSQL at {where}: {reason}")
+
+
+def pg_failure(exc: BaseException) -> StorageError | None:
+    """The `StorageError` for an environmental PostgreSQL failure, or None for a bug."""
+    if isinstance(exc, StorageError):
+        return exc
+    if isinstance(exc, asyncpg.DiskFullError):
+        return DiskFull(f"disk full: {exc}")
+    if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
+        return ReadOnlyDatabase(f"read-only database: {exc}")
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        return ReadOnlyDatabase(f"permission denied: {exc}")
+    if isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InterfaceError
+                  | ConnectionError):
+        return DatabaseUnreachable(f"lost the connection to PostgreSQL: {exc}")
+    return None
+
+
+class PgDatabase:
+    """Owns the pool; open with `PgDatabase.open(url)` and always `close()`."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True, pool_size: int = 10) -> PgDatabase:
+        """Connect, refuse a schema newer than the code, and bring the schema up to date."""
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max(1, pool_size), timeout=CONNECT_TIMEOUT_SECONDS,
+                command_timeout=None)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                ValueError) as exc:
+            raise _unreachable(exc, url) from exc
+        db = cls(pool, url)
+        try:
+            await db.check_version()
+            if migrate:
+                await db.migrate()
+        except BaseException as exc:
+            await db.close()
+            raise _translated(exc) from exc
+        return db
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self._pool.close()
+
+    async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        """Rows of one statement on a pooled connection."""
+        try:
+            return list(await self._pool.fetch(sql, *args))
+        except Exception as exc:
+            raise _translated(exc) from exc
+
+    async def fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        """The first row of one statement, or None."""
+        try:
+            return await self._pool.fetchrow(sql, *args)
+        except Exception as exc:
+            raise _translated(exc) from exc
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row, or None."""
+        try:
+            return await self._pool.fetchval(sql, *args)
+        except Exception as exc:
+            raise _translated(exc) from exc
+
+    @asynccontextmanager
+    async def transaction(self, isolation: Isolation = "read_committed"
+                          ) -> AsyncIterator[asyncpg.Connection]:
+        """One connection in one transaction: COMMIT at the end, ROLLBACK on any exception."""
+        try:
+            async with self._pool.acquire() as conn, conn.transaction(isolation=isolation):
+                yield conn
+        except Exception as exc:
+            raise _translated(exc) from exc
+
+    async def schema_version(self) -> int:
+        """The version recorded in the database (0 for an empty one)."""
+        async with self.transaction() as conn:
+            return await _version(conn)
+
+    async def check_version(self) -> None:
+        """Refuse a database written by a newer paperclub."""
+        version = await self.schema_version()
+        if version > LATEST_VERSION:
+            raise SchemaError(
+                f"database schema version {version} is newer than this paperclub understands "
+                f"({LATEST_VERSION}); upgrade paperclub or use another database"
+            )
+
+    async def migrate(self) -> int:
+        """Apply pending migrations, each in its own transaction, one process at a time."""
+        for migration in MIGRATIONS:
+            async with self.transaction() as conn:
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS paperclub_schema (version integer NOT NULL)")
+                current = await _version(conn)
+                if current > LATEST_VERSION:
+                    raise SchemaError(f"database schema version {current} is too new")
+                if current >= migration.version:
+                    continue
+                log.log(logging.DEBUG if current == 0 else logging.INFO,
+                        "migrating database to version %d: %s", migration.version,
+                        migration.name)
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await conn.execute("DELETE FROM paperclub_schema")
+                await conn.execute("INSERT INTO paperclub_schema (version) VALUES ($1)",
+                                   migration.version)
+        return await self.schema_version()
+
+
+async def _version(conn: asyncpg.Connection) -> int:
+    exists = await conn.fetchval("SELECT to_regclass('paperclub_schema') IS NOT NULL")
+    if not exists:
+        return 0
+    value = await conn.fetchval("SELECT max(version) FROM paperclub_schema")
+    return int(value) if value is not None else 0
+
+
+def _translated(exc: BaseException) -> BaseException:
+    return pg_failure(exc) or exc
+
+
+def placeholders(count: int, start: int = 1) -> str:
+    """`$start, …` for `count` bound parameters."""
+    return ", ".join(f"${i}" for i in range(start, start + count))
+
+
+def rows_affected(status: str) -> int:
+    """The row count of a command status such as `UPDATE 3` or `INSERT 0 1`."""
+    tail = status.rsplit(" ", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+

@@ -1,0 +1,292 @@
+"""PostgreSQL implementation of `PaperStore`: the catalog and its `tsvector` search.
+
+A load runs in one transaction (readers see the old catalog until it commits, MVCC) under a
+transaction-scoped advisory lock, so one load at a time: another gets `CatalogLoadRunning`.
+Search mirrors `SqlitePaperStore.search` step by step (see `storage.postgres.search`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
+from bot.core.models import Paper
+from bot.core.query import Filters, SearchQuery
+from bot.core.text import title_key
+from storage.database import utc_timestamp
+from storage.errors import CatalogLoadRunning
+from storage.papers import BATCH, RANK_WINDOW, LoadClassifier, _next_batch, _Prepared
+from storage.postgres.database import PgDatabase, rows_affected
+from storage.postgres.search import (
+    HEADLINE,
+    RANK_WEIGHTS,
+    Term,
+    match_query,
+    phrase_query,
+    tsvector_literal,
+)
+from storage.rows import paper_from_row
+
+_LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
+_PAPER_COLUMNS = (
+    "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
+    "p.journal_ref, p.conference, p.year, p.track, p.workshop, p.honours, p.pages, "
+    "p.figures, p.tables"
+)
+_STORED = (
+    "id, public_id, title_key, title_en, title_zh, authors, affiliations, summary_zh, comments, "
+    "journal_ref, conference, year, track, workshop, honours, pages, figures, tables, source, "
+    "source_line, content_hash, added_at, updated_at, search, search_tokens"
+)
+_RANK = f"ts_rank('{RANK_WEIGHTS}', p.search, $1::tsquery)"
+_ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+
+
+def _ascii_lower(text: str) -> str:
+    """SQLite's NOCASE and LIKE fold only A-Z; so does the SQL here."""
+    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                        "abcdefghijklmnopqrstuvwxyz"))
+
+
+def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
+    """SQL conditions on `papers p` for a query's filters, numbered from `$start`, with their
+    parameters; the same meaning as SQLite's (`storage.papers.filter_clauses`)."""
+    where: list[str] = []
+    params: list[Any] = []
+
+    def param(value: Any) -> str:
+        params.append(value)
+        return f"${start + len(params) - 1}"
+
+    if filters.track:
+        where.append(f"p.track = {param(filters.track.value)}")
+    if filters.venue:
+        folded = param(_ascii_lower(filters.venue))
+        where.append(f"({_ASCII_LOWER.format('p.conference')} = {folded} OR "
+                     f"strpos({_ASCII_LOWER.format('p.workshop')}, {folded}) > 0)")
+    if filters.year is not None:
+        where.append(f"p.year = {param(filters.year)}")
+    if filters.honour:
+        where.append("EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id "
+                     f"AND h.honour = {param(filters.honour)})")
+    return where, params
+
+
+def _hits(rows: list[asyncpg.Record]) -> list[SearchHit]:
+    return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
+
+
+class PgPaperStore:
+    """Papers, their honours and the `tsvector` index, kept in step in one table."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self._db = db
+
+    async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
+                   prune: bool = False) -> LoadCounts:
+        """Upsert every paper in one transaction; `prune` removes the source's others."""
+        counts = LoadCounts()
+        async with self._db.transaction() as conn:
+            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+                raise CatalogLoadRunning("the catalog is being reloaded by another process; "
+                                         "try again when that load has finished")
+            next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
+            classifier = LoadClassifier(source.name, counts, next_id)
+            await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
+            iterator: Iterator[tuple[int, Paper]] = iter(papers)
+            while batch := await asyncio.to_thread(_next_batch, iterator):
+                await self._write(conn, classifier, batch)
+            if prune:
+                status = await conn.execute(
+                    "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
+                    "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
+                counts.removed = rows_affected(status)
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
+                "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                source.name, source.listing_query, utc_timestamp(), counts.added,
+                counts.updated, counts.unchanged, counts.removed,
+                source.rejected + len(counts.duplicates) + len(counts.id_collisions))
+        return counts
+
+    async def _write(self, conn: asyncpg.Connection, classifier: LoadClassifier,
+                     batch: list[_Prepared]) -> None:
+        keys = [item.key for item in batch]
+        live = {row[0]: (int(row[1]), str(row[2]), str(row[3]), str(row[4]))
+                for row in await conn.fetch(
+                    "SELECT title_key, id, content_hash, added_at, updated_at FROM papers "
+                    "WHERE title_key = ANY($1)", keys)}
+        taken = {str(row[0]) for row in await conn.fetch(
+            "SELECT public_id FROM papers WHERE public_id = ANY($1) "
+            "AND NOT title_key = ANY($2)", [item.paper.id for item in batch], keys)}
+        rows, index_rows, honours = classifier.classify(batch, live, taken)
+        searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
+        columns = _STORED.split(", ")
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+        await conn.executemany(
+            f"INSERT INTO papers ({_STORED}) VALUES ("
+            + ", ".join(f"${i}" for i in range(1, 24)) + ", $24::tsvector, $25) "
+            f"ON CONFLICT (id) DO UPDATE SET {updates}",
+            [(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
+        ids = [row[0] for row in rows]
+        await conn.execute("INSERT INTO loaded (id) SELECT unnest($1::bigint[]) "
+                           "ON CONFLICT DO NOTHING", ids)
+        await conn.execute("DELETE FROM paper_honours WHERE paper_id = ANY($1)", ids)
+        await conn.executemany("INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) "
+                               "ON CONFLICT DO NOTHING", honours)
+
+    async def get(self, public_id: str) -> Paper | None:
+        """One paper by its public id."""
+        row = await self._db.fetchrow(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = $1", public_id)
+        return paper_from_row(row) if row else None
+
+    async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
+                     offset: int = 0) -> list[SearchHit]:
+        """Ranked as SQLite ranks: the exact title, then title phrases, then headline hits
+        (titles, authors), then the rest; filters narrow in SQL with bound parameters."""
+        has_match, match = match_query(query, any_word=any_word)
+        where, _ = filter_clauses(query.filters, 2)
+        if (has_match and match is None) or (not has_match and not where):
+            return []
+        wanted = max(0, limit) + max(0, offset)
+        phrase = phrase_query(query)
+        hits: list[SearchHit] = []
+        if phrase and match:
+            hits = await self._phrase_hits(query, f"{phrase} & {match}", wanted)
+        if len(hits) < wanted:
+            rest = await self._matches(query, any_word, match, wanted + len(hits))
+            seen = {hit.paper.id for hit in hits}
+            hits += [hit for hit in rest if hit.paper.id not in seen]
+        return hits[max(0, offset):wanted]
+
+    async def _phrase_hits(self, query: SearchQuery, tsquery: str,
+                           limit: int) -> list[SearchHit]:
+        where, params = filter_clauses(query.filters, 4)
+        rows = await self._db.fetch(
+            f"SELECT {_PAPER_COLUMNS}, -{_RANK} AS score FROM papers p "
+            "WHERE p.search @@ $1::tsquery" + "".join(f" AND {c}" for c in where)
+            + " ORDER BY p.title_key = $2 DESC, score, p.id LIMIT $3",
+            tsquery, title_key(" ".join(query.phrase)), limit, *params)
+        return _hits(rows)
+
+    async def _matches(self, query: SearchQuery, any_word: bool, match: Term,
+                       limit: int) -> list[SearchHit]:
+        where, params = filter_clauses(query.filters, 3)
+        if match is not None and not where:
+            return await self._ranked(query, any_word, limit)
+        if match is not None:
+            sql = (f"SELECT {_PAPER_COLUMNS}, -{_RANK} AS score FROM papers p "
+                   "WHERE p.search @@ $1::tsquery" + "".join(f" AND {c}" for c in where)
+                   + " ORDER BY score, p.id LIMIT $2")
+            return _hits(await self._db.fetch(sql, match, max(0, limit), *params))
+        where, params = filter_clauses(query.filters, 2)
+        sql = (f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
+               + " AND ".join(where) + " ORDER BY p.year DESC NULLS LAST, "
+               "p.title_key COLLATE \"C\" LIMIT $1")
+        return _hits(await self._db.fetch(sql, max(0, limit), *params))
+
+    async def _top(self, match: str, limit: int) -> list[SearchHit]:
+        """Rank among the `RANK_WINDOW` newest matches, as SQLite does."""
+        rows = await self._db.fetch(
+            "WITH window_ AS (SELECT p.id FROM papers p WHERE p.search @@ $1::tsquery "
+            "ORDER BY p.id DESC LIMIT $3) "
+            f"SELECT {_PAPER_COLUMNS}, -{_RANK} AS score FROM papers p "
+            "JOIN window_ w ON w.id = p.id ORDER BY score, p.id LIMIT $2",
+            match, limit, RANK_WINDOW)
+        return _hits(rows)
+
+    async def _ranked(self, query: SearchQuery, any_word: bool, limit: int) -> list[SearchHit]:
+        """Headline hits (titles, authors) first, then the rest."""
+        _, headline = match_query(query, any_word=any_word, weights=HEADLINE)
+        hits = await self._top(headline, limit) if headline else []
+        if len(hits) < limit:
+            _, everywhere = match_query(query, any_word=any_word)
+            seen = {hit.paper.id for hit in hits}
+            more = await self._top(str(everywhere), limit + len(hits))
+            hits += [hit for hit in more if hit.paper.id not in seen][: limit - len(hits)]
+        return hits[:limit]
+
+    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
+        """Workshop names containing `prefix` (A-Z case-insensitive), most papers first."""
+        rows = await self._db.fetch(
+            f"SELECT workshop FROM papers WHERE strpos({_ASCII_LOWER.format('workshop')}, $1) > 0 "
+            "GROUP BY workshop ORDER BY count(*) DESC, workshop COLLATE \"C\" LIMIT $2",
+            _ascii_lower(prefix), limit)
+        return [str(row[0]) for row in rows]
+
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text`, most papers first."""
+        rows = await self._db.fetch(
+            "SELECT name FROM (SELECT conference AS name, count(*) AS n FROM papers "
+            f"WHERE strpos({_ASCII_LOWER.format('conference')}, $1) > 0 GROUP BY conference "
+            "UNION ALL SELECT workshop, count(*) FROM papers "
+            f"WHERE strpos({_ASCII_LOWER.format('workshop')}, $1) > 0 GROUP BY workshop) v "
+            "ORDER BY n DESC, name COLLATE \"C\" LIMIT $2", _ascii_lower(text), limit)
+        return [str(row[0]) for row in rows]
+
+    async def paper_ids(self, track: str | None = None) -> list[str]:
+        """Public ids of every paper, or of those on one track."""
+        if track:
+            rows = await self._db.fetch("SELECT public_id FROM papers WHERE track = $1", track)
+        else:
+            rows = await self._db.fetch("SELECT public_id FROM papers")
+        return [str(row[0]) for row in rows]
+
+    async def random(self) -> Paper | None:
+        """A uniformly random paper (ids are dense)."""
+        row = await self._db.fetchrow(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.id >= "
+            "(SELECT floor(random() * (max(id) + 1)) FROM papers) ORDER BY p.id LIMIT 1")
+        if row is None:
+            row = await self._db.fetchrow(
+                f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1")
+        return paper_from_row(row) if row else None
+
+    async def count(self) -> int:
+        """Number of papers."""
+        return int(await self._db.fetchval("SELECT count(*) FROM papers") or 0)
+
+    async def stats(self) -> CatalogStats:
+        """Totals per conference, year and track, and the last load."""
+        venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await self._db.fetch(
+            "SELECT conference, year, track, count(*) FROM papers GROUP BY conference, year, "
+            "track ORDER BY count(*) DESC, conference COLLATE \"C\" NULLS FIRST, "
+            "year NULLS FIRST, track COLLATE \"C\""))
+        workshops = int(await self._db.fetchval(
+            "SELECT count(DISTINCT workshop) FROM papers WHERE workshop IS NOT NULL") or 0)
+        last = await self._db.fetchrow(
+            "SELECT loaded_at, source, rejected FROM catalog_loads ORDER BY id DESC LIMIT 1")
+        return CatalogStats(
+            papers=sum(v.papers for v in venues), venues=venues, workshops=workshops,
+            last_load_at=datetime.fromisoformat(last[0]) if last else None,
+            last_load_source=last[1] if last else None,
+            last_load_rejected=int(last[2]) if last else 0)
+
+    async def vocabulary(self) -> list[tuple[str, int]]:
+        """Indexed Latin words of 4+ letters with their document counts (as `fts5vocab`)."""
+        return [(str(word), int(ndoc)) for word, ndoc in await self._db.fetch(
+            "SELECT word, ndoc FROM ts_stat('SELECT search FROM papers') "
+            "WHERE length(word) >= 4 AND word ~ '^[a-z]' AND word !~ '[0-9]'")]
+
+    async def catalog_version(self) -> int:
+        """The id of the last load; changes with every load."""
+        return int(await self._db.fetchval("SELECT max(id) FROM catalog_loads") or 0)
+
+    async def iter_papers(self) -> AsyncIterator[Paper]:
+        """Every paper in insertion order, read in pages."""
+        last = 0
+        while True:
+            rows = await self._db.fetch(
+                f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > $1 "
+                "ORDER BY p.id LIMIT $2", last, BATCH)
+            if not rows:
+                return
+            for row in rows:
+                yield paper_from_row(row)
+            last = int(rows[-1][15])
