@@ -78,8 +78,9 @@ async def test_the_migration_rebuilds_an_index_made_the_old_way(tmp_path: Path) 
             "'[\"Ada Lovelace\"]', '[]', '', ?, ?, 'ICML', 2026, 'main', '[]', 's', 'h', "
             "'now', 'now')",
             (PROCEEDINGS.title_en, "嶺迴歸", PROCEEDINGS.comments, PROCEEDINGS.journal_ref))
-        conn.execute(  # as the old index held it: Traditional, journal reference whole
-            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) VALUES (1, ?, '嶺迴 迴歸', "
+        conn.execute(  # as the old index held it (six columns then): Traditional, journal
+            # reference whole
+            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS[:6])}) VALUES (1, ?, '嶺迴 迴歸', "
             "'Ada Lovelace', '', '', 'ICML 2026 main Proceedings Machine Learning')",
             (PROCEEDINGS.title_en,))
     db = await Database.open(path)
