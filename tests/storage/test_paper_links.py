@@ -12,6 +12,7 @@ import pytest
 from bot.core.catalog_types import AddStatus, LoadSource
 from bot.core.models import Links, Paper, paper_id
 from bot.core.query import parse_query
+from bot.core.records import dumps
 from bot.core.text import title_key
 from bot.services.catalog_loader import load_catalog
 from storage.database import Database
@@ -178,3 +179,16 @@ async def test_an_old_database_gains_the_columns(tmp_path: Path) -> None:
             "Old Paper"]
     finally:
         await db.close()
+
+
+async def test_json_lines_round_trip_through_the_database(db: Database, tmp_path: Path) -> None:
+    papers = [arxiv_paper(), arxiv_paper("Second", arxiv_id="hep-th/9901001", version=0),
+              Paper(title_en="No Links", title_zh="无", authors=("Q",))]
+    lines = [dumps(p) + "\n" for p in papers]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    store = SqlitePaperStore(db)
+    report = await load_catalog(store, path)
+    assert report.counts.added == 3 and report.errors == []
+    assert [dumps(p) + "\n" async for p in store.iter_papers()] == lines
+    assert [p async for p in store.iter_papers()] == papers
