@@ -51,15 +51,21 @@ def _alive(pid: int) -> bool:
     return True
 
 
-async def claim(conn: aiosqlite.Connection) -> None:
-    """Take the load slot (`CatalogLoadRunning` if a live process holds it), drop a dead
-    load's shadows and create fresh ones. Call inside a transaction."""
+async def ensure_free(conn: aiosqlite.Connection) -> None:
+    """`CatalogLoadRunning` while a live process holds the load slot: a write to the live
+    catalog then would be lost at the switch. Call inside a transaction."""
     async with conn.execute("SELECT value FROM bot_state WHERE key = ?", (SLOT_KEY,)) as cur:
         row = await cur.fetchone()
     holder = int(row[0]) if row and str(row[0]).isdigit() else 0
     if holder and _alive(holder):
         raise CatalogLoadRunning(f"the catalog is being reloaded by process {holder}; "
                                  "try again when that load has finished")
+
+
+async def claim(conn: aiosqlite.Connection) -> None:
+    """Take the load slot (`CatalogLoadRunning` if a live process holds it), drop a dead
+    load's shadows and create fresh ones. Call inside a transaction."""
+    await ensure_free(conn)
     await conn.execute(
         "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) "
         "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",

@@ -12,12 +12,13 @@ from bot.core.models import Paper
 from bot.core.query import MIN_PREFIX_CHARS, SearchQuery
 from bot.core.text import cjk_bigrams, has_cjk
 from bot.core.topic_match import index_columns
-from storage.rows import paper_from_row
+from storage.rows import EMPTY_LINK_VALUES, paper_from_row
 
 # Column order of paper_fts and the bm25 weights used for ranking (titles and authors count
-# twice as much as the summary; measured in search-notes: heavier title weights hurt).
-COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
-WEIGHTS = (2.0, 2.0, 2.0, 1.0, 1.0, 0.5)
+# twice as much as either summary; measured in search-notes: heavier title weights hurt). The
+# English abstract came last (migration 11), so older migrations' column numbers still hold.
+COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue", "summary_en")
+WEIGHTS = (2.0, 2.0, 2.0, 1.0, 1.0, 0.5, 1.0)
 
 
 def _quote(text: str) -> str:
@@ -82,7 +83,8 @@ STORED_FIELDS = (
     "title_en, title_zh, authors, affiliations, summary_zh, comments, journal_ref, conference, "
     "year, track, workshop, honours"
 )
-"""The `papers` columns `stored_index_column` takes, in order (SQL for a migration)."""
+"""The `papers` columns `stored_index_column` takes, in order (SQL for a migration). The English
+abstract is not among them: no migration that rebuilds the index has run since it existed."""
 
 
 @lru_cache(maxsize=1)
@@ -92,7 +94,7 @@ def _stored_index_row(title_en: str, title_zh: str, authors: str, affiliations: 
                       honours: str) -> tuple[str, ...]:
     paper = paper_from_row((title_en, title_zh, authors, affiliations, summary, comments,
                             journal_ref, conference, year, track, workshop, honours,
-                            None, None, None))
+                            None, None, None, *EMPTY_LINK_VALUES))
     return index_row(paper)
 
 

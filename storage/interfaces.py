@@ -6,7 +6,14 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit
+from bot.core.catalog_types import (
+    ADD_SOURCE,
+    AddOutcome,
+    CatalogStats,
+    LoadCounts,
+    LoadSource,
+    SearchHit,
+)
 from bot.core.digest_types import Claim, DigestConfig, Lease, LedgerEntry
 from bot.core.group_types import Bookmark, Discussed, QueueItem, SuggestOutcome
 from bot.core.models import Paper
@@ -37,6 +44,14 @@ class PaperStore(Protocol):
         prune: bool = False,
     ) -> LoadCounts:
         """Upsert papers (line, paper) in one transaction; `prune` removes the source's others."""
+        ...
+
+    async def add_papers(self, papers: Sequence[Paper], *,
+                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+        """Add a few papers in one transaction, one outcome each, in order: a known arXiv id
+        updates in place when the version is newer (else unchanged); a record with the same
+        normalised title gains the id, links and abstract it lacks (never a duplicate);
+        anything else is added. `CatalogLoadRunning` while a load is being built."""
         ...
 
     async def get(self, public_id: str) -> Paper | None:

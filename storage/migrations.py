@@ -10,7 +10,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage.fts import COLUMNS, STORED_FIELDS
+from storage.fts import STORED_FIELDS
+
+_V1_COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
+"""The full-text columns from migration 1 to 11 (`storage.fts.COLUMNS` then)."""
+_V12_COLUMNS = (*_V1_COLUMNS, "summary_en")
+"""The full-text columns from migration 12 on (frozen: later changes get their own step)."""
+_V12_NEW_COLUMNS = (
+    "summary_en TEXT NOT NULL DEFAULT ''",
+    "arxiv_id TEXT NOT NULL DEFAULT ''",
+    "arxiv_version INTEGER NOT NULL DEFAULT 0",
+    "doi TEXT NOT NULL DEFAULT ''",
+    "url TEXT NOT NULL DEFAULT ''",
+    "pdf_url TEXT NOT NULL DEFAULT ''",
+    "categories TEXT NOT NULL DEFAULT '[]'",
+    "arxiv_published TEXT",
+    "arxiv_updated TEXT",
+)
+_FTS_OPTIONS = "tokenize = 'unicode61 remove_diacritics 2'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +197,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "full-text index: Traditional Chinese folded to Simplified, no venue boilerplate",
         (
             "DELETE FROM paper_fts",
-            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) SELECT id, "
-            + ", ".join(f"paperclub_index({i}, {STORED_FIELDS})" for i in range(len(COLUMNS)))
+            f"INSERT INTO paper_fts (rowid, {', '.join(_V1_COLUMNS)}) SELECT id, "
+            + ", ".join(f"paperclub_index({i}, {STORED_FIELDS})" for i in range(len(_V1_COLUMNS)))
             + " FROM papers",
         ),
     ),
@@ -350,6 +367,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         11,
         "paper of the day may skip papers the server already discussed",
         ("ALTER TABLE digest_settings ADD COLUMN skip_discussed INTEGER NOT NULL DEFAULT 0",),
+    ),
+    Migration(
+        12,
+        "English abstracts, arXiv ids and links",
+        (
+            *(f"ALTER TABLE papers ADD COLUMN {column}" for column in _V12_NEW_COLUMNS),
+            "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
+            # The index gains a last column; existing papers have no English abstract yet.
+            f"CREATE TEMP TABLE fts_copy AS SELECT rowid AS id, {', '.join(_V1_COLUMNS)} "
+            "FROM paper_fts",
+            "DROP TABLE paper_vocab",
+            "DROP TABLE paper_fts",
+            f"CREATE VIRTUAL TABLE paper_fts USING fts5 ({', '.join(_V12_COLUMNS)}, "
+            f"{_FTS_OPTIONS})",
+            f"INSERT INTO paper_fts (rowid, {', '.join(_V12_COLUMNS)}) SELECT id, "
+            f"{', '.join(_V1_COLUMNS)}, '' FROM fts_copy",
+            "DROP TABLE fts_copy",
+            "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
+        ),
     ),
 )
 

@@ -4,18 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
-from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
-from bot.core.models import Paper
+from bot.core.catalog_types import (
+    ADD_SOURCE,
+    AddOutcome,
+    AddStatus,
+    CatalogStats,
+    LoadCounts,
+    LoadSource,
+    SearchHit,
+    VenueCount,
+)
+from bot.core.models import Links, Paper
+from bot.core.paper_merge import filled, keeping_added_facts, newer_version
 from bot.core.query import Filters, SearchQuery
 from bot.core.text import title_key
 from storage import catalog_swap
@@ -28,20 +40,37 @@ from storage.fts import (
     match_expression,
     phrase_expression,
 )
-from storage.rows import paper_from_row
+from storage.rows import (
+    LINK_COLUMNS,
+    PAPER_COLUMN_COUNT,
+    PAPER_COLUMNS,
+    link_values,
+    links_from_values,
+    paper_from_row,
+)
 
 BATCH = 1000
 """Papers per load transaction (and rows per page when reading every paper)."""
 LOAD_PAUSE_SECONDS = 0.01
 """Pause between a load's transactions, so writers in other processes get the lock."""
 RANK_WINDOW = 2000
-_PAPER_COLUMNS = (
-    "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
-    "p.journal_ref, p.conference, p.year, p.track, p.workshop, p.honours, p.pages, "
-    "p.figures, p.tables"
+_SCORE = PAPER_COLUMN_COUNT
+"""Where a query's score (or id) column follows the paper's columns."""
+STORED_COLUMNS = (
+    "title_en, title_zh, authors, affiliations, summary_zh, comments, journal_ref, conference, "
+    "year, track, workshop, honours, pages, figures, tables, summary_en, arxiv_id, "
+    "arxiv_version, doi, url, pdf_url, categories, arxiv_published, arxiv_updated"
+)
+"""The columns `_paper_values` fills, in order."""
+_STORED = STORED_COLUMNS
+_INSERT = (
+    "(id, public_id, title_key, " + _STORED + ", source, source_line, content_hash, added_at, "
+    "updated_at) VALUES (" + ", ".join("?" * (_STORED.count(",") + 9)) + ")"
 )
 _BM25 = "bm25(paper_fts, " + ", ".join(str(w) for w in WEIGHTS) + ")"
 assert len(WEIGHTS) == len(COLUMNS)
+_FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES ("
+               + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
 
 
 
@@ -88,6 +117,7 @@ def _paper_values(paper: Paper) -> tuple[Any, ...]:
         v.pages,
         v.figures,
         v.tables,
+        *link_values(paper),
     )
 
 
@@ -108,14 +138,24 @@ class _Prepared:
     digest: str
 
 
+def _prepared(line: int, paper: Paper) -> _Prepared:
+    values = _paper_values(paper)
+    return _Prepared(line, paper, paper.key, values, content_hash(values))
+
+
 def _prepare(batch: list[tuple[int, Paper]]) -> list[_Prepared]:
-    prepared = []
-    for line, paper in batch:
-        values = _paper_values(paper)
-        prepared.append(
-            _Prepared(line, paper, paper.key, values, content_hash(values))
-        )
-    return prepared
+    return [_prepared(line, paper) for line, paper in batch]
+
+
+def _kept_links(item: _Prepared, stored_links: tuple[Any, ...]) -> _Prepared:
+    """A reloaded record keeping the English abstract and links an add stored (the bundled
+    listing has none: a reload must not erase them)."""
+    summary_en, links = links_from_values(stored_links)
+    if not summary_en and links == Links():
+        return item
+    stored = dataclasses.replace(item.paper, summary_en=summary_en, links=links)
+    merged = keeping_added_facts(item.paper, stored)
+    return item if merged == item.paper else _prepared(item.line, merged)
 
 
 async def _pipelined(loader: _BatchLoader, papers: Iterator[tuple[int, Paper]]) -> None:
@@ -158,14 +198,19 @@ class LoadClassifier:
         self._next_id = next_id
         self._lines: dict[str, int] = {}
         self._ids: set[str] = set()
+        self._arxiv: dict[str, str] = {}
+        """arXiv id -> title key of the paper holding it in this load."""
 
     def classify(self, batch: list[_Prepared], live: dict[str, tuple[int, str, str, str]],
-                 taken: set[str]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
-                                           list[tuple[str, int]]]:
-        """Count each paper as new, updated, unchanged, duplicate or id collision; return the
-        paper rows, index rows and honour rows to write (`live`: title key -> id, content
-        hash, added, updated; `taken`: public ids held by live papers with other titles)."""
+                 taken: set[str], holders: dict[str, str] | None = None,
+                 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
+                            list[tuple[str, int]]]:
+        """Count each paper as new, updated, unchanged, duplicate, arXiv conflict or id
+        collision; return the paper rows, index rows and honour rows to write (`live`: title
+        key -> id, content hash, added, updated; `taken`: public ids held by live papers with
+        other titles; `holders`: arXiv id -> title key of the live paper holding it)."""
         counts, source, now = self._counts, self._source, utc_timestamp()
+        holders = holders or {}
         taken = taken | self._ids
         rows: list[tuple[Any, ...]] = []
         fts_rows: list[tuple[Any, ...]] = []
@@ -174,6 +219,10 @@ class LoadClassifier:
             first = self._lines.get(item.key)
             if first is not None:
                 counts.duplicates.append((item.line, first))
+                continue
+            arxiv_id = item.paper.links.arxiv_id
+            if arxiv_id and self._arxiv.get(arxiv_id, holders.get(arxiv_id, item.key)) != item.key:
+                counts.arxiv_conflicts.append(item.line)
                 continue
             found = live.get(item.key)
             if found is None:
@@ -193,6 +242,8 @@ class LoadClassifier:
                     counts.updated += 1
             self._lines[item.key] = item.line
             self._ids.add(item.paper.id)
+            if arxiv_id:
+                self._arxiv[arxiv_id] = item.key
             taken.add(item.paper.id)
             rows.append((rowid, item.paper.id, item.key, *item.values, source, item.line,
                          item.digest, added, updated))
@@ -209,13 +260,26 @@ class _BatchLoader(LoadClassifier):
         self._db = db
 
     async def _live(self, conn: aiosqlite.Connection,
-                    keys: list[str]) -> dict[str, tuple[int, str, str, str]]:
+                    keys: list[str]) -> dict[str, tuple[int, str, str, str, tuple[Any, ...]]]:
+        """Live rows by title key: id, content hash, times and English abstract and links."""
         async with conn.execute(
-            f"SELECT title_key, id, content_hash, added_at, updated_at FROM papers "
-            f"WHERE title_key IN ({','.join('?' * len(keys))})", keys,
+            f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
+            f"FROM papers WHERE title_key IN ({','.join('?' * len(keys))})", keys,
         ) as cursor:
-            return {key: (rowid, digest, added, updated)
-                    async for key, rowid, digest, added, updated in cursor}
+            return {row[0]: (row[1], row[2], row[3], row[4], tuple(row[5:]))
+                    async for row in cursor}
+
+    async def _arxiv_holders(self, conn: aiosqlite.Connection,
+                             batch: list[_Prepared]) -> dict[str, str]:
+        """Title keys of the live papers holding the batch's arXiv ids."""
+        ids = [item.paper.links.arxiv_id for item in batch if item.paper.links.arxiv_id]
+        if not ids:
+            return {}
+        async with conn.execute(
+            f"SELECT arxiv_id, title_key FROM papers WHERE arxiv_id IN "
+            f"({','.join('?' * len(ids))})", ids,
+        ) as cursor:
+            return {str(arxiv_id): str(key) async for arxiv_id, key in cursor}
 
     async def _taken_ids(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> set[str]:
         """Public ids in the batch already held by a live paper with another title (64-bit ids
@@ -235,24 +299,116 @@ class _BatchLoader(LoadClassifier):
         await _breathe()
 
     async def _write(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> None:
-        live = await self._live(conn, [item.key for item in batch])
-        taken = await self._taken_ids(conn, batch)
-        rows, fts_rows, honours = self.classify(batch, live, taken)
-        await conn.executemany(
-            "INSERT INTO papers_next (id, public_id, title_key, title_en, title_zh, authors, "
-            "affiliations, summary_zh, comments, journal_ref, conference, year, track, workshop, "
-            "honours, pages, figures, tables, source, source_line, content_hash, added_at, "
-            "updated_at) VALUES (" + ", ".join("?" * 23) + ")",
-            rows,
-        )
-        await conn.executemany(
-            f"INSERT INTO paper_fts_next (rowid, {', '.join(COLUMNS)}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            fts_rows,
-        )
+        found = await self._live(conn, [item.key for item in batch])
+        batch = [_kept_links(item, found[item.key][4]) if item.key in found else item
+                 for item in batch]
+        live = {key: row[:4] for key, row in found.items()}
+        rows, fts_rows, honours = self.classify(batch, live, await self._taken_ids(conn, batch),
+                                                await self._arxiv_holders(conn, batch))
+        await conn.executemany("INSERT INTO papers_next " + _INSERT, rows)
+        await conn.executemany(_FTS_INSERT.format(table="paper_fts_next"), fts_rows)
         await conn.executemany(
             "INSERT OR IGNORE INTO paper_honours_next (honour, paper_id) VALUES (?, ?)", honours
         )
+
+
+class PaperRows(Protocol):
+    """What the identity rules need from a backend, inside one transaction."""
+
+    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
+        """The row id and paper whose `column` (arxiv_id, title_key, public_id) is `value`."""
+        ...
+
+    async def rewrite(self, rowid: int, paper: Paper) -> None:
+        """Update a stored paper in place (same title key, so the same public id)."""
+        ...
+
+    async def insert(self, paper: Paper) -> None:
+        """Store a new paper."""
+        ...
+
+
+async def add_by_identity(rows: PaperRows, paper: Paper) -> AddOutcome:
+    """The identity rules, for either backend: a known arXiv id updates in place when the
+    version is newer (else nothing changes); a record with the same normalised title gets what
+    it lacks (the id, links, English abstract) and is never duplicated; anything else is a new
+    paper."""
+    if paper.links.arxiv_id:
+        found = await rows.stored("arxiv_id", paper.links.arxiv_id)
+        if found is not None:
+            rowid, stored = found
+            merged = newer_version(stored, paper)
+            if paper.links.arxiv_version <= stored.links.arxiv_version or merged == stored:
+                return AddOutcome(AddStatus.UNCHANGED, stored)
+            await rows.rewrite(rowid, merged)
+            return AddOutcome(AddStatus.UPDATED, merged)
+    found = await rows.stored("title_key", paper.key)
+    if found is not None:
+        rowid, stored = found
+        if stored.links.arxiv_id and paper.links.arxiv_id:
+            return AddOutcome(AddStatus.CONFLICT, stored)  # two arXiv papers, one title
+        merged = filled(stored, paper)
+        if merged == stored:
+            return AddOutcome(AddStatus.UNCHANGED, stored)
+        await rows.rewrite(rowid, merged)
+        return AddOutcome(AddStatus.FILLED, merged)
+    holder = await rows.stored("public_id", paper.id)
+    if holder is not None:  # a 64-bit id collision between two titles: improbable
+        return AddOutcome(AddStatus.CONFLICT, holder[1])
+    await rows.insert(paper)
+    return AddOutcome(AddStatus.ADDED, paper)
+
+
+def added_tally(outcomes: Sequence[AddOutcome]) -> tuple[int, int, int, int] | None:
+    """A `catalog_loads` row's added, updated, unchanged and rejected counts for an add, or
+    None when nothing changed (no row: the catalog version stays)."""
+    tally = Counter(outcome.status for outcome in outcomes)
+    if not (tally[AddStatus.ADDED] or tally[AddStatus.UPDATED] or tally[AddStatus.FILLED]):
+        return None
+    return (tally[AddStatus.ADDED], tally[AddStatus.UPDATED] + tally[AddStatus.FILLED],
+            tally[AddStatus.UNCHANGED], tally[AddStatus.CONFLICT])
+
+
+class _SqliteRows:
+    """`PaperRows` on one SQLite transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection, source: str, now: str) -> None:
+        self._conn, self._source, self._now = conn, source, now
+
+    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
+        """The row id and paper whose `column` is `value`."""
+        async with self._conn.execute(
+                f"SELECT {PAPER_COLUMNS}, p.id FROM papers p WHERE p.{column} = ?",
+                (value,)) as cursor:
+            row = await cursor.fetchone()
+        return (int(row[_SCORE]), paper_from_row(row)) if row else None
+
+    async def rewrite(self, rowid: int, paper: Paper) -> None:
+        """Update a stored paper in place, with its index row."""
+        values = _paper_values(paper)
+        assignments = ", ".join(f"{column.strip()} = ?" for column in _STORED.split(","))
+        await self._conn.execute(
+            f"UPDATE papers SET {assignments}, content_hash = ?, updated_at = ? WHERE id = ?",
+            (*values, content_hash(values), self._now, rowid))
+        await self._index(rowid, paper)
+
+    async def insert(self, paper: Paper) -> None:
+        """Store a new paper, with its index row."""
+        values = _paper_values(paper)
+        cursor = await self._conn.execute(
+            "INSERT INTO papers " + _INSERT,
+            (None, paper.id, paper.key, *values, self._source, None, content_hash(values),
+             self._now, self._now))
+        await self._index(int(cursor.lastrowid or 0), paper)
+
+    async def _index(self, rowid: int, paper: Paper) -> None:
+        """(Re)write a paper's full-text row and honours."""
+        conn = self._conn
+        await conn.execute("DELETE FROM paper_fts WHERE rowid = ?", (rowid,))
+        await conn.execute(_FTS_INSERT.format(table="paper_fts"), (rowid, *index_row(paper)))
+        await conn.execute("DELETE FROM paper_honours WHERE paper_id = ?", (rowid,))
+        await conn.executemany("INSERT OR IGNORE INTO paper_honours (honour, paper_id) "
+                               "VALUES (?, ?)", [(h, rowid) for h in paper.venue.honours])
 
 
 class SqlitePaperStore:
@@ -292,7 +448,8 @@ class SqlitePaperStore:
                     "updated, unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (source.name, source.listing_query, utc_timestamp(), counts.added,
                      counts.updated, counts.unchanged, counts.removed,
-                     source.rejected + len(counts.duplicates) + len(counts.id_collisions)),
+                     source.rejected + len(counts.duplicates) + len(counts.id_collisions)
+                     + len(counts.arxiv_conflicts)),
                 )
                 await catalog_swap.switch(conn)
         except BaseException:
@@ -301,6 +458,26 @@ class SqlitePaperStore:
                     await catalog_swap.release(conn)
             raise
         return counts
+
+    async def add_papers(self, papers: Sequence[Paper], *,
+                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+        """Add a few papers in one transaction, each by the identity rules (`_add_one`).
+
+        Raises `CatalogLoadRunning` while a load is being built (its switch would lose them).
+        A change is recorded as a load of `source`, so `catalog_version` moves.
+        """
+        async with self._db.transaction() as conn:
+            await catalog_swap.ensure_free(conn)
+            now = utc_timestamp()
+            rows = _SqliteRows(conn, source, now)
+            outcomes = [await add_by_identity(rows, paper) for paper in papers]
+            tally = added_tally(outcomes)
+            if tally is not None:
+                await conn.execute(
+                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
+                    "updated, unchanged, removed, rejected) VALUES (?, NULL, ?, ?, ?, ?, 0, ?)",
+                    (source, now, *tally))
+        return outcomes
 
     async def _carry_over(self, pruned_source: str | None) -> None:
         """Copy the live papers this load did not touch into the shadows, a batch per
@@ -339,7 +516,7 @@ class SqlitePaperStore:
     async def get(self, public_id: str) -> Paper | None:
         """One paper by its public id."""
         row = await self._db.fetchone(
-            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = ?", (public_id,)
+            f"SELECT {PAPER_COLUMNS} FROM papers p WHERE p.public_id = ?", (public_id,)
         )
         return paper_from_row(row) if row else None
 
@@ -371,14 +548,14 @@ class SqlitePaperStore:
                            params: list[Any], limit: int) -> list[SearchHit]:
         """Papers with the words as a phrase in a title, the exact English title first."""
         sql = (
-            f"SELECT {_PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
+            f"SELECT {PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
             "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
             + "".join(f" AND {clause}" for clause in where)
             + " ORDER BY p.title_key = ? DESC, score, p.id LIMIT ?"
         )
         exact = title_key(" ".join(query.phrase))
         rows = await self._db.fetchall(sql, [phrase, *params, exact, limit])
-        return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
+        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
     async def _matches(self, query: SearchQuery, any_word: bool, match: str | None,
                        where: list[str], params: list[Any], limit: int) -> list[SearchHit]:
@@ -387,7 +564,7 @@ class SqlitePaperStore:
             return await self._ranked(query, any_word, limit, 0)
         if match is not None:
             sql = (
-                f"SELECT {_PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
+                f"SELECT {PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
                 "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
                 + "".join(f" AND {clause}" for clause in where)
                 + " ORDER BY score, p.id LIMIT ?"
@@ -395,12 +572,12 @@ class SqlitePaperStore:
             params = [match, *params]
         else:
             sql = (
-                f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
+                f"SELECT {PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
                 + " AND ".join(where)
                 + " ORDER BY p.year DESC, p.title_key LIMIT ?"
             )
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
-        return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
+        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
     async def _top(self, match: str, limit: int) -> list[SearchHit]:
         """Rank inside the full-text index, then fetch only the rows shown (joining every
@@ -417,11 +594,11 @@ class SqlitePaperStore:
         sql = (
             f"WITH top AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
             "WHERE paper_fts MATCH ? AND rowid >= ? ORDER BY score, rowid LIMIT ?) "
-            f"SELECT {_PAPER_COLUMNS}, top.score, p.id FROM top "
+            f"SELECT {PAPER_COLUMNS}, top.score, p.id FROM top "
             "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
         )
         rows = await self._db.fetchall(sql, (match, floor, limit))
-        return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
+        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
                       offset: int) -> list[SearchHit]:
@@ -465,12 +642,12 @@ class SqlitePaperStore:
     async def random(self) -> Paper | None:
         """A uniformly random paper."""
         row = await self._db.fetchone(
-            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.id >= "
+            f"SELECT {PAPER_COLUMNS} FROM papers p WHERE p.id >= "
             "(SELECT abs(random()) % (max(id) + 1) FROM papers) ORDER BY p.id LIMIT 1"
         )
         if row is None:
             row = await self._db.fetchone(
-                f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1"
+                f"SELECT {PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1"
             )
         return paper_from_row(row) if row else None
 
@@ -518,11 +695,11 @@ class SqlitePaperStore:
         last = 0
         while True:
             rows = await self._db.fetchall(
-                f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > ? ORDER BY p.id LIMIT ?",
+                f"SELECT {PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > ? ORDER BY p.id LIMIT ?",
                 (last, BATCH),
             )
             if not rows:
                 return
             for row in rows:
                 yield paper_from_row(row)
-            last = int(rows[-1][15])
+            last = int(rows[-1][_SCORE])

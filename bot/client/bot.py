@@ -34,6 +34,7 @@ from bot.client.command_sync import sync_commands
 from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
+from bot.client.ui.cards import AbstractButton
 from bot.client.ui.vote import VoteButton
 from bot.services.bundle import Services
 from bot.settings import Settings
@@ -105,7 +106,8 @@ class PaperclubBot(commands.Bot):
         """Translator, cogs, the outbox (resuming what earlier runs left), and a command sync
         if the settings ask for one."""
         await self.add_commands()
-        self.add_dynamic_items(VoteButton)  # votes' buttons keep working after a restart
+        # votes' and cards' buttons keep working after a restart
+        self.add_dynamic_items(VoteButton, AbstractButton)
         self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from urllib.parse import quote_plus
 
+from bot.core.abstract_text import display_text
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
@@ -53,8 +55,31 @@ def join_fitting(items: list[str], limit: int, more: Callable[[int], str],
 
 
 def arxiv_search_url(paper: Paper) -> str:
-    """An arXiv title search for the paper (the catalog carries no arXiv id)."""
+    """An arXiv title search for the paper (for a paper whose arXiv id is unknown)."""
     return f"https://arxiv.org/search/?query={quote_plus(paper.title_en[:300])}&searchtype=title"
+
+
+def paper_url(paper: Paper) -> str:
+    """The paper's arXiv page when its id is known, else an arXiv title search."""
+    return paper.links.abs_url or arxiv_search_url(paper)
+
+
+def abstract_text(paper: Paper, kind: AbstractKind, lang: Lang) -> str:
+    """The English abstract (LaTeX and wrapping normalised for display) or the Chinese AI
+    summary (in the reader's script); '' when the paper has none."""
+    if kind is AbstractKind.EN:
+        return display_text(paper.summary_en) if paper.summary_en else ""
+    return chinese_for(paper.summary_zh, lang) if paper.summary_zh else ""
+
+
+def abstract_kinds(paper: Paper, lang: Lang) -> tuple[AbstractKind | None, AbstractKind | None]:
+    """The text a card opens with and the one a click away: the reader's language first when
+    the paper has both (English readers the abstract, Chinese readers the AI summary)."""
+    mine, theirs = (AbstractKind.ZH, AbstractKind.EN) if lang.chinese else (
+        AbstractKind.EN, AbstractKind.ZH)
+    present = [kind for kind in (mine, theirs)
+               if (paper.summary_en if kind is AbstractKind.EN else paper.summary_zh)]
+    return (present[0] if present else None), (present[1] if len(present) > 1 else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +91,20 @@ class CardField:
     inline: bool = False
 
 
+class AbstractKind(StrEnum):
+    """The two texts a card can open with: arXiv's English abstract, the Chinese AI summary."""
+
+    EN = "en"
+    ZH = "zh"
+
+    def heading_key(self) -> str:
+        """The catalogue key naming this text (also the label of the button that shows it)."""
+        return "card.abstract" if self is AbstractKind.EN else "card.summary"
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A paper card: embed data plus the link for its button."""
+    """A paper card: embed data plus the links for its buttons."""
 
     title: str
     url: str
@@ -76,6 +112,13 @@ class Card:
     fields: tuple[CardField, ...]
     footer: str
     link_label: str
+    paper_id: str = ""
+    pdf_url: str = ""
+    """The PDF when the arXiv id (or a PDF link) is known, else ''."""
+    pdf_label: str = ""
+    other: AbstractKind | None = None
+    """The text a button shows on request when the card opens with the other one."""
+    other_label: str = ""
 
     def total_length(self) -> int:
         """Characters Discord counts against the 6000 limit."""
@@ -122,9 +165,10 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     parts = []
     if second and second != first:
         parts.append(f"*{escape(second)}*")
-    if paper.summary_zh:
-        summary = chinese_for(paper.summary_zh, lang)
-        parts.append(f"**{t(lang, 'card.summary')}**\n{escape(summary)}")
+    shown, other = abstract_kinds(paper, lang)
+    if shown is not None:
+        text = abstract_text(paper, shown, lang)
+        parts.append(f"**{t(lang, shown.heading_key())}**\n{escape(text)}")
     if note:
         parts.insert(0, note)
     footer = fit(" · ".join(p for p in ("paperclub", paper.id, footer_note) if p), FOOTER_LIMIT)
@@ -132,5 +176,9 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     budget = EMBED_TOTAL_LIMIT - len(title) - len(footer) - sum(
         len(f.name) + len(f.value) for f in fields)
     description = fit("\n\n".join(parts), min(DESCRIPTION_LIMIT, max(0, budget)))
-    return Card(title=title, url=arxiv_search_url(paper), description=description,
-                fields=tuple(fields), footer=footer, link_label=t(lang, "card.arxiv"))
+    pdf = paper.links.pdf_link
+    return Card(title=title, url=paper_url(paper), description=description,
+                fields=tuple(fields), footer=footer,
+                link_label=t(lang, "card.arxiv_page" if paper.links.arxiv_id else "card.arxiv"),
+                paper_id=paper.id, pdf_url=pdf, pdf_label=t(lang, "card.pdf") if pdf else "",
+                other=other, other_label=t(lang, other.heading_key()) if other else "")

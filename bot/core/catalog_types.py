@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 
 from bot.core.models import Paper
 
@@ -36,6 +37,36 @@ class LoadCounts:
     duplicates: list[tuple[int, int]] = field(default_factory=list)
     id_collisions: list[int] = field(default_factory=list)
     added_ids: list[str] = field(default_factory=list)
+    arxiv_conflicts: list[int] = field(default_factory=list)
+    """Lines whose arXiv id another paper (or an earlier line) already holds."""
+
+
+ADD_SOURCE = "arxiv"
+"""The source recorded for papers added one by one (what a listing `--prune` leaves alone)."""
+
+
+class AddStatus(StrEnum):
+    """What adding one paper did to the catalog."""
+
+    ADDED = "added"
+    """A new paper."""
+    UPDATED = "updated"
+    """Its arXiv id was known at an older version: the record was updated in place."""
+    FILLED = "filled"
+    """A record with the same title had no id (or lacked other facts): they were filled in."""
+    UNCHANGED = "unchanged"
+    """Already known, at the same or a newer version."""
+    CONFLICT = "conflict"
+    """Another arXiv paper holds this title (the catalog keeps one paper per title)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddOutcome:
+    """One paper given to `PaperStore.add_papers`: what happened, and the paper as stored
+    (for CONFLICT, the paper holding the title)."""
+
+    status: AddStatus
+    paper: Paper
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,10 @@ class Venue:
         return " · ".join(parts)
 
 
+ARXIV_BASE = "https://arxiv.org"
+"""Where arXiv's public pages live (the API's base URL is configuration, not this)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Links:
     """Where a paper lives outside the catalog: its arXiv record, DOI and web pages.
@@ -73,6 +77,25 @@ class Links:
     categories: tuple[str, ...] = ()
     published: datetime | None = None
     updated: datetime | None = None
+
+    @property
+    def abs_url(self) -> str:
+        """The arXiv abstract page ('' without an id); the version-less page is the latest."""
+        return f"{ARXIV_BASE}/abs/{self.arxiv_id}" if self.arxiv_id else ""
+
+    @property
+    def pdf_link(self) -> str:
+        """The PDF: the one arXiv gave, else built from the id ('' when neither is known)."""
+        if self.pdf_url:
+            return self.pdf_url
+        return f"{ARXIV_BASE}/pdf/{self.arxiv_id}" if self.arxiv_id else ""
+
+    @property
+    def versioned_id(self) -> str:
+        """`2401.01234v2`, or the bare id when the version is unknown ('' without an id)."""
+        if self.arxiv_id and self.arxiv_version:
+            return f"{self.arxiv_id}v{self.arxiv_version}"
+        return self.arxiv_id
 
 
 @dataclass(frozen=True, slots=True)

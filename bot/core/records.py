@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.listing import (
@@ -15,16 +16,16 @@ from bot.core.listing import (
     RecordWarning,
 )
 from bot.core.listing_writer import affiliations_text, authors_text
-from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.models import Affiliation, Links, Paper, Track, Venue
 from bot.core.text import tidy
 from bot.core.venue import derive_venue
 
 _STR_FIELDS = ("title_en", "title_zh", "summary_zh", "comments", "journal_ref")
 _INT_VENUE_FIELDS = ("year", "pages", "figures", "tables")
 _VENUE_FIELDS = {"conference", "track", "workshop", "honours", *_INT_VENUE_FIELDS}
-# Accepted and not kept yet: the arXiv feature will give them a place in Paper.
-_FUTURE_FIELDS = {"url", "arxiv_id", "doi"}
-_FIELDS = {"id", "affiliations", "authors", "venue", *_STR_FIELDS, *_FUTURE_FIELDS}
+_LINK_STR_FIELDS = ("arxiv_id", "doi", "url", "pdf_url")
+_LINK_FIELDS = {*_LINK_STR_FIELDS, "arxiv_version", "categories", "published", "updated"}
+_FIELDS = {"id", "affiliations", "authors", "venue", "summary_en", *_STR_FIELDS, *_LINK_FIELDS}
 
 
 def paper_to_dict(paper: Paper) -> dict[str, Any]:
@@ -49,7 +50,60 @@ def paper_to_dict(paper: Paper) -> dict[str, Any]:
             "figures": venue.figures,
             "tables": venue.tables,
         },
+        **_links_to_dict(paper),
     }
+
+
+def _time_text(value: datetime | None) -> str | None:
+    return value.astimezone(UTC).isoformat() if value is not None else None
+
+
+def _links_to_dict(paper: Paper) -> dict[str, Any]:
+    """The English abstract (raw, as arXiv gave it) and the links, each only when known: a
+    record without them reads as it did before they existed."""
+    links = paper.links
+    values: dict[str, Any] = {
+        "summary_en": paper.summary_en,
+        **{key: getattr(links, key) for key in _LINK_STR_FIELDS},
+        "arxiv_version": links.arxiv_version,
+        "categories": list(links.categories),
+        "published": _time_text(links.published),
+        "updated": _time_text(links.updated),
+    }
+    return {key: value for key, value in values.items() if value not in ("", 0, [], None)}
+
+
+def _time(obj: dict[str, Any], key: str) -> datetime | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None:
+        raise ValueError(f"'{key}' must be an ISO 8601 time or null")
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def _links(obj: dict[str, Any]) -> Links:
+    version = obj.get("arxiv_version", 0)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ValueError("'arxiv_version' must be a whole number, 0 when unknown")
+    return Links(
+        arxiv_id=_str(obj, "arxiv_id"), arxiv_version=version, doi=_str(obj, "doi"),
+        url=_str(obj, "url"), pdf_url=_str(obj, "pdf_url"),
+        categories=tuple(_str_list(obj, "categories")),
+        published=_time(obj, "published"), updated=_time(obj, "updated"),
+    )
+
+
+def _raw_str(obj: dict[str, Any], key: str) -> str:
+    """A string kept exactly as given (the English abstract: normalised only for display)."""
+    value = obj.get(key, "")
+    if not isinstance(value, str):
+        raise ValueError(f"'{key}' must be a string")
+    return value
 
 
 def dumps(paper: Paper) -> str:
@@ -132,6 +186,7 @@ def _check_lengths(paper: Paper) -> None:
         "summary_zh": paper.summary_zh,
         "comments": paper.comments,
         "journal_ref": paper.journal_ref,
+        "summary_en": paper.summary_en,
     }
     limits = {"title_en": MAX_TITLE_CHARS} | dict.fromkeys(fields, MAX_FIELD_CHARS)
     for key, text in {"title_en": paper.title_en, **fields}.items():
@@ -163,6 +218,8 @@ def read_record(obj: Any) -> tuple[Paper, list[str]]:
         comments=fields["comments"],
         journal_ref=fields["journal_ref"],
         venue=_venue(obj, fields["comments"], fields["journal_ref"]),
+        summary_en=_raw_str(obj, "summary_en"),
+        links=_links(obj),
     )
     _check_lengths(paper)
     if not paper.key:

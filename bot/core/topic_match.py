@@ -55,8 +55,8 @@ def index_tokens(text: str) -> list[str]:
 
 def index_columns(paper: Paper) -> tuple[str, ...]:
     """The text of each full-text column (title_en, title_zh, authors, affiliations, summary,
-    venue): what storage indexes and what topic matching reads. The venue column holds the
-    venue facts and the comments and journal reference without their boilerplate."""
+    venue, summary_en): what storage indexes and what topic matching reads. The venue column
+    holds the venue facts and the comments and journal reference without their boilerplate."""
     venue = paper.venue
     venue_text = " ".join(
         str(part)
@@ -79,6 +79,7 @@ def index_columns(paper: Paper) -> tuple[str, ...]:
         index_form(affiliations),
         index_form(paper.summary_zh),
         index_form(venue_text),
+        index_form(paper.summary_en),
     )
 
 

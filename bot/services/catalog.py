@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from bot.core.catalog_types import CatalogStats
+from bot.core.catalog_types import ADD_SOURCE, AddOutcome, AddStatus, CatalogStats
 from bot.core.models import Paper
 from bot.services.catalog_loader import LoadReport, load_catalog
 from storage.interfaces import PaperStore
@@ -78,7 +79,20 @@ class CatalogService:
             log.warning("%s: rejected line %d: %s", path, error.line, error.reason)
         if report.rejected > min(len(report.errors), LOGGED_REJECTS):
             log.warning("%s: %d records rejected in all", path, report.rejected)
-        if report.counts.added_ids and self.announcer is not None:
-            found = [await self.papers.get(i) for i in report.counts.added_ids]
-            await self.announcer.announce([p for p in found if p is not None])
+        found = [await self.papers.get(i) for i in report.counts.added_ids]
+        await self._announce([p for p in found if p is not None])
         return report
+
+    async def add_papers(self, papers: Sequence[Paper], *,
+                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+        """Add papers (from arXiv, BibTeX, a feed) by the catalog's identity rules, one outcome
+        each in order; subscribers hear of the new ones as after a reload, once each.
+        Raises `CatalogLoadRunning` while a reload is being built."""
+        outcomes = await self.papers.add_papers(papers, source=source)
+        await self._announce([o.paper for o in outcomes if o.status is AddStatus.ADDED])
+        return outcomes
+
+    async def _announce(self, papers: list[Paper]) -> None:
+        """Queue subscribers' notifications about papers new to the catalog."""
+        if papers and self.announcer is not None:
+            await self.announcer.announce(papers)

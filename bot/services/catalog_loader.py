@@ -121,6 +121,8 @@ async def load_catalog(
                 for line, first in counts.duplicates]
     problems += [(line, "its paper id collides with another paper's; change the title slightly")
                  for line in counts.id_collisions]
+    problems += [(line, "its arXiv id belongs to another paper in the catalog or the file")
+                 for line in counts.arxiv_conflicts]
     for line, reason in problems:
         report.rejected += 1
         if len(report.errors) < MAX_REPORTED_ERRORS:

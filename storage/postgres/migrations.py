@@ -271,6 +271,21 @@ MIGRATIONS: tuple[Migration, ...] = (
         "SQLite 11: paper of the day may skip papers the server already discussed",
         ("ALTER TABLE digest_settings ADD COLUMN skip_discussed INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        3,
+        "SQLite 12: English abstracts, arXiv ids and links (the tsvector gains the abstract's "
+        "tokens as papers are added or reloaded)",
+        (
+            "ALTER TABLE papers ADD COLUMN summary_en TEXT NOT NULL DEFAULT '', "
+            "ADD COLUMN arxiv_id TEXT NOT NULL DEFAULT '', "
+            "ADD COLUMN arxiv_version INTEGER NOT NULL DEFAULT 0, "
+            "ADD COLUMN doi TEXT NOT NULL DEFAULT '', ADD COLUMN url TEXT NOT NULL DEFAULT '', "
+            "ADD COLUMN pdf_url TEXT NOT NULL DEFAULT '', "
+            "ADD COLUMN categories TEXT NOT NULL DEFAULT '[]', "
+            "ADD COLUMN arxiv_published TEXT, ADD COLUMN arxiv_updated TEXT",
+            "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -8,19 +8,40 @@ Search mirrors `SqlitePaperStore.search` step by step (see `storage.postgres.sea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 import asyncpg
 
-from bot.core.catalog_types import CatalogStats, LoadCounts, LoadSource, SearchHit, VenueCount
+from bot.core.catalog_types import (
+    ADD_SOURCE,
+    AddOutcome,
+    CatalogStats,
+    LoadCounts,
+    LoadSource,
+    SearchHit,
+    VenueCount,
+)
 from bot.core.models import Paper
 from bot.core.query import Filters, SearchQuery
 from bot.core.text import title_key
 from storage.database import utc_timestamp
 from storage.errors import CatalogLoadRunning
-from storage.papers import BATCH, RANK_WINDOW, LoadClassifier, _next_batch, _Prepared
+from storage.fts import index_row
+from storage.papers import (
+    BATCH,
+    RANK_WINDOW,
+    STORED_COLUMNS,
+    LoadClassifier,
+    _kept_links,
+    _next_batch,
+    _paper_values,
+    _Prepared,
+    add_by_identity,
+    added_tally,
+    content_hash,
+)
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.postgres.search import (
     HEADLINE,
@@ -30,19 +51,15 @@ from storage.postgres.search import (
     phrase_query,
     tsvector_literal,
 )
-from storage.rows import paper_from_row
+from storage.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
-_PAPER_COLUMNS = (
-    "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
-    "p.journal_ref, p.conference, p.year, p.track, p.workshop, p.honours, p.pages, "
-    "p.figures, p.tables"
-)
+_PAPER_COLUMNS = PAPER_COLUMNS
 _STORED = (
-    "id, public_id, title_key, title_en, title_zh, authors, affiliations, summary_zh, comments, "
-    "journal_ref, conference, year, track, workshop, honours, pages, figures, tables, source, "
-    "source_line, content_hash, added_at, updated_at, search, search_tokens"
+    "id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
+    "added_at, updated_at, search, search_tokens"
 )
+_STORED_COUNT = _STORED.count(",") + 1
 _RANK = f"ts_rank('{RANK_WEIGHTS}', p.search, $1::tsquery)"
 _ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
@@ -78,7 +95,7 @@ def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
 
 
 def _hits(rows: list[asyncpg.Record]) -> list[SearchHit]:
-    return [SearchHit(paper_from_row(row), float(row[15])) for row in rows]
+    return [SearchHit(paper_from_row(row), float(row[PAPER_COLUMN_COUNT])) for row in rows]
 
 
 class PgPaperStore:
@@ -117,20 +134,27 @@ class PgPaperStore:
     async def _write(self, conn: asyncpg.Connection, classifier: LoadClassifier,
                      batch: list[_Prepared]) -> None:
         keys = [item.key for item in batch]
-        live = {row[0]: (int(row[1]), str(row[2]), str(row[3]), str(row[4]))
-                for row in await conn.fetch(
-                    "SELECT title_key, id, content_hash, added_at, updated_at FROM papers "
-                    "WHERE title_key = ANY($1)", keys)}
+        found = {row[0]: tuple(row[1:]) for row in await conn.fetch(
+            f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
+            "FROM papers WHERE title_key = ANY($1)", keys)}
+        batch = [_kept_links(item, found[item.key][4:]) if item.key in found else item
+                 for item in batch]
+        live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
+                for key, row in found.items()}
+        arxiv_ids = [item.paper.links.arxiv_id for item in batch if item.paper.links.arxiv_id]
+        holders = {str(row[0]): str(row[1]) for row in await conn.fetch(
+            "SELECT arxiv_id, title_key FROM papers WHERE arxiv_id = ANY($1)", arxiv_ids)}
         taken = {str(row[0]) for row in await conn.fetch(
             "SELECT public_id FROM papers WHERE public_id = ANY($1) "
             "AND NOT title_key = ANY($2)", [item.paper.id for item in batch], keys)}
-        rows, index_rows, honours = classifier.classify(batch, live, taken)
+        rows, index_rows, honours = classifier.classify(batch, live, taken, holders)
         searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
         columns = _STORED.split(", ")
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
         await conn.executemany(
             f"INSERT INTO papers ({_STORED}) VALUES ("
-            + ", ".join(f"${i}" for i in range(1, 24)) + ", $24::tsvector, $25) "
+            + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
+            + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
             [(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
         ids = [row[0] for row in rows]
@@ -139,6 +163,25 @@ class PgPaperStore:
         await conn.execute("DELETE FROM paper_honours WHERE paper_id = ANY($1)", ids)
         await conn.executemany("INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) "
                                "ON CONFLICT DO NOTHING", honours)
+
+    async def add_papers(self, papers: Sequence[Paper], *,
+                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+        """Add a few papers in one transaction, each by the identity rules; refused with
+        `CatalogLoadRunning` while a load holds the slot. A change is recorded as a load."""
+        async with self._db.transaction() as conn:
+            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+                raise CatalogLoadRunning("the catalog is being reloaded by another process; "
+                                         "try again when that load has finished")
+            now = utc_timestamp()
+            rows = _PgRows(conn, source, now)
+            outcomes = [await add_by_identity(rows, paper) for paper in papers]
+            tally = added_tally(outcomes)
+            if tally is not None:
+                await conn.execute(
+                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
+                    "updated, unchanged, removed, rejected) VALUES ($1, NULL, $2, $3, $4, $5, "
+                    "0, $6)", source, now, *tally)
+        return outcomes
 
     async def get(self, public_id: str) -> Paper | None:
         """One paper by its public id."""
@@ -289,4 +332,51 @@ class PgPaperStore:
                 return
             for row in rows:
                 yield paper_from_row(row)
-            last = int(rows[-1][15])
+            last = int(rows[-1][PAPER_COLUMN_COUNT])
+
+
+class _PgRows:
+    """`PaperRows` on one PostgreSQL transaction."""
+
+    def __init__(self, conn: asyncpg.Connection, source: str, now: str) -> None:
+        self._conn, self._source, self._now = conn, source, now
+
+    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
+        """The row id and paper whose `column` is `value`."""
+        row = await self._conn.fetchrow(
+            f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.{column} = $1", value)
+        return (int(row[PAPER_COLUMN_COUNT]), paper_from_row(row)) if row else None
+
+    async def rewrite(self, rowid: int, paper: Paper) -> None:
+        """Update a stored paper in place, with its index and honours."""
+        await self._write(rowid, paper, "UPDATE")
+
+    async def insert(self, paper: Paper) -> None:
+        """Store a new paper, with its index and honours."""
+        rowid = int(await self._conn.fetchval(
+            "SELECT coalesce(max(id), 0) + 1 FROM papers"))
+        await self._write(rowid, paper, "INSERT")
+
+    async def _write(self, rowid: int, paper: Paper, how: str) -> None:
+        values = _paper_values(paper)
+        text, tokens = tsvector_literal(index_row(paper))
+        stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
+                  self._now, self._now, text, tokens)
+        columns = _STORED.split(", ")
+        if how == "INSERT":
+            await self._conn.execute(
+                f"INSERT INTO papers ({_STORED}) VALUES ("
+                + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
+                + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT})", *stored)
+        else:  # the row keeps its id, public id, key, source, line and `added_at`
+            kept = {"id", "public_id", "title_key", "source", "source_line", "added_at"}
+            changed = [(c, v) for c, v in zip(columns, stored, strict=True) if c not in kept]
+            assignments = ", ".join(
+                f"{c} = ${n}" + ("::tsvector" if c == "search" else "")
+                for n, (c, _) in enumerate(changed, start=2))
+            await self._conn.execute(f"UPDATE papers SET {assignments} WHERE id = $1",
+                                     rowid, *(v for _, v in changed))
+        await self._conn.execute("DELETE FROM paper_honours WHERE paper_id = $1", rowid)
+        await self._conn.executemany(
+            "INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [(h, rowid) for h in paper.venue.honours])

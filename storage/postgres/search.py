@@ -19,7 +19,7 @@ from bot.core.text import cjk_bigrams, has_cjk
 from bot.core.topic_match import index_tokens
 from storage.fts import COLUMNS
 
-WEIGHT_LETTERS = ("A", "A", "B", "C", "C", "D")
+WEIGHT_LETTERS = ("A", "A", "B", "C", "C", "D", "C")
 """The weight letter of each full-text column, in `storage.fts.COLUMNS` order."""
 RANK_WEIGHTS = "{0.25, 0.5, 1.0, 1.0}"
 """`ts_rank` weights for D, C, B, A: FTS5's bm25 column weights (0.5, 1, 2, 2) scaled to 1."""

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.core.abstract_text import display_text
 from bot.core.card import (
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_VALUE_LIMIT,
     TITLE_LIMIT,
+    AbstractKind,
     build_card,
     fit,
 )
 from bot.core.lang import Lang
-from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.models import Affiliation, Links, Paper, Track, Venue
 from bot.core.results import CHOICE_NAME_LIMIT, choice_name, option_label, result_page
 
 long_text = st.text(min_size=0, max_size=6000)
@@ -75,3 +80,39 @@ def test_long_author_lists_say_how_many_more() -> None:
     assert authors.value.endswith("more") and len(authors.value) <= FIELD_VALUE_LIMIT
     (chinese,) = [f for f in build_card(paper, Lang.ZH_HANS).fields if f.name == "作者"]
     assert chinese.value.endswith("位")
+
+
+def _linked(summary_en: str = "", summary_zh: str = "") -> Paper:
+    return Paper(title_en="Linked Paper", title_zh="", authors=("A",), summary_en=summary_en,
+                 summary_zh=summary_zh, links=Links(arxiv_id="hep-th/9901001"))
+
+
+def test_known_ids_link_the_abs_page_and_pdf_unknown_ones_search() -> None:
+    card = build_card(_linked(), Lang.EN)
+    assert (card.url, card.pdf_url) == ("https://arxiv.org/abs/hep-th/9901001",
+                                        "https://arxiv.org/pdf/hep-th/9901001")
+    plain = build_card(dataclasses.replace(_linked(), links=Links()), Lang.EN)
+    assert plain.url.startswith("https://arxiv.org/search/") and plain.pdf_url == ""
+    assert plain.link_label == "Find on arXiv" and card.link_label == "arXiv page"
+
+
+@pytest.mark.parametrize(("lang", "shown", "other"), [
+    (Lang.EN, "English words", AbstractKind.ZH), (Lang.ZH_HANS, "中文总结", AbstractKind.EN)])
+def test_the_readers_text_first_the_other_a_click_away(lang: Lang, shown: str,
+                                                        other: AbstractKind) -> None:
+    card = build_card(_linked("English  words\n wrapped", "中文总结"), lang)
+    assert shown in card.description and card.other is other
+    only_zh = build_card(_linked(summary_zh="中文总结"), Lang.EN)
+    assert "中文总结" in only_zh.description and only_zh.other is None
+
+
+def test_latex_and_wrapping_are_normalised_for_display_only() -> None:
+    raw = "Bounds $O(n^2)$ for $\\alpha$\n   at 50% {cost} \\emph{here}"
+    assert display_text(raw) == "Bounds O(n^2) for α at 50% cost here"
+    assert display_text("unbalanced $x {") == "unbalanced x"
+
+
+def test_a_long_abstract_fits_the_embed_total() -> None:
+    paper = dataclasses.replace(_linked("word " * 3000), authors=tuple(f"N{i}" for i in range(400)))
+    card = build_card(paper, Lang.EN)
+    assert card.total_length() <= EMBED_TOTAL_LIMIT and len(card.description) <= 4096

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.core.listing import MAX_FIELD_CHARS, MAX_TITLE_CHARS, ParsedPaper, RecordError
+from bot.core.models import Links
 from bot.core.records import parse_jsonl
 from bot.services.catalog_files import CatalogFileError, LineReader, inspect_file
 
@@ -82,10 +84,25 @@ def test_unknown_fields_are_warnings_not_rejections() -> None:
         (1, "unknown field 'bogus' ignored"), (1, "unknown field 'venue.colour' ignored")]
 
 
-def test_url_arxiv_id_and_doi_are_known_and_silently_ignored() -> None:
+def test_url_arxiv_id_and_doi_are_kept() -> None:
     record = {**MINIMAL, "url": "https://arxiv.org/abs/2601.00001", "arxiv_id": "2601.00001",
-              "doi": "10.48550/arXiv.2601.00001"}
+              "doi": "10.48550/arXiv.2601.00001", "published": "2026-01-02T03:04:05"}
     item = _one(json.dumps(record))
     assert isinstance(item, ParsedPaper)
     assert item.warnings == ()
-    assert item.paper == _one(json.dumps(MINIMAL)).paper  # type: ignore[union-attr]
+    assert item.paper.links == Links(
+        arxiv_id="2601.00001", doi="10.48550/arXiv.2601.00001",
+        url="https://arxiv.org/abs/2601.00001", published=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(("field", "value", "reason"), [
+    ("arxiv_version", -1, "'arxiv_version' must be a whole number"),
+    ("arxiv_version", "2", "'arxiv_version' must be a whole number"),
+    ("categories", "cs.LG", "'categories' must be a list of strings"),
+    ("published", "yesterday", "'published' must be an ISO 8601 time or null"),
+    ("updated", 1700000000, "'updated' must be an ISO 8601 time or null"),
+    ("summary_en", ["a"], "'summary_en' must be a string"),
+])
+def test_bad_link_fields_are_named(field: str, value: object, reason: str) -> None:
+    item = _one(json.dumps({**MINIMAL, field: value}))
+    assert isinstance(item, RecordError) and reason in item.reason

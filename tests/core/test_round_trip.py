@@ -5,13 +5,14 @@ included."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta, timezone
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.listing import ListingParser, ParsedPaper
 from bot.core.listing_writer import format_listing
-from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.models import Affiliation, Links, Paper, Track, Venue
 from bot.core.records import dumps, parse_jsonl
 from bot.core.text import tidy
 from bot.core.venue import derive_venue
@@ -65,11 +66,24 @@ venues = st.builds(
     figures=st.one_of(st.none(), st.integers(0, 99)), tables=st.none(),
 )
 any_text = st.text(max_size=60).map(tidy)
+ZONES = [UTC, timezone(timedelta(hours=5, minutes=30)), timezone(-timedelta(hours=8))]
+times = st.one_of(st.none(), st.datetimes(
+    min_value=datetime(1991, 1, 1), max_value=datetime(2100, 1, 1),
+    timezones=st.sampled_from(ZONES)))
+links = st.builds(
+    Links, arxiv_id=st.one_of(st.just(""), st.sampled_from(["2401.01234", "hep-th/9901001"])),
+    arxiv_version=st.integers(0, 30), doi=any_text, url=any_text, pdf_url=any_text,
+    categories=st.lists(_text("abcdefghijklmnopqrstuvwxyzAZ.-"), max_size=4).map(tuple),
+    published=times, updated=times,
+)
+raw_abstract = st.one_of(st.just(""), st.text(max_size=200),
+                         st.just("We prove $\\alpha \\to \\infty$.\n  Wrapped\tline. "))
 exported_papers = st.builds(
     Paper, title_en=title_en, title_zh=any_text, authors=st.lists(names, max_size=4).map(tuple),
     affiliations=st.lists(st.builds(Affiliation, any_text.filter(bool), any_text),
                           max_size=3).map(tuple),
     summary_zh=any_text, comments=any_text, journal_ref=any_text, venue=venues,
+    summary_en=raw_abstract, links=links,
 )
 
 
@@ -94,4 +108,5 @@ def test_exported_json_lines_read_back_the_same_papers(papers: list[Paper]) -> N
     lines = [dumps(paper) for paper in papers]
     items = list(parse_jsonl(enumerate(lines, start=1)))
     assert _papers(items) == papers
+    assert [dumps(paper) for paper in _papers(items)] == lines  # times in UTC, text unchanged
     assert all(isinstance(i, ParsedPaper) and i.warnings == () for i in items)

@@ -6,7 +6,8 @@ import dataclasses
 from pathlib import Path
 
 from bot.client.bot import PaperclubBot
-from bot.core.models import Paper
+from bot.core.catalog_types import AddStatus
+from bot.core.models import Links, Paper
 from bot.core.records import dumps
 from discord_standin import Guild, Member, OptionValue, StandIn, User
 from tests.group import People
@@ -204,3 +205,21 @@ async def test_a_topic_that_matches_nothing_offers_a_correction(
     assert "matches 0 papers" in reply and "Did you mean **grokking**?" in reply
     nothing = await _sub(standin, guild, people.alice, "zzqxv")
     assert "matches 0 papers" in nothing and "Did you mean" not in nothing
+
+
+async def test_an_added_paper_notifies_once_by_its_english_abstract(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    await _sub(standin, guild, people.bob, "axolotl")
+    paper = Paper(title_en="Regeneration as Learning", title_zh="", authors=("Ada Lovelace",),
+                  summary_en="Limbs of the $\\mathrm{axolotl}$ regrow.",
+                  links=Links(arxiv_id="2401.04242", arxiv_version=1))
+    [outcome] = await bot.services.catalog.add_papers([paper])
+    assert outcome.status is AddStatus.ADDED
+    await bot.background_done()
+    (dm,) = _dms(standin, people.bob)
+    assert "Regeneration as Learning" in dm
+    newer = dataclasses.replace(paper, links=Links(arxiv_id="2401.04242", arxiv_version=2))
+    assert [o.status for o in await bot.services.catalog.add_papers([paper, newer])] == [
+        AddStatus.UNCHANGED, AddStatus.UPDATED]
+    await bot.background_done()
+    assert len(_dms(standin, people.bob)) == 1

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from bot.core.models import Paper
+from bot.core.catalog_types import AddStatus
+from bot.core.models import Links, Paper
 from bot.services.catalog import CatalogService
 from storage.database import Database
 from storage.papers import SqlitePaperStore
@@ -30,3 +32,20 @@ async def test_reload_announces_new_papers_once(db: Database, catalog_path: Path
     again = await service.reload()
     assert again.report.counts.added == 0 and len(recorder.announced) == 1
     assert (await service.stats()).papers == await service.count()
+
+
+async def test_added_papers_are_announced_once_filled_ones_never(
+        db: Database, catalog_path: Path, bundled_papers: list[Paper]) -> None:
+    recorder = Recorder()
+    service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
+    await service.reload()
+    recorder.announced.clear()
+    new = Paper(title_en="A Paper Only arXiv Has", title_zh="", authors=("Ada Lovelace",),
+                links=Links(arxiv_id="2401.00001", arxiv_version=1))
+    listed = dataclasses.replace(bundled_papers[0], links=Links(arxiv_id="2401.00002"))
+    outcomes = await service.add_papers([new, listed])
+    assert [o.status for o in outcomes] == [AddStatus.ADDED, AddStatus.FILLED]
+    assert recorder.announced == [[new]]
+    again = await service.add_papers([new, listed])
+    assert [o.status for o in again] == [AddStatus.UNCHANGED, AddStatus.UNCHANGED]
+    assert recorder.announced == [[new]]

@@ -78,8 +78,9 @@ async def test_the_migration_rebuilds_an_index_made_the_old_way(tmp_path: Path) 
             "'[\"Ada Lovelace\"]', '[]', '', ?, ?, 'ICML', 2026, 'main', '[]', 's', 'h', "
             "'now', 'now')",
             (PROCEEDINGS.title_en, "嶺迴歸", PROCEEDINGS.comments, PROCEEDINGS.journal_ref))
-        conn.execute(  # as the old index held it: Traditional, journal reference whole
-            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS)}) VALUES (1, ?, '嶺迴 迴歸', "
+        conn.execute(  # as the old index held it (six columns then): Traditional, journal
+            # reference whole
+            f"INSERT INTO paper_fts (rowid, {', '.join(COLUMNS[:6])}) VALUES (1, ?, '嶺迴 迴歸', "
             "'Ada Lovelace', '', '', 'ICML 2026 main Proceedings Machine Learning')",
             (PROCEEDINGS.title_en,))
     db = await Database.open(path)
@@ -108,3 +109,17 @@ async def test_an_exact_title_ranks_first_then_the_phrase(db: Database) -> None:
     assert (await _titles(store, "Attention is all you need author:lovelace"))[0] == exact.title_en
     assert (await _titles(store, "is all you"))[-1] == scattered.title_en
     assert len(await store.search(parse_query("attention need"), limit=2, offset=1)) == 2
+
+
+async def test_the_english_abstract_is_found_and_ranks_below_titles(db: Database) -> None:
+    store = SqlitePaperStore(db)
+    in_abstract = dataclasses.replace(_paper("Limb Regrowth"),
+                                      summary_en="The axolotl regrows limbs.")
+    in_title = _paper("Axolotl Genomes", summary="本文研究蝾螈。")
+    in_chinese = _paper("Salamander Notes", summary="axolotl 的再生。")
+    await store.load(enumerate([in_abstract, in_chinese, in_title], start=1),
+                     source=LoadSource("t"))
+    titles = await _titles(store, "axolotl")
+    assert titles[0] == in_title.title_en
+    assert set(titles[1:]) == {in_abstract.title_en, in_chinese.title_en}
+    assert await _titles(store, "regrows") == [in_abstract.title_en]

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core.catalog_types import LoadSource
-from bot.core.models import Affiliation, Paper, Track, Venue
+from bot.core.models import Affiliation, Links, Paper, Track, Venue
 from bot.core.query import QueryError, parse_query, words_of
 from bot.core.text import CJK_RUN
 from bot.core.topic_match import (
@@ -88,7 +88,8 @@ def _vocabulary(papers: list[Paper]) -> tuple[list[str], list[str], list[str], l
     names: list[str] = []
     venues: list[str] = ["main", "workshop", "any", "ICML", "icml"]
     for paper in papers:
-        texts += [paper.title_en, paper.title_zh, paper.summary_zh, paper.comments,
+        texts += [paper.title_en, paper.title_zh, paper.summary_zh, paper.summary_en,
+                  paper.comments,
                   *(f"{a.en} {a.zh}" for a in paper.affiliations)]
         names += [*paper.authors, *(name.split()[-1] for name in paper.authors if name.split())]
         venues += [v for v in (paper.venue.conference, paper.venue.workshop) if v]
@@ -196,6 +197,9 @@ EXOTIC = [
         comments="Ünïcode & Tokens WS @ NeurIPS 2025 (Oral)",
         venue=Venue(conference="NeurIPS", year=2025, track=Track.WORKSHOP,
                     workshop="Ünïcode & Tokens WS", honours=("oral",)),
+        summary_en="We show $\\mathcal{O}(n^2)$ bounds for\n  Σίσυφος-style Régression;"
+                   " 岭回归 is\tridge regression (arXiv:2401.01234v2, \"quoted\").",
+        links=Links(arxiv_id="2401.01234", arxiv_version=2, categories=("cs.LG",)),
     ),
     Paper(
         title_en="New Tai Lue abᦰcd ᦰᦱ and Ꭰꭰ with e\u0301\u0301 marks",
@@ -210,6 +214,7 @@ EXOTIC = [
         title_zh="主会论文",
         authors=("Wei Wang", "Anna Smith"),
         summary_zh="本文研究workshop方法与main track的关系。",
+        summary_en="Workshop methods meet the main track: mathcal matters.",
         comments="ICML 2026 Spotlight",
         venue=Venue(conference="ICML", year=2026, track=Track.MAIN, honours=("spotlight",)),
     ),
@@ -245,6 +250,9 @@ EXOTIC_KNOWN = [
     "honours:oral", "honours:poster venue:workshop", "year:2025", "venue:main workshop",
     "venue:workshop main", "track:main spotlight", "the", "and", "percent 100", "under score",
     "quotes", "preprint year:2026", "ᦰ quotes", "ab ᦰ cd",
+    "mathcal", "mathc", "n 2", "regression", "régression", "REGRESSION", "ridge", "岭回归 ridge",
+    "sisyphos", "σίσυφος-style", "2401.01234v2", "2401", "arxiv", "quoted", "bounds venue:oral",
+    "matters track:main", "mathcal author:q", "tridge",
 ]
 
 

@@ -15,7 +15,14 @@ from typing import Any
 
 import discord
 
-from bot.client.ui.cards import CARD_COLOUR, card_embed, card_for, escape, link_button
+from bot.client.ui.cards import (
+    CARD_COLOUR,
+    card_embed,
+    card_for,
+    escape,
+    link_buttons,
+    send_abstract,
+)
 from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
 from bot.core.lang import Lang
 from bot.core.messages import t
@@ -68,7 +75,15 @@ class ResultsView(OwnedView):
             label=t(self.lang, "results.back"), style=discord.ButtonStyle.secondary)
         back.callback = self._back  # type: ignore[method-assign]
         self.add_item(back)
-        self.add_item(link_button(card))
+        for item in link_buttons(card):
+            self.add_item(item)
+        if card.other is not None:
+            other = discord.ui.Button[ResultsView](label=card.other_label,
+                                                   style=discord.ButtonStyle.secondary)
+            kind, paper_id = card.other, paper.id
+            other.callback = (  # type: ignore[method-assign]
+                lambda interaction: send_abstract(interaction, paper_id, kind))
+            self.add_item(other)
         return card_embed(card)
 
     def _list(self, papers: Sequence[Paper]) -> discord.Embed:

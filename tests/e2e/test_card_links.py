@@ -1,0 +1,68 @@
+"""Cards with arXiv links and both texts, end to end: the other text is a click away."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.client.bot import PaperclubBot
+from bot.core.models import Links, Paper
+from discord_standin import Guild, Message, StandIn
+from tests.group import People
+
+GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"
+ABSTRACT = ("We prove that $\\alpha$-regularised ridge\n  regression groks at 50% of the "
+            "steps; see \\emph{Theorem 1}.")
+
+
+def _buttons(message: Message) -> list[dict[str, Any]]:
+    return [c for c in message.walk_components() if c.get("type") == 2]
+
+
+async def _with_links(bot: PaperclubBot, bundled_papers: list[Paper]) -> Paper:
+    listed = next(p for p in bundled_papers if p.title_en == GROKKING)
+    arxiv = Paper(title_en=GROKKING, title_zh="", authors=listed.authors, summary_en=ABSTRACT,
+                  links=Links(arxiv_id="2601.01234", arxiv_version=2))
+    [outcome] = await bot.services.catalog.add_papers([arxiv])
+    return outcome.paper
+
+
+async def test_a_card_links_to_arxiv_and_shows_the_other_text_on_a_click(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    paper = await _with_links(bot, bundled_papers)
+    handle = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild,
+                                 user=people.alice)
+    (embed,) = (await handle.response()).embeds
+    assert embed["url"] == "https://arxiv.org/abs/2601.01234"
+    assert "We prove that α-regularised ridge regression groks at 50% of the steps; " \
+           "see Theorem 1." in embed["description"]
+    assert paper.summary_zh[:20] not in embed["description"]  # a click away
+    assert handle.message is not None
+    page, pdf, other = _buttons(handle.message)
+    assert (page["label"], page["url"]) == ("arXiv page", "https://arxiv.org/abs/2601.01234")
+    assert (pdf["label"], pdf["url"]) == ("PDF", "https://arxiv.org/pdf/2601.01234")
+    assert other["label"] == "AI summary (Chinese)"
+
+    click = await standin.click(handle.message, str(other["custom_id"]), user=people.bob)
+    reply = await click.response()
+    assert reply.ephemeral
+    (shown,) = reply.embeds
+    assert paper.summary_zh[:20] in shown["description"]
+    assert len(shown["description"]) <= 4096 and len(shown["title"]) <= 256
+
+
+async def test_chinese_readers_open_with_the_summary_and_click_for_the_abstract(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    await _with_links(bot, bundled_papers)
+    handle = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild,
+                                 locale="zh-TW")
+    (embed,) = (await handle.response()).embeds
+    assert "**AI總結**" in embed["description"] and "We prove" not in embed["description"]
+    assert handle.message is not None
+    other = _buttons(handle.message)[-1]
+    assert other["label"] == "英文摘要"
+    click = await standin.click(handle.message, str(other["custom_id"]), locale="zh-TW")
+    (shown,) = (await click.response()).embeds
+    assert shown["description"].startswith("We prove that α-regularised")
+    assert shown["title"].startswith("英文摘要 · ")
