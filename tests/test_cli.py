@@ -359,7 +359,7 @@ def test_bookmarks_need_a_member(seeded: Run, bundled_papers: list[Paper]) -> No
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--what", "bookmarks", "--server", "1", "--format", "bibtex"), "--user goes with"),
-    (("--what", "history", "--format", "markdown"), "needs --what and --server"),
+    (("--what", "history", "--format", "markdown"), "--what and --server go together"),
     (("--what", "history", "--server", "1"), "--format markdown or bibtex"),
     (("--what", "history", "--server", "1", "--user", "3", "--format", "markdown"),
      "--user goes with"),
