@@ -32,6 +32,7 @@ from bibtexparser.model import (
     String,
 )
 
+from bot.core.export import is_web_url
 from bot.core.latex_text import to_text
 from bot.core.listing import (
     MAX_FIELD_CHARS,
@@ -227,6 +228,9 @@ def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
     venue = derive_venue("\n".join(filter(None, (comments, published_as))), journal_ref)
     year = _year(fields, warnings)
     url = _url(fields.get("url", ""))
+    if url and not is_web_url(url):
+        warnings.append(f"url '{url[:80]}' is not an http(s) address; ignored")
+        url = ""
     arxiv_id, version = _arxiv(fields, url, warnings)
     primary = tidy(fields.get("primaryclass", ""))
     paper = Paper(

@@ -141,15 +141,28 @@ def abs_url(paper: Paper) -> str:
     return paper.links.url
 
 
-_URL_UNSAFE = re.compile(r"[\s{}\\()<>\[\]]")
+_BIB_UNSAFE = re.compile(r"[\s{}\\]")
+_LINK_UNSAFE = re.compile(r"[\s{}\\()<>\[\]]")
+
+
+def _percent(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
+
+
+def is_web_url(url: str) -> bool:
+    """True for an http(s) URL (not `javascript:`, `file:` …)."""
+    return url.lower().startswith(("https://", "http://"))
 
 
 def safe_url(url: str) -> str:
-    """An http(s) URL with what could end a BibTeX value or a Markdown link percent-encoded;
-    '' for any other scheme (`javascript:` …)."""
-    if not url.lower().startswith(("https://", "http://")):
-        return ""
-    return _URL_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
+    """An http(s) URL with what could end a Markdown link percent-encoded; '' for any other
+    scheme."""
+    return _percent(_LINK_UNSAFE, url) if is_web_url(url) else ""
+
+
+def verbatim(value: str) -> str:
+    """A URL or DOI as a BibTeX value: braces, backslashes and spaces percent-encoded."""
+    return _percent(_BIB_UNSAFE, value)
 
 
 def venue_phrase(venue: Venue) -> str:
@@ -187,11 +200,10 @@ def _paper_fields(paper: Paper) -> list[Field]:
         if links.categories:
             fields.append(Field("primaryClass", to_latex(links.categories[0])))
     if links.doi:
-        fields.append(Field("doi", safe_url(f"https://doi.org/{links.doi}").removeprefix(
-            "https://doi.org/")))
-    url = safe_url(links.url or abs_url(paper))
-    if url:
-        fields.append(Field("url", url))
+        fields.append(Field("doi", verbatim(links.doi)))
+    url = links.url or abs_url(paper)
+    if is_web_url(url):
+        fields.append(Field("url", verbatim(url)))
     if paper.summary_en:
         fields.append(Field("abstract", to_latex(paper.summary_en)))
     return fields
