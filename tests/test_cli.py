@@ -359,15 +359,84 @@ def test_bookmarks_need_a_member(seeded: Run, bundled_papers: list[Paper]) -> No
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--what", "bookmarks", "--server", "1", "--format", "bibtex"), "--user goes with"),
-    (("--what", "history", "--format", "markdown"), "needs --what and --server"),
+    (("--what", "history", "--format", "markdown"), "--what and --server go together"),
     (("--what", "history", "--server", "1"), "--format markdown or bibtex"),
     (("--what", "history", "--server", "1", "--user", "3", "--format", "markdown"),
      "--user goes with"),
     (("--what", "nothing", "--server", "1", "--format", "markdown"), "nothing"),
     (("--server", "x", "--what", "queue", "--format", "markdown"), "x"),
+    (("--what", "history", "--server", "1", "--format", "bibtex", "--query", "x"),
+     "do not go with --what"),
+    (("--format", "bibtex", "--query", "x", "--ids", "a"), "not both"),
+    (("--format", "bibtex", "--limit", "3"), "--limit goes with --query"),
 ])
 def test_bad_input_is_one_line_and_exit_2(seeded: Run, args: tuple[str, ...],
                                           message: str) -> None:
     result = seeded("export", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+# -- BibTeX in and out, and the catalog as a reading list ----------------------------------
+
+
+def _jsonl(run: Run, db_path: Path | None = None) -> list[dict[str, object]]:
+    result = run("export", **({"db_path": db_path} if db_path else {}))
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def _facts(records: list[dict[str, object]]) -> list[tuple[object, ...]]:
+    return sorted((r["id"], r["title_en"], tuple(r["authors"]),  # type: ignore[arg-type]
+                   r["venue"]["conference"], r["venue"]["year"],  # type: ignore[index]
+                   r["venue"]["track"]) for r in records)  # type: ignore[index]
+
+
+def test_a_bibtex_export_reimports_to_the_same_papers(loaded: Run, tmp_path: Path) -> None:
+    bib = tmp_path / "catalog.bib"
+    result = loaded("export", "--format", "bibtex", "-o", str(bib))
+    assert result.returncode == 0 and "exported 30 papers" in result.stderr
+    fresh = tmp_path / "fresh.db"
+    again = loaded("import", str(bib), db_path=fresh)
+    assert again.returncode == 0, again.stderr
+    assert "30 added, 0 updated, 0 unchanged, 0 removed, 0 rejected" in again.stdout
+    assert _facts(_jsonl(loaded, fresh)) == _facts(_jsonl(loaded))
+    same = loaded("import", str(bib))
+    assert "0 added, 0 updated, 30 unchanged, 0 removed, 0 rejected" in same.stdout
+
+
+def test_a_bib_entry_fills_in_a_known_paper_and_never_erases(
+        loaded: Run, tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    known = bundled_papers[0]
+    bib = tmp_path / "refs.txt"
+    bib.write_text(f"@article{{x, title = {{{known.title_en.upper()}}}, author = {{Solo, Han}},"
+                   f" abstract = {{An abstract.}}}}\n"
+                   "@misc{y, title = {Brand New {\\\"U}ber Paper}, year = 2031}\n"
+                   "@misc{z, author = {No Title}}\n", encoding="utf-8")
+    sniffed = loaded("import", str(bib))
+    assert sniffed.returncode == 0, sniffed.stderr
+    assert "1 added, 0 updated, 1 unchanged, 0 removed, 1 rejected" in sniffed.stdout
+    assert "rejected line 3: entry has no title" in sniffed.stderr
+    shown = json.loads(loaded("show", known.id, "--json").stdout)
+    assert (shown["title_en"], shown["title_zh"], shown["authors"]) == (
+        known.title_en, known.title_zh, list(known.authors))
+    new = json.loads(loaded("search", "Über", "--json").stdout)[0]
+    assert (new["title_en"], new["venue"]["year"]) == ("Brand New Über Paper", 2031)
+    strict = loaded("import", str(bib), "--format", "bibtex", "--strict")
+    assert strict.returncode == 2 and "line 3: entry has no title" in strict.stderr
+
+
+def test_export_a_selection_by_query_or_ids(loaded: Run, bundled_papers: list[Paper]) -> None:
+    found = loaded("export", "--format", "markdown", "--query", "grokking")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.startswith("# Reading list: grokking")
+    assert "To Grok Grokking" in found.stdout
+    assert "   AI" not in found.stdout
+    first, second = bundled_papers[3], bundled_papers[1]
+    chosen = loaded("export", "--format", "jsonl", "--ids", f"{first.id}, {second.id.upper()}")
+    assert [json.loads(line)["id"] for line in chosen.stdout.splitlines()] == [first.id, second.id]
+    unknown = loaded("export", "--format", "bibtex", "--ids", f"{first.id},ffffffffffffffff")
+    assert unknown.returncode == 1 and unknown.stdout == ""
+    assert "no paper with id ffffffffffffffff" in unknown.stderr
+    nothing = loaded("export", "--format", "bibtex", "--query", "qqqqzzzz")
+    assert nothing.returncode == 1 and nothing.stdout == ""

@@ -29,11 +29,13 @@ from bot.client.endpoints import set_discord_endpoints
 from bot.client.invite import PERMISSIONS, SCOPES, invite_url
 from bot.core.export import ExportFormat, ExportWhat
 from bot.core.lang import Lang
+from bot.core.models import Paper
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
-from bot.services.catalog_files import CatalogFileError
+from bot.services.catalog_files import CatalogFileError, CatalogFormat
 from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
-from bot.services.search import SearchService
+from bot.services.export import CATALOG_HEADING, catalog_text, select_by_ids, select_by_query
+from bot.services.search import SearchService, Strategy
 from bot.settings import (
     SEARCH_LIMIT_MAX,
     SEARCH_LIMIT_MIN,
@@ -176,7 +178,7 @@ def _print_report(report: LoadReport) -> None:
 
 
 async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
-                  source: str | None = None) -> int:
+                  source: str | None = None, fmt: CatalogFormat | None = None) -> int:
     show = path.exists() and path.stat().st_size >= PROGRESS_MIN_BYTES and err.is_terminal
     with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
                   TimeRemainingColumn(), console=err, transient=True, disable=not show) as bar:
@@ -187,7 +189,7 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
 
         async with _catalog(settings) as store:
             report = await load_catalog(store, path, strict=strict, prune=prune,
-                                        source=source, progress=progress)
+                                        source=source, progress=progress, fmt=fmt)
     _print_report(report)
     return EXIT_OK
 
@@ -200,10 +202,17 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
 @click.option("--source", metavar="NAME",
               help="Name the papers' source (default: the file's full path); --prune removes "
                    "only papers an earlier load under the same name had.")
+@click.option("--format", "fmt", type=click.Choice([f.value for f in CatalogFormat]),
+              default=None, help="The file's format (default: from its extension, .jsonl or "
+                                 ".bib, or its first line; else the paper listing).")
 @common_options
-def import_command(file: Path, strict: bool, prune: bool, source: str | None) -> int:
-    """Load a catalog FILE (paper listing or JSON Lines) into the database."""
-    return _run(_import(_settings(click.get_current_context()), file, strict, prune, source))
+def import_command(file: Path, strict: bool, prune: bool, source: str | None,
+                   fmt: str | None) -> int:
+    """Load a catalog FILE (paper listing, JSON Lines or BibTeX) into the database.
+
+    A BibTeX entry for a paper already in the catalog fills in only what the paper lacks."""
+    return _run(_import(_settings(click.get_current_context()), file, strict, prune, source,
+                        CatalogFormat(fmt) if fmt else None))
 
 
 def _say_catalog_empty(settings: Settings) -> None:
@@ -300,6 +309,17 @@ def stats(as_json: bool) -> int:
     return _run(_stats(_settings(click.get_current_context()), as_json))
 
 
+def _write(text: str, output: Path | None) -> None:
+    """The export's text to `output`, or to standard output."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_bytes(text.encode())
+    except OSError as exc:
+        raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
+
+
 async def _export(settings: Settings, output: Path | None) -> int:
     count = 0
     try:
@@ -319,6 +339,55 @@ async def _export(settings: Settings, output: Path | None) -> int:
     return EXIT_OK
 
 
+async def _selected(settings: Settings, store: SqlitePaperStore, query: str | None,
+                    ids: str | None, limit: int) -> tuple[list[Paper], str]:
+    """The papers `--query` or `--ids` choose (every paper with neither), and a heading."""
+    if query is None and ids is None:
+        return [paper async for paper in store.iter_papers()], CATALOG_HEADING
+    search = SearchService(store, fuzzy_threshold=settings.search.fuzzy_threshold)
+    try:
+        if ids is not None:
+            chosen = await select_by_ids(search, ids.split(","))
+            if chosen.missing:
+                raise _Fail(f"error: no paper with id {', '.join(chosen.missing)} "
+                            "(nothing exported)", EXIT_NO_MATCH)
+            if not chosen.papers:
+                raise _Fail("error: --ids names no paper")
+            return chosen.papers, CATALOG_HEADING
+        assert query is not None
+        if parse_query(query).is_empty():
+            raise _Fail("error: the query has no words to search for")
+        chosen = await select_by_query(search, query, limit)
+    finally:
+        await search.close()
+    outcome = chosen.outcome
+    if outcome is not None and outcome.did_you_mean:
+        err.print(f"did you mean: [bold]{escape(outcome.did_you_mean)}[/bold]")
+    if outcome is not None and outcome.strategy is Strategy.ANY_WORD:
+        err.print("no paper has every word: exporting papers with any of them")
+    if not chosen.papers:
+        raise _Fail("no match (nothing exported)", EXIT_NO_MATCH)
+    if len(chosen.papers) == limit:
+        err.print(f"kept the best {limit} matches (raise --limit for more)")
+    return chosen.papers, f"{CATALOG_HEADING}: {query}"
+
+
+async def _catalog_export(settings: Settings, fmt: str, query: str | None, ids: str | None,
+                          limit: int, output: Path | None) -> int:
+    async with _catalog(settings) as store:
+        papers, heading = await _selected(settings, store, query, ids, limit)
+    if fmt == "jsonl":
+        text = "".join(dumps(paper) + "\n" for paper in papers)
+    else:
+        text = catalog_text(papers, ExportFormat(fmt), heading)
+    _write(text, output)
+    if output is not None:
+        err.print(f"exported {len(papers)} papers to {output}")
+    if not papers:
+        _say_catalog_empty(settings)
+    return EXIT_OK
+
+
 async def _group_export(settings: Settings, what: str, fmt: str, server: int,
                         user: int | None, output: Path | None) -> int:
     async def name_of(user_id: int | None) -> str:
@@ -327,43 +396,69 @@ async def _group_export(settings: Settings, what: str, fmt: str, server: int,
     async with opened_export(settings) as exports:
         made = await exports.export(server, ExportWhat(what), ExportFormat(fmt), Lang.EN,
                                     user_id=user, name_of=name_of, limit_bytes=sys.maxsize)
-    if output is None:
-        sys.stdout.write(made.content.text)
-        return EXIT_OK
-    try:
-        output.write_bytes(made.content.data)
-    except OSError as exc:
-        raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
-    err.print(f"exported {made.content.total} papers ({what}) to {output}")
+    _write(made.content.text, output)
+    if output is not None:
+        err.print(f"exported {made.content.total} papers ({what}) to {output}")
     return EXIT_OK
+
+
+EXPORT_LIMIT_DEFAULT, EXPORT_LIMIT_MAX = 1000, 100_000
+
+
+def _check_export_options(fmt: str, what: str | None, server: int | None, user: int | None,
+                          query: str | None, ids: str | None, limit: int | None) -> None:
+    """Options that do not go together: one line, exit 2."""
+    group = what is not None or server is not None or user is not None
+    if group and (query is not None or ids is not None):
+        raise _Fail("error: --query and --ids choose catalog papers; they do not go with "
+                    "--what, --server or --user")
+    if query is not None and ids is not None:
+        raise _Fail("error: give --query or --ids, not both")
+    if limit is not None and query is None:
+        raise _Fail("error: --limit goes with --query")
+    if not group:
+        return
+    if fmt == "jsonl":
+        raise _Fail("error: --what, --server and --user go with --format markdown or bibtex")
+    if what is None or server is None:
+        raise _Fail("error: --what and --server go together (a server's records); leave both "
+                    "out to export the catalog")
+    if (what == ExportWhat.BOOKMARKS) != (user is not None):
+        raise _Fail("error: --user goes with --what bookmarks, and --what bookmarks needs it")
 
 
 @cli.command()
 @click.option("--format", "fmt", type=click.Choice(["jsonl", *(f.value for f in ExportFormat)]),
               default="jsonl", show_default=True,
-              help="jsonl: the whole catalog; markdown / bibtex: a server's --what.")
+              help="jsonl: re-importable records; bibtex: for reference managers (re-importable "
+                   "too); markdown: a reading list.")
+@click.option("--query", metavar="TEXT",
+              help="Only the papers this search finds (the same search as /paper and "
+                   "`paperclub search`, inline filters included), best first.")
+@click.option("--ids", metavar="ID,ID,…", help="Only these papers (comma-separated ids).")
+@click.option("--limit", type=click.IntRange(1, EXPORT_LIMIT_MAX), default=None,
+              help=f"How many --query matches at most (default {EXPORT_LIMIT_DEFAULT}).")
 @click.option("--what", type=click.Choice([w.value for w in ExportWhat]), default=None,
-              help="A server's history, queue, or a member's bookmarks (needs --server).")
+              help="Instead of the catalog: a server's history, queue, or a member's bookmarks "
+                   "(needs --server; markdown or bibtex).")
 @click.option("--server", type=click.IntRange(min=1), default=None, help="The server's id.")
 @click.option("--user", type=click.IntRange(min=1), default=None,
               help="The member's id (for --what bookmarks).")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
               help="File to write (default: standard output).")
 @common_options
-def export(fmt: str, what: str | None, server: int | None, user: int | None,
-           output: Path | None) -> int:
-    """Write every paper as JSON Lines (re-importable with `paperclub import`), or a server's
-    history, queue or a member's bookmarks as Markdown or BibTeX."""
+def export(fmt: str, query: str | None, ids: str | None, limit: int | None, what: str | None,
+           server: int | None, user: int | None, output: Path | None) -> int:
+    """Write the catalog (or the papers --query or --ids choose) as JSON Lines, BibTeX or a
+    Markdown reading list; or a server's history, queue or a member's bookmarks."""
     settings = _settings(click.get_current_context())
-    if fmt == "jsonl":
-        if what or server or user:
-            raise _Fail("error: --what, --server and --user go with --format markdown or bibtex")
+    _check_export_options(fmt, what, server, user, query, ids, limit)
+    if what is not None and server is not None:
+        return _run(_group_export(settings, what, fmt, server, user, output))
+    if fmt == "jsonl" and query is None and ids is None:
         return _run(_export(settings, output))
-    if what is None or server is None:
-        raise _Fail(f"error: --format {fmt} needs --what and --server")
-    if (what == ExportWhat.BOOKMARKS) != (user is not None):
-        raise _Fail("error: --user goes with --what bookmarks, and --what bookmarks needs it")
-    return _run(_group_export(settings, what, fmt, server, user, output))
+    return _run(_catalog_export(settings, fmt, query, ids, limit or EXPORT_LIMIT_DEFAULT,
+                                output))
 
 
 async def _local(settings: Settings, script: bool, lines: tuple[str, ...]) -> int:

@@ -1,9 +1,11 @@
-"""Exports of the group's records (history, queue, a reading list) as BibTeX or Markdown.
+"""Exports of papers (the catalog, or the group's history, queue, a reading list) as BibTeX or
+Markdown.
 
 Pure formatting: entries in, text out. BibTeX is written with bibtexparser's model and writer,
-values LaTeX-encoded (``&``, ``%``, ``_``, ``{`` … and accented letters) so that Zotero and
-BibTeX read them back unchanged; citation keys are stable (first author's surname, year, first
-title word) and deduplicated with ``a``, ``b``, … suffixes in entry order.
+text fields LaTeX-encoded (``&``, ``%``, ``_``, ``{`` … and accented letters; see
+`bot.core.latex_text`) so that Zotero, BibTeX and `paperclub import` read them back unchanged;
+URLs and DOIs are written verbatim. Citation keys are stable (first author's surname, year,
+first title word) and deduplicated with ``a``, ``b``, … suffixes in entry order.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ from enum import StrEnum
 
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library
-from bibtexparser.middlewares import LatexEncodingMiddleware
 from bibtexparser.model import Entry, Field
-from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from bot.core.models import Paper
+from bot.core.latex_text import to_latex
+from bot.core.models import Paper, Track, Venue
 
 
 class ExportWhat(StrEnum):
@@ -50,7 +51,8 @@ class ExportEntry:
 
     paper_id: str
     paper: Paper | None
-    when: datetime
+    when: datetime | None = None
+    """When the group discussed, suggested or bookmarked it (None in a catalog export)."""
     presenter: str | None = None
     """The presenter's name (history only)."""
     notes: tuple[str, ...] = ()
@@ -132,42 +134,103 @@ def _suffix(n: int) -> str:
     return letters
 
 
-_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+def abs_url(paper: Paper) -> str:
+    """The paper's page: its arXiv abstract page when the id is known, else its URL ('')."""
+    if paper.links.arxiv_id:
+        return f"https://arxiv.org/abs/{paper.links.arxiv_id}"
+    return paper.links.url
+
+
+_BIB_UNSAFE = re.compile(r"[\s{}\\]")
+_LINK_UNSAFE = re.compile(r"[\s{}\\()<>\[\]]")
+
+
+def _percent(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
+
+
+def is_web_url(url: str) -> bool:
+    """True for an http(s) URL (not `javascript:`, `file:` …)."""
+    return url.lower().startswith(("https://", "http://"))
+
+
+def safe_url(url: str) -> str:
+    """An http(s) URL with what could end a Markdown link percent-encoded; '' for any other
+    scheme."""
+    return _percent(_LINK_UNSAFE, url) if is_web_url(url) else ""
+
+
+def verbatim(value: str) -> str:
+    """A URL or DOI as a BibTeX value: braces, backslashes and spaces percent-encoded."""
+    return _percent(_BIB_UNSAFE, value)
+
+
+def venue_phrase(venue: Venue) -> str:
+    """`ICML 2026 Workshop on X, spotlight` / `ICML 2026, main track`: the venue in words that
+    `derive_venue` reads back (BibTeX's `howpublished`)."""
+    head = f"{venue.conference or ''} {venue.year or ''}".strip()
+    if venue.track is Track.WORKSHOP:
+        head = f"{head} Workshop on {venue.workshop}" if venue.workshop else f"{head} Workshop"
+    parts = [head.strip(), "main track" if venue.track is Track.MAIN else "", *venue.honours]
+    return ", ".join(part for part in parts if part)
+
+
+_AND = re.compile(r"\sand\s", re.IGNORECASE)
+
+
+def _bib_name(name: str) -> str:
+    """A display name as one BibTeX name: braced when a comma or `and` would split it."""
+    latex = to_latex(name)
+    return f"{{{latex}}}" if "," in name or _AND.search(name) else latex
+
+
+def _paper_fields(paper: Paper) -> list[Field]:
+    links = paper.links
+    text = [("title", paper.title_en),
+            ("author", " and ".join(_bib_name(a) for a in paper.authors)),
+            ("year", str(paper.venue.year or "")),
+            ("howpublished", venue_phrase(paper.venue)),
+            ("journal", paper.journal_ref)]
+    fields = [Field(key, to_latex(value) if key != "author" else value)
+              for key, value in text if value]
+    if links.arxiv_id:
+        version = f"v{links.arxiv_version}" if links.arxiv_version else ""
+        fields += [Field("eprint", f"{links.arxiv_id}{version}"),
+                   Field("archivePrefix", "arXiv")]
+        if links.categories:
+            fields.append(Field("primaryClass", to_latex(links.categories[0])))
+    if links.doi:
+        fields.append(Field("doi", verbatim(links.doi)))
+    url = links.url or abs_url(paper)
+    if is_web_url(url):
+        fields.append(Field("url", verbatim(url)))
+    if paper.summary_en:
+        fields.append(Field("abstract", to_latex(paper.summary_en)))
+    return fields
 
 
 def _bib_fields(entry: ExportEntry) -> list[Field]:
     paper = entry.paper
-    fields: list[Field] = []
-    if paper is not None:
-        fields.append(Field("title", paper.title_en))
-        if paper.authors:
-            fields.append(Field("author", " and ".join(paper.authors)))
-        if paper.venue.year:
-            fields.append(Field("year", str(paper.venue.year)))
-        venue = paper.venue.badge()
-        if venue:
-            fields.append(Field("howpublished", venue))
-        if paper.journal_ref:
-            fields.append(Field("journal", paper.journal_ref))
-    else:
-        fields.append(Field("title", entry.paper_id))
-    notes = [*entry.notes]
-    if entry.presenter:
-        notes.insert(0, f"Presented by {entry.presenter} on {entry.when:%Y-%m-%d}")
+    fields = _paper_fields(paper) if paper is not None else [Field("title",
+                                                                   to_latex(entry.paper_id))]
+    notes = [paper.comments] if paper is not None and paper.comments else []
+    if entry.presenter and entry.when is not None:
+        notes.append(f"Presented by {entry.presenter} on {entry.when:%Y-%m-%d}")
+    notes += entry.notes
     if entry.link:
-        fields.append(Field("url", entry.link))
+        notes.append(f"Discussion: {entry.link}")
     if notes:
-        fields.append(Field("note", "; ".join(notes)))
+        fields.append(Field("note", to_latex("; ".join(notes))))
     return fields
 
 
 def bibtex(entries: Sequence[ExportEntry]) -> str:
-    """A BibTeX file (one `@misc` per entry) that re-parses to the same titles."""
+    """A BibTeX file (one `@misc` per entry) that `paperclub import` reads back to the same
+    papers (title, authors, year, venue, arXiv id, DOI, URL, abstract)."""
     library = Library()
     for key, entry in zip(citation_keys(entries), entries, strict=True):
         library.add(Entry("misc", key, _bib_fields(entry)))
-    encode = LatexEncodingMiddleware(encoder=_ENCODER)
-    return write_string(library, prepend_middleware=[encode])
+    return write_string(library)
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~@&])")
@@ -186,29 +249,56 @@ class MarkdownLabels:
 
     heading: str
     dated: Callable[[ExportEntry], str]
-    """The entry's date line, e.g. `Discussed 2026-11-30, presented by Alice`."""
+    """The entry's date line, e.g. `Discussed 2026-11-30, presented by Alice` ('': none)."""
     thread: str
     gone: str
+    summary_of: Callable[[Paper], str] | None = None
+    """The paper's summary, shown cut to one line (None: no summary line)."""
+
+
+SUMMARY_CHARS = 200
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
+
+
+def one_line(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The first sentence of `text` when it fits in `limit` characters, else its first words
+    up to the limit, with `…`."""
+    text = " ".join(text.split())
+    first = _SENTENCE_END.split(text, maxsplit=1)[0]
+    if len(first) <= limit:
+        return first
+    cut = first[:limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;:") + "…"
+
+
+def _md_title(paper: Paper, title: str) -> str:
+    url = safe_url(abs_url(paper))
+    return f"**[{md(title)}]({url})**" if url else f"**{md(title)}**"
 
 
 def markdown(entries: Sequence[ExportEntry], labels: MarkdownLabels,
              title_of: Callable[[Paper], str]) -> str:
-    """A numbered list: title, authors, venue, date (and presenter), thread, notes quoted."""
+    """A numbered list: title (linked to its page when known), authors, venue, a one-line
+    summary, the date (and presenter), thread, notes quoted."""
     lines = [f"# {md(labels.heading)}", ""]
     for n, entry in enumerate(entries, start=1):
         paper = entry.paper
         if paper is None:
             lines.append(f"{n}. **{md(entry.paper_id)}** ({md(labels.gone)})")
         else:
-            lines.append(f"{n}. **{md(title_of(paper))}**")
+            lines.append(f"{n}. {_md_title(paper, title_of(paper))}")
             if paper.authors:
                 lines.append(f"   {md(', '.join(paper.authors))}")
             if paper.venue.badge():
                 lines.append(f"   *{md(paper.venue.badge())}*")
+            summary = labels.summary_of(paper) if labels.summary_of else ""
+            if summary:
+                lines.append(f"   {md(one_line(summary))}")
         details = md(labels.dated(entry))
         if entry.link:
-            details += f" · [{md(labels.thread)}]({entry.link})"
-        lines.append(f"   {details}")
+            details += f" · [{md(labels.thread)}]({safe_url(entry.link)})"
+        if details:
+            lines.append(f"   {details.removeprefix(' · ')}")
         for note in entry.notes:
             lines.extend(f"   > {md(line)}" for line in note.splitlines() if line.strip())
         lines.append("")

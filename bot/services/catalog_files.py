@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -15,6 +16,7 @@ class CatalogFormat(StrEnum):
 
     LISTING = "listing"
     JSONL = "jsonl"
+    BIBTEX = "bibtex"
 
 
 class CatalogFileError(Exception):
@@ -42,8 +44,12 @@ class LineReader:
                 yield number, text.rstrip("\r\n")
 
 
-def inspect_file(path: Path) -> CatalogFormat:
-    """Check that the file can be a catalog and tell its format; raises `CatalogFileError`."""
+_BIBTEX_START = re.compile(rb"@[A-Za-z]+\s*[{(]")
+
+
+def inspect_file(path: Path, fmt: CatalogFormat | None = None) -> CatalogFormat:
+    """Check that the file can be a catalog and tell its format (`fmt` when given, else from
+    the name's extension or the first bytes); raises `CatalogFileError`."""
     if not path.exists():
         raise CatalogFileError(f"{path}: no such file")
     if path.is_dir():
@@ -59,6 +65,10 @@ def inspect_file(path: Path) -> CatalogFormat:
     if b"\x00" in head:
         raise CatalogFileError(f"{path}: binary data (NUL bytes), not a text catalog")
     first = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if fmt is not None:
+        return fmt
+    if path.suffix.lower() == ".bib" or _BIBTEX_START.match(first):
+        return CatalogFormat.BIBTEX
     if first.startswith(b"[") and first[1:].lstrip()[:1] in (b"{", b"]"):
         raise CatalogFileError(
             f"{path}: this is a JSON array; paperclub reads JSON Lines (one object per line)")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.core.bibtex_reader import parse_bibtex
 from bot.core.catalog_types import LoadCounts, LoadSource
 from bot.core.listing import ListingParser, ParsedPaper, RecordError, RecordWarning
 from bot.core.models import Paper
+from bot.core.paper_fill import fill_in
 from bot.core.records import parse_jsonl
 from bot.services.catalog_files import CatalogFileError, CatalogFormat, LineReader, inspect_file
 from storage.interfaces import PaperStore
@@ -17,6 +21,10 @@ MAX_REPORTED_ERRORS = 1000
 """At most this many rejected records, and as many warnings, are listed on a report."""
 Progress = Callable[[int, int], None]
 """Called with (bytes read, total bytes) as the file is read."""
+Parsed = Iterator[ParsedPaper | RecordError]
+
+# bibtexparser logs each broken block; the load report lists them once, with their line.
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 
 class StrictLoadError(Exception):
@@ -105,16 +113,27 @@ async def load_catalog(
     prune: bool = False,
     source: str | None = None,
     progress: Progress | None = None,
+    fmt: CatalogFormat | None = None,
 ) -> LoadReport:
-    """Load a listing or JSON Lines file. Raises `CatalogFileError` or `StrictLoadError`.
+    """Load a listing, JSON Lines or BibTeX file (`fmt`, or told by `inspect_file`). Raises
+    `CatalogFileError` or `StrictLoadError`.
 
     `source` names where the papers come from (what `prune` compares); by default it is the
-    file's resolved path, so two files with the same name in different folders stay apart."""
-    fmt = inspect_file(path)
+    file's resolved path, so two files with the same name in different folders stay apart.
+    A BibTeX entry for a paper already in the catalog only fills in what the paper lacks
+    (`fill_in`): a reference manager's export never erases the catalog's Chinese title, summary
+    or venue."""
+    fmt = inspect_file(path, fmt)
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
     reader = LineReader(path)
     listing = ListingParser()
-    parsed = listing.parse(reader) if fmt is CatalogFormat.LISTING else parse_jsonl(reader)
+    parsed: Parsed
+    if fmt is CatalogFormat.LISTING:
+        parsed = listing.parse(reader)
+    elif fmt is CatalogFormat.JSONL:
+        parsed = parse_jsonl(reader)
+    else:
+        parsed = _filled_in(parse_bibtex(reader), await _known(store, path))
     records = _Records(report, parsed, strict, reader, progress, listing)
     counts = await store.load(records, source=records.source, prune=prune)
     problems = [(line, f"same title as the record at line {first}")
@@ -130,3 +149,26 @@ async def load_catalog(
     report.errors.sort(key=lambda e: e.line)
     report.counts = counts
     return report
+
+
+async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
+    """The catalog's papers that a BibTeX file describes (a first, parse-only pass)."""
+    def ids() -> list[str]:
+        return [item.paper.id for item in parse_bibtex(LineReader(path))
+                if isinstance(item, ParsedPaper)]
+
+    found = {}
+    for paper_id in dict.fromkeys(await asyncio.to_thread(ids)):
+        paper = await store.get(paper_id)
+        if paper is not None:
+            found[paper_id] = paper
+    return found
+
+
+def _filled_in(parsed: Parsed, known: dict[str, Paper]) -> Parsed:
+    for item in parsed:
+        if isinstance(item, ParsedPaper) and item.paper.id in known:
+            yield ParsedPaper(item.line, fill_in(known[item.paper.id], item.paper),
+                              item.warnings)
+        else:
+            yield item

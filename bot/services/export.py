@@ -1,5 +1,6 @@
-"""`/export` and `paperclub export`: a server's history, queue or a member's reading list as a
-BibTeX or Markdown file, cut to fit a size limit."""
+"""`/export` and `paperclub export`: the catalog (or a selection of it), a server's history,
+queue or a member's reading list as a BibTeX or Markdown file (a server's cut to fit a size
+limit)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ from bot.core.export import (
 from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import Paper
+from bot.core.query import parse_query
 from bot.core.results import titles_in_order
 from bot.services.bookmarks import BookmarkService
 from bot.services.history import HistoryService
 from bot.services.queue import QueueService
+from bot.services.search import SearchOutcome, SearchService
 
 NameOf = Callable[[int | None], Awaitable[str]]
 """A member's display name from their id (None: a member who asked to be forgotten)."""
@@ -89,6 +92,8 @@ DATED = {ExportWhat.HISTORY: "export.md.discussed", ExportWhat.QUEUE: "export.md
 
 def _markdown_renderer(what: ExportWhat, lang: Lang) -> Callable[[Sequence[ExportEntry]], str]:
     def dated(entry: ExportEntry) -> str:
+        if entry.when is None:
+            return ""
         day = f"{entry.when:%Y-%m-%d}"
         if entry.presenter:
             return t(lang, "export.md.presented", date=day, presenter=entry.presenter)
@@ -100,3 +105,43 @@ def _markdown_renderer(what: ExportWhat, lang: Lang) -> Callable[[Sequence[Expor
     labels = MarkdownLabels(heading=t(lang, HEADINGS[what]), dated=dated,
                             thread=t(lang, "export.md.thread"), gone=t(lang, "export.md.gone"))
     return lambda entries: markdown(entries, labels, title_of)
+
+
+CATALOG_HEADING = "Reading list"
+
+
+def catalog_text(papers: Sequence[Paper], fmt: ExportFormat, heading: str = CATALOG_HEADING,
+                 ) -> str:
+    """Catalog papers as BibTeX, or as a Markdown reading list in English (title linked to
+    its page, authors, venue, the abstract's first sentence or else the Chinese summary's)."""
+    entries = [ExportEntry(paper.id, paper) for paper in papers]
+    if fmt is ExportFormat.BIBTEX:
+        return bibtex(entries)
+    labels = MarkdownLabels(heading=heading, dated=lambda _: "", thread="", gone="",
+                            summary_of=lambda paper: paper.summary_en or paper.summary_zh)
+    return markdown(entries, labels, lambda paper: paper.title_en)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Catalog papers chosen by id or by a search, in that order or best first."""
+
+    papers: list[Paper]
+    missing: list[str]
+    """Asked-for ids that are not in the catalog."""
+    outcome: SearchOutcome | None = None
+    """How the search went (for `--query`)."""
+
+
+async def select_by_ids(search: SearchService, ids: Sequence[str]) -> Selection:
+    """The papers with these public ids (case and spaces ignored), each once, in order."""
+    wanted = list(dict.fromkeys(i.strip().lower() for i in ids if i.strip()))
+    found = {paper.id: paper for paper in await search.papers(wanted)}
+    return Selection([found[i] for i in wanted if i in found],
+                     [i for i in wanted if i not in found])
+
+
+async def select_by_query(search: SearchService, text: str, limit: int) -> Selection:
+    """The papers `/paper` finds for `text` (same parser and search), best first."""
+    outcome = await search.search(parse_query(text), limit=limit)
+    return Selection([hit.paper for hit in outcome.hits], [], outcome)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bot.core.export import (
     ExportEntry,
+    ExportFormat,
     MarkdownLabels,
     bibtex,
     citation_keys,
@@ -89,3 +90,20 @@ def test_an_export_is_cut_to_the_longest_prefix_that_fits() -> None:
     assert 0 < cut.kept < 20 and len(cut.data) <= len(whole.data) // 3
     assert len(fit_export(entries[: cut.kept + 1], bibtex, 10**6).data) > len(whole.data) // 3
     assert fit_export(entries, bibtex, 1).kept == 0
+
+
+def test_a_catalog_reading_list_links_titles_and_summarises_in_one_line() -> None:
+    from bot.core.models import Links
+    from bot.services.export import catalog_text
+    known = Paper("Grokking", "", ("A B",), summary_en="First sentence here. Second one.",
+                  links=Links(arxiv_id="2401.01234"))
+    hostile = Paper("Evil", "", (), summary_zh="中文总结。第二句。",
+                    links=Links(url="javascript:alert(1)"))
+    text = catalog_text([known, hostile], ExportFormat.MARKDOWN)
+    assert "1. **[Grokking](https://arxiv.org/abs/2401.01234)**" in text
+    assert "   First sentence here." in text and "Second one" not in text
+    assert "2. **Evil**" in text and "javascript" not in text
+    assert "   中文总结。" in text
+    bib = catalog_text([known, hostile], ExportFormat.BIBTEX)
+    assert "eprint = {2401.01234}" in bib and "archivePrefix = {arXiv}" in bib
+    assert "javascript" not in bib
