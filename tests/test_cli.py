@@ -415,11 +415,11 @@ def test_a_bib_entry_fills_in_a_known_paper_and_never_erases(
                    "@misc{z, author = {No Title}}\n", encoding="utf-8")
     sniffed = loaded("import", str(bib))
     assert sniffed.returncode == 0, sniffed.stderr
-    assert "1 added, 0 updated, 1 unchanged, 0 removed, 1 rejected" in sniffed.stdout
+    assert "1 added, 1 updated, 0 unchanged, 0 removed, 1 rejected" in sniffed.stdout
     assert "rejected line 3: entry has no title" in sniffed.stderr
     shown = json.loads(loaded("show", known.id, "--json").stdout)
-    assert (shown["title_en"], shown["title_zh"], shown["authors"]) == (
-        known.title_en, known.title_zh, list(known.authors))
+    assert (shown["title_en"], shown["title_zh"], shown["authors"], shown["summary_en"]) == (
+        known.title_en, known.title_zh, list(known.authors), "An abstract.")
     new = json.loads(loaded("search", "Über", "--json").stdout)[0]
     assert (new["title_en"], new["venue"]["year"]) == ("Brand New Über Paper", 2031)
     strict = loaded("import", str(bib), "--format", "bibtex", "--strict")

@@ -32,6 +32,7 @@ from bibtexparser.model import (
     String,
 )
 
+from bot.core.arxiv_ids import ArxivRef, find_arxiv_ids, parse_arxiv_id
 from bot.core.export import is_web_url
 from bot.core.latex_text import to_text
 from bot.core.listing import (
@@ -54,10 +55,6 @@ MAX_CHUNK_CHARS = 8 * 1024 * 1024
 _BLOCK_START = re.compile(r"\s*@")
 _YEAR = re.compile(r"\d{4}")
 _DATE_YEAR = re.compile(r"(\d{4})(?:-\d\d){0,2}")
-_ARXIV_ID = re.compile(
-    r"(?:arxiv:)?((?:\d{4}\.\d{4,5})|(?:[a-z][a-z.\-]*(?:\.[A-Z]{2})?/\d{7}))(?:v(\d+))?",
-    re.IGNORECASE)
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(.+?)(?:\.pdf)?/?$", re.IGNORECASE)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_MACRO = re.compile(r"^\\url\{(.*)\}$", re.DOTALL)
 _LIMITS = {"title": MAX_TITLE_CHARS}
@@ -200,18 +197,15 @@ def _arxiv(fields: dict[str, str], url: str, warnings: list[str]) -> tuple[str, 
     """The arXiv id (without version) and version from `eprint` (with `archivePrefix` or
     `eprinttype` arXiv, or none), Mendeley's `arxivid`, or an arxiv.org URL."""
     prefix = tidy(fields.get("archiveprefix") or fields.get("eprinttype") or "").casefold()
-    candidates = [fields.get("arxivid", "")]
-    if prefix in {"", "arxiv"}:
-        candidates.insert(0, fields.get("eprint", ""))
-    at_arxiv = _ARXIV_URL.search(url)
-    candidates.append(at_arxiv.group(1) if at_arxiv else "")
-    for candidate in filter(None, map(tidy, candidates)):
-        match = _ARXIV_ID.fullmatch(candidate)
-        if match:
-            return match.group(1), int(match.group(2) or 0)
-        if prefix == "arxiv" and candidate == tidy(fields.get("eprint", "")):
+    eprint = tidy(fields.get("eprint", "")) if prefix in {"", "arxiv"} else ""
+    for candidate in filter(None, (eprint, tidy(fields.get("arxivid", "")))):
+        ref = parse_arxiv_id(candidate.removeprefix("arXiv:").removeprefix("arxiv:"))
+        if isinstance(ref, ArxivRef):
+            return ref.id, ref.version or 0
+        if prefix == "arxiv" and candidate == eprint:
             warnings.append(f"eprint '{candidate}' is not an arXiv id; ignored")
-    return "", 0
+    linked = find_arxiv_ids(url).found if "arxiv.org/" in url.casefold() else ()
+    return (linked[0].id, linked[0].version or 0) if linked else ("", 0)
 
 
 def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:

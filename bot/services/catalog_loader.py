@@ -12,7 +12,7 @@ from bot.core.bibtex_reader import parse_bibtex
 from bot.core.catalog_types import LoadCounts, LoadSource
 from bot.core.listing import ListingParser, ParsedPaper, RecordError, RecordWarning
 from bot.core.models import Paper
-from bot.core.paper_fill import fill_in
+from bot.core.paper_merge import filled
 from bot.core.records import parse_jsonl
 from bot.services.catalog_files import CatalogFileError, CatalogFormat, LineReader, inspect_file
 from storage.interfaces import PaperStore
@@ -121,8 +121,8 @@ async def load_catalog(
     `source` names where the papers come from (what `prune` compares); by default it is the
     file's resolved path, so two files with the same name in different folders stay apart.
     A BibTeX entry for a paper already in the catalog only fills in what the paper lacks
-    (`fill_in`): a reference manager's export never erases the catalog's Chinese title, summary
-    or venue."""
+    (`paper_merge.filled`): a reference manager's export never erases the catalog's Chinese
+    title, summary or venue."""
     fmt = inspect_file(path, fmt)
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
     reader = LineReader(path)
@@ -168,7 +168,7 @@ async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
 def _filled_in(parsed: Parsed, known: dict[str, Paper]) -> Parsed:
     for item in parsed:
         if isinstance(item, ParsedPaper) and item.paper.id in known:
-            yield ParsedPaper(item.line, fill_in(known[item.paper.id], item.paper),
+            yield ParsedPaper(item.line, filled(known[item.paper.id], item.paper),
                               item.warnings)
         else:
             yield item

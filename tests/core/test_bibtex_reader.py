@@ -15,7 +15,7 @@ from bot.core.export import ExportEntry, bibtex
 from bot.core.latex_text import to_latex, to_text
 from bot.core.listing import MAX_FIELD_CHARS, ParsedPaper, RecordError
 from bot.core.models import Links, Paper, Track, Venue
-from bot.core.paper_fill import fill_in
+from bot.core.paper_merge import filled as fill_in
 from bot.core.text import tidy
 from bot.core.venue import derive_venue
 
@@ -188,7 +188,7 @@ def test_fill_in_keeps_what_is_known_and_takes_what_is_missing() -> None:
     assert (filled.title_en, filled.title_zh, filled.authors, filled.summary_zh) == (
         "Grokking", "顿悟", ("A B",), "总结")
     assert filled.summary_en == "Abstract."
-    assert filled.venue == Venue("ICML", 2024)
+    assert filled.venue == Venue("ICML")
     assert filled.links == Links(arxiv_id="2401.00001", url="https://known.example")
     assert fill_in(known, known) == known
 
