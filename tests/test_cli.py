@@ -371,3 +371,15 @@ def test_bad_input_is_one_line_and_exit_2(seeded: Run, args: tuple[str, ...],
     result = seeded("export", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (["--shard-count", "2", "--shard-ids", "0,2"], "shard ids must be between 0 and 1"),
+    (["--shard-count", "3", "--shard-ids", "1,1"], "shard ids must not repeat"),
+    (["--shard-ids", "0"], "shard_ids needs shard_count (how many shards there are in all)"),
+])
+def test_run_refuses_impossible_shards_in_one_line(run: Run, args: list[str],
+                                                   problem: str) -> None:
+    result = run("run", *args, env={"DISCORD_TOKEN": "x"})
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"paperclub: error: --shard-count/--shard-ids: {problem}"
