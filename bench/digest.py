@@ -219,7 +219,7 @@ async def _run(tmp: Path, servers: int, limit: int | None, concurrency: int | No
     with counting_logs() as logs:
         async with StandIn(guilds=guilds) as standin:
             limiter = RecordingLimiter(limit)
-            standin.rest.limiter = limiter
+            standin.rest.new_limiter = lambda: limiter
             _progress(f"{label}: saving {servers:,} digest configs, starting the bot …")
             await _save_configs(settings.database.path, guilds)
             bot = await build_bot(settings, clock=clock, guild_ready_timeout=0.05)

@@ -104,7 +104,7 @@ async def _run(tmp: Path, servers: int, limited: bool) -> Run:
     with counting_logs() as logs:
         async with StandIn(guilds=guilds) as standin:
             limiter = RecordingLimiter(LIMIT if limited else None)
-            standin.rest.limiter = limiter
+            standin.rest.new_limiter = lambda: limiter
             progress(TAG, f"{label}: saving {servers:,} sessions, starting the bot …")
             await _save_sessions(settings.database.path, guilds)
             bot = await build_bot(settings, clock=clock, guild_ready_timeout=0.05)

@@ -25,6 +25,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from bot.core.shards import Shards
+
 ENV_PREFIX = "PAPERCLUB_"
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
@@ -119,12 +121,45 @@ class DiscordSettings(_Section):
     dev_guild_id: int = Field(default=0, ge=0)
     owner_ids: tuple[StrictInt, ...] = Field(default=(), strict=False)  # a TOML array is a list
     application_id: int = Field(default=0, ge=0)
+    shard_count: int | None = Field(default=None, ge=1)
+    """How many shards the bot runs in all (None: what Discord recommends, in one process)."""
+    shard_ids: tuple[StrictInt, ...] | None = Field(default=None, strict=False)
+    """The shards this process runs (None: all of them)."""
+    request_share: float | None = Field(default=None, gt=0.0, le=1.0)
+    """This process's share of the token's request budget (None: its fraction of the shards)."""
 
     @model_validator(mode="after")
     def _guild_sync_needs_a_guild(self) -> DiscordSettings:
         if self.sync == "guild" and not self.dev_guild_id:
             raise ValueError("sync = 'guild' needs dev_guild_id (the development server's id)")
         return self
+
+    @model_validator(mode="after")
+    def _shards_are_consistent(self) -> DiscordSettings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("shard_ids needs shard_count (how many shards there are in all)")
+        try:
+            self.shards()
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+        return self
+
+    def shards(self) -> Shards:
+        """The shards this process looks after."""
+        return Shards(self.shard_count or 1, self.shard_ids)
+
+    def process_share(self) -> float:
+        """This process's fraction of the token's requests per second."""
+        return self.request_share if self.request_share is not None else self.shards().share
+
+    def with_shards(self, count: int | None, ids: tuple[int, ...] | None) -> DiscordSettings:
+        """These settings with `--shard-count`/`--shard-ids` applied, validated again."""
+        data = self.model_dump()
+        if count is not None:
+            data["shard_count"] = count
+        if ids is not None:
+            data["shard_ids"] = ids
+        return DiscordSettings.model_validate(data)
 
 
 class DigestSettings(_Section):

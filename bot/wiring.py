@@ -120,12 +120,15 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         export = ExportService(history, queue, bookmarks)
         group = GroupService(groups, digests)
         background = BackgroundTasks()
+        # Discord's limits belong to the token: this process takes its share of them.
+        shards, share = settings.discord.shards(), settings.discord.process_share()
+        requests_per_second = settings.digest.requests_per_second * share
         pacing = dm_interval if dm_interval is not None else (
-            1 / settings.subscriptions.dm_per_second)
+            1 / (settings.subscriptions.dm_per_second * share))
 
         outbox = OutboxService(
             SqliteOutboxStore(db), subscription_store, papers,
-            lease_seconds=settings.subscriptions.outbox_lease_seconds)
+            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""
@@ -136,23 +139,24 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
-                requests_per_second=settings.digest.requests_per_second, owner=claim_owner,
+                requests_per_second=requests_per_second, owner=claim_owner,
                 lease=timedelta(seconds=settings.digest.claim_lease_seconds),
-                lease_clock=lease_clock, history=history_store)
+                lease_clock=lease_clock, shards=shards, history=history_store)
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
                             digest=digest, subscriptions=subscriptions, sync_record=sync_record,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
-                                              DiscordVoteAnnouncer(client), clock),
+                                              DiscordVoteAnnouncer(client), clock,
+                                              shards=shards),
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
                                                     session_poster, clock, lookup, queue),
                             reminders=ReminderService(
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
-                                requests_per_second=settings.digest.requests_per_second),
+                                requests_per_second=requests_per_second, shards=shards),
                             history=history, export=export, arxiv=arxiv_source), sender
 
         async def release() -> None:

@@ -15,6 +15,7 @@ from typing import Literal
 from aiohttp import WSMsgType, web
 
 from .model import JSONObject, User
+from .sharding import INVALID_SHARD, SHARDING_REQUIRED, Shard, Sharding, event_guild_id
 
 CloseHow = Literal["op7", "drop"]
 REPLAY_LIMIT = 10_000
@@ -73,6 +74,7 @@ class Session:
     id: str
     token: str
     intents: int
+    shard: Shard = field(default_factory=Shard)
     seq: int = 0
     events: list[JSONObject] = field(default_factory=list)
     connection: Connection | None = None
@@ -117,6 +119,7 @@ class Gateway:
         heartbeat_interval: float,
         token: str | None,
         compress: bool,
+        sharding: Sharding | None = None,
     ) -> None:
         self._bot_user = bot_user
         self._application_flags = application_flags
@@ -125,6 +128,7 @@ class Gateway:
         self._heartbeat_ms = int(heartbeat_interval * 1000)
         self._token = token
         self._compress = compress
+        self.sharding = sharding or Sharding()
         self.sessions: dict[str, Session] = {}
         self.stats = GatewayStats()
         self._open: set[web.WebSocketResponse] = set()
@@ -160,10 +164,12 @@ class Gateway:
     # -- events ------------------------------------------------------------------------------
 
     async def dispatch(self, event: str, data: JSONObject, *, intent: int = 0) -> int:
-        """Send ``event`` to every live session that asked for ``intent``; return how many."""
+        """Send ``event`` to every live session that asked for ``intent`` and whose shard holds
+        the event's guild (DMs: shard 0); return how many."""
         count = 0
+        guild_id = event_guild_id(event, data)
         for session in self.live_sessions:
-            if intent and not session.intents & intent:
+            if (intent and not session.intents & intent) or not session.shard.owns(guild_id):
                 continue
             async with session.lock:
                 await session.dispatch(event, data)
@@ -268,11 +274,26 @@ class Gateway:
         if self._token is not None and token != self._token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return None
-        session = Session(secrets.token_hex(16), token, int(data.get("intents") or 0))
+        shard = self.sharding.parse(data.get("shard"))
+        if shard is None:
+            await conn.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        guilds = [g for g in self._ready_guilds() if shard.owns(int(g["id"]))]
+        if len(guilds) > self.sharding.guilds_per_shard:
+            await conn.ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return None
+        if self.sharding.remaining <= 0:  # Discord resets the token: every session ends
+            await self.invalidate()
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        if not self.sharding.admit(shard):  # the bucket identified less than 5 s ago
+            await conn.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
+            self._notify()
+            return None
+        session = Session(secrets.token_hex(16), token, int(data.get("intents") or 0), shard)
         self.sessions[session.id] = session
         async with session.lock:
             session.connection = conn
-            guilds = list(self._ready_guilds())
             await session.dispatch(
                 "READY",
                 {
@@ -289,7 +310,7 @@ class Gateway:
                     "geo_ordered_rtc_regions": [],
                     "session_type": "normal",
                     "auth": {},
-                    "shard": [0, 1],
+                    "shard": [shard.id, shard.count],
                 },
             )
             for guild in guilds:

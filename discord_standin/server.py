@@ -27,6 +27,7 @@ from .interactions import (
 )
 from .model import DEFAULT_BOT_PERMISSIONS, Channel, ChannelType, Guild, JSONObject, Message, User
 from .rest import API_PREFIX, RecordedRequest, RestApi
+from .sharding import SESSION_STARTS_PER_DAY, Sharding
 from .state import NONCE_WINDOW_SECONDS, World
 
 
@@ -53,11 +54,19 @@ class StandIn:
         port: int = 0,
         nonce_window: float = NONCE_WINDOW_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        shards: int | None = None,
+        max_concurrency: int = 1,
+        session_starts: int = SESSION_STARTS_PER_DAY,
     ) -> None:
-        """``token=None`` accepts any token; ``rate_limit`` enables the global requests/s limit.
+        """``token=None`` accepts any token; ``rate_limit`` enables the global requests/s limit
+        (per token, shared by every connection and process using it).
 
         A nonce sent with ``enforce_nonce`` is remembered for ``nonce_window`` seconds of
-        ``clock`` (a test may pass a clock it moves on to let the window pass at once)."""
+        ``clock`` (a test may pass a clock it moves on to let the window pass at once); the
+        global rate limit and the IDENTIFY spacing are timed by the same clock.
+        ``GET /gateway/bot`` recommends ``shards`` (default: one per 1,000 guilds); IDENTIFYs
+        of one ``shard_id % max_concurrency`` bucket are 5 s of ``clock`` apart, at most
+        ``session_starts`` in all."""
         self.bot_user = bot_user or User("paperclub", bot=True)
         self.world = World(
             self.bot_user, bot_permissions=bot_permissions, nonce_window=nonce_window, clock=clock
@@ -73,12 +82,16 @@ class StandIn:
             heartbeat_interval=heartbeat_interval,
             token=token,
             compress=compress,
+            sharding=Sharding(recommended_shards=shards, max_concurrency=max_concurrency,
+                              session_starts=session_starts, clock=clock),
         )
         self.rest = RestApi(
-            self.world, self.gateway.dispatch, token=token, base_url=lambda: self.url
+            self.world, self.gateway.dispatch, token=token, base_url=lambda: self.url,
+            gateway_bot=lambda: self.gateway.sharding.gateway_bot(
+                self.gateway_url, len(self.world.guilds)),
         )
         if rate_limit is not None:
-            self.rest.limiter = GlobalRateLimiter(rate_limit)
+            self.rest.new_limiter = lambda: GlobalRateLimiter(rate_limit)
         self._runner: web.AppRunner | None = None
         self._endpoints: contextlib.ExitStack | None = None
         self._bots: dict[discord.Client, asyncio.Task[None]] = {}

@@ -103,20 +103,15 @@ class SqliteDigestStore:
             return cursor.rowcount > 0
 
     async def take_failure_notice(self, guild_id: int) -> Reason | None:
-        """The pause reason if admins have not been told yet; marks them told."""
-        async with self._db.transaction() as conn:
-            async with conn.execute(
-                "SELECT paused_reason FROM digest_settings "
-                "WHERE guild_id = ? AND failure_notice_pending = 1", (guild_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is None:
-                return None
-            await conn.execute(
-                "UPDATE digest_settings SET failure_notice_pending = 0 WHERE guild_id = ?",
-                (guild_id,),
-            )
-            return Reason.decode(str(row[0]))
+        """The pause reason if admins have not been told yet; marks them told, in one
+        conditional UPDATE (two processes never both tell)."""
+        async with self._db.transaction() as conn, conn.execute(
+            "UPDATE digest_settings SET failure_notice_pending = 0 "
+            "WHERE guild_id = ? AND failure_notice_pending = 1 RETURNING paused_reason",
+            (guild_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None or row[0] is None else Reason.decode(str(row[0]))
 
     async def last_handled(self, guild_id: int) -> date | None:
         """The latest local date with a ledger row (any status)."""
@@ -135,40 +130,39 @@ class SqliteDigestStore:
 
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
         """Claim the date before sending, leased to its owner; None when a row already exists
-        (never claim twice)."""
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "INSERT OR IGNORE INTO digest_ledger (guild_id, local_date, status, nonce, "
-                "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at, owner, "
-                "lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
-                 claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
-                 claim.channel_id, int(claim.late), utc_timestamp(), claim.lease.owner,
-                 lease_instant(claim.lease.until)),
-            )
-            if cursor.rowcount == 0:
-                return None
-        return await self.entry(guild_id, local_date)
+        (never claim twice). One `INSERT … ON CONFLICT DO NOTHING RETURNING`: of two processes
+        claiming at once, exactly one gets the row."""
+        async with self._db.transaction() as conn, conn.execute(
+            "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, "
+            "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at, owner, "
+            "lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
+            (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
+             claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
+             claim.channel_id, int(claim.late), utc_timestamp(), claim.lease.owner,
+             lease_instant(claim.lease.until)),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return entry_from_row(row) if row else None
 
     async def reclaim_failed(self, guild_id: int, local_date: date,
                              claim: Claim) -> LedgerEntry | None:
-        """Claim a FAILED date again (a retry); None unless the row is still FAILED.
+        """Claim a FAILED date again (a retry); None unless the row is still FAILED (one
+        conditional UPDATE).
 
         The nonce stays, so a post whose answer was lost before is not sent twice."""
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE digest_ledger SET status = ?, paper_id = ?, cycle = ?, position = ?, "
-                "cycle_size = ?, channel_id = ?, late = ?, message_id = NULL, thread_id = NULL, "
-                "reason = NULL, claimed_at = ?, finished_at = NULL, owner = ?, lease_until = ? "
-                "WHERE guild_id = ? AND local_date = ? AND status = ?",
-                (LedgerStatus.CLAIMED, claim.paper_id, claim.cycle, claim.position,
-                 claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
-                 claim.lease.owner, lease_instant(claim.lease.until), guild_id,
-                 local_date.isoformat(), LedgerStatus.FAILED),
-            )
-            if cursor.rowcount == 0:
-                return None
-        return await self.entry(guild_id, local_date)
+        async with self._db.transaction() as conn, conn.execute(
+            "UPDATE digest_ledger SET status = ?, paper_id = ?, cycle = ?, position = ?, "
+            "cycle_size = ?, channel_id = ?, late = ?, message_id = NULL, thread_id = NULL, "
+            "reason = NULL, claimed_at = ?, finished_at = NULL, owner = ?, lease_until = ? "
+            f"WHERE guild_id = ? AND local_date = ? AND status = ? RETURNING {LEDGER_COLUMNS}",
+            (LedgerStatus.CLAIMED, claim.paper_id, claim.cycle, claim.position,
+             claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
+             claim.lease.owner, lease_instant(claim.lease.until), guild_id,
+             local_date.isoformat(), LedgerStatus.FAILED),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return entry_from_row(row) if row else None
 
     async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
         """Take or renew the lease on a row: True when it is now `lease.owner`'s, False while

@@ -29,6 +29,7 @@ from bot.core.session_types import (
     SessionStatus,
     Volunteer,
 )
+from bot.core.shards import ALL_SHARDS, Shards
 from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
 from bot.core.vote_types import BallotOutcome, Vote, VoteOption
 
@@ -394,8 +395,10 @@ class OutboxStore(Protocol):
         """Queue units, leaving out members told or queued before; returns rows queued."""
         ...
 
-    async def claim(self, owner: str, now: float, lease_until: float) -> OutboxUnit | None:
-        """Lease the oldest claimable unit (never leased, released, or lease expired)."""
+    async def claim(self, owner: str, now: float, lease_until: float,
+                    shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
+        """Lease the oldest claimable unit (never leased, released, or lease expired) of a
+        server on `shards`, in one atomic statement."""
         ...
 
     async def complete(self, key: str, owner: str) -> int:

@@ -2,8 +2,9 @@
 
 A row per (server, member, paper) — the key of the `notifications` ledger too — so a member
 queued or told once is never queued again. Rows sharing a `unit` make one Discord message.
-Claiming sets `owner` and `lease_until` on a whole unit inside `BEGIN IMMEDIATE`, so two
-processes never hold the same unit; a lease that expires (its process died) is taken over.
+Claiming sets `owner` and `lease_until` on a whole unit in one conditional UPDATE, so two
+processes never hold the same unit (on any engine, not only under SQLite's write lock); a
+lease that expires (its process died) is taken over.
 Completing deletes the unit's rows and records its members as told in the same transaction.
 """
 
@@ -14,7 +15,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
+from bot.core.shards import ALL_SHARDS, Shards
 from storage.database import Database, utc_timestamp
+from storage.shard_filter import shard_condition
 
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= ?)"
 _ENTRY = "guild_id, user_id, paper_id, topics, channel_id, link"
@@ -50,26 +53,23 @@ class SqliteOutboxStore:
                     queued += cursor.rowcount
         return queued
 
-    async def claim(self, owner: str, now: float, lease_until: float) -> OutboxUnit | None:
-        """Lease the oldest claimable unit to `owner`, or None when nothing is claimable."""
-        async with self._db.transaction() as conn:
-            async with conn.execute(
-                f"SELECT unit FROM outbox WHERE {_CLAIMABLE} ORDER BY id LIMIT 1", (now,),
-            ) as cursor:
-                row = await cursor.fetchone()
-            if row is None:
-                return None
-            key = str(row[0])
-            await conn.execute(
-                "UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 "
-                "WHERE unit = ?", (owner, lease_until, key))
-            async with conn.execute(
-                f"SELECT kind, attempts, {_ENTRY} FROM outbox WHERE unit = ? ORDER BY id",
-                (key,),
-            ) as cursor:
-                rows = list(await cursor.fetchall())
-        return OutboxUnit(key, OutboxKind(rows[0][0]), tuple(_entry(r[2:]) for r in rows),
-                          attempts=max(int(r[1]) for r in rows))
+    async def claim(self, owner: str, now: float, lease_until: float,
+                    shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
+        """Lease the oldest claimable unit of a server on `shards` to `owner`, or None when
+        nothing is claimable. One conditional UPDATE: two processes never both get a unit."""
+        where, params = shard_condition(shards)
+        async with self._db.transaction() as conn, conn.execute(
+            "UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 "
+            f"WHERE {_CLAIMABLE} AND unit = (SELECT unit FROM outbox WHERE {_CLAIMABLE} "
+            f"AND {where} ORDER BY id LIMIT 1) RETURNING id, unit, kind, attempts, {_ENTRY}",
+            (owner, lease_until, now, now, *params),
+        ) as cursor:
+            rows = sorted(await cursor.fetchall())
+        if not rows:
+            return None
+        return OutboxUnit(str(rows[0][1]), OutboxKind(rows[0][2]),
+                          tuple(_entry(r[4:]) for r in rows),
+                          attempts=max(int(r[3]) for r in rows))
 
     async def complete(self, key: str, owner: str) -> int:
         """Discord accepted the unit: delete its rows and record its members as told (only

@@ -115,15 +115,13 @@ class SqliteSessionStore:
             return cursor.rowcount > 0
 
     async def take_problems(self, guild_id: int) -> list[Session]:
-        """Sessions whose problem the organisers have not been told about; marks them told."""
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = ? AND notice_pending = 1 "
-                "ORDER BY id", (guild_id,))
+        """Sessions whose problem the organisers have not been told about; marks them told,
+        in one conditional UPDATE (two processes never both tell)."""
+        async with self._db.transaction() as conn, conn.execute(
+            "UPDATE sessions SET notice_pending = 0 WHERE guild_id = ? AND "
+            f"notice_pending = 1 RETURNING {_COLUMNS}", (guild_id,)) as cursor:
             rows = await cursor.fetchall()
-            await conn.execute("UPDATE sessions SET notice_pending = 0 WHERE guild_id = ? AND "
-                               "notice_pending = 1", (guild_id,))
-        return [_session(row) for row in rows]
+        return sorted((_session(row) for row in rows), key=lambda s: s.id)
 
     async def _set(self, session_id: int, assignments: str, values: tuple[Any, ...]) -> None:
         async with self._db.transaction() as conn:

@@ -440,3 +440,15 @@ def test_export_a_selection_by_query_or_ids(loaded: Run, bundled_papers: list[Pa
     assert "no paper with id ffffffffffffffff" in unknown.stderr
     nothing = loaded("export", "--format", "bibtex", "--query", "qqqqzzzz")
     assert nothing.returncode == 1 and nothing.stdout == ""
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (["--shard-count", "2", "--shard-ids", "0,2"], "shard ids must be between 0 and 1"),
+    (["--shard-count", "3", "--shard-ids", "1,1"], "shard ids must not repeat"),
+    (["--shard-ids", "0"], "shard_ids needs shard_count (how many shards there are in all)"),
+])
+def test_run_refuses_impossible_shards_in_one_line(run: Run, args: list[str],
+                                                   problem: str) -> None:
+    result = run("run", *args, env={"DISCORD_TOKEN": "x"})
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"paperclub: error: --shard-count/--shard-ids: {problem}"

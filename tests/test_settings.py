@@ -262,3 +262,28 @@ def test_a_postgresql_url_selects_postgresql_and_a_path_or_none_keeps_sqlite(
 def test_a_database_url_of_another_scheme_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"PAPERCLUB_DATABASE__URL: .*postgresql://"):
         load_settings(None, {"PAPERCLUB_DATABASE__URL": "mysql://h/db"})
+
+
+def test_shards_from_the_file_and_the_environment(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("[discord]\nshard_count = 4\nshard_ids = [0, 3]\n")
+    settings = load_settings(config, {})
+    assert settings.discord.shards().owned == (0, 3) and settings.discord.process_share() == 0.5
+    env = {"PAPERCLUB_DISCORD__SHARD_IDS": "[1]", "PAPERCLUB_DISCORD__REQUEST_SHARE": "0.9"}
+    settings = load_settings(config, env)
+    assert settings.discord.shards().owned == (1,) and settings.discord.process_share() == 0.9
+    assert load_settings(None, {}).discord.process_share() == 1.0
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("shard_count = 2\nshard_ids = [2]\n", "between 0 and 1"),
+    ("shard_count = 2\nshard_ids = [1, 1]\n", "must not repeat"),
+    ("shard_ids = [0]\n", "needs shard_count"),
+    ("shard_count = 0\n", "discord.shard_count"),
+])
+def test_impossible_shards_are_refused_naming_the_problem(tmp_path: Path, text: str,
+                                                          problem: str) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("[discord]\n" + text)
+    with pytest.raises(ConfigError, match=problem):
+        load_settings(config, {})

@@ -16,6 +16,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import click
 import discord
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
@@ -525,11 +526,41 @@ async def _run_bot(settings: Settings) -> int:
     return EXIT_OK
 
 
+def _shard_ids(ctx: click.Context, param: click.Parameter,
+               value: str | None) -> tuple[int, ...] | None:
+    """`--shard-ids 0,1` as a tuple of ints."""
+    if value is None:
+        return None
+    try:
+        return tuple(int(part) for part in value.split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter("a comma-separated list of shard numbers, e.g. 0,1") from None
+
+
+def _with_shards(settings: Settings, count: int | None,
+                 ids: tuple[int, ...] | None) -> Settings:
+    """The settings with the command line's shards (checked like the config keys)."""
+    if count is None and ids is None:
+        return settings
+    try:
+        discord_settings = settings.discord.with_shards(count, ids)
+    except ValidationError as exc:
+        message = exc.errors()[0]["msg"].removeprefix("Value error, ")
+        raise ConfigError(f"--shard-count/--shard-ids: {message}") from None
+    return settings.model_copy(update={"discord": discord_settings})
+
+
 @cli.command()
+@click.option("--shard-count", type=click.IntRange(min=1), default=None,
+              help="How many shards the bot runs in all processes together "
+                   "(default: discord.shard_count, else what Discord recommends).")
+@click.option("--shard-ids", callback=_shard_ids, default=None,
+              help="The shards this process runs, e.g. 0,1 (default: discord.shard_ids, "
+                   "else all).")
 @common_options
-def run() -> int:
+def run(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> int:
     """Connect to Discord with DISCORD_TOKEN and serve the slash commands."""
-    settings = _settings(click.get_current_context())
+    settings = _with_shards(_settings(click.get_current_context()), shard_count, shard_ids)
     try:
         with _reaching_discord(settings):
             return _run(_run_bot(settings))

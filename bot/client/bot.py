@@ -62,8 +62,11 @@ ServicesFactory = Callable[[discord.Client], tuple[Services, OutboxSender]]
 """Builds the services and the outbox sender (both need the client)."""
 
 
-class PaperclubBot(commands.Bot):
-    """A discord.py bot: cogs over a `Services` bundle, the digest's wake-up, a clean close."""
+class PaperclubBot(commands.AutoShardedBot):
+    """A discord.py bot: cogs over a `Services` bundle, the digest's wake-up, a clean close.
+
+    Sharded: the shards of `discord.shard_count`/`discord.shard_ids`, or (neither set) every
+    shard Discord recommends, in this process."""
 
     def __init__(self, *, settings: Settings, services: ServicesFactory,
                  background: BackgroundTasks, scheduler: AsyncIOScheduler,
@@ -72,6 +75,9 @@ class PaperclubBot(commands.Bot):
         owner_ids = set(settings.discord.owner_ids)
         if owner_ids:
             options["owner_ids"] = owner_ids
+        if settings.discord.shard_count is not None:
+            options.setdefault("shard_count", settings.discord.shard_count)
+            options.setdefault("shard_ids", list(settings.discord.shards().owned))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
@@ -168,7 +174,10 @@ class PaperclubBot(commands.Bot):
             await self.background.cancel()
             for view in list(self._views):
                 view.stop()
-            await super().close()
+            if self._ready is discord.utils.MISSING:  # never logged in: nothing to disconnect
+                await self.http.close()
+            else:
+                await super().close()
         finally:
             try:
                 await self._release()

@@ -46,6 +46,7 @@ from bot.core.models import Paper
 from bot.core.nonce import nonce_of
 from bot.core.paper_order import Choice, next_paper
 from bot.core.reasons import Reason, ReasonCode, text_reason
+from bot.core.shards import ALL_SHARDS, Shards
 from bot.services.clock import Clock, utc_now
 from bot.services.digest_delivery import (
     Audience,
@@ -123,11 +124,12 @@ class DigestService:
                  audience: DigestAudience | None = None,
                  requests_per_second: float = 45.0, owner: str | None = None,
                  lease: timedelta = DEFAULT_LEASE,
-                 lease_clock: Clock | None = None,
+                 lease_clock: Clock | None = None, shards: Shards = ALL_SHARDS,
                  history: HistoryStore | None = None) -> None:
         """`owner` names this process in its claims (default: `process_owner()`); a claim is
-        leased for `lease` as measured by `lease_clock` (default: `clock`). `history` tells
-        which papers a server discussed, for servers that skip them."""
+        leased for `lease` as measured by `lease_clock` (default: `clock`). The scheduled turn
+        covers only servers on `shards`; `requests_per_second` is this process's budget.
+        `history` tells which papers a server discussed, for servers that skip them."""
         self.digests = digests
         self.papers = papers
         self.history = history
@@ -144,11 +146,13 @@ class DigestService:
         self.lease = lease
         self.lease_clock = lease_clock or clock
         self._concurrency = concurrency
+        self.shards = shards
         self._guild_locks: dict[int, asyncio.Lock] = {}
 
     async def tick(self) -> list[Outcome]:
-        """Give every active server its turn, concurrently (bounded), each isolated."""
-        configs = await self.digests.active_configs()
+        """Give every active server on this process's shards its turn, concurrently (bounded),
+        each isolated."""
+        configs = [c for c in await self.digests.active_configs() if self.shards.owns(c.guild_id)]
         now = self.clock()
 
         def failed(config: DigestConfig, exc: Exception) -> Outcome:

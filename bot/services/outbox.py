@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from bot.core.models import Paper
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
 from bot.core.reasons import Reason, ReasonCode
+from bot.core.shards import ALL_SHARDS, Shards
 from bot.core.subscription_types import Delivery
 from storage.interfaces import OutboxStore, PaperStore, SubscriptionStore
 
@@ -34,12 +35,14 @@ class OutboxService:
 
     def __init__(self, store: OutboxStore, subscriptions: SubscriptionStore,
                  papers: PaperStore, *, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, shards: Shards = ALL_SHARDS) -> None:
+        """Only units of servers on `shards` are claimed (this process's share of the work)."""
         self.store = store
         self.subscriptions = subscriptions
         self.papers = papers
         self.lease_seconds = lease_seconds
         self.clock = clock
+        self.shards = shards
 
     async def record_told(self, guild_id: int, user_ids: Iterable[int], paper_id: str,
                           via: Delivery) -> None:
@@ -76,7 +79,7 @@ class OutboxService:
     async def claim(self, owner: str) -> OutboxUnit | None:
         """Lease the next unit to send, or None when nothing is due."""
         now = self.clock()
-        return await self.store.claim(owner, now, now + self.lease_seconds)
+        return await self.store.claim(owner, now, now + self.lease_seconds, self.shards)
 
     async def sent(self, unit: OutboxUnit, owner: str) -> int:
         """Discord accepted the unit: its members are now told."""

@@ -20,6 +20,7 @@ from bot.core.nonce import nonce_of
 from bot.core.reasons import Reason, ReasonCode, text_reason
 from bot.core.session_plan import DEFAULT_REMINDER_GRACE, MAX_OFFSET_MINUTES, plan_reminders
 from bot.core.session_types import ReminderEntry, ReminderStatus, Session
+from bot.core.shards import ALL_SHARDS, Shards
 from bot.services.clock import Clock
 from bot.services.digest import HISTORY_MARGIN
 from bot.services.fanout import each_isolated
@@ -70,7 +71,9 @@ class ReminderService:
     def __init__(self, sessions: SessionStore, groups: GroupStore, papers: PaperStore,
                  poster: SessionPoster, *, clock: Clock,
                  grace: timedelta = DEFAULT_REMINDER_GRACE, concurrency: int = 50,
-                 requests_per_second: float = 45.0) -> None:
+                 requests_per_second: float = 45.0, shards: Shards = ALL_SHARDS) -> None:
+        """The scheduled turn covers only servers on `shards`; `requests_per_second` is this
+        process's budget."""
         self.sessions = sessions
         self.groups = groups
         self.papers = papers
@@ -78,6 +81,7 @@ class ReminderService:
         self.clock = clock
         self.grace = grace
         self._concurrency = concurrency
+        self.shards = shards
         self._pace = discord_pace(requests_per_second)
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -87,7 +91,7 @@ class ReminderService:
         candidates = await self.sessions.scheduled_before(
             now + timedelta(minutes=MAX_OFFSET_MINUTES))
         by_guild: dict[int, list[Session]] = {}
-        for session in candidates:
+        for session in filter(lambda s: self.shards.owns(s.guild_id), candidates):
             by_guild.setdefault(session.guild_id, []).append(session)
 
         def failed(server: tuple[int, list[Session]], exc: Exception) -> list[Sent]:

@@ -19,6 +19,7 @@ from bot.core.messages import Refusal
 from bot.core.models import Paper
 from bot.core.nonce import nonce_of
 from bot.core.reasons import Reason
+from bot.core.shards import ALL_SHARDS, Shards
 from bot.core.vote_types import (
     MIN_OPTIONS,
     BallotOutcome,
@@ -82,12 +83,14 @@ class VoteService:
     """Votes per server; one live vote at a time; every server's close isolated."""
 
     def __init__(self, votes: VoteStore, queue: QueueService, lookup: PaperLookup,
-                 announcer: VoteAnnouncer, clock: Clock) -> None:
+                 announcer: VoteAnnouncer, clock: Clock, shards: Shards = ALL_SHARDS) -> None:
+        """The scheduled turn closes only votes of servers on `shards`."""
         self._votes = votes
         self._queue = queue
         self._lookup = lookup
         self._announcer = announcer
         self._clock = clock
+        self._shards = shards
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
@@ -143,9 +146,11 @@ class VoteService:
         """Finish interrupted announcements, then close every vote past its deadline."""
         done: list[Closed] = []
         for vote in await self._votes.unfinished():
-            done.append(await self._isolated(vote, resume=True))
+            if self._shards.owns(vote.guild_id):
+                done.append(await self._isolated(vote, resume=True))
         for vote in await self._votes.due(self._clock()):
-            done.append(await self._isolated(vote, resume=False))
+            if self._shards.owns(vote.guild_id):
+                done.append(await self._isolated(vote, resume=False))
         return done
 
     async def _isolated(self, vote: Vote, *, resume: bool) -> Closed:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from ..interactions import InteractionHandle
 from ..model import JSONObject, new_id
 from ..state import World
 from .commands import ApplicationCommands
+from .gateway_info import GatewayInfo
 from .guilds import Guilds
 from .interactions import Interactions
 from .messages import Messages
@@ -48,20 +48,28 @@ class RestApi:
     """Routes ``/api/v10/...`` requests to the resources that read and change the :class:`World`."""
 
     def __init__(
-        self, world: World, dispatch: Dispatch, *, token: str | None, base_url: Callable[[], str]
+        self, world: World, dispatch: Dispatch, *, token: str | None, base_url: Callable[[], str],
+        gateway_bot: Callable[[], JSONObject] | None = None,
     ) -> None:
+        """``gateway_bot`` gives the body of ``GET /gateway/bot`` (the gateway's URL, shards
+        and session start limit)."""
         self.world = world
         self.token = token
         self.base_url = base_url
         self.log: list[RecordedRequest] = []
         self.faults: list[FaultRule] = []
-        self.limiter: GlobalRateLimiter | None = None
+        self.new_limiter: Callable[[], GlobalRateLimiter] | None = None
+        """Makes the global limiter of a token (None: no global limit)."""
+        self.limiters: dict[str, GlobalRateLimiter] = {}
+        """Each token's global limiter: the limit belongs to the token, not to a connection."""
         self.rate_limited = 0
         self.in_flight = 0
         self.internal_errors: list[Exception] = []
         self.routes: list[Route] = [
             route for kind in RESOURCES for route in kind(world, dispatch).routes()
         ]
+        if gateway_bot is not None:
+            self.routes += GatewayInfo(world, dispatch, gateway_bot).routes()
 
     # -- the one aiohttp handler --------------------------------------------------------------
 
@@ -113,8 +121,9 @@ class RestApi:
         if found is None:
             return json_response(404, {"message": "404: Not Found", "code": 0})
         route, params = found
-        if self.limiter is not None and route.authenticated:
-            wait = self.limiter.check(asyncio.get_running_loop().time())
+        limiter = self._limiter(request) if route.authenticated else None
+        if limiter is not None:
+            wait = limiter.check(self.world.clock())
             if wait is not None:
                 body = rate_limit_body(wait, is_global=True)
                 return json_response(429, body, rate_limit_headers(wait, is_global=True))
@@ -132,6 +141,15 @@ class RestApi:
             self.internal_errors.append(error)
             return json_response(500, {"message": f"stand-in error: {error!r}", "code": 0})
         return json_response(200, result)
+
+    def _limiter(self, request: web.Request) -> GlobalRateLimiter | None:
+        """The global limiter of the request's token (created on its first request)."""
+        if self.new_limiter is None:
+            return None
+        token = request.headers.get("Authorization", "")
+        if token not in self.limiters:
+            self.limiters[token] = self.new_limiter()
+        return self.limiters[token]
 
     def _authenticate(self, request: web.Request) -> None:
         auth = request.headers.get("Authorization", "")

@@ -27,6 +27,9 @@ def clock() -> FakeClock:
     """07:00 UTC on 2026-11-30, an hour before the paper of the day is due."""
     return FakeClock(datetime(2026, 11, 30, 7, 0, tzinfo=UTC))
 
+IDENTIFY_SPACING = 5.0
+"""Discord's interval between two IDENTIFYs of one concurrency bucket."""
+
 
 @pytest.fixture
 def ticker() -> Ticker:
@@ -44,9 +47,13 @@ async def standin(guild: Guild, ticker: Ticker) -> AsyncIterator[StandIn]:
 
 async def _process(standin: StandIn, settings: Settings, clock: FakeClock,
                    owner: str) -> PaperclubBot:
-    """One paperclub process (named `owner` in its claims) on the shared database."""
+    """One paperclub process (named `owner` in its claims) on the shared database; its
+    IDENTIFY comes Discord's 5 s after the last one (the stand-in's clock is moved by hand)."""
     paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
                                 guild_ready_timeout=0.05)
+    ticker = standin.world.clock
+    assert isinstance(ticker, Ticker)
+    ticker.advance(IDENTIFY_SPACING)
     await standin.start_bot(paperclub)
     await asyncio.wait_for(paperclub.caught_up.wait(), 10)
     return paperclub

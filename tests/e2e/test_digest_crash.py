@@ -160,6 +160,7 @@ ROUNDS = int(os.environ.get("PAPERCLUB_CRASH_ROUNDS", "4"))
 SERVERS_PER_ROUND = 3
 CHATTER = 60  # members' messages after each kill: more than one default page of history
 NONCE_WINDOW = 300.0
+IDENTIFY_SPACING = 5.0  # Discord's interval between two IDENTIFYs of one bucket
 TWO_PROCESS_SERVERS = 12
 MARKED_DATE = re.compile(r"paper of the day (\d{4}-\d{2}-\d{2})")  # the footer marker
 
@@ -208,6 +209,7 @@ async def test_repeated_kills_at_random_moments_post_each_server_day_exactly_onc
 
             for _ in range(rng.randint(1, 2)):
                 seen = len(standin.requests("POST"))
+                nonces.advance(IDENTIFY_SPACING)  # the stand-in's clock times IDENTIFYs too
                 await bot.start()
 
                 async def working(round_channels: set[int] = channels, since: int = seen) -> bool:
@@ -231,6 +233,7 @@ async def test_repeated_kills_at_random_moments_post_each_server_day_exactly_onc
                         await standin.say(guild.channel("papers"), chatter, f"comment {i}")
                 nonces.advance(NONCE_WINDOW + 1)
             identified = standin.gateway_stats.identifies
+            nonces.advance(IDENTIFY_SPACING)
             await bot.start()
             try:
                 async def connected(before: int = identified) -> bool:

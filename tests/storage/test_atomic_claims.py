@@ -1,0 +1,111 @@
+"""Every claim is one atomic statement: two processes that both believe they own a server
+(overlapping shards, a rolling restart) still get each row once, on any engine.
+
+Statements are traced on the writer connection: a claim made of a read and then a write is
+safe only under SQLite's whole-database write lock, not on a server database's row locks."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from bot.core.digest_types import Claim, DigestConfig, Lease
+from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
+from bot.core.reasons import Reason, ReasonCode
+from bot.core.session_types import Place
+from bot.core.shards import Shards
+from storage.database import Database
+from storage.digests import SqliteDigestStore
+from storage.outbox import SqliteOutboxStore
+from storage.sessions import SqliteSessionStore
+
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
+
+
+async def statements(db: Database, work: Callable[[], Awaitable[Any]]) -> list[str]:
+    """The data statements `work` runs on the writer connection."""
+    seen: list[str] = []
+    async with db.transaction() as conn:
+        await conn.set_trace_callback(seen.append)
+    try:
+        await work()
+    finally:
+        async with db.transaction() as conn:
+            await conn.set_trace_callback(None)  # type: ignore[arg-type]  # None: off
+    return [s.split(None, 1)[0].upper() for s in seen
+            if not s.lstrip().upper().startswith(CONTROL)]
+
+
+def _claim() -> Claim:
+    lease = Lease("a", datetime.now(UTC) + timedelta(minutes=5))
+    return Claim("p1", 1, 1, 3, "nonce-1", 7, late=False, lease=lease)
+
+
+async def test_claiming_a_digest_date_is_one_insert(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    day = date(2026, 5, 1)
+    first = await statements(db, lambda: store.claim(1, day, _claim()))
+    again = await statements(db, lambda: store.claim(1, day, _claim()))
+    assert first == again == ["INSERT"]
+    assert (await store.entry(1, day)) is not None
+
+
+async def test_taking_the_pause_notice_is_one_update(db: Database) -> None:
+    store = SqliteDigestStore(db)
+    await store.save_config(DigestConfig(1, 7, "09:00", "UTC"))
+    reason = Reason(ReasonCode.NO_ELIGIBLE_PAPER)
+    for day in range(1, 4):
+        await store.mark_failed(1, date(2026, 5, day), reason)
+    taken: list[Reason | None] = []
+
+    async def take() -> None:
+        taken.append(await store.take_failure_notice(1))
+
+    assert await statements(db, take) == ["UPDATE"]
+    assert await statements(db, take) == ["UPDATE"]
+    assert taken[0] is not None and taken[0].code is ReasonCode.PAUSED_AFTER_FAILURES
+    assert taken[1] is None  # told once
+
+
+async def test_taking_session_problems_is_one_update(db: Database) -> None:
+    store = SqliteSessionStore(db)
+    session = await store.create(1, "p1", datetime(2026, 6, 1, tzinfo=UTC), None, Place(), 7)
+    session_id = session.id
+    await store.report_problem(session_id, Reason(ReasonCode.CHANNEL_MISSING))
+    taken: list[list[Any]] = []
+
+    async def take() -> None:
+        taken.append(await store.take_problems(1))
+
+    assert await statements(db, take) == ["UPDATE"]
+    await take()
+    assert [s.id for s in taken[0]] == [session_id] and taken[1] == []
+
+
+async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
+    store = SqliteOutboxStore(db)
+    await store.enqueue([OutboxUnit("dm:1:p:2", OutboxKind.DIGEST_DM,
+                                    (OutboxEntry(1, 2, "p", ("t",), link="https://x"),))])
+    claimed: list[OutboxUnit | None] = []
+
+    async def claim(owner: str) -> None:
+        claimed.append(await store.claim(owner, now=100, lease_until=160))
+
+    assert await statements(db, lambda: claim("a")) == ["UPDATE"]
+    assert await statements(db, lambda: claim("b")) == ["UPDATE"]
+    assert claimed[0] is not None and claimed[0].key == "dm:1:p:2" and claimed[1] is None
+
+
+async def test_an_outbox_claim_takes_only_units_of_servers_on_its_shards(db: Database) -> None:
+    store = SqliteOutboxStore(db)
+    guilds = [(n << 22) | 99 for n in range(6)]  # shard n % 3 of 3
+    await store.enqueue([OutboxUnit(f"dm:{g}:p:1", OutboxKind.DIGEST_DM,
+                                    (OutboxEntry(g, 1, "p", ("t",), link="https://x"),))
+                         for g in guilds])
+    shards = Shards(3, (1,))
+    keys = []
+    while (unit := await store.claim("a", 100, 160, shards)) is not None:
+        keys.append(unit.key)
+    assert keys == [f"dm:{g}:p:1" for g in guilds if shards.owns(g)] == \
+        [f"dm:{guilds[1]}:p:1", f"dm:{guilds[4]}:p:1"]
