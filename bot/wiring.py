@@ -39,39 +39,49 @@ from bot.services.sessions import SessionService
 from bot.services.subscriptions import SubscriptionService
 from bot.services.sync_record import SyncRecord
 from bot.services.votes import VoteService
-from bot.settings import Settings
+from bot.settings import DatabaseSettings, Settings
 from bot.sources.arxiv import ArxivClient
-from storage.bookmarks import SqliteBookmarkStore
-from storage.database import Database
-from storage.digests import SqliteDigestStore
-from storage.groups import SqliteGroupStore
-from storage.history import SqliteHistoryStore
-from storage.outbox import SqliteOutboxStore
-from storage.papers import SqlitePaperStore
-from storage.queue import SqliteQueueStore
-from storage.sessions import SqliteSessionStore
-from storage.state import SqliteStateStore
-from storage.subscriptions import SqliteSubscriptionStore
-from storage.votes import SqliteVoteStore
+from storage import backend as stores
+from storage.backend import AnyDatabase
+from storage.interfaces import PaperStore
 
 
 class MissingToken(Exception):
     """No Discord token was configured."""
 
 
+async def open_configured(database: DatabaseSettings, *, verify: bool = False) -> AnyDatabase:
+    """The configured database: the PostgreSQL server of `url`, else the SQLite file;
+    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup)."""
+    return await stores.open_database(
+        postgres_url=database.postgres_url, sqlite_path=database.sqlite_path,
+        readers=database.readers, write_wait=database.write_wait_seconds,
+        pool_size=database.pool_size, verify=verify)
+
+
+@asynccontextmanager
+async def opened_catalog(settings: Settings) -> AsyncIterator[PaperStore]:
+    """The catalog store on the configured database, without Discord (the command line)."""
+    db = await open_configured(settings.database)
+    try:
+        yield stores.paper_store(db)
+    finally:
+        await db.close()
+
+
 @asynccontextmanager
 async def opened_export(settings: Settings, *,
                         clock: Clock = utc_now) -> AsyncIterator[ExportService]:
     """The export use case on the configured database, without Discord (`paperclub export`)."""
-    db = await Database.open(settings.database.path)
+    db = await open_configured(settings.database)
     try:
-        search = SearchService(SqlitePaperStore(db),
+        search = SearchService(stores.paper_store(db),
                                fuzzy_threshold=settings.search.fuzzy_threshold)
         try:
             lookup = PaperLookup(search)
-            yield ExportService(HistoryService(SqliteHistoryStore(db), lookup),
-                                QueueService(SqliteQueueStore(db), lookup, clock),
-                                BookmarkService(SqliteBookmarkStore(db), lookup, clock))
+            yield ExportService(HistoryService(stores.history_store(db), lookup),
+                                QueueService(stores.queue_store(db), lookup, clock),
+                                BookmarkService(stores.bookmark_store(db), lookup, clock))
         finally:
             await search.close()
     finally:
@@ -82,7 +92,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                     scheduler: AsyncIOScheduler | None = None,
                     dm_interval: float | None = None, force_sync: bool = False,
                     claim_owner: str | None = None, lease_clock: Clock | None = None,
-                    arxiv: ArxivSource | None = None, **options: Any) -> PaperclubBot:
+                    arxiv: ArxivSource | None = None, verify: bool = False,
+                    **options: Any) -> PaperclubBot:
     """Open the database (loading the catalog if it is empty) and build the bot on it.
 
     `clock` drives the paper of the day; `scheduler` wakes it (default: a UTC asyncio
@@ -90,27 +101,27 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
     `claim_owner` names this process in the digest's claims (default: host, process id and
     start time) and `lease_clock` times their leases (default: `clock`); `arxiv` is the one
     arXiv client of the process (default: from `[arxiv]`; a test passes one on a fake clock);
+    `verify` checks a SQLite file's integrity first (`paperclub run` and `local`);
     `options` go to discord.py's client. The bot's close() closes arXiv's client and the
-    database."""
-    db = await Database.open(settings.database.path, readers=settings.database.readers,
-                             write_wait=settings.database.write_wait_seconds)
+    database. The database is SQLite or PostgreSQL as configured: nothing below knows which."""
+    db = await open_configured(settings.database, verify=verify)
     arxiv_source: ArxivSource = arxiv or ArxivClient.from_settings(settings.arxiv)
     try:
-        papers = SqlitePaperStore(db)
+        papers = stores.paper_store(db)
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
-        subscription_store = SqliteSubscriptionStore(db)
+        subscription_store = stores.subscription_store(db)
         subscriptions = SubscriptionService(subscription_store, papers, search)
-        digests = SqliteDigestStore(db)
-        sync_record = SyncRecord(SqliteStateStore(db))
+        digests = stores.digest_store(db)
+        sync_record = SyncRecord(stores.state_store(db))
         lookup = PaperLookup(search)
-        vote_store = SqliteVoteStore(db)
-        queue_store = SqliteQueueStore(db)
+        vote_store = stores.vote_store(db)
+        queue_store = stores.queue_store(db)
         queue = QueueService(queue_store, lookup, clock)
-        bookmark_store = SqliteBookmarkStore(db)
-        history_store = SqliteHistoryStore(db)
-        groups, sessions = SqliteGroupStore(db), SqliteSessionStore(db)
+        bookmark_store = stores.bookmark_store(db)
+        history_store = stores.history_store(db)
+        groups, sessions = stores.group_store(db), stores.session_store(db)
         forget = ForgetService(subscription_store, [
             (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
             (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
@@ -127,7 +138,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             1 / (settings.subscriptions.dm_per_second * share))
 
         outbox = OutboxService(
-            SqliteOutboxStore(db), subscription_store, papers,
+            stores.outbox_store(db), subscription_store, papers,
             lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:

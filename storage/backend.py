@@ -5,36 +5,59 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.bookmarks import SqliteBookmarkStore
 from storage.database import READERS, WRITE_WAIT_SECONDS, Database
 from storage.digests import SqliteDigestStore
-from storage.errors import StorageError
-from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
+from storage.groups import SqliteGroupStore
+from storage.history import SqliteHistoryStore
+from storage.interfaces import (
+    BookmarkStore,
+    DigestStore,
+    GroupStore,
+    HistoryStore,
+    OutboxStore,
+    PaperStore,
+    QueueStore,
+    SessionStore,
+    StateStore,
+    SubscriptionStore,
+    VoteStore,
+)
+from storage.outbox import SqliteOutboxStore
 from storage.papers import SqlitePaperStore
-from storage.postgres import PORTED
+from storage.postgres.bookmarks import PgBookmarkStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.digests import PgDigestStore
+from storage.postgres.groups import PgGroupStore
+from storage.postgres.history import PgHistoryStore
+from storage.postgres.outbox import PgOutboxStore
 from storage.postgres.papers import PgPaperStore
+from storage.postgres.queue import PgQueueStore
+from storage.postgres.sessions import PgSessionStore
 from storage.postgres.state import PgStateStore
 from storage.postgres.subscriptions import PgSubscriptionStore
+from storage.postgres.votes import PgVoteStore
+from storage.queue import SqliteQueueStore
+from storage.sessions import SqliteSessionStore
 from storage.state import SqliteStateStore
 from storage.subscriptions import SqliteSubscriptionStore
+from storage.votes import SqliteVoteStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""
 
 
-class NotPorted(StorageError):
-    """A store that has no PostgreSQL implementation yet."""
-
-
 async def open_database(*, postgres_url: str | None, sqlite_path: Path,
                         readers: int = READERS, write_wait: float = WRITE_WAIT_SECONDS,
-                        pool_size: int = 10, migrate: bool = True) -> AnyDatabase:
-    """PostgreSQL when a URL is given, else the SQLite file; migrated, newer schemas refused."""
+                        pool_size: int = 10, migrate: bool = True,
+                        verify: bool = False) -> AnyDatabase:
+    """PostgreSQL when a URL is given, else the SQLite file; migrated, newer schemas refused.
+    `verify` runs SQLite's integrity check first (about a second at 150k papers: done when the
+    bot starts, not for every command-line lookup); a server checks its own pages."""
     if postgres_url is not None:
         return await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
     return await Database.open(sqlite_path, migrate=migrate, readers=readers,
-                               write_wait=write_wait)
+                               write_wait=write_wait, verify=verify)
 
 
 def paper_store(db: AnyDatabase) -> PaperStore:
@@ -57,10 +80,36 @@ def subscription_store(db: AnyDatabase) -> SubscriptionStore:
     return PgSubscriptionStore(db) if isinstance(db, PgDatabase) else SqliteSubscriptionStore(db)
 
 
-def sqlite_only(db: AnyDatabase, store: str) -> Database:
-    """The SQLite database for a store not yet ported to PostgreSQL, or `NotPorted`."""
-    if isinstance(db, PgDatabase):
-        assert store not in PORTED
-        raise NotPorted(f"the PostgreSQL backend has no {store} store yet; "
-                        "use a SQLite database (database.path) for now")
-    return db
+def outbox_store(db: AnyDatabase) -> OutboxStore:
+    """Notifications waiting to be sent, leased per unit."""
+    return PgOutboxStore(db) if isinstance(db, PgDatabase) else SqliteOutboxStore(db)
+
+
+def queue_store(db: AnyDatabase) -> QueueStore:
+    """The suggestion queue."""
+    return PgQueueStore(db) if isinstance(db, PgDatabase) else SqliteQueueStore(db)
+
+
+def vote_store(db: AnyDatabase) -> VoteStore:
+    """Votes on the next paper."""
+    return PgVoteStore(db) if isinstance(db, PgDatabase) else SqliteVoteStore(db)
+
+
+def bookmark_store(db: AnyDatabase) -> BookmarkStore:
+    """Reading lists."""
+    return PgBookmarkStore(db) if isinstance(db, PgDatabase) else SqliteBookmarkStore(db)
+
+
+def history_store(db: AnyDatabase) -> HistoryStore:
+    """What each server discussed."""
+    return PgHistoryStore(db) if isinstance(db, PgDatabase) else SqliteHistoryStore(db)
+
+
+def group_store(db: AnyDatabase) -> GroupStore:
+    """Reading-group settings and the presenter rotation."""
+    return PgGroupStore(db) if isinstance(db, PgDatabase) else SqliteGroupStore(db)
+
+
+def session_store(db: AnyDatabase) -> SessionStore:
+    """Sessions and their reminder ledger."""
+    return PgSessionStore(db) if isinstance(db, PgDatabase) else SqliteSessionStore(db)

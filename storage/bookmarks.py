@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from bot.core.group_types import Bookmark
 from storage.database import Database
 from storage.times import loaded, stored
+
+
+def bookmark_from_row(guild_id: int, user_id: int, row: Sequence[Any]) -> Bookmark:
+    """A member's bookmark from its `paper_id, created_at`."""
+    return Bookmark(guild_id, user_id, str(row[0]), loaded(row[1]))
 
 
 class SqliteBookmarkStore:
@@ -36,7 +43,7 @@ class SqliteBookmarkStore:
         rows = await self._db.fetchall(
             "SELECT paper_id, created_at FROM bookmarks WHERE guild_id = ? AND user_id = ? "
             "ORDER BY created_at DESC, paper_id", (guild_id, user_id))
-        return [Bookmark(guild_id, user_id, str(r[0]), loaded(r[1])) for r in rows]
+        return [bookmark_from_row(guild_id, user_id, r) for r in rows]
 
     async def forget(self, user_id: int) -> int:
         """Delete a member's bookmarks in every server."""

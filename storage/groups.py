@@ -12,13 +12,19 @@ _ENSURE = ("INSERT INTO group_settings (guild_id, updated_at) VALUES (?, ?) "
            "ON CONFLICT (guild_id) DO NOTHING")
 
 
-def _reminders(stored: str | None) -> tuple[int, ...]:
+def reminders_from_text(stored: str | None) -> tuple[int, ...]:
+    """Reminder offsets as stored (comma-separated minutes; defaults when unset)."""
     if not stored:
         return DEFAULT_REMINDERS
     return tuple(int(part) for part in stored.split(","))
 
 
-def _volunteer(row: Sequence[Any]) -> Volunteer:
+def reminders_text(offsets: Sequence[int]) -> str:
+    """Reminder offsets in their stored form."""
+    return ",".join(str(m) for m in offsets)
+
+
+def volunteer_from_row(row: Sequence[Any]) -> Volunteer:
     return Volunteer(user_id=row[0], joined=row[1], last_turn=row[2], presented=row[3])
 
 
@@ -35,7 +41,7 @@ class SqliteGroupStore:
             "WHERE guild_id = ?", (guild_id,))
         if row is None:
             return GroupSettings(guild_id)
-        return GroupSettings(guild_id, row[0], row[1], _reminders(row[2]))
+        return GroupSettings(guild_id, row[0], row[1], reminders_from_text(row[2]))
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
         """The role whose members organise (None: only Manage Server)."""
@@ -47,7 +53,7 @@ class SqliteGroupStore:
 
     async def set_reminders(self, guild_id: int, offsets: Sequence[int]) -> None:
         """Minutes before each session that reminders go out."""
-        await self._update(guild_id, "reminders", ",".join(str(m) for m in offsets))
+        await self._update(guild_id, "reminders", reminders_text(offsets))
 
     async def _update(self, guild_id: int, column: str, value: object) -> None:
         async with self._db.transaction() as conn:
@@ -61,7 +67,7 @@ class SqliteGroupStore:
         rows = await self._db.fetchall(
             "SELECT user_id, joined, last_turn, presented FROM presenters WHERE guild_id = ? "
             "ORDER BY joined, user_id", (guild_id,))
-        return [_volunteer(row) for row in rows]
+        return [volunteer_from_row(row) for row in rows]
 
     async def volunteer(self, guild_id: int, user_id: int) -> bool:
         """Join the rotation; False if already in it."""

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from bot.core.group_types import Discussed
 from storage.database import Database
 from storage.times import loaded, stored
+
+DISCUSSED_COLUMNS = "paper_id, discussed_at, presenter_id, notes, thread_id"
+
+
+def discussed_from_row(guild_id: int, row: Sequence[Any]) -> Discussed:
+    """A server's discussion from its `DISCUSSED_COLUMNS`."""
+    return Discussed(guild_id, str(row[0]), loaded(row[1]), row[2], str(row[3]), row[4])
 
 
 class SqliteHistoryStore:
@@ -28,10 +37,9 @@ class SqliteHistoryStore:
     async def history(self, guild_id: int) -> list[Discussed]:
         """A server's discussions, newest first."""
         rows = await self._db.fetchall(
-            "SELECT paper_id, discussed_at, presenter_id, notes, thread_id FROM discussed "
+            f"SELECT {DISCUSSED_COLUMNS} FROM discussed "
             "WHERE guild_id = ? ORDER BY discussed_at DESC, id DESC", (guild_id,))
-        return [Discussed(guild_id, str(r[0]), loaded(r[1]), r[2], str(r[3]), r[4])
-                for r in rows]
+        return [discussed_from_row(guild_id, r) for r in rows]
 
     async def discussed_ids(self, guild_id: int) -> set[str]:
         """The ids of every paper the server has discussed."""

@@ -20,12 +20,23 @@ from storage.database import Database, utc_timestamp
 from storage.shard_filter import shard_condition
 
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= ?)"
-_ENTRY = "guild_id, user_id, paper_id, topics, channel_id, link"
+ENTRY_COLUMNS = "guild_id, user_id, paper_id, topics, channel_id, link"
 
 
-def _entry(row: Sequence[Any]) -> OutboxEntry:
+def entry_from_row(row: Sequence[Any]) -> OutboxEntry:
+    """An entry from its `ENTRY_COLUMNS`."""
     return OutboxEntry(int(row[0]), int(row[1]), str(row[2]), tuple(json.loads(row[3])),
                        row[4], row[5])
+
+
+def unit_from_rows(rows: Sequence[Sequence[Any]]) -> OutboxUnit | None:
+    """The unit a claim returned (`id, unit, kind, attempts, ENTRY_COLUMNS` rows sorted by id),
+    or None for no rows."""
+    if not rows:
+        return None
+    return OutboxUnit(str(rows[0][1]), OutboxKind(rows[0][2]),
+                      tuple(entry_from_row(r[4:]) for r in rows),
+                      attempts=max(int(r[3]) for r in rows))
 
 
 class SqliteOutboxStore:
@@ -44,7 +55,7 @@ class SqliteOutboxStore:
                 key, kind = unit.key, unit.kind
                 for entry in unit.entries:
                     cursor = await conn.execute(
-                        f"INSERT OR IGNORE INTO outbox (unit, kind, {_ENTRY}, created_at) "
+                        f"INSERT OR IGNORE INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
                         "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
                         "notifications WHERE guild_id = ? AND user_id = ? AND paper_id = ?)",
                         (key, kind, entry.guild_id, entry.user_id, entry.paper_id,
@@ -61,22 +72,18 @@ class SqliteOutboxStore:
         async with self._db.transaction() as conn, conn.execute(
             "UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 "
             f"WHERE {_CLAIMABLE} AND unit = (SELECT unit FROM outbox WHERE {_CLAIMABLE} "
-            f"AND {where} ORDER BY id LIMIT 1) RETURNING id, unit, kind, attempts, {_ENTRY}",
+            f"AND {where} ORDER BY id LIMIT 1) RETURNING id, unit, kind, attempts, {ENTRY_COLUMNS}",
             (owner, lease_until, now, now, *params),
         ) as cursor:
             rows = sorted(await cursor.fetchall())
-        if not rows:
-            return None
-        return OutboxUnit(str(rows[0][1]), OutboxKind(rows[0][2]),
-                          tuple(_entry(r[4:]) for r in rows),
-                          attempts=max(int(r[3]) for r in rows))
+        return unit_from_rows(rows)
 
     async def complete(self, key: str, owner: str) -> int:
         """Discord accepted the unit: delete its rows and record its members as told (only
         while `owner` still holds it); returns how many members were recorded."""
         async with self._db.transaction() as conn:
             async with conn.execute(
-                f"DELETE FROM outbox WHERE unit = ? AND owner = ? RETURNING kind, {_ENTRY}",
+                f"DELETE FROM outbox WHERE unit = ? AND owner = ? RETURNING kind, {ENTRY_COLUMNS}",
                 (key, owner),
             ) as cursor:
                 rows = list(await cursor.fetchall())

@@ -11,10 +11,10 @@ from bot.core.group_types import QueueItem, SuggestOutcome, Supporter, queue_ord
 from storage.database import Database
 from storage.times import loaded, stored
 
-_COLUMNS = "guild_id, paper_id, user_id, note, created_at"
+QUEUE_COLUMNS = "guild_id, paper_id, user_id, note, created_at"
 
 
-def _items(rows: Sequence[Any]) -> list[QueueItem]:
+def items_from_rows(rows: Sequence[Any]) -> list[QueueItem]:
     """Rows ordered by (guild, paper, created_at, id) grouped into queue items."""
     items = []
     for (guild_id, paper_id), group in groupby(rows, key=lambda r: (r[0], r[1])):
@@ -41,23 +41,23 @@ class SqliteQueueStore:
             if mine:
                 return SuggestOutcome.ALREADY
             await conn.execute(
-                f"INSERT INTO queue_support ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                f"INSERT INTO queue_support ({QUEUE_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
                 (guild_id, paper_id, user_id, note, stored(at)))
             return SuggestOutcome.SUPPORTED if total else SuggestOutcome.ADDED
 
     async def queue(self, guild_id: int) -> list[QueueItem]:
         """A server's queue: most supported first, then oldest."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM queue_support WHERE guild_id = ? "
+            f"SELECT {QUEUE_COLUMNS} FROM queue_support WHERE guild_id = ? "
             "ORDER BY paper_id, created_at, id", (guild_id,))
-        return _items(rows)
+        return items_from_rows(rows)
 
     async def item(self, guild_id: int, paper_id: str) -> QueueItem | None:
         """One queued paper, or None."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM queue_support WHERE guild_id = ? AND paper_id = ? "
+            f"SELECT {QUEUE_COLUMNS} FROM queue_support WHERE guild_id = ? AND paper_id = ? "
             "ORDER BY created_at, id", (guild_id, paper_id))
-        items = _items(rows)
+        items = items_from_rows(rows)
         return items[0] if items else None
 
     async def remove(self, guild_id: int, paper_id: str) -> bool:

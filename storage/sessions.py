@@ -16,16 +16,17 @@ from bot.core.session_types import (
 )
 from storage.database import Database, utc_timestamp
 
-_COLUMNS = ("id, guild_id, paper_id, starts_at, presenter_id, voice_channel_id, link, channel_id, "
-            "status, revision, event_id, message_id, thread_id, notes, problem")
-_REMINDER_COLUMNS = "session_id, revision, offset_minutes, status, nonce, message_id, reason"
+SESSION_COLUMNS = ("id, guild_id, paper_id, starts_at, presenter_id, voice_channel_id, link, "
+                   "channel_id, status, revision, event_id, message_id, thread_id, notes, problem")
+REMINDER_COLUMNS = "session_id, revision, offset_minutes, status, nonce, message_id, reason"
 
 
-def _instant(instant: datetime) -> str:
+def stored_start(instant: datetime) -> str:
+    """A session start as stored (to the second, with its offset)."""
     return instant.isoformat(timespec="seconds")
 
 
-def _session(row: Sequence[Any]) -> Session:
+def session_from_row(row: Sequence[Any]) -> Session:
     return Session(
         id=row[0], guild_id=row[1], paper_id=row[2], starts_at=datetime.fromisoformat(row[3]),
         presenter_id=row[4], place=Place(row[5], row[6]), channel_id=row[7],
@@ -33,7 +34,7 @@ def _session(row: Sequence[Any]) -> Session:
         thread_id=row[12], notes=row[13], problem=decode_optional(row[14]))
 
 
-def _reminder(row: Sequence[Any]) -> ReminderEntry:
+def reminder_from_row(row: Sequence[Any]) -> ReminderEntry:
     return ReminderEntry(session_id=row[0], revision=row[1], offset_minutes=row[2],
                          status=ReminderStatus(row[3]), nonce=row[4], message_id=row[5],
                          reason=decode_optional(row[6]))
@@ -54,7 +55,7 @@ class SqliteSessionStore:
                 "INSERT INTO sessions (guild_id, paper_id, starts_at, presenter_id, "
                 "voice_channel_id, link, channel_id, status, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', ?, ?)",
-                (guild_id, paper_id, _instant(starts_at), presenter_id, place.voice_channel_id,
+                (guild_id, paper_id, stored_start(starts_at), presenter_id, place.voice_channel_id,
                  place.link, channel_id, now, now))
             session_id = cursor.lastrowid
         found = await self.get(guild_id, int(session_id or 0))
@@ -64,24 +65,24 @@ class SqliteSessionStore:
     async def get(self, guild_id: int, session_id: int) -> Session | None:
         """One of a server's sessions."""
         row = await self._db.fetchone(
-            f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = ? AND id = ?",
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE guild_id = ? AND id = ?",
             (guild_id, session_id))
-        return _session(row) if row else None
+        return session_from_row(row) if row else None
 
     async def of_guild(self, guild_id: int, status: SessionStatus,
                        limit: int = 25) -> list[Session]:
         """A server's sessions with one status, soonest first."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM sessions WHERE guild_id = ? AND status = ? "
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE guild_id = ? AND status = ? "
             "ORDER BY starts_at, id LIMIT ?", (guild_id, status.value, limit))
-        return [_session(row) for row in rows]
+        return [session_from_row(row) for row in rows]
 
     async def scheduled_before(self, until: datetime) -> list[Session]:
         """Every server's scheduled sessions starting before `until` (reminder candidates)."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM sessions WHERE status = 'scheduled' AND starts_at < ? "
-            "ORDER BY guild_id, starts_at", (_instant(until),))
-        return [_session(row) for row in rows]
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status = 'scheduled' AND starts_at < ? "
+            "ORDER BY guild_id, starts_at", (stored_start(until),))
+        return [session_from_row(row) for row in rows]
 
     async def delete(self, guild_id: int, session_id: int) -> None:
         """Forget a session that never reached Discord."""
@@ -98,7 +99,7 @@ class SqliteSessionStore:
     async def move(self, session_id: int, starts_at: datetime) -> None:
         """A new start; the new revision gets its own reminders."""
         await self._set(session_id, "starts_at = ?, revision = revision + 1",
-                        (_instant(starts_at),))
+                        (stored_start(starts_at),))
 
     async def finish(self, session_id: int, status: SessionStatus,
                      notes: str | None = None) -> None:
@@ -119,9 +120,9 @@ class SqliteSessionStore:
         in one conditional UPDATE (two processes never both tell)."""
         async with self._db.transaction() as conn, conn.execute(
             "UPDATE sessions SET notice_pending = 0 WHERE guild_id = ? AND "
-            f"notice_pending = 1 RETURNING {_COLUMNS}", (guild_id,)) as cursor:
+            f"notice_pending = 1 RETURNING {SESSION_COLUMNS}", (guild_id,)) as cursor:
             rows = await cursor.fetchall()
-        return sorted((_session(row) for row in rows), key=lambda s: s.id)
+        return sorted((session_from_row(row) for row in rows), key=lambda s: s.id)
 
     async def _set(self, session_id: int, assignments: str, values: tuple[Any, ...]) -> None:
         async with self._db.transaction() as conn:
@@ -134,9 +135,9 @@ class SqliteSessionStore:
     async def reminders(self, session_id: int, revision: int) -> list[ReminderEntry]:
         """Every ledger row of one session revision."""
         rows = await self._db.fetchall(
-            f"SELECT {_REMINDER_COLUMNS} FROM session_reminders WHERE session_id = ? "
+            f"SELECT {REMINDER_COLUMNS} FROM session_reminders WHERE session_id = ? "
             "AND revision = ? ORDER BY offset_minutes DESC", (session_id, revision))
-        return [_reminder(row) for row in rows]
+        return [reminder_from_row(row) for row in rows]
 
     async def claim_reminder(self, session_id: int, revision: int, offset_minutes: int,
                              nonce: str) -> ReminderEntry | None:

@@ -1,4 +1,5 @@
-"""`Shards.owns` as a SQL condition on a `guild_id` column, for claims made in one statement."""
+"""`Shards.owns` as a SQL condition on a `guild_id` column, for claims made in one statement:
+one rule, rendered with SQLite's `?` or PostgreSQL's numbered `$n` parameters."""
 
 from __future__ import annotations
 
@@ -12,3 +13,12 @@ def shard_condition(shards: Shards, column: str = "guild_id") -> tuple[str, tupl
         return "1 = 1", ()
     marks = ", ".join("?" for _ in shards.ids)
     return f"(({column} >> {SHARD_SHIFT}) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+def pg_shard_condition(shards: Shards, first: int,
+                       column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+    """`shard_condition` for PostgreSQL, its parameters numbered from `$first`."""
+    where, params = shard_condition(shards, column)
+    parts = where.split("?")
+    numbered = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], first))
+    return numbered, params

@@ -11,9 +11,25 @@ from bot.core.vote_types import BallotOutcome, Vote, VoteOption, VoteStatus
 from storage.database import Database
 from storage.times import loaded, stored
 
-_COLUMNS = ("id, guild_id, channel_id, created_by, opened_at, ends_at, status, message_id, "
-            "winner, nonce, closed_early, announcement_id, reason")
-_LIVE = (VoteStatus.OPEN, VoteStatus.CLAIMED)
+VOTE_COLUMNS = ("id, guild_id, channel_id, created_by, opened_at, ends_at, status, "
+                "message_id, winner, nonce, closed_early, announcement_id, reason")
+LIVE = (VoteStatus.OPEN, VoteStatus.CLAIMED)
+
+OPTION_COLUMNS = "position, paper_id, support, suggested_at"
+
+
+def option_from_row(row: Sequence[Any]) -> VoteOption:
+    """An option from its `OPTION_COLUMNS`."""
+    return VoteOption(int(row[0]), str(row[1]), int(row[2]), loaded(row[3]))
+
+
+def vote_from_row(row: Sequence[Any], options: tuple[VoteOption, ...]) -> Vote:
+    """A vote from its `VOTE_COLUMNS` and its options."""
+    return Vote(
+        id=row[0], guild_id=row[1], channel_id=row[2], created_by=row[3],
+        opened_at=loaded(row[4]), ends_at=loaded(row[5]), status=VoteStatus(row[6]),
+        options=options, message_id=row[7], winner=row[8], nonce=row[9],
+        closed_early=bool(row[10]), announcement_id=row[11], reason=decode_optional(row[12]))
 
 
 class SqliteVoteStore:
@@ -24,16 +40,12 @@ class SqliteVoteStore:
 
     async def _options(self, vote_id: int) -> tuple[VoteOption, ...]:
         rows = await self._db.fetchall(
-            "SELECT position, paper_id, support, suggested_at FROM vote_options "
-            "WHERE vote_id = ? ORDER BY position", (vote_id,))
-        return tuple(VoteOption(int(r[0]), str(r[1]), int(r[2]), loaded(r[3])) for r in rows)
+            f"SELECT {OPTION_COLUMNS} FROM vote_options WHERE vote_id = ? ORDER BY position",
+            (vote_id,))
+        return tuple(option_from_row(r) for r in rows)
 
     async def _votes(self, rows: Sequence[Any]) -> list[Vote]:
-        return [Vote(
-            id=r[0], guild_id=r[1], channel_id=r[2], created_by=r[3], opened_at=loaded(r[4]),
-            ends_at=loaded(r[5]), status=VoteStatus(r[6]), options=await self._options(r[0]),
-            message_id=r[7], winner=r[8], nonce=r[9], closed_early=bool(r[10]),
-            announcement_id=r[11], reason=decode_optional(r[12])) for r in rows]
+        return [vote_from_row(r, await self._options(r[0])) for r in rows]
 
     async def open(self, guild_id: int, channel_id: int, created_by: int, opened_at: datetime,
                    ends_at: datetime, options: Sequence[VoteOption]) -> Vote | None:
@@ -62,22 +74,22 @@ class SqliteVoteStore:
 
     async def get(self, vote_id: int) -> Vote | None:
         """One vote by id."""
-        rows = await self._db.fetchall(f"SELECT {_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+        rows = await self._db.fetchall(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
         votes = await self._votes(rows)
         return votes[0] if votes else None
 
     async def live(self, guild_id: int) -> Vote | None:
         """The server's open or closing vote, if any."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM votes WHERE guild_id = ? AND status IN (?, ?)",
-            (guild_id, *_LIVE))
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE guild_id = ? AND status IN (?, ?)",
+            (guild_id, *LIVE))
         votes = await self._votes(rows)
         return votes[0] if votes else None
 
     async def latest(self, guild_id: int) -> Vote | None:
         """The server's most recent vote of any status."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM votes WHERE guild_id = ? ORDER BY id DESC LIMIT 1",
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE guild_id = ? ORDER BY id DESC LIMIT 1",
             (guild_id,))
         votes = await self._votes(rows)
         return votes[0] if votes else None
@@ -85,14 +97,14 @@ class SqliteVoteStore:
     async def due(self, now: datetime) -> list[Vote]:
         """Open votes whose deadline has passed, in every server."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM votes WHERE status = ? AND ends_at <= ? ORDER BY id",
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE status = ? AND ends_at <= ? ORDER BY id",
             (VoteStatus.OPEN, stored(now)))
         return await self._votes(rows)
 
     async def unfinished(self) -> list[Vote]:
         """Closes claimed but never recorded as announced (a crash or an unanswered send)."""
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM votes WHERE status = ? ORDER BY id", (VoteStatus.CLAIMED,))
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE status = ? ORDER BY id", (VoteStatus.CLAIMED,))
         return await self._votes(rows)
 
     async def cast(self, vote_id: int, user_id: int, paper_id: str,

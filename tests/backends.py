@@ -1,8 +1,6 @@
 """The contract suite's backends: every store test that takes `backend` runs on SQLite and on
-PostgreSQL (a throwaway server, see tests/postgres.py), so the two can never drift.
-
-`storage.postgres.PORTED` names the stores PostgreSQL implements; a test of another store asks
-`backend.require(...)` and is skipped on PostgreSQL with that reason until the store is ported.
+PostgreSQL (a throwaway server, see tests/postgres.py), so the two can never drift. Stores come
+from `storage.backend`, as the app gets them.
 """
 
 from __future__ import annotations
@@ -10,11 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-
-from storage.backend import AnyDatabase, digest_store, paper_store, state_store, subscription_store
-from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
-from storage.postgres import PORTED
+from storage import backend as stores
+from storage.backend import AnyDatabase
+from storage.interfaces import (
+    BookmarkStore,
+    DigestStore,
+    GroupStore,
+    HistoryStore,
+    OutboxStore,
+    PaperStore,
+    QueueStore,
+    SessionStore,
+    StateStore,
+    SubscriptionStore,
+    VoteStore,
+)
 from storage.postgres.database import PgDatabase
 
 NOT_RUN = "PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run"
@@ -27,22 +35,38 @@ class Backend:
     kind: str
     db: AnyDatabase
 
-    def require(self, store: str) -> None:
-        """Skip on PostgreSQL while `store` has no PostgreSQL implementation."""
-        if self.kind == "postgres" and store not in PORTED:
-            pytest.skip(f"{store}: not ported to PostgreSQL yet")
-
     def papers(self) -> PaperStore:
-        return paper_store(self.db)
+        return stores.paper_store(self.db)
 
     def state(self) -> StateStore:
-        return state_store(self.db)
+        return stores.state_store(self.db)
 
     def digests(self) -> DigestStore:
-        return digest_store(self.db)
+        return stores.digest_store(self.db)
 
     def subscriptions(self) -> SubscriptionStore:
-        return subscription_store(self.db)
+        return stores.subscription_store(self.db)
+
+    def outbox(self) -> OutboxStore:
+        return stores.outbox_store(self.db)
+
+    def queue(self) -> QueueStore:
+        return stores.queue_store(self.db)
+
+    def votes(self) -> VoteStore:
+        return stores.vote_store(self.db)
+
+    def bookmarks(self) -> BookmarkStore:
+        return stores.bookmark_store(self.db)
+
+    def history(self) -> HistoryStore:
+        return stores.history_store(self.db)
+
+    def groups(self) -> GroupStore:
+        return stores.group_store(self.db)
+
+    def sessions(self) -> SessionStore:
+        return stores.session_store(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

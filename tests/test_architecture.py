@@ -173,15 +173,29 @@ def _public_methods(cls: ast.ClassDef) -> set[str]:
             and not node.name.startswith("_")}
 
 
+def _stores(prefix: str) -> dict[str, ast.ClassDef]:
+    """The `{prefix}…Store` classes in storage, by protocol name."""
+    return {name.removeprefix(prefix): cls for path in _modules("storage")
+            for name, cls in _classes(path).items()
+            if name.startswith(prefix) and name.endswith("Store")}
+
+
 def test_every_store_has_a_protocol_with_its_methods() -> None:
     protocols = _classes(ROOT / "storage" / "interfaces.py")
-    stores = {name: cls for path in _modules("storage") for name, cls in _classes(path).items()
-              if name.startswith("Sqlite") and name.endswith("Store")}
-    assert stores
-    for name, cls in stores.items():
-        protocol = protocols.get(name.removeprefix("Sqlite"))
-        assert protocol is not None, f"{name} has no protocol in storage/interfaces.py"
-        assert _public_methods(protocol) == _public_methods(cls), name
+    for prefix in ("Sqlite", "Pg"):
+        stores = _stores(prefix)
+        assert stores
+        for name, cls in stores.items():
+            protocol = protocols.get(name)
+            assert protocol is not None, f"{prefix}{name} has no protocol in storage/interfaces.py"
+            assert _public_methods(protocol) == _public_methods(cls), prefix + name
+
+
+def test_every_protocol_has_both_backends() -> None:
+    """Every store protocol has a SQLite and a PostgreSQL implementation."""
+    protocols = {name for name in _classes(ROOT / "storage" / "interfaces.py")
+                 if name.endswith("Store")}
+    assert protocols == set(_stores("Sqlite")) == set(_stores("Pg"))
 
 
 def test_storage_defines_no_domain_records() -> None:

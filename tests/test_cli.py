@@ -452,3 +452,41 @@ def test_run_refuses_impossible_shards_in_one_line(run: Run, args: list[str],
     result = run("run", *args, env={"DISCORD_TOKEN": "x"})
     assert result.returncode == 2
     assert result.stderr.strip() == f"paperclub: error: --shard-count/--shard-ids: {problem}"
+
+
+# -- PostgreSQL: PAPERCLUB_DATABASE__URL selects the server; the commands work unchanged --
+
+def _on(url: str, tmp_path: Path) -> dict[str, str]:
+    return {"PAPERCLUB_DATABASE__URL": url,
+            "PAPERCLUB_DATABASE__PATH": str(tmp_path / "never-created.db")}
+
+
+def test_import_search_and_stats_on_postgres(run: Run, postgres_url: str, catalog_path: Path,
+                                             tmp_path: Path) -> None:
+    env = _on(postgres_url, tmp_path)
+    imported = run("import", str(catalog_path), db_path=None, env=env)
+    assert imported.returncode == 0, imported.stderr
+    assert "30 added, 0 updated, 0 unchanged, 0 removed, 0 rejected" in imported.stdout
+    found = run("search", "grokking", "--json", db_path=None, env=env)
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    assert "Grokking" in hits[0]["title_en"]
+    assert run("search", "zzzqqqxxy", db_path=None, env=env).returncode == 1
+    stats = run("stats", "--json", db_path=None, env=env)
+    assert stats.returncode == 0 and json.loads(stats.stdout)["papers"] == 30
+    assert not (tmp_path / "never-created.db").exists()
+
+
+def test_an_unreachable_server_is_one_line_and_exit_2(run: Run, tmp_path: Path) -> None:
+    url = f"postgresql://paperclub:secret@/paperclub?host={tmp_path / 'no-server-here'}"
+    for args, extra in ((("stats",), {}), (("run",), {"DISCORD_TOKEN": "x.y.z"})):
+        line = _one_line_refusal(run(*args, db_path=None, env={**_on(url, tmp_path), **extra}))
+        assert "cannot reach PostgreSQL at paperclub@" in line
+        assert "secret" not in line
+
+
+def test_a_missing_database_on_the_server_is_named(run: Run, postgres_url: str,
+                                                  tmp_path: Path) -> None:
+    url = postgres_url.replace("/test_", "/missing_")
+    line = _one_line_refusal(run("stats", db_path=None, env=_on(url, tmp_path)))
+    assert "no such database" in line

@@ -267,7 +267,8 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
                 update={"sync": "global", "owner_ids": (*settings.discord.owner_ids, you.id)}),
             "arxiv": settings.arxiv.model_copy(update={"api_base": HttpUrl(arxiv.api_base)})})
         # A new stand-in knows no commands: sync even if the database says nothing changed.
-        bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True)
+        bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True,
+                              verify=True)
         await standin.start_bot(bot)
         session = LocalSession(standin, bot, guild, you, write)
         watcher = asyncio.create_task(session.watch(), name="local-mode watcher")

@@ -9,8 +9,8 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -44,10 +44,9 @@ from bot.settings import (
     Settings,
     load_settings,
 )
-from bot.wiring import MissingToken, build_bot, opened_export, token_of
-from storage.database import Database
+from bot.wiring import MissingToken, build_bot, opened_catalog, opened_export, token_of
 from storage.errors import StorageError
-from storage.papers import SqlitePaperStore
+from storage.interfaces import PaperStore
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
 PROGRESS_MIN_BYTES = 1_000_000
@@ -82,15 +81,6 @@ def _settings(ctx: click.Context) -> Settings:
     return settings
 
 
-@asynccontextmanager
-async def _catalog(settings: Settings) -> AsyncIterator[SqlitePaperStore]:
-    db = await Database.open(settings.database.path)
-    try:
-        yield SqlitePaperStore(db)
-    finally:
-        await db.close()
-
-
 def _run(coro: Coroutine[Any, Any, int]) -> int:
     return asyncio.run(coro)
 
@@ -109,9 +99,8 @@ def common_options(func: Callable[P, int]) -> Callable[..., None]:
         try:
             settings = load_settings(config_path, os.environ)
             if db_path is not None:
-                settings = settings.model_copy(
-                    update={"database": settings.database.model_copy(update={"path": db_path})}
-                )
+                settings = settings.model_copy(update={"database": settings.database.model_copy(
+                    update={"path": db_path, "url": None})})
             logging.basicConfig(level=settings.logging.level, stream=sys.stderr,
                                 format="%(levelname)s %(name)s: %(message)s")
             ctx.obj = settings
@@ -188,7 +177,7 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        async with _catalog(settings) as store:
+        async with opened_catalog(settings) as store:
             report = await load_catalog(store, path, strict=strict, prune=prune,
                                         source=source, progress=progress, fmt=fmt)
     _print_report(report)
@@ -227,7 +216,7 @@ async def _search(settings: Settings, text: str, filters: dict[str, Any], limit:
     query = parse_query(text, **filters)
     if query.is_empty():
         raise _Fail("error: the query has no words to search for")
-    async with _catalog(settings) as store:
+    async with opened_catalog(settings) as store:
         outcome = await SearchService(
             store, fuzzy_threshold=settings.search.fuzzy_threshold
         ).search(query, limit=limit)
@@ -266,7 +255,7 @@ def search(query: tuple[str, ...], author: str | None, venue: str | None,
 
 
 async def _show(settings: Settings, paper_id: str, as_json: bool) -> int:
-    async with _catalog(settings) as store:
+    async with opened_catalog(settings) as store:
         paper = await store.get(paper_id.strip().lower())
     if paper is None:
         err.print(f"no paper with id {escape(paper_id)!s}")
@@ -288,7 +277,7 @@ def show(paper_id: str, as_json: bool) -> int:
 
 
 async def _stats(settings: Settings, as_json: bool) -> int:
-    async with _catalog(settings) as store:
+    async with opened_catalog(settings) as store:
         stats = await store.stats()
     if as_json:
         print(json.dumps(cli_render.stats_dict(stats), ensure_ascii=False))
@@ -328,7 +317,7 @@ async def _export(settings: Settings, output: Path | None) -> int:
     except OSError as exc:
         raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
     try:
-        async with _catalog(settings) as store:
+        async with opened_catalog(settings) as store:
             async for paper in store.iter_papers():
                 handle.write(dumps(paper) + "\n")
                 count += 1
@@ -340,7 +329,7 @@ async def _export(settings: Settings, output: Path | None) -> int:
     return EXIT_OK
 
 
-async def _selected(settings: Settings, store: SqlitePaperStore, query: str | None,
+async def _selected(settings: Settings, store: PaperStore, query: str | None,
                     ids: str | None, limit: int) -> tuple[list[Paper], str]:
     """The papers `--query` or `--ids` choose (every paper with neither), and a heading."""
     if query is None and ids is None:
@@ -375,7 +364,7 @@ async def _selected(settings: Settings, store: SqlitePaperStore, query: str | No
 
 async def _catalog_export(settings: Settings, fmt: str, query: str | None, ids: str | None,
                           limit: int, output: Path | None) -> int:
-    async with _catalog(settings) as store:
+    async with opened_catalog(settings) as store:
         papers, heading = await _selected(settings, store, query, ids, limit)
     if fmt == "jsonl":
         text = "".join(dumps(paper) + "\n" for paper in papers)
@@ -513,7 +502,7 @@ def _discord_token(settings: Settings, *, one_shot: bool = True) -> str:
 
 async def _run_bot(settings: Settings) -> int:
     token = _discord_token(settings, one_shot=False)
-    bot = await build_bot(settings)
+    bot = await build_bot(settings, verify=True)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Future[None]] = []
     for stop in (signal.SIGTERM, signal.SIGINT):  # systemctl stop, Ctrl-C: close cleanly

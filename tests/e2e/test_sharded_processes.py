@@ -63,7 +63,7 @@ async def _due_now(db_path: Path, guilds: list[Guild]) -> None:
 
 
 async def _finished(db_path: Path) -> int:
-    db = await Database.open(db_path, verify=False, readers=1)
+    db = await Database.open(db_path, readers=1)
     try:
         row = await db.fetchone("SELECT count(*) FROM digest_ledger WHERE status = 'posted' "
                                 "AND thread_id IS NOT NULL")

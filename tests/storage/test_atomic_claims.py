@@ -1,8 +1,10 @@
 """Every claim is one atomic statement: two processes that both believe they own a server
 (overlapping shards, a rolling restart) still get each row once, on any engine.
 
-Statements are traced on the writer connection: a claim made of a read and then a write is
-safe only under SQLite's whole-database write lock, not on a server database's row locks."""
+Statements are traced on SQLite's writer connection: a claim made of a read and then a write is
+safe only under SQLite's whole-database write lock, not on a server database's row locks. The
+PostgreSQL claims are raced by the contract suite (tests/storage/test_outbox.py,
+test_group_stores.py, test_digests.py) on a pool of connections."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from bot.core.digest_types import Claim, DigestConfig, Lease
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
 from bot.core.reasons import Reason, ReasonCode
 from bot.core.session_types import Place
-from bot.core.shards import Shards
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.outbox import SqliteOutboxStore
@@ -96,16 +97,3 @@ async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
     assert await statements(db, lambda: claim("b")) == ["UPDATE"]
     assert claimed[0] is not None and claimed[0].key == "dm:1:p:2" and claimed[1] is None
 
-
-async def test_an_outbox_claim_takes_only_units_of_servers_on_its_shards(db: Database) -> None:
-    store = SqliteOutboxStore(db)
-    guilds = [(n << 22) | 99 for n in range(6)]  # shard n % 3 of 3
-    await store.enqueue([OutboxUnit(f"dm:{g}:p:1", OutboxKind.DIGEST_DM,
-                                    (OutboxEntry(g, 1, "p", ("t",), link="https://x"),))
-                         for g in guilds])
-    shards = Shards(3, (1,))
-    keys = []
-    while (unit := await store.claim("a", 100, 160, shards)) is not None:
-        keys.append(unit.key)
-    assert keys == [f"dm:{g}:p:1" for g in guilds if shards.owns(g)] == \
-        [f"dm:{guilds[1]}:p:1", f"dm:{guilds[4]}:p:1"]

@@ -1,14 +1,16 @@
 """The outbox: leases keep a unit to one process, an expired lease is taken over, completing
-records the members as told, and nobody is queued twice."""
+records the members as told, and nobody is queued twice; on both backends."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
+from bot.core.shards import Shards
 from storage.database import Database
 from storage.outbox import SqliteOutboxStore
-from storage.subscriptions import SqliteSubscriptionStore
+from tests.backends import Backend
 
 
 def _dm(user: int, paper: str = "p", guild: int = 10) -> OutboxUnit:
@@ -16,8 +18,13 @@ def _dm(user: int, paper: str = "p", guild: int = 10) -> OutboxUnit:
                       (OutboxEntry(guild, user, paper, ("grokking",), link="https://x"),))
 
 
-async def test_a_unit_is_leased_to_one_owner_until_its_lease_expires(db: Database) -> None:
-    store = SqliteOutboxStore(db)
+def _mention(guild: int, paper: str, users: range) -> OutboxUnit:
+    return OutboxUnit(f"mention:{guild}:{paper}", OutboxKind.MENTION,
+                      tuple(OutboxEntry(guild, user, paper, channel_id=5) for user in users))
+
+
+async def test_a_unit_is_leased_to_one_owner_until_its_lease_expires(backend: Backend) -> None:
+    store = backend.outbox()
     assert await store.enqueue([_dm(1), _dm(2)]) == 2
     first = await store.claim("a", now=100, lease_until=160)
     second = await store.claim("b", now=100, lease_until=160)
@@ -31,22 +38,24 @@ async def test_a_unit_is_leased_to_one_owner_until_its_lease_expires(db: Databas
 
 
 async def test_completing_records_the_members_and_they_are_never_queued_again(
-        db: Database) -> None:
-    store = SqliteOutboxStore(db)
-    subscriptions = SqliteSubscriptionStore(db)
+        backend: Backend) -> None:
+    store, subscriptions = backend.outbox(), backend.subscriptions()
     mention = OutboxUnit("mention:10:p:t:0", OutboxKind.MENTION,
                          tuple(OutboxEntry(10, user, "p", channel_id=5) for user in (3, 4)))
     assert await store.enqueue([mention, _dm(1)]) == 3
     assert await store.enqueue([_dm(1)]) == 0  # already queued
+    claimed = []
     while (unit := await store.claim("a", now=0, lease_until=60)) is not None:
+        claimed.append(unit)
         await store.complete(unit.key, "a")
+    assert claimed[0] == OutboxUnit(mention.key, mention.kind, mention.entries)  # oldest first
     assert await subscriptions.notified(10, "p") == {1, 3, 4}
     assert await store.enqueue([_dm(1), _dm(3)]) == 0  # already told
     assert await store.enqueue([_dm(1, guild=11)]) == 1  # another server
 
 
-async def test_release_retry_drop_and_forget(db: Database) -> None:
-    store = SqliteOutboxStore(db)
+async def test_release_retry_drop_and_forget(backend: Backend) -> None:
+    store = backend.outbox()
     await store.enqueue([_dm(1), _dm(2), _dm(1, paper="q")])
     unit = await store.claim("a", now=0, lease_until=60)
     assert unit is not None
@@ -54,12 +63,54 @@ async def test_release_retry_drop_and_forget(db: Database) -> None:
     assert (await store.claim("b", now=10, lease_until=70)).key != unit.key  # type: ignore[union-attr]
     assert await store.release("b") == 1
     assert await store.drop_dms(1) == 2
-    await SqliteSubscriptionStore(db).forget(2)
+    await backend.subscriptions().forget(2)
     assert await store.pending() == 0
-    assert await SqliteSubscriptionStore(db).notified(10, "p") == set()
+    assert await backend.subscriptions().notified(10, "p") == set()
+
+
+async def test_a_dropped_unit_records_nobody_and_only_its_holder_drops_it(
+        backend: Backend) -> None:
+    store = backend.outbox()
+    await store.enqueue([_mention(10, "p", range(1, 4))])
+    unit = await store.claim("a", now=0, lease_until=60)
+    assert unit is not None and len(unit.entries) == 3
+    assert await store.drop(unit.key, "b") == 0
+    assert await store.drop(unit.key, "a") == 3
+    assert await store.pending() == 0
+    assert await backend.subscriptions().notified(10, "p") == set()
+
+
+async def test_concurrent_claims_take_whole_units_each_once(backend: Backend) -> None:
+    """Many claims at once (a pool of connections on PostgreSQL): every unit is claimed by
+    exactly one claimer, whole, and nobody waits on anybody else's unit."""
+    store = backend.outbox()
+    units = [_mention(10 + n, "p", range(1, 2 + n % 4)) for n in range(40)]
+    await store.enqueue(units)
+    claims = await asyncio.gather(*(store.claim(f"w{n}", now=0, lease_until=60)
+                                    for n in range(60)))
+    won = [unit for unit in claims if unit is not None]
+    assert len({unit.key for unit in won}) == len(won) >= 1
+    while (unit := await store.claim("late", now=0, lease_until=60)) is not None:
+        won.append(unit)
+    assert sorted(u.key for u in won) == sorted(u.key for u in units)
+    assert {u.key: len(u.entries) for u in won} == {u.key: len(u.entries) for u in units}
+
+
+async def test_a_claim_takes_only_units_of_servers_on_its_shards(backend: Backend) -> None:
+    store = backend.outbox()
+    guilds = [(n << 22) | 99 for n in range(6)]  # shard n % 3 of 3
+    await store.enqueue([_dm(1, guild=g) for g in guilds])
+    shards = Shards(3, (1,))
+    keys = []
+    while (unit := await store.claim("a", 100, 160, shards)) is not None:
+        keys.append(unit.key)
+    assert keys == [_dm(1, guild=g).key for g in guilds if shards.owns(g)] == \
+        [_dm(1, guild=guilds[1]).key, _dm(1, guild=guilds[4]).key]
+    assert await store.pending() == 6
 
 
 async def test_two_connections_never_claim_the_same_unit(tmp_path: Path) -> None:
+    """SQLite: two processes' connections on one file."""
     one = await Database.open(tmp_path / "shared.db")
     two = await Database.open(tmp_path / "shared.db")
     try:

@@ -65,20 +65,26 @@ async def test_a_text_file_is_not_a_database(tmp_path: Path) -> None:
     assert path.read_text() == "these are my notes\n"
 
 
-async def test_overwritten_pages_are_found_at_start(tmp_path: Path,
-                                                    bundled_papers: list[Paper]) -> None:
-    path = tmp_path / "damaged.db"
-    await _real_database(path, bundled_papers)
+async def damaged_database(path: Path, papers: list[Paper], *, last_only: bool = False) -> None:
+    """A real database with every third page partly overwritten (or only its last data
+    pages: the schema intact)."""
+    await _real_database(path, papers)
     with sqlite3.connect(path) as conn:
         page_size = conn.execute("PRAGMA page_size").fetchone()[0]
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     with path.open("r+b") as handle:
-        for page in range(2, pages, 3):
+        for page in range(pages - 2 if last_only else 2, pages, 3):
             handle.seek(page * page_size + 16)
             handle.write(b"\xa5" * 200)
+
+
+async def test_overwritten_pages_are_found_at_start(tmp_path: Path,
+                                                    bundled_papers: list[Paper]) -> None:
+    path = tmp_path / "damaged.db"
+    await damaged_database(path, bundled_papers)
     with pytest.raises(CorruptDatabase, match=r"corrupt|malformed"):
-        await Database.open(path)
+        await Database.open(path, verify=True)
 
 
 async def test_a_truncated_database_is_refused(tmp_path: Path,
@@ -89,7 +95,7 @@ async def test_a_truncated_database_is_refused(tmp_path: Path,
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     os.truncate(path, path.stat().st_size // 3)
     with pytest.raises(CorruptDatabase):
-        await Database.open(path)
+        await Database.open(path, verify=True)
 
 
 async def test_a_full_disk_names_the_cause_not_a_failed_rollback(
