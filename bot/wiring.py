@@ -20,6 +20,7 @@ from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
+from bot.services.adding import AddingService
 from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
@@ -41,6 +42,7 @@ from bot.services.sync_record import SyncRecord
 from bot.services.votes import VoteService
 from bot.settings import Settings
 from bot.sources.arxiv import ArxivClient
+from storage.add_policy import SqliteAddPolicyStore
 from storage.bookmarks import SqliteBookmarkStore
 from storage.database import Database
 from storage.digests import SqliteDigestStore
@@ -157,7 +159,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
                                 requests_per_second=requests_per_second, shards=shards),
-                            history=history, export=export, arxiv=arxiv_source), sender
+                            history=history, export=export, arxiv=arxiv_source,
+                            adding=AddingService(catalog, arxiv_source,
+                                                 SqliteAddPolicyStore(db))), sender
 
         async def release() -> None:
             try:

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.add_policy import SqliteAddPolicyStore
 from storage.database import READERS, WRITE_WAIT_SECONDS, Database
 from storage.digests import SqliteDigestStore
 from storage.errors import StorageError
-from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
+from storage.interfaces import (
+    AddPolicyStore,
+    DigestStore,
+    PaperStore,
+    StateStore,
+    SubscriptionStore,
+)
 from storage.papers import SqlitePaperStore
 from storage.postgres import PORTED
+from storage.postgres.add_policy import PgAddPolicyStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.digests import PgDigestStore
 from storage.postgres.papers import PgPaperStore
@@ -55,6 +63,11 @@ def digest_store(db: AnyDatabase) -> DigestStore:
 def subscription_store(db: AnyDatabase) -> SubscriptionStore:
     """Subscriptions, notifications, DM pauses."""
     return PgSubscriptionStore(db) if isinstance(db, PgDatabase) else SqliteSubscriptionStore(db)
+
+
+def add_policy_store(db: AnyDatabase) -> AddPolicyStore:
+    """Who may add papers from arXiv, per server."""
+    return PgAddPolicyStore(db) if isinstance(db, PgDatabase) else SqliteAddPolicyStore(db)
 
 
 def sqlite_only(db: AnyDatabase, store: str) -> Database:
