@@ -106,4 +106,4 @@ class AddReport:
     @property
     def nothing_found(self) -> bool:
         """The text held no arXiv id or link at all."""
-        return not self.items and not self.unfetched
+        return not self.items and not self.unfetched and self.trouble is None
