@@ -20,6 +20,7 @@ from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
+from bot.services.adding import AddingService
 from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
@@ -67,6 +68,22 @@ async def opened_catalog(settings: Settings) -> AsyncIterator[PaperStore]:
         yield stores.paper_store(db)
     finally:
         await db.close()
+
+
+@asynccontextmanager
+async def opened_adding(settings: Settings) -> AsyncIterator[AddingService]:
+    """Adding from arXiv (`arxiv.api_base`) on the configured database, without Discord
+    (`paperclub add`, `paperclub import --arxiv-query`)."""
+    db = await open_configured(settings.database)
+    client = ArxivClient.from_settings(settings.arxiv)
+    try:
+        catalog = CatalogService(stores.paper_store(db), settings.catalog_path())
+        yield AddingService(catalog, client, stores.add_policy_store(db))
+    finally:
+        try:
+            await client.close()
+        finally:
+            await db.close()
 
 
 @asynccontextmanager
@@ -168,7 +185,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
                                 requests_per_second=requests_per_second, shards=shards),
-                            history=history, export=export, arxiv=arxiv_source), sender
+                            history=history, export=export, arxiv=arxiv_source,
+                            adding=AddingService(catalog, arxiv_source,
+                                                 stores.add_policy_store(db))), sender
 
         async def release() -> None:
             try:

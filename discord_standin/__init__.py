@@ -38,7 +38,7 @@ from .model import (
 from .render import render_callback, render_message
 from .rest import RecordedRequest
 from .server import StandIn
-from .validation import check_choices, check_message, nest_errors
+from .validation import check_choices, check_commands, check_message, nest_errors
 
 __all__ = [
     "Callback",
@@ -64,6 +64,7 @@ __all__ = [
     "StandIn",
     "User",
     "check_choices",
+    "check_commands",
     "check_message",
     "nest_errors",
     "parse_slash",

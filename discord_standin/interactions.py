@@ -310,6 +310,25 @@ def command_data(
     return data
 
 
+MESSAGE_COMMAND = 3
+"""The application command type of a message context-menu command."""
+
+
+def message_command_data(command: JSONObject, message: Message) -> JSONObject:
+    """``data`` of a message command on ``message``: no options; the target, content and all,
+    in ``resolved.messages`` (no Message Content intent needed)."""
+    data: JSONObject = {
+        "id": command["id"],
+        "name": command["name"],
+        "type": MESSAGE_COMMAND,
+        "target_id": str(message.id),
+        "resolved": {"messages": {str(message.id): message.payload()}},
+    }
+    if command.get("guild_id") is not None:
+        data["guild_id"] = command["guild_id"]
+    return data
+
+
 def _option_value(
     world: World,
     opt: JSONObject,

@@ -17,12 +17,14 @@ from .endpoints import discord_pointed_at
 from .faults import Fault, FaultRule, GlobalRateLimiter
 from .gateway import CloseHow, Gateway, GatewayStats, Intent
 from .interactions import (
+    MESSAGE_COMMAND,
     InteractionHandle,
     InteractionType,
     OptionValue,
     base_payload,
     command_data,
     component_data,
+    message_command_data,
     modal_data,
 )
 from .model import DEFAULT_BOT_PERMISSIONS, Channel, ChannelType, Guild, JSONObject, Message, User
@@ -302,6 +304,38 @@ class StandIn:
             permissions=permissions,
             locale=locale,
         )
+        return await self._inject(handle, payload)
+
+    async def message_command(
+        self,
+        name: str,
+        message: Message,
+        *,
+        user: User | None = None,
+        permissions: int | None = None,
+        locale: str = "en-US",
+    ) -> InteractionHandle:
+        """Apps -> ``name`` on ``message``, as a member of its channel (a message command: type 3;
+        the message, content included, arrives in ``data.resolved.messages`` whatever the
+        bot's intents, as Discord sends it)."""
+        stored = self.world.messages.get(message.id)
+        if stored is None or stored.deleted:
+            raise LookupError(f"message {message.id} is not (or no longer) in the stand-in")
+        guild, channel, user = self._where(None, self.world.channels[stored.channel_id], user)
+        schema = self.world.find_command(
+            name, None if guild is None else guild.id, kind=MESSAGE_COMMAND)
+        if schema is None:
+            raise LookupError(f"no message command {name!r} is registered (did the bot sync?)")
+        if guild is None and (
+            schema.get("dm_permission") is False
+            or (schema.get("contexts") is not None and 1 not in schema["contexts"])
+        ):
+            raise ValueError(f"{name!r} is guild-only: Discord does not offer it in DMs")
+        handle = InteractionHandle(
+            self.world, kind=InteractionType.APPLICATION_COMMAND, name=name, user=user,
+            channel=channel, guild=guild)
+        payload = base_payload(handle, self.world, locale=locale, permissions=permissions)
+        payload["data"] = message_command_data(schema, stored)
         return await self._inject(handle, payload)
 
     async def autocomplete(

@@ -247,7 +247,32 @@ def check_commands(commands: Sequence[JSONObject]) -> list[FormError]:
                 )
             )
         names.add((name, kind))
-        errors += _check_command_node(command, (i,), chat_input=kind == 1)
+        if kind == 1:
+            errors += _check_command_node(command, (i,), chat_input=True)
+        else:
+            errors += _check_context_menu(command, (i,))
+    for kind, label in ((2, "user"), (3, "message")):
+        if sum(1 for c in commands if int(c.get("type", 1)) == kind) > CONTEXT_MENUS_PER_TYPE:
+            errors.append(FormError(
+                (), "APPLICATION_COMMANDS_TOO_MANY_CONTEXT_MENUS",
+                f"Maximum number of {label} commands reached ({CONTEXT_MENUS_PER_TYPE})"))
+    return errors
+
+
+CONTEXT_MENUS_PER_TYPE = 5
+"""User commands and message commands an application may have, each, per scope."""
+
+
+def _check_context_menu(command: JSONObject, where: Path) -> list[FormError]:
+    """User and message commands: a name of 1 to 32 characters (any case, spaces allowed), an
+    empty description, no options."""
+    errors = _check_command_node({"name": command.get("name", "")}, where, chat_input=False)
+    if command.get("description"):
+        errors.append(FormError((*where, "description"), "APPLICATION_COMMAND_INVALID_DESCRIPTION",
+                                "Context menu commands cannot have a description"))
+    if command.get("options"):
+        errors.append(FormError((*where, "options"), "APPLICATION_COMMAND_OPTIONS_INVALID",
+                                "Context menu commands cannot have options"))
     return errors
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storage.add_policy import SqliteAddPolicyStore
 from storage.bookmarks import SqliteBookmarkStore
 from storage.database import READERS, WRITE_WAIT_SECONDS, Database
 from storage.digests import SqliteDigestStore
 from storage.groups import SqliteGroupStore
 from storage.history import SqliteHistoryStore
 from storage.interfaces import (
+    AddPolicyStore,
     BookmarkStore,
     DigestStore,
     GroupStore,
@@ -25,6 +27,7 @@ from storage.interfaces import (
 )
 from storage.outbox import SqliteOutboxStore
 from storage.papers import SqlitePaperStore
+from storage.postgres.add_policy import PgAddPolicyStore
 from storage.postgres.bookmarks import PgBookmarkStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.digests import PgDigestStore
@@ -113,3 +116,8 @@ def group_store(db: AnyDatabase) -> GroupStore:
 def session_store(db: AnyDatabase) -> SessionStore:
     """Sessions and their reminder ledger."""
     return PgSessionStore(db) if isinstance(db, PgDatabase) else SqliteSessionStore(db)
+
+
+def add_policy_store(db: AnyDatabase) -> AddPolicyStore:
+    """Who may add papers from arXiv, per server."""
+    return PgAddPolicyStore(db) if isinstance(db, PgDatabase) else SqliteAddPolicyStore(db)

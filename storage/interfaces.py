@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
+from bot.core.adding_types import AddPolicy, WhoAdds
 from bot.core.catalog_types import (
     ADD_SOURCE,
     AddOutcome,
@@ -475,6 +476,18 @@ class GroupStore(Protocol):
 
     async def swap(self, guild_id: int, first: int, second: int) -> bool:
         """Exchange two volunteers' places; False unless both are volunteers."""
+        ...
+
+
+class AddPolicyStore(Protocol):
+    """Who may add papers from arXiv, per server."""
+
+    async def policy(self, guild_id: int) -> AddPolicy:
+        """A server's rule (the default when never set)."""
+        ...
+
+    async def set_policy(self, guild_id: int, who: WhoAdds, curator_role_id: int | None) -> None:
+        """Replace a server's rule."""
         ...
 
 

@@ -387,6 +387,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
         ),
     ),
+    Migration(
+        13,
+        "who may add papers from arXiv, per server",
+        ("""CREATE TABLE add_policy (
+                guild_id INTEGER PRIMARY KEY,
+                who TEXT NOT NULL CHECK (who IN ('anyone', 'curators', 'managers')),
+                curator_role_id INTEGER,
+                updated_at TEXT NOT NULL
+            )""",),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

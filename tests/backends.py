@@ -11,6 +11,7 @@ from typing import Any
 from storage import backend as stores
 from storage.backend import AnyDatabase
 from storage.interfaces import (
+    AddPolicyStore,
     BookmarkStore,
     DigestStore,
     GroupStore,
@@ -67,6 +68,9 @@ class Backend:
 
     def sessions(self) -> SessionStore:
         return stores.session_store(self.db)
+
+    def add_policies(self) -> AddPolicyStore:
+        return stores.add_policy_store(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

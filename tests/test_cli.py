@@ -198,6 +198,8 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "**Reading queue**" in out and "> @you: read before the session" in out
     assert "**Which paper next?**" in out and "[1]  [2]" in out
     assert "You're in the presenter rotation." in out
+    assert "[#general] you: Worth a read: https://arxiv.org/abs/2401.01234" in out
+    assert "Added `2401.01234v1`: Grokking Beyond" in out  # from the local arXiv stand-in
     assert "📎 paperclub-queue-" in out
     assert "Traceback" not in result.stderr
 

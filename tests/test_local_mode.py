@@ -81,3 +81,15 @@ async def test_a_post_made_between_commands_is_printed_when_it_happens(
         async with asyncio.timeout(10):
             while not any(line.startswith("[#papers]") for line in out):
                 await asyncio.sleep(0.05)
+
+
+async def test_add_paper_works_on_what_you_said_without_the_internet(
+        settings: Settings) -> None:
+    out = await _run(settings, "add", "say two: arxiv.org/abs/2401.01234 and arXiv:2401.1",
+                     "add", "/paper sparse circuits emerge")
+    assert "! say something with an arXiv link first" in out
+    assert "[#general] you: two: arxiv.org/abs/2401.01234" in out
+    added = out.split("> add")[2]
+    assert "Added `2401.01234v1`: Grokking Beyond" in added
+    assert "`arXiv:2401.1` is not an arXiv id" in added
+    assert "https://arxiv.org/abs/2401.01234" in out.split("> /paper")[1]

@@ -5,7 +5,9 @@ Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 pr
 with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back` drive the
 last result list; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
 bot posts in channels by itself is shown as `[#channel]` when it happens, and what it sends
-you privately as `[DM from paperclub]`; `help` and `quit` do what they say.
+you privately as `[DM from paperclub]`; `say TEXT` posts TEXT in #general as you, and `add`
+is Apps -> "Add paper to paperclub" on what you said last (try
+`say read https://arxiv.org/abs/2401.01234`, then `add`); `help` and `quit` do what they say.
 You are an admin of a server with #general and #papers, and the bot's owner (so
 `/catalog reload` works). arXiv is a local stand-in too, serving its fixtures: nothing goes
 online. The server, channels and you keep their ids from run to run, so subscriptions and the
@@ -27,6 +29,7 @@ import discord
 from pydantic import HttpUrl
 
 from bot.client.bot import PaperclubBot
+from bot.client.cogs.catalog import ADD_MENU
 from bot.settings import Settings
 from bot.wiring import build_bot
 
@@ -61,6 +64,9 @@ DEMO_SCRIPT = (
     "/vote start from:2",
     "/present volunteer",
     "/export what:queue format:markdown",
+    "say Worth a read: https://arxiv.org/abs/2401.01234 (and arXiv:2401.1 is a typo)",
+    "add",
+    "/paper sparse circuits",
 )
 HELP = __doc__ or ""
 LOCAL_GUILD_ID = 1_200_000_000_000_000_001
@@ -88,6 +94,8 @@ class LocalSession:
     locale: str = "en-US"
     echo: bool = True
     last: Message | None = field(default=None)
+    said: Message | None = field(default=None)
+    """What you last posted with `say` (what `add` acts on)."""
     shown: set[int] = field(default_factory=set)
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -168,6 +176,15 @@ class LocalSession:
                 self.write(f"Your Discord language is now {self.locale}.")
             elif word in {"next", "prev", "back"}:
                 await self._click({"next": "▶", "prev": "◀"}.get(word, "Back to results"))
+            elif word == "say":
+                if not rest.strip():
+                    raise ValueError("say what? such as: say https://arxiv.org/abs/2401.01234")
+                self.said = await self.standin.say(self.guild.channel("general"), self.you,
+                                                   rest.strip())
+                self.shown.add(self.said.id)  # yours: not one of the bot's posts
+                self.write(f"[#general] {self.you.name}: {rest.strip()}")
+            elif word == "add":
+                await self._add_paper()
             elif word == "open":
                 if not (rest.strip() or "1").isdigit():
                     raise ValueError("open takes a result number, such as open 2")
@@ -188,6 +205,17 @@ class LocalSession:
         except (LookupError, ValueError, TimeoutError) as exc:
             self.write(f"! {exc}")
         return True
+
+    async def _add_paper(self) -> None:
+        """Apps -> "Add paper to paperclub" on what you said last."""
+        if self.said is None:
+            raise LookupError("say something with an arXiv link first, then add")
+        handle = await self.standin.message_command(ADD_MENU, self.said, user=self.you,
+                                                    locale=self.locale)
+        await self._answer(handle)
+        with contextlib.suppress(TimeoutError):  # subscribers' DMs about the new paper
+            await asyncio.wait_for(self.bot.background_done(), BACKGROUND_WAIT)
+        self._new_posts()
 
     async def _autocomplete(self, line: str) -> None:
         """What Discord offers for the option the line ends in: its fixed choices, or the

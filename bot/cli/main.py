@@ -28,11 +28,16 @@ from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints
 from bot.client.invite import PERMISSIONS, SCOPES, invite_url
+from bot.core.adding_types import AddedStatus, ArxivTrouble
+from bot.core.arxiv_ids import ArxivRef, IdScan, find_arxiv_ids
+from bot.core.arxiv_types import ArxivError, ArxivRejected
+from bot.core.catalog_types import AddStatus
 from bot.core.export import ExportFormat, ExportWhat
 from bot.core.lang import Lang
 from bot.core.models import Paper
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
+from bot.services.adding import MAX_IDS
 from bot.services.catalog_files import CatalogFileError, CatalogFormat
 from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
 from bot.services.export import CATALOG_HEADING, catalog_text, select_by_ids, select_by_query
@@ -44,12 +49,20 @@ from bot.settings import (
     Settings,
     load_settings,
 )
-from bot.wiring import MissingToken, build_bot, opened_catalog, opened_export, token_of
+from bot.wiring import (
+    MissingToken,
+    build_bot,
+    opened_adding,
+    opened_catalog,
+    opened_export,
+    token_of,
+)
 from storage.errors import StorageError
 from storage.interfaces import PaperStore
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
 PROGRESS_MIN_BYTES = 1_000_000
+ARXIV_QUERY_DEFAULT, ARXIV_QUERY_MAX = 100, 2000
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -184,8 +197,39 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
     return EXIT_OK
 
 
+def _arxiv_failure(settings: Settings, reason: str | None) -> _Fail:
+    """arXiv's refusal (`reason`) is bad input (2); busy or unreachable is worth another try
+    later (1)."""
+    if reason is not None:
+        return _Fail(f"arXiv refused the request: {reason}")
+    return _Fail(f"arXiv is busy or unreachable ({settings.arxiv.api_base}): try again in a "
+                 "minute", EXIT_NO_MATCH)
+
+
+async def _import_arxiv(settings: Settings, query: str, max_results: int) -> int:
+    err.print(f"searching arXiv for up to {max_results} papers (at most one request every "
+              "3 seconds) …")
+    async with opened_adding(settings) as adding:
+        try:
+            done = await adding.add_from_search(query, max_results=max_results)
+        except ArxivError as exc:
+            reason = exc.reason if isinstance(exc, ArxivRejected) else None
+            raise _arxiv_failure(settings, reason) from None
+    counts = {status: 0 for status in AddStatus}
+    for outcome in done.outcomes:
+        counts[outcome.status] += 1
+    found = done.search
+    if not found.complete:
+        err.print(f"[yellow]warning[/yellow] arXiv stopped answering after {len(found.entries)} "
+                  f"of {found.total_results} papers: the import is partial")
+    out.print(f"arXiv query {escape(query)!r}: {found.total_results} matching, "
+              f"{len(found.entries)} fetched: " + ", ".join(
+                  f"{n} {status.value}" for status, n in counts.items()))
+    return EXIT_OK if found.entries else EXIT_NO_MATCH
+
+
 @cli.command("import")
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path), required=False)
 @click.option("--strict", is_flag=True, help="Abort, loading nothing, at the first bad record.")
 @click.option("--prune", is_flag=True,
               help="Remove papers that an earlier load of this file had and it no longer has.")
@@ -195,14 +239,87 @@ async def _import(settings: Settings, path: Path, strict: bool, prune: bool,
 @click.option("--format", "fmt", type=click.Choice([f.value for f in CatalogFormat]),
               default=None, help="The file's format (default: from its extension, .jsonl or "
                                  ".bib, or its first line; else the paper listing).")
+@click.option("--arxiv-query", metavar="QUERY",
+              help='Instead of a file: papers matching an arXiv search query, such as '
+                   '"cat:cs.LG AND abs:grokking" (asked at arxiv.api_base).')
+@click.option("--max", "max_results", type=click.IntRange(1, ARXIV_QUERY_MAX), default=None,
+              help=f"With --arxiv-query: at most this many papers (default "
+                   f"{ARXIV_QUERY_DEFAULT}).")
 @common_options
-def import_command(file: Path, strict: bool, prune: bool, source: str | None,
-                   fmt: str | None) -> int:
-    """Load a catalog FILE (paper listing, JSON Lines or BibTeX) into the database.
+def import_command(file: Path | None, strict: bool, prune: bool, source: str | None,
+                   fmt: str | None, arxiv_query: str | None, max_results: int | None) -> int:
+    """Load a catalog FILE (paper listing, JSON Lines or BibTeX) into the database, or the
+    papers of an arXiv search (--arxiv-query).
 
-    A BibTeX entry for a paper already in the catalog fills in only what the paper lacks."""
-    return _run(_import(_settings(click.get_current_context()), file, strict, prune, source,
+    A BibTeX entry or arXiv paper already in the catalog fills in only what the paper lacks."""
+    settings = _settings(click.get_current_context())
+    if arxiv_query is not None:
+        if file is not None or strict or prune or source or fmt:
+            raise _Fail("--arxiv-query takes no FILE, --strict, --prune, --source or --format")
+        if not arxiv_query.strip():
+            raise _Fail("--arxiv-query is empty: give an arXiv search query such as "
+                        '"cat:cs.LG AND abs:grokking"')
+        return _run(_import_arxiv(settings, arxiv_query.strip(),
+                                  max_results or ARXIV_QUERY_DEFAULT))
+    if file is None:
+        raise _Fail("give a catalog FILE to import, or --arxiv-query QUERY")
+    if max_results is not None:
+        raise _Fail("--max goes with --arxiv-query")
+    return _run(_import(settings, file, strict, prune, source,
                         CatalogFormat(fmt) if fmt else None))
+
+
+def _scan_arguments(items: Sequence[str]) -> IdScan:
+    """The ids in every argument; an argument that is no id or link, or a malformed one, is
+    bad input (nothing is asked of arXiv)."""
+    found: list[ArxivRef] = []
+    for item in items:
+        scan = find_arxiv_ids(item)
+        if scan.malformed:
+            bad = scan.malformed[0]
+            raise _Fail(f"{bad.text!r} is not an arXiv id: {bad.problem.explain()}")
+        if not scan.found:
+            raise _Fail(f"{item!r} is not an arXiv id or link (such as 2401.01234, "
+                        "hep-th/9901001 or https://arxiv.org/abs/2401.01234)")
+        found += scan.found
+    if len(found) > MAX_IDS:
+        raise _Fail(f"{len(found)} ids: at most {MAX_IDS} at a time")
+    return IdScan(tuple(dict.fromkeys(found)), ())
+
+
+_ADDED_WORDS = {AddedStatus.ADDED: "added", AddedStatus.UPDATED: "updated to the latest version",
+                AddedStatus.FILLED: "linked to the paper already in the catalog",
+                AddedStatus.UNCHANGED: "already in the catalog",
+                AddedStatus.CONFLICT: "not added: another arXiv paper has the same title"}
+
+
+async def _add(settings: Settings, items: Sequence[str]) -> int:
+    scan = _scan_arguments(items)
+    err.print(f"asking arXiv for {len(scan.found)} paper{'s' * (len(scan.found) != 1)} …")
+    async with opened_adding(settings) as adding:
+        report = await adding.add_scanned(scan)
+    if report.trouble is not None:
+        raise _arxiv_failure(settings, report.reason
+                             if report.trouble is ArxivTrouble.REJECTED else None)
+    missing = 0
+    for item in report.items:
+        if item.status is AddedStatus.NOT_FOUND:
+            missing += 1
+            err.print(f"not on arXiv: {escape(item.text)}")
+        elif item.paper is not None:
+            out.print(f"{escape(item.text)}: {_ADDED_WORDS[item.status]}: "
+                      f"{escape(item.paper.title_en)} ({item.paper.id})")
+    return EXIT_NO_MATCH if missing else EXIT_OK
+
+
+@cli.command("add")
+@click.argument("ids", nargs=-1, required=True, metavar="ID_OR_LINK…")
+@common_options
+def add_command(ids: tuple[str, ...]) -> int:
+    """Add papers from arXiv by id or link (2401.01234, hep-th/9901001v2, arXiv:…,
+    https://arxiv.org/abs/…), asked at arxiv.api_base. Exit 1 when an id is not on arXiv or
+    arXiv is busy or unreachable."""
+    return _run(_add(_settings(click.get_current_context()), ids))
 
 
 def _say_catalog_empty(settings: Settings) -> None:

@@ -1,4 +1,5 @@
-"""Checks shared by cogs: guild-only (answered from a DM), Manage Server, and organisers."""
+"""Checks shared by cogs: guild-only (answered from a DM), Manage Server, organisers, and who
+may add papers from arXiv."""
 
 from __future__ import annotations
 
@@ -47,3 +48,18 @@ async def is_organiser(interaction: discord.Interaction, services: Services,
     if organisers.role_id is not None:
         who = t(lang, "organiser.who_role", perm=who, role=f"<@&{organisers.role_id}>")
     raise UserFacingError(t(lang, "organiser.only", who=who, action=t(lang, action)))
+
+
+async def may_add(interaction: discord.Interaction, services: Services) -> None:
+    """Pass when the member may add papers from arXiv in this server, else refuse saying who
+    can (the server's rule: anyone, Manage Server and the curator role, or Manage Server)."""
+    in_guild(interaction)
+    policy = await services.adding.policy(interaction.guild_id or 0)
+    roles = [role.id for role in getattr(interaction.user, "roles", [])]
+    if policy.allows(manage_guild=interaction.permissions.manage_guild, role_ids=roles):
+        return
+    lang = lang_of(interaction)
+    who = permission_name("manage_guild", lang)
+    if policy.curators is not None:
+        who = t(lang, "adding.who_role", perm=who, role=f"<@&{policy.curators}>")
+    raise UserFacingError(t(lang, "adding.only", who=who))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.core.lang import Lang, Texts
 from bot.core.reasons import Reason, ReasonCode
 from bot.core.strings import (
+    adding,
     commands,
     digest,
     errors,
@@ -28,7 +29,7 @@ from bot.core.strings import (
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
           queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
-          history.STRINGS)
+          history.STRINGS, adding.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

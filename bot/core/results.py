@@ -64,9 +64,10 @@ def page_count(total: int, per_page: int = PER_PAGE) -> int:
 
 
 def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang: Lang,
-                escape: Callable[[str], str], per_page: int = PER_PAGE) -> ResultPage:
+                escape: Callable[[str], str], per_page: int = PER_PAGE,
+                heading: str | None = None) -> ResultPage:
     """Page `page` (0-based) of a list of `total` results, given the papers on that page:
-    numbered titles with authors and venue."""
+    numbered titles with authors and venue; headed "N papers match “query”" unless `heading`."""
     pages = page_count(total, per_page)
     page = min(max(page, 0), pages - 1)
     shown = tuple(shown[:per_page])
@@ -81,7 +82,7 @@ def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang:
         entry += f"\n{escape(fit(authors, 200))}" + (f" · {escape(badge)}" if badge else "")
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
-    heading = fit(t(lang, "results.found", n=total, q=escape(fit(query, 100))), 256)
+    heading = fit(heading or t(lang, "results.found", n=total, q=escape(fit(query, 100))), 256)
     return ResultPage(heading, body, t(lang, "results.page", page=page + 1, pages=pages), shown,
                       first=page * per_page)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.adding import AddingService
 from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
@@ -41,3 +42,5 @@ class Services:
     export: ExportService
     arxiv: ArxivSource
     """arXiv's API, paced for the whole process (one client, closed with the bot)."""
+    adding: AddingService
+    """Papers added by arXiv id or link, and who may add them per server."""

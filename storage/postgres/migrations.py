@@ -286,6 +286,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
         ),
     ),
+    Migration(
+        4,
+        "SQLite 13: who may add papers from arXiv, per server",
+        ("""CREATE TABLE add_policy (
+                guild_id BIGINT PRIMARY KEY,
+                who TEXT NOT NULL CHECK (who IN ('anyone', 'curators', 'managers')),
+                curator_role_id BIGINT,
+                updated_at TEXT NOT NULL
+            )""",),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

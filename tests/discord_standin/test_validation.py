@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from discord_standin import MessageFlag, check_choices, check_message, nest_errors
+from discord_standin import (
+    MessageFlag,
+    check_choices,
+    check_commands,
+    check_message,
+    nest_errors,
+)
 
 
 def test_message_limits_produce_discord_form_errors() -> None:
@@ -59,3 +65,19 @@ def test_other_documented_counts_and_lengths() -> None:
     assert check_message({"components": rows, "flags": int(MessageFlag.IS_COMPONENTS_V2)})
     assert not check_message({"components": rows[:40],
                               "flags": int(MessageFlag.IS_COMPONENTS_V2)})
+
+
+def test_message_commands_have_no_description_nor_options_and_at_most_five() -> None:
+    menu = {"name": "Add paper to paperclub", "type": 3}
+    assert check_commands([menu, {"name": "paper", "description": "Find", "type": 1}]) == []
+    (described,) = check_commands([{**menu, "description": "Adds a paper"}])
+    assert described.path == (0, "description")
+    (with_options,) = check_commands([{**menu, "options": [{"name": "x", "type": 3}]}])
+    assert with_options.path == (0, "options")
+    (too_long,) = check_commands([{**menu, "name": "A" * 33}])
+    assert too_long.code == "APPLICATION_COMMAND_INVALID_NAME"
+    five = [{"name": f"Menu {i}", "type": 3} for i in range(5)]
+    users = [{"name": f"Menu {i}", "type": 2} for i in range(5)]
+    assert check_commands([*five, *users]) == []
+    (sixth,) = check_commands([*five, {"name": "Menu 5", "type": 3}])
+    assert "Maximum number of message commands" in sixth.message

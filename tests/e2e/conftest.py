@@ -8,23 +8,28 @@ from pathlib import Path
 
 import pytest
 
+from arxiv_standin import ArxivStandIn
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings, load_settings
+from bot.sources.arxiv import ArxivClient
 from discord_standin import Guild, StandIn
 from tests.clocks import FakeClock
-from tests.e2e.harness import start_paperclub
+from tests.e2e.harness import ArxivTime, start_paperclub
 from tests.group import People, assert_no_tasks_left
 
 
 @pytest.fixture
 def settings(tmp_path: Path, people: People) -> Settings:
-    """Settings for a test bot: its own database, global sync, bob as an owner."""
+    """Settings for a test bot: its own database, global sync, bob as an owner; arXiv on a
+    local port nothing listens on, asked once (tests that add papers use the arXiv stand-in)."""
     return load_settings(None, {
         "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
         "PAPERCLUB_DISCORD__SYNC": "global",
         "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
         "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
         "PAPERCLUB_SUBSCRIPTIONS__DM_PER_SECOND": "50",
+        "PAPERCLUB_ARXIV__API_BASE": "http://127.0.0.1:9/api/query",
+        "PAPERCLUB_ARXIV__MAX_RETRIES": "0",
     })
 
 
@@ -44,9 +49,25 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def bot(standin: StandIn, settings: Settings,
-              clock: FakeClock) -> AsyncIterator[PaperclubBot]:
-    """paperclub with the bundled catalog, ready in the stand-in."""
-    paperclub = await start_paperclub(standin, settings, clock)
+def arxiv_time() -> ArxivTime:
+    """The arXiv client's and the arXiv stand-in's seconds."""
+    return ArxivTime()
+
+
+@pytest.fixture
+async def arxiv(arxiv_time: ArxivTime) -> AsyncIterator[ArxivStandIn]:
+    """The local arXiv, serving the project's fixtures."""
+    async with ArxivStandIn(clock=arxiv_time.clock, sleep=arxiv_time.sleep) as server:
+        yield server
+
+
+@pytest.fixture
+async def bot(standin: StandIn, settings: Settings, clock: FakeClock, arxiv: ArxivStandIn,
+              arxiv_time: ArxivTime) -> AsyncIterator[PaperclubBot]:
+    """paperclub with the bundled catalog, ready in the stand-in, asking the arXiv stand-in
+    (retrying twice, on the fake seconds)."""
+    client = ArxivClient(arxiv.api_base, clock=arxiv_time.clock, sleep=arxiv_time.sleep,
+                         jitter=lambda: 0.0, max_retries=2)
+    paperclub = await start_paperclub(standin, settings, clock, arxiv=client)
     yield paperclub
     await standin.stop_bot(paperclub)

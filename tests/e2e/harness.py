@@ -5,16 +5,32 @@ from __future__ import annotations
 import asyncio
 
 from bot.client.bot import PaperclubBot
+from bot.services.arxiv_port import ArxivSource
 from bot.settings import Settings
 from bot.wiring import build_bot
 from discord_standin import StandIn
 from tests.clocks import FakeClock
 
 
-async def start_paperclub(standin: StandIn, settings: Settings,
-                          clock: FakeClock) -> PaperclubBot:
-    """Build the bot on the fake clock and connect it to the stand-in."""
-    paperclub = await build_bot(settings, clock=clock, guild_ready_timeout=0.05)
+class ArxivTime:
+    """Seconds that pass only when the arXiv client or stand-in sleeps (no wall-clock waits)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
+async def start_paperclub(standin: StandIn, settings: Settings, clock: FakeClock, *,
+                          arxiv: ArxivSource | None = None) -> PaperclubBot:
+    """Build the bot on the fake clock (and `arxiv`'s client, if given) and connect it to the
+    stand-in."""
+    paperclub = await build_bot(settings, clock=clock, arxiv=arxiv, guild_ready_timeout=0.05)
     await standin.start_bot(paperclub)
     await asyncio.wait_for(paperclub.caught_up.wait(), 10)
     return paperclub

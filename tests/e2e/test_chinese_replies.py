@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Iterable
 import pytest
 from opencc import OpenCC
 
+from arxiv_standin import ArxivFault, ArxivStandIn
 from bot.client.bot import PaperclubBot
 from bot.core.lang import Lang
 from bot.core.messages import t
@@ -68,7 +69,8 @@ def _texts(message: Answer) -> list[str]:
 def _catalog_data(papers: list[Paper]) -> list[str]:
     data: list[str] = list(TYPED)
     for paper in papers:
-        data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.id, *paper.authors,
+        data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.summary_en, paper.id,
+                 *paper.authors,
                  paper.venue.badge(), paper.venue.length(), paper.venue.workshop or ""]
         data += [name for a in paper.affiliations for name in (a.en, a.zh)]
     data += [to_traditional(item) for item in data]  # Chinese catalog data is shown in zh-TW
@@ -127,6 +129,28 @@ async def _session_walk(run: Run, standin: StandIn, guild: Guild, people: People
     return [*posted, *(m for thread in threads for m in standin.messages(thread))]
 
 
+async def _adding_walk(run: Run, standin: StandIn, guild: Guild, people: People,
+                       arxiv: ArxivStandIn, locale: str) -> list[Answer]:
+    """`/group adding`, `/catalog add` (refused, added, unknown, malformed, arXiv busy), the
+    message command and `/suggest` with a link."""
+    await run("catalog add", {"link": "2401.01234"}, user=people.alice)
+    await run("group adding", {"who": "managers", "curator-role": people.admin_role.id})
+    await run("group adding", {"who": "curators", "curator-role": people.admin_role.id})
+    await run("catalog add", {"link": "2401.01234"}, user=people.alice)
+    await run("group adding", {"who": "curators"})
+    await run("catalog add", {"link": "2401.01234 2509.99999 arXiv:2401.1"})
+    await run("catalog add", {"link": "no id"})
+    arxiv.fail(ArxivFault.rate_exceeded(), times=3)
+    await run("catalog add", {"link": "hep-th/9901001"})
+    await run("suggest", {"paper": "arxiv.org/abs/2312.04567"})
+    await run("group adding", {"who": "anyone"})
+    posted = await standin.say(guild.channel("general"), people.alice,
+                               "https://arxiv.org/abs/2602.01234 and 2401.01234")
+    menu = await standin.message_command("Add paper to paperclub", posted, user=people.alice,
+                                         locale=locale)
+    return [await _answer(menu)]
+
+
 async def _answer(handle: InteractionHandle) -> Answer:
     response = await handle.response()
     return await handle.followup() if response.type == 5 else response
@@ -135,7 +159,7 @@ async def _answer(handle: InteractionHandle) -> Answer:
 async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: StandIn,
                                                 guild: Guild, people: People, locale: str,
                                                 bundled_papers: list[Paper],
-                                                clock: FakeClock) -> None:
+                                                clock: FakeClock, arxiv: ArxivStandIn) -> None:
     lang = Lang.from_locale(locale)
     answers: list[Answer] = []
 
@@ -213,8 +237,13 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     assert posts and posts[0].content and dms, "the walk must reach a post, a mention and a DM"
     answers += [*posts, *dms, *await _session_walk(run, standin, guild, people, clock,
                                                    bundled_papers, bot)]
+    answers += await _adding_walk(run, standin, guild, people, arxiv, locale)
+    added = [p async for p in bot.services.catalog.papers.iter_papers() if p.links.arxiv_id]
+    assert len(added) == 3  # hep-th/9901001 met a busy arXiv
+    said = "\n".join(a.content for a in answers)
+    assert t(lang, "adding.busy") in said and "`2509.99999`" in said and "`arXiv:2401.1`" in said
 
-    data = [topic, *_catalog_data(bundled_papers)]
+    data = [topic, *_catalog_data([*bundled_papers, *added])]
     assert not [a for a in answers if "Only organisers" in a.content]
     texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
     english = [words for text in texts for words in ENGLISH_RUN.findall(text)]

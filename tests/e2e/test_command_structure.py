@@ -35,9 +35,16 @@ def _commands(bot: PaperclubBot) -> list[app_commands.Command[Any, ..., Any]]:
     return [c for c in bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
 
 
+def _context_menus(bot: PaperclubBot) -> list[app_commands.ContextMenu]:
+    return [c for kind in (discord.AppCommandType.message, discord.AppCommandType.user)
+            for c in bot.tree.get_commands(type=kind)
+            if isinstance(c, app_commands.ContextMenu)]
+
+
 def _command_strings(bot: PaperclubBot) -> set[str]:
-    """Every name, description and choice the commands and their groups declare."""
-    strings: set[str] = set()
+    """Every name, description and choice the commands and their groups declare, and the
+    context menus' names."""
+    strings: set[str] = {menu.name for menu in _context_menus(bot)}
     for item in bot.tree.walk_commands():
         strings |= {item.name, item.description}
         if isinstance(item, app_commands.Command):
@@ -73,6 +80,16 @@ async def test_every_command_has_an_end_to_end_test(offline_bot: PaperclubBot) -
     sources = "\n".join(p.read_text(encoding="utf-8") for p in E2E.glob("test_*.py"))
     for command in _commands(offline_bot):
         assert f'slash("{command.qualified_name}"' in sources, command.qualified_name
+    for menu in _context_menus(offline_bot):
+        assert f'"{menu.name}"' in sources and "message_command(" in sources, menu.name
+
+
+async def test_the_message_command_is_named_and_translated(offline_bot: PaperclubBot) -> None:
+    (menu,) = _context_menus(offline_bot)
+    assert (menu.name, menu.type) == ("Add paper to paperclub", discord.AppCommandType.message)
+    assert menu.guild_only
+    for lang in Lang:
+        assert 1 <= len(t(lang, "cmd.menu.add_paper")) <= 32
 
 
 def test_bot_needs_no_privileged_intent() -> None:

@@ -51,7 +51,8 @@ def _leaf_commands(schemas: list[dict[str, Any]]) -> list[tuple[str, list[dict[s
             walk(f"{path} {sub['name']}", sub.get("options") or [])
 
     for schema in schemas:
-        walk(schema["name"], schema.get("options") or [])
+        if schema.get("type", 1) == 1:  # slash commands; the message command has no options
+            walk(schema["name"], schema.get("options") or [])
     return sorted(found, key=lambda item: item[0])
 
 
@@ -78,10 +79,10 @@ def _value(draw: Callable[..., Any], option: dict[str, Any], guild: Guild,
     raise AssertionError(f"no strategy for option type {kind} ({option['name']})")
 
 
-COMMANDS = ("bookmark", "bookmarks", "catalog reload", "catalog stats", "digest now", "digest off",
-            "digest preview", "digest set", "digest status", "export", "forget-me",
-            "group organiser-role", "group reminders", "group timezone", "history", "paper",
-            "present leave", "present skip",
+COMMANDS = ("bookmark", "bookmarks", "catalog add", "catalog reload", "catalog stats",
+            "digest now", "digest off", "digest preview", "digest set", "digest status", "export",
+            "forget-me", "group adding", "group organiser-role", "group reminders",
+            "group timezone", "history", "paper", "present leave", "present skip",
             "present swap", "present volunteer", "queue remove", "queue show", "random-paper",
             "session cancel", "session done", "session list", "session move", "session schedule",
             "subscribe", "subscriptions", "subscriptions-admin", "suggest", "unsubscribe",
@@ -158,6 +159,26 @@ async def test_every_autocomplete_answers_fuzzed_input(
     choices = await standin.autocomplete(command, options, focused=typed, guild=guild,
                                          user=people.bob, locale=locale)
     assert len(choices) <= 25
+    await standin.settle()
+    assert _logged_errors(errors) == []
+
+
+@FUZZ
+@given(data=st.data())
+async def test_the_message_command_answers_any_message(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        errors: list[logging.LogRecord], data: st.DataObject) -> None:
+    content = data.draw(HOSTILE.filter(lambda s: s.strip()), label="content")
+    posted = await standin.say(guild.channels[0], people.alice, content)
+    locale = data.draw(st.sampled_from(LOCALES), label="locale")
+    handle = await standin.message_command("Add paper to paperclub", posted, user=people.bob,
+                                           locale=locale)
+    answer = await handle.response(timeout=10)
+    if answer.type == CallbackType.DEFERRED_CHANNEL_MESSAGE:
+        text = (await handle.followup(timeout=10)).content
+    else:
+        text = answer.content
+    assert text and not any(prefix in text for prefix in UNEXPECTED), text
     await standin.settle()
     assert _logged_errors(errors) == []
 

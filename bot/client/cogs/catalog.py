@@ -1,4 +1,6 @@
-"""`/catalog stats` for everyone and `/catalog reload` for the bot's owner."""
+"""`/catalog stats` for everyone, `/catalog reload` for the bot's owner, and adding papers from
+arXiv (`/catalog add` and the message command "Add paper to paperclub") for those the server
+lets add."""
 
 from __future__ import annotations
 
@@ -8,8 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.added_replies import answer_report
+from bot.client.checks import may_add
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import CARD_COLOUR, escape
+from bot.client.ui.results import LiveViews
+from bot.core.arxiv_ids import find_arxiv_ids
 from bot.core.messages import t
 from bot.services.catalog_files import CatalogFileError
 
@@ -17,13 +23,52 @@ if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
     from bot.services.bundle import Services
 
+ADD_MENU = "Add paper to paperclub"
+LINK_LIMIT = 1000
+
+
 class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The paper catalog"):
     """Catalog facts and the owner's reload."""
 
     def __init__(self, bot: PaperclubBot, services: Services) -> None:
         self.bot = bot
         self.services = services
+        self.live = LiveViews(bot.background.spawn)
+        self.add_menu = app_commands.ContextMenu(name=ADD_MENU, callback=self.add_from_message)
+        self.add_menu.guild_only = True
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """The message command lives outside the group: registered with the cog."""
+        self.bot.tree.add_command(self.add_menu)
+
+    async def cog_unload(self) -> None:
+        """Take the message command away with the cog."""
+        self.bot.tree.remove_command(self.add_menu.name, type=self.add_menu.type)
+
+    async def add_from_message(self, interaction: discord.Interaction,
+                               message: discord.Message) -> None:
+        """Apps -> "Add paper to paperclub": the arXiv ids and links in the message (its content
+        comes with the interaction, so no Message Content intent is needed)."""
+        await self._add(interaction, message.content)
+
+    @app_commands.command(name="add", description="Add papers from arXiv by link or id")
+    @app_commands.describe(link="An arXiv link or id, such as 2401.01234 (several: separate "
+                                "them with spaces)")
+    async def add(self, interaction: discord.Interaction,
+                  link: app_commands.Range[str, 1, LINK_LIMIT]) -> None:
+        """Fetch the papers from arXiv and add them; answer with their cards."""
+        await self._add(interaction, link)
+
+    async def _add(self, interaction: discord.Interaction, text: str) -> None:
+        await may_add(interaction, self.services)
+        lang = lang_of(interaction)
+        scan = find_arxiv_ids(text)
+        if not scan.found and not scan.malformed:
+            raise UserFacingError(t(lang, "adding.none_found"))
+        await interaction.response.defer(thinking=True)  # arXiv may make us wait seconds
+        report = await self.services.adding.add_scanned(scan)
+        await answer_report(self.bot, self.services, self.live, interaction, report, lang)
 
     @app_commands.command(name="stats", description="How many papers, from which venues, "
                                                     "loaded when")

@@ -1,4 +1,5 @@
-"""`/group`: who organises, the sessions' time zone, and when reminders go out (Manage Server)."""
+"""`/group`: who organises, who adds papers from arXiv, the sessions' time zone, and when
+reminders go out (Manage Server)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from discord.ext import commands
 from bot.client.checks import manages_guild
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.core.adding_types import AddPolicy, WhoAdds
 from bot.core.digest_plan import resolve_zone, suggest_zones
+from bot.core.lang import Lang
 from bot.core.messages import Refusal, t
 from bot.core.session_plan import describe_offsets, parse_offsets
 
@@ -47,6 +50,24 @@ class GroupCog(commands.GroupCog, group_name="group",
         text = (t(lang, "group.organisers.role", role=role.mention, perm=perm) if role
                 else t(lang, "group.organisers.default", perm=perm))
         await respond(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="adding", description="Who may add papers from arXiv")
+    @app_commands.describe(
+        who="Everyone, curators (Manage Server or the curator role), or Manage Server",
+        curator_role="Members of this role may add papers (leave empty: none)")
+    @app_commands.choices(who=[
+        app_commands.Choice(name="Everyone", value=WhoAdds.ANYONE.value),
+        app_commands.Choice(name="Curators: Manage Server or the curator role",
+                            value=WhoAdds.CURATORS.value),
+        app_commands.Choice(name="Manage Server only", value=WhoAdds.MANAGERS.value)])
+    @app_commands.rename(curator_role="curator-role")
+    async def adding(self, interaction: discord.Interaction, who: str,
+                     curator_role: discord.Role | None = None) -> None:
+        """Set who may add papers (the context menu, `/catalog add`, `/suggest` with a link)."""
+        lang = lang_of(interaction)
+        policy = await self.services.adding.set_policy(
+            interaction.guild_id or 0, WhoAdds(who), curator_role.id if curator_role else None)
+        await respond(interaction, policy_text(policy, lang), ephemeral=True)
 
     @app_commands.command(name="timezone",
                           description="Time zone for sessions when there is no paper of the day")
@@ -86,3 +107,20 @@ class GroupCog(commands.GroupCog, group_name="group",
         await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
         await respond(interaction, t(lang, "group.reminders.saved",
                                      before=describe_offsets(offsets)), ephemeral=True)
+
+
+def policy_text(policy: AddPolicy, lang: Lang) -> str:
+    """Who may add papers now, in words."""
+    perm = permission_name("manage_guild", lang)
+    if policy.who is WhoAdds.ANYONE:
+        text = t(lang, "adding.policy.anyone")
+    elif policy.who is WhoAdds.MANAGERS:
+        text = t(lang, "adding.policy.managers", perm=perm)
+    elif policy.curator_role_id is None:
+        return t(lang, "adding.policy.curators", perm=perm)
+    else:
+        return t(lang, "adding.policy.curators_role", perm=perm,
+                 role=f"<@&{policy.curator_role_id}>")
+    if policy.curator_role_id is not None:
+        text += "\n" + t(lang, "adding.policy.role_kept", role=f"<@&{policy.curator_role_id}>")
+    return text

@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.checks import in_guild, is_organiser
+from bot.client.added_replies import item_line, report_text
+from bot.client.checks import in_guild, is_organiser, may_add
 from bot.client.group_replies import (
     listed_choices,
     paper_choices,
@@ -20,6 +21,8 @@ from bot.client.group_replies import (
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.client.ui.cards import escape
+from bot.core.adding_types import AddedStatus
+from bot.core.arxiv_ids import IdScan, find_arxiv_ids
 from bot.core.group_types import NOTE_LIMIT, RemoveOutcome, SuggestOutcome
 from bot.core.lang import Lang
 from bot.core.messages import Refusal, t
@@ -63,14 +66,27 @@ class QueueCog(commands.Cog):
         self.services = services
 
     @app_commands.command(name="suggest", description="Suggest a paper for the group to read next")
-    @app_commands.describe(paper="A title, author or topic; pick one from the list",
+    @app_commands.describe(paper="A title, author, topic or arXiv link; pick one from the list",
                            note="Why the group should read it")
     async def suggest(self, interaction: discord.Interaction,
                       paper: app_commands.Range[str, 1, 300],
                       note: app_commands.Range[str, 1, NOTE_LIMIT] | None = None) -> None:
-        """Queue a paper (or +1 it), publicly, with the escaped note."""
+        """Queue a paper (or +1 it), publicly, with the escaped note. An arXiv link or id is
+        added to the catalog first, if the member may add papers."""
         in_guild(interaction)
         lang = lang_of(interaction)
+        added = ""
+        arxiv = find_arxiv_ids(paper).found
+        if arxiv:
+            await may_add(interaction, self.services)
+            await interaction.response.defer(thinking=True)  # arXiv may make us wait seconds
+            report = await self.services.adding.add_scanned(IdScan(arxiv[:1], ()))
+            if not report.papers:
+                await respond(interaction, report_text(report, lang))
+                return
+            item = report.items[0]
+            added = item_line(item, lang) if item.status is not AddedStatus.UNCHANGED else ""
+            paper = report.papers[0].id
         try:
             done = await self.services.queue.suggest(interaction.guild_id or 0,
                                                      interaction.user.id, paper, note or "")
@@ -83,7 +99,7 @@ class QueueCog(commands.Cog):
             return
         if note:
             text += "\n" + t(lang, "queue.note", note=escape(note))
-        await respond(interaction, text)
+        await respond(interaction, "\n".join(filter(None, (added, text))))
 
     @suggest.autocomplete("paper")
     async def suggest_autocomplete(self, interaction: discord.Interaction,

@@ -43,10 +43,13 @@ class ResultsView(OwnedView):
     """A paged result list owned by the person who searched (see `OwnedView`)."""
 
     def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
-                 lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT) -> None:
+                 lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
+                 heading: str | None = None) -> None:
         super().__init__(owner=owner, lang=lang, timeout=timeout)
         self.paper_ids = tuple(paper_ids)
         self.query = query
+        self.heading = heading
+        """Shown instead of "N papers match “query”" (a list that is not a search's)."""
         self.page = 0
         self.opened: str | None = None
         """The id of the paper whose card is shown instead of the list."""
@@ -87,7 +90,8 @@ class ResultsView(OwnedView):
         return card_embed(card)
 
     def _list(self, papers: Sequence[Paper]) -> discord.Embed:
-        page = result_page(papers, self.page, len(self.paper_ids), self.query, self.lang, escape)
+        page = result_page(papers, self.page, len(self.paper_ids), self.query, self.lang, escape,
+                           heading=self.heading)
         self.clear_items()
         prev = discord.ui.Button[ResultsView](label="◀", style=discord.ButtonStyle.secondary,
                                               disabled=self.page == 0)
