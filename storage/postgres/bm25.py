@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from storage.fts import WEIGHTS
-from storage.postgres.search import WEIGHT_LETTERS, Phrase
+from storage.postgres.search import WEIGHT_LETTERS, _Phrase
 
 K1 = 1.2
 B = 0.75
@@ -38,7 +38,7 @@ def idf(rows: int, hits: int) -> float:
 
 
 @dataclass
-class CorpusStats:
+class _CorpusStats:
     """What bm25 needs from the whole table, for one catalog version: rows, tokens, and the
     rows holding each phrase asked so far."""
 
@@ -75,7 +75,7 @@ def _token_condition(alias: str, token: str, prefix: bool, weights: str,
     return condition
 
 
-def _frequency(phrase: Phrase, params: Params) -> str:
+def _frequency(phrase: _Phrase, params: Params) -> str:
     """SQL for the weighted instance count of one phrase among the row's matched lexemes `m`."""
     last = len(phrase.tokens) - 1
     conditions = [_token_condition("m0", phrase.tokens[0], phrase.prefix and last == 0,
@@ -95,7 +95,7 @@ def _weight_case() -> str:
     return f"CASE x.w {cases} END"
 
 
-def scored(candidates: str, phrases: tuple[Phrase, ...], idfs: list[float], avgdl: float,
+def scored(candidates: str, phrases: tuple[_Phrase, ...], idfs: list[float], avgdl: float,
            params: Params) -> str:
     """SQL selecting `id, score` (FTS5's bm25) for each row of `candidates`, a query giving
     `id, search, search_tokens` (and any other columns, passed through as `c.*`)."""
@@ -118,3 +118,4 @@ def scored(candidates: str, phrases: tuple[Phrase, ...], idfs: list[float], avgd
                f"WHERE {' OR '.join(wanted)}) SELECT {frequencies or '1 AS f'}")
     return (f"SELECT c.*, -1::float8 * {score} AS score FROM ({candidates}) c "
             f"CROSS JOIN LATERAL ({lateral}) f")
+

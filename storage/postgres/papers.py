@@ -42,12 +42,12 @@ from storage.papers import (
     added_tally,
     content_hash,
 )
-from storage.postgres.bm25 import MAX_CACHED_COUNTS, CorpusStats, Params, idf, scored
+from storage.postgres.bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.postgres.search import (
     HEADLINE,
-    Match,
-    Phrase,
+    _Match,
+    _Phrase,
     match_query,
     phrase_query,
     tsvector_literal,
@@ -104,7 +104,7 @@ class PgPaperStore:
 
     def __init__(self, db: PgDatabase) -> None:
         self._db = db
-        self._stats: CorpusStats | None = None
+        self._stats: _CorpusStats | None = None
 
     async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
                    prune: bool = False) -> LoadCounts:
@@ -213,14 +213,14 @@ class PgPaperStore:
                 hits += [hit for hit in rest if hit.paper.id not in seen]
         return hits[max(0, offset):wanted]
 
-    async def _corpus(self, conn: asyncpg.Connection) -> CorpusStats:
+    async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:
         """The table's rows and tokens for bm25, kept until the catalog version moves (every
         load and add records one)."""
         version = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM catalog_loads"))
         if self._stats is None or self._stats.version != version:
             rows, tokens = await conn.fetchrow(
                 "SELECT count(*), coalesce(sum(search_tokens), 0) FROM papers")
-            self._stats = CorpusStats(version, int(rows), int(tokens))
+            self._stats = _CorpusStats(version, int(rows), int(tokens))
         return self._stats
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
@@ -303,19 +303,19 @@ class PgPaperStore:
             last = int(rows[-1][PAPER_COLUMN_COUNT])
 
 
-def _all_of(*matches: Match) -> Match:
-    return Match("(" + " & ".join(str(m.term) for m in matches) + ")",
+def _all_of(*matches: _Match) -> _Match:
+    return _Match("(" + " & ".join(str(m.term) for m in matches) + ")",
                  tuple(p for m in matches for p in m.phrases))
 
 
 class _Search:
     """One search's statements, on one connection in one snapshot."""
 
-    def __init__(self, conn: asyncpg.Connection, corpus: CorpusStats,
+    def __init__(self, conn: asyncpg.Connection, corpus: _CorpusStats,
                  query: SearchQuery) -> None:
         self._conn, self._corpus, self._query = conn, corpus, query
 
-    async def _idfs(self, phrases: tuple[Phrase, ...]) -> list[float]:
+    async def _idfs(self, phrases: tuple[_Phrase, ...]) -> list[float]:
         """Each phrase's IDF; the rows holding it are counted once per catalog version."""
         hits = self._corpus.hits
         missing = list(dict.fromkeys(p.term() for p in phrases if p.term() not in hits))
@@ -328,7 +328,7 @@ class _Search:
             hits.update(zip(missing, (int(c) for c in counts), strict=True))
         return [idf(self._corpus.rows, hits[p.term()]) for p in phrases]
 
-    async def _ranked(self, match: Match, candidates: str, params: Params, order: str,
+    async def _ranked(self, match: _Match, candidates: str, params: Params, order: str,
                       limit: int) -> list[SearchHit]:
         """The first `limit` of `candidates` (SQL on `papers p` giving `id, search,
         search_tokens, title_key`) by `order` over the bm25 `score`."""
@@ -346,7 +346,7 @@ class _Search:
         params.values.extend(values)
         return "".join(f" AND {c}" for c in where)
 
-    async def phrase_hits(self, match: Match, limit: int) -> list[SearchHit]:
+    async def phrase_hits(self, match: _Match, limit: int) -> list[SearchHit]:
         """Papers with the words as a phrase in a title, the exact English title first."""
         params = Params()
         term = params.add(match.term, "tsquery")
@@ -356,7 +356,7 @@ class _Search:
         return await self._ranked(match, candidates, params,
                                   f"c.title_key = {exact} DESC, c.score, c.id", limit)
 
-    async def matches(self, any_word: bool, match: Match, limit: int) -> list[SearchHit]:
+    async def matches(self, any_word: bool, match: _Match, limit: int) -> list[SearchHit]:
         """The first `limit` matches by bm25 (or, with filters only, newest first)."""
         params = Params()
         where = self._where(params)
@@ -371,7 +371,7 @@ class _Search:
                + params.add(max(0, limit)))
         return _hits(await self._conn.fetch(sql, *params.values))
 
-    async def _top(self, match: Match, limit: int) -> list[SearchHit]:
+    async def _top(self, match: _Match, limit: int) -> list[SearchHit]:
         """Rank among the `RANK_WINDOW` newest matches, as SQLite does."""
         params = Params()
         candidates = (f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ "

@@ -58,7 +58,7 @@ def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int]:
 
 
 @dataclass(frozen=True, slots=True)
-class Phrase:
+class _Phrase:
     """One FTS5 phrase: its tokens in order (the last a prefix when `prefix`), restricted to
     the columns of the weight letters `weights` ("" for every column). bm25 scores phrases."""
 
@@ -75,22 +75,22 @@ class Phrase:
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class _Match:
     """A tsquery (None when it can match nothing) and its phrases in FTS5's order."""
 
     term: Term
-    phrases: tuple[Phrase, ...] = ()
+    phrases: tuple[_Phrase, ...] = ()
 
 
-def _phrase(tokens: list[str], *, prefix: bool, weights: str) -> Match:
+def _phrase(tokens: list[str], *, prefix: bool, weights: str) -> _Match:
     tokens = [t for t in tokens if len(t.encode()) <= MAX_LEXEME_BYTES]
     if not tokens:
-        return Match(None)
-    phrase = Phrase(tuple(tokens), prefix, weights)
-    return Match(phrase.term(), (phrase,))
+        return _Match(None)
+    phrase = _Phrase(tuple(tokens), prefix, weights)
+    return _Match(phrase.term(), (phrase,))
 
 
-def word_match(word: str, weights: str = "") -> Match:
+def word_match(word: str, weights: str = "") -> _Match:
     """One query word as FTS5's `storage.fts.word_expression` means it."""
     if has_cjk(word):
         if len(word) == 1:
@@ -99,39 +99,39 @@ def word_match(word: str, weights: str = "") -> Match:
     return _phrase(index_tokens(word), prefix=len(word) >= MIN_PREFIX_CHARS, weights=weights)
 
 
-def _all(matches: list[Match]) -> Match:
+def _all(matches: list[_Match]) -> _Match:
     phrases = tuple(p for m in matches for p in m.phrases)
     if any(m.term is None for m in matches):
-        return Match(None, phrases)
-    return Match("(" + " & ".join(str(m.term) for m in matches) + ")", phrases)
+        return _Match(None, phrases)
+    return _Match("(" + " & ".join(str(m.term) for m in matches) + ")", phrases)
 
 
-def _any(matches: list[Match]) -> Match:
+def _any(matches: list[_Match]) -> _Match:
     kept = [m for m in matches if m.term is not None]
     phrases = tuple(p for m in matches for p in m.phrases)
-    return Match("(" + " | ".join(str(m.term) for m in kept) + ")" if kept else None, phrases)
+    return _Match("(" + " | ".join(str(m.term) for m in kept) + ")" if kept else None, phrases)
 
 
 def match_query(query: SearchQuery, *, any_word: bool = False,
-                weights: str = "") -> tuple[bool, Match]:
+                weights: str = "") -> tuple[bool, _Match]:
     """(whether the query has words or an author filter, its match) as `match_expression`;
     `weights` restricts the words to those columns."""
-    clauses: list[Match] = []
+    clauses: list[_Match] = []
     if query.words:
         terms = [word_match(w, weights) for w in query.words]
         clauses.append(_any(terms) if any_word else _all(terms))
     if query.filters.author:
         clauses.append(_all([word_match(w, AUTHORS) for w in query.filters.author]))
     if not clauses:
-        return False, Match(None)
+        return False, _Match(None)
     return True, _all(clauses)
 
 
-def phrase_query(query: SearchQuery) -> Match:
+def phrase_query(query: SearchQuery) -> _Match:
     """The query's words as one phrase in a title (with the author filter), as
     `storage.fts.phrase_expression`; no term for fewer than two words or nothing indexable."""
     if len(query.phrase) < 2:
-        return Match(None)
+        return _Match(None)
     text = " ".join(" ".join(cjk_bigrams(w)) if has_cjk(w) else w for w in query.phrase)
     clauses = [_phrase(index_tokens(text), prefix=False, weights=TITLES)]
     if query.filters.author:
