@@ -33,6 +33,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
               "adding 1,000 ids from arXiv in id_list batches of 100 against the arXiv stand-in "
               "with the real 3 s spacing: elapsed vs the (batches - 1) x 3 s bound, beside no "
               "spacing"),
+    "postgres": ("bench.postgres_search",
+                 "/paper lookups per second and p99, and search p99, on SQLite vs PostgreSQL "
+                 "(a throwaway server) at 100k papers"),
 }
 """Benchmark name -> (module, one-line description)."""
 

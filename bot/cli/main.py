@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from bot.cli import render as cli_render
+from bot.cli.db_copy import db_group
 from bot.cli.discord_errors import DISCORD_ERRORS, describe
 from bot.cli.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
 from bot.client.bot import bot_intents
@@ -162,6 +163,9 @@ class _OneLineErrors(click.Group):
 @click.version_option(package_name="paperclub")
 def cli() -> None:
     """paperclub: a paper reading group's catalog, search and Discord bot."""
+
+
+cli.add_command(db_group)
 
 
 def _print_report(report: LoadReport) -> None:

@@ -299,3 +299,7 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
+
+SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12}
+"""The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
+only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -42,11 +42,12 @@ from storage.papers import (
     added_tally,
     content_hash,
 )
+from storage.postgres.bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.postgres.search import (
     HEADLINE,
-    RANK_WEIGHTS,
-    Term,
+    _Match,
+    _Phrase,
     match_query,
     phrase_query,
     tsvector_literal,
@@ -60,7 +61,7 @@ _STORED = (
     "added_at, updated_at, search, search_tokens"
 )
 _STORED_COUNT = _STORED.count(",") + 1
-_RANK = f"ts_rank('{RANK_WEIGHTS}', p.search, $1::tsquery)"
+_CANDIDATE = "p.id, p.search, p.search_tokens, p.title_key"
 _ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
 
@@ -103,6 +104,7 @@ class PgPaperStore:
 
     def __init__(self, db: PgDatabase) -> None:
         self._db = db
+        self._stats: _CorpusStats | None = None
 
     async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
                    prune: bool = False) -> LoadCounts:
@@ -191,69 +193,35 @@ class PgPaperStore:
 
     async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
                      offset: int = 0) -> list[SearchHit]:
-        """Ranked as SQLite ranks: the exact title, then title phrases, then headline hits
-        (titles, authors), then the rest; filters narrow in SQL with bound parameters."""
+        """Ranked as SQLite ranks, by FTS5's bm25 (`storage.postgres.bm25`): the exact title,
+        then title phrases, then headline hits (titles, authors), then the rest; filters narrow
+        in SQL with bound parameters. One snapshot, so the corpus figures fit the rows."""
         has_match, match = match_query(query, any_word=any_word)
-        where, _ = filter_clauses(query.filters, 2)
-        if (has_match and match is None) or (not has_match and not where):
+        where, _ = filter_clauses(query.filters, 1)
+        if (has_match and match.term is None) or (not has_match and not where):
             return []
         wanted = max(0, limit) + max(0, offset)
         phrase = phrase_query(query)
-        hits: list[SearchHit] = []
-        if phrase and match:
-            hits = await self._phrase_hits(query, f"{phrase} & {match}", wanted)
-        if len(hits) < wanted:
-            rest = await self._matches(query, any_word, match, wanted + len(hits))
-            seen = {hit.paper.id for hit in hits}
-            hits += [hit for hit in rest if hit.paper.id not in seen]
+        async with self._db.transaction("repeatable_read") as conn:
+            search = _Search(conn, await self._corpus(conn), query)
+            hits: list[SearchHit] = []
+            if phrase.term and match.term:
+                hits = await search.phrase_hits(_all_of(phrase, match), wanted)
+            if len(hits) < wanted:
+                rest = await search.matches(any_word, match, wanted + len(hits))
+                seen = {hit.paper.id for hit in hits}
+                hits += [hit for hit in rest if hit.paper.id not in seen]
         return hits[max(0, offset):wanted]
 
-    async def _phrase_hits(self, query: SearchQuery, tsquery: str,
-                           limit: int) -> list[SearchHit]:
-        where, params = filter_clauses(query.filters, 4)
-        rows = await self._db.fetch(
-            f"SELECT {_PAPER_COLUMNS}, -{_RANK} AS score FROM papers p "
-            "WHERE p.search @@ $1::tsquery" + "".join(f" AND {c}" for c in where)
-            + " ORDER BY p.title_key = $2 DESC, score, p.id LIMIT $3",
-            tsquery, title_key(" ".join(query.phrase)), limit, *params)
-        return _hits(rows)
-
-    async def _matches(self, query: SearchQuery, any_word: bool, match: Term,
-                       limit: int) -> list[SearchHit]:
-        where, params = filter_clauses(query.filters, 3)
-        if match is not None and not where:
-            return await self._ranked(query, any_word, limit)
-        if match is not None:
-            sql = (f"SELECT {_PAPER_COLUMNS}, -{_RANK} AS score FROM papers p "
-                   "WHERE p.search @@ $1::tsquery" + "".join(f" AND {c}" for c in where)
-                   + " ORDER BY score, p.id LIMIT $2")
-            return _hits(await self._db.fetch(sql, match, max(0, limit), *params))
-        where, params = filter_clauses(query.filters, 2)
-        sql = (f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
-               + " AND ".join(where) + " ORDER BY p.year DESC NULLS LAST, "
-               "p.title_key COLLATE \"C\" LIMIT $1")
-        return _hits(await self._db.fetch(sql, max(0, limit), *params))
-
-    async def _top(self, match: str, limit: int) -> list[SearchHit]:
-        """Rank among the `RANK_WINDOW` newest matches, as SQLite does."""
-        rows = await self._db.fetch(
-            "WITH window_ AS (SELECT p.id FROM papers p WHERE p.search @@ $1::tsquery "
-            "ORDER BY p.id DESC LIMIT $3) "
-            f"SELECT {_PAPER_COLUMNS}, -{_RANK} AS score FROM papers p "
-            "JOIN window_ w ON w.id = p.id ORDER BY score, p.id LIMIT $2",
-            match, limit, RANK_WINDOW)
-        return _hits(rows)
-
-    async def _ranked(self, query: SearchQuery, any_word: bool, limit: int) -> list[SearchHit]:
-        """Headline hits (titles, authors) first, then the rest."""
-        _, headline = match_query(query, any_word=any_word, weights=HEADLINE)
-        hits = await self._top(headline, limit) if headline else []
-        if len(hits) < limit:
-            _, everywhere = match_query(query, any_word=any_word)
-            seen = {hit.paper.id for hit in hits}
-            more = await self._top(str(everywhere), limit + len(hits))
-            hits += [hit for hit in more if hit.paper.id not in seen][: limit - len(hits)]
-        return hits[:limit]
+    async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:
+        """The table's rows and tokens for bm25, kept until the catalog version moves (every
+        load and add records one)."""
+        version = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM catalog_loads"))
+        if self._stats is None or self._stats.version != version:
+            rows, tokens = await conn.fetchrow(
+                "SELECT count(*), coalesce(sum(search_tokens), 0) FROM papers")
+            self._stats = _CorpusStats(version, int(rows), int(tokens))
+        return self._stats
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (A-Z case-insensitive), most papers first."""
@@ -333,6 +301,94 @@ class PgPaperStore:
             for row in rows:
                 yield paper_from_row(row)
             last = int(rows[-1][PAPER_COLUMN_COUNT])
+
+
+def _all_of(*matches: _Match) -> _Match:
+    return _Match("(" + " & ".join(str(m.term) for m in matches) + ")",
+                 tuple(p for m in matches for p in m.phrases))
+
+
+class _Search:
+    """One search's statements, on one connection in one snapshot."""
+
+    def __init__(self, conn: asyncpg.Connection, corpus: _CorpusStats,
+                 query: SearchQuery) -> None:
+        self._conn, self._corpus, self._query = conn, corpus, query
+
+    async def _idfs(self, phrases: tuple[_Phrase, ...]) -> list[float]:
+        """Each phrase's IDF; the rows holding it are counted once per catalog version."""
+        hits = self._corpus.hits
+        missing = list(dict.fromkeys(p.term() for p in phrases if p.term() not in hits))
+        if missing:
+            if len(hits) + len(missing) > MAX_CACHED_COUNTS:
+                hits.clear()
+            counts = await self._conn.fetchrow("SELECT " + ", ".join(
+                f"(SELECT count(*) FROM papers WHERE search @@ ${i}::tsquery)"
+                for i in range(1, len(missing) + 1)), *missing)
+            hits.update(zip(missing, (int(c) for c in counts), strict=True))
+        return [idf(self._corpus.rows, hits[p.term()]) for p in phrases]
+
+    async def _ranked(self, match: _Match, candidates: str, params: Params, order: str,
+                      limit: int) -> list[SearchHit]:
+        """The first `limit` of `candidates` (SQL on `papers p` giving `id, search,
+        search_tokens, title_key`) by `order` over the bm25 `score`."""
+        idfs = await self._idfs(match.phrases)
+        ranked = scored(candidates, match.phrases, idfs, self._corpus.avgdl, params)
+        top = params.add(max(0, limit))
+        rows = await self._conn.fetch(
+            f"WITH s AS (SELECT * FROM ({ranked}) c ORDER BY {order} LIMIT {top}) "
+            f"SELECT {_PAPER_COLUMNS}, s.score FROM s JOIN papers p ON p.id = s.id "
+            f"ORDER BY {order.replace('c.', 's.')}", *params.values)
+        return _hits(rows)
+
+    def _where(self, params: Params) -> str:
+        where, values = filter_clauses(self._query.filters, len(params.values) + 1)
+        params.values.extend(values)
+        return "".join(f" AND {c}" for c in where)
+
+    async def phrase_hits(self, match: _Match, limit: int) -> list[SearchHit]:
+        """Papers with the words as a phrase in a title, the exact English title first."""
+        params = Params()
+        term = params.add(match.term, "tsquery")
+        candidates = (f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ {term}"
+                      + self._where(params))
+        exact = params.add(title_key(" ".join(self._query.phrase)))
+        return await self._ranked(match, candidates, params,
+                                  f"c.title_key = {exact} DESC, c.score, c.id", limit)
+
+    async def matches(self, any_word: bool, match: _Match, limit: int) -> list[SearchHit]:
+        """The first `limit` matches by bm25 (or, with filters only, newest first)."""
+        params = Params()
+        where = self._where(params)
+        if match.term is not None and not where:
+            return await self._headline_first(any_word, limit)
+        if match.term is not None:
+            term = params.add(match.term, "tsquery")
+            candidates = f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ {term}" + where
+            return await self._ranked(match, candidates, params, "c.score, c.id", limit)
+        sql = (f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE TRUE" + where
+               + " ORDER BY p.year DESC NULLS LAST, p.title_key COLLATE \"C\" LIMIT "
+               + params.add(max(0, limit)))
+        return _hits(await self._conn.fetch(sql, *params.values))
+
+    async def _top(self, match: _Match, limit: int) -> list[SearchHit]:
+        """Rank among the `RANK_WINDOW` newest matches, as SQLite does."""
+        params = Params()
+        candidates = (f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ "
+                      f"{params.add(match.term, 'tsquery')} ORDER BY p.id DESC LIMIT "
+                      f"{params.add(RANK_WINDOW)}")
+        return await self._ranked(match, candidates, params, "c.score, c.id", limit)
+
+    async def _headline_first(self, any_word: bool, limit: int) -> list[SearchHit]:
+        """Headline hits (titles, authors) first, then the rest."""
+        _, headline = match_query(self._query, any_word=any_word, weights=HEADLINE)
+        hits = await self._top(headline, limit) if headline.term else []
+        if len(hits) < limit:
+            _, everywhere = match_query(self._query, any_word=any_word)
+            seen = {hit.paper.id for hit in hits}
+            more = await self._top(everywhere, limit + len(hits))
+            hits += [hit for hit in more if hit.paper.id not in seen][: limit - len(hits)]
+        return hits[:limit]
 
 
 class _PgRows:

@@ -4,7 +4,8 @@ The tokens are the project's own (`bot.core.topic_match.index_tokens` over `stor
 the FTS5 `unicode61 remove_diacritics 2` rules, CJK bigrams, Traditional folded to Simplified),
 stored verbatim as a `tsvector` literal (no dictionary touches them, so a lexeme is exactly an
 FTS5 token). Each column's weight letter carries its FTS5 column: A titles, B authors,
-C affiliations and summary, D venue; `ts_rank` weights them 2 : 2 : 1 : 0.5 as bm25 does.
+C affiliations and summary, D venue, weighted 2 : 2 : 1 : 0.5 in bm25
+(`storage.postgres.bm25` ranks as FTS5 does).
 Columns are separated by a one-position gap so that no phrase spans two of them.
 
 Queries are `tsquery` literals built from tokens, each lexeme quoted: a Latin word of 3+ letters
@@ -14,6 +15,8 @@ restriction a weight set (`'vardi':B`). User text never reaches the query syntax
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.core.query import MIN_PREFIX_CHARS, SearchQuery
 from bot.core.text import cjk_bigrams, has_cjk
 from bot.core.topic_match import index_tokens
@@ -21,8 +24,6 @@ from storage.fts import COLUMNS
 
 WEIGHT_LETTERS = ("A", "A", "B", "C", "C", "D", "C")
 """The weight letter of each full-text column, in `storage.fts.COLUMNS` order."""
-RANK_WEIGHTS = "{0.25, 0.5, 1.0, 1.0}"
-"""`ts_rank` weights for D, C, B, A: FTS5's bm25 column weights (0.5, 1, 2, 2) scaled to 1."""
 HEADLINE = "AB"
 AUTHORS = "B"
 TITLES = "A"
@@ -56,17 +57,40 @@ def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int]:
     return literal, total
 
 
-def _phrase(tokens: list[str], *, prefix: bool, weights: str) -> Term:
+@dataclass(frozen=True, slots=True)
+class _Phrase:
+    """One FTS5 phrase: its tokens in order (the last a prefix when `prefix`), restricted to
+    the columns of the weight letters `weights` ("" for every column). bm25 scores phrases."""
+
+    tokens: tuple[str, ...]
+    prefix: bool
+    weights: str
+
+    def term(self) -> str:
+        """The phrase as a tsquery fragment."""
+        parts = [lexeme(t) + (f":{self.weights}" if self.weights else "") for t in self.tokens]
+        if self.prefix:
+            parts[-1] = f"{lexeme(self.tokens[-1])}:*{self.weights}"
+        return parts[0] if len(parts) == 1 else "(" + " <-> ".join(parts) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """A tsquery (None when it can match nothing) and its phrases in FTS5's order."""
+
+    term: Term
+    phrases: tuple[_Phrase, ...] = ()
+
+
+def _phrase(tokens: list[str], *, prefix: bool, weights: str) -> _Match:
     tokens = [t for t in tokens if len(t.encode()) <= MAX_LEXEME_BYTES]
     if not tokens:
-        return None
-    parts = [f"{lexeme(t)}:{weights}" if weights else lexeme(t) for t in tokens]
-    if prefix:
-        parts[-1] = f"{lexeme(tokens[-1])}:*{weights}"
-    return parts[0] if len(parts) == 1 else "(" + " <-> ".join(parts) + ")"
+        return _Match(None)
+    phrase = _Phrase(tuple(tokens), prefix, weights)
+    return _Match(phrase.term(), (phrase,))
 
 
-def word_term(word: str, weights: str = "") -> Term:
+def word_match(word: str, weights: str = "") -> _Match:
     """One query word as FTS5's `storage.fts.word_expression` means it."""
     if has_cjk(word):
         if len(word) == 1:
@@ -75,39 +99,41 @@ def word_term(word: str, weights: str = "") -> Term:
     return _phrase(index_tokens(word), prefix=len(word) >= MIN_PREFIX_CHARS, weights=weights)
 
 
-def _all(terms: list[Term]) -> Term:
-    if any(t is None for t in terms):
-        return None
-    return "(" + " & ".join(t for t in terms if t) + ")"
+def _all(matches: list[_Match]) -> _Match:
+    phrases = tuple(p for m in matches for p in m.phrases)
+    if any(m.term is None for m in matches):
+        return _Match(None, phrases)
+    return _Match("(" + " & ".join(str(m.term) for m in matches) + ")", phrases)
 
 
-def _any(terms: list[Term]) -> Term:
-    kept = [t for t in terms if t is not None]
-    return "(" + " | ".join(kept) + ")" if kept else None
+def _any(matches: list[_Match]) -> _Match:
+    kept = [m for m in matches if m.term is not None]
+    phrases = tuple(p for m in matches for p in m.phrases)
+    return _Match("(" + " | ".join(str(m.term) for m in kept) + ")" if kept else None, phrases)
 
 
 def match_query(query: SearchQuery, *, any_word: bool = False,
-                weights: str = "") -> tuple[bool, Term]:
-    """(whether the query has words or an author filter, its tsquery) as `match_expression`;
+                weights: str = "") -> tuple[bool, _Match]:
+    """(whether the query has words or an author filter, its match) as `match_expression`;
     `weights` restricts the words to those columns."""
-    clauses: list[Term] = []
+    clauses: list[_Match] = []
     if query.words:
-        terms = [word_term(w, weights) for w in query.words]
+        terms = [word_match(w, weights) for w in query.words]
         clauses.append(_any(terms) if any_word else _all(terms))
     if query.filters.author:
-        clauses.append(_all([word_term(w, AUTHORS) for w in query.filters.author]))
+        clauses.append(_all([word_match(w, AUTHORS) for w in query.filters.author]))
     if not clauses:
-        return False, None
+        return False, _Match(None)
     return True, _all(clauses)
 
 
-def phrase_query(query: SearchQuery) -> Term:
+def phrase_query(query: SearchQuery) -> _Match:
     """The query's words as one phrase in a title (with the author filter), as
-    `storage.fts.phrase_expression`; None for fewer than two words or nothing indexable."""
+    `storage.fts.phrase_expression`; no term for fewer than two words or nothing indexable."""
     if len(query.phrase) < 2:
-        return None
+        return _Match(None)
     text = " ".join(" ".join(cjk_bigrams(w)) if has_cjk(w) else w for w in query.phrase)
     clauses = [_phrase(index_tokens(text), prefix=False, weights=TITLES)]
     if query.filters.author:
-        clauses.append(_all([word_term(w, AUTHORS) for w in query.filters.author]))
+        clauses.append(_all([word_match(w, AUTHORS) for w in query.filters.author]))
     return _all(clauses)

@@ -1,0 +1,228 @@
+"""`paperclub db copy`: every table moves, an interrupted copy run again ends with no
+duplicates, counts are verified, searches agree after the copy, schemas must match."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.core.copy_types import TableCount
+from bot.core.query import parse_query
+from bot.services.catalog_loader import load_catalog
+from storage.copy import copy_database
+from storage.database import Database
+from storage.errors import SchemaError
+from storage.papers import SqlitePaperStore
+from storage.postgres.database import PgDatabase
+from storage.postgres.papers import PgPaperStore
+from tests.postgres import PostgresServer
+
+QUERIES = ("grokking", "蒸馏", "attention", "learn", "diffusion model", "Vardi")
+GUILD, USER = 111_000_000_000_000_001, 222_000_000_000_000_002
+_STATE = (
+    ("INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)", ("k", "v", "t")),
+    ("INSERT INTO digest_settings (guild_id, channel_id, local_time, timezone, enabled_since, "
+     "updated_at) VALUES (?, ?, ?, ?, ?, ?)", (GUILD, 5, "09:00", "UTC", "t", "t")),
+    ("INSERT INTO digest_ledger (guild_id, local_date, status, paper_id, nonce, claimed_at) "
+     "VALUES (?, ?, ?, ?, ?, ?)", (GUILD, "2026-01-02", "posted", "p1", "n", "t")),
+    ("INSERT INTO subscriptions (guild_id, user_id, topic, topic_key, delivery, created_at) "
+     "VALUES (?, ?, ?, ?, ?, ?)", (GUILD, USER, "Diffusion", "diffusion", "dm", "t")),
+    ("INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
+     "VALUES (?, ?, ?, ?, ?)", (GUILD, USER, "p1", "dm", "t")),
+    ("INSERT INTO queue_support (guild_id, paper_id, user_id, note, created_at) "
+     "VALUES (?, ?, ?, ?, ?)", (GUILD, "p1", USER, "", "t")),
+    ("INSERT INTO votes (id, guild_id, channel_id, opened_at, ends_at, status) "
+     "VALUES (?, ?, ?, ?, ?, ?)", (7, GUILD, 5, "t", "u", "open")),
+    ("INSERT INTO vote_options (vote_id, position, paper_id, support, suggested_at) "
+     "VALUES (?, ?, ?, ?, ?)", (7, 1, "p1", 2, "t")),
+    ("INSERT INTO vote_ballots (vote_id, user_id, paper_id, cast_at) VALUES (?, ?, ?, ?)",
+     (7, USER, "p1", "t")),
+    ("INSERT INTO bookmarks (guild_id, user_id, paper_id, created_at) VALUES (?, ?, ?, ?)",
+     (GUILD, USER, "p1", "t")),
+    ("INSERT INTO discussed (guild_id, paper_id, discussed_at) VALUES (?, ?, ?)",
+     (GUILD, "p1", "t")),
+    ("INSERT INTO outbox (unit, kind, guild_id, user_id, paper_id, topics, lease_until, "
+     "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+     ("u", "mention", GUILD, USER, "p1", "[]", 12.5, "t")),
+    ("INSERT INTO group_settings (guild_id, timezone, updated_at) VALUES (?, ?, ?)",
+     (GUILD, "Asia/Taipei", "t")),
+    ("INSERT INTO sessions (id, guild_id, paper_id, starts_at, channel_id, status, created_at, "
+     "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (3, GUILD, "p1", "s", 5, "scheduled",
+                                                     "t", "t")),
+    ("INSERT INTO session_reminders (session_id, revision, offset_minutes, status, nonce, "
+     "claimed_at) VALUES (?, ?, ?, ?, ?, ?)", (3, 1, 60, "posted", "n", "t")),
+    ("INSERT INTO presenters (guild_id, user_id, joined) VALUES (?, ?, ?)", (GUILD, USER, 1)),
+    ("INSERT INTO dm_pauses (user_id, reason, paused_at) VALUES (?, ?, ?)", (USER, "r", "t")),
+)
+
+
+@pytest.fixture
+def server(postgres_server: PostgresServer | None) -> PostgresServer:
+    if postgres_server is None:
+        pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
+    return postgres_server
+
+
+async def _group(path: Path, catalog_path: Path) -> Database:
+    """A SQLite group: the bundled test catalog and a row in every other table."""
+    db = await Database.open(path)
+    await load_catalog(SqlitePaperStore(db), catalog_path)
+    async with db.transaction() as conn:
+        for sql, params in _STATE:
+            await conn.execute(sql, params)
+    return db
+
+
+async def _answers(store: SqlitePaperStore | PgPaperStore) -> list[list[tuple[str, float]]]:
+    return [[(h.paper.id, h.score) for h in await store.search(parse_query(q), limit=10)]
+            for q in QUERIES]
+
+
+def _every_table_equal(counts: list[TableCount]) -> None:
+    assert [c for c in counts if not c.ok] == []
+    tables = {c.table for c in counts}
+    assert {"papers", "paper_honours", "catalog_loads", "digest_ledger", "subscriptions",
+            "queue_support", "vote_ballots", "session_reminders", "group_settings",
+            "outbox"} <= tables
+    assert all(c.source > 0 for c in counts), [c.table for c in counts if not c.source]
+
+
+async def test_copy_to_postgresql_moves_every_table_and_searches_agree(
+        tmp_path: Path, catalog_path: Path, server: PostgresServer) -> None:
+    lite = await _group(tmp_path / "group.db", catalog_path)
+    url = await server.fresh_database()
+    pg = await PgDatabase.open(url)
+    try:
+        counts = await copy_database(lite, pg, batch=7)
+        _every_table_equal(counts)
+        assert await _answers(PgPaperStore(pg)) == await _answers(SqlitePaperStore(lite))
+        assert any(await _answers(PgPaperStore(pg)))
+        # the id sequences moved past the copied ids: new rows get new ids
+        async with pg.transaction() as conn:
+            new = await conn.fetchval(
+                "INSERT INTO votes (guild_id, channel_id, opened_at, ends_at, status) "
+                "VALUES (1, 1, 't', 'u', 'announced') RETURNING id")
+        assert new == 8
+    finally:
+        await lite.close()
+        await pg.close()
+        await server.drop_database(url)
+
+
+class _Interrupted(Exception):
+    pass
+
+
+async def test_an_interrupted_copy_run_again_finishes_without_duplicates(
+        tmp_path: Path, catalog_path: Path, server: PostgresServer) -> None:
+    lite = await _group(tmp_path / "group.db", catalog_path)
+    url = await server.fresh_database()
+    pg = await PgDatabase.open(url)
+    batches = 0
+
+    async def killed_after_three(table: str, rows: int) -> None:
+        nonlocal batches
+        batches += table == "papers"
+        if batches == 3:  # in the middle of the papers, some other tables done or not
+            raise _Interrupted(table)
+
+    try:
+        with pytest.raises(_Interrupted):
+            await copy_database(lite, pg, batch=4, progress=killed_after_three)
+        partial = int(await pg.fetchval("SELECT count(*) FROM papers"))
+        assert 0 < partial < 30
+        _every_table_equal(await copy_database(lite, pg, batch=4))
+        _every_table_equal(await copy_database(lite, pg, batch=4))  # and once more: idempotent
+        assert await _answers(PgPaperStore(pg)) == await _answers(SqlitePaperStore(lite))
+    finally:
+        await lite.close()
+        await pg.close()
+        await server.drop_database(url)
+
+
+async def test_copy_back_to_sqlite_rebuilds_the_fts5_index(
+        tmp_path: Path, catalog_path: Path, server: PostgresServer) -> None:
+    lite = await _group(tmp_path / "group.db", catalog_path)
+    url = await server.fresh_database()
+    pg = await PgDatabase.open(url)
+    back = await Database.open(tmp_path / "back.db")
+    try:
+        await copy_database(lite, pg)
+        _every_table_equal(await copy_database(pg, back, batch=5))
+        assert await _answers(SqlitePaperStore(back)) == await _answers(SqlitePaperStore(lite))
+    finally:
+        await lite.close()
+        await back.close()
+        await pg.close()
+        await server.drop_database(url)
+
+
+async def test_different_schema_versions_are_refused(
+        tmp_path: Path, catalog_path: Path, server: PostgresServer) -> None:
+    lite = await _group(tmp_path / "group.db", catalog_path)
+    url = await server.fresh_database()
+    pg = await PgDatabase.open(url)
+    try:
+        async with pg.transaction() as conn:
+            await conn.execute("UPDATE paperclub_schema SET version = version - 1")
+        with pytest.raises(SchemaError, match="migrate both to the same version"):
+            await copy_database(lite, pg)
+        assert await pg.fetchval("SELECT count(*) FROM papers") == 0
+    finally:
+        await lite.close()
+        await pg.close()
+        await server.drop_database(url)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot", "db", "copy", *args],
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "COLUMNS": "200"})
+
+
+async def test_the_command_copies_verifies_and_refuses_in_one_line(
+        tmp_path: Path, catalog_path: Path, server: PostgresServer) -> None:
+    lite = await _group(tmp_path / "group.db", catalog_path)
+    await lite.close()
+    url = await server.fresh_database(migrated=False)
+    try:
+        done = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
+        assert done.returncode == 0, done.stderr
+        assert "papers" in done.stdout and "MISMATCH" not in done.stdout
+        assert "copied" in done.stdout
+        again = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
+        assert again.returncode == 0, again.stderr  # a second run changes nothing
+        pg = await PgDatabase.open(url)
+        async with pg.transaction() as conn:
+            await conn.execute("INSERT INTO bookmarks VALUES (1, 2, 'extra', 't')")
+        mismatch = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
+        assert mismatch.returncode == 1
+        assert "bookmarks" in mismatch.stderr and "MISMATCH" in mismatch.stdout
+        async with pg.transaction() as conn:
+            await conn.execute("UPDATE paperclub_schema SET version = 999")
+        await pg.close()
+        newer = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
+        assert newer.returncode == 2
+        assert "newer" in newer.stderr and len(newer.stderr.strip().splitlines()) == 1
+    finally:
+        await server.drop_database(url)
+    for args, words in (
+            (("--from", "mysql://x", "--to", url), "expected sqlite:PATH"),
+            (("--from", f"sqlite:{tmp_path / 'none.db'}", "--to", url), "no such SQLite file"),
+            (("--from", f"sqlite:{tmp_path / 'a.db'}", "--to", f"sqlite:{tmp_path / 'b.db'}"),
+             "one of each")):
+        bad = _cli(*args)
+        assert bad.returncode == 2, bad.stderr
+        assert words in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_every_postgresql_version_names_the_sqlite_schema_it_mirrors() -> None:
+    from storage.postgres.migrations import LATEST_VERSION, MIGRATIONS, SQLITE_VERSION
+    assert {m.version for m in MIGRATIONS} <= set(SQLITE_VERSION)
+    assert SQLITE_VERSION[LATEST_VERSION] == max(SQLITE_VERSION.values())
+
+
