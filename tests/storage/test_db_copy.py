@@ -57,6 +57,8 @@ _STATE = (
      "claimed_at) VALUES (?, ?, ?, ?, ?, ?)", (3, 1, 60, "posted", "n", "t")),
     ("INSERT INTO presenters (guild_id, user_id, joined) VALUES (?, ?, ?)", (GUILD, USER, 1)),
     ("INSERT INTO dm_pauses (user_id, reason, paused_at) VALUES (?, ?, ?)", (USER, "r", "t")),
+    ("INSERT INTO add_policy (guild_id, who, curator_role_id, updated_at) VALUES (?, ?, ?, ?)",
+     (GUILD, "curators", 9, "t")),
 )
 
 
