@@ -15,11 +15,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
+from bot.client.outbound.feed_poster import DiscordFeedPoster
 from bot.client.outbound.notifier import Notifier
 from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
+from bot.core.shards import Shards
 from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
 from bot.services.bundle import Services
@@ -27,6 +29,7 @@ from bot.services.catalog import CatalogService
 from bot.services.clock import Clock, utc_now
 from bot.services.digest import DigestService
 from bot.services.export import ExportService
+from bot.services.feeds import FeedService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
 from bot.services.history import HistoryService
@@ -44,6 +47,7 @@ from bot.sources.arxiv import ArxivClient
 from storage.bookmarks import SqliteBookmarkStore
 from storage.database import Database
 from storage.digests import SqliteDigestStore
+from storage.feeds import SqliteFeedStore
 from storage.groups import SqliteGroupStore
 from storage.history import SqliteHistoryStore
 from storage.outbox import SqliteOutboxStore
@@ -157,7 +161,12 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
                                 requests_per_second=requests_per_second, shards=shards),
-                            history=history, export=export, arxiv=arxiv_source), sender
+                            history=history, export=export, arxiv=arxiv_source,
+                            feeds=FeedService(
+                                SqliteFeedStore(db), catalog, papers, arxiv_source,
+                                DiscordFeedPoster(client), **_feed_options(
+                                    settings, clock=clock, owner=claim_owner, shards=shards,
+                                    requests_per_second=requests_per_second))), sender
 
         async def release() -> None:
             try:
@@ -175,6 +184,15 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         await arxiv_source.close()
         await db.close()
         raise
+
+
+def _feed_options(settings: Settings, *, clock: Clock, owner: str | None, shards: Shards,
+                  requests_per_second: float) -> dict[str, Any]:
+    """The feed service's schedule and claims, from the settings."""
+    return {"poll_every": timedelta(minutes=settings.arxiv.poll_minutes), "clock": clock,
+            "owner": owner, "shards": shards, "concurrency": settings.digest.concurrency,
+            "lease": timedelta(seconds=settings.digest.claim_lease_seconds),
+            "requests_per_second": requests_per_second}
 
 
 def token_of(settings: Settings) -> str:

@@ -8,11 +8,13 @@ from pathlib import Path
 from storage.database import READERS, WRITE_WAIT_SECONDS, Database
 from storage.digests import SqliteDigestStore
 from storage.errors import StorageError
-from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
+from storage.feeds import SqliteFeedStore
+from storage.interfaces import DigestStore, FeedStore, PaperStore, StateStore, SubscriptionStore
 from storage.papers import SqlitePaperStore
 from storage.postgres import PORTED
 from storage.postgres.database import PgDatabase
 from storage.postgres.digests import PgDigestStore
+from storage.postgres.feeds import PgFeedStore
 from storage.postgres.papers import PgPaperStore
 from storage.postgres.state import PgStateStore
 from storage.postgres.subscriptions import PgSubscriptionStore
@@ -55,6 +57,11 @@ def digest_store(db: AnyDatabase) -> DigestStore:
 def subscription_store(db: AnyDatabase) -> SubscriptionStore:
     """Subscriptions, notifications, DM pauses."""
     return PgSubscriptionStore(db) if isinstance(db, PgDatabase) else SqliteSubscriptionStore(db)
+
+
+def feed_store(db: AnyDatabase) -> FeedStore:
+    """arXiv feeds, their polls and announcements."""
+    return PgFeedStore(db) if isinstance(db, PgDatabase) else SqliteFeedStore(db)
 
 
 def sqlite_only(db: AnyDatabase, store: str) -> Database:

@@ -12,8 +12,15 @@ from typing import Any
 
 import pytest
 
-from storage.backend import AnyDatabase, digest_store, paper_store, state_store, subscription_store
-from storage.interfaces import DigestStore, PaperStore, StateStore, SubscriptionStore
+from storage.backend import (
+    AnyDatabase,
+    digest_store,
+    feed_store,
+    paper_store,
+    state_store,
+    subscription_store,
+)
+from storage.interfaces import DigestStore, FeedStore, PaperStore, StateStore, SubscriptionStore
 from storage.postgres import PORTED
 from storage.postgres.database import PgDatabase
 
@@ -43,6 +50,9 @@ class Backend:
 
     def subscriptions(self) -> SubscriptionStore:
         return subscription_store(self.db)
+
+    def feeds(self) -> FeedStore:
+        return feed_store(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

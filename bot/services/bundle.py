@@ -9,6 +9,7 @@ from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
 from bot.services.export import ExportService
+from bot.services.feeds import FeedService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
 from bot.services.history import HistoryService
@@ -41,3 +42,4 @@ class Services:
     export: ExportService
     arxiv: ArxivSource
     """arXiv's API, paced for the whole process (one client, closed with the bot)."""
+    feeds: FeedService

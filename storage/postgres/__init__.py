@@ -6,5 +6,5 @@
 
 from __future__ import annotations
 
-PORTED = frozenset({"state", "digests", "subscriptions", "papers"})
+PORTED = frozenset({"state", "digests", "subscriptions", "papers", "feeds"})
 """Stores with a PostgreSQL implementation; the others still need SQLite."""

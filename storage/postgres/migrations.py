@@ -8,7 +8,7 @@ the FTS5 table. Append new migrations; never edit one that has shipped.
 
 from __future__ import annotations
 
-from storage.migrations import Migration
+from storage.migrations import Migration, feed_tables
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -285,6 +285,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ADD COLUMN arxiv_published TEXT, ADD COLUMN arxiv_updated TEXT",
             "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
         ),
+    ),
+    Migration(
+        5,
+        "SQLite 14: arXiv feeds, their polls, seen ids and the announcement ledger",
+        feed_tables(serial="BIGSERIAL PRIMARY KEY", big="BIGINT"),
     ),
 )
 
