@@ -79,15 +79,17 @@ def _value(draw: Callable[..., Any], option: dict[str, Any], guild: Guild,
 
 
 COMMANDS = ("bookmark", "bookmarks", "catalog reload", "catalog stats", "digest now", "digest off",
-            "digest preview", "digest set", "digest status", "export", "forget-me",
+            "digest preview", "digest set", "digest status", "export", "feed add", "feed list",
+            "feed remove", "forget-me",
             "group organiser-role", "group reminders", "group timezone", "history", "paper",
             "present leave", "present skip",
             "present swap", "present volunteer", "queue remove", "queue show", "random-paper",
             "session cancel", "session done", "session list", "session move", "session schedule",
             "subscribe", "subscriptions", "subscriptions-admin", "suggest", "unsubscribe",
             "vote close", "vote start", "vote status")
-AUTOCOMPLETES = (("bookmark", "paper"), ("digest set", "timezone"), ("group timezone", "timezone"),
-                 ("paper", "query"), ("paper", "venue"), ("queue remove", "paper"),
+AUTOCOMPLETES = (("bookmark", "paper"), ("digest set", "timezone"), ("feed remove", "feed"),
+                 ("group timezone", "timezone"), ("paper", "query"), ("paper", "venue"),
+                 ("queue remove", "paper"),
                  ("session cancel", "session"), ("session done", "session"),
                  ("session move", "session"), ("session schedule", "paper"),
                  ("subscribe", "topic"), ("suggest", "paper"), ("unsubscribe", "topic"))

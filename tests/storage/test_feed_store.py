@@ -108,7 +108,7 @@ async def test_a_gone_channel_pauses_the_feed_and_tells_once(backend: Backend) -
     assert paused.paused_reason == gone and not paused.active
     notices = await asyncio.gather(store.take_notices(GUILD), store.take_notices(GUILD))
     assert sorted(len(n) for n in notices) == [0, 1]
-    assert [n for n in notices if n][0][0].reason == gone
+    assert next(n for n in notices if n)[0].reason == gone
     resumed = await store.add_feed(GUILD, QUERY, 3, 7, LATER, limit=10)
     assert resumed.status is FeedAddStatus.RESUMED and resumed.feed is not None
     assert resumed.feed.channel_id == 3 and resumed.feed.active

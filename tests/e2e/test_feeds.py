@@ -1,0 +1,194 @@
+"""arXiv feeds end to end: the real bot in the Discord stand-in, asking the arXiv stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from arxiv_standin import ArxivFault, ArxivStandIn, StandinPaper
+from bot.client.bot import PaperclubBot
+from bot.core.lang import Lang
+from bot.core.messages import t
+from bot.settings import Settings
+from bot.sources.arxiv import ArxivClient
+from bot.wiring import build_bot
+from discord_standin import Guild, Message, StandIn
+from tests.clocks import FakeClock
+from tests.group import People
+
+QUERY = "abs:grokking"
+
+
+def paper(number: int) -> StandinPaper:
+    return StandinPaper(
+        id=f"2611.{number:05d}", title=f"Grokking Revisited, Part {number}",
+        summary="We study grokking in small transformers.", authors=("Ada Lindqvist",),
+        categories=("cs.LG",), published=datetime(2026, 11, number, 12, tzinfo=UTC))
+
+
+class FakeTime:
+    """Seconds that pass only when someone sleeps: the client's 3 s spacing costs nothing."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def arxiv() -> AsyncIterator[tuple[ArxivStandIn, ArxivClient]]:
+    time = FakeTime()
+    async with ArxivStandIn([paper(1), paper(2)], clock=time.clock, sleep=time.sleep) as server:
+        client = ArxivClient(server.api_base, clock=time.clock, sleep=time.sleep,
+                             jitter=lambda: 0.5, max_retries=2)
+        try:
+            yield server, client
+        finally:
+            await client.close()
+
+
+async def start(standin: StandIn, settings: Settings, clock: FakeClock,
+                client: ArxivClient) -> PaperclubBot:
+    """paperclub on the fake clock, asking the arXiv stand-in."""
+    paperclub = await build_bot(settings, clock=clock, arxiv=client, guild_ready_timeout=0.05)
+    await standin.start_bot(paperclub)
+    await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+    return paperclub
+
+
+async def answer(standin: StandIn, guild: Guild, people: People, command: str,
+                 options: dict[str, str | int] | None = None, *, as_admin: bool = True) -> str:
+    handle = await standin.slash(command, options or {}, guild=guild,
+                                 user=people.bob if as_admin else people.alice)
+    response = await handle.response()
+    return (await handle.followup()).content if response.type == 5 else response.content
+
+
+def feed_posts(standin: StandIn, guild: Guild) -> list[Message]:
+    return [m for m in standin.messages(guild.channel("papers")) if m.embeds]
+
+
+async def test_a_poll_adds_papers_and_tells_a_subscriber_once_across_a_restart(
+        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
+        arxiv: tuple[ArxivStandIn, ArxivClient]) -> None:
+    server, client = arxiv
+    bot = await start(standin, settings, clock, client)
+    try:
+        handle = await standin.slash("subscribe", {"topic": "grokking", "delivery": "dm"},
+                                     guild=guild, user=people.alice)
+        await handle.response()
+        papers_channel = guild.channel("papers").id
+        handle = await standin.slash("feed add", {"query": f"  {QUERY} ",
+                                                  "channel": papers_channel},
+                                     guild=guild, user=people.bob)
+        added = (await handle.response()).content
+        assert "feed #1" in added and f"`{QUERY}`" in added
+        await bot.services.feeds.tick()
+        await bot.background_done()
+    finally:
+        await standin.stop_bot(bot)
+    [post] = feed_posts(standin, guild)
+    embed = post.embeds[0]
+    assert QUERY in str(embed["title"])
+    description = str(embed["description"])
+    assert description.index("Part 2") < description.index("Part 1")  # newest first
+    assert post.nonce and "feed 1" in str(embed["footer"]["text"])
+    dms = standin.messages(standin.dm_channel(people.alice))
+    assert len(dms) == 1 and "Part 1" in dms[0].content and "Part 2" in dms[0].content
+
+    bot = await start(standin, settings, clock, client)  # the same database
+    try:
+        clock.advance(hours=3)
+        tick = await bot.services.feeds.tick()
+        await bot.background_done()
+        assert [(p.fresh, p.added, p.error) for p in tick.polls] == [(0, 0, None)]
+        listed = await answer(standin, guild, people, "feed list")
+        assert listed == ""  # the list is an embed
+    finally:
+        await standin.stop_bot(bot)
+    assert len(feed_posts(standin, guild)) == 1
+    assert len(standin.messages(standin.dm_channel(people.alice))) == 1
+    assert sum("search_query" in r.params for r in server.requests) == 2
+
+
+async def test_a_poll_while_arxiv_says_rate_exceeded_waits_for_the_next_one(
+        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
+        arxiv: tuple[ArxivStandIn, ArxivClient]) -> None:
+    server, client = arxiv
+    bot = await start(standin, settings, clock, client)
+    try:
+        await answer(standin, guild, people, "feed add",
+                     {"query": QUERY, "channel": guild.channel("papers").id})
+        server.fail(ArxivFault.rate_exceeded(), times=3)  # the first try and both retries
+        before = await bot.services.catalog.count()
+        [poll] = (await bot.services.feeds.tick()).polls
+        assert poll.error is not None and feed_posts(standin, guild) == []
+        assert await bot.services.catalog.count() == before
+        handle = await standin.slash("feed list", guild=guild, user=people.bob)
+        listed = await handle.response()
+        field = listed.embeds[0]["fields"][0]
+        assert t(Lang.EN, "reason.arxiv_busy") in field["value"]
+        clock.advance(hours=3)
+        [poll] = (await bot.services.feeds.tick()).polls
+        assert (poll.error, poll.added) == (None, 2)
+        assert len(feed_posts(standin, guild)) == 1
+    finally:
+        await standin.stop_bot(bot)
+    assert [r.status for r in server.requests] == [503, 503, 503, 200]
+
+
+async def test_feed_commands_are_refused_without_manage_server(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    tried: list[tuple[str, dict[str, str | int]]] = [
+        ("feed add", {"query": QUERY}), ("feed list", {}), ("feed remove", {"feed": 1})]
+    for command, options in tried:
+        refused = await answer(standin, guild, people, command, options, as_admin=False)
+        assert t(Lang.EN, "perm.manage_guild") in refused, command
+    assert await bot.services.feeds.of_guild(guild.id) == []
+
+
+async def test_bad_queries_and_limits_are_refused_with_reasons(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    refused = await answer(standin, guild, people, "feed add", {"query": "title:grokking"})
+    assert "`title:`" in refused and "ti:" in refused
+    refused = await answer(standin, guild, people, "feed add", {"query": "@everyone AND"})
+    assert "`@`" in refused
+    for n in range(10):
+        await answer(standin, guild, people, "feed add", {"query": f"cat:cs.{n}"})
+    assert "10 feeds" in await answer(standin, guild, people, "feed add", {"query": "cat:x"})
+    assert "already follows" in await answer(standin, guild, people, "feed add",
+                                             {"query": "cat:cs.1"})
+    handle = await standin.slash("feed remove", {"feed": 2}, guild=guild, user=people.bob)
+    assert "cat:cs.1" in (await handle.response()).content
+    assert "no feed #2" in await answer(standin, guild, people, "feed remove", {"feed": 2})
+
+
+async def test_a_deleted_channel_pauses_the_feed_and_tells_the_admins_once(
+        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
+        arxiv: tuple[ArxivStandIn, ArxivClient]) -> None:
+    server, client = arxiv
+    bot = await start(standin, settings, clock, client)
+    try:
+        await answer(standin, guild, people, "feed add",
+                     {"query": QUERY, "channel": guild.channel("papers").id})
+        await standin.delete_channel(guild.channel("papers"))
+        [announced] = (await bot.services.feeds.tick()).announcements
+        assert announced.paused
+        first = await answer(standin, guild, people, "feed remove", {"feed": 99})
+        assert first.startswith("⚠️ Feed #1") and "no feed #99" in first
+        second = await answer(standin, guild, people, "feed remove", {"feed": 99})
+        assert "⚠️" not in second
+        server.add(paper(3))
+        clock.advance(hours=3)
+        tick = await bot.services.feeds.tick()
+        assert tick.polls == () and tick.announcements == ()  # paused: not polled, not retried
+    finally:
+        await standin.stop_bot(bot)
