@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from arxiv_standin import ArxivFault, ArxivStandIn, StandinPaper
 from bot.client.bot import PaperclubBot
+from bot.core.digest_types import Lease
+from bot.core.feed_types import announcement_marker, announcement_nonce
 from bot.core.lang import Lang
 from bot.core.messages import t
+from bot.services.feed_delivery import FeedPost
 from bot.settings import Settings
 from bot.sources.arxiv import ArxivClient
 from bot.wiring import build_bot
 from discord_standin import Guild, Message, StandIn
-from tests.clocks import FakeClock
-from tests.group import People
+from tests.clocks import FakeClock, Ticker
+from tests.group import People, assert_no_tasks_left
 
 QUERY = "abs:grokking"
 
@@ -41,6 +44,22 @@ class FakeTime:
     async def sleep(self, seconds: float) -> None:
         self.now += max(0.0, seconds)
         await asyncio.sleep(0)
+
+
+@pytest.fixture
+def ticker() -> Ticker:
+    return Ticker()
+
+
+@pytest.fixture
+async def standin(guild: Guild, ticker: Ticker) -> AsyncIterator[StandIn]:
+    """The stand-in whose nonce memory ages by `ticker`: a test lets Discord's window pass, so
+    only finding the post keeps it single."""
+    async with StandIn(guilds=[guild], clock=ticker) as server:
+        yield server
+        assert server.internal_errors == []
+        assert server.unknown_requests == []
+    assert_no_tasks_left()
 
 
 @pytest.fixture
@@ -78,7 +97,7 @@ def feed_posts(standin: StandIn, guild: Guild) -> list[Message]:
 
 async def test_a_poll_adds_papers_and_tells_a_subscriber_once_across_a_restart(
         standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
-        arxiv: tuple[ArxivStandIn, ArxivClient]) -> None:
+        arxiv: tuple[ArxivStandIn, ArxivClient], ticker: Ticker) -> None:
     server, client = arxiv
     bot = await start(standin, settings, clock, client)
     try:
@@ -104,6 +123,7 @@ async def test_a_poll_adds_papers_and_tells_a_subscriber_once_across_a_restart(
     dms = standin.messages(standin.dm_channel(people.alice))
     assert len(dms) == 1 and "Part 1" in dms[0].content and "Part 2" in dms[0].content
 
+    ticker.advance(3600)  # Discord's IDENTIFY spacing and nonce memory
     bot = await start(standin, settings, clock, client)  # the same database
     try:
         clock.advance(hours=3)
@@ -192,3 +212,38 @@ async def test_a_deleted_channel_pauses_the_feed_and_tells_the_admins_once(
         assert tick.polls == () and tick.announcements == ()  # paused: not polled, not retried
     finally:
         await standin.stop_bot(bot)
+
+
+async def test_a_post_sent_by_a_process_that_died_is_found_not_sent_again(
+        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
+        arxiv: tuple[ArxivStandIn, ArxivClient], ticker: Ticker) -> None:
+    _, client = arxiv
+    bot = await start(standin, settings, clock, client)
+    try:
+        await answer(standin, guild, people, "feed add",
+                     {"query": QUERY, "channel": guild.channel("papers").id})
+        feeds = bot.services.feeds
+        poll = await feeds.poll(QUERY)  # the dead process polled, claimed the post, sent it
+        assert poll is not None and poll.announcements == 1
+        claim = await feeds.feeds.claim_announcement(
+            1, poll.poll, Lease("dead", clock() + timedelta(minutes=5)), clock())
+        assert claim is not None
+        papers = tuple([p for p in [await bot.services.catalog.papers.get(i)
+                                    for i in claim.paper_ids] if p])
+        sent = await feeds.poster.send(
+            FeedPost(guild.id, claim.channel_id, QUERY, papers,
+                     announcement_marker(1, poll.poll)),
+            announcement_nonce(1, poll.poll))
+    finally:
+        await standin.stop_bot(bot)
+
+    ticker.advance(3600)  # Discord's IDENTIFY spacing; it forgot the nonce long ago
+    bot = await start(standin, settings, clock, client)
+    try:
+        assert (await bot.services.feeds.tick()).announcements == ()  # its lease is live
+        clock.advance(minutes=6)
+        [found] = (await bot.services.feeds.tick()).announcements
+        assert found.message_id == sent
+    finally:
+        await standin.stop_bot(bot)
+    assert [m.id for m in feed_posts(standin, guild)] == [sent]
