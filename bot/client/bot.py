@@ -144,7 +144,8 @@ class PaperclubBot(commands.AutoShardedBot):
             await self.digest_tick()
         finally:
             self.caught_up.set()
-        await self.feed_tick()
+        # arXiv may be slow: the feeds catch up in the background (`background_done` waits).
+        self.background.spawn(self.feed_tick(), "feeds catch-up")
 
     async def digest_tick(self) -> None:
         """The scheduler's wake-up: the digest, the votes and the reminders decide what is due.

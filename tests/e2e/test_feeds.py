@@ -80,6 +80,7 @@ async def start(standin: StandIn, settings: Settings, clock: FakeClock,
     paperclub = await build_bot(settings, clock=clock, arxiv=client, guild_ready_timeout=0.05)
     await standin.start_bot(paperclub)
     await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+    await paperclub.background_done()  # the feeds' catch-up turn
     return paperclub
 
 
@@ -247,3 +248,20 @@ async def test_a_post_sent_by_a_process_that_died_is_found_not_sent_again(
     finally:
         await standin.stop_bot(bot)
     assert [m.id for m in feed_posts(standin, guild)] == [sent]
+
+
+async def test_a_feed_due_while_the_bot_was_down_is_polled_when_it_starts(
+        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
+        arxiv: tuple[ArxivStandIn, ArxivClient], ticker: Ticker) -> None:
+    _, client = arxiv
+    bot = await start(standin, settings, clock, client)
+    try:
+        await answer(standin, guild, people, "feed add",
+                     {"query": QUERY, "channel": guild.channel("papers").id})
+    finally:
+        await standin.stop_bot(bot)
+    assert feed_posts(standin, guild) == []
+    ticker.advance(3600)
+    bot = await start(standin, settings, clock, client)  # catches up at once, not in an hour
+    await standin.stop_bot(bot)
+    assert len(feed_posts(standin, guild)) == 1

@@ -239,3 +239,16 @@ async def test_a_deleted_channel_pauses_its_feed_only_and_tells_once(world: Worl
     done = (await service.tick()).announcements
     assert [a.feed_id for a in done] == [2]  # the paused feed is neither announced nor retried
     assert world.announcer.told == titles([3, 2, 1, 4])
+
+
+async def test_later_polls_page_newest_first_until_a_paper_seen_before(world: World) -> None:
+    service = world.service()
+    await follow(service)
+    await service.tick()
+    world.arxiv.add(*(paper(n, 5 + n % 20) for n in range(10, 40)))
+    world.clock.advance(hours=3)
+    [poll] = (await service.tick()).polls
+    assert (poll.fresh, poll.added) == (30, 30)
+    assert world.searches() == 3  # the first poll, then two pages: 25 new, then 5 and a seen one
+    [_, second] = world.poster.titles(CHANNEL)
+    assert len(second) == 30
