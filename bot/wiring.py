@@ -15,11 +15,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
 from bot.client.outbound.digest_poster import DiscordDigestPoster
+from bot.client.outbound.feed_poster import DiscordFeedPoster
 from bot.client.outbound.notifier import Notifier
 from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.outbound.session_poster import DiscordSessionPoster
 from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
 from bot.core.group_types import ErasedKind
+from bot.core.shards import Shards
 from bot.services.adding import AddingService
 from bot.services.arxiv_port import ArxivSource
 from bot.services.bookmarks import BookmarkService
@@ -28,6 +30,7 @@ from bot.services.catalog import CatalogService
 from bot.services.clock import Clock, utc_now
 from bot.services.digest import DigestService
 from bot.services.export import ExportService
+from bot.services.feeds import FeedService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
 from bot.services.history import HistoryService
@@ -187,7 +190,12 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 requests_per_second=requests_per_second, shards=shards),
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
-                                                 stores.add_policy_store(db))), sender
+                                                 stores.add_policy_store(db)),
+                            feeds=FeedService(
+                                stores.feed_store(db), catalog, papers, arxiv_source,
+                                DiscordFeedPoster(client), **_feed_options(
+                                    settings, clock=clock, owner=claim_owner, shards=shards,
+                                    requests_per_second=requests_per_second))), sender
 
         async def release() -> None:
             try:
@@ -205,6 +213,15 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         await arxiv_source.close()
         await db.close()
         raise
+
+
+def _feed_options(settings: Settings, *, clock: Clock, owner: str | None, shards: Shards,
+                  requests_per_second: float) -> dict[str, Any]:
+    """The feed service's schedule and claims, from the settings."""
+    return {"poll_every": timedelta(minutes=settings.arxiv.poll_minutes), "clock": clock,
+            "owner": owner, "shards": shards, "concurrency": settings.digest.concurrency,
+            "lease": timedelta(seconds=settings.digest.claim_lease_seconds),
+            "requests_per_second": requests_per_second}
 
 
 def token_of(settings: Settings) -> str:

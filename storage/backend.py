@@ -9,12 +9,14 @@ from storage.add_policy import SqliteAddPolicyStore
 from storage.bookmarks import SqliteBookmarkStore
 from storage.database import READERS, WRITE_WAIT_SECONDS, Database
 from storage.digests import SqliteDigestStore
+from storage.feeds import SqliteFeedStore
 from storage.groups import SqliteGroupStore
 from storage.history import SqliteHistoryStore
 from storage.interfaces import (
     AddPolicyStore,
     BookmarkStore,
     DigestStore,
+    FeedStore,
     GroupStore,
     HistoryStore,
     OutboxStore,
@@ -31,6 +33,7 @@ from storage.postgres.add_policy import PgAddPolicyStore
 from storage.postgres.bookmarks import PgBookmarkStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.digests import PgDigestStore
+from storage.postgres.feeds import PgFeedStore
 from storage.postgres.groups import PgGroupStore
 from storage.postgres.history import PgHistoryStore
 from storage.postgres.outbox import PgOutboxStore
@@ -121,3 +124,8 @@ def session_store(db: AnyDatabase) -> SessionStore:
 def add_policy_store(db: AnyDatabase) -> AddPolicyStore:
     """Who may add papers from arXiv, per server."""
     return PgAddPolicyStore(db) if isinstance(db, PgDatabase) else SqliteAddPolicyStore(db)
+
+
+def feed_store(db: AnyDatabase) -> FeedStore:
+    """arXiv feeds, their polls and announcements."""
+    return PgFeedStore(db) if isinstance(db, PgDatabase) else SqliteFeedStore(db)

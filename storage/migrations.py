@@ -29,6 +29,59 @@ _V12_NEW_COLUMNS = (
 )
 _FTS_OPTIONS = "tokenize = 'unicode61 remove_diacritics 2'"
 
+_FEED_TABLES = (
+    """CREATE TABLE feeds (
+        id {serial},
+        guild_id {big} NOT NULL,
+        query TEXT NOT NULL,
+        channel_id {big},
+        created_by {big} NOT NULL,
+        created_at TEXT NOT NULL,
+        paused_reason TEXT,
+        notice_pending INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (guild_id, query)
+    )""",
+    "CREATE INDEX feeds_query ON feeds (query)",
+    """CREATE TABLE feed_queries (
+        query TEXT PRIMARY KEY,
+        next_poll_at TEXT NOT NULL,
+        polls INTEGER NOT NULL DEFAULT 0,
+        last_polled_at TEXT,
+        last_error TEXT
+    )""",
+    """CREATE TABLE feed_seen (
+        query TEXT NOT NULL,
+        arxiv_id TEXT NOT NULL,
+        poll INTEGER NOT NULL,
+        PRIMARY KEY (query, arxiv_id)
+    )""",
+    """CREATE TABLE feed_announcements (
+        feed_id {big} NOT NULL,
+        poll INTEGER NOT NULL,
+        guild_id {big} NOT NULL,
+        channel_id {big} NOT NULL,
+        query TEXT NOT NULL,
+        paper_ids TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'claimed', 'posted', 'failed')),
+        claims INTEGER NOT NULL DEFAULT 0,
+        message_id {big},
+        reason TEXT,
+        owner TEXT,
+        lease_until TEXT,
+        claimed_at TEXT,
+        created_at TEXT NOT NULL,
+        finished_at TEXT,
+        PRIMARY KEY (feed_id, poll)
+    )""",
+    "CREATE INDEX feed_announcements_open ON feed_announcements (status, lease_until)",
+)
+
+
+def feed_tables(*, serial: str, big: str) -> tuple[str, ...]:
+    """The feed tables in one backend's types (shared, so the two schemas cannot drift)."""
+    return tuple(s.format(serial=serial, big=big) for s in _FEED_TABLES)
+
+
 
 @dataclass(frozen=True, slots=True)
 class Migration:
@@ -396,6 +449,11 @@ MIGRATIONS: tuple[Migration, ...] = (
                 curator_role_id INTEGER,
                 updated_at TEXT NOT NULL
             )""",),
+    ),
+    Migration(
+        14,
+        "arXiv feeds: followed queries, their polls, seen ids and the announcement ledger",
+        feed_tables(serial="INTEGER PRIMARY KEY AUTOINCREMENT", big="INTEGER"),
     ),
 )
 

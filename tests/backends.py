@@ -14,6 +14,7 @@ from storage.interfaces import (
     AddPolicyStore,
     BookmarkStore,
     DigestStore,
+    FeedStore,
     GroupStore,
     HistoryStore,
     OutboxStore,
@@ -71,6 +72,9 @@ class Backend:
 
     def add_policies(self) -> AddPolicyStore:
         return stores.add_policy_store(self.db)
+
+    def feeds(self) -> FeedStore:
+        return stores.feed_store(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.client.background import BackgroundTasks
 from bot.client.cogs.catalog import CatalogCog
 from bot.client.cogs.digest import DigestCog
+from bot.client.cogs.feeds import FeedCog
 from bot.client.cogs.group import GroupCog
 from bot.client.cogs.history import HistoryCog
 from bot.client.cogs.papers import PapersCog
@@ -93,6 +94,7 @@ class PaperclubBot(commands.AutoShardedBot):
         self._release = release
         self.services, self.outbox = services(self)
         self._tick_lock = asyncio.Lock()
+        self._feed_lock = asyncio.Lock()
         self._closing = False
         self._closed = asyncio.Event()
         self.caught_up = asyncio.Event()
@@ -118,6 +120,10 @@ class PaperclubBot(commands.AutoShardedBot):
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
             max_instances=1, misfire_grace_time=None, replace_existing=True)
+        # Feeds on their own job: a slow or throttling arXiv never holds the digest back.
+        self.scheduler.add_job(self.feed_tick, IntervalTrigger(
+            seconds=self.settings.digest.tick_seconds), id="feeds", coalesce=True,
+            max_instances=1, misfire_grace_time=None, replace_existing=True)
         self.scheduler.start()
         discord_settings = self.settings.discord
         if discord_settings.sync != "off":
@@ -129,7 +135,7 @@ class PaperclubBot(commands.AutoShardedBot):
         """The translator and every cog (also used by `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
         for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog, VotesCog,
-                    ReadingCog, GroupCog, SessionCog, PresentCog, HistoryCog):
+                    ReadingCog, GroupCog, SessionCog, PresentCog, HistoryCog, FeedCog):
             await self.add_cog(cog(self, self.services))
 
     async def on_ready(self) -> None:
@@ -138,6 +144,8 @@ class PaperclubBot(commands.AutoShardedBot):
             await self.digest_tick()
         finally:
             self.caught_up.set()
+        # arXiv may be slow: the feeds catch up in the background (`background_done` waits).
+        self.background.spawn(self.feed_tick(), "feeds catch-up")
 
     async def digest_tick(self) -> None:
         """The scheduler's wake-up: the digest, the votes and the reminders decide what is due.
@@ -151,6 +159,15 @@ class PaperclubBot(commands.AutoShardedBot):
                         await tick()
                     except Exception:
                         log.exception("a scheduled turn failed")
+
+    async def feed_tick(self) -> None:
+        """The scheduler's wake-up for arXiv feeds: poll what is due, post what is owed."""
+        if self.is_ready() and not self.is_closed() and not self._feed_lock.locked():
+            async with self._feed_lock:
+                try:
+                    await self.services.feeds.tick()
+                except Exception:
+                    log.exception("a feed turn failed")
 
     async def close(self) -> None:
         """Stop the scheduler, let a running digest turn finish, send what the outbox has for
@@ -170,6 +187,10 @@ class PaperclubBot(commands.AutoShardedBot):
                 await asyncio.wait_for(self._tick_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a paper-of-the-day turn is still running")
+            try:  # and a running feed turn (it records a poll in one transaction)
+                await asyncio.wait_for(self._feed_lock.acquire(), CLOSE_WAIT_SECONDS)
+            except TimeoutError:
+                log.warning("closing while a feed turn is still running")
             await self.outbox.stop(self.settings.subscriptions.drain_seconds)
             await self.background.cancel()
             for view in list(self._views):

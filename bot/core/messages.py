@@ -15,6 +15,7 @@ from bot.core.strings import (
     commands,
     digest,
     errors,
+    feeds,
     history,
     papers,
     queue,
@@ -29,7 +30,8 @@ from bot.core.strings import (
 _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
           queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
-          history.STRINGS, adding.STRINGS)
+          history.STRINGS, adding.STRINGS,
+          feeds.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

@@ -33,6 +33,8 @@ class ReasonCode(StrEnum):
     DMS_CLOSED = "dms_closed"
     LATER_REMINDER_DUE = "later_reminder_due"
     SESSION_STARTED = "session_started"
+    ARXIV_BUSY = "arxiv_busy"  # arXiv throttled or could not be reached: try later
+    ARXIV_REJECTED = "arxiv_rejected"  # text: arXiv's own reason
     TEXT = "text"  # text: a sentence stored before codes existed
 
 

@@ -19,8 +19,10 @@ class ArxivSource(Protocol):
 
     async def search(self, query: str, *, max_results: int,
                      sort_by: SortBy = SortBy.RELEVANCE,
-                     sort_order: SortOrder = SortOrder.DESCENDING) -> SearchResult:
-        """Up to `max_results` papers matching an arXiv `search_query`, page by page."""
+                     sort_order: SortOrder = SortOrder.DESCENDING,
+                     start: int = 0) -> SearchResult:
+        """Up to `max_results` papers matching an arXiv `search_query`, page by page, from
+        the `start`-th result on."""
 
     async def close(self) -> None:
         """Release the connection pool (the process is stopping)."""

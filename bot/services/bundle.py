@@ -10,6 +10,7 @@ from bot.services.bookmarks import BookmarkService
 from bot.services.catalog import CatalogService
 from bot.services.digest import DigestService
 from bot.services.export import ExportService
+from bot.services.feeds import FeedService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
 from bot.services.history import HistoryService
@@ -44,3 +45,4 @@ class Services:
     """arXiv's API, paced for the whole process (one client, closed with the bot)."""
     adding: AddingService
     """Papers added by arXiv id or link, and who may add them per server."""
+    feeds: FeedService

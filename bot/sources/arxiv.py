@@ -110,10 +110,12 @@ class ArxivClient:
 
     async def search(self, query: str, *, max_results: int,
                      sort_by: SortBy = SortBy.RELEVANCE,
-                     sort_order: SortOrder = SortOrder.DESCENDING) -> SearchResult:
-        """Up to `max_results` papers for an arXiv `search_query`, paging as needed."""
+                     sort_order: SortOrder = SortOrder.DESCENDING,
+                     start: int = 0) -> SearchResult:
+        """Up to `max_results` papers for an arXiv `search_query` from the `start`-th result
+        on, paging as needed."""
         entries: dict[str, ArxivEntry] = {}
-        total, start = 0, 0
+        total = 0
         while len(entries) < max_results:
             size = min(self._page_size, max_results - len(entries))
             params = {"search_query": query, "start": str(start), "max_results": str(size),

@@ -8,7 +8,7 @@ the FTS5 table. Append new migrations; never edit one that has shipped.
 
 from __future__ import annotations
 
-from storage.migrations import Migration
+from storage.migrations import Migration, feed_tables
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -296,10 +296,15 @@ MIGRATIONS: tuple[Migration, ...] = (
                 updated_at TEXT NOT NULL
             )""",),
     ),
+    Migration(
+        5,
+        "SQLite 14: arXiv feeds, their polls, seen ids and the announcement ledger",
+        feed_tables(serial="BIGSERIAL PRIMARY KEY", big="BIGINT"),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13}
+SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

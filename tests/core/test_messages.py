@@ -79,6 +79,9 @@ ENGLISH: list[tuple[Reason, str]] = [
     (Reason(ReasonCode.LATER_REMINDER_DUE),
      "a later reminder was already due when the bot caught up"),
     (Reason(ReasonCode.SESSION_STARTED), "the session had already started"),
+    (Reason(ReasonCode.ARXIV_BUSY), "arXiv is busy; I'll try again at the next check"),
+    (Reason(ReasonCode.ARXIV_REJECTED, {"text": "incorrect id format"}),
+     "arXiv refused the query: incorrect id format"),
     (Reason(ReasonCode.TEXT, {"text": "an old sentence {kept} as it was"}),
      "an old sentence {kept} as it was"),
 ]

@@ -39,8 +39,9 @@ NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
 ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
 TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message
+FEED_QUERY = "cat:cs.LG AND abs:grokking"
 TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers",
-         "值得一读")
+         "值得一读", FEED_QUERY)
 
 
 @pytest.fixture(params=["zh-CN", "zh-TW"])
@@ -151,6 +152,19 @@ async def _adding_walk(run: Run, standin: StandIn, guild: Guild, people: People,
     return [await _answer(menu)]
 
 
+async def _feed_walk(run: Run, people: People) -> None:
+    """`/feed`: follow, a refused query, a duplicate, the list, a refusal, removal."""
+    await run("feed add", {"query": FEED_QUERY})
+    await run("feed add", {"query": "title:grokking"})
+    await run("feed add", {"query": "cat:cs.LG AND"})
+    await run("feed add", {"query": FEED_QUERY})
+    await run("feed list")
+    await run("feed remove", {"feed": 1}, user=people.alice)
+    await run("feed remove", {"feed": 99})
+    await run("feed remove", {"feed": 1})
+    await run("feed list")
+
+
 async def _answer(handle: InteractionHandle) -> Answer:
     response = await handle.response()
     return await handle.followup() if response.type == 5 else response
@@ -231,6 +245,7 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     refused = await run("digest off", user=people.alice)
     assert t(lang, "perm.manage_guild") in refused.content
     await run("digest off")
+    await _feed_walk(run, people)
     await run("forget-me", user=people.alice, in_guild=False)
     posts = standin.messages(guild.channel("papers"))
     dms = standin.messages(standin.dm_channel(people.bob))

@@ -59,6 +59,14 @@ _STATE = (
     ("INSERT INTO dm_pauses (user_id, reason, paused_at) VALUES (?, ?, ?)", (USER, "r", "t")),
     ("INSERT INTO add_policy (guild_id, who, curator_role_id, updated_at) VALUES (?, ?, ?, ?)",
      (GUILD, "curators", 9, "t")),
+    ("INSERT INTO feeds (id, guild_id, query, channel_id, created_by, created_at) "
+     "VALUES (?, ?, ?, ?, ?, ?)", (4, GUILD, "cat:cs.LG", 5, USER, "t")),
+    ("INSERT INTO feed_queries (query, next_poll_at) VALUES (?, ?)", ("cat:cs.LG", "t")),
+    ("INSERT INTO feed_seen (query, arxiv_id, poll) VALUES (?, ?, ?)",
+     ("cat:cs.LG", "2401.01234", 1)),
+    ("INSERT INTO feed_announcements (feed_id, poll, guild_id, channel_id, query, paper_ids, "
+     "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+     (4, 1, GUILD, 5, "cat:cs.LG", "[]", "pending", "t")),
 )
 
 

@@ -22,8 +22,28 @@ THREAD_ALREADY_EXISTS = 160004
 
 
 def _failure(exc: discord.HTTPException) -> DeliveryFailed:
+    return delivery_failure(exc)
+
+
+def delivery_failure(exc: discord.HTTPException) -> DeliveryFailed:
+    """Discord's refusal as the services see it (rate limits are worth another try)."""
     return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
                           retryable=exc.status == 429)
+
+
+async def find_own_post(client: discord.Client, channel_id: int, marker: str, nonce: str,
+                        since: datetime) -> int | None:
+    """Our message after `since` carrying `nonce` or `marker` in an embed's footer: every
+    message since then, oldest first, 100 a page, as far as the channel goes."""
+    channel = client.get_partial_messageable(channel_id)
+    me = client.user
+    async for message in channel.history(limit=None, after=since, oldest_first=True):
+        if me is not None and message.author.id != me.id:
+            continue
+        if message.nonce == nonce or any(
+                marker in (embed.footer.text or "") for embed in message.embeds):
+            return message.id
+    return None
 
 
 class DiscordDigestPoster:
@@ -54,20 +74,11 @@ class DiscordDigestPoster:
 
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:
-        """Our post of that date: every message after `since`, oldest first, 100 a page, as
-        far as the channel goes; ours if it carries the nonce or the marker in a footer."""
-        channel = self.client.get_partial_messageable(channel_id)
-        me = self.client.user
+        """Our post of that date (see `find_own_post`)."""
         try:
-            async for message in channel.history(limit=None, after=since, oldest_first=True):
-                if me is not None and message.author.id != me.id:
-                    continue
-                if message.nonce == nonce or any(
-                        marker in (embed.footer.text or "") for embed in message.embeds):
-                    return message.id
+            return await find_own_post(self.client, channel_id, marker, nonce, since)
         except discord.HTTPException as exc:
             raise _failure(exc) from exc
-        return None
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
                           name: str) -> int:
