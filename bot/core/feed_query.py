@@ -19,6 +19,7 @@ MAX_TERMS = 20
 FIELDS = frozenset({"ti", "au", "abs", "co", "jr", "cat", "rn", "id", "all"})
 OPERATORS = frozenset({"AND", "OR", "ANDNOT"})
 _ALLOWED = re.compile(r"[\w\s:().*\"'+/-]")
+_WORD = re.compile(r"\w")
 _TOKEN = re.compile(r'\(|\)|(?:([A-Za-z]+):)?("[^"]*"|[^\s()"]+)')
 
 
@@ -42,9 +43,11 @@ def _tokens(text: str) -> list[str]:
             if field.lower() not in FIELDS:
                 raise Refusal("feed.query.field", field=field, fields=", ".join(
                     f"{name}:" for name in sorted(FIELDS)))
-            if value == '""':
+            if not _WORD.search(value):
                 raise Refusal("feed.query.empty_term", field=field.lower())
             tokens.append(f"{field.lower()}:{value}")
+        elif value is not None and not _WORD.search(value):  # `'`, `*`, `"-"`: no word
+            raise Refusal("feed.query.empty_term", field="all")
         else:
             tokens.append(match.group(0))
         position = match.end()

@@ -41,6 +41,8 @@ def test_queries_have_one_canonical_form(typed: str, canonical: str) -> None:
     ("()", "feed.query.operator"),
     ("title:grokking", "feed.query.field"),
     ('ti:""', "feed.query.empty_term"),
+    ("'", "feed.query.empty_term"),
+    ('abs:* AND grokking', "feed.query.empty_term"),
     (" ".join(["a"] * (MAX_TERMS + 1)), "feed.query.terms"),
 ])
 def test_nonsense_is_refused_with_a_reason(typed: str, key: str) -> None:
