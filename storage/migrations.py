@@ -387,6 +387,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
         ),
     ),
+    Migration(
+        15,
+        "claimed reminders and vote announcements are leased to the process finishing them",
+        (
+            "ALTER TABLE session_reminders ADD COLUMN owner TEXT",
+            "ALTER TABLE session_reminders ADD COLUMN lease_until TEXT",
+            "ALTER TABLE votes ADD COLUMN owner TEXT",
+            "ALTER TABLE votes ADD COLUMN lease_until TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

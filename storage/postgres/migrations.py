@@ -286,6 +286,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
         ),
     ),
+    Migration(
+        6,
+        "SQLite 15: claimed reminders and vote announcements are leased to the process "
+        "finishing them",
+        (
+            "ALTER TABLE session_reminders ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
+            "ALTER TABLE votes ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
