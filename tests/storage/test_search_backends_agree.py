@@ -16,8 +16,8 @@ from storage.database import Database
 from storage.papers import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.papers import PgPaperStore
-from tests.postgres import PostgresServer
 from tools.synthetic_catalog import write_listing
+from tools.throwaway_postgres import PostgresServer
 
 SYNTHETIC = 600
 

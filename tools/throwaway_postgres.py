@@ -1,5 +1,5 @@
-"""A throwaway PostgreSQL server for the test run: initdb into a temporary directory, a Unix
-socket in that directory (no TCP port), stopped and removed at exit.
+"""A throwaway PostgreSQL server for the test run and the benchmarks: initdb into a temporary
+directory, a Unix socket in that directory (no TCP port), stopped and removed at exit.
 
 initdb and postgres refuse to run as root; as root (CI) the server runs as the `postgres`
 system user (`runuser -u postgres --`). A migrated template database is made once; each test
@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -54,7 +55,8 @@ class PostgresServer:
         command = [str(a) for a in args]
         if self._as_root:
             command = ["runuser", "-u", _SERVER_USER, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(  # noqa: S603 (fixed commands, no user input)
+            command, capture_output=True, text=True, check=False)
         if done.returncode:
             raise RuntimeError(f"{command[-len(args)]} failed ({done.returncode}): "
                                f"{(done.stderr or done.stdout).strip()[-2000:]}")
@@ -114,3 +116,20 @@ class PostgresServer:
             await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         finally:
             await admin.close()
+
+
+@contextlib.asynccontextmanager
+async def throwaway_server() -> AsyncIterator[PostgresServer | None]:
+    """A started server with its template database, stopped at the end; None where no
+    PostgreSQL binaries exist."""
+    binaries = find_binaries()
+    if binaries is None:
+        yield None
+        return
+    server = PostgresServer(binaries)
+    try:
+        server.start()
+        await server.make_template()
+        yield server
+    finally:
+        server.stop()
