@@ -21,8 +21,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                   "session reminders for 1,000 servers due at once under the 50 requests/s "
                   "global limit, beside no limit"),
     "sharded": ("bench.sharded_digest",
-                "the 1,000-server paper of the day on 1 vs 3 sharded bot processes sharing one "
-                "database, against the 50 requests/s global limit of the token"),
+                "the 1,000-server paper of the day: 1 process on SQLite, 1 and 3 sharded "
+                "processes on one PostgreSQL, against the 50 requests/s global limit of the "
+                "token"),
     "views": ("bench.result_views",
               "memory of /paper result lists: RSS before and after 10,000 lookups through the "
               "stand-in, beside lists that hold their papers with no cap (the old behaviour)"),

@@ -34,6 +34,7 @@ from bot.services.feeds import FeedService
 from bot.services.forget import ForgetService
 from bot.services.group import GroupService
 from bot.services.history import HistoryService
+from bot.services.leases import Leaser, process_owner
 from bot.services.outbox import OutboxService
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
@@ -139,8 +140,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         vote_store = stores.vote_store(db)
         queue_store = stores.queue_store(db)
         queue = QueueService(queue_store, lookup, clock)
-        bookmark_store = stores.bookmark_store(db)
-        history_store = stores.history_store(db)
+        bookmark_store, history_store = stores.bookmark_store(db), stores.history_store(db)
         groups, sessions = stores.group_store(db), stores.session_store(db)
         forget = ForgetService(subscription_store, [
             (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
@@ -157,6 +157,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         pacing = dm_interval if dm_interval is not None else (
             1 / (settings.subscriptions.dm_per_second * share))
 
+        leases = Leaser(claim_owner or process_owner(),
+                        timedelta(seconds=settings.digest.claim_lease_seconds),
+                        lease_clock or clock)
         outbox = OutboxService(
             stores.outbox_store(db), subscription_store, papers,
             lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
@@ -170,9 +173,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
-                requests_per_second=requests_per_second, owner=claim_owner,
-                lease=timedelta(seconds=settings.digest.claim_lease_seconds),
-                lease_clock=lease_clock, shards=shards, history=history_store)
+                requests_per_second=requests_per_second, leases=leases, shards=shards,
+                history=history_store)
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
@@ -180,14 +182,15 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
                                               DiscordVoteAnnouncer(client), clock,
-                                              shards=shards),
+                                              shards=shards, leases=leases),
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
                                                     session_poster, clock, lookup, queue),
                             reminders=ReminderService(
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
-                                requests_per_second=requests_per_second, shards=shards),
+                                requests_per_second=requests_per_second, shards=shards,
+                                leases=leases),
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
                                                  stores.add_policy_store(db)),

@@ -331,8 +331,14 @@ class VoteStore(Protocol):
         ...
 
     async def claim(self, vote_id: int, winner: str, nonce: str, at: datetime, *,
-                    early: bool) -> bool:
-        """Close an open vote with its winner, before announcing; False if already closed."""
+                    early: bool, lease: Lease) -> bool:
+        """Close an open vote with its winner, before announcing, leased to `lease.owner`;
+        False if already closed."""
+        ...
+
+    async def hold(self, vote_id: int, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a claimed close: True when it is now `lease.owner`'s,
+        False when it is no longer claimed or another owner's lease is live at `now`."""
         ...
 
     async def mark_announced(self, vote_id: int, message_id: int, at: datetime) -> None:
@@ -544,8 +550,14 @@ class SessionStore(Protocol):
         ...
 
     async def claim_reminder(self, session_id: int, revision: int, offset_minutes: int,
-                             nonce: str) -> ReminderEntry | None:
-        """Claim a reminder before sending it; None when a row already exists."""
+                             nonce: str, *, lease: Lease) -> ReminderEntry | None:
+        """Claim a reminder before sending it, leased to `lease.owner`; None when a row
+        already exists."""
+        ...
+
+    async def hold_reminder(self, entry: ReminderEntry, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a claimed reminder: True when it is now `lease.owner`'s,
+        False when it is no longer claimed or another owner's lease is live at `now`."""
         ...
 
     async def finish_reminder(self, entry: ReminderEntry, status: ReminderStatus, *,

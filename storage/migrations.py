@@ -455,6 +455,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "arXiv feeds: followed queries, their polls, seen ids and the announcement ledger",
         feed_tables(serial="INTEGER PRIMARY KEY AUTOINCREMENT", big="INTEGER"),
     ),
+    Migration(
+        15,
+        "claimed reminders and vote announcements are leased to the process finishing them",
+        (
+            "ALTER TABLE session_reminders ADD COLUMN owner TEXT",
+            "ALTER TABLE session_reminders ADD COLUMN lease_until TEXT",
+            "ALTER TABLE votes ADD COLUMN owner TEXT",
+            "ALTER TABLE votes ADD COLUMN lease_until TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.core.digest_types import Lease
 from bot.core.reasons import Reason, decode_optional
 from bot.core.session_types import (
     Place,
@@ -15,6 +16,7 @@ from bot.core.session_types import (
     SessionStatus,
 )
 from storage.database import Database, utc_timestamp
+from storage.times import stored
 
 SESSION_COLUMNS = ("id, guild_id, paper_id, starts_at, presenter_id, voice_channel_id, link, "
                    "channel_id, status, revision, event_id, message_id, thread_id, notes, problem")
@@ -140,17 +142,32 @@ class SqliteSessionStore:
         return [reminder_from_row(row) for row in rows]
 
     async def claim_reminder(self, session_id: int, revision: int, offset_minutes: int,
-                             nonce: str) -> ReminderEntry | None:
-        """Claim a reminder before sending it; None when a row already exists."""
+                             nonce: str, *, lease: Lease) -> ReminderEntry | None:
+        """Claim a reminder before sending it, leased to `lease.owner`; None when a row
+        already exists."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO session_reminders (session_id, revision, offset_minutes, status, "
-                "nonce, claimed_at) VALUES (?, ?, ?, 'claimed', ?, ?) "
+                "nonce, claimed_at, owner, lease_until) VALUES (?, ?, ?, 'claimed', ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
-                (session_id, revision, offset_minutes, nonce, utc_timestamp()))
+                (session_id, revision, offset_minutes, nonce, utc_timestamp(), lease.owner,
+                 stored(lease.until)))
             if cursor.rowcount == 0:
                 return None
         return ReminderEntry(session_id, revision, offset_minutes, ReminderStatus.CLAIMED, nonce)
+
+    async def hold_reminder(self, entry: ReminderEntry, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a claimed reminder: True when it is now `lease.owner`'s,
+        False when it is no longer claimed or another owner's lease is live at `now` (a claim
+        without a lease, from before leases, is anyone's)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE session_reminders SET owner = ?, lease_until = ? WHERE session_id = ? "
+                "AND revision = ? AND offset_minutes = ? AND status = 'claimed' "
+                "AND (owner IS NULL OR owner = ? OR lease_until IS NULL OR lease_until <= ?)",
+                (lease.owner, stored(lease.until), entry.session_id, entry.revision,
+                 entry.offset_minutes, lease.owner, stored(now)))
+            return cursor.rowcount > 0
 
     async def finish_reminder(self, entry: ReminderEntry, status: ReminderStatus, *,
                               message_id: int | None = None,

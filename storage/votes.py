@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.core.digest_types import Lease
 from bot.core.reasons import Reason, decode_optional
 from bot.core.vote_types import BallotOutcome, Vote, VoteOption, VoteStatus
 from storage.database import Database
@@ -135,14 +136,27 @@ class SqliteVoteStore:
         return {int(r[0]): str(r[1]) for r in rows}
 
     async def claim(self, vote_id: int, winner: str, nonce: str, at: datetime, *,
-                    early: bool) -> bool:
-        """Close an open vote with its winner, before announcing; False if already closed."""
+                    early: bool, lease: Lease) -> bool:
+        """Close an open vote with its winner, before announcing, leased to `lease.owner`;
+        False if already closed."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE votes SET status = ?, winner = ?, nonce = ?, closed_early = ?, "
-                "claimed_at = ? WHERE id = ? AND status = ?",
-                (VoteStatus.CLAIMED, winner, nonce, int(early), stored(at), vote_id,
-                 VoteStatus.OPEN))
+                "claimed_at = ?, owner = ?, lease_until = ? WHERE id = ? AND status = ?",
+                (VoteStatus.CLAIMED, winner, nonce, int(early), stored(at), lease.owner,
+                 stored(lease.until), vote_id, VoteStatus.OPEN))
+            return cursor.rowcount > 0
+
+    async def hold(self, vote_id: int, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a claimed close: True when it is now `lease.owner`'s,
+        False when it is no longer claimed or another owner's lease is live at `now` (a claim
+        without a lease, from before leases, is anyone's)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE votes SET owner = ?, lease_until = ? WHERE id = ? AND status = ? "
+                "AND (owner IS NULL OR owner = ? OR lease_until IS NULL OR lease_until <= ?)",
+                (lease.owner, stored(lease.until), vote_id, VoteStatus.CLAIMED, lease.owner,
+                 stored(now)))
             return cursor.rowcount > 0
 
     async def mark_announced(self, vote_id: int, message_id: int, at: datetime) -> None:

@@ -1,6 +1,6 @@
 """The contract suite's backends: every store test that takes `backend` runs on SQLite and on
-PostgreSQL (a throwaway server, see tests/postgres.py), so the two can never drift. Stores come
-from `storage.backend`, as the app gets them.
+PostgreSQL (a throwaway server, see tools/throwaway_postgres.py), so the two can never drift.
+Stores come from `storage.backend`, as the app gets them.
 """
 
 from __future__ import annotations

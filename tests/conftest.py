@@ -21,7 +21,7 @@ from storage.papers import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from tests.backends import NOT_RUN, Backend
 from tests.group import People, new_people, reading_group
-from tests.postgres import PostgresServer, find_binaries
+from tools.throwaway_postgres import PostgresServer, find_binaries
 
 _postgres_missing: list[str] = []
 

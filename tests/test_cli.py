@@ -447,6 +447,8 @@ def test_export_a_selection_by_query_or_ids(loaded: Run, bundled_papers: list[Pa
 @pytest.mark.parametrize(("args", "problem"), [
     (["--shard-count", "2", "--shard-ids", "0,2"], "shard ids must be between 0 and 1"),
     (["--shard-count", "3", "--shard-ids", "1,1"], "shard ids must not repeat"),
+    (["--shard-count", "2", "--shard-ids", "1-2"], "shard ids must be between 0 and 1"),
+    (["--shard-count", "4", "--shard-ids", "0-1,1"], "shard ids must not repeat"),
     (["--shard-ids", "0"], "shard_ids needs shard_count (how many shards there are in all)"),
 ])
 def test_run_refuses_impossible_shards_in_one_line(run: Run, args: list[str],

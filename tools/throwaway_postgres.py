@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -115,3 +116,20 @@ class PostgresServer:
             await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         finally:
             await admin.close()
+
+
+@contextlib.asynccontextmanager
+async def throwaway_server() -> AsyncIterator[PostgresServer | None]:
+    """A started server with its template database, stopped at the end; None where no
+    PostgreSQL binaries exist."""
+    binaries = find_binaries()
+    if binaries is None:
+        yield None
+        return
+    server = PostgresServer(binaries)
+    try:
+        server.start()
+        await server.make_template()
+        yield server
+    finally:
+        server.stop()

@@ -38,6 +38,7 @@ from bot.core.lang import Lang
 from bot.core.models import Paper
 from bot.core.query import QueryError, parse_query
 from bot.core.records import dumps
+from bot.core.shards import parse_shard_ids
 from bot.services.adding import MAX_IDS
 from bot.services.catalog_files import CatalogFileError, CatalogFormat
 from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
@@ -638,13 +639,14 @@ async def _run_bot(settings: Settings) -> int:
 
 def _shard_ids(ctx: click.Context, param: click.Parameter,
                value: str | None) -> tuple[int, ...] | None:
-    """`--shard-ids 0,1` as a tuple of ints."""
+    """`--shard-ids 0,1` or `0-3` (a range, as a systemd instance names it) as a tuple."""
     if value is None:
         return None
     try:
-        return tuple(int(part) for part in value.split(",") if part.strip())
+        return parse_shard_ids(value)
     except ValueError:
-        raise click.BadParameter("a comma-separated list of shard numbers, e.g. 0,1") from None
+        raise click.BadParameter("a comma-separated list of shard numbers or ranges, e.g. 0,1 "
+                                 "or 0-3") from None
 
 
 def _with_shards(settings: Settings, count: int | None,
@@ -665,7 +667,7 @@ def _with_shards(settings: Settings, count: int | None,
               help="How many shards the bot runs in all processes together "
                    "(default: discord.shard_count, else what Discord recommends).")
 @click.option("--shard-ids", callback=_shard_ids, default=None,
-              help="The shards this process runs, e.g. 0,1 (default: discord.shard_ids, "
+              help="The shards this process runs, e.g. 0,1 or 0-3 (default: discord.shard_ids, "
                    "else all).")
 @common_options
 def run(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> int:

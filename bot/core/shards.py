@@ -52,5 +52,19 @@ class Shards:
         return shard_of(guild_id or 0, self.count) in self.ids
 
 
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """`0,1`, `4-7` or `0,2-3` as shard ids in the order given (a range is inclusive; a systemd
+    instance name like `paperclub@0-1` reads as it is); ValueError on anything else."""
+    ids: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        first, dash, last = part.partition("-")
+        start = int(first)
+        end = int(last) if dash else start
+        if start < 0 or end < start:
+            raise ValueError(f"not a shard range: {part}")
+        ids += range(start, end + 1)
+    return tuple(ids)
+
+
 ALL_SHARDS = Shards()
 """One process doing everything (the default)."""

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
@@ -56,6 +55,7 @@ from bot.services.digest_delivery import (
     DigestPoster,
 )
 from bot.services.fanout import each_isolated
+from bot.services.leases import Leaser, process_owner
 from bot.services.pacing import discord_pace
 from storage.interfaces import DigestStore, HistoryStore, PaperStore
 
@@ -65,8 +65,6 @@ T = TypeVar("T")
 
 RETRIES = 3
 RETRY_DELAY_SECONDS = 1.0
-DEFAULT_LEASE = timedelta(minutes=5)
-"""How long a claim stays its owner's without renewal (renewed before every Discord call)."""
 HISTORY_MARGIN = timedelta(minutes=5)
 """The history search starts this long before the claim (clock skew between us and Discord)."""
 
@@ -110,11 +108,6 @@ def digest_marker(local_date: date) -> str:
 
 
 
-def process_owner() -> str:
-    """This process as a claim owner: host, process id and start time (the default owner)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{utc_now().isoformat(timespec='seconds')}"
-
-
 class DigestService:
     """Runs every server's digest; one server's failure never delays or blocks another's."""
 
@@ -122,12 +115,10 @@ class DigestService:
                  grace: timedelta = DEFAULT_GRACE, concurrency: int = 50,
                  clock: Clock = utc_now,
                  audience: DigestAudience | None = None,
-                 requests_per_second: float = 45.0, owner: str | None = None,
-                 lease: timedelta = DEFAULT_LEASE,
-                 lease_clock: Clock | None = None, shards: Shards = ALL_SHARDS,
-                 history: HistoryStore | None = None) -> None:
-        """`owner` names this process in its claims (default: `process_owner()`); a claim is
-        leased for `lease` as measured by `lease_clock` (default: `clock`). The scheduled turn
+                 requests_per_second: float = 45.0, leases: Leaser | None = None,
+                 shards: Shards = ALL_SHARDS, history: HistoryStore | None = None) -> None:
+        """`leases` names this process in its claims and times their leases (default: this
+        process, `DEFAULT_LEASE` by `clock`). The scheduled turn
         covers only servers on `shards`; `requests_per_second` is this process's budget.
         `history` tells which papers a server discussed, for servers that skip them."""
         self.digests = digests
@@ -142,9 +133,7 @@ class DigestService:
         self._pace = discord_pace(requests_per_second)
         self.grace = grace
         self.clock = clock
-        self.owner = owner or process_owner()
-        self.lease = lease
-        self.lease_clock = lease_clock or clock
+        self.leases = leases or Leaser(process_owner(), clock=clock)
         self._concurrency = concurrency
         self.shards = shards
         self._guild_locks: dict[int, asyncio.Lock] = {}
@@ -292,8 +281,7 @@ class DigestService:
 
     async def _hold(self, guild_id: int, day: date) -> bool:
         """Take or renew this process's lease on a row; False while another process holds it."""
-        now = self.lease_clock()
-        return await self.digests.hold(guild_id, day, Lease(self.owner, now + self.lease), now)
+        return await self.leases.hold(partial(self.digests.hold, guild_id, day))
 
     async def _resume(self, config: DigestConfig, entry: LedgerEntry, now: datetime) -> Outcome:
         """Finish a claim left unfinished, unless another process's lease on it is live."""
@@ -332,7 +320,7 @@ class DigestService:
             return None
 
     def _new_lease(self) -> Lease:
-        return Lease(self.owner, self.lease_clock() + self.lease)
+        return self.leases.fresh()
 
     async def _claim_and_deliver(self, config: DigestConfig, local_date: date, *,
                                  late: bool) -> Outcome:

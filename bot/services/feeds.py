@@ -41,9 +41,10 @@ from bot.core.shards import ALL_SHARDS, Shards
 from bot.services.arxiv_port import ArxivSource
 from bot.services.catalog import CatalogService
 from bot.services.clock import Clock, utc_now
-from bot.services.digest import DEFAULT_LEASE, HISTORY_MARGIN, process_owner
+from bot.services.digest import HISTORY_MARGIN
 from bot.services.fanout import each_isolated
 from bot.services.feed_delivery import DeliveryFailed, FeedPost, FeedPoster
+from bot.services.leases import DEFAULT_LEASE, process_owner
 from bot.services.pacing import discord_pace
 from storage.interfaces import FeedStore, PaperStore
 

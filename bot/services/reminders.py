@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import partial
 
 from bot.core.nonce import nonce_of
 from bot.core.reasons import Reason, ReasonCode, text_reason
@@ -24,6 +25,7 @@ from bot.core.shards import ALL_SHARDS, Shards
 from bot.services.clock import Clock
 from bot.services.digest import HISTORY_MARGIN
 from bot.services.fanout import each_isolated
+from bot.services.leases import Leaser, process_owner
 from bot.services.pacing import discord_pace
 from bot.services.session_delivery import DeliveryFailed, Reminder, SessionPoster
 from storage.interfaces import GroupStore, PaperStore, SessionStore
@@ -71,9 +73,11 @@ class ReminderService:
     def __init__(self, sessions: SessionStore, groups: GroupStore, papers: PaperStore,
                  poster: SessionPoster, *, clock: Clock,
                  grace: timedelta = DEFAULT_REMINDER_GRACE, concurrency: int = 50,
-                 requests_per_second: float = 45.0, shards: Shards = ALL_SHARDS) -> None:
+                 requests_per_second: float = 45.0, shards: Shards = ALL_SHARDS,
+                 leases: Leaser | None = None) -> None:
         """The scheduled turn covers only servers on `shards`; `requests_per_second` is this
-        process's budget."""
+        process's budget; `leases` names this process in its claims (default: this process,
+        timed by `clock`)."""
         self.sessions = sessions
         self.groups = groups
         self.papers = papers
@@ -82,6 +86,7 @@ class ReminderService:
         self.grace = grace
         self._concurrency = concurrency
         self.shards = shards
+        self.leases = leases or Leaser(process_owner(), clock=clock)
         self._pace = discord_pace(requests_per_second)
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -120,7 +125,9 @@ class ReminderService:
         ledger = await self.sessions.reminders(session.id, session.revision)
         done: list[Sent] = []
         for entry in ledger:
-            if entry.status is ReminderStatus.CLAIMED:  # a crash between claim and record
+            # A crash between claim and record: resumed unless another process holds it.
+            if entry.status is ReminderStatus.CLAIMED and await self.leases.hold(
+                    partial(self.sessions.hold_reminder, entry)):
                 done.append(await self._deliver(session, entry, late=True, resumed=True))
         plan = plan_reminders(now, session.starts_at, offsets,
                               handled=[e.offset_minutes for e in ledger], grace=self.grace)
@@ -131,7 +138,8 @@ class ReminderService:
         if plan.post is not None:
             claimed = await self.sessions.claim_reminder(
                 session.id, session.revision, plan.post,
-                reminder_nonce(session.id, session.revision, plan.post))
+                reminder_nonce(session.id, session.revision, plan.post),
+                lease=self.leases.fresh())
             if claimed is not None:
                 done.append(await self._deliver(session, claimed, late=plan.late,
                                                 resumed=False))

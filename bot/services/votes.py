@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
+from functools import partial
 
 from bot.core.messages import Refusal
 from bot.core.models import Paper
@@ -30,6 +31,7 @@ from bot.core.vote_types import (
     winner,
 )
 from bot.services.clock import Clock
+from bot.services.leases import Leaser, process_owner
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
 from bot.services.vote_delivery import DeliveryFailed, Tallied, VoteAnnouncement, VoteAnnouncer
@@ -83,14 +85,17 @@ class VoteService:
     """Votes per server; one live vote at a time; every server's close isolated."""
 
     def __init__(self, votes: VoteStore, queue: QueueService, lookup: PaperLookup,
-                 announcer: VoteAnnouncer, clock: Clock, shards: Shards = ALL_SHARDS) -> None:
-        """The scheduled turn closes only votes of servers on `shards`."""
+                 announcer: VoteAnnouncer, clock: Clock, shards: Shards = ALL_SHARDS,
+                 leases: Leaser | None = None) -> None:
+        """The scheduled turn closes only votes of servers on `shards`; `leases` names this
+        process in its claims (default: this process, timed by `clock`)."""
         self._votes = votes
         self._queue = queue
         self._lookup = lookup
         self._announcer = announcer
         self._clock = clock
         self._shards = shards
+        self._leases = leases or Leaser(process_owner(), clock=clock)
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
@@ -158,7 +163,9 @@ class VoteService:
             if resume:
                 async with self._lock(vote.guild_id):
                     current = await self._votes.get(vote.id)
-                    if current is None or current.status is not VoteStatus.CLAIMED:
+                    if current is None or current.status is not VoteStatus.CLAIMED or \
+                            not await self._leases.hold(
+                                partial(self._votes.hold, vote.id)):
                         return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
                     return await self._announce(current, resumed=True)
             return await self._close(vote, early=False)
@@ -177,7 +184,8 @@ class VoteService:
             counts = tally(vote.options, await self._votes.ballots(vote.id))
             best = winner(vote.options, counts)
             claimed = await self._votes.claim(vote.id, best.paper_id, vote_nonce(vote.id),
-                                              self._clock(), early=early)
+                                              self._clock(), early=early,
+                                              lease=self._leases.fresh())
             current = await self._votes.get(vote.id)
             if not claimed or current is None:
                 return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)

@@ -301,10 +301,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         "SQLite 14: arXiv feeds, their polls, seen ids and the announcement ledger",
         feed_tables(serial="BIGSERIAL PRIMARY KEY", big="BIGINT"),
     ),
+    Migration(
+        6,
+        "SQLite 15: claimed reminders and vote announcements are leased to the process "
+        "finishing them",
+        (
+            "ALTER TABLE session_reminders ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
+            "ALTER TABLE votes ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14}
+SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

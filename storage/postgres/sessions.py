@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from bot.core.digest_types import Lease
 from bot.core.reasons import Reason
 from bot.core.session_types import Place, ReminderEntry, ReminderStatus, Session, SessionStatus
 from storage.database import utc_timestamp
@@ -19,6 +20,7 @@ from storage.sessions import (
     session_from_row,
     stored_start,
 )
+from storage.times import stored
 
 
 class PgSessionStore:
@@ -121,17 +123,28 @@ class PgSessionStore:
         return [reminder_from_row(row) for row in rows]
 
     async def claim_reminder(self, session_id: int, revision: int, offset_minutes: int,
-                             nonce: str) -> ReminderEntry | None:
-        """Claim a reminder before sending it, in one atomic statement; None when a row
-        already exists (whichever process asks)."""
+                             nonce: str, *, lease: Lease) -> ReminderEntry | None:
+        """Claim a reminder before sending it, leased to `lease.owner`, in one atomic
+        statement; None when a row already exists (whichever process asks)."""
         async with self._db.transaction() as conn:
             row = await conn.fetchrow(
                 "INSERT INTO session_reminders (session_id, revision, offset_minutes, status, "
-                "nonce, claimed_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                "nonce, claimed_at, owner, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
                 f"ON CONFLICT DO NOTHING RETURNING {REMINDER_COLUMNS}",
                 session_id, revision, offset_minutes, ReminderStatus.CLAIMED.value, nonce,
-                utc_timestamp())
+                utc_timestamp(), lease.owner, stored(lease.until))
         return reminder_from_row(row) if row else None
+
+    async def hold_reminder(self, entry: ReminderEntry, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a claimed reminder: True when it is now `lease.owner`'s,
+        False when it is no longer claimed or another owner's lease is live at `now`."""
+        async with self._db.transaction() as conn:
+            return rows_affected(await conn.execute(
+                "UPDATE session_reminders SET owner = $1, lease_until = $2 WHERE session_id = $3 "
+                "AND revision = $4 AND offset_minutes = $5 AND status = $6 "
+                "AND (owner IS NULL OR owner = $1 OR lease_until IS NULL OR lease_until <= $7)",
+                lease.owner, stored(lease.until), entry.session_id, entry.revision,
+                entry.offset_minutes, ReminderStatus.CLAIMED.value, stored(now))) > 0
 
     async def finish_reminder(self, entry: ReminderEntry, status: ReminderStatus, *,
                               message_id: int | None = None,

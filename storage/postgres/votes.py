@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.core.digest_types import Lease
 from bot.core.reasons import Reason
 from bot.core.vote_types import BallotOutcome, Vote, VoteOption, VoteStatus
 from storage.postgres.database import PgDatabase, rows_affected
@@ -120,14 +121,25 @@ class PgVoteStore:
         return {int(r[0]): str(r[1]) for r in rows}
 
     async def claim(self, vote_id: int, winner: str, nonce: str, at: datetime, *,
-                    early: bool) -> bool:
-        """Close an open vote with its winner, before announcing; False if already closed."""
+                    early: bool, lease: Lease) -> bool:
+        """Close an open vote with its winner, before announcing, leased to `lease.owner`;
+        False if already closed."""
         async with self._db.transaction() as conn:
             return rows_affected(await conn.execute(
                 "UPDATE votes SET status = $1, winner = $2, nonce = $3, closed_early = $4, "
-                "claimed_at = $5 WHERE id = $6 AND status = $7",
-                VoteStatus.CLAIMED.value, winner, nonce, int(early), stored(at), vote_id,
-                VoteStatus.OPEN.value)) > 0
+                "claimed_at = $5, owner = $6, lease_until = $7 WHERE id = $8 AND status = $9",
+                VoteStatus.CLAIMED.value, winner, nonce, int(early), stored(at), lease.owner,
+                stored(lease.until), vote_id, VoteStatus.OPEN.value)) > 0
+
+    async def hold(self, vote_id: int, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a claimed close: True when it is now `lease.owner`'s,
+        False when it is no longer claimed or another owner's lease is live at `now`."""
+        async with self._db.transaction() as conn:
+            return rows_affected(await conn.execute(
+                "UPDATE votes SET owner = $1, lease_until = $2 WHERE id = $3 AND status = $4 "
+                "AND (owner IS NULL OR owner = $1 OR lease_until IS NULL OR lease_until <= $5)",
+                lease.owner, stored(lease.until), vote_id, VoteStatus.CLAIMED.value,
+                stored(now))) > 0
 
     async def mark_announced(self, vote_id: int, message_id: int, at: datetime) -> None:
         """Record the announcement that was sent."""

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.shards import ALL_SHARDS, Shards, shard_of
+from bot.core.shards import ALL_SHARDS, Shards, parse_shard_ids, shard_of
 from storage.shard_filter import shard_condition
 
 SNOWFLAKES = st.integers(min_value=0, max_value=(1 << 63) - 1)
@@ -45,3 +45,18 @@ def test_every_process_owns_each_server_once_and_sql_agrees(
         picked = sorted(r[0] for r in conn.execute(f"SELECT guild_id FROM t WHERE {where}",
                                                     params))
     assert picked == sorted(g for g in guilds if shards.owns(g))
+
+
+@pytest.mark.parametrize(("text", "ids"), [
+    ("0", (0,)), ("0,1", (0, 1)), ("0-1", (0, 1)), ("4-7", (4, 5, 6, 7)),
+    ("0, 2-3", (0, 2, 3)), ("3-3", (3,)),
+])
+def test_shard_ids_and_ranges_as_a_systemd_instance_names_them(
+        text: str, ids: tuple[int, ...]) -> None:
+    assert parse_shard_ids(text) == ids
+
+
+@pytest.mark.parametrize("text", ["a", "1-", "-1", "3-1", "0-x", "1.5"])
+def test_anything_else_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_shard_ids(text)

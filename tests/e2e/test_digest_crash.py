@@ -46,13 +46,15 @@ class BotProcess:
     """`paperclub run` in a subprocess, connected to the stand-in in this process."""
 
     def __init__(self, standin: StandIn, tmp_path: Path, *, name: str = "bot",
-                 lease_seconds: int = 1) -> None:
-        """Processes with different `name`s share the database (one per `tmp_path`)."""
+                 lease_seconds: int = 1, postgres_url: str | None = None) -> None:
+        """Processes with different `name`s share the database (one per `tmp_path`, or the
+        PostgreSQL database of `postgres_url`)."""
         self.config = tmp_path / f"{name}.toml"
         self.db_path = tmp_path / "crash.db"
         self.log = tmp_path / f"{name}.log"
+        url = "" if postgres_url is None else f'url = "{postgres_url}"\n'
         self.config.write_text(
-            f'[database]\npath = "{self.db_path}"\n'
+            f'[database]\npath = "{self.db_path}"\n{url}'
             f'[discord]\napi_base = "{standin.rest_base}"\n'
             f'gateway_url = "{standin.gateway_url}"\nsync = "global"\n'
             f"[digest]\ntick_seconds = 5\nclaim_lease_seconds = {lease_seconds}\n",

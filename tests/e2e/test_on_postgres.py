@@ -22,6 +22,11 @@ from tests.e2e.test_paper_command import test_paper_grokking_answers_with_its_ca
 from tests.e2e.test_reading_list import (
     test_forget_me_erases_bookmarks_ballots_and_anonymises_suggestions,
 )
+from tests.e2e.test_resume_leases import (
+    forgetful,
+    test_two_processes_resume_a_crashed_reminder_claim_once,
+    test_two_processes_resume_a_crashed_vote_announcement_once,
+)
 from tests.e2e.test_subscriptions import (
     test_digest_mentions_exactly_the_matching_members_and_dms_the_others,
     test_new_papers_give_one_batched_dm_and_none_on_reload,
@@ -41,9 +46,16 @@ ON_POSTGRES = (
     test_digest_mentions_exactly_the_matching_members_and_dms_the_others,
     test_new_papers_give_one_batched_dm_and_none_on_reload,
     test_subscribe_list_unsubscribe_and_limits,
+    test_two_processes_resume_a_crashed_reminder_claim_once,
+    test_two_processes_resume_a_crashed_vote_announcement_once,
 )
 """The flows run here: the paper of the day (claims, retries, skip-discussed), subscriptions
-and the outbox, the queue, a vote across restarts, bookmarks, forgetting, `/paper`."""
+and the outbox, the queue, a vote across restarts, bookmarks, forgetting, `/paper`, two
+processes racing to resume one crashed reminder or vote claim."""
+
+
+FIXTURES = (forgetful,)
+"""Fixtures of the tests above that conftest does not provide."""
 
 
 @pytest.fixture

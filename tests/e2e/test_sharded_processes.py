@@ -1,7 +1,8 @@
-"""Three real bot processes, each running a shard range of one stand-in, on one database:
-the paper of the day is due in the same minute in every server; each server gets exactly one
-post, also when a process is SIGKILLed and restarted, and when two processes are given
-overlapping shards (then the database claim is the only guard: Discord's nonce memory is off).
+"""Three real bot processes, each running a shard range of one stand-in, on one database (a
+SQLite file, and again one PostgreSQL database on the throwaway server): the paper of the day
+is due in the same minute in every server; each server gets exactly one post, also when a
+process is SIGKILLed and restarted, and when two processes are given overlapping shards (then
+the database claim is the only guard: Discord's nonce memory is off).
 """
 
 from __future__ import annotations
@@ -10,28 +11,45 @@ import asyncio
 import os
 import sys
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.core.digest_types import DigestConfig
+from bench.sharded_digest import SharedDatabase, due_now, servers, until_finished
 from bot.core.shards import Shards
 from discord_standin import Guild, StandIn
-from storage.database import Database
-from storage.digests import SqliteDigestStore
+from tests.backends import NOT_RUN
 from tests.e2e.test_digest_crash import ROOT, BotProcess, _until
+from tools.throwaway_postgres import PostgresServer
 
 pytestmark = pytest.mark.slow
 SERVERS = 200
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database(request: pytest.FixtureRequest,
+                   tmp_path: Path) -> AsyncIterator[SharedDatabase]:
+    """The database every process shares: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield SharedDatabase(tmp_path / "crash.db")
+        return
+    server: PostgresServer | None = request.getfixturevalue("postgres_server")
+    if server is None:
+        pytest.skip(NOT_RUN)
+    url = await server.fresh_database()
+    yield SharedDatabase(tmp_path / "crash.db", url)
+    await server.drop_database(url)
+    assert not (tmp_path / "crash.db").exists()  # nothing fell back to the SQLite file
+
+
 class ShardProcess(BotProcess):
     """`paperclub run --shard-count N --shard-ids …` in a subprocess."""
 
-    def __init__(self, standin: StandIn, tmp_path: Path, name: str, count: int,
+    def __init__(self, standin: StandIn, database: SharedDatabase, name: str, count: int,
                  ids: tuple[int, ...]) -> None:
-        super().__init__(standin, tmp_path, name=name, lease_seconds=2)
+        super().__init__(standin, database.sqlite_path.parent, name=name, lease_seconds=2,
+                         postgres_url=database.postgres_url)
         self.shard_args = ["--shard-count", str(count), "--shard-ids", ",".join(map(str, ids))]
 
     async def start(self) -> None:
@@ -42,44 +60,14 @@ class ShardProcess(BotProcess):
                 *self.shard_args, cwd=ROOT, env={**os.environ, **env}, stdout=log, stderr=log)
 
 
-def _servers(count: int) -> list[Guild]:
-    """Servers spread over the shards (snowflakes a second apart, as Discord makes them)."""
-    return [Guild(f"Group {n}", channels=["papers"], id=((1_400_000_000_000 + n * 1000) << 22)
-                  | n) for n in range(count)]
-
-
-async def _due_now(db_path: Path, guilds: list[Guild]) -> None:
-    """Every server's paper of the day due in this minute."""
-    now = datetime.now(UTC)
-    db = await Database.open(db_path)
-    try:
-        store = SqliteDigestStore(db)
-        for guild in guilds:
-            await store.save_config(DigestConfig(
-                guild.id, guild.channel("papers").id, now.strftime("%H:%M"), "UTC",
-                enabled_since=now - timedelta(hours=1)))
-    finally:
-        await db.close()
-
-
-async def _finished(db_path: Path) -> int:
-    db = await Database.open(db_path, readers=1)
-    try:
-        row = await db.fetchone("SELECT count(*) FROM digest_ledger WHERE status = 'posted' "
-                                "AND thread_id IS NOT NULL")
-        return int(row[0]) if row else 0
-    finally:
-        await db.close()
-
-
 def _posts(standin: StandIn, guilds: list[Guild]) -> Counter[int]:
     return Counter({g.id: sum(1 for m in standin.messages(g.channel("papers")) if m.embeds)
                     for g in guilds})
 
 
-async def _run(standin: StandIn, tmp_path: Path, guilds: list[Guild],
+async def _run(standin: StandIn, database: SharedDatabase, guilds: list[Guild],
                layout: list[tuple[int, ...]], count: int, *, kill: bool) -> None:
-    procs = [ShardProcess(standin, tmp_path, f"shard{n}", count, ids)
+    procs = [ShardProcess(standin, database, f"shard{n}", count, ids)
              for n, ids in enumerate(layout)]
     try:
         for n, proc in enumerate(procs):  # the first loads the catalog into the new database
@@ -89,18 +77,17 @@ async def _run(standin: StandIn, tmp_path: Path, guilds: list[Guild],
                 return await _connected(standin, sessions)
 
             await _until(connected, f"process {n} to connect", 60)
-        await _due_now(procs[0].db_path, guilds)
+        await due_now(database, guilds)
         if kill:
             async def some_posted() -> bool:
                 return sum(_posts(standin, guilds).values()) >= len(guilds) // 4
             await _until(some_posted, "the first posts", 60)
             await procs[1].kill()
             await procs[1].start()
-
-        async def all_finished() -> bool:
-            return await _finished(procs[0].db_path) == len(guilds)
-
-        await _until(all_finished, "every server's post and thread", 120)
+        try:
+            await until_finished(database, len(guilds), 120)
+        except TimeoutError:
+            raise AssertionError("timed out waiting for every server's post and thread") from None
     finally:
         for proc in procs:
             await proc.stop()
@@ -111,10 +98,11 @@ async def _connected(standin: StandIn, sessions: int) -> bool:
 
 
 @pytest.mark.parametrize("kill", [False, True], ids=["steady", "sigkill-and-restart"])
-async def test_three_processes_post_once_per_server(tmp_path: Path, kill: bool) -> None:
-    guilds = _servers(SERVERS)
+async def test_three_processes_post_once_per_server(database: SharedDatabase,
+                                                    kill: bool) -> None:
+    guilds = servers(SERVERS)
     async with StandIn(guilds=guilds, rate_limit=50, max_concurrency=16) as standin:
-        await _run(standin, tmp_path, guilds, [(0,), (1,), (2,)], 3, kill=kill)
+        await _run(standin, database, guilds, [(0,), (1,), (2,)], 3, kill=kill)
         posts = _posts(standin, guilds)
         limited = standin.rate_limited
         owners = Counter(Shards(3, (s,)).owns(g.id) for g in guilds for s in range(3))
@@ -136,9 +124,9 @@ class Racing:
         return self.now
 
 
-async def test_overlapping_shards_still_post_once_per_server(tmp_path: Path) -> None:
-    guilds = _servers(SERVERS // 2)
+async def test_overlapping_shards_still_post_once_per_server(database: SharedDatabase) -> None:
+    guilds = servers(SERVERS // 2)
     async with StandIn(guilds=guilds, clock=Racing(), max_concurrency=16) as standin:
-        await _run(standin, tmp_path, guilds, [(0, 1), (1,)], 2, kill=False)
+        await _run(standin, database, guilds, [(0, 1), (1,)], 2, kill=False)
         posts = _posts(standin, guilds)
     assert set(posts.values()) == {1}, f"posts per server: {Counter(posts.values())}"

@@ -19,7 +19,7 @@ from storage.errors import SchemaError
 from storage.papers import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.papers import PgPaperStore
-from tests.postgres import PostgresServer
+from tools.throwaway_postgres import PostgresServer
 
 QUERIES = ("grokking", "蒸馏", "attention", "learn", "diffusion model", "Vardi")
 GUILD, USER = 111_000_000_000_000_001, 222_000_000_000_000_002

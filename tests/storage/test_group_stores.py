@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+from bot.core.digest_types import Lease
 from bot.core.group_types import SuggestOutcome
 from bot.core.reasons import Reason, ReasonCode
 from bot.core.session_types import GroupSettings, Place, ReminderStatus, SessionStatus
@@ -13,6 +14,11 @@ from bot.core.vote_types import VoteOption, VoteStatus
 from tests.backends import Backend
 
 T0 = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+MINUTE = timedelta(minutes=1)
+
+
+def _lease(owner: str, until: datetime = T0 + MINUTE) -> Lease:
+    return Lease(owner, until)
 
 
 async def test_queue_orders_by_support_then_age_and_counts_each_member_once(
@@ -70,8 +76,8 @@ async def test_a_vote_is_claimed_once_and_one_live_vote_per_server(backend: Back
     assert await votes.cast(vote.id, 11, "zzz", T0) == "unknown"
     assert await votes.ballots(vote.id) == {11: "bbb"}
     assert await votes.due(T0) == [] and len(await votes.due(T0 + timedelta(hours=1))) == 1
-    assert await votes.claim(vote.id, "bbb", "n", T0, early=False)
-    assert not await votes.claim(vote.id, "bbb", "n", T0, early=False)
+    assert await votes.claim(vote.id, "bbb", "n", T0, early=False, lease=_lease("a"))
+    assert not await votes.claim(vote.id, "bbb", "n", T0, early=False, lease=_lease("b"))
     assert await votes.cast(vote.id, 12, "aaa", T0) == "closed"
     assert [v.id for v in await votes.unfinished()] == [vote.id]
     await votes.mark_announced(vote.id, 99, T0)
@@ -90,8 +96,8 @@ async def test_concurrent_closes_claim_a_vote_once(backend: Backend) -> None:
     options = [VoteOption(1, "aaa", 1, T0), VoteOption(2, "bbb", 2, T0)]
     vote = await votes.open(1, 5, 10, T0, T0, options)
     assert vote is not None
-    wins = await asyncio.gather(*(votes.claim(vote.id, "aaa", f"n{n}", T0, early=True)
-                                  for n in range(8)))
+    wins = await asyncio.gather(*(votes.claim(vote.id, "aaa", f"n{n}", T0, early=True,
+                                              lease=_lease(f"p{n}")) for n in range(8)))
     assert wins.count(True) == 1
     await votes.mark_failed(vote.id, Reason(ReasonCode.CHANNEL_MISSING), T0)
     failed = await votes.get(vote.id)
@@ -174,7 +180,8 @@ async def test_sessions_round_trip_move_finish_and_problems(backend: Backend) ->
 async def test_a_reminder_is_claimed_once_even_concurrently(backend: Backend) -> None:
     sessions = backend.sessions()
     session = await sessions.create(1, "aaa", T0, None, Place(), 9)
-    claims = await asyncio.gather(*(sessions.claim_reminder(session.id, 1, 30, f"n{n}")
+    claims = await asyncio.gather(*(sessions.claim_reminder(session.id, 1, 30, f"n{n}",
+                                                            lease=_lease(f"p{n}"))
                                      for n in range(8)))
     won = [c for c in claims if c is not None]
     assert len(won) == 1 and won[0].status == ReminderStatus.CLAIMED
@@ -186,6 +193,42 @@ async def test_a_reminder_is_claimed_once_even_concurrently(backend: Backend) ->
     assert [(r.offset_minutes, r.status, r.message_id, r.reason) for r in rows] == [
         (1440, ReminderStatus.SKIPPED, None, skipped), (30, ReminderStatus.POSTED, 123, None)]
     assert await sessions.reminders(session.id, 2) == []
+
+
+async def test_a_claimed_reminder_is_resumed_only_under_a_lease(backend: Backend) -> None:
+    """The claimer's lease keeps others off until it expires; then one taker wins it; a
+    finished reminder is nobody's to resume."""
+    sessions = backend.sessions()
+    session = await sessions.create(1, "aaa", T0, None, Place(), 9)
+    entry = await sessions.claim_reminder(session.id, 1, 30, "n", lease=_lease("a"))
+    assert entry is not None
+    assert not await sessions.hold_reminder(entry, _lease("b", T0 + 2 * MINUTE), T0)
+    assert await sessions.hold_reminder(entry, _lease("a", T0 + 2 * MINUTE), T0)  # renewed
+    expired = T0 + 2 * MINUTE
+    takers = await asyncio.gather(*(
+        sessions.hold_reminder(entry, _lease(f"p{n}", expired + MINUTE), expired)
+        for n in range(6)))
+    assert takers.count(True) == 1
+    await sessions.finish_reminder(entry, ReminderStatus.POSTED, message_id=5)
+    assert not await sessions.hold_reminder(entry, _lease("z", expired + 9 * MINUTE),
+                                            expired + MINUTE)
+
+
+async def test_a_claimed_vote_close_is_resumed_only_under_a_lease(backend: Backend) -> None:
+    votes = backend.votes()
+    vote = await votes.open(1, 5, 10, T0, T0, [VoteOption(1, "aaa", 1, T0),
+                                                VoteOption(2, "bbb", 2, T0)])
+    assert vote is not None
+    assert not await votes.hold(vote.id, _lease("a"), T0)  # open: nothing to resume
+    assert await votes.claim(vote.id, "aaa", "n", T0, early=False, lease=_lease("a"))
+    assert not await votes.hold(vote.id, _lease("b", T0 + 2 * MINUTE), T0)
+    assert await votes.hold(vote.id, _lease("a", T0 + 2 * MINUTE), T0)
+    expired = T0 + 2 * MINUTE
+    takers = await asyncio.gather(*(votes.hold(vote.id, _lease(f"p{n}", expired + MINUTE),
+                                               expired) for n in range(6)))
+    assert takers.count(True) == 1
+    await votes.mark_announced(vote.id, 99, expired)
+    assert not await votes.hold(vote.id, _lease("z", expired + 9 * MINUTE), expired + MINUTE)
 
 
 async def test_bookmarks_per_member_and_server(backend: Backend) -> None:

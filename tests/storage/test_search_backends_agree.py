@@ -17,8 +17,8 @@ from storage.interfaces import PaperStore
 from storage.papers import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.papers import PgPaperStore
-from tests.postgres import PostgresServer
 from tools.synthetic_catalog import write_listing
+from tools.throwaway_postgres import PostgresServer
 
 SYNTHETIC = 600
 

@@ -1,0 +1,118 @@
+"""Two processes that both own a server race to resume the same unfinished claim (a reminder,
+a vote's announcement) left by a process that crashed: exactly one sends. Discord's nonce
+memory is off, so the lease taken before resuming is the only guard."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+from bot.client.bot import PaperclubBot
+from bot.core.digest_types import Lease
+from bot.core.models import Paper
+from bot.core.session_types import Place, ReminderStatus
+from bot.core.vote_types import VoteOption, VoteStatus
+from bot.services.reminders import ReminderOutcome, reminder_nonce
+from bot.services.votes import CloseStatus, vote_nonce
+from bot.settings import Settings
+from bot.wiring import build_bot, open_configured
+from discord_standin import Channel, Guild, StandIn
+from storage import backend as stores
+from tests.clocks import FakeClock, Ticker
+from tests.group import assert_no_tasks_left
+
+IDENTIFY_SPACING = 5.0
+
+
+@pytest.fixture
+async def forgetful(guild: Guild) -> AsyncIterator[StandIn]:
+    """A stand-in that forgets every nonce at once (a window shorter than no time)."""
+    async with StandIn(guilds=[guild], clock=Ticker(), nonce_window=-1.0) as server:
+        yield server
+        assert server.internal_errors == []
+        assert server.unknown_requests == []
+    assert_no_tasks_left()
+
+
+async def _processes(standin: StandIn, settings: Settings,
+                     clock: FakeClock) -> list[PaperclubBot]:
+    """Two paperclub processes on the shared database, both owning every server."""
+    started = []
+    for owner in ("first", "second"):
+        paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
+                                    guild_ready_timeout=0.05)
+        ticker = standin.world.clock
+        assert isinstance(ticker, Ticker)
+        ticker.advance(IDENTIFY_SPACING)
+        await standin.start_bot(paperclub)
+        await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+        started.append(paperclub)
+    return started
+
+
+def _sends(standin: StandIn, channel: Channel) -> int:
+    return len(standin.requests("POST", f"/channels/{channel.id}/messages",
+                                route="/channels/{channel_id}/messages"))
+
+
+async def test_two_processes_resume_a_crashed_reminder_claim_once(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    standin = forgetful
+    processes = await _processes(standin, settings, clock)
+    try:
+        await _race_to_resume_a_reminder(standin, processes, guild, clock, bundled_papers[0])
+    finally:
+        for paperclub in processes:
+            await standin.stop_bot(paperclub)
+
+
+async def _race_to_resume_a_reminder(standin: StandIn, processes: list[PaperclubBot],
+                                     guild: Guild, clock: FakeClock, paper: Paper) -> None:
+    papers = guild.channel("papers")
+    sessions = processes[0].services.reminders.sessions
+    session = await sessions.create(guild.id, paper.id,
+                                    clock.now + timedelta(minutes=50), None, Place(), papers.id)
+    crashed = Lease("crashed", clock.now)  # expired: anyone may take the claim over
+    # The hour-before reminder (a default) was claimed ten minutes ago, then the process died.
+    entry = await sessions.claim_reminder(session.id, session.revision, 60,
+                                          reminder_nonce(session.id, session.revision, 60),
+                                          lease=crashed)
+    assert entry is not None
+    results = await asyncio.gather(*(p.services.reminders.tick() for p in processes))
+    resumed = [s for sent in results for s in sent if s.offset_minutes == 60]
+    assert [s.outcome for s in resumed] == [ReminderOutcome.POSTED]
+    assert _sends(standin, papers) == 1
+    (row,) = [r for r in await sessions.reminders(session.id, session.revision)
+              if r.offset_minutes == 60]
+    assert row.status is ReminderStatus.POSTED and row.message_id is not None
+
+
+async def test_two_processes_resume_a_crashed_vote_announcement_once(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    standin, papers = forgetful, guild.channel("papers")
+    processes = await _processes(standin, settings, clock)
+    db = await open_configured(settings.database)
+    try:
+        votes = stores.vote_store(db)
+        options = [VoteOption(n, p.id, 1, clock.now)
+                   for n, p in enumerate(bundled_papers[:2], start=1)]
+        vote = await votes.open(guild.id, papers.id, 1, clock.now - timedelta(hours=1),
+                                clock.now, options)
+        assert vote is not None
+        assert await votes.claim(vote.id, options[0].paper_id, vote_nonce(vote.id), clock.now,
+                                 early=False, lease=Lease("crashed", clock.now))
+        results = await asyncio.gather(*(p.services.votes.tick() for p in processes))
+        closes = sorted(c.status for done in results for c in done)
+        assert closes == [CloseStatus.ALREADY, CloseStatus.ANNOUNCED]
+        assert _sends(standin, papers) == 1
+        announced = await votes.get(vote.id)
+        assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+    finally:
+        await db.close()
+        for paperclub in processes:
+            await standin.stop_bot(paperclub)

@@ -1,0 +1,35 @@
+"""The systemd template unit: the instance name is the shard range `paperclub run` gets."""
+
+from __future__ import annotations
+
+import configparser
+import shlex
+from pathlib import Path
+
+import pytest
+
+from bot.core.shards import parse_shard_ids
+
+UNIT = Path(__file__).resolve().parents[1] / "deploy" / "paperclub@.service"
+
+
+def _service() -> configparser.SectionProxy:
+    unit = configparser.ConfigParser(interpolation=None, strict=False)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(UNIT, encoding="utf-8")
+    return unit["Service"]
+
+
+@pytest.mark.parametrize(("instance", "shards"), [("0-1", (0, 1)), ("2-3", (2, 3)),
+                                                  ("4-7", (4, 5, 6, 7)), ("5", (5,))])
+def test_the_instance_name_becomes_the_shard_ids(instance: str,
+                                                 shards: tuple[int, ...]) -> None:
+    command = shlex.split(_service()["ExecStart"].replace("%i", instance))
+    assert command[1:3] == ["run", "--config"] and command[0].endswith("/paperclub")
+    assert parse_shard_ids(command[command.index("--shard-ids") + 1]) == shards
+
+
+def test_the_unit_stops_with_sigterm_and_restarts_on_failure() -> None:
+    service = _service()
+    assert (service["KillSignal"], service["Restart"]) == ("SIGTERM", "on-failure")
+    assert "EnvironmentFile" in service  # the token and database URL stay out of the unit
