@@ -34,6 +34,8 @@ _INTERNAL = frozenset({"paperclub_schema", "sqlite_sequence"})
 _PAPER_FIELDS = [c.removeprefix("p.") for c in PAPER_COLUMNS.split(", ")]
 _INDEX_COLUMNS = frozenset({"search", "search_tokens"})
 """PostgreSQL's index columns on `papers`: computed on the way in, never copied."""
+_PG_DERIVED = frozenset({"paper_heads"})
+"""PostgreSQL's index tables, kept by a trigger from `papers`: never copied."""
 
 Row = tuple[Any, ...]
 
@@ -116,7 +118,8 @@ class _Postgres:
             "LEFT JOIN pg_constraint k ON k.conrelid = c.oid AND k.contype = 'f' "
             "LEFT JOIN pg_class r ON r.oid = k.confrelid "
             "WHERE n.nspname = current_schema() AND c.relkind = 'r' GROUP BY c.relname")
-        return {str(name): list(refs) for name, refs in rows if name not in _INTERNAL}
+        return {str(name): list(refs) for name, refs in rows
+                if name not in _INTERNAL | _PG_DERIVED}
 
     async def columns(self, table: str) -> tuple[list[str], list[str]]:
         rows = await self.db.fetch(

@@ -27,12 +27,18 @@ from storage.errors import (
 )
 from storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
 
-__all__ = ["Isolation", "PgDatabase", "where_of"]
+__all__ = ["SERVER_SETTINGS", "Isolation", "PgDatabase", "where_of"]
 
 log = logging.getLogger(__name__)
 
 Isolation = Literal["read_committed", "repeatable_read", "serializable"]
 CONNECT_TIMEOUT_SECONDS = 10.0
+SERVER_SETTINGS = {"plan_cache_mode": "force_custom_plan"}
+"""Session settings of every pooled connection. asyncpg prepares each statement, and after five
+runs PostgreSQL would switch it to a generic plan, blind to the bound values: a search's
+`tsquery` then looks as selective as any, and a rare word's search walked every row backwards
+by id instead of using the GIN index (0.6 s instead of 2 ms at 100k papers). Planning each
+statement for its values costs tens of microseconds."""
 _MIGRATION_LOCK = 0x70617065  # pg_advisory_xact_lock key: one migrating process at a time
 
 
@@ -90,7 +96,7 @@ class PgDatabase:
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=max(1, pool_size), timeout=CONNECT_TIMEOUT_SECONDS,
-                command_timeout=None)
+                command_timeout=None, server_settings=SERVER_SETTINGS)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
                 ValueError) as exc:
             raise _unreachable(exc, url) from exc

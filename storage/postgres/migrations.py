@@ -3,12 +3,17 @@
 Migration 1 is SQLite's schema at version 10 flattened: the same tables and columns (64-bit
 integers for Discord ids, text for timestamps, 0/1 integers for flags, so that rows copy across
 unchanged), with the full-text index as a `tsvector` column on `papers` (GIN-indexed) instead of
-the FTS5 table. Append new migrations; never edit one that has shipped.
+the FTS5 table. Migration 7 adds `paper_heads`, the headline part of that `tsvector` (only
+PostgreSQL has it: it is derived, never copied). Append new migrations; never edit one that has
+shipped.
 """
 
 from __future__ import annotations
 
 from storage.migrations import Migration, feed_tables
+
+HEAD_WEIGHTS = "{a,b}"
+"""The weight letters of the headline columns (titles A, authors B) kept in `paper_heads`."""
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -310,10 +315,35 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE votes ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
         ),
     ),
+    Migration(
+        7,
+        "search speed: the headline index (titles and authors) in a narrow side table kept by "
+        "a trigger, so a frequent word's window is ranked without reading whole rows",
+        (
+            """CREATE TABLE paper_heads (
+                id BIGINT PRIMARY KEY REFERENCES papers (id) ON DELETE CASCADE,
+                head TSVECTOR NOT NULL,
+                search_tokens INTEGER NOT NULL
+            )""",
+            f"""CREATE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO paper_heads (id, head, search_tokens)
+                VALUES (NEW.id, ts_filter(NEW.search, '{HEAD_WEIGHTS}'), NEW.search_tokens)
+                ON CONFLICT (id) DO UPDATE
+                SET head = excluded.head, search_tokens = excluded.search_tokens;
+                RETURN NULL;
+            END $$""",
+            "CREATE TRIGGER papers_heads AFTER INSERT OR UPDATE OF search, search_tokens "
+            "ON papers FOR EACH ROW EXECUTE FUNCTION paper_heads_sync()",
+            "INSERT INTO paper_heads (id, head, search_tokens) "
+            f"SELECT id, ts_filter(search, '{HEAD_WEIGHTS}'), search_tokens FROM papers",
+            "CREATE INDEX paper_heads_head ON paper_heads USING gin (head)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15}
+SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

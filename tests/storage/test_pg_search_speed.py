@@ -1,0 +1,94 @@
+"""What keeps PostgreSQL search fast (issue 13): every statement planned for its own values, and
+the headline index (`paper_heads`) in step with `papers` after every kind of write."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+from bot.core.catalog_types import LoadSource
+from bot.core.models import Paper
+from bot.core.query import parse_query
+from storage.postgres.database import PgDatabase
+from storage.postgres.papers import PgPaperStore
+
+_OUT_OF_STEP = (
+    "SELECT count(*) FROM papers p FULL JOIN paper_heads h ON h.id = p.id "
+    "WHERE p.id IS NULL OR h.id IS NULL OR h.head IS DISTINCT FROM ts_filter(p.search, '{a,b}') "
+    "OR h.search_tokens IS DISTINCT FROM p.search_tokens")
+
+
+async def test_every_pooled_connection_plans_each_statement_for_its_own_values(
+        postgres_url: str) -> None:
+    """A generic plan (PostgreSQL's choice after five runs of a prepared statement) cannot see
+    how rare a search's words are and walked every paper instead of using the GIN index."""
+    db = await PgDatabase.open(postgres_url, pool_size=2)
+    try:
+        async with db.transaction() as first, db.transaction() as second:
+            modes = [await conn.fetchval("SHOW plan_cache_mode") for conn in (first, second)]
+    finally:
+        await db.close()
+    assert modes == ["force_custom_plan", "force_custom_plan"]
+
+
+async def _out_of_step(db: PgDatabase) -> tuple[int, int]:
+    heads = int(await db.fetchval("SELECT count(*) FROM paper_heads"))
+    return heads, int(await db.fetchval(_OUT_OF_STEP))
+
+
+async def test_the_headline_index_follows_loads_updates_adds_and_prunes(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    db = await PgDatabase.open(postgres_url)
+    store = PgPaperStore(db)
+    source = LoadSource("listing")
+    try:
+        await store.load(enumerate(bundled_papers, 1), source=source)
+        assert await _out_of_step(db) == (len(bundled_papers), 0)
+
+        renamed = [dataclasses.replace(p, authors=("Zyxwvut Qponm",)) if i % 2 else p
+                   for i, p in enumerate(bundled_papers)]
+        await store.load(enumerate(renamed, 1), source=source)
+        assert await _out_of_step(db) == (len(bundled_papers), 0)
+        hits = await store.search(parse_query("zyxwvut"), limit=50)
+        assert len(hits) == len(bundled_papers) // 2  # found through the headline index
+
+        added = dataclasses.replace(bundled_papers[0], title_en="A Paper Added By Hand",
+                                    authors=("Hand Adder",))
+        await store.add_papers([added])
+        assert await _out_of_step(db) == (len(bundled_papers) + 1, 0)
+
+        kept = renamed[:5]
+        await store.load(enumerate(kept, 1), source=source, prune=True)
+        assert await _out_of_step(db) == (len(kept) + 1, 0)
+        assert [h.paper.id for h in await store.search(parse_query("adder"))] == [added.id]
+    finally:
+        await db.close()
+
+
+async def test_searches_in_flight_on_many_connections_agree_with_one_at_a_time(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    db = await PgDatabase.open(postgres_url, pool_size=4)
+    store = PgPaperStore(db)
+    try:
+        await store.load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        texts = ["grokk", "learning", "vardi", "稳定", "neural networks"] * 3
+        alone = [await store.search(parse_query(t)) for t in texts]
+        together = await asyncio.gather(*(store.search(parse_query(t)) for t in texts))
+    finally:
+        await db.close()
+    assert any(alone) and list(together) == alone
+
+
+async def test_a_load_leaves_the_planner_figures_of_the_search_tables_current(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    """Planned on a table's figures from before the load (or none), the first searches after a
+    big load walked the wrong index until autovacuum came by."""
+    db = await PgDatabase.open(postgres_url)
+    try:
+        await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        rows = await db.fetch("SELECT relname, reltuples FROM pg_class "
+                              "WHERE relname IN ('papers', 'paper_heads') ORDER BY relname")
+    finally:
+        await db.close()
+    assert [(r[0], r[1]) for r in rows] == [("paper_heads", len(bundled_papers)),
+                                            ("papers", len(bundled_papers))]
