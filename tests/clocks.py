@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 
 
@@ -29,3 +30,18 @@ class Ticker:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+class SleepTime:
+    """Seconds that pass only when someone sleeps (the arXiv client's 3 s spacing, its
+    back-off): no test waits for the wall clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)

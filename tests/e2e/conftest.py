@@ -13,8 +13,8 @@ from bot.client.bot import PaperclubBot
 from bot.settings import Settings, load_settings
 from bot.sources.arxiv import ArxivClient
 from discord_standin import Guild, StandIn
-from tests.clocks import FakeClock
-from tests.e2e.harness import ArxivTime, start_paperclub
+from tests.clocks import FakeClock, SleepTime
+from tests.e2e.harness import start_paperclub
 from tests.group import People, assert_no_tasks_left
 
 
@@ -49,13 +49,13 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def arxiv_time() -> ArxivTime:
+def arxiv_time() -> SleepTime:
     """The arXiv client's and the arXiv stand-in's seconds."""
-    return ArxivTime()
+    return SleepTime()
 
 
 @pytest.fixture
-async def arxiv(arxiv_time: ArxivTime) -> AsyncIterator[ArxivStandIn]:
+async def arxiv(arxiv_time: SleepTime) -> AsyncIterator[ArxivStandIn]:
     """The local arXiv, serving the project's fixtures."""
     async with ArxivStandIn(clock=arxiv_time.clock, sleep=arxiv_time.sleep) as server:
         yield server
@@ -63,7 +63,7 @@ async def arxiv(arxiv_time: ArxivTime) -> AsyncIterator[ArxivStandIn]:
 
 @pytest.fixture
 async def bot(standin: StandIn, settings: Settings, clock: FakeClock, arxiv: ArxivStandIn,
-              arxiv_time: ArxivTime) -> AsyncIterator[PaperclubBot]:
+              arxiv_time: SleepTime) -> AsyncIterator[PaperclubBot]:
     """paperclub with the bundled catalog, ready in the stand-in, asking the arXiv stand-in
     (retrying twice, on the fake seconds)."""
     client = ArxivClient(arxiv.api_base, clock=arxiv_time.clock, sleep=arxiv_time.sleep,

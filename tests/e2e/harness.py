@@ -12,20 +12,6 @@ from discord_standin import StandIn
 from tests.clocks import FakeClock
 
 
-class ArxivTime:
-    """Seconds that pass only when the arXiv client or stand-in sleeps (no wall-clock waits)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
-        await asyncio.sleep(0)
-
-
 async def start_paperclub(standin: StandIn, settings: Settings, clock: FakeClock, *,
                           arxiv: ArxivSource | None = None) -> PaperclubBot:
     """Build the bot on the fake clock (and `arxiv`'s client, if given) and connect it to the

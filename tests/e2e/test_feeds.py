@@ -19,8 +19,7 @@ from bot.settings import Settings
 from bot.sources.arxiv import ArxivClient
 from bot.wiring import build_bot
 from discord_standin import Guild, Message, StandIn
-from tests.clocks import FakeClock, Ticker
-from tests.e2e.harness import ArxivTime
+from tests.clocks import FakeClock, SleepTime, Ticker
 from tests.group import People, assert_no_tasks_left
 
 QUERY = "abs:grokking"
@@ -50,7 +49,7 @@ async def standin(guild: Guild, ticker: Ticker) -> AsyncIterator[StandIn]:
 
 
 @pytest.fixture
-async def feed_arxiv(arxiv_time: ArxivTime) -> AsyncIterator[tuple[ArxivStandIn, ArxivClient]]:
+async def feed_arxiv(arxiv_time: SleepTime) -> AsyncIterator[tuple[ArxivStandIn, ArxivClient]]:
     """An arXiv stand-in with two papers, and a client on its fake seconds."""
     time = arxiv_time
     async with ArxivStandIn([paper(1), paper(2)], clock=time.clock, sleep=time.sleep) as server:

@@ -25,7 +25,7 @@ from bot.sources.arxiv import ArxivClient
 from storage.database import Database
 from storage.feeds import SqliteFeedStore
 from storage.papers import SqlitePaperStore
-from tests.clocks import FakeClock
+from tests.clocks import FakeClock, SleepTime
 
 GUILD, OTHER = 100, 200
 CHANNEL, OTHER_CHANNEL = 11, 22
@@ -38,20 +38,6 @@ def paper(number: int, day: int) -> StandinPaper:
         id=f"2611.{number:05d}", title=f"Grokking Study Number {number}",
         summary="We study grokking once more.", authors=("Ada Lindqvist",),
         categories=("cs.LG",), published=datetime(2026, 11, day, 12, tzinfo=UTC))
-
-
-class FakeTime:
-    """Seconds that pass only when someone sleeps (the arXiv client's 3 s spacing)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
-        await asyncio.sleep(0)
 
 
 @dataclass
@@ -110,7 +96,7 @@ class World:
 
 @pytest.fixture
 async def world(db: Database) -> AsyncIterator[World]:
-    time = FakeTime()
+    time = SleepTime()
     async with ArxivStandIn([paper(1, 1), paper(2, 2), paper(3, 3)], clock=time.clock,
                             sleep=time.sleep) as arxiv:
         client = ArxivClient(arxiv.api_base, clock=time.clock, sleep=time.sleep,

@@ -12,35 +12,22 @@ from arxiv_standin import ArxivFault, ArxivStandIn, RecordedQuery, synthetic_pap
 from bot.core.arxiv_ids import ArxivRef
 from bot.core.arxiv_types import ArxivBusy, ArxivRejected, SortBy, SortOrder
 from bot.sources.arxiv import MIN_INTERVAL, ArxivClient
-
-
-class FakeTime:
-    """Seconds that pass only when someone sleeps: no test waits for the wall clock."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
-        await asyncio.sleep(0)
+from tests.clocks import SleepTime
 
 
 @pytest.fixture
-def time() -> FakeTime:
-    return FakeTime()
+def time() -> SleepTime:
+    return SleepTime()
 
 
 @pytest.fixture
-async def arxiv(time: FakeTime) -> AsyncIterator[ArxivStandIn]:
+async def arxiv(time: SleepTime) -> AsyncIterator[ArxivStandIn]:
     async with ArxivStandIn(clock=time.clock, sleep=time.sleep) as standin:
         yield standin
 
 
 @pytest.fixture
-async def client(arxiv: ArxivStandIn, time: FakeTime) -> AsyncIterator[ArxivClient]:
+async def client(arxiv: ArxivStandIn, time: SleepTime) -> AsyncIterator[ArxivClient]:
     made = ArxivClient(arxiv.api_base, contact="club@example.org", clock=time.clock,
                        sleep=time.sleep, jitter=lambda: 0.5, max_retries=3, page_size=4)
     yield made
@@ -91,7 +78,7 @@ async def test_search_stops_at_the_total(arxiv: ArxivStandIn, client: ArxivClien
 
 
 async def test_503_then_200_retries_after_retry_after(arxiv: ArxivStandIn, client: ArxivClient,
-                                                      time: FakeTime) -> None:
+                                                      time: SleepTime) -> None:
     arxiv.fail(ArxivFault.unavailable(retry_after=30))
     result = await client.fetch([ArxivRef("2401.01234")])
     assert [e.ref.id for e in result.entries] == ["2401.01234"]

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.client.added_replies import answer_report
 from bot.client.checks import may_add
+from bot.client.cogs.base import ServiceGroupCog
 from bot.client.tree import UserFacingError, lang_of
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.client.ui.results import LiveViews
@@ -27,16 +27,14 @@ ADD_MENU = "Add paper to paperclub"
 LINK_LIMIT = 1000
 
 
-class CatalogCog(commands.GroupCog, group_name="catalog", group_description="The paper catalog"):
+class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The paper catalog"):
     """Catalog facts and the owner's reload."""
 
     def __init__(self, bot: PaperclubBot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
         self.live = LiveViews(bot.background.spawn)
         self.add_menu = app_commands.ContextMenu(name=ADD_MENU, callback=self.add_from_message)
         self.add_menu.guild_only = True
-        super().__init__()
+        super().__init__(bot, services)
 
     async def cog_load(self) -> None:
         """The message command lives outside the group: registered with the cog."""

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client.checks import manages_guild
+from bot.client.cogs.base import AdminGroupCog
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.client.ui.cards import CARD_COLOUR, escape, paper_message
@@ -21,8 +20,7 @@ from bot.core.messages import refusal_text, render_reason, t, weekday
 from bot.core.reasons import Reason, ReasonCode, text_reason
 
 if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
-    from bot.services.bundle import Services
+    pass
 
 NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "create_public_threads",
                      "send_messages_in_threads", "read_message_history")
@@ -60,18 +58,9 @@ def _switch(lang: Lang, on: bool) -> str:
 
 
 @app_commands.default_permissions(manage_guild=True)
-class DigestCog(commands.GroupCog, group_name="digest",
+class DigestCog(AdminGroupCog, group_name="digest",
                 group_description="The server's paper of the day"):
     """Set up, inspect and trigger the paper of the day."""
-
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        super().__init__()
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Guild only and Manage Server, checked here as well as by Discord's defaults."""
-        return manages_guild(interaction)
 
     async def _notice(self, interaction: discord.Interaction) -> str:
         """A pause the admins have not heard about yet, as a line to put first."""

@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client.checks import manages_guild
+from bot.client.cogs.base import AdminGroupCog
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.client.ui.cards import CARD_COLOUR, escape
@@ -19,8 +18,7 @@ from bot.core.lang import Lang
 from bot.core.messages import Refusal, duration, refusal_text, render_reason, t
 
 if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
-    from bot.services.bundle import Services
+    pass
 
 NEEDED_IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "read_message_history")
 FIELD_LIMIT = 1024
@@ -50,18 +48,9 @@ def _state(feed: Feed, lang: Lang) -> str:
 
 
 @app_commands.default_permissions(manage_guild=True)
-class FeedCog(commands.GroupCog, group_name="feed",
+class FeedCog(AdminGroupCog, group_name="feed",
               group_description="Follow arXiv searches: new papers join the catalog"):
     """Follow, list and remove the server's arXiv feeds."""
-
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        super().__init__()
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Guild only and Manage Server, checked here as well as by Discord's defaults."""
-        return manages_guild(interaction)
 
     def _every(self, lang: Lang) -> str:
         return duration(lang, self.bot.settings.arxiv.poll_minutes)

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.client.checks import manages_guild
+from bot.client.cogs.base import AdminGroupCog
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.core.adding_types import AddPolicy, WhoAdds
@@ -19,23 +18,13 @@ from bot.core.messages import Refusal, t
 from bot.core.session_plan import describe_offsets, parse_offsets
 
 if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
-    from bot.services.bundle import Services
+    pass
 
 
 @app_commands.default_permissions(manage_guild=True)
-class GroupCog(commands.GroupCog, group_name="group",
+class GroupCog(AdminGroupCog, group_name="group",
                group_description="Reading-group settings for this server"):
     """Server settings for sessions."""
-
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        super().__init__()
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Guild only and Manage Server, checked here as well as by Discord's defaults."""
-        return manages_guild(interaction)
 
     @app_commands.command(name="organiser-role",
                           description="Members of this role organise votes and sessions")

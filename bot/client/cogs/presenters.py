@@ -6,26 +6,20 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.client.checks import in_guild
+from bot.client.cogs.base import ServiceGroupCog
 from bot.client.replies import respond
 from bot.client.tree import lang_of
 from bot.core.messages import t
 
 if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
-    from bot.services.bundle import Services
+    pass
 
 
-class PresentCog(commands.GroupCog, group_name="present",
+class PresentCog(ServiceGroupCog, group_name="present",
                  group_description="The presenter rotation"):
     """Anyone may volunteer; the rotation proposes presenters for new sessions."""
-
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Guild only."""

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.client.checks import in_guild, is_organiser
+from bot.client.cogs.base import ServiceGroupCog
 from bot.client.group_replies import paper_choices
 from bot.client.outbound.session_poster import event_link, when_text
 from bot.client.replies import respond, safe_send
@@ -23,8 +23,7 @@ from bot.services.session_delivery import DeliveryFailed
 from bot.services.sessions import NOTES_LIMIT
 
 if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
-    from bot.services.bundle import Services
+    pass
 
 LINK_LIMIT = 100
 CHOICE_LIMIT = 25
@@ -56,14 +55,9 @@ class NotesModal(discord.ui.Modal):
             await safe_send(interaction, str(exc), ephemeral=True)
 
 
-class SessionCog(commands.GroupCog, group_name="session",
+class SessionCog(ServiceGroupCog, group_name="session",
                  group_description="The reading group's sessions"):
     """Sessions: a scheduled event, an announcement with a thread, reminders, notes."""
-
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Guild only."""
