@@ -2,8 +2,7 @@
 
 A load writes the whole new catalog into `papers_next`, `paper_honours_next` and
 `paper_fts_next` (created from the live tables' own schema, so migrations stay the one source of
-truth), in bounded transactions that let other writers in between, its index without FTS5
-automerge (`compact` merges it once before the switch). The switch drops the live
+truth), in bounded transactions that let other writers in between. The switch drops the live
 tables, renames the shadows into place and recreates their indexes in one short transaction.
 A load that dies leaves the live catalog untouched; its leftover shadows are dropped by the
 next load. One load at a time: a slot in `bot_state` names the process holding it.
@@ -22,12 +21,6 @@ from storage.errors import CatalogLoadRunning
 LIVE = ("papers", "paper_honours", "paper_fts")
 """Live tables, parents first."""
 SUFFIX = "_next"
-FTS = "paper_fts"
-BULK_MERGE = (("automerge", 0), ("crisismerge", 64))
-"""FTS5 settings while a load writes the shadow index: no merging after each batch's segment,
-only when 64 pile up on one level; `compact` then merges them all once."""
-LIVE_MERGE = (("automerge", 4), ("crisismerge", 16))
-"""FTS5's defaults, for the small writes of adds once the shadow is live."""
 SLOT_KEY = "catalog_load"
 _CREATE = re.compile(r'^(CREATE\s+(?:VIRTUAL\s+)?TABLE\s+)("?)(\w+)\2', re.IGNORECASE)
 _REFERENCES = re.compile(r'(REFERENCES\s+)("?)papers\2(?=\s*\()', re.IGNORECASE)
@@ -82,20 +75,6 @@ async def claim(conn: aiosqlite.Connection) -> None:
     for sql in await _schema(conn, f"SELECT sql FROM sqlite_master WHERE type = 'table' AND "
                                    f"name IN ({placeholders})", LIVE):
         await conn.execute(_shadow_sql(sql))
-    await _configure(conn, BULK_MERGE)
-
-
-async def _configure(conn: aiosqlite.Connection, settings: tuple[tuple[str, int], ...]) -> None:
-    for name, value in settings:
-        await conn.execute(f"INSERT INTO {shadow(FTS)} ({shadow(FTS)}, rank) VALUES (?, ?)",
-                           (name, value))
-
-
-async def compact(conn: aiosqlite.Connection) -> None:
-    """Merge the shadow index's segments into one and give it FTS5's usual merge settings
-    (before the switch). Call inside a transaction."""
-    await conn.execute(f"INSERT INTO {shadow(FTS)} ({shadow(FTS)}) VALUES ('optimize')")
-    await _configure(conn, LIVE_MERGE)
 
 
 async def drop_shadows(conn: aiosqlite.Connection) -> None:

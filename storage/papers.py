@@ -441,8 +441,6 @@ class SqlitePaperStore:
                              iter(papers))
             await self._carry_over(source.name if prune else None)
             async with self._db.transaction() as conn:
-                await catalog_swap.compact(conn)
-            async with self._db.transaction() as conn:
                 if prune:
                     counts.removed = await self._pruned(conn, source.name)
                 await conn.execute(
