@@ -168,7 +168,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             """The Discord side needs the client: the bot calls this with itself, once."""
             sender = OutboxSender(client, outbox, interval=pacing)
             notifier = Notifier(subscriptions, outbox, sender)
-            catalog.announcer = notifier
+            # after a load or add: subscribers hear of new papers, the typo vocabulary is rebuilt
+            catalog.announcer, catalog.on_change = notifier, search.prepare
             digest = DigestService(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),

@@ -111,9 +111,10 @@ class PaperclubBot(commands.AutoShardedBot):
         return view
 
     async def setup_hook(self) -> None:
-        """Translator, cogs, the outbox (resuming what earlier runs left), and a command sync
-        if the settings ask for one."""
+        """Translator, cogs, the outbox (resuming what earlier runs left), the typo vocabulary
+        (built in the background), and a command sync if the settings ask for one."""
         await self.add_commands()
+        await self.services.search.prepare()
         # votes' and cards' buttons keep working after a restart
         self.add_dynamic_items(VoteButton, AbstractButton)
         self.outbox.start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -43,6 +43,9 @@ class CatalogService:
         self.papers = papers
         self.path = path
         self.announcer = announcer
+        self.on_change: Callable[[], Awaitable[None]] | None = None
+        """Called after every load and add (the search service
+        starts rebuilding its typo vocabulary then, in the background)."""
         self._last: LoadReport | None = None
 
     async def stats(self) -> CatalogStats:
@@ -79,6 +82,7 @@ class CatalogService:
             log.warning("%s: rejected line %d: %s", path, error.line, error.reason)
         if report.rejected > min(len(report.errors), LOGGED_REJECTS):
             log.warning("%s: %d records rejected in all", path, report.rejected)
+        await self._changed()
         found = [await self.papers.get(i) for i in report.counts.added_ids]
         await self._announce([p for p in found if p is not None])
         return report
@@ -89,8 +93,13 @@ class CatalogService:
         each in order; subscribers hear of the new ones as after a reload, once each.
         Raises `CatalogLoadRunning` while a reload is being built."""
         outcomes = await self.papers.add_papers(papers, source=source)
+        await self._changed()
         await self._announce([o.paper for o in outcomes if o.status is AddStatus.ADDED])
         return outcomes
+
+    async def _changed(self) -> None:
+        if self.on_change is not None:
+            await self.on_change()
 
     async def _announce(self, papers: list[Paper]) -> None:
         """Queue subscribers' notifications about papers new to the catalog."""

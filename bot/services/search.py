@@ -47,17 +47,35 @@ class SearchService:
         self._vocabulary_version = -1
         self._refresh: asyncio.Task[None] | None = None
 
-    async def vocabulary(self) -> Vocabulary:
-        """The catalog's word list. Built on first use; after a catalog change it is rebuilt in
-        the background while the previous list keeps serving (a rebuild takes ~0.3 s at 100k)."""
+    async def prepare(self) -> None:
+        """Start building the typo vocabulary in the background when it is missing or older than
+        the catalog, and return at once: called at start and after every load or add, so the
+        first typo search after a change finds it built (a build takes ~0.1 s at 100k)."""
         version = await self._store.catalog_version()
-        if self._vocabulary is None:
-            await self._rebuild(version)
-        elif version != self._vocabulary_version and (
-                self._refresh is None or self._refresh.done()):
-            self._refresh = asyncio.create_task(self._rebuild(version))
+        if version != self._vocabulary_version:
+            self._build(version)
+
+    async def vocabulary(self) -> Vocabulary:
+        """The catalog's word list. While a newer one is built in the background the previous
+        list keeps serving; only a search before the very first build is done waits for it."""
+        version = await self._store.catalog_version()
+        if version != self._vocabulary_version:
+            building = self._build(version)
+            if self._vocabulary is None:
+                await asyncio.shield(building)
         assert self._vocabulary is not None
         return self._vocabulary
+
+    async def built(self) -> None:
+        """Wait for the background build in flight, if any (tests and benchmarks)."""
+        if self._refresh is not None:
+            await asyncio.shield(self._refresh)
+
+    def _build(self, version: int) -> asyncio.Task[None]:
+        """The background build in flight, or a new one for `version`."""
+        if self._refresh is None or self._refresh.done():
+            self._refresh = asyncio.create_task(self._rebuild(version))
+        return self._refresh
 
     async def _rebuild(self, version: int) -> None:
         terms = await self._store.vocabulary()

@@ -49,3 +49,19 @@ async def test_added_papers_are_announced_once_filled_ones_never(
     again = await service.add_papers([new, listed])
     assert [o.status for o in again] == [AddStatus.UNCHANGED, AddStatus.UNCHANGED]
     assert recorder.announced == [[new]]
+
+
+async def test_every_load_and_add_tells_on_change(db: Database, catalog_path: Path) -> None:
+    changes: list[str] = []
+
+    async def changed() -> None:
+        changes.append("changed")
+
+    service = CatalogService(SqlitePaperStore(db), catalog_path)
+    service.on_change = changed
+    await service.reload()
+    assert changes == ["changed"]
+    await service.add_papers([Paper(title_en="A Paper Only arXiv Has", title_zh="",
+                                    authors=("Ada Lovelace",),
+                                    links=Links(arxiv_id="2401.00001", arxiv_version=1))])
+    assert changes == ["changed", "changed"]

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.models import Paper
+from bot.core.models import Links, Paper
 from bot.core.query import parse_query
 from bot.services.search import SearchService, Strategy
+from storage.papers import SqlitePaperStore
 
 RIGHT_FIRST = [
     ("grokking", "To Grok Grokking: Provable Grokking in Ridge Regression"),
@@ -147,3 +148,43 @@ async def test_papers_by_id_keep_order_and_skip_missing(search: SearchService,
     first, second = bundled_papers[3], bundled_papers[0]
     found = await search.papers([first.id, "0" * 16, second.id])
     assert [p.id for p in found] == [first.id, second.id]
+
+
+class CountingStore(SqlitePaperStore):
+    """The bundled catalog's store, counting how often the typo vocabulary is read."""
+
+    vocabulary_reads = 0
+
+    async def vocabulary(self) -> list[tuple[str, int]]:
+        self.vocabulary_reads += 1
+        return await super().vocabulary()
+
+
+async def test_prepare_builds_the_typo_vocabulary_before_the_first_typo_search(
+        store: SqlitePaperStore) -> None:
+    counting = CountingStore(store._db)
+    search = SearchService(counting)
+    await search.prepare()
+    await search.built()
+    assert counting.vocabulary_reads == 1
+    outcome = await search.search(parse_query("grokkng"))
+    assert outcome.strategy is Strategy.CORRECTED
+    assert counting.vocabulary_reads == 1  # the typo search found it built
+    await search.prepare()  # the catalog did not change: nothing to rebuild
+    await search.built()
+    assert counting.vocabulary_reads == 1
+
+
+async def test_a_change_rebuilds_the_vocabulary_in_the_background(
+        store: SqlitePaperStore) -> None:
+    search = SearchService(store)
+    await search.prepare()
+    await search.built()
+    new = Paper(title_en="Zyxwvutian Manifolds", title_zh="", authors=("Ada Lovelace",),
+                links=Links(arxiv_id="2401.00009", arxiv_version=1))
+    await store.add_papers([new])
+    await search.prepare()
+    await search.built()
+    outcome = await search.search(parse_query("zyxwvutain"))
+    assert outcome.strategy is Strategy.CORRECTED and outcome.did_you_mean == "zyxwvutian"
+    await search.close()
