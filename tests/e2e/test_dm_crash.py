@@ -22,7 +22,7 @@ from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.papers import SqlitePaperStore
 from storage.subscriptions import SqliteSubscriptionStore
-from tests.e2e.test_digest_crash import ROOT, BotProcess, _until
+from tests.e2e.test_digest_crash import ROOT, TRIALS, BotProcess, _until
 
 pytestmark = pytest.mark.slow
 READERS = 40
@@ -83,7 +83,7 @@ def _dm_counts(standin: StandIn, readers: list[User]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
-@pytest.mark.parametrize("trial", [1, 2])
+@pytest.mark.parametrize("trial", TRIALS)
 async def test_dms_survive_repeated_kills_exactly_once(tmp_path: Path, signal_name: str,
                                                        trial: int) -> None:
     rng = random.Random(f"{signal_name}{trial}")
