@@ -23,7 +23,8 @@ CONFIG_COLUMNS = (
 )
 LEDGER_COLUMNS = (
     "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
-    "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until"
+    "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until, "
+    "followers_queued"
 )
 
 
@@ -55,6 +56,7 @@ def entry_from_row(row: Sequence[Any]) -> LedgerEntry:
         reason=decode_optional(row[12]),
         attempts=row[13], claimed_at=datetime.fromisoformat(row[14]),
         lease=Lease(row[15], datetime.fromisoformat(row[16])) if row[15] and row[16] else None,
+        followers_queued=bool(row[17]),
     )
 
 

@@ -403,6 +403,13 @@ class OutboxStore(Protocol):
         """Queue units, leaving out members told or queued before; returns rows queued."""
         ...
 
+    async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
+                              told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
+        """One transaction across the ledger and the outbox: mark a posted paper of the day's
+        followers queued, record `told` as pinged and queue `units`; None (nothing written)
+        when they were queued before, so a post's followers are queued exactly once."""
+        ...
+
     async def claim(self, owner: str, now: float, lease_until: float,
                     shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
         """Lease the oldest claimable unit (never leased, released, or lease expired) of a

@@ -82,6 +82,12 @@ def feed_tables(*, serial: str, big: str) -> tuple[str, ...]:
     return tuple(s.format(serial=serial, big=big) for s in _FEED_TABLES)
 
 
+FOLLOWERS_QUEUED = (
+    "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
+    # Rows finished before this version had their followers queued the old way.
+    "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
+)
+"""Both backends' statements for the ledger's "followers queued" flag."""
 
 @dataclass(frozen=True, slots=True)
 class Migration:
@@ -465,6 +471,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE votes ADD COLUMN lease_until TEXT",
         ),
     ),
+    Migration(16, "a posted paper of the day records whether its DMs and follow-up mentions "
+              "are queued", FOLLOWERS_QUEUED),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

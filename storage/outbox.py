@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any
 
+import aiosqlite
+
+from bot.core.digest_types import LedgerStatus
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
 from bot.core.shards import ALL_SHARDS, Shards
+from bot.core.subscription_types import Delivery
 from storage.database import Database, utc_timestamp
 from storage.shard_filter import shard_condition
 
@@ -39,6 +44,24 @@ def unit_from_rows(rows: Sequence[Sequence[Any]]) -> OutboxUnit | None:
                       attempts=max(int(r[3]) for r in rows))
 
 
+async def _enqueue(conn: aiosqlite.Connection, units: Iterable[OutboxUnit]) -> int:
+    """Queue units inside a transaction, leaving out members already told or queued about the
+    paper in the server; returns how many rows were queued."""
+    queued = 0
+    now = utc_timestamp()
+    for unit in units:
+        for entry in unit.entries:
+            cursor = await conn.execute(
+                f"INSERT OR IGNORE INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
+                "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
+                "notifications WHERE guild_id = ? AND user_id = ? AND paper_id = ?)",
+                (unit.key, unit.kind, entry.guild_id, entry.user_id, entry.paper_id,
+                 json.dumps(list(entry.topics)), entry.channel_id, entry.link, now,
+                 entry.guild_id, entry.user_id, entry.paper_id))
+            queued += cursor.rowcount
+    return queued
+
+
 class SqliteOutboxStore:
     """The `outbox` table."""
 
@@ -48,21 +71,27 @@ class SqliteOutboxStore:
     async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
         """Queue units in one transaction, leaving out members already told or queued about
         the paper in the server; returns how many rows were queued."""
-        queued = 0
-        now = utc_timestamp()
         async with self._db.transaction() as conn:
-            for unit in units:
-                key, kind = unit.key, unit.kind
-                for entry in unit.entries:
-                    cursor = await conn.execute(
-                        f"INSERT OR IGNORE INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
-                        "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
-                        "notifications WHERE guild_id = ? AND user_id = ? AND paper_id = ?)",
-                        (key, kind, entry.guild_id, entry.user_id, entry.paper_id,
-                         json.dumps(list(entry.topics)), entry.channel_id, entry.link, now,
-                         entry.guild_id, entry.user_id, entry.paper_id))
-                    queued += cursor.rowcount
-        return queued
+            return await _enqueue(conn, units)
+
+    async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
+                              told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
+        """In one transaction: mark the posted ledger row's followers queued, record `told` (the
+        members its post pinged) and queue `units`; returns the rows queued, or None (nothing
+        written) when the row's followers were queued before or it is not posted."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE digest_ledger SET followers_queued = 1 WHERE guild_id = ? "
+                "AND local_date = ? AND status = ? AND followers_queued = 0",
+                (guild_id, local_date.isoformat(), LedgerStatus.POSTED))
+            if cursor.rowcount == 0:
+                return None
+            now = utc_timestamp()
+            await conn.executemany(
+                "INSERT OR IGNORE INTO notifications (guild_id, user_id, paper_id, via, "
+                "notified_at) VALUES (?, ?, ?, ?, ?)",
+                [(guild_id, user_id, paper_id, Delivery.MENTION, now) for user_id in told])
+            return await _enqueue(conn, units)
 
     async def claim(self, owner: str, now: float, lease_until: float,
                     shards: Shards = ALL_SHARDS) -> OutboxUnit | None:

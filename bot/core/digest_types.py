@@ -86,6 +86,8 @@ class LedgerEntry:
     attempts: int = 0
     claimed_at: datetime | None = None
     lease: Lease | None = None
+    followers_queued: bool = False
+    """The DMs and follow-up mentions of the post are queued (with its pings recorded)."""
 
     def held_by_other(self, owner: str, now: datetime) -> bool:
         """Whether another process holds a live lease on this row (it must be left alone)."""

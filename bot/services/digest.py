@@ -160,7 +160,7 @@ class DigestService:
         async with self._lock(config.guild_id):
             for entry in await self.digests.unfinished(config.guild_id):
                 await self._resume(config, entry, now)
-            await self._reopen_missing_thread(config)
+            await self._finish_posted(config)
             zone = ZoneInfo(config.timezone)
             todo = plan(now, parse_local_time(config.local_time), zone,
                         last_handled=await self.digests.last_handled(config.guild_id),
@@ -291,17 +291,28 @@ class DigestService:
             return Outcome(config.guild_id, OutcomeStatus.ALREADY, entry.local_date)
         return await self._deliver(config, entry, resumed=True, now=now)
 
-    async def _reopen_missing_thread(self, config: DigestConfig) -> None:
-        """A crash between recording the post and opening its thread: open it now."""
-        if not config.thread:
+    async def _finish_posted(self, config: DigestConfig) -> None:
+        """A crash between recording the post and queueing its followers: open the missing
+        thread, then queue the DMs and follow-up mentions (under the row's lease; the store
+        queues a post's followers once, whoever tries)."""
+        latest = await self.digests.recent(config.guild_id, limit=1)
+        if not latest or latest[0].status is not LedgerStatus.POSTED or not latest[0].message_id:
             return
-        for entry in await self.digests.recent(config.guild_id, limit=1):
-            if entry.status is LedgerStatus.POSTED and entry.message_id \
-                    and entry.thread_id is None and entry.reason is None \
-                    and await self._hold(config.guild_id, entry.local_date):
-                paper = await self.papers.get(entry.paper_id or "")
-                await self._open_thread(config, entry, entry.message_id,
-                                        paper.title_en if paper else "Paper of the day")
+        entry, message_id = latest[0], latest[0].message_id
+        thread_pending = config.thread and entry.thread_id is None and entry.reason is None
+        followers_pending = not entry.followers_queued and self.audience is not None
+        if not (thread_pending or followers_pending) \
+                or not await self._hold(config.guild_id, entry.local_date):
+            return
+        paper = await self.papers.get(entry.paper_id or "")
+        if thread_pending:
+            await self._open_thread(config, entry, message_id,
+                                    paper.title_en if paper else "Paper of the day")
+            entry = await self.digests.entry(config.guild_id, entry.local_date) or entry
+            if entry.thread_id is None and entry.reason is None:
+                return  # another process took the row over: it opens the thread and queues
+        if followers_pending and paper is not None:
+            await self._queue_followers(config, entry, paper, message_id, entry.thread_id)
 
     async def _open_thread(self, config: DigestConfig, entry: LedgerEntry, message_id: int,
                            name: str) -> int | None:
@@ -352,17 +363,11 @@ class DigestService:
             gone = Reason(ReasonCode.PAPER_LEFT_CATALOG)
             return await self._failed(guild_id, day, gone)
         marker = digest_marker(day)
-        audience = Audience()
-        if self.audience is not None:
-            try:
-                audience = await self.audience.digest_audience(
-                    guild_id, paper, mention=config.mention_subscribers)
-            except Exception:
-                log.exception("could not work out who to tell about guild %s's paper", guild_id)
+        audience = await self._audience(config, paper)
         overdue = self._overdue(config, day, now)
         late = entry.late or (resumed and overdue > LATE_TOLERANCE)  # finished after a crash
         post = DigestPost(guild_id, channel_id, day, paper, entry.position or 1,
-                          entry.cycle_size or 1, late, marker, audience)
+                          entry.cycle_size or 1, late, marker, audience or Audience())
         since = (entry.claimed_at or now) - HISTORY_MARGIN
         try:
             message_id = None
@@ -386,14 +391,41 @@ class DigestService:
         else:  # recorded, so that turning threads on later never opens one on an old post
             await self.digests.mark_thread(guild_id, day, None,
                                            reason=Reason(ReasonCode.THREADS_OFF))
-        if self.audience is not None and not audience.empty:
-            link = f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-            try:
-                await self.audience.after_digest(guild_id, paper, audience, link,
-                                                 thread_id or channel_id)
-            except Exception:
-                log.exception("notifying subscribers of guild %s failed", guild_id)
+        if audience is not None:  # else the next turn works it out again (`_finish_posted`)
+            await self._queue_followers(config, entry, paper, message_id, thread_id,
+                                        audience)
         return Outcome(guild_id, OutcomeStatus.POSTED, day, message_id)
+
+    async def _audience(self, config: DigestConfig, paper: Paper) -> Audience | None:
+        """Who to tell about the paper (empty without subscriptions), None if that failed."""
+        if self.audience is None:
+            return Audience()
+        try:
+            return await self.audience.digest_audience(
+                config.guild_id, paper, mention=config.mention_subscribers)
+        except Exception:
+            log.exception("could not work out who to tell about guild %s's paper",
+                          config.guild_id)
+            return None
+
+    async def _queue_followers(self, config: DigestConfig, entry: LedgerEntry, paper: Paper,
+                               message_id: int, thread_id: int | None,
+                               audience: Audience | None = None) -> None:
+        """Record who the post pinged and queue the DMs and follow-up mentions, in one
+        transaction with the ledger's "followers queued" mark. `audience` is the one the
+        post was sent with; after a crash it is worked out again (the same members: none of
+        them is recorded as told until this transaction)."""
+        if self.audience is None:
+            return
+        if audience is None and (audience := await self._audience(config, paper)) is None:
+            return
+        channel_id = entry.channel_id or config.channel_id
+        link = f"https://discord.com/channels/{config.guild_id}/{channel_id}/{message_id}"
+        try:
+            await self.audience.after_digest(config.guild_id, entry.local_date, paper,
+                                             audience, link, thread_id or channel_id)
+        except Exception:
+            log.exception("notifying subscribers of guild %s failed", config.guild_id)
 
     async def _too_late(self, guild_id: int, day: date) -> Outcome:
         """A claim never sent, found past the grace window: skipped, like any missed day."""

@@ -72,8 +72,9 @@ class DigestAudience(Protocol):
         """Members to mention in the post, and members to DM."""
         ...
 
-    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience, link: str,
-                           reply_in: int) -> None:
+    async def after_digest(self, guild_id: int, local_date: date, paper: Paper,
+                           audience: Audience, link: str, reply_in: int) -> None:
         """Once the post is out: record the members it pinged, and queue the other mentions
-        (as follow-ups in `reply_in`, the thread or the channel) and the DMs."""
+        (as follow-ups in `reply_in`, the thread or the channel) and the DMs, in one
+        transaction that also marks the ledger row's followers queued (once per post)."""
         ...

@@ -12,12 +12,12 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import date
 
 from bot.core.models import Paper
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
 from bot.core.reasons import Reason, ReasonCode
 from bot.core.shards import ALL_SHARDS, Shards
-from bot.core.subscription_types import Delivery
 from storage.interfaces import OutboxStore, PaperStore, SubscriptionStore
 
 log = logging.getLogger(__name__)
@@ -44,17 +44,14 @@ class OutboxService:
         self.clock = clock
         self.shards = shards
 
-    async def record_told(self, guild_id: int, user_ids: Iterable[int], paper_id: str,
-                          via: Delivery) -> None:
-        """Members were in a message Discord accepted (the paper-of-the-day post)."""
-        await self.subscriptions.record_notifications(
-            guild_id, ((user_id, paper_id) for user_id in user_ids), via)
-
-    async def queue_digest(self, guild_id: int, paper_id: str, *,
-                           mentions: Sequence[Sequence[int]], topics: Sequence[str],
-                           reply_in: int, dms: Mapping[int, Sequence[str]], link: str) -> int:
-        """Queue follow-up mention messages (one per batch, in `reply_in`) and one DM per
-        member about the paper of the day; returns how many members were queued."""
+    async def queue_digest(self, guild_id: int, local_date: date, paper_id: str, *,
+                           pinged: Iterable[int], mentions: Sequence[Sequence[int]],
+                           topics: Sequence[str], reply_in: int,
+                           dms: Mapping[int, Sequence[str]], link: str) -> int | None:
+        """Once per posted paper of the day, in one transaction: record the members its post
+        `pinged` as told, and queue follow-up mention messages (one per batch, in `reply_in`)
+        and one DM per member; returns how many members were queued, None if they were
+        queued before (a resume after a crash, or another process)."""
         token = uuid.uuid4().hex[:12]
         units = [OutboxUnit(f"mention:{guild_id}:{paper_id}:{token}:{n}", OutboxKind.MENTION,
                             tuple(OutboxEntry(guild_id, user_id, paper_id, tuple(topics),
@@ -64,7 +61,7 @@ class OutboxService:
                              (OutboxEntry(guild_id, user_id, paper_id, tuple(member_topics),
                                           link=link),))
                   for user_id, member_topics in sorted(dms.items())]
-        return await self.store.enqueue(units)
+        return await self.store.queue_followers(guild_id, local_date, paper_id, pinged, units)
 
     async def queue_new_papers(self, guild_id: int,
                                per_member: Mapping[int, PaperMatches]) -> int:

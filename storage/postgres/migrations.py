@@ -10,7 +10,7 @@ shipped.
 
 from __future__ import annotations
 
-from storage.migrations import Migration, feed_tables
+from storage.migrations import FOLLOWERS_QUEUED, Migration, feed_tables
 
 HEAD_WEIGHTS = "{a,b}"
 """The weight letters of the headline columns (titles A, authors B) kept in `paper_heads`."""
@@ -340,10 +340,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX paper_heads_head ON paper_heads USING gin (head)",
         ),
     ),
+    Migration(8, "SQLite 16: a posted paper of the day records whether its DMs and follow-up "
+              "mentions are queued", FOLLOWERS_QUEUED),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15}
+SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -10,15 +10,40 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import date
 
+import asyncpg
+
+from bot.core.digest_types import LedgerStatus
 from bot.core.outbox_types import OutboxKind, OutboxUnit
 from bot.core.shards import ALL_SHARDS, Shards
+from bot.core.subscription_types import Delivery
 from storage.database import utc_timestamp
 from storage.outbox import ENTRY_COLUMNS, unit_from_rows
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.shard_filter import pg_shard_condition
 
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= $3)"
+
+
+async def _enqueue(conn: asyncpg.Connection, units: Iterable[OutboxUnit]) -> int:
+    """Queue units in one statement inside a transaction, leaving out members already told or
+    queued about the paper in the server; returns how many rows were queued."""
+    rows = [(unit.key, unit.kind.value, e.guild_id, e.user_id, e.paper_id,
+             json.dumps(list(e.topics)), e.channel_id, e.link)
+            for unit in units for e in unit.entries]
+    if not rows:
+        return 0
+    columns = list(zip(*rows, strict=True))
+    return rows_affected(await conn.execute(
+        f"INSERT INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
+        "SELECT t.unit, t.kind, g, u, p, topics, channel_id, link, $9 "
+        "FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], "
+        "$6::text[], $7::bigint[], $8::text[]) WITH ORDINALITY "
+        "AS t (unit, kind, g, u, p, topics, channel_id, link, n) "
+        "WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE guild_id = t.g "
+        "AND user_id = t.u AND paper_id = t.p) ORDER BY n ON CONFLICT DO NOTHING",
+        *(list(c) for c in columns), utc_timestamp()))
 
 
 class PgOutboxStore:
@@ -30,23 +55,27 @@ class PgOutboxStore:
     async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
         """Queue units in one statement, leaving out members already told or queued about the
         paper in the server; returns how many rows were queued."""
-        rows = [(unit.key, unit.kind.value, e.guild_id, e.user_id, e.paper_id,
-                 json.dumps(list(e.topics)), e.channel_id, e.link)
-                for unit in units for e in unit.entries]
-        if not rows:
-            return 0
-        columns = list(zip(*rows, strict=True))
         async with self._db.transaction() as conn:
-            status = await conn.execute(
-                f"INSERT INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
-                "SELECT t.unit, t.kind, g, u, p, topics, channel_id, link, $9 "
-                "FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], "
-                "$6::text[], $7::bigint[], $8::text[]) WITH ORDINALITY "
-                "AS t (unit, kind, g, u, p, topics, channel_id, link, n) "
-                "WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE guild_id = t.g "
-                "AND user_id = t.u AND paper_id = t.p) ORDER BY n ON CONFLICT DO NOTHING",
-                *(list(c) for c in columns), utc_timestamp())
-        return rows_affected(status)
+            return await _enqueue(conn, units)
+
+    async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
+                              told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
+        """In one transaction: mark the posted ledger row's followers queued, record `told` (the
+        members its post pinged) and queue `units`; returns the rows queued, or None (nothing
+        written) when the row's followers were queued before or it is not posted."""
+        async with self._db.transaction() as conn:
+            marked = rows_affected(await conn.execute(
+                "UPDATE digest_ledger SET followers_queued = 1 WHERE guild_id = $1 "
+                "AND local_date = $2 AND status = $3 AND followers_queued = 0",
+                guild_id, local_date.isoformat(), LedgerStatus.POSTED.value))
+            if not marked:
+                return None
+            await conn.execute(
+                "INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
+                "SELECT $1, u, $2, $3, $4 FROM unnest($5::bigint[]) AS t (u) "
+                "ON CONFLICT DO NOTHING",
+                guild_id, paper_id, Delivery.MENTION.value, utc_timestamp(), list(told))
+            return await _enqueue(conn, units)
 
     async def claim(self, owner: str, now: float, lease_until: float,
                     shards: Shards = ALL_SHARDS) -> OutboxUnit | None:

@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import random
 import signal
+from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,12 +19,12 @@ from bot.core.subscription_types import Delivery, Subscription
 from bot.core.topic_match import normalise_topic
 from bot.services.catalog_loader import load_catalog
 from bot.services.digest import DigestService
-from discord_standin import Guild, StandIn, User
+from discord_standin import Fault, Guild, StandIn, User
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 from storage.papers import SqlitePaperStore
 from storage.subscriptions import SqliteSubscriptionStore
-from tests.e2e.test_digest_crash import ROOT, TRIALS, BotProcess, _until
+from tests.e2e.test_digest_crash import ROOT, TRIALS, BotProcess, _ledger, _until
 
 pytestmark = pytest.mark.slow
 READERS = 40
@@ -53,9 +55,10 @@ class PacedBotProcess(BotProcess):
             assert code in (0, -signal.SIGTERM), self.log.read_text()
 
 
-async def _prepare(db_path: Path, guild: Guild, readers: list[User]) -> None:
+async def _prepare(db_path: Path, guild: Guild, readers: list[User],
+                   pinged: Sequence[User] = ()) -> None:
     """The catalog, a digest due two minutes ago, and readers following its next paper's
-    first author by DM."""
+    first author by DM (`pinged` by mention)."""
     now = datetime.now(UTC)
     config = DigestConfig(guild.id, guild.channel("papers").id,
                           (now - timedelta(minutes=2)).strftime("%H:%M"), "UTC",
@@ -71,15 +74,67 @@ async def _prepare(db_path: Path, guild: Guild, readers: list[User]) -> None:
         assert preview is not None
         topic = "author:" + preview[0].authors[0].split()[-1]
         store = SqliteSubscriptionStore(db)
-        for reader in readers:
-            await store.add(Subscription(guild.id, reader.id, topic, normalise_topic(topic),
-                                         Delivery.DM))
+        for delivery, members in ((Delivery.DM, readers), (Delivery.MENTION, pinged)):
+            for reader in members:
+                await store.add(Subscription(guild.id, reader.id, topic,
+                                             normalise_topic(topic), delivery))
     finally:
         await db.close()
 
 
 def _dm_counts(standin: StandIn, readers: list[User]) -> dict[str, int]:
     return {r.name: len(standin.messages(standin.dm_channel(r))) for r in readers}
+
+
+def _pings(standin: StandIn, guild: Guild) -> Counter[int]:
+    """How many times each member was pinged in the channel and the post's thread."""
+    papers = guild.channel("papers")
+    messages = standin.messages(papers)
+    messages += [m for post in messages if post.thread for m in standin.messages(post.thread)]
+    return Counter(user for message in messages for user in message.pings.users)
+
+
+@pytest.mark.parametrize("trial", TRIALS)
+async def test_killed_after_the_post_is_recorded_every_subscriber_is_told_once(
+        tmp_path: Path, trial: int) -> None:
+    """SIGKILL after the post is recorded and before its DMs and follow-up mentions are
+    queued (the thread request is refused while the bot is in between): after a restart every
+    DM subscriber gets one DM and every mention subscriber one ping (more than one message of
+    pings: follow-ups in the thread)."""
+    readers = [User(f"reader{n}") for n in range(READERS)]
+    pinged = [User(f"pinged{n}") for n in range(130)]
+    guild = Guild("Crash Group", channels=["papers"], members=readers + pinged)
+    async with StandIn(guilds=[guild]) as standin:
+        bot = PacedBotProcess(standin, tmp_path)
+        await _prepare(bot.db_path, guild, readers, pinged)
+        standin.fail("POST", "/channels/*/messages/*/threads", Fault.server_error(500),
+                     times=1000)
+        await bot.start()
+        try:
+            async def threading() -> bool:
+                return bool(standin.requests("POST", "/threads"))
+
+            await _until(threading, "the bot to open the thread")
+            await bot.kill()
+        finally:
+            await bot.stop()
+        (entry,) = await _ledger(bot.db_path, guild.id)
+        assert (entry.status, entry.thread_id, entry.reason) == ("posted", None, None)
+        standin.rest.faults.clear()
+        await bot.start()
+        try:
+            async def everyone_told() -> bool:
+                return (all(_dm_counts(standin, readers).values())
+                        and len(_pings(standin, guild)) == len(pinged))
+
+            with contextlib.suppress(AssertionError):  # the counts below say who is missing
+                await _until(everyone_told, "every subscriber told", timeout=30)
+            await asyncio.sleep(0.5)  # time for a wrong second message to show up
+        finally:
+            await bot.stop()
+        assert set(_dm_counts(standin, readers).values()) == {1}
+        pings = _pings(standin, guild)
+        assert set(pings) == {p.id for p in pinged} and set(pings.values()) == {1}, pings
 
 
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])

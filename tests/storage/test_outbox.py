@@ -4,8 +4,10 @@ records the members as told, and nobody is queued twice; on both backends."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, date, datetime
 from pathlib import Path
 
+from bot.core.digest_types import Claim, Lease
 from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
 from bot.core.shards import Shards
 from storage.database import Database
@@ -125,3 +127,25 @@ async def test_two_connections_never_claim_the_same_unit(tmp_path: Path) -> None
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_posts_followers_are_queued_once_with_its_pings_recorded(
+        backend: Backend) -> None:
+    """One transaction marks the ledger row, records the post's pings and queues the rest: of
+    concurrent tries one writes, later tries write nothing, a row not posted is refused."""
+    digests, store, subscriptions = backend.digests(), backend.outbox(), backend.subscriptions()
+    day = date(2026, 11, 30)
+    lease = Lease("host:1:start", datetime(2026, 11, 30, 8, 5, tzinfo=UTC))
+    await digests.claim(10, day, Claim("p", 1, 1, 30, "n", 5, late=False, lease=lease))
+    units = [_mention(10, "p", range(3, 5)), _dm(1)]
+    assert await store.queue_followers(10, day, "p", [7, 8], units) is None  # only claimed
+    await digests.mark_posted(10, day, message_id=99)
+    entry = await digests.entry(10, day)
+    assert entry is not None and not entry.followers_queued
+    results = await asyncio.gather(*(store.queue_followers(10, day, "p", [7, 8], units)
+                                     for _ in range(4)))
+    assert sorted(results, key=str) == [3, None, None, None]
+    assert await subscriptions.notified(10, "p") == {7, 8}
+    assert await store.pending() == 3
+    entry = await digests.entry(10, day)
+    assert entry is not None and entry.followers_queued

@@ -3,10 +3,11 @@ follow-up mentions in the outbox (`outbox_sender` sends them)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from bot.client.outbound.outbox_sender import OutboxSender
 from bot.core.mentions import mention_batches
 from bot.core.models import Paper
-from bot.core.subscription_types import Delivery
 from bot.services.outbox import OutboxService
 from bot.services.subscriptions import Audience, SubscriptionService
 
@@ -36,15 +37,14 @@ class Notifier:
         if queued:
             self.sender.wake()
 
-    async def after_digest(self, guild_id: int, paper: Paper, audience: Audience, link: str,
-                           reply_in: int) -> None:
-        """The post is out with the first batch of mentions: record those members as told,
-        queue the other batches (in `reply_in`, the thread or channel) and the DMs."""
-        batches = mention_batches(audience.mention_ids)
-        if batches:
-            await self.outbox.record_told(guild_id, batches[0], paper.id, Delivery.MENTION)
+    async def after_digest(self, guild_id: int, local_date: date, paper: Paper,
+                           audience: Audience, link: str, reply_in: int) -> None:
+        """The post is out with the first batch of mentions: record those members as told and
+        queue the other batches (in `reply_in`, the thread or channel) and the DMs, all in one
+        transaction, once per post."""
+        batches = mention_batches(audience.mention_ids) or [()]
         queued = await self.outbox.queue_digest(
-            guild_id, paper.id, mentions=batches[1:], topics=audience.mention_topics,
-            reply_in=reply_in, dms=audience.dm, link=link)
+            guild_id, local_date, paper.id, pinged=batches[0], mentions=batches[1:],
+            topics=audience.mention_topics, reply_in=reply_in, dms=audience.dm, link=link)
         if queued:
             self.sender.wake()
