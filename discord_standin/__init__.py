@@ -18,7 +18,7 @@ Import from this package only; its submodules are internal. It imports nothing f
 """
 
 from .commandline import SlashLine, parse_slash
-from .faults import Fault, FaultRule, GlobalRateLimiter
+from .faults import Fault, FaultRule, GlobalRateLimiter, Stall
 from .gateway import GatewayStats
 from .interactions import Callback, CallbackType, InteractionHandle, OptionValue
 from .model import (
@@ -61,6 +61,7 @@ __all__ = [
     "RecordedRequest",
     "Role",
     "SlashLine",
+    "Stall",
     "StandIn",
     "User",
     "check_choices",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import json
 import math
@@ -122,13 +123,45 @@ class FaultRule:
 
     def take(self, method: str, path: str) -> bool:
         """Consume one use if this rule matches the request."""
-        if self.remaining <= 0 or method.upper() != self.method.upper():
-            return False
-        if not fnmatch.fnmatchcase(path, self.path):
+        if self.remaining <= 0 or not matches(self.method, self.path, method, path):
             return False
         self.remaining -= 1
         self.hits += 1
         return True
+
+
+def matches(rule_method: str, rule_path: str, method: str, path: str) -> bool:
+    """Whether a request is one a rule (method, glob path) names."""
+    return method.upper() == rule_method.upper() and fnmatch.fnmatchcase(path, rule_path)
+
+
+@dataclass
+class Stall:
+    """Hold back the answers of the next ``remaining`` requests matching ``method`` and glob
+    ``path`` until ``release()``: each is carried out at once, its answer arrives late (a slow
+    network or a slow Discord). ``reached`` is set when the first is held."""
+
+    method: str
+    path: str
+    remaining: int = 1
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def take(self, method: str, path: str) -> bool:
+        """Consume one use if this stall matches the request."""
+        if self.remaining <= 0 or not matches(self.method, self.path, method, path):
+            return False
+        self.remaining -= 1
+        return True
+
+    async def hold(self) -> None:
+        """Wait, as one held answer, until released."""
+        self.reached.set()
+        await self.released.wait()
+
+    def release(self) -> None:
+        """Let every held answer (and later ones) go."""
+        self.released.set()
 
 
 class GlobalRateLimiter:

@@ -14,7 +14,7 @@ import discord
 from aiohttp import web
 
 from .endpoints import discord_pointed_at
-from .faults import Fault, FaultRule, GlobalRateLimiter
+from .faults import Fault, FaultRule, GlobalRateLimiter, Stall
 from .gateway import CloseHow, Gateway, GatewayStats, Intent
 from .interactions import (
     MESSAGE_COMMAND,
@@ -141,6 +141,8 @@ class StandIn:
 
     async def close(self) -> None:
         """Close started bots, stop the server and restore discord.py's endpoints."""
+        for stall in self.rest.stalls:
+            stall.release()
         failures = []
         for bot in list(self._bots):
             try:
@@ -585,6 +587,14 @@ class StandIn:
         rule = FaultRule(method, path, fault, remaining=times, after_processing=after_processing)
         self.rest.faults.append(rule)
         return rule
+
+    def stall(self, method: str, path: str, *, times: int = 1) -> Stall:
+        """Hold back the answers of the next ``times`` requests matching ``method`` and glob
+        ``path`` until the returned stall's ``release()`` (the requests take effect at once);
+        closing the stand-in releases them."""
+        stall = Stall(method, path, remaining=times)
+        self.rest.stalls.append(stall)
+        return stall
 
     @property
     def rate_limited(self) -> int:

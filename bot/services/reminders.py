@@ -126,9 +126,9 @@ class ReminderService:
         done: list[Sent] = []
         for entry in ledger:
             # A crash between claim and record: resumed unless another process holds it.
-            if entry.status is ReminderStatus.CLAIMED and await self.leases.hold(
-                    partial(self.sessions.hold_reminder, entry)):
-                done.append(await self._deliver(session, entry, late=True, resumed=True))
+            if entry.status is ReminderStatus.CLAIMED and await self._hold(entry) \
+                    and (sent := await self._deliver(session, entry, late=True, resumed=True)):
+                done.append(sent)
         plan = plan_reminders(now, session.starts_at, offsets,
                               handled=[e.offset_minutes for e in ledger], grace=self.grace)
         if plan.skip:
@@ -140,13 +140,21 @@ class ReminderService:
                 session.id, session.revision, plan.post,
                 reminder_nonce(session.id, session.revision, plan.post),
                 lease=self.leases.fresh())
-            if claimed is not None:
-                done.append(await self._deliver(session, claimed, late=plan.late,
-                                                resumed=False))
+            if claimed is not None and (sent := await self._deliver(
+                    session, claimed, late=plan.late, resumed=False)):
+                done.append(sent)
         return done
 
+    async def _hold(self, entry: ReminderEntry) -> bool:
+        """Take or renew this process's lease on a claimed reminder; False once it is not
+        claimed any more or another process's lease on it is live."""
+        return await self.leases.hold(partial(self.sessions.hold_reminder, entry))
+
     async def _deliver(self, session: Session, entry: ReminderEntry, *, late: bool,
-                       resumed: bool) -> Sent:
+                       resumed: bool) -> Sent | None:
+        """Find or send the reminder, renewing the lease before each Discord call (a slow
+        answer must not let another process take the claim over while this one still sends);
+        None when the claim stopped being ours (the other process finishes it)."""
         paper = await self.papers.get(session.paper_id)
         if paper is None:
             return await self._failed(session, entry, Reason(ReasonCode.PAPER_LEFT_CATALOG))
@@ -156,12 +164,18 @@ class ReminderService:
             message_id = None
             if resumed:
                 async with self._pace:
+                    if not await self._hold(entry):
+                        return None
                     message_id = await self.poster.find(
                         session.thread_id or session.channel_id, marker, entry.nonce,
                         session.starts_at - timedelta(minutes=entry.offset_minutes)
                         - HISTORY_MARGIN)
             if message_id is None:
                 async with self._pace:
+                    if not await self._hold(entry):
+                        log.info("session %s's reminder was taken over by another process",
+                                 session.id)
+                        return None
                     message_id = await self.poster.remind(reminder, entry.nonce)
         except DeliveryFailed as exc:
             log.warning("reminder for session %s failed: %s", session.id, exc.reason)

@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from ..faults import FaultRule, GlobalRateLimiter, rate_limit_body, rate_limit_headers
+from ..faults import FaultRule, GlobalRateLimiter, Stall, rate_limit_body, rate_limit_headers
 from ..interactions import InteractionHandle
 from ..model import JSONObject, new_id
 from ..state import World
@@ -58,6 +58,7 @@ class RestApi:
         self.base_url = base_url
         self.log: list[RecordedRequest] = []
         self.faults: list[FaultRule] = []
+        self.stalls: list[Stall] = []
         self.new_limiter: Callable[[], GlobalRateLimiter] | None = None
         """Makes the global limiter of a token (None: no global limit)."""
         self.limiters: dict[str, GlobalRateLimiter] = {}
@@ -97,6 +98,8 @@ class RestApi:
             response = await self._serve(found, request, record, touched)
         if rule is not None:
             response = rule.fault.response()
+        if stall := next((s for s in self.stalls if s.take(record.method, path)), None):
+            await stall.hold()
         record.status = response.status
         if response.status == 429:
             self.rate_limited += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import pytest
 
@@ -54,3 +56,20 @@ async def test_server_error_is_retried(standin: StandIn, bot: TestBot, guild: Gu
     assert [m.content for m in standin.messages(guild.channel("general"))] == [
         "New paper: Attention"
     ]
+
+
+async def test_a_stalled_answer_arrives_on_release_after_the_request_took_effect(
+        http: aiohttp.ClientSession) -> None:
+    guild = Guild("Stalls", channels=["general"])
+    async with StandIn(guilds=[guild]) as standin:
+        channel = guild.channel("general")
+        stall = standin.stall("POST", "/channels/*/messages")
+        url = f"{standin.rest_base}/channels/{channel.id}/messages"
+        posting = asyncio.create_task(http.post(url, json={"content": "slow"},
+                                                headers={"Authorization": "Bot t"}))
+        await asyncio.wait_for(stall.reached.wait(), 5)
+        assert [m.content for m in standin.messages(channel)] == ["slow"]
+        assert not posting.done()
+        stall.release()
+        async with await posting as answer:
+            assert answer.status == 200

@@ -15,6 +15,7 @@ from bot.core.digest_types import Lease
 from bot.core.models import Paper
 from bot.core.session_types import Place, ReminderStatus
 from bot.core.vote_types import VoteOption, VoteStatus
+from bot.services.leases import DEFAULT_LEASE
 from bot.services.reminders import ReminderOutcome, reminder_nonce
 from bot.services.votes import CloseStatus, vote_nonce
 from bot.settings import Settings
@@ -89,6 +90,37 @@ async def _race_to_resume_a_reminder(standin: StandIn, processes: list[Paperclub
     (row,) = [r for r in await sessions.reminders(session.id, session.revision)
               if r.offset_minutes == 60]
     assert row.status is ReminderStatus.POSTED and row.message_id is not None
+
+
+async def test_a_reminder_whose_lease_lapsed_during_a_slow_search_is_not_sent_again(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    """The first process resumes a crashed reminder; Discord answers its history search late,
+    past the lease; the second process takes the claim over and posts. The first renews its
+    lease before sending, finds the claim no longer its own, and sends nothing."""
+    standin, papers = forgetful, guild.channel("papers")
+    first, second = await _processes(standin, settings, clock)
+    try:
+        sessions = first.services.reminders.sessions
+        session = await sessions.create(guild.id, bundled_papers[0].id,
+                                        clock.now + timedelta(minutes=50), None, Place(),
+                                        papers.id)
+        assert await sessions.claim_reminder(session.id, session.revision, 60,
+                                             reminder_nonce(session.id, session.revision, 60),
+                                             lease=Lease("crashed", clock.now)) is not None
+        slow = standin.stall("GET", f"/channels/{papers.id}/messages")
+        resuming = asyncio.create_task(first.services.reminders.tick())
+        await asyncio.wait_for(slow.reached.wait(), 10)
+        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
+        taken_over = await second.services.reminders.tick()
+        slow.release()
+        resumed = await resuming
+        outcomes = [s.outcome for s in [*resumed, *taken_over] if s.offset_minutes == 60]
+        assert outcomes == [ReminderOutcome.POSTED]
+        assert _sends(standin, papers) == 1
+    finally:
+        for paperclub in (first, second):
+            await standin.stop_bot(paperclub)
 
 
 async def test_two_processes_resume_a_crashed_vote_announcement_once(
