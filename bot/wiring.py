@@ -198,7 +198,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             feeds=FeedService(
                                 stores.feed_store(db), catalog, papers, arxiv_source,
                                 DiscordFeedPoster(client), **_feed_options(
-                                    settings, clock=clock, owner=claim_owner, shards=shards,
+                                    settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second))), sender
 
         async def release() -> None:
@@ -219,12 +219,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         raise
 
 
-def _feed_options(settings: Settings, *, clock: Clock, owner: str | None, shards: Shards,
+def _feed_options(settings: Settings, *, clock: Clock, leases: Leaser, shards: Shards,
                   requests_per_second: float) -> dict[str, Any]:
     """The feed service's schedule and claims, from the settings."""
     return {"poll_every": timedelta(minutes=settings.arxiv.poll_minutes), "clock": clock,
-            "owner": owner, "shards": shards, "concurrency": settings.digest.concurrency,
-            "lease": timedelta(seconds=settings.digest.claim_lease_seconds),
+            "leases": leases, "shards": shards, "concurrency": settings.digest.concurrency,
             "requests_per_second": requests_per_second}
 
 

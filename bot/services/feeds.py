@@ -17,11 +17,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
 from bot.core.arxiv_atom import ArxivEntry
 from bot.core.arxiv_types import ArxivError, ArxivRejected, SortBy, SortOrder
 from bot.core.catalog_types import AddStatus
-from bot.core.digest_types import Lease
 from bot.core.feed_query import canonical_query
 from bot.core.feed_types import (
     FIRST_POLL_PAPERS,
@@ -44,7 +44,7 @@ from bot.services.clock import Clock, utc_now
 from bot.services.digest import HISTORY_MARGIN
 from bot.services.fanout import each_isolated
 from bot.services.feed_delivery import DeliveryFailed, FeedPost, FeedPoster
-from bot.services.leases import DEFAULT_LEASE, process_owner
+from bot.services.leases import Leaser, process_owner
 from bot.services.pacing import discord_pace
 from storage.interfaces import FeedStore, PaperStore
 
@@ -96,9 +96,11 @@ class FeedService:
 
     def __init__(self, feeds: FeedStore, catalog: CatalogService, papers: PaperStore,
                  arxiv: ArxivSource, poster: FeedPoster, *, poll_every: timedelta,
-                 clock: Clock = utc_now, owner: str | None = None,
-                 lease: timedelta = DEFAULT_LEASE, shards: Shards = ALL_SHARDS,
-                 concurrency: int = 10, requests_per_second: float = 45.0) -> None:
+                 clock: Clock = utc_now, leases: Leaser | None = None,
+                 shards: Shards = ALL_SHARDS, concurrency: int = 10,
+                 requests_per_second: float = 45.0) -> None:
+        """`leases` names this process in its announcement claims and times their leases
+        (default: this process, `DEFAULT_LEASE` by `clock`)."""
         self.feeds = feeds
         self.catalog = catalog
         self.papers = papers
@@ -106,8 +108,7 @@ class FeedService:
         self.poster = poster
         self.poll_every = poll_every
         self.clock = clock
-        self.owner = owner or process_owner()
-        self.lease = lease
+        self.leases = leases or Leaser(process_owner(), clock=clock)
         self.shards = shards
         self._concurrency = concurrency
         self._pace = discord_pace(requests_per_second)
@@ -209,9 +210,8 @@ class FeedService:
         return [outcome for outcome in done if outcome is not None]
 
     async def _announce(self, feed_id: int, poll: int) -> AnnounceOutcome | None:
-        now = self.clock()
-        claimed = await self.feeds.claim_announcement(
-            feed_id, poll, Lease(self.owner, now + self.lease), now)
+        claimed = await self.leases.hold(
+            partial(self.feeds.claim_announcement, feed_id, poll))
         if claimed is None:
             return None  # another process has it, or it is done
         marker, nonce = announcement_marker(feed_id, poll), announcement_nonce(feed_id, poll)

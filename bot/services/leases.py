@@ -1,9 +1,9 @@
 """Leases on claimed deliveries: which process is finishing a claim, and until when.
 
-A claim (a paper of the day, a reminder, a vote's announcement) is leased to the process that
-made it. Before resuming a claim left unfinished, a process takes or renews the lease in one
-conditional UPDATE; while another process's lease is live it keeps its hands off, so two
-processes that both own a server never both resume the same claim.
+A claim (a paper of the day, a reminder, a vote's or a feed's announcement) is leased to the
+process that made it. Before resuming a claim left unfinished, a process takes or renews the
+lease in one conditional UPDATE; while another process's lease is live it keeps its hands off,
+so two processes that both own a server never both resume the same claim.
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from bot.core.digest_types import Lease
 from bot.services.clock import Clock, utc_now
+
+T = TypeVar("T")
 
 DEFAULT_LEASE = timedelta(minutes=5)
 """How long a claim stays its owner's without renewal (renewed before every Discord call)."""
@@ -38,7 +41,8 @@ class Leaser:
         """A lease from now, for a new claim."""
         return Lease(self.owner, self.clock() + self.length)
 
-    async def hold(self, take: Callable[[Lease, datetime], Awaitable[bool]]) -> bool:
-        """Take or renew the lease through a store's `hold` (given the lease and now)."""
+    async def hold(self, take: Callable[[Lease, datetime], Awaitable[T]]) -> T:
+        """Take or renew the lease through a store's `hold` or claim (given the lease and
+        now); returns what the store answers."""
         now = self.clock()
         return await take(Lease(self.owner, now + self.length), now)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -61,16 +63,6 @@ async def feed_arxiv(arxiv_time: SleepTime) -> AsyncIterator[tuple[ArxivStandIn,
             await client.close()
 
 
-async def start(standin: StandIn, settings: Settings, clock: FakeClock,
-                client: ArxivClient) -> PaperclubBot:
-    """paperclub on the fake clock, asking the arXiv stand-in."""
-    paperclub = await build_bot(settings, clock=clock, arxiv=client, guild_ready_timeout=0.05)
-    await standin.start_bot(paperclub)
-    await asyncio.wait_for(paperclub.caught_up.wait(), 10)
-    await paperclub.background_done()  # the feeds' catch-up turn
-    return paperclub
-
-
 async def answer(standin: StandIn, guild: Guild, people: People, command: str,
                  options: dict[str, str | int] | None = None, *, as_admin: bool = True) -> str:
     handle = await standin.slash(command, options or {}, guild=guild,
@@ -83,26 +75,60 @@ def feed_posts(standin: StandIn, guild: Guild) -> list[Message]:
     return [m for m in standin.messages(guild.channel("papers")) if m.embeds]
 
 
+@dataclass
+class Feeds:
+    """A server following `QUERY` through the real bot, started and stopped as a test says."""
+
+    standin: StandIn
+    settings: Settings
+    clock: FakeClock
+    guild: Guild
+    people: People
+    arxiv: ArxivStandIn
+    client: ArxivClient
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[PaperclubBot]:
+        """paperclub on the fake clock and the database of `settings`, asking the arXiv
+        stand-in, after its catch-up turn; stopped at the end."""
+        paperclub = await build_bot(self.settings, clock=self.clock, arxiv=self.client,
+                                    guild_ready_timeout=0.05)
+        await self.standin.start_bot(paperclub)
+        try:
+            await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+            await paperclub.background_done()  # the feeds' catch-up turn
+            yield paperclub
+        finally:
+            await self.standin.stop_bot(paperclub)
+
+    async def add(self, query: str = QUERY) -> str:
+        """`/feed add` by an admin, posting in #papers; the answer."""
+        return await answer(self.standin, self.guild, self.people, "feed add",
+                            {"query": query, "channel": self.guild.channel("papers").id})
+
+    def posts(self) -> list[Message]:
+        """The feed's posts in #papers."""
+        return feed_posts(self.standin, self.guild)
+
+
+@pytest.fixture
+def feeds(standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
+          feed_arxiv: tuple[ArxivStandIn, ArxivClient]) -> Feeds:
+    return Feeds(standin, settings, clock, guild, people, *feed_arxiv)
+
+
 async def test_a_poll_adds_papers_and_tells_a_subscriber_once_across_a_restart(
-        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
-        feed_arxiv: tuple[ArxivStandIn, ArxivClient], ticker: Ticker) -> None:
-    server, client = feed_arxiv
-    bot = await start(standin, settings, clock, client)
-    try:
+        feeds: Feeds, ticker: Ticker) -> None:
+    standin, guild, people, clock = feeds.standin, feeds.guild, feeds.people, feeds.clock
+    async with feeds.running() as bot:
         handle = await standin.slash("subscribe", {"topic": "grokking", "delivery": "dm"},
                                      guild=guild, user=people.alice)
         await handle.response()
-        papers_channel = guild.channel("papers").id
-        handle = await standin.slash("feed add", {"query": f"  {QUERY} ",
-                                                  "channel": papers_channel},
-                                     guild=guild, user=people.bob)
-        added = (await handle.response()).content
+        added = await feeds.add(f"  {QUERY} ")
         assert "feed #1" in added and f"`{QUERY}`" in added
         await bot.services.feeds.tick()
         await bot.background_done()
-    finally:
-        await standin.stop_bot(bot)
-    [post] = feed_posts(standin, guild)
+    [post] = feeds.posts()
     embed = post.embeds[0]
     assert QUERY in str(embed["title"])
     description = str(embed["description"])
@@ -112,45 +138,36 @@ async def test_a_poll_adds_papers_and_tells_a_subscriber_once_across_a_restart(
     assert len(dms) == 1 and "Part 1" in dms[0].content and "Part 2" in dms[0].content
 
     ticker.advance(3600)  # Discord's IDENTIFY spacing and nonce memory
-    bot = await start(standin, settings, clock, client)  # the same database
-    try:
+    async with feeds.running() as bot:  # the same database
         clock.advance(hours=3)
         tick = await bot.services.feeds.tick()
         await bot.background_done()
         assert [(p.fresh, p.added, p.error) for p in tick.polls] == [(0, 0, None)]
         listed = await answer(standin, guild, people, "feed list")
         assert listed == ""  # the list is an embed
-    finally:
-        await standin.stop_bot(bot)
-    assert len(feed_posts(standin, guild)) == 1
+    assert len(feeds.posts()) == 1
     assert len(standin.messages(standin.dm_channel(people.alice))) == 1
-    assert sum("search_query" in r.params for r in server.requests) == 2
+    assert sum("search_query" in r.params for r in feeds.arxiv.requests) == 2
 
 
 async def test_a_poll_while_arxiv_says_rate_exceeded_waits_for_the_next_one(
-        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
-        feed_arxiv: tuple[ArxivStandIn, ArxivClient]) -> None:
-    server, client = feed_arxiv
-    bot = await start(standin, settings, clock, client)
-    try:
-        await answer(standin, guild, people, "feed add",
-                     {"query": QUERY, "channel": guild.channel("papers").id})
-        server.fail(ArxivFault.rate_exceeded(), times=3)  # the first try and both retries
+        feeds: Feeds) -> None:
+    async with feeds.running() as bot:
+        await feeds.add()
+        feeds.arxiv.fail(ArxivFault.rate_exceeded(), times=3)  # the first try and both retries
         before = await bot.services.catalog.count()
         [poll] = (await bot.services.feeds.tick()).polls
-        assert poll.error is not None and feed_posts(standin, guild) == []
+        assert poll.error is not None and feeds.posts() == []
         assert await bot.services.catalog.count() == before
-        handle = await standin.slash("feed list", guild=guild, user=people.bob)
+        handle = await feeds.standin.slash("feed list", guild=feeds.guild, user=feeds.people.bob)
         listed = await handle.response()
         field = listed.embeds[0]["fields"][0]
         assert t(Lang.EN, "reason.arxiv_busy") in field["value"]
-        clock.advance(hours=3)
+        feeds.clock.advance(hours=3)
         [poll] = (await bot.services.feeds.tick()).polls
         assert (poll.error, poll.added) == (None, 2)
-        assert len(feed_posts(standin, guild)) == 1
-    finally:
-        await standin.stop_bot(bot)
-    assert [r.status for r in server.requests] == [503, 503, 503, 200]
+        assert len(feeds.posts()) == 1
+    assert [r.status for r in feeds.arxiv.requests] == [503, 503, 503, 200]
 
 
 async def test_feed_commands_are_refused_without_manage_server(
@@ -180,13 +197,10 @@ async def test_bad_queries_and_limits_are_refused_with_reasons(
 
 
 async def test_a_deleted_channel_pauses_the_feed_and_tells_the_admins_once(
-        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
-        feed_arxiv: tuple[ArxivStandIn, ArxivClient]) -> None:
-    server, client = feed_arxiv
-    bot = await start(standin, settings, clock, client)
-    try:
-        await answer(standin, guild, people, "feed add",
-                     {"query": QUERY, "channel": guild.channel("papers").id})
+        feeds: Feeds) -> None:
+    standin, guild, people = feeds.standin, feeds.guild, feeds.people
+    async with feeds.running() as bot:
+        await feeds.add()
         await standin.delete_channel(guild.channel("papers"))
         [announced] = (await bot.services.feeds.tick()).announcements
         assert announced.paused
@@ -194,61 +208,45 @@ async def test_a_deleted_channel_pauses_the_feed_and_tells_the_admins_once(
         assert first.startswith("⚠️ Feed #1") and "no feed #99" in first
         second = await answer(standin, guild, people, "feed remove", {"feed": 99})
         assert "⚠️" not in second
-        server.add(paper(3))
-        clock.advance(hours=3)
+        feeds.arxiv.add(paper(3))
+        feeds.clock.advance(hours=3)
         tick = await bot.services.feeds.tick()
         assert tick.polls == () and tick.announcements == ()  # paused: not polled, not retried
-    finally:
-        await standin.stop_bot(bot)
 
 
 async def test_a_post_sent_by_a_process_that_died_is_found_not_sent_again(
-        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
-        feed_arxiv: tuple[ArxivStandIn, ArxivClient], ticker: Ticker) -> None:
-    _, client = feed_arxiv
-    bot = await start(standin, settings, clock, client)
-    try:
-        await answer(standin, guild, people, "feed add",
-                     {"query": QUERY, "channel": guild.channel("papers").id})
-        feeds = bot.services.feeds
-        poll = await feeds.poll(QUERY)  # the dead process polled, claimed the post, sent it
+        feeds: Feeds, ticker: Ticker) -> None:
+    clock = feeds.clock
+    async with feeds.running() as bot:
+        await feeds.add()
+        service = bot.services.feeds
+        poll = await service.poll(QUERY)  # the dead process polled, claimed the post, sent it
         assert poll is not None and poll.announcements == 1
-        claim = await feeds.feeds.claim_announcement(
+        claim = await service.feeds.claim_announcement(
             1, poll.poll, Lease("dead", clock() + timedelta(minutes=5)), clock())
         assert claim is not None
         papers = tuple([p for p in [await bot.services.catalog.papers.get(i)
                                     for i in claim.paper_ids] if p])
-        sent = await feeds.poster.send(
-            FeedPost(guild.id, claim.channel_id, QUERY, papers,
+        sent = await service.poster.send(
+            FeedPost(feeds.guild.id, claim.channel_id, QUERY, papers,
                      announcement_marker(1, poll.poll)),
             announcement_nonce(1, poll.poll))
-    finally:
-        await standin.stop_bot(bot)
 
     ticker.advance(3600)  # Discord's IDENTIFY spacing; it forgot the nonce long ago
-    bot = await start(standin, settings, clock, client)
-    try:
+    async with feeds.running() as bot:
         assert (await bot.services.feeds.tick()).announcements == ()  # its lease is live
         clock.advance(minutes=6)
         [found] = (await bot.services.feeds.tick()).announcements
         assert found.message_id == sent
-    finally:
-        await standin.stop_bot(bot)
-    assert [m.id for m in feed_posts(standin, guild)] == [sent]
+    assert [m.id for m in feeds.posts()] == [sent]
 
 
 async def test_a_feed_due_while_the_bot_was_down_is_polled_when_it_starts(
-        standin: StandIn, settings: Settings, clock: FakeClock, guild: Guild, people: People,
-        feed_arxiv: tuple[ArxivStandIn, ArxivClient], ticker: Ticker) -> None:
-    _, client = feed_arxiv
-    bot = await start(standin, settings, clock, client)
-    try:
-        await answer(standin, guild, people, "feed add",
-                     {"query": QUERY, "channel": guild.channel("papers").id})
-    finally:
-        await standin.stop_bot(bot)
-    assert feed_posts(standin, guild) == []
+        feeds: Feeds, ticker: Ticker) -> None:
+    async with feeds.running():
+        await feeds.add()
+    assert feeds.posts() == []
     ticker.advance(3600)
-    bot = await start(standin, settings, clock, client)  # catches up at once, not in an hour
-    await standin.stop_bot(bot)
-    assert len(feed_posts(standin, guild)) == 1
+    async with feeds.running():  # catches up at once, not in an hour
+        pass
+    assert len(feeds.posts()) == 1

@@ -21,6 +21,7 @@ from bot.services.catalog import CatalogService
 from bot.services.digest_delivery import DeliveryFailed
 from bot.services.feed_delivery import FeedPost
 from bot.services.feeds import FeedService
+from bot.services.leases import Leaser
 from bot.sources.arxiv import ArxivClient
 from storage.database import Database
 from storage.feeds import SqliteFeedStore
@@ -88,7 +89,8 @@ class World:
         papers = SqlitePaperStore(self.db)
         catalog = CatalogService(papers, Path("unused"), announcer=self.announcer)
         return FeedService(SqliteFeedStore(self.db), catalog, papers, self.client, self.poster,
-                           poll_every=EVERY, clock=self.clock, owner=owner)
+                           poll_every=EVERY, clock=self.clock,
+                           leases=Leaser(owner, clock=self.clock))
 
     def searches(self) -> int:
         return sum("search_query" in r.params for r in self.arxiv.requests)
