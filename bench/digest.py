@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import math
 import os
 import platform
@@ -33,13 +32,21 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import discord
 
+from bench.rate import (
+    Clock,
+    LogCounter,
+    RecordingLimiter,
+    busiest_second,
+    counting_logs,
+    fmt,
+    per_second,
+)
 from bench.report import progress, publish
 from bot.client.bot import PaperclubBot
 from bot.core.digest_types import DigestConfig
@@ -48,7 +55,7 @@ from bot.core.messages import render_reason
 from bot.services.digest import Outcome
 from bot.settings import load_settings
 from bot.wiring import build_bot
-from discord_standin import GlobalRateLimiter, Guild, RecordedRequest, StandIn
+from discord_standin import Guild, RecordedRequest, StandIn
 from storage.database import Database
 from storage.digests import SqliteDigestStore
 
@@ -60,75 +67,6 @@ DISCORD_GLOBAL_LIMIT = 50
 RATIO_TARGET = 1.2
 DUE_AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 START_TIMEOUT = 300.0
-
-
-class Clock:
-    """A settable clock for the digest service, so that every server is due at once."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class RecordingLimiter(GlobalRateLimiter):
-    """The stand-in's global limiter (or, with `per_second=None`, none) that logs each decision."""
-
-    def __init__(self, per_second: int | None) -> None:
-        super().__init__(per_second or 1)
-        self.enforce = per_second is not None
-        self.admitted: list[float] = []
-        self.refused: list[float] = []
-
-    def check(self, now: float) -> float | None:
-        """Decide as the parent does (or admit everything), remembering when."""
-        wait = super().check(now) if self.enforce else None
-        if wait is None:
-            self.admitted.append(now)
-        else:
-            self.refused.append(now)
-        return wait
-
-
-class LogCounter(logging.Handler):
-    """Counts warnings and errors by logger and message template; keeps a few error texts."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.counts: Counter[tuple[str, str]] = Counter()
-        self.errors = 0
-        self.samples: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        """Count the record; remember the first error messages."""
-        self.counts[(record.name, str(record.msg))] += 1
-        if record.levelno >= logging.ERROR:
-            self.errors += 1
-            if len(self.samples) < 5:
-                self.samples.append(f"{record.name}: {record.getMessage()}")
-
-    def clear(self) -> None:
-        """Forget what was counted so far."""
-        self.counts.clear()
-        self.errors = 0
-        self.samples.clear()
-
-    def count(self, fragment: str) -> int:
-        """Records whose template contains `fragment`."""
-        return sum(n for (_, msg), n in self.counts.items() if fragment in msg)
-
-
-@contextlib.contextmanager
-def counting_logs() -> Iterator[LogCounter]:
-    """Route warnings and errors to a counter instead of stderr while the block runs."""
-    counter = LogCounter()
-    root = logging.getLogger()
-    root.addHandler(counter)
-    try:
-        yield counter
-    finally:
-        root.removeHandler(counter)
 
 
 @dataclass
@@ -342,30 +280,9 @@ async def _check(bot: PaperclubBot, standin: StandIn, guilds: list[Guild], outco
 # --- report ----------------------------------------------------------------------------------
 
 
-def _fmt(value: float, digits: int = 2) -> str:
-    return "n/a" if math.isnan(value) else f"{value:,.{digits}f}"
-
-
-def _busiest_second(times: list[float]) -> int:
-    """Most admissions in any rolling one-second window."""
-    best, start = 0, 0
-    for end, t in enumerate(times):
-        while t - times[start] >= 1.0:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
-
-
-def _per_second(times: list[float], seconds: float) -> list[int]:
-    counts = [0] * (int(seconds) + 1 if not math.isnan(seconds) else 1)
-    for t in times:
-        counts[min(max(int(t), 0), len(counts) - 1)] += 1
-    return counts
-
-
 def _time(r: Run) -> str:
     missing = r.servers - r.complete
-    return _fmt(r.seconds) + (f" ({missing:,} not posted)" if missing else "")
+    return fmt(r.seconds) + (f" ({missing:,} not posted)" if missing else "")
 
 
 def _tries_cell(r: Run) -> str:
@@ -375,8 +292,8 @@ def _tries_cell(r: Run) -> str:
 
 
 def _timeline(r: Run, shown: int = 15) -> str:
-    admitted = _per_second(r.admitted, r.seconds)
-    refused = _per_second(r.refused, r.seconds)
+    admitted = per_second(r.admitted, r.seconds)
+    refused = per_second(r.refused, r.seconds)
     cells = " · ".join(f"{a}/{b}" for a, b in zip(admitted[:shown], refused[:shown], strict=True))
     slow = sum(a < 0.9 * DISCORD_GLOBAL_LIMIT for a in admitted[:-1])
     more = (f" · … ({len(admitted)} seconds in all; {slow} of the full seconds admitted under "
@@ -389,7 +306,7 @@ def _pacing(limited: Run, free: Run) -> str:
         return "The digest does not pace its own requests."
     baseline = ("the no-limit baseline turns it off (pure overhead)" if free.pacing_off
                 else "it stays on in the no-limit baseline too")
-    return (f"The digest paces its own requests at {_fmt(limited.pacing, 0)}/s "
+    return (f"The digest paces its own requests at {fmt(limited.pacing, 0)}/s "
             f"(`PAPERCLUB_DIGEST__REQUESTS_PER_SECOND`); {baseline}.")
 
 
@@ -417,7 +334,7 @@ def _report(limited: Run, free: Run, load: tuple[float, float, float], total_s: 
         f"stand-in, {n:,} guilds given at READY, digest concurrency {limited.concurrency}. Each "
         f"server needs 1 post + 1 thread, so the bound under Discord's global "
         f"{DISCORD_GLOBAL_LIMIT} requests/s is {2 * n:,} / {DISCORD_GLOBAL_LIMIT} = "
-        f"{_fmt(bound, 1)} s. The stand-in's limiter admits {DISCORD_GLOBAL_LIMIT} requests in "
+        f"{fmt(bound, 1)} s. The stand-in's limiter admits {DISCORD_GLOBAL_LIMIT} requests in "
         "any rolling second and answers others with a global 429 whose `retry_after` is the time "
         "until the oldest admitted request leaves the window. " + _pacing(limited, free)
         + " Bench, stand-in and bot share one event loop. A server counts as posted when its "
@@ -426,14 +343,14 @@ def _report(limited: Run, free: Run, load: tuple[float, float, float], total_s: 
         f"| metric | rate-limited {DISCORD_GLOBAL_LIMIT}/s | no limit | bound | ratio |",
         "|---|---:|---:|---:|---:|",
         f"| time from `tick()` start until it returned, s | {_time(limited)} | {_time(free)} | "
-        f"{_fmt(bound, 1)} | {_fmt(ratio)}× (no limit {_fmt(free.seconds / bound, 3)}×) |",
+        f"{fmt(bound, 1)} | {fmt(ratio)}× (no limit {fmt(free.seconds / bound, 3)}×) |",
         f"| servers fully posted | {limited.complete:,} | {free.complete:,} | {n:,} | |",
         f"| outcomes | {_statuses(limited)} | {_statuses(free)} | {n:,} posted | |",
         f"| posts / threads in the stand-in | {limited.posts:,} / {limited.threads:,} | "
         f"{free.posts:,} / {free.threads:,} | {n:,} / {n:,} | |",
         f"| duplicate posts | {limited.duplicates} | {free.duplicates} | 0 | |",
         f"| REST requests received (429s included) | {limited.requests:,} | {free.requests:,} | "
-        f"{2 * n:,} | {_fmt(limited.requests / (2 * n))}× |",
+        f"{2 * n:,} | {fmt(limited.requests / (2 * n))}× |",
         f"| 429s sent by the stand-in | {limited.sent_429:,} | {free.sent_429:,} | | |",
         f"| 429s discord.py waited out (logged) / of them global | {limited.retries_seen:,} / "
         f"{limited.global_waits:,} | {free.retries_seen:,} / {free.global_waits:,} | | |",
@@ -451,16 +368,16 @@ def _report(limited: Run, free: Run, load: tuple[float, float, float], total_s: 
         f"{int(limited.tick_error is not None)} | {free.errors_logged} / "
         f"{int(free.tick_error is not None)} | 0 | |",
         f"| admitted per second: mean over the tick / busiest rolling second | "
-        f"{_fmt(len(limited.admitted) / limited.seconds, 1)} / "
-        f"{_busiest_second(limited.admitted)} | {_fmt(len(free.admitted) / free.seconds, 1)} / "
-        f"{_busiest_second(free.admitted)} | {DISCORD_GLOBAL_LIMIT} | |",
+        f"{fmt(len(limited.admitted) / limited.seconds, 1)} / "
+        f"{busiest_second(limited.admitted)} | {fmt(len(free.admitted) / free.seconds, 1)} / "
+        f"{busiest_second(free.admitted)} | {DISCORD_GLOBAL_LIMIT} | |",
         f"| set-up (READY with all guilds, configs saved), s, not timed | "
-        f"{_fmt(limited.setup_s, 1)} | {_fmt(free.setup_s, 1)} | | |",
+        f"{fmt(limited.setup_s, 1)} | {fmt(free.setup_s, 1)} | | |",
         "",
         "## Targets",
         "",
-        f"- All {n:,} posted within {RATIO_TARGET}× the bound ({_fmt(bound * RATIO_TARGET, 1)} s): "
-        f"{_time(limited)} s, {_fmt(ratio)}× — **{'met' if met_time else 'not met'}**.",
+        f"- All {n:,} posted within {RATIO_TARGET}× the bound ({fmt(bound * RATIO_TARGET, 1)} s): "
+        f"{_time(limited)} s, {fmt(ratio)}× — **{'met' if met_time else 'not met'}**.",
         f"- 0 unhandled: {limited.unhandled:,} — **{'met' if met_errors else 'not met'}**.",
         "",
         "## Rate-limited timeline",

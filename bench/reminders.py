@@ -28,7 +28,7 @@ from pathlib import Path
 
 import discord
 
-from bench.digest import Clock, RecordingLimiter, _busiest_second, counting_logs
+from bench.rate import Clock, RecordingLimiter, busiest_second, counting_logs, fmt
 from bench.report import progress, publish
 from bot.core.session_types import Place
 from bot.services.catalog_loader import load_catalog
@@ -159,18 +159,14 @@ async def _save_sessions(db_path: Path, guilds: list[Guild]) -> None:
         await db.close()
 
 
-def _fmt(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:,.2f}"
-
-
 def _report(limited: Run, free: Run, load: tuple[float, float, float], total_s: float) -> str:
     n = limited.servers
     bound = n / LIMIT
     ratio = limited.seconds / bound
     met = ratio <= RATIO_TARGET and limited.unhandled == 0
     rows = [
-        ("time from `tick()` start until it returned, s", _fmt(limited.seconds),
-         _fmt(free.seconds), _fmt(bound), f"{_fmt(ratio)}×"),
+        ("time from `tick()` start until it returned, s", fmt(limited.seconds),
+         fmt(free.seconds), fmt(bound), f"{fmt(ratio)}×"),
         ("servers with exactly one reminder", f"{limited.posted:,}", f"{free.posted:,}",
          f"{n:,}", ""),
         ("outcomes", _outcomes(limited), _outcomes(free),
@@ -179,8 +175,8 @@ def _report(limited: Run, free: Run, load: tuple[float, float, float], total_s: 
         ("REST requests received (429s included)", f"{limited.requests:,}",
          f"{free.requests:,}", f"{n:,}", ""),
         ("429s sent by the stand-in", f"{limited.sent_429:,}", f"{free.sent_429:,}", "", ""),
-        ("busiest rolling second, requests admitted", str(_busiest_second(limited.admitted)),
-         str(_busiest_second(free.admitted)), str(LIMIT), ""),
+        ("busiest rolling second, requests admitted", str(busiest_second(limited.admitted)),
+         str(busiest_second(free.admitted)), str(LIMIT), ""),
         ("**unhandled** (missing, doubled, errors)", f"**{limited.unhandled:,}**",
          f"**{free.unhandled:,}**", "0", ""),
     ]
@@ -192,7 +188,7 @@ def _report(limited: Run, free: Run, load: tuple[float, float, float], total_s: 
         "before the run " + " / ".join(f"{x:.2f}" for x in load) + " (1 / 5 / 15 min)",
         "",
         f"One `reminders.tick()` timed until it returns: one post per server, so the bound under "
-        f"Discord's global {LIMIT} requests/s is {n:,} / {LIMIT} = {_fmt(bound)} s.",
+        f"Discord's global {LIMIT} requests/s is {n:,} / {LIMIT} = {fmt(bound)} s.",
         "",
         f"| metric | rate-limited {LIMIT}/s | no limit | bound | ratio |",
         "|---|---:|---:|---:|---:|",
