@@ -242,3 +242,52 @@ def test_services_never_import_http_clients() -> None:
         offending = {n for n in _imports(path) if n.split(".")[0] in ("aiohttp", "bot")
                      and (n.split(".")[0] == "aiohttp" or n.startswith("bot.sources"))}
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}: use a port"
+
+
+# Cog handlers: options -> one service call -> ui. The exceptions, each for a reason:
+SEVERAL_SERVICE_CALLS = {
+    ("votes.py", "start"): "the ballot's message exists only once the answer is sent: "
+                           "`attach` records its id",
+    ("papers.py", "paper"): "a paper id that is not in the catalog is searched for as words "
+                            "(the search service's two entry points)",
+    ("queue.py", "suggest"): "an arXiv id is added to the catalog (`/add`'s service) before "
+                             "it is suggested",
+    ("sessions.py", "done"): "one call on each path: with notes the session is marked done, "
+                             "without them the form opens once the member may finish it",
+}
+
+
+def _service_calls(cls: ast.ClassDef, method: ast.AsyncFunctionDef | ast.FunctionDef,
+                   seen: frozenset[str] = frozenset()) -> list[str]:
+    """`self.services.…(…)` calls a method makes, through the class's own helpers too."""
+    helpers = {node.name: node for node in cls.body
+               if isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef)}
+    calls: list[str] = []
+    for node in ast.walk(method):
+        if not isinstance(node, ast.Call):
+            continue
+        called = ast.unparse(node.func)
+        if called.startswith("self.services."):
+            calls.append(called)
+        elif called.startswith("self.") and (name := called[5:]) in helpers \
+                and name not in seen and name != method.name:
+            calls += _service_calls(cls, helpers[name], seen | {method.name})
+    return calls
+
+
+def _handlers(cls: ast.ClassDef) -> list[ast.AsyncFunctionDef]:
+    """The class's interaction handlers: public coroutines that take an interaction."""
+    return [node for node in cls.body if isinstance(node, ast.AsyncFunctionDef)
+            and not node.name.startswith("_") and node.name != "interaction_check"
+            and any(arg.arg == "interaction" for arg in node.args.args)]
+
+
+def test_each_command_makes_one_service_call() -> None:
+    several = {}
+    for path in sorted((ROOT / "bot" / "client" / "cogs").glob("*.py")):
+        for cls in _classes(path).values():
+            for handler in _handlers(cls):
+                calls = _service_calls(cls, handler)
+                if len(calls) > 1 and (path.name, handler.name) not in SEVERAL_SERVICE_CALLS:
+                    several[f"{path.name} {cls.name}.{handler.name}"] = calls
+    assert several == {}

@@ -41,6 +41,7 @@ from bot.core.digest_types import (
     LedgerStatus,
     OutcomeStatus,
 )
+from bot.core.messages import Refusal
 from bot.core.models import Paper
 from bot.core.nonce import nonce_of
 from bot.core.paper_order import Choice, next_paper
@@ -56,6 +57,7 @@ from bot.services.digest_delivery import (
 )
 from bot.services.fanout import each_isolated
 from bot.services.leases import Leaser, process_owner
+from bot.services.noticed import Noticed
 from bot.services.pacing import discord_pace
 from storage.interfaces import DigestStore, HistoryStore, PaperStore
 
@@ -95,6 +97,14 @@ class DigestStatus:
     config: DigestConfig
     next_post_at: datetime | None
     recent: tuple[LedgerEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PostedToday:
+    """What `/digest now` did: the outcome, or None when the digest is off."""
+
+    config: DigestConfig
+    outcome: Outcome | None
 
 
 def digest_nonce(guild_id: int, local_date: date) -> str:
@@ -237,6 +247,51 @@ class DigestService:
     async def pending_notice(self, guild_id: int) -> Reason | None:
         """Why the digest paused, once: the admins have not been told yet."""
         return await self.digests.take_failure_notice(guild_id)
+
+    # -- `/digest` commands: the result with the pause the admins have not heard about ------
+
+    async def _notices(self, guild_id: int) -> tuple[Reason, ...]:
+        """The pending pause notice, taken (first, as the admins read it first)."""
+        notice = await self.pending_notice(guild_id)
+        return () if notice is None else (notice,)
+
+    async def _configured(self, guild_id: int) -> DigestConfig:
+        config = await self.config(guild_id)
+        if config is None:
+            raise Refusal("digest.none_yet_first")
+        return config
+
+    async def switch_off(self, guild_id: int) -> Noticed[bool, Reason]:
+        """`/digest off`: `disable`, with the pending pause notice."""
+        notices = await self._notices(guild_id)
+        return Noticed(await self.disable(guild_id), notices)
+
+    async def overview(self, guild_id: int) -> Noticed[DigestStatus | None, Reason]:
+        """`/digest status`: `status`, with the pending pause notice."""
+        notices = await self._notices(guild_id)
+        return Noticed(await self.status(guild_id), notices)
+
+    async def preview_next(self, guild_id: int
+                           ) -> Noticed[tuple[Paper, Choice] | None, Reason]:
+        """`/digest preview`: the next paper (None when none is eligible), with the pending
+        pause notice; a `Refusal` when the server has no digest yet."""
+        config = await self._configured(guild_id)
+        notices = await self._notices(guild_id)
+        return Noticed(await self.preview(config), notices)
+
+    async def post_today(self, guild_id: int, *,
+                         posting: Callable[[], Awaitable[None]] | None = None
+                         ) -> Noticed[PostedToday, Reason]:
+        """`/digest now`: `post_now` unless the digest is off, with the pending pause notice;
+        a `Refusal` when the server has no digest yet. `posting` is awaited just before the
+        post is attempted (the cog defers its answer: posting can outlast Discord's 3 s)."""
+        config = await self._configured(guild_id)
+        notices = await self._notices(guild_id)
+        if config.state is DigestState.OFF:
+            return Noticed(PostedToday(config, None), notices)
+        if posting is not None:
+            await posting()
+        return Noticed(PostedToday(config, await self.post_now(config)), notices)
 
     async def status(self, guild_id: int, recent: int = 7) -> DigestStatus | None:
         """Settings, the next post (when on) and the latest ledger rows; None if never set."""

@@ -45,6 +45,7 @@ from bot.services.digest import HISTORY_MARGIN
 from bot.services.fanout import each_isolated
 from bot.services.feed_delivery import DeliveryFailed, FeedPost, FeedPoster
 from bot.services.leases import Leaser, process_owner
+from bot.services.noticed import Noticed
 from bot.services.pacing import discord_pace
 from storage.interfaces import FeedStore, PaperStore
 
@@ -132,6 +133,26 @@ class FeedService:
     async def pending_notices(self, guild_id: int) -> list[PausedFeed]:
         """Feeds that paused since the admins last looked, once."""
         return await self.feeds.take_notices(guild_id)
+
+    # -- `/feed` commands: the result with the feeds that paused since the admins looked -----
+
+    async def follow(self, guild_id: int, query: str, channel_id: int | None,
+                     created_by: int) -> Noticed[FeedAdded, PausedFeed]:
+        """`/feed add`: `add`, with the pending pause notices (a `Refusal` for a query that
+        is not one leaves them pending)."""
+        canonical = canonical_query(query)
+        notices = tuple(await self.pending_notices(guild_id))
+        return Noticed(await self.add(guild_id, canonical, channel_id, created_by), notices)
+
+    async def overview(self, guild_id: int) -> Noticed[list[Feed], PausedFeed]:
+        """`/feed list`: the server's feeds, with the pending pause notices."""
+        notices = tuple(await self.pending_notices(guild_id))
+        return Noticed(await self.of_guild(guild_id), notices)
+
+    async def unfollow(self, guild_id: int, feed_id: int) -> Noticed[Feed | None, PausedFeed]:
+        """`/feed remove`: `remove`, with the pending pause notices."""
+        notices = tuple(await self.pending_notices(guild_id))
+        return Noticed(await self.remove(guild_id, feed_id), notices)
 
     # -- the scheduled turn -------------------------------------------------------------------
 

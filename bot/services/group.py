@@ -41,9 +41,11 @@ class GroupService:
         """Members of `role_id` organise too (None: only Manage Server)."""
         await self.groups.set_organiser_role(guild_id, role_id)
 
-    async def set_timezone(self, guild_id: int, zone: ZoneInfo) -> None:
-        """The sessions' zone when the server has no paper of the day."""
+    async def set_timezone(self, guild_id: int, zone: ZoneInfo) -> ZoneInfo:
+        """The sessions' zone when the server has no paper of the day; returns the zone in use
+        (the paper of the day's wins)."""
         await self.groups.set_timezone(guild_id, zone.key)
+        return await self.zone(guild_id)
 
     async def set_reminders(self, guild_id: int, offsets: tuple[int, ...]) -> None:
         """Minutes before each session that reminders go out."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from zoneinfo import ZoneInfo
 
 from bot.core.messages import Refusal
 from bot.core.models import Paper
@@ -12,6 +13,7 @@ from bot.core.session_plan import parse_when
 from bot.core.session_types import Place, Session, SessionStatus
 from bot.services.clock import Clock
 from bot.services.group import GroupService
+from bot.services.noticed import Noticed
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
 from bot.services.session_delivery import DeliveryFailed, NoticeKind, SessionPoster
@@ -29,6 +31,16 @@ class Scheduled:
     session: Session
     paper: Paper
     proposal: Proposal | None
+    zone: ZoneInfo
+    """The zone the time was read in (the server's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Agenda:
+    """The server's upcoming sessions with their papers, soonest first, and its zone."""
+
+    sessions: list[tuple[Session, Paper | None]]
+    zone: ZoneInfo
 
 
 class SessionService:
@@ -48,15 +60,17 @@ class SessionService:
         self.clock = clock
 
     async def schedule(self, guild_id: int, paper_id: str, when: str, *, presenter_id: int | None,
-                       place: Place, channel_id: int) -> Scheduled:
-        """Create the session, its scheduled event, the announcement and the thread.
+                       place: Place, channel_id: int) -> Noticed[Scheduled, Session]:
+        """Create the session, its scheduled event, the announcement and the thread; with the
+        sessions whose reminders stopped that the organisers have not heard about.
 
         Refused (nothing kept) when the paper is unknown, the time is malformed or past, or
         Discord refuses the event or the announcement."""
         paper = await self.lookup.resolve(paper_id)  # an id from autocomplete, or words
         if paper is None:
             raise Refusal("session.paper_unknown")
-        starts_at = parse_when(when, await self.group.zone(guild_id), self.clock())
+        zone = await self.group.zone(guild_id)
+        starts_at = parse_when(when, zone, self.clock())
         proposal = None
         if presenter_id is None:
             proposal = await self.group.proposal(guild_id)
@@ -82,7 +96,7 @@ class SessionService:
             await self.group.presented(guild_id, presenter_id)
         stored = await self.sessions.get(guild_id, session.id)
         assert stored is not None
-        return Scheduled(stored, paper, proposal)
+        return Noticed(Scheduled(stored, paper, proposal, zone), await self._problems(guild_id))
 
     async def _quietly_delete_event(self, session: Session) -> None:
         try:
@@ -95,6 +109,17 @@ class SessionService:
         found = await self.sessions.of_guild(guild_id, SessionStatus.SCHEDULED)
         return [(s, await self.papers.get(s.paper_id)) for s in found]
 
+    async def agenda(self, guild_id: int) -> Agenda:
+        """`upcoming`, with the zone to show their times in."""
+        return Agenda(await self.upcoming(guild_id), await self.group.zone(guild_id))
+
+    async def listing(self, guild_id: int, *,
+                      organiser: bool) -> Noticed[list[tuple[Session, Paper | None]], Session]:
+        """`/session list`: `upcoming`, with the stopped reminders organisers have not heard
+        about (only for an organiser)."""
+        problems = await self._problems(guild_id) if organiser else ()
+        return Noticed(await self.upcoming(guild_id), problems)
+
     async def session(self, guild_id: int, session_id: int) -> tuple[Session, Paper]:
         """A scheduled session of this server and its paper; `Refusal` otherwise."""
         session = await self.sessions.get(guild_id, session_id)
@@ -105,8 +130,9 @@ class SessionService:
             raise Refusal("session.paper_unknown")
         return session, paper
 
-    async def move(self, guild_id: int, session_id: int, when: str) -> Session:
-        """A new start: the event moves, the thread hears of it, reminders start over."""
+    async def move(self, guild_id: int, session_id: int, when: str) -> Noticed[Session, Session]:
+        """A new start: the event moves, the thread hears of it, reminders start over; with
+        the stopped reminders the organisers have not heard about."""
         session, paper = await self.session(guild_id, session_id)
         starts_at = parse_when(when, await self.group.zone(guild_id), self.clock())
         moved = replace(session, starts_at=starts_at)
@@ -116,24 +142,33 @@ class SessionService:
         await self._notice(moved, paper, NoticeKind.MOVED)
         stored = await self.sessions.get(guild_id, session.id)
         assert stored is not None
-        return stored
+        return Noticed(stored, await self._problems(guild_id))
 
-    async def cancel(self, guild_id: int, session_id: int) -> Session:
-        """Remove the event, tell the thread, stop the reminders."""
+    async def cancel(self, guild_id: int, session_id: int) -> Noticed[Session, Session]:
+        """Remove the event, tell the thread, stop the reminders; with the stopped reminders
+        the organisers have not heard about."""
         session, paper = await self.session(guild_id, session_id)
         if session.event_id is not None:
             await self.poster.delete_event(session)
         await self.sessions.finish(session.id, SessionStatus.CANCELLED)
         await self._notice(session, paper, NoticeKind.CANCELLED)
-        return session
+        return Noticed(session, await self._problems(guild_id))
+
+    async def may_finish(self, guild_id: int, session_id: int, *, user_id: int,
+                         organiser: bool) -> tuple[Session, Paper]:
+        """A scheduled session this member may mark done (organisers or its presenter) and
+        its paper; `Refusal` otherwise."""
+        session, paper = await self.session(guild_id, session_id)
+        if not organiser and session.presenter_id != user_id:
+            raise Refusal("session.done.who")
+        return session, paper
 
     async def done(self, guild_id: int, session_id: int, *, user_id: int, organiser: bool,
                    notes: str | None) -> Session:
         """Mark the paper discussed (organisers or the presenter), store the notes, record it
         in the history and post the notes in the thread."""
-        session, paper = await self.session(guild_id, session_id)
-        if not organiser and session.presenter_id != user_id:
-            raise Refusal("session.done.who")
+        session, paper = await self.may_finish(guild_id, session_id, user_id=user_id,
+                                               organiser=organiser)
         text = (notes or "").strip()[:NOTES_LIMIT] or None
         await self.sessions.finish(session.id, SessionStatus.DONE, text)
         await self.history.record_discussed(guild_id, session.paper_id, session.starts_at,
@@ -142,6 +177,10 @@ class SessionService:
         finished = replace(session, status=SessionStatus.DONE, notes=text)
         await self._notice(finished, paper, NoticeKind.DONE)
         return finished
+
+    async def _problems(self, guild_id: int) -> tuple[Session, ...]:
+        """Sessions whose reminders stopped, taken (told once), with the problem set."""
+        return tuple(s for s in await self.take_problems(guild_id) if s.problem is not None)
 
     async def take_problems(self, guild_id: int) -> list[Session]:
         """Sessions whose reminders stopped, not yet reported to the organisers (once)."""

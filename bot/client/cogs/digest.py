@@ -14,9 +14,9 @@ from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.client.ui.cards import CARD_COLOUR, escape, paper_message
 from bot.core.card import fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
-from bot.core.digest_types import DigestConfig, DigestState, LedgerStatus, OutcomeStatus
+from bot.core.digest_types import DigestState, LedgerStatus, OutcomeStatus
 from bot.core.lang import Lang
-from bot.core.messages import refusal_text, render_reason, t, weekday
+from bot.core.messages import Refusal, refusal_text, render_reason, t, weekday
 from bot.core.reasons import Reason, ReasonCode, text_reason
 
 if TYPE_CHECKING:
@@ -62,13 +62,12 @@ class DigestCog(AdminGroupCog, group_name="digest",
                 group_description="The server's paper of the day"):
     """Set up, inspect and trigger the paper of the day."""
 
-    async def _notice(self, interaction: discord.Interaction) -> str:
-        """A pause the admins have not heard about yet, as a line to put first."""
-        reason = await self.services.digest.pending_notice(interaction.guild_id or 0)
-        if not reason:
-            return ""
+    @staticmethod
+    def _notice(interaction: discord.Interaction, notices: tuple[Reason, ...]) -> str:
+        """A pause the admins had not heard about yet, as a line to put first."""
         lang = lang_of(interaction)
-        return t(lang, "digest.paused_notice", reason=_reason(lang, reason)) + "\n\n"
+        return "".join(t(lang, "digest.paused_notice", reason=_reason(lang, reason)) + "\n\n"
+                       for reason in notices)
 
     @app_commands.command(name="set", description="Post a paper every day at a local time")
     @app_commands.describe(channel="Where to post", time="Local time, HH:MM (24-hour)",
@@ -115,17 +114,17 @@ class DigestCog(AdminGroupCog, group_name="digest",
     @app_commands.command(name="off", description="Stop the paper of the day")
     async def off(self, interaction: discord.Interaction) -> None:
         """Turn the digest off (settings and history are kept)."""
-        notice = await self._notice(interaction)
-        stopped = await self.services.digest.disable(interaction.guild_id or 0)
-        text = t(lang_of(interaction), "digest.off" if stopped else "digest.was_off")
-        await respond(interaction, notice + text, ephemeral=True)
+        stopped = await self.services.digest.switch_off(interaction.guild_id or 0)
+        text = t(lang_of(interaction), "digest.off" if stopped.result else "digest.was_off")
+        await respond(interaction, self._notice(interaction, stopped.notices) + text,
+                      ephemeral=True)
 
     @app_commands.command(name="status", description="Channel, time, next post, recent posts")
     async def status(self, interaction: discord.Interaction) -> None:
         """Settings, the next post, and the last posts, skips and failures with reasons."""
-        notice = await self._notice(interaction)
         lang = lang_of(interaction)
-        status = await self.services.digest.status(interaction.guild_id or 0)
+        noticed = await self.services.digest.overview(interaction.guild_id or 0)
+        status, notice = noticed.result, self._notice(interaction, noticed.notices)
         if status is None:
             await respond(interaction, notice + t(lang, "digest.none_yet"), ephemeral=True)
             return
@@ -172,12 +171,14 @@ class DigestCog(AdminGroupCog, group_name="digest",
     @app_commands.command(name="preview", description="The next paper of the day, only to you")
     async def preview(self, interaction: discord.Interaction) -> None:
         """The paper the next post will carry, rendered as it will look."""
-        notice = await self._notice(interaction)
-        config = await self._config(interaction)
-        found = await self.services.digest.preview(config)
-        if found is None:
-            raise UserFacingError(t(lang_of(interaction), "digest.preview.empty"))
-        paper, choice = found
+        try:
+            noticed = await self.services.digest.preview_next(interaction.guild_id or 0)
+        except Refusal as exc:
+            raise UserFacingError(exc.text(lang_of(interaction))) from None
+        notice = self._notice(interaction, noticed.notices)
+        if noticed.result is None:
+            raise UserFacingError(notice + t(lang_of(interaction), "digest.preview.empty"))
+        paper, choice = noticed.result
         lang = Lang.from_locale(str(interaction.guild_locale))  # as the channel will see it
         note = t(lang, "digest.preview.note", position=choice.position, size=choice.cycle_size)
         embed, view = paper_message(paper, lang, note=note)
@@ -187,13 +188,19 @@ class DigestCog(AdminGroupCog, group_name="digest",
     @app_commands.command(name="now", description="Post today's paper now, if not yet posted")
     async def now(self, interaction: discord.Interaction) -> None:
         """Post today's paper unless it is already out; refused while the digest is off."""
-        notice = await self._notice(interaction)
-        config = await self._config(interaction)
-        if config.state is DigestState.OFF:
+        async def defer() -> None:
+            if not interaction.response.is_done():  # a wait for the write lock may have
+                await interaction.response.defer(ephemeral=True, thinking=True)  # deferred
+
+        try:
+            noticed = await self.services.digest.post_today(interaction.guild_id or 0,
+                                                            posting=defer)
+        except Refusal as exc:
+            raise UserFacingError(exc.text(lang_of(interaction))) from None
+        notice = self._notice(interaction, noticed.notices)
+        config, outcome = noticed.result.config, noticed.result.outcome
+        if outcome is None:
             raise UserFacingError(notice + t(lang_of(interaction), "digest.now.off"))
-        if not interaction.response.is_done():  # a wait for the write lock may have deferred
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.services.digest.post_now(config)
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
                  f"{outcome.message_id}" if outcome.message_id else f"<#{config.channel_id}>")
         lang = lang_of(interaction)
@@ -206,10 +213,4 @@ class DigestCog(AdminGroupCog, group_name="digest",
         if outcome.reason is not None and outcome.reason.code in CHANNEL_PROBLEMS:
             text += "\n" + t(lang, "digest.now.pick_channel")
         await respond(interaction, notice + text, ephemeral=True)
-
-    async def _config(self, interaction: discord.Interaction) -> DigestConfig:
-        config = await self.services.digest.config(interaction.guild_id or 0)
-        if config is None:
-            raise UserFacingError(t(lang_of(interaction), "digest.none_yet_first"))
-        return config
 

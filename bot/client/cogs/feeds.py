@@ -13,7 +13,7 @@ from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
 from bot.core.feed_query import MAX_QUERY_LENGTH
-from bot.core.feed_types import MAX_FEEDS_PER_GUILD, Feed, FeedAddStatus
+from bot.core.feed_types import MAX_FEEDS_PER_GUILD, Feed, FeedAddStatus, PausedFeed
 from bot.core.lang import Lang
 from bot.core.messages import Refusal, duration, refusal_text, render_reason, t
 
@@ -55,10 +55,9 @@ class FeedCog(AdminGroupCog, group_name="feed",
     def _every(self, lang: Lang) -> str:
         return duration(lang, self.bot.settings.arxiv.poll_minutes)
 
-    async def _notice(self, interaction: discord.Interaction) -> str:
+    @staticmethod
+    def _notice(lang: Lang, paused: tuple[PausedFeed, ...]) -> str:
         """Feeds that paused since the admins last looked, as lines to put first."""
-        lang = lang_of(interaction)
-        paused = await self.services.feeds.pending_notices(interaction.guild_id or 0)
         return "".join(t(lang, "feed.paused_notice", id=p.feed_id, query=p.query,
                          reason=escape(render_reason(lang, p.reason))) + "\n\n"
                        for p in paused)
@@ -71,17 +70,17 @@ class FeedCog(AdminGroupCog, group_name="feed",
                   channel: discord.TextChannel | None = None) -> None:
         """Validate the query, check the bot can post in the channel, and follow it."""
         lang = lang_of(interaction)
-        notice = await self._notice(interaction)
         if channel is not None and (missing := _missing_in(channel, channel.guild.me)):
             names = ", ".join(permission_name(n, lang) for n in missing)
-            raise UserFacingError(notice + t(lang, "feed.cannot_post", channel=channel.mention,
-                                             perms=names))
+            raise UserFacingError(t(lang, "feed.cannot_post", channel=channel.mention,
+                                    perms=names))
         try:
-            added = await self.services.feeds.add(interaction.guild_id or 0, query,
-                                                  channel.id if channel else None,
-                                                  interaction.user.id)
+            noticed = await self.services.feeds.follow(interaction.guild_id or 0, query,
+                                                       channel.id if channel else None,
+                                                       interaction.user.id)
         except Refusal as exc:
-            raise UserFacingError(notice + refusal_text(exc, lang)) from None
+            raise UserFacingError(refusal_text(exc, lang)) from None
+        added, notice = noticed.result, self._notice(lang, noticed.notices)
         feed = added.feed
         if added.status is FeedAddStatus.LIMIT or feed is None:
             raise UserFacingError(notice + t(lang, "feed.limit", limit=MAX_FEEDS_PER_GUILD))
@@ -99,8 +98,8 @@ class FeedCog(AdminGroupCog, group_name="feed",
     async def list_feeds(self, interaction: discord.Interaction) -> None:
         """Every feed: its query, channel and last poll (or why it is paused)."""
         lang = lang_of(interaction)
-        notice = await self._notice(interaction)
-        feeds = await self.services.feeds.of_guild(interaction.guild_id or 0)
+        noticed = await self.services.feeds.overview(interaction.guild_id or 0)
+        feeds, notice = noticed.result, self._notice(lang, noticed.notices)
         if not feeds:
             await respond(interaction, notice + t(lang, "feed.list.empty"), ephemeral=True)
             return
@@ -117,8 +116,8 @@ class FeedCog(AdminGroupCog, group_name="feed",
                      feed: app_commands.Range[int, 1, 2**53]) -> None:
         """Stop following a feed (its papers stay in the catalog)."""
         lang = lang_of(interaction)
-        notice = await self._notice(interaction)
-        removed = await self.services.feeds.remove(interaction.guild_id or 0, feed)
+        noticed = await self.services.feeds.unfollow(interaction.guild_id or 0, feed)
+        removed, notice = noticed.result, self._notice(lang, noticed.notices)
         if removed is None:
             raise UserFacingError(notice + t(lang, "feed.unknown", id=feed))
         await respond(interaction, notice + t(lang, "feed.removed", query=removed.query,

@@ -70,8 +70,7 @@ class GroupCog(AdminGroupCog, group_name="group",
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
         guild_id = interaction.guild_id or 0
-        await self.services.group.set_timezone(guild_id, zone)
-        used = await self.services.group.zone(guild_id)
+        used = await self.services.group.set_timezone(guild_id, zone)
         text = t(lang, "group.timezone.saved", zone=zone.key)
         if used.key != zone.key:
             text += "\n" + t(lang, "group.timezone.digest_wins", zone=used.key)

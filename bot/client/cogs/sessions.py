@@ -63,14 +63,12 @@ class SessionCog(ServiceGroupCog, group_name="session",
         """Guild only."""
         return in_guild(interaction)
 
-    async def _problems(self, interaction: discord.Interaction) -> str:
+    @staticmethod
+    def _problems(lang: Lang, stopped: tuple[Session, ...]) -> str:
         """Stopped reminders the organisers have not heard about, as lines to put first."""
-        lang = lang_of(interaction)
-        lines = [t(lang, "session.problem", id=s.id,
-                   reason=escape(render_reason(lang, s.problem)))
-                 for s in await self.services.sessions.take_problems(interaction.guild_id or 0)
-                 if s.problem is not None]
-        return "".join(line + "\n" for line in lines)
+        return "".join(t(lang, "session.problem", id=s.id,
+                         reason=escape(render_reason(lang, s.problem))) + "\n"
+                       for s in stopped if s.problem is not None)
 
     def _refused(self, exc: Exception, lang: Lang) -> UserFacingError:
         if isinstance(exc, DeliveryFailed):
@@ -96,18 +94,17 @@ class SessionCog(ServiceGroupCog, group_name="session",
         lang = lang_of(interaction)
         if link is not None and not link.startswith(("https://", "http://")):
             raise UserFacingError(t(lang, "session.link_format"))
-        notice = await self._problems(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            scheduled = await self.services.sessions.schedule(
+            noticed = await self.services.sessions.schedule(
                 interaction.guild_id or 0, paper, when,
                 presenter_id=presenter.id if presenter else None,
                 place=Place(voice.id if voice else None, None if voice else link),
                 channel_id=interaction.channel_id or 0)
         except (Refusal, DeliveryFailed) as exc:
             raise self._refused(exc, lang) from None
-        session = scheduled.session
-        zone = await self.services.group.zone(session.guild_id)
+        scheduled, notice = noticed.result, self._problems(lang, noticed.notices)
+        session, zone = scheduled.session, scheduled.zone
         text = t(lang, "session.scheduled", id=session.id, title=escape(scheduled.paper.title_en),
                  when=when_text(session, lang), local=local_text(session.starts_at, zone),
                  zone=zone.key, link=_link(session), event=event_link(session))
@@ -131,9 +128,9 @@ class SessionCog(ServiceGroupCog, group_name="session",
     async def list_sessions(self, interaction: discord.Interaction) -> None:
         """The server's scheduled sessions, soonest first."""
         lang = lang_of(interaction)
-        notice = (await self._problems(interaction)
-                  if await is_organiser(interaction, self.services) else "")
-        found = await self.services.sessions.upcoming(interaction.guild_id or 0)
+        noticed = await self.services.sessions.listing(
+            interaction.guild_id or 0, organiser=await is_organiser(interaction, self.services))
+        found, notice = noticed.result, self._problems(lang, noticed.notices)
         if not found:
             await respond(interaction, notice + t(lang, "session.list.empty"), ephemeral=True)
             return
@@ -155,11 +152,11 @@ class SessionCog(ServiceGroupCog, group_name="session",
         """Organisers only: the event moves, the thread is told, reminders start over."""
         await is_organiser(interaction, self.services, "organiser.action.move")
         lang = lang_of(interaction)
-        notice = await self._problems(interaction)
         try:
-            moved = await self.services.sessions.move(interaction.guild_id or 0, session, when)
+            noticed = await self.services.sessions.move(interaction.guild_id or 0, session, when)
         except (Refusal, DeliveryFailed) as exc:
             raise self._refused(exc, lang) from None
+        moved, notice = noticed.result, self._problems(lang, noticed.notices)
         await respond(interaction, notice + t(lang, "session.moved", id=moved.id,
                                               when=when_text(moved, lang)), ephemeral=True)
 
@@ -169,11 +166,11 @@ class SessionCog(ServiceGroupCog, group_name="session",
         """Organisers only: the event is removed, the thread told, the reminders stop."""
         await is_organiser(interaction, self.services, "organiser.action.cancel")
         lang = lang_of(interaction)
-        notice = await self._problems(interaction)
         try:
-            cancelled = await self.services.sessions.cancel(interaction.guild_id or 0, session)
+            noticed = await self.services.sessions.cancel(interaction.guild_id or 0, session)
         except (Refusal, DeliveryFailed) as exc:
             raise self._refused(exc, lang) from None
+        cancelled, notice = noticed.result, self._problems(lang, noticed.notices)
         await respond(interaction, notice + t(lang, "session.cancelled", id=cancelled.id),
                       ephemeral=True)
 
@@ -183,18 +180,17 @@ class SessionCog(ServiceGroupCog, group_name="session",
     async def done(self, interaction: discord.Interaction, session: int,
                    notes: app_commands.Range[str, 1, 1000] | None = None) -> None:
         """Organisers or the presenter: notes stored and posted, the paper recorded as read."""
+        if notes is not None:
+            await self.finish(interaction, session, notes)
+            return
         lang = lang_of(interaction)
-        organiser = await is_organiser(interaction, self.services)
-        try:
-            found, _ = await self.services.sessions.session(interaction.guild_id or 0, session)
+        try:  # checked before the form opens, so nobody writes notes that would be refused
+            await self.services.sessions.may_finish(
+                interaction.guild_id or 0, session, user_id=interaction.user.id,
+                organiser=await is_organiser(interaction, self.services))
         except Refusal as exc:
             raise self._refused(exc, lang) from None
-        if not organiser and found.presenter_id != interaction.user.id:
-            raise UserFacingError(t(lang, "session.done.who"))
-        if notes is None:
-            await interaction.response.send_modal(NotesModal(self, session, lang))
-            return
-        await self.finish(interaction, session, notes)
+        await interaction.response.send_modal(NotesModal(self, session, lang))
 
     async def finish(self, interaction: discord.Interaction, session_id: int,
                      notes: str | None) -> None:
@@ -218,11 +214,11 @@ class SessionCog(ServiceGroupCog, group_name="session",
     async def session_autocomplete(self, interaction: discord.Interaction,
                                    current: str) -> list[app_commands.Choice[int]]:
         """Upcoming sessions whose number or title matches what is typed."""
-        guild_id = interaction.guild_id or 0
-        zone = await self.services.group.zone(guild_id)
+        agenda = await self.services.sessions.agenda(interaction.guild_id or 0)
+        zone = agenda.zone
         typed = current.strip().lstrip("#").lower()
         choices = []
-        for session, paper in await self.services.sessions.upcoming(guild_id):
+        for session, paper in agenda.sessions:
             title = paper.title_en if paper else session.paper_id
             name = f"#{session.id} · {local_text(session.starts_at, zone)} · {title}"
             if typed and typed not in name.lower():
