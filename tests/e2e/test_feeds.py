@@ -103,8 +103,11 @@ class Feeds:
 
     async def add(self, query: str = QUERY) -> str:
         """`/feed add` by an admin, posting in #papers; the answer."""
-        return await answer(self.standin, self.guild, self.people, "feed add",
-                            {"query": query, "channel": self.guild.channel("papers").id})
+        channel = self.guild.channel("papers").id
+        handle = await self.standin.slash("feed add", {"query": query, "channel": channel},
+                                          guild=self.guild, user=self.people.bob)
+        response = await handle.response()
+        return (await handle.followup()).content if response.type == 5 else response.content
 
     def posts(self) -> list[Message]:
         """The feed's posts in #papers."""
