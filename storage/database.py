@@ -209,11 +209,11 @@ class Database:
             except sqlite3.OperationalError as exc:
                 if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) != _SQLITE_BUSY:
                     raise _translated(exc) from exc
-            if loop.time() >= deadline:
-                raise self._busy()
-            if not waited:
+            if not waited:  # before the deadline check: a slow first try still defers
                 waited = True
                 await _before_wait()
+            if loop.time() >= deadline:
+                raise self._busy()
             await asyncio.sleep(_POLL_SECONDS)
 
     def _busy(self) -> DatabaseBusy:
