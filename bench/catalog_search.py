@@ -56,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "catalog_search.md"
 DEFAULT_SIZES = "10000,100000"
 LIMIT = 10
+P99_TARGET_MS = 2.5
+"""Issue 14's search target at 100k papers."""
 LOAD_TRIALS = 5
 """Fresh search services timed after a load, each with its own vocabulary build."""
 MB = 1024 * 1024
@@ -598,11 +600,12 @@ def _targets(results: list[SizeResult]) -> list[str]:
     if at100k:
         o99 = percentile(_times(at100k.paperclub), 99)
         l99 = percentile(_times(at100k.like), 99)
-        rows += [f"| search p99 ≤ 2 ms at 100k | {_ms(o99)} ms | {_verdict(o99 <= 2)} |",
+        rows += [f"| search p99 ≤ {P99_TARGET_MS} ms at 100k | {_ms(o99)} ms | "
+                 f"{_verdict(o99 <= P99_TARGET_MS)} |",
                  f"| search p99 ≥ 25× faster than LIKE at 100k | {l99 / o99:.1f}× | "
                  f"{_verdict(l99 / o99 >= 25)} |"]
     else:
-        rows += ["| search p99 ≤ 2 ms at 100k | not run | — |",
+        rows += [f"| search p99 ≤ {P99_TARGET_MS} ms at 100k | not run | — |",
                  "| search p99 ≥ 25× faster than LIKE at 100k | not run | — |"]
     rates = ", ".join(f"{r.size:,}: {r.paperclub_import.rate:,.0f}/s" for r in results)
     rows.append(f"| import ≥ 10k papers/s | {rates} | "
