@@ -3,7 +3,8 @@
 
     python3 dev.py demo [LINE…]   set up .venv if needed, then use the real bot from the terminal
                                   against a local Discord stand-in, on the bundled catalog
-    python3 dev.py test           set up .venv if needed, then ruff, mypy and the whole test suite
+    python3 dev.py test [...]     set up .venv if needed, then ruff, mypy and the whole test suite
+                                  (one pytest-xdist worker per CPU; `-n 0` runs it in one process)
     python3 dev.py bench [...]    set up .venv if needed, then run the benchmarks in bench/
 """
 
@@ -51,6 +52,14 @@ def run(*args: str) -> int:
     return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=ROOT, check=False).returncode
 
 
+def _parallel(args: list[str]) -> list[str]:
+    """pytest-xdist options: one worker per CPU, each group of tests on one worker (see
+    tests/conftest.py), unless the arguments choose the workers themselves."""
+    chosen = any(a in {"-n", "--numprocesses", "no:xdist"} or a.startswith(("-n", "--numproc"))
+                 for a in args)
+    return [] if chosen else ["-n", "auto", "--dist", "loadgroup"]
+
+
 def main(argv: list[str]) -> int:
     task, rest = (argv[0], argv[1:]) if argv else ("help", [])
     if task not in {"demo", "test", "bench"}:
@@ -68,7 +77,7 @@ def main(argv: list[str]) -> int:
             return run("paperclub", "local", "--db", str(Path(scratch) / "paperclub.db"), *rest)
     if task == "bench":
         return run("python", "-m", "bench", *rest)
-    for step in (("ruff", "check", "."), ("mypy",), ("pytest", "-q", *rest)):
+    for step in (("ruff", "check", "."), ("mypy",), ("pytest", "-q", *_parallel(rest), *rest)):
         code = run(*step)
         if code:
             return code

@@ -23,21 +23,58 @@ from tests.backends import NOT_RUN, Backend
 from tests.group import People, new_people, reading_group
 from tools.throwaway_postgres import PostgresServer, find_binaries
 
-_postgres_missing: list[str] = []
+REAL_PROCESSES = "real-processes"
+"""The pytest-xdist group of the end-to-end tests that run real bot processes on the real clock
+(the `slow` ones in tests/e2e): one worker runs them one after another, so they never compete
+with each other for the CPU; pytest-xdist hands out the largest groups first."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Group tests for `--dist loadgroup` (see dev.py): the real-process tests together, and a
+    module's tests together when they share a module-scoped fixture (so it is built once)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = _xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a grouped test that pytest-xdist scheduled without its group (it marks the group in
+    the node id, which pytest 9.2 ignores: pytest-xdist#1386), rather than run it unguarded."""
+    if (item.config.getoption("loadgroup", default=False)
+            and item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid):
+        pytest.fail("pytest-xdist ignored this test's group: pin pytest as pyproject.toml says",
+                    pytrace=False)
+
+
+def _xdist_group(item: pytest.Item) -> str | None:
+    module = item.nodeid.split("::", 1)[0]
+    if module.startswith("tests/e2e/") and item.get_closest_marker("slow") is not None:
+        return REAL_PROCESSES
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    if any(d.scope in {"module", "class", "package"} for chain in defs for d in chain):
+        return module
+    return None
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say loudly when the PostgreSQL half of the contract suite could not run."""
-    if _postgres_missing:
+    """Say loudly when the PostgreSQL half of the contract suite could not run (read from the
+    skip reports, which reach this process also from pytest-xdist's workers)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if any(NOT_RUN in str(getattr(report, "longrepr", "")) for report in skipped):
         terminalreporter.write_sep("!", NOT_RUN, red=True, bold=True)
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer | None]:
-    """A throwaway PostgreSQL server for the session, or None where no binaries exist."""
+    """A throwaway PostgreSQL server for the session (each pytest-xdist worker starts its own),
+    or None where no binaries exist."""
     binaries = find_binaries()
     if binaries is None:
-        _postgres_missing.append(NOT_RUN)
         yield None
         return
     server = PostgresServer(binaries)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -23,6 +24,16 @@ from storage.history import SqliteHistoryStore
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
+def _paperclub(*args: str, db_path: Path | None, env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    """Run `paperclub ARGS --db DB_PATH` in a subprocess."""
+    extra = ["--db", str(db_path)] if db_path else []
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args, *extra], capture_output=True, text=True,
+        env={**os.environ, "COLUMNS": "200", **(env or {})}, timeout=60, check=False,
+    )
+
+
 @pytest.fixture
 def run(tmp_path: Path) -> Run:
     """Run `paperclub ARGS --db tmp.db` in a subprocess."""
@@ -30,20 +41,27 @@ def run(tmp_path: Path) -> Run:
 
     def invoke(*args: str, db_path: Path | None = db, env: dict[str, str] | None = None
                ) -> subprocess.CompletedProcess[str]:
-        extra = ["--db", str(db_path)] if db_path else []
-        return subprocess.run(
-            [sys.executable, "-m", "bot", *args, *extra], capture_output=True, text=True,
-            env={**os.environ, "COLUMNS": "200", **(env or {})}, timeout=60, check=False,
-        )
+        return _paperclub(*args, db_path=db_path, env=env)
 
     return invoke
 
 
-@pytest.fixture
-def loaded(run: Run, catalog_path: Path) -> Run:
-    result = run("import", str(catalog_path))
+@pytest.fixture(scope="session")
+def imported(tmp_path_factory: pytest.TempPathFactory, catalog_path: Path) -> Path:
+    """A database that `paperclub import` loaded the bundled catalog into, once per run."""
+    db = tmp_path_factory.mktemp("cli-imported") / "cli.db"
+    result = _paperclub("import", str(catalog_path), db_path=db)
     assert result.returncode == 0, result.stderr
     assert "30 added, 0 updated, 0 unchanged, 0 removed, 0 rejected" in result.stdout
+    return db
+
+
+@pytest.fixture
+def loaded(run: Run, imported: Path, tmp_path: Path) -> Run:
+    """`run` on a copy of the imported database (a fresh one for every test)."""
+    for suffix in ("", "-wal"):  # a write-ahead log, if the import left one, goes with it
+        if (source := imported.with_name(imported.name + suffix)).exists():
+            shutil.copy(source, tmp_path / f"cli.db{suffix}")
     return run
 
 

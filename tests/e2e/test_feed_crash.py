@@ -15,7 +15,8 @@ from discord_standin import Fault, Guild, Member, StandIn, User
 from storage.database import Database
 from storage.feeds import SqliteFeedStore
 from storage.subscriptions import SqliteSubscriptionStore
-from tests.e2e.test_digest_crash import BotProcess, _until
+from tests.clocks import Ticker
+from tests.e2e.test_digest_crash import IDENTIFY_SPACING, BotProcess, _until
 
 pytestmark = pytest.mark.slow
 
@@ -61,8 +62,9 @@ async def test_killed_while_announcing_then_restarted_posts_and_tells_once(
     reader = User("reader")
     guild = Guild("Crash Group", channels=["papers"], members=[Member(reader)])
     fault, processed = STEPS[step]
+    seconds = Ticker()  # the stand-in's: the restart's IDENTIFY comes 5 of them later
     async with ArxivStandIn([paper(1), paper(2)]) as arxiv, \
-            StandIn(guilds=[guild]) as standin:
+            StandIn(guilds=[guild], clock=seconds) as standin:
         bot = BotProcess(standin, tmp_path)
         bot.config.write_text(bot.config.read_text(encoding="utf-8")
                               + f'[arxiv]\napi_base = "{arxiv.api_base}"\n', encoding="utf-8")
@@ -81,6 +83,7 @@ async def test_killed_while_announcing_then_restarted_posts_and_tells_once(
             await bot.stop()
         assert not await _posted(bot.db_path), "the kill came after the post was recorded"
         standin.rest.faults.clear()
+        seconds.advance(IDENTIFY_SPACING)
         await bot.start()
         try:
             await _until(lambda: _posted(bot.db_path), "the restarted bot to record the post")

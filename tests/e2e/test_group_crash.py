@@ -17,7 +17,8 @@ from storage.database import Database
 from storage.papers import SqlitePaperStore
 from storage.sessions import SqliteSessionStore
 from storage.votes import SqliteVoteStore
-from tests.e2e.test_digest_crash import ROOT, BotProcess, _until
+from tests.clocks import Ticker
+from tests.e2e.test_digest_crash import IDENTIFY_SPACING, ROOT, BotProcess, _until
 
 pytestmark = pytest.mark.slow
 
@@ -46,10 +47,12 @@ def _posts(standin: StandIn, guild: Guild) -> list[Message]:
     return standin.messages(guild.channel("general"))
 
 
-async def _kill_at_step_then_restart(standin: StandIn, bot: BotProcess, guild: Guild,
-                                     step: str, recorded: Callable[[], Awaitable[bool]]) -> None:
+async def _kill_at_step_then_restart(standin: StandIn, seconds: Ticker, bot: BotProcess,
+                                     guild: Guild, step: str,
+                                     recorded: Callable[[], Awaitable[bool]]) -> None:
     """Let the bot reach the post with `step`'s fault on, kill it, restart it without faults
-    and wait until the ledger records the post."""
+    and wait until the ledger records the post. The restart comes `IDENTIFY_SPACING` of the
+    stand-in's `seconds` later (its IDENTIFY is admitted at once; the nonces are remembered)."""
     fault, processed = STEPS[step]
     channel = guild.channel("general")
     standin.fail("POST", f"/channels/{channel.id}/messages", fault, times=1000,
@@ -65,6 +68,7 @@ async def _kill_at_step_then_restart(standin: StandIn, bot: BotProcess, guild: G
         await bot.stop()
     assert not await recorded(), "the kill came after the post was recorded"
     standin.rest.faults.clear()
+    seconds.advance(IDENTIFY_SPACING)
     await bot.start()
     try:
         await _until(recorded, "the restarted bot to record the post")
@@ -82,7 +86,8 @@ def _async(check: Callable[[], bool]) -> Callable[[], Awaitable[bool]]:
 async def test_a_reminder_killed_mid_post_is_posted_exactly_once(tmp_path: Path,
                                                                  step: str) -> None:
     guild = Guild("Crash Group", channels=["general"])
-    async with StandIn(guilds=[guild]) as standin:
+    seconds = Ticker()
+    async with StandIn(guilds=[guild], clock=seconds) as standin:
         bot = BotProcess(standin, tmp_path)
         session_ids: list[int] = []
 
@@ -109,7 +114,7 @@ async def test_a_reminder_killed_mid_post_is_posted_exactly_once(tmp_path: Path,
         async def recorded() -> bool:
             return ReminderStatus.POSTED in await reminder_status()
 
-        await _kill_at_step_then_restart(standin, bot, guild, step, recorded)
+        await _kill_at_step_then_restart(standin, seconds, bot, guild, step, recorded)
         # The day-before reminder was missed long ago: skipped, never posted late.
         assert sorted(await reminder_status()) == sorted([ReminderStatus.POSTED,
                                                           ReminderStatus.SKIPPED])
@@ -121,7 +126,8 @@ async def test_a_reminder_killed_mid_post_is_posted_exactly_once(tmp_path: Path,
 async def test_a_vote_killed_mid_announcement_is_announced_exactly_once(tmp_path: Path,
                                                                         step: str) -> None:
     guild = Guild("Crash Group", channels=["general"])
-    async with StandIn(guilds=[guild]) as standin:
+    seconds = Ticker()
+    async with StandIn(guilds=[guild], clock=seconds) as standin:
         bot = BotProcess(standin, tmp_path)
         vote_ids: list[int] = []
 
@@ -151,6 +157,6 @@ async def test_a_vote_killed_mid_announcement_is_announced_exactly_once(tmp_path
             await _with_db(bot.db_path, read)
             return status == ["announced"]
 
-        await _kill_at_step_then_restart(standin, bot, guild, step, recorded)
+        await _kill_at_step_then_restart(standin, seconds, bot, guild, step, recorded)
         announcements = _posts(standin, guild)
         assert len(announcements) == 1, f"{step}: {len(announcements)} announcements"
