@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core.models import Paper, Track
-from bot.core.venue import derive_venue
+from bot.core.venue import (
+    _ACRONYM_YEAR,
+    _COUNTS,
+    _NAMED_WORKSHOP,
+    _at_venue,
+    _named_workshops,
+    derive_venue,
+)
 
 # (start of the English title, expected badge, pages, figures), checked by hand against the file.
 EXPECTED = [
@@ -83,3 +94,38 @@ def test_honours_and_counts() -> None:
     assert venue.honours == ("poster",)
     assert (venue.pages, venue.figures, venue.tables) == (9, 6, 3)
     assert derive_venue("ICML 2026 (Oral)", "").honours == ("oral",)
+
+
+# The patterns as first written (quadratic on long runs), kept as the rule the linear
+# reading must follow exactly.
+_REFERENCE_ACRONYM_YEAR = re.compile(
+    r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*[A-Z][A-Za-z]*)\s*(?:['’]\s*|\s)(20\d\d|\d\d)(?![0-9])")
+_REFERENCE_AT_VENUE = re.compile(r"([A-Za-z][\w\-]*)\s*@\s*[A-Z]")
+_REFERENCE_COUNT = re.compile(r"(\d+)\s+pages\b", re.I)
+_PIECES = ["Foo", "workshop", "Workshop", "Workshops", "&", " ", "  ", "\n", "@", "ICML", "x",
+           "-", "_", "9", "2026", "'", ".", "The", "é", "aB", "pages", "Bar-Baz"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+@settings(max_examples=600, deadline=None)
+def test_linear_patterns_read_as_the_reference_patterns(text: str) -> None:
+    assert [m.group(1) for m in _NAMED_WORKSHOP.finditer(text)] == list(_named_workshops(text))
+    reference_at = _REFERENCE_AT_VENUE.search(text)
+    assert _at_venue(text) == (reference_at.group(1) if reference_at else None)
+    assert ([m.groups() for m in _REFERENCE_ACRONYM_YEAR.finditer(text)]
+            == [m.groups() for m in _ACRONYM_YEAR.finditer(text)])
+    reference_count = _REFERENCE_COUNT.search(text)
+    count = _COUNTS["pages"].search(text)
+    assert (count.group(1) if count else None) == (
+        reference_count.group(1) if reference_count else None)
+
+
+@pytest.mark.parametrize(("field", "workshop"), [
+    ("A" * 20_000, None), ("Foo " * 5_000, None), ("a@" * 10_000, None),
+    ("1" * 20_000, None), ("Ab" * 10_000, None),
+    ("Ab " * 6_000 + "workshop", " ".join(["Ab"] * 6_000)),
+    ("x " + "Ab " * 6_000 + "y@Venue", "y")])
+def test_long_venue_notes_are_read(field: str, workshop: str | None) -> None:
+    """A listing's field may hold 20,000 characters: each of these took 5-15 s of CPU with
+    the first patterns (quadratic on long runs); the linear reading gives the same answer."""
+    assert derive_venue(field, "").workshop == workshop
