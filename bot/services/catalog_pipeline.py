@@ -1,23 +1,26 @@
 """Parsing a catalog file and preparing its rows away from the bot's event loop.
 
-A big file is parsed, and its index text built, in a worker process (`spawn`), which hands the
-store prepared rows a thousand at a time through a pipe: the bot's interpreter only receives
-and writes them, so parsing never holds its GIL. A small file (or a BibTeX one, which needs the
-catalog to fill papers in) is read the same way in a worker thread: starting an interpreter
-would cost more than it saves. Both produce the same messages, in file order.
+A big file is parsed, and its index text built, in a worker process (a fresh interpreter
+running `main`), which hands the store prepared rows a thousand at a time through a pipe: the
+bot's interpreter only receives and writes them, so parsing never holds its GIL. A small file
+(or a BibTeX one, which needs the catalog to fill papers in) is read the same way in a worker
+thread: starting an interpreter would cost more than it saves. Both produce the same messages,
+in file order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
+import os
 import pickle
+import subprocess
+import sys
 from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import IO
 
 from bot.core.catalog_types import LoadSource
 from bot.core.listing import ListingParser, RecordError, RecordWarning
@@ -76,43 +79,68 @@ def _file_messages(path: Path, fmt: CatalogFormat, strict: bool) -> Iterator[Mes
     yield from _messages(LoadReport(source="", format=fmt), reader, parsed, listing, strict)
 
 
-def _worker(sender: Connection, path: Path, fmt: CatalogFormat, strict: bool) -> None:
-    """The worker process: send every message, until the end or the loader hangs up."""
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError), sender:
-        for message in _file_messages(path, fmt, strict):
+_HEADER = 8
+"""Bytes of the length before each pickled message on the worker's output."""
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_WORKER = f"from {__name__} import main; main()"
+"""Imported, not run as `__main__`: the messages' classes then unpickle in the bot."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The worker process: `main()` with arguments PATH FORMAT strict|lenient writes
+    every message, length-prefixed, to its standard output until the end or the loader hangs
+    up. Anything else printed goes to standard error, so it cannot corrupt the stream."""
+    path, fmt, strict = (argv or sys.argv[1:])[:3]
+    output = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    with contextlib.suppress(BrokenPipeError), output:
+        for message in _file_messages(Path(path), CatalogFormat(fmt), strict == "strict"):
             try:
-                sender.send(message)
-            except (pickle.PicklingError, TypeError, AttributeError) as exc:  # as it failed
-                sender.send(RuntimeError(f"{message!r} (not sent: {exc})"))
+                payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                payload = pickle.dumps(RuntimeError(f"{message!r} (not sent: {exc})"))
+            output.write(len(payload).to_bytes(_HEADER, "little"))
+            output.write(payload)
 
 
 class ParserStopped(RuntimeError):
     """The worker process ended without finishing (killed, or out of memory)."""
 
 
+def _read(stream: IO[bytes]) -> Message | None:
+    """The next message, or None at the end of the stream."""
+    header = stream.read(_HEADER)
+    if len(header) < _HEADER:
+        return None
+    size = int.from_bytes(header, "little")
+    payload = stream.read(size)
+    if len(payload) < size:
+        return None
+    message: Message = pickle.loads(payload)  # noqa: S301 - written by our own worker
+    return message
+
+
 async def _from_process(path: Path, fmt: CatalogFormat,
                         strict: bool) -> AsyncGenerator[Message, None]:
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    worker = context.Process(target=_worker, args=(sender, path, fmt, strict),
-                             name="paperclub-catalog-parser", daemon=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_PACKAGE_ROOT),
+                                                      env.get("PYTHONPATH")]))
+    command = [sys.executable, "-c", _WORKER, str(path), fmt.value,
+               "strict" if strict else "lenient"]
+    worker = await asyncio.to_thread(
+        subprocess.Popen, command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=env)
+    stream = worker.stdout
+    assert stream is not None
     try:
-        await asyncio.to_thread(worker.start)
-        sender.close()
-        while True:
-            try:
-                message: Message = await asyncio.to_thread(receiver.recv)
-            except EOFError:
-                await asyncio.to_thread(worker.join)
-                raise ParserStopped(f"the process parsing {path} stopped "
-                                    f"(exit code {worker.exitcode})") from None
+        while (message := await asyncio.to_thread(_read, stream)) is not None:
             yield message
-    finally:  # the worker first: a receive still waiting then ends (EOF) before the close
-        if worker.is_alive():
+        code = await asyncio.to_thread(worker.wait)
+        raise ParserStopped(f"the process parsing {path} stopped (exit code {code})")
+    finally:  # the worker first: a read still waiting then ends before the close
+        if worker.poll() is None:
             worker.kill()
-        if worker.pid is not None:
-            await asyncio.to_thread(worker.join)
-        receiver.close()
+        await asyncio.to_thread(worker.wait)
+        stream.close()
 
 
 async def _from_thread(messages: Iterator[Message]) -> AsyncGenerator[Message, None]:

@@ -5,9 +5,11 @@ dies leaves the old catalog."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from bot.core.listing import ListingParser
 from bot.core.models import Paper
 from bot.services import catalog_pipeline
 from bot.services.catalog_files import CatalogFileError
-from bot.services.catalog_loader import StrictLoadError, load_catalog
+from bot.services.catalog_loader import LOAD_SWITCH_SECONDS, StrictLoadError, load_catalog
 from storage.database import Database
 from storage.papers import SqlitePaperStore
 from tests.services.test_catalog_loader import BAD_LISTING
@@ -91,6 +93,7 @@ async def test_strict_mode_and_whole_file_errors_cross_from_the_worker(
     assert await store.count() == 30
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the worker in /proc")
 async def test_a_killed_worker_fails_the_load_and_keeps_the_old_catalog(
         store: SqlitePaperStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     version = await store.catalog_version()
@@ -114,6 +117,26 @@ async def test_a_killed_worker_fails_the_load_and_keeps_the_old_catalog(
 
 
 def _children() -> list[int]:
-    import multiprocessing
+    """This process's live catalog workers (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+            if (int(fields[1]) == os.getpid() and fields[0] != "Z"
+                    and b"catalog_pipeline" in cmdline):
+                found.append(int(stat.parent.name))
+    return found
 
-    return [p.pid for p in multiprocessing.active_children() if p.pid is not None]
+
+async def test_threads_switch_promptly_during_a_load_and_as_before_after(
+        store: SqlitePaperStore, catalog_path: Path, tmp_path: Path) -> None:
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    await load_catalog(store, catalog_path,
+                       progress=lambda *_: seen.append(sys.getswitchinterval()))
+    assert seen and set(seen) == {LOAD_SWITCH_SECONDS} != {before}
+    assert sys.getswitchinterval() == before
+    with pytest.raises(StrictLoadError):
+        await load_catalog(store, _write(tmp_path, "bad.txt", BAD_LISTING), strict=True)
+    assert sys.getswitchinterval() == before
