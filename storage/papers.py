@@ -172,12 +172,19 @@ class LoadClassifier:
     def classify(self, batch: Sequence[PreparedPaper],
                  live: dict[str, tuple[int, str, str, str]],
                  taken: set[str], holders: dict[str, str] | None = None,
+                 earlier: dict[str, int] | None = None,
                  ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
                             list[tuple[str, int]]]:
         """Count each paper as new, updated, unchanged, duplicate, arXiv conflict or id
         collision; return the paper rows, index rows and honour rows to write (`live`: title
         key -> id, content hash, added, updated; `taken`: public ids held by live papers with
-        other titles; `holders`: arXiv id -> title key of the live paper holding it)."""
+        other titles; `holders`: arXiv id -> title key of the live paper holding it).
+
+        `earlier` (title key -> line) are the batch's titles already written by this load, as
+        the store found them, with `taken` then holding the public ids it has written too: the
+        classifier need not remember every title of a million-paper load (~270 MB)."""
+        if earlier is not None:
+            self._lines, self._ids = dict(earlier), set()
         counts, source, now = self._counts, self._source, utc_timestamp()
         holders = holders or {}
         taken = taken | self._ids
@@ -224,6 +231,7 @@ class LoadClassifier:
     def merge_and_classify(
             self, batch: Sequence[PreparedPaper],
             found: dict[str, tuple[Any, ...]], taken: set[str], holders: dict[str, str],
+            earlier: dict[str, int] | None = None,
     ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, int]]]:
         """`classify`, after each record found live keeps the links an add stored (`found`:
         title key -> id, content hash, added, updated, link values)."""
@@ -231,7 +239,7 @@ class LoadClassifier:
                  for item in batch]
         live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
                 for key, row in found.items()}
-        return self.classify(batch, live, taken, holders)
+        return self.classify(batch, live, taken, holders, earlier)
 
 
 class _BatchLoader(LoadClassifier):
@@ -282,11 +290,19 @@ class _BatchLoader(LoadClassifier):
         await _breathe()
 
     async def _write(self, conn: aiosqlite.Connection, batch: list[PreparedPaper]) -> None:
-        found = await self._live(conn, [item.key for item in batch])
+        keys = [item.key for item in batch]
+        found = await self._live(conn, keys)
         taken = await self._taken_ids(conn, batch)
         holders = await self._arxiv_holders(conn, batch)
+        marks = ",".join("?" * len(batch))
+        async with conn.execute(f"SELECT title_key, source_line FROM papers_next "
+                                f"WHERE title_key IN ({marks})", keys) as cursor:
+            earlier = {str(key): int(line) async for key, line in cursor}
+        async with conn.execute(f"SELECT public_id FROM papers_next WHERE public_id IN "
+                                f"({marks})", [item.public_id for item in batch]) as cursor:
+            taken |= {str(row[0]) async for row in cursor}
         rows, fts_rows, honours = await asyncio.to_thread(  # off the event loop
-            self.merge_and_classify, batch, found, taken, holders)
+            self.merge_and_classify, batch, found, taken, holders, earlier)
         await conn.executemany("INSERT INTO papers_next " + _INSERT, rows)
         await conn.executemany(_FTS_INSERT.format(table="paper_fts_next"), fts_rows)
         await conn.executemany(
