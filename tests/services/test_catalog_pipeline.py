@@ -140,3 +140,14 @@ async def test_threads_switch_promptly_during_a_load_and_as_before_after(
     with pytest.raises(StrictLoadError):
         await load_catalog(store, _write(tmp_path, "bad.txt", BAD_LISTING), strict=True)
     assert sys.getswitchinterval() == before
+
+
+async def test_the_objects_alive_before_a_load_are_frozen_only_while_it_runs(
+        store: SqlitePaperStore, catalog_path: Path) -> None:
+    import gc
+
+    frozen: list[int] = []
+    await load_catalog(store, catalog_path,
+                       progress=lambda *_: frozen.append(gc.get_freeze_count()))
+    assert frozen and min(frozen) > 0
+    assert gc.get_freeze_count() == 0
