@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
@@ -34,6 +34,10 @@ from bot.core.session_types import (
 from bot.core.shards import ALL_SHARDS, Shards
 from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
 from bot.core.vote_types import BallotOutcome, Vote, VoteOption
+from storage.prepared import PreparedPaper, prepare_papers
+
+__all__ = ["PreparedPaper", "prepare_papers"]
+"""Re-exported for services: what a load prepares (in a worker process) and hands a store."""
 
 
 class PaperStore(Protocol):
@@ -47,6 +51,17 @@ class PaperStore(Protocol):
         prune: bool = False,
     ) -> LoadCounts:
         """Upsert papers (line, paper) in one transaction; `prune` removes the source's others."""
+        ...
+
+    async def load_prepared(
+        self,
+        batches: AsyncIterable[Sequence[PreparedPaper]],
+        *,
+        source: LoadSource,
+        prune: bool = False,
+    ) -> LoadCounts:
+        """`load` of papers already prepared (`prepare_papers`, e.g. in another process): the
+        store only classifies and writes. `source` is read once the batches are exhausted."""
         ...
 
     async def add_papers(self, papers: Sequence[Paper], *,

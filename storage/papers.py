@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import hashlib
-import json
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import datetime
-from itertools import islice
 from typing import Any, Protocol
 
 import aiosqlite
@@ -26,8 +21,8 @@ from bot.core.catalog_types import (
     SearchHit,
     VenueCount,
 )
-from bot.core.models import Links, Paper
-from bot.core.paper_merge import filled, keeping_added_facts, newer_version
+from bot.core.models import Paper
+from bot.core.paper_merge import filled, newer_version
 from bot.core.query import Filters, SearchQuery
 from bot.core.text import title_key
 from storage import catalog_swap
@@ -40,17 +35,24 @@ from storage.fts import (
     match_expression,
     phrase_expression,
 )
-from storage.rows import (
-    LINK_COLUMNS,
-    PAPER_COLUMN_COUNT,
-    PAPER_COLUMNS,
-    link_values,
-    links_from_values,
-    paper_from_row,
+from storage.prepared import (
+    PreparedPaper,
+    content_hash,
+    kept_links,
+    paper_values,
+    prepared_batches,
 )
+from storage.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 
 BATCH = 1000
-"""Papers per load transaction (and rows per page when reading every paper)."""
+"""Rows per page when reading every paper."""
+LOAD_BATCH = 5000
+"""Papers per load transaction: at 10k papers/s a writer in another process waits about half a
+second for the lock, well inside Discord's 3 s (measured: 1,000 a transaction cost a third
+more in commits and FTS5 segment merges)."""
+LOAD_CACHE_KIB = 64 * 1024
+"""The writer's page cache while a load runs (SQLite's default is 2 MiB): FTS5 merges and the
+shadow tables' unique indexes stay in memory. Put back to the default after."""
 LOAD_PAUSE_SECONDS = 0.01
 """Pause between a load's transactions, so writers in other processes get the lock."""
 RANK_WINDOW = 500
@@ -64,7 +66,7 @@ STORED_COLUMNS = (
     "year, track, workshop, honours, pages, figures, tables, summary_en, arxiv_id, "
     "arxiv_version, doi, url, pdf_url, categories, arxiv_published, arxiv_updated"
 )
-"""The columns `_paper_values` fills, in order."""
+"""The columns `storage.prepared.paper_values` fills, in order."""
 _STORED = STORED_COLUMNS
 _INSERT = (
     "(id, public_id, title_key, " + _STORED + ", source, source_line, content_hash, added_at, "
@@ -102,73 +104,15 @@ def filter_clauses(filters: Filters) -> tuple[list[str], list[Any]]:
     return where, params
 
 
-def _paper_values(paper: Paper) -> tuple[Any, ...]:
-    v = paper.venue
-    return (
-        paper.title_en,
-        paper.title_zh,
-        json.dumps(list(paper.authors), ensure_ascii=False),
-        json.dumps([[a.en, a.zh] for a in paper.affiliations], ensure_ascii=False),
-        paper.summary_zh,
-        paper.comments,
-        paper.journal_ref,
-        v.conference,
-        v.year,
-        v.track.value,
-        v.workshop,
-        json.dumps(list(v.honours)),
-        v.pages,
-        v.figures,
-        v.tables,
-        *link_values(paper),
-    )
-
-
-def content_hash(values: tuple[Any, ...]) -> str:
-    """A digest of every stored field, to tell an updated record from an unchanged one."""
-    joined = "\x1f".join("" if v is None else str(v) for v in values)
-    return hashlib.sha1(joined.encode(), usedforsecurity=False).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class _Prepared:
-    """A paper with everything computed that needs no database: done while SQLite writes."""
-
-    line: int
-    paper: Paper
-    key: str
-    values: tuple[Any, ...]
-    digest: str
-
-
-def _prepared(line: int, paper: Paper) -> _Prepared:
-    values = _paper_values(paper)
-    return _Prepared(line, paper, paper.key, values, content_hash(values))
-
-
-def _prepare(batch: list[tuple[int, Paper]]) -> list[_Prepared]:
-    return [_prepared(line, paper) for line, paper in batch]
-
-
-def _kept_links(item: _Prepared, stored_links: tuple[Any, ...]) -> _Prepared:
-    """A reloaded record keeping the English abstract and links an add stored (the bundled
-    listing has none: a reload must not erase them)."""
-    summary_en, links = links_from_values(stored_links)
-    if not summary_en and links == Links():
-        return item
-    stored = dataclasses.replace(item.paper, summary_en=summary_en, links=links)
-    merged = keeping_added_facts(item.paper, stored)
-    return item if merged == item.paper else _prepared(item.line, merged)
-
-
-async def _pipelined(loader: _BatchLoader, papers: Iterator[tuple[int, Paper]]) -> None:
-    """Parse and prepare batch n+1 in a worker thread while SQLite writes batch n.
+async def _pipelined(loader: _BatchLoader,
+                     batches: AsyncIterable[Sequence[PreparedPaper]]) -> None:
+    """Write batch n while batch n+1 is being received (from a worker process or thread).
 
     The event loop only schedules: lookups keep being answered during a long load.
     """
     pending: asyncio.Task[None] | None = None
     try:
-        while batch := await asyncio.to_thread(_next_batch, papers):
+        async for batch in _rebatched(batches, LOAD_BATCH):
             if pending:
                 await pending
             pending = asyncio.ensure_future(loader.load(batch))
@@ -182,8 +126,32 @@ async def _pipelined(loader: _BatchLoader, papers: Iterator[tuple[int, Paper]]) 
         raise
 
 
-def _next_batch(papers: Iterator[tuple[int, Paper]]) -> list[_Prepared]:
-    return _prepare(list(islice(papers, BATCH)))
+async def _rebatched(batches: AsyncIterable[Sequence[PreparedPaper]],
+                     size: int) -> AsyncIterator[list[PreparedPaper]]:
+    """The batches regrouped into lists of `size` (the last one shorter)."""
+    batch: list[PreparedPaper] = []
+    async for part in batches:
+        batch.extend(part)
+        while len(batch) >= size:
+            yield batch[:size]
+            batch = batch[size:]
+    if batch:
+        yield batch
+
+
+@contextlib.asynccontextmanager
+async def _load_cache(db: Database) -> AsyncIterator[None]:
+    """The writer's page cache at `LOAD_CACHE_KIB` for a load, as it was after."""
+    async with db.transaction() as conn:
+        async with conn.execute("PRAGMA cache_size") as cursor:
+            row = await cursor.fetchone()
+        await conn.execute(f"PRAGMA cache_size = -{LOAD_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            async with db.transaction() as conn:
+                await conn.execute(f"PRAGMA cache_size = {int(row[0]) if row else -2000}")
 
 
 async def _breathe() -> None:
@@ -204,14 +172,22 @@ class LoadClassifier:
         self._arxiv: dict[str, str] = {}
         """arXiv id -> title key of the paper holding it in this load."""
 
-    def classify(self, batch: list[_Prepared], live: dict[str, tuple[int, str, str, str]],
+    def classify(self, batch: Sequence[PreparedPaper],
+                 live: dict[str, tuple[int, str, str, str]],
                  taken: set[str], holders: dict[str, str] | None = None,
+                 earlier: dict[str, int] | None = None,
                  ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
                             list[tuple[str, int]]]:
         """Count each paper as new, updated, unchanged, duplicate, arXiv conflict or id
         collision; return the paper rows, index rows and honour rows to write (`live`: title
         key -> id, content hash, added, updated; `taken`: public ids held by live papers with
-        other titles; `holders`: arXiv id -> title key of the live paper holding it)."""
+        other titles; `holders`: arXiv id -> title key of the live paper holding it).
+
+        `earlier` (title key -> line) are the batch's titles already written by this load, as
+        the store found them, with `taken` then holding the public ids it has written too: the
+        classifier need not remember every title of a million-paper load (~270 MB)."""
+        if earlier is not None:
+            self._lines, self._ids = dict(earlier), set()
         counts, source, now = self._counts, self._source, utc_timestamp()
         holders = holders or {}
         taken = taken | self._ids
@@ -223,19 +199,19 @@ class LoadClassifier:
             if first is not None:
                 counts.duplicates.append((item.line, first))
                 continue
-            arxiv_id = item.paper.links.arxiv_id
+            arxiv_id = item.arxiv_id
             if arxiv_id and self._arxiv.get(arxiv_id, holders.get(arxiv_id, item.key)) != item.key:
                 counts.arxiv_conflicts.append(item.line)
                 continue
             found = live.get(item.key)
             if found is None:
-                if item.paper.id in taken:
+                if item.public_id in taken:
                     counts.id_collisions.append(item.line)
                     continue
                 rowid, added, updated = self._next_id, now, now
                 self._next_id += 1
                 counts.added += 1
-                counts.added_ids.append(item.paper.id)
+                counts.added_ids.append(item.public_id)
             else:
                 rowid, digest, added, updated = found
                 if digest == item.digest:
@@ -244,15 +220,29 @@ class LoadClassifier:
                     updated = now
                     counts.updated += 1
             self._lines[item.key] = item.line
-            self._ids.add(item.paper.id)
+            self._ids.add(item.public_id)
             if arxiv_id:
                 self._arxiv[arxiv_id] = item.key
-            taken.add(item.paper.id)
-            rows.append((rowid, item.paper.id, item.key, *item.values, source, item.line,
+            taken.add(item.public_id)
+            rows.append((rowid, item.public_id, item.key, *item.values, source, item.line,
                          item.digest, added, updated))
-            fts_rows.append((rowid, *index_row(item.paper)))
-            honours.extend((honour, rowid) for honour in item.paper.venue.honours)
+            fts_rows.append((rowid, *item.index_text))
+            honours.extend((honour, rowid) for honour in item.honours)
         return rows, fts_rows, honours
+
+
+    def merge_and_classify(
+            self, batch: Sequence[PreparedPaper],
+            found: dict[str, tuple[Any, ...]], taken: set[str], holders: dict[str, str],
+            earlier: dict[str, int] | None = None,
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, int]]]:
+        """`classify`, after each record found live keeps the links an add stored (`found`:
+        title key -> id, content hash, added, updated, link values)."""
+        batch = [kept_links(item, found[item.key][4]) if item.key in found else item
+                 for item in batch]
+        live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
+                for key, row in found.items()}
+        return self.classify(batch, live, taken, holders, earlier)
 
 
 class _BatchLoader(LoadClassifier):
@@ -273,9 +263,9 @@ class _BatchLoader(LoadClassifier):
                     async for row in cursor}
 
     async def _arxiv_holders(self, conn: aiosqlite.Connection,
-                             batch: list[_Prepared]) -> dict[str, str]:
+                             batch: list[PreparedPaper]) -> dict[str, str]:
         """Title keys of the live papers holding the batch's arXiv ids."""
-        ids = [item.paper.links.arxiv_id for item in batch if item.paper.links.arxiv_id]
+        ids = [item.arxiv_id for item in batch if item.arxiv_id]
         if not ids:
             return {}
         async with conn.execute(
@@ -284,10 +274,11 @@ class _BatchLoader(LoadClassifier):
         ) as cursor:
             return {str(arxiv_id): str(key) async for arxiv_id, key in cursor}
 
-    async def _taken_ids(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> set[str]:
+    async def _taken_ids(self, conn: aiosqlite.Connection,
+                         batch: list[PreparedPaper]) -> set[str]:
         """Public ids in the batch already held by a live paper with another title (64-bit ids
         make this improbable, but one must never abort the whole load)."""
-        ids = [item.paper.id for item in batch]
+        ids = [item.public_id for item in batch]
         async with conn.execute(
             f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
             f"AND title_key NOT IN ({','.join('?' * len(ids))})",
@@ -295,19 +286,26 @@ class _BatchLoader(LoadClassifier):
         ) as cursor:
             return {str(row[0]) async for row in cursor}
 
-    async def load(self, batch: list[_Prepared]) -> None:
+    async def load(self, batch: list[PreparedPaper]) -> None:
         """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
         async with self._db.transaction() as conn:
             await self._write(conn, batch)
         await _breathe()
 
-    async def _write(self, conn: aiosqlite.Connection, batch: list[_Prepared]) -> None:
-        found = await self._live(conn, [item.key for item in batch])
-        batch = [_kept_links(item, found[item.key][4]) if item.key in found else item
-                 for item in batch]
-        live = {key: row[:4] for key, row in found.items()}
-        rows, fts_rows, honours = self.classify(batch, live, await self._taken_ids(conn, batch),
-                                                await self._arxiv_holders(conn, batch))
+    async def _write(self, conn: aiosqlite.Connection, batch: list[PreparedPaper]) -> None:
+        keys = [item.key for item in batch]
+        found = await self._live(conn, keys)
+        taken = await self._taken_ids(conn, batch)
+        holders = await self._arxiv_holders(conn, batch)
+        marks = ",".join("?" * len(batch))
+        async with conn.execute(f"SELECT title_key, source_line FROM papers_next "
+                                f"WHERE title_key IN ({marks})", keys) as cursor:
+            earlier = {str(key): int(line) async for key, line in cursor}
+        async with conn.execute(f"SELECT public_id FROM papers_next WHERE public_id IN "
+                                f"({marks})", [item.public_id for item in batch]) as cursor:
+            taken |= {str(row[0]) async for row in cursor}
+        rows, fts_rows, honours = await asyncio.to_thread(  # off the event loop
+            self.merge_and_classify, batch, found, taken, holders, earlier)
         await conn.executemany("INSERT INTO papers_next " + _INSERT, rows)
         await conn.executemany(_FTS_INSERT.format(table="paper_fts_next"), fts_rows)
         await conn.executemany(
@@ -388,7 +386,7 @@ class _SqliteRows:
 
     async def rewrite(self, rowid: int, paper: Paper) -> None:
         """Update a stored paper in place, with its index row."""
-        values = _paper_values(paper)
+        values = paper_values(paper)
         assignments = ", ".join(f"{column.strip()} = ?" for column in _STORED.split(","))
         await self._conn.execute(
             f"UPDATE papers SET {assignments}, content_hash = ?, updated_at = ? WHERE id = ?",
@@ -397,7 +395,7 @@ class _SqliteRows:
 
     async def insert(self, paper: Paper) -> None:
         """Store a new paper, with its index row."""
-        values = _paper_values(paper)
+        values = paper_values(paper)
         cursor = await self._conn.execute(
             "INSERT INTO papers " + _INSERT,
             (None, paper.id, paper.key, *values, self._source, None, content_hash(values),
@@ -427,6 +425,16 @@ class SqlitePaperStore:
         source: LoadSource,
         prune: bool = False,
     ) -> LoadCounts:
+        """`load_prepared`, the papers prepared in a worker thread."""
+        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune)
+
+    async def load_prepared(
+        self,
+        batches: AsyncIterable[Sequence[PreparedPaper]],
+        *,
+        source: LoadSource,
+        prune: bool = False,
+    ) -> LoadCounts:
         """Build the next catalog in short transactions, then switch to it in one.
 
         Other writers get the lock between batches; readers see the old catalog until the
@@ -440,9 +448,9 @@ class SqlitePaperStore:
                 row = await cursor.fetchone()
         try:
             next_id = int(row[0] if row else 0) + 1
-            await _pipelined(_BatchLoader(self._db, source.name, counts, next_id),
-                             iter(papers))
-            await self._carry_over(source.name if prune else None)
+            async with _load_cache(self._db):
+                await _pipelined(_BatchLoader(self._db, source.name, counts, next_id), batches)
+                await self._carry_over(source.name if prune else None)
             async with self._db.transaction() as conn:
                 if prune:
                     counts.removed = await self._pruned(conn, source.name)
@@ -493,7 +501,8 @@ class SqlitePaperStore:
                     "SELECT p.id FROM papers p WHERE p.id > ? AND NOT EXISTS "
                     f"(SELECT 1 FROM papers_next n WHERE n.id = p.id){keep} "
                     "ORDER BY p.id LIMIT ?",
-                    (last, *((pruned_source,) if pruned_source is not None else ()), BATCH),
+                    (last, *((pruned_source,) if pruned_source is not None else ()),
+                     LOAD_BATCH),
                 ) as cursor:
                     ids = [int(row[0]) async for row in cursor]
                 if not ids:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from operator import add
 
 from opencc import OpenCC
 
@@ -42,6 +43,8 @@ def tidy(text: str) -> str:
 
 def clean(text: str) -> str:
     """`tidy` after NFKC normalisation: the form compared by search (full-width ａ is a)."""
+    if text.isascii():  # NFKC leaves ASCII as it is
+        return tidy(text)
     return tidy(unicodedata.normalize("NFKC", text))
 
 
@@ -68,6 +71,14 @@ def cjk_bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def _spaced_bigrams(match: re.Match[str]) -> str:
+    """A CJK run as its bigrams with a space either side (`cjk_bigrams`, joined)."""
+    run = match.group()
+    if len(run) < 2:
+        return f" {run} "
+    return " " + " ".join(map(add, run, run[1:])) + " "
+
+
 def index_form(text: str) -> str:
     """The form stored in the full-text index: cleaned, Chinese folded to Simplified
     (`fold_chinese`), CJK runs spelled as bigrams.
@@ -75,8 +86,10 @@ def index_form(text: str) -> str:
     `岭回归中的Grokking` becomes `岭回 回归 归中 中的 Grokking`, so a 2-character word is a token
     and a longer word is a phrase of consecutive bigrams.
     """
+    if text.isascii():  # no CJK, nothing for NFKC: a fast path for most English text
+        return tidy(text)
     cleaned = fold_chinese(clean(text))
-    return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", cleaned).strip()
+    return CJK_RUN.sub(_spaced_bigrams, cleaned).strip()
 
 
 @lru_cache(maxsize=8192)

@@ -1,108 +1,35 @@
-"""Loading a catalog file into the store: parse, report bad records, upsert in one transaction."""
+"""Loading a catalog file into the store: parse, report bad records, build the next catalog."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import gc
 import logging
+import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.core.bibtex_reader import parse_bibtex
-from bot.core.catalog_types import LoadCounts, LoadSource
-from bot.core.listing import ListingParser, ParsedPaper, RecordError, RecordWarning
+from bot.core.catalog_types import LoadSource
+from bot.core.listing import ParsedPaper, RecordError
 from bot.core.models import Paper
 from bot.core.paper_merge import filled
-from bot.core.records import parse_jsonl
-from bot.services.catalog_files import CatalogFileError, CatalogFormat, LineReader, inspect_file
+from bot.services.catalog_files import CatalogFormat, LineReader, inspect_file
+from bot.services.catalog_pipeline import PROCESS_FROM_BYTES, prepared_batches
+from bot.services.catalog_records import (
+    MAX_REPORTED_ERRORS,
+    LoadReport,
+    Parsed,
+    Progress,
+    StrictLoadError,
+)
 from storage.interfaces import PaperStore
-
-MAX_REPORTED_ERRORS = 1000
-"""At most this many rejected records, and as many warnings, are listed on a report."""
-Progress = Callable[[int, int], None]
-"""Called with (bytes read, total bytes) as the file is read."""
-Parsed = Iterator[ParsedPaper | RecordError]
 
 # bibtexparser logs each broken block; the load report lists them once, with their line.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
-
-
-class StrictLoadError(Exception):
-    """A bad record under `--strict`: nothing was loaded."""
-
-    def __init__(self, path: Path, error: RecordError) -> None:
-        super().__init__(f"{path}: line {error.line}: {error.reason} "
-                         "(strict mode: nothing was loaded)")
-        self.path = path
-        self.error = error
-
-
-@dataclass(slots=True)
-class LoadReport:
-    """The outcome of one load, for the CLI and the bot."""
-
-    source: str
-    format: CatalogFormat
-    listing_query: str | None = None
-    counts: LoadCounts = field(default_factory=LoadCounts)
-    errors: list[RecordError] = field(default_factory=list)
-    rejected: int = 0
-    warnings: list[RecordWarning] = field(default_factory=list)
-    """Things ignored in records that loaded (unknown fields, ...), at most MAX_REPORTED_ERRORS."""
-    warned: int = 0
-    """How many warnings there were in all."""
-
-    @property
-    def loaded(self) -> int:
-        """Records that are now in the catalog from this file."""
-        return self.counts.added + self.counts.updated + self.counts.unchanged
-
-
-class _Records:
-    """Iterates the parsed papers, collecting errors and enforcing strict mode."""
-
-    def __init__(self, report: LoadReport, parsed: Iterator[ParsedPaper | RecordError],
-                 strict: bool, reader: LineReader, progress: Progress | None,
-                 listing: ListingParser) -> None:
-        self._report = report
-        self._listing = listing
-        self.source = LoadSource(name=report.source)
-        self._parsed = parsed
-        self._strict = strict
-        self._reader = reader
-        self._progress = progress
-        self.papers = 0
-
-    def __iter__(self) -> Iterator[tuple[int, Paper]]:
-        for item in self._parsed:
-            if self._progress:
-                self._progress(self._reader.bytes_read, self._reader.total_bytes)
-            if isinstance(item, RecordError):
-                if self._strict:
-                    raise StrictLoadError(self._reader.path, item)
-                self._report.rejected += 1
-                self.source.rejected += 1
-                if len(self._report.errors) < MAX_REPORTED_ERRORS:
-                    self._report.errors.append(item)
-                continue
-            self.papers += 1
-            self._note(item.warnings)
-            yield item.line, item.paper
-        self.source.listing_query = self._report.listing_query = self._listing.query
-        if self.papers == 0:
-            first = self._report.errors[0] if self._report.errors else None
-            why = f" (first problem: line {first.line}: {first.reason})" if first else ""
-            raise CatalogFileError(
-                f"{self._reader.path}: no paper records found; this does not look like a "
-                f"{self._report.format.value} catalog{why}"
-            )
-
-    def _note(self, warnings: tuple[RecordWarning, ...]) -> None:
-        report = self._report
-        report.warned += len(warnings)
-        room = MAX_REPORTED_ERRORS - len(report.warnings)
-        if warnings and room > 0:
-            report.warnings.extend(warnings[:room])
+__all__ = ["MAX_REPORTED_ERRORS", "LoadReport", "StrictLoadError", "load_catalog"]
 
 
 async def load_catalog(
@@ -114,6 +41,7 @@ async def load_catalog(
     source: str | None = None,
     progress: Progress | None = None,
     fmt: CatalogFormat | None = None,
+    process_from: int = PROCESS_FROM_BYTES,
 ) -> LoadReport:
     """Load a listing, JSON Lines or BibTeX file (`fmt`, or told by `inspect_file`). Raises
     `CatalogFileError` or `StrictLoadError`.
@@ -122,20 +50,22 @@ async def load_catalog(
     file's resolved path, so two files with the same name in different folders stay apart.
     A BibTeX entry for a paper already in the catalog only fills in what the paper lacks
     (`paper_merge.filled`): a reference manager's export never erases the catalog's Chinese
-    title, summary or venue."""
+    title, summary or venue.
+
+    A listing or JSON Lines file of `process_from` bytes or more is parsed in a worker process
+    (`catalog_pipeline`): the event loop keeps answering while a big catalog loads."""
     fmt = inspect_file(path, fmt)
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
-    reader = LineReader(path)
-    listing = ListingParser()
-    parsed: Parsed
-    if fmt is CatalogFormat.LISTING:
-        parsed = listing.parse(reader)
-    elif fmt is CatalogFormat.JSONL:
-        parsed = parse_jsonl(reader)
-    else:
-        parsed = _filled_in(parse_bibtex(reader), await _known(store, path))
-    records = _Records(report, parsed, strict, reader, progress, listing)
-    counts = await store.load(records, source=records.source, prune=prune)
+    parsed: Callable[[LineReader], Parsed] | None = None
+    if fmt is CatalogFormat.BIBTEX:
+        known = await _known(store, path)
+        parsed = functools.partial(_filled_in_bibtex, known=known)
+    origin = LoadSource(name=report.source)
+    with _PROMPT_SWITCHES.held():
+        async with contextlib.aclosing(prepared_batches(
+                report, origin, path, strict=strict, progress=progress, parsed=parsed,
+                process_from=process_from)) as batches:
+            counts = await store.load_prepared(batches, source=origin, prune=prune)
     problems = [(line, f"same title as the record at line {first}")
                 for line, first in counts.duplicates]
     problems += [(line, "its paper id collides with another paper's; change the title slightly")
@@ -149,6 +79,47 @@ async def load_catalog(
     report.errors.sort(key=lambda e: e.line)
     report.counts = counts
     return report
+
+
+LOAD_SWITCH_SECONDS = 0.001
+"""The interpreter's thread switch interval while a load runs (Python's default is 5 ms)."""
+
+
+class _SwitchInterval:
+    """The interpreter's thread switch interval, set while any load runs and put back after;
+    the objects alive when a load starts are frozen out of the cyclic garbage collector's
+    full collections until it ends (`gc.freeze`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._loads = 0
+        self._saved = 0.0
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """While a load's threads receive and write rows, the event loop waits about a
+        millisecond for the GIL, not five: measured at 100k papers on two busy cores, stalls
+        over 50 ms fell from 22 to 3 and p99 from 30 to 20 ms, papers/s unchanged.
+
+        A load allocates rows fast enough to set off full collections, each walking every
+        object the bot holds: with two million objects alive the longest paused the loop for
+        347 ms during a 100k load (the longest stall, 350 ms); frozen, a collection walks only
+        the load's own objects (longest 162 ms on the same, very busy, machine)."""
+        if not self._loads:
+            self._saved = sys.getswitchinterval()
+            sys.setswitchinterval(self._seconds)
+            gc.freeze()
+        self._loads += 1
+        try:
+            yield
+        finally:
+            self._loads -= 1
+            if not self._loads:
+                gc.unfreeze()
+                sys.setswitchinterval(self._saved)
+
+
+_PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)
 
 
 async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
@@ -165,8 +136,8 @@ async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
     return found
 
 
-def _filled_in(parsed: Parsed, known: dict[str, Paper]) -> Parsed:
-    for item in parsed:
+def _filled_in_bibtex(reader: LineReader, known: dict[str, Paper]) -> Parsed:
+    for item in parse_bibtex(reader):
         if isinstance(item, ParsedPaper) and item.paper.id in known:
             yield ParsedPaper(item.line, filled(known[item.paper.id], item.paper),
                               item.warnings)

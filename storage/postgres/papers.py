@@ -7,8 +7,7 @@ Search mirrors `SqlitePaperStore.search` step by step (see `storage.postgres.sea
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -34,13 +33,8 @@ from storage.papers import (
     RANK_WINDOW,
     STORED_COLUMNS,
     LoadClassifier,
-    _kept_links,
-    _next_batch,
-    _paper_values,
-    _Prepared,
     add_by_identity,
     added_tally,
-    content_hash,
 )
 from storage.postgres.bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
 from storage.postgres.database import PgDatabase, rows_affected
@@ -53,6 +47,7 @@ from storage.postgres.search import (
     phrase_query,
     tsvector_literal,
 )
+from storage.prepared import PreparedPaper, content_hash, paper_values, prepared_batches
 from storage.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
@@ -113,6 +108,11 @@ class PgPaperStore:
 
     async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
                    prune: bool = False) -> LoadCounts:
+        """`load_prepared`, the papers prepared in a worker thread."""
+        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune)
+
+    async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+                            source: LoadSource, prune: bool = False) -> LoadCounts:
         """Upsert every paper in one transaction; `prune` removes the source's others."""
         counts = LoadCounts()
         async with self._db.transaction() as conn:
@@ -122,8 +122,7 @@ class PgPaperStore:
             next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
             classifier = LoadClassifier(source.name, counts, next_id)
             await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
-            iterator: Iterator[tuple[int, Paper]] = iter(papers)
-            while batch := await asyncio.to_thread(_next_batch, iterator):
+            async for batch in batches:
                 await self._write(conn, classifier, batch)
             if prune:
                 status = await conn.execute(
@@ -149,22 +148,18 @@ class PgPaperStore:
             await conn.execute("ANALYZE papers, paper_heads")
 
     async def _write(self, conn: asyncpg.Connection, classifier: LoadClassifier,
-                     batch: list[_Prepared]) -> None:
+                     batch: Sequence[PreparedPaper]) -> None:
         keys = [item.key for item in batch]
-        found = {row[0]: tuple(row[1:]) for row in await conn.fetch(
+        found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await conn.fetch(
             f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
             "FROM papers WHERE title_key = ANY($1)", keys)}
-        batch = [_kept_links(item, found[item.key][4:]) if item.key in found else item
-                 for item in batch]
-        live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
-                for key, row in found.items()}
-        arxiv_ids = [item.paper.links.arxiv_id for item in batch if item.paper.links.arxiv_id]
+        arxiv_ids = [item.arxiv_id for item in batch if item.arxiv_id]
         holders = {str(row[0]): str(row[1]) for row in await conn.fetch(
             "SELECT arxiv_id, title_key FROM papers WHERE arxiv_id = ANY($1)", arxiv_ids)}
         taken = {str(row[0]) for row in await conn.fetch(
             "SELECT public_id FROM papers WHERE public_id = ANY($1) "
-            "AND NOT title_key = ANY($2)", [item.paper.id for item in batch], keys)}
-        rows, index_rows, honours = classifier.classify(batch, live, taken, holders)
+            "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
+        rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
         searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
         columns = _STORED.split(", ")
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
@@ -434,7 +429,7 @@ class _PgRows:
         await self._write(rowid, paper, "INSERT")
 
     async def _write(self, rowid: int, paper: Paper, how: str) -> None:
-        values = _paper_values(paper)
+        values = paper_values(paper)
         text, tokens = tsvector_literal(index_row(paper))
         stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
                   self._now, self._now, text, tokens)

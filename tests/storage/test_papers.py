@@ -203,3 +203,28 @@ async def test_migration_5_moves_old_ids_everywhere(tmp_path: Path,
         assert conn.execute("SELECT public_id FROM papers").fetchone()[0] == new
         assert conn.execute("SELECT paper_id FROM notifications").fetchone()[0] == new
         assert conn.execute("SELECT paper_id FROM digest_ledger").fetchone()[0] == new
+
+
+async def test_duplicates_and_collisions_are_found_across_load_transactions(
+        tmp_path: Path, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store looks up what this load already wrote (it keeps no title in memory): the
+    same duplicates and id collisions whether the load takes one transaction or many."""
+    import bot.core.models
+    import storage.papers
+
+    monkeypatch.setattr(bot.core.models, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
+    papers = [*bundled_papers, *bundled_papers[::7], *bundled_papers[:2]]
+    outcomes = []
+    for batch in (1000, 3):
+        monkeypatch.setattr(storage.papers, "LOAD_BATCH", batch)
+        db = await Database.open(tmp_path / f"{batch}.db")
+        try:
+            counts = await SqlitePaperStore(db).load(enumerate(papers, start=1),
+                                                     source=LoadSource("x"))
+            outcomes.append((counts.added, counts.duplicates, counts.id_collisions))
+        finally:
+            await db.close()
+    assert outcomes[0] == outcomes[1]
+    added, duplicates, collisions = outcomes[0]
+    assert duplicates and collisions
+    assert added + len(duplicates) + len(collisions) == len(papers)

@@ -1,0 +1,51 @@
+"""Prepared rows: the fast JSON and index text equal what the plain forms give, byte for byte
+(a difference would mark every paper updated on the next reload, or change what search finds)."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.core.models import Paper
+from bot.core.text import CJK_RUN, cjk_bigrams, fold_chinese, index_form, tidy
+from storage.fts import index_row
+from storage.prepared import content_hash, json_pairs, json_strings, prepare
+
+TEXT = st.text(st.characters(codec="utf-8") | st.sampled_from("中文岭回歸 \"\\\n\t\u3000ａ"))
+
+
+@given(st.lists(TEXT, max_size=5))
+def test_json_strings_are_json_dumps(items: list[str]) -> None:
+    assert json_strings(items) == json.dumps(items, ensure_ascii=False)
+    assert json_strings(items, ascii_only=True) == json.dumps(items)
+
+
+@given(st.lists(st.tuples(TEXT, TEXT), max_size=4))
+def test_json_pairs_are_json_dumps(pairs: list[tuple[str, str]]) -> None:
+    assert json_pairs(pairs) == json.dumps([list(p) for p in pairs], ensure_ascii=False)
+
+
+def _plain_index_form(text: str) -> str:
+    """`index_form` as first written, without its fast paths."""
+    cleaned = fold_chinese(tidy(unicodedata.normalize("NFKC", text)))
+    return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group())) + " ", cleaned).strip()
+
+
+@given(TEXT)
+def test_index_form_is_the_plain_form(text: str) -> None:
+    assert index_form(text) == _plain_index_form(text)
+
+
+def test_a_prepared_paper_carries_what_the_store_writes(bundled_papers: list[Paper]) -> None:
+    for line, paper in enumerate(bundled_papers, start=1):
+        item = prepare(line, paper)
+        assert (item.line, item.public_id, item.key) == (line, paper.id, paper.key)
+        assert (item.arxiv_id, item.honours) == (paper.links.arxiv_id, paper.venue.honours)
+        assert item.index_text == index_row(paper)
+        assert item.digest == content_hash(item.values)
+        assert item.paper() == paper
+        assert re.fullmatch("[0-9a-f]{40}", item.digest)
