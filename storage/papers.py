@@ -76,6 +76,25 @@ _FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES (
                + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
 
 
+_HEADLINE_THEN_REST = (
+    f"WITH head_newest AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
+    "WHERE paper_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2), "
+    "head AS MATERIALIZED (SELECT rowid, score FROM head_newest ORDER BY score, rowid LIMIT ?3), "
+    "shown AS MATERIALIZED (SELECT count(*) AS n FROM head), "
+    f"rest_newest AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
+    "WHERE paper_fts MATCH ?4 AND (SELECT n FROM shown) < ?3 ORDER BY rowid DESC LIMIT ?2), "
+    "rest AS (SELECT rowid, score FROM rest_newest WHERE rowid NOT IN (SELECT rowid FROM head) "
+    "ORDER BY score, rowid LIMIT ?3 - (SELECT n FROM shown)), "
+    "top AS (SELECT 0 AS step, rowid, score FROM head "
+    "UNION ALL SELECT 1, rowid, score FROM rest) "
+    f"SELECT {PAPER_COLUMNS}, top.score FROM top "
+    "JOIN papers p ON p.id = top.rowid ORDER BY top.step, top.score, p.id"
+)
+"""The `?3` best headline matches `?1`, then, only when they are fewer, the best of the
+whole-paper MATCH `?4` that are not among them (each among its `?2` newest matches). The
+condition on `shown` is constant, so SQLite tests it before walking the second match."""
+
+
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -582,37 +601,27 @@ class SqlitePaperStore:
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
         return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
-    async def _top(self, match: str, limit: int) -> list[SearchHit]:
-        """Rank inside the full-text index, then fetch only the rows shown (joining every
-        match to `papers` before the LIMIT doubled the cost of frequent words).
-
-        bm25 costs about a microsecond per matching row, so a word found in thousands of
-        papers is ranked among its `RANK_WINDOW` newest matches only, found by walking the
-        index backwards in the same statement (one walk, one round trip); narrower queries
-        rank every match.
-        """
-        sql = (
-            f"WITH newest AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
-            "WHERE paper_fts MATCH ? ORDER BY rowid DESC LIMIT ?), "
-            "top AS (SELECT rowid, score FROM newest ORDER BY score, rowid LIMIT ?) "
-            f"SELECT {PAPER_COLUMNS}, top.score, p.id FROM top "
-            "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
-        )
-        rows = await self._db.fetchall(sql, (match, RANK_WINDOW, limit))
-        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
-
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
                       offset: int) -> list[SearchHit]:
         """Headline hits (title, authors) first, then the rest: titles outrank summaries, and
-        a frequent word needs no ranking of every summary that mentions it."""
+        a frequent word needs no ranking of every summary that mentions it.
+
+        Ranked inside the full-text index, fetching only the rows shown (joining every match to
+        `papers` before the LIMIT doubled the cost of frequent words). bm25 costs about a
+        microsecond per matching row, so a word found in thousands of papers is ranked among
+        its `RANK_WINDOW` newest matches only, found by walking the index backwards; narrower
+        queries rank every match. One statement for both steps (one round trip: a search that
+        finds nothing, as a typo does, once cost two); the second step runs only when the
+        headline hits do not fill the page.
+        """
         wanted = max(0, limit) + max(0, offset)
+        everywhere = match_expression(query, any_word=any_word)
         headline = match_expression(query, any_word=any_word, columns=HEADLINE_COLUMNS)
-        hits = await self._top(headline, wanted) if headline else []
-        if len(hits) < wanted:
-            everywhere = match_expression(query, any_word=any_word)
-            seen = {hit.paper.id for hit in hits}
-            more = await self._top(str(everywhere), wanted + len(hits))
-            hits += [hit for hit in more if hit.paper.id not in seen][: wanted - len(hits)]
+        if everywhere is None or headline is None or wanted == 0:
+            return []
+        rows = await self._db.fetchall(
+            _HEADLINE_THEN_REST, (headline, RANK_WINDOW, wanted, everywhere))
+        hits = [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
         return hits[max(0, offset) : wanted]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
