@@ -88,10 +88,10 @@ class _HeldPapers(ResultsView):
 
     held: Sequence[Paper] = ()
 
-    async def render(self) -> Any:
+    async def render(self, at_hand: Sequence[Paper] = ()) -> Any:
         if not self.held:
             self.held = await self._fetch(self.paper_ids)
-        return await super().render()
+        return await super().render(at_hand)
 
 
 def _queries(papers: Sequence[Paper], seed: int, count: int) -> list[str]:

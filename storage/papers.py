@@ -78,6 +78,50 @@ _FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES (
                + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
 
 
+def _newest(match: str, room: str) -> str:
+    """The `?2` newest rows matching `match`, scored; walked only while `room` > 0 (a constant
+    condition, which SQLite tests before walking the index)."""
+    return (f"SELECT rowid, {_BM25} AS score FROM paper_fts WHERE paper_fts MATCH {match} "
+            f"AND ({room}) > 0 ORDER BY rowid DESC LIMIT ?2")
+
+
+def _ranking_sql(phrase: bool) -> str:
+    """One statement ranking a page of `?3` rows in up to three steps, each only when the steps
+    before leave room, each leaving out the rows already taken:
+    1. (with `phrase`) titles holding the words as a phrase `?5`, the title whose key is `?6`
+       first;
+    2. headline (titles, authors) matches `?1`, the best among their `?2` newest;
+    3. whole-paper matches `?4`, likewise.
+    Ranked inside the full-text index; only the rows shown are joined to `papers`."""
+    taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
+    steps = [
+        "phrase AS MATERIALIZED (SELECT rowid, score, exact FROM (SELECT rowid, "
+        f"{_BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
+        "FROM paper_fts WHERE paper_fts MATCH ?5) ORDER BY exact DESC, score, rowid LIMIT ?3)"
+    ] if phrase else []
+    unions = ["SELECT 0 AS step, rowid, score, exact FROM phrase"] if phrase else []
+    left_out = " AND rowid NOT IN (SELECT rowid FROM phrase)" if phrase else ""
+    steps += [
+        f"head_newest AS ({_newest('?1', f'?3 - {taken}')})",
+        f"head AS MATERIALIZED (SELECT rowid, score FROM head_newest WHERE TRUE{left_out} "
+        f"ORDER BY score, rowid LIMIT ?3 - {taken})",
+        f"shown AS MATERIALIZED (SELECT {taken} + (SELECT count(*) FROM head) AS n)",
+        f"rest_newest AS ({_newest('?4', '?3 - (SELECT n FROM shown)')})",
+        f"rest AS (SELECT rowid, score FROM rest_newest WHERE rowid NOT IN "
+        f"(SELECT rowid FROM head){left_out} ORDER BY score, rowid "
+        "LIMIT ?3 - (SELECT n FROM shown))",
+    ]
+    unions += ["SELECT 1 AS step, rowid, score, 0 AS exact FROM head",
+               "SELECT 2, rowid, score, 0 FROM rest"]
+    return (f"WITH {', '.join(steps)}, top AS ({' UNION ALL '.join(unions)}) "
+            f"SELECT {PAPER_COLUMNS}, top.score FROM top JOIN papers p ON p.id = top.rowid "
+            "ORDER BY top.step, top.exact DESC, top.score, p.id")
+
+
+_RANKED = _ranking_sql(phrase=False)
+_PHRASE_THEN_RANKED = _ranking_sql(phrase=True)
+
+
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -548,12 +592,14 @@ class SqlitePaperStore:
         phrase = phrase_expression(query)
         if phrase and match:  # a phrase hit must match as the words do (an unindexable word
             phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
-        hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
-        if len(hits) < wanted:
-            rest = await self._matches(query, any_word, match, where, params,
-                                       wanted + len(hits))
-            seen = {hit.paper.id for hit in hits}
-            hits += [hit for hit in rest if hit.paper.id not in seen]
+        if match is not None and not where:
+            hits = await self._ranked(query, any_word, phrase, wanted)
+        else:
+            hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
+            if len(hits) < wanted:
+                rest = await self._matches(match, where, params, wanted + len(hits))
+                seen = {hit.paper.id for hit in hits}
+                hits += [hit for hit in rest if hit.paper.id not in seen]
         return hits[max(0, offset) : wanted]
 
     async def _phrase_hits(self, query: SearchQuery, phrase: str, where: list[str],
@@ -569,11 +615,10 @@ class SqlitePaperStore:
         rows = await self._db.fetchall(sql, [phrase, *params, exact, limit])
         return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
-    async def _matches(self, query: SearchQuery, any_word: bool, match: str | None,
-                       where: list[str], params: list[Any], limit: int) -> list[SearchHit]:
-        """The first `limit` matches by bm25 (or, with filters only, newest first)."""
-        if match is not None and not where:
-            return await self._ranked(query, any_word, limit, 0)
+    async def _matches(self, match: str | None, where: list[str], params: list[Any],
+                       limit: int) -> list[SearchHit]:
+        """Under filters, the first `limit` matches by bm25 (or, with filters only, newest
+        first)."""
         if match is not None:
             sql = (
                 f"SELECT {PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
@@ -591,38 +636,28 @@ class SqlitePaperStore:
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
         return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
-    async def _top(self, match: str, limit: int) -> list[SearchHit]:
-        """Rank inside the full-text index, then fetch only the rows shown (joining every
-        match to `papers` before the LIMIT doubled the cost of frequent words).
+    async def _ranked(self, query: SearchQuery, any_word: bool, phrase: str | None,
+                      limit: int) -> list[SearchHit]:
+        """Without filters, in one statement (`_ranking_sql`): the phrase hits, then headline
+        hits (title, authors), then the rest: titles outrank summaries, and a frequent word
+        needs no ranking of every summary that mentions it.
 
-        bm25 costs about a microsecond per matching row, so a word found in thousands of
-        papers is ranked among its `RANK_WINDOW` newest matches only, found by walking the
-        index backwards in the same statement (one walk, one round trip); narrower queries
-        rank every match.
+        bm25 costs about a microsecond per matching row, so a word found in thousands of papers
+        is ranked among its `RANK_WINDOW` newest matches only, found by walking the index
+        backwards; narrower queries rank every match. One round trip for all the steps: a
+        search that finds nothing, as a typo does, once cost two, a phrase three.
         """
-        sql = (
-            f"WITH newest AS (SELECT rowid, {_BM25} AS score FROM paper_fts "
-            "WHERE paper_fts MATCH ? ORDER BY rowid DESC LIMIT ?), "
-            "top AS (SELECT rowid, score FROM newest ORDER BY score, rowid LIMIT ?) "
-            f"SELECT {PAPER_COLUMNS}, top.score, p.id FROM top "
-            "JOIN papers p ON p.id = top.rowid ORDER BY top.score, p.id"
-        )
-        rows = await self._db.fetchall(sql, (match, RANK_WINDOW, limit))
-        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
-
-    async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
-                      offset: int) -> list[SearchHit]:
-        """Headline hits (title, authors) first, then the rest: titles outrank summaries, and
-        a frequent word needs no ranking of every summary that mentions it."""
-        wanted = max(0, limit) + max(0, offset)
+        everywhere = match_expression(query, any_word=any_word)
         headline = match_expression(query, any_word=any_word, columns=HEADLINE_COLUMNS)
-        hits = await self._top(headline, wanted) if headline else []
-        if len(hits) < wanted:
-            everywhere = match_expression(query, any_word=any_word)
-            seen = {hit.paper.id for hit in hits}
-            more = await self._top(str(everywhere), wanted + len(hits))
-            hits += [hit for hit in more if hit.paper.id not in seen][: wanted - len(hits)]
-        return hits[max(0, offset) : wanted]
+        if everywhere is None or headline is None or limit <= 0:
+            return []
+        values: tuple[Any, ...] = (headline, RANK_WINDOW, limit, everywhere)
+        if phrase is None:
+            rows = await self._db.fetchall(_RANKED, values)
+        else:
+            exact = title_key(" ".join(query.phrase))
+            rows = await self._db.fetchall(_PHRASE_THEN_RANKED, (*values, phrase, exact))
+        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (case-insensitive), most papers first."""

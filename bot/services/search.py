@@ -46,6 +46,7 @@ class SearchService:
         self._vocabulary: Vocabulary | None = None
         self._vocabulary_version = -1
         self._refresh: asyncio.Task[None] | None = None
+        self._check: asyncio.Task[None] | None = None
 
     async def prepare(self) -> None:
         """Start building the typo vocabulary in the background when it is missing or older than
@@ -56,18 +57,22 @@ class SearchService:
             self._build(version)
 
     async def vocabulary(self) -> Vocabulary:
-        """The catalog's word list. While a newer one is built in the background the previous
-        list keeps serving; only a search before the very first build is done waits for it."""
-        version = await self._store.catalog_version()
-        if version != self._vocabulary_version:
-            building = self._build(version)
-            if self._vocabulary is None:
-                await asyncio.shield(building)
+        """The catalog's word list. Only a search before the very first build waits for it;
+        otherwise the list at hand serves at once and whether the catalog changed (a load by
+        another process) is checked after, in the background, starting a rebuild if so: the
+        check cost a round trip on every typo search, and while a rebuild runs the previous
+        list serves anyway."""
+        if self._vocabulary is None:
+            await asyncio.shield(self._build(await self._store.catalog_version()))
+        elif self._check is None or self._check.done():
+            self._check = asyncio.create_task(self.prepare())
         assert self._vocabulary is not None
         return self._vocabulary
 
     async def built(self) -> None:
-        """Wait for the background build in flight, if any (tests and benchmarks)."""
+        """Wait for the background check and build in flight, if any (tests and benchmarks)."""
+        if self._check is not None:
+            await asyncio.shield(self._check)
         if self._refresh is not None:
             await asyncio.shield(self._refresh)
 
@@ -83,11 +88,12 @@ class SearchService:
         self._vocabulary_version = version
 
     async def close(self) -> None:
-        """Stop a background rebuild, if one is running."""
-        if self._refresh is not None and not self._refresh.done():
-            self._refresh.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._refresh
+        """Stop a background check or rebuild, if one is running."""
+        for task in (self._check, self._refresh):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def paper(self, public_id: str) -> Paper | None:
         """One paper by its public id."""

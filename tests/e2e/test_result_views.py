@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import pytest
+
 from bot.client.bot import PaperclubBot
 from bot.client.cogs.papers import PapersCog
 from bot.client.ui.results import ResultsView
@@ -54,3 +58,27 @@ async def test_beyond_the_cap_the_oldest_list_is_disabled_first(
     paged = await standin.click(handles[2].message, str(nxt["custom_id"]),  # type: ignore[arg-type]
                                 user=people.alice)
     await paged.response()
+
+
+async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/paper`'s first answer reads nothing beyond its search; a page turned to is read then."""
+    search = bot.services.search
+    reads: list[Sequence[str]] = []
+    read = search.papers
+
+    async def counted(public_ids: Sequence[str]) -> list[Paper]:
+        reads.append(public_ids)
+        return await read(public_ids)
+
+    monkeypatch.setattr(search, "papers", counted)
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    first = (await handle.response()).embeds[0]
+    assert first["footer"]["text"] == "Page 1 of 3" and reads == []
+    assert handle.message is not None
+    nxt = [c for c in handle.message.walk_components() if c.get("type") == 2][1]
+    paged = await standin.click(handle.message, str(nxt["custom_id"]), user=people.alice)
+    await paged.response()
+    assert len(reads) == 1 and len(reads[0]) == 5

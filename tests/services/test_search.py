@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -185,6 +189,64 @@ async def test_a_change_rebuilds_the_vocabulary_in_the_background(
     await store.add_papers([new])
     await search.prepare()
     await search.built()
+    outcome = await search.search(parse_query("zyxwvutain"))
+    assert outcome.strategy is Strategy.CORRECTED and outcome.did_you_mean == "zyxwvutian"
+    await search.close()
+
+
+class StatementCounter:
+    """Wraps the store's reads to count the statements a search runs."""
+
+    def __init__(self, store: SqlitePaperStore) -> None:
+        self.statements = 0
+        read = store._db.fetchall
+
+        async def counted(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+            self.statements += 1
+            return await read(sql, params)
+
+        store._db.fetchall = counted  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("text", ["zyxwvutain", "grokking", "low-rank pretraining",
+                                  "knowledge distillation object", "author:vardi ridge"])
+async def test_a_search_without_filters_runs_one_statement(
+        store: SqlitePaperStore, text: str) -> None:
+    """Phrase, headline and whole-paper matches are ranked in one round trip (a typo once cost
+    two before its correction and two after, a phrase three)."""
+    counter = StatementCounter(store)
+    await store.search(parse_query(text), limit=50)
+    assert counter.statements == 1
+
+
+class BlockedVersionStore(SqlitePaperStore):
+    """A store whose catalog version answers only when the test lets it."""
+
+    release = asyncio.Event()
+
+    async def catalog_version(self) -> int:
+        await self.release.wait()
+        return await super().catalog_version()
+
+
+async def test_a_typo_search_does_not_wait_for_the_catalog_check(
+        store: SqlitePaperStore) -> None:
+    """With a vocabulary at hand, whether the catalog changed is checked after the search, in
+    the background: the search answers while the check is still pending."""
+    blocked = BlockedVersionStore(store._db)
+    blocked.release = asyncio.Event()
+    search = SearchService(blocked)
+    blocked.release.set()
+    await search.prepare()
+    await search.built()
+    blocked.release.clear()
+    outcome = await asyncio.wait_for(search.search(parse_query("grokkng")), timeout=30)
+    assert outcome.strategy is Strategy.CORRECTED
+    new = Paper(title_en="Zyxwvutian Manifolds", title_zh="", authors=("Ada Lovelace",),
+                links=Links(arxiv_id="2401.00009", arxiv_version=1))
+    await store.add_papers([new])  # as another process's load would: no prepare()
+    blocked.release.set()
+    await search.built()  # the check saw the change and rebuilt the vocabulary
     outcome = await search.search(parse_query("zyxwvutain"))
     assert outcome.strategy is Strategy.CORRECTED and outcome.did_you_mean == "zyxwvutian"
     await search.close()

@@ -137,7 +137,7 @@ class PapersCog(commands.Cog):
             return
         results = ResultsView(owner=interaction.user, paper_ids=[h.paper.id for h in outcome.hits],
                               query=shown_query, lang=lang, fetch=self.services.search.papers)
-        embed = await results.render()
+        embed = await results.render(at_hand=[h.paper for h in outcome.hits])
         await respond(interaction, note or None, embed=embed,
                       view=self.bot.track(self.live.add(results)), ephemeral=private)
         results.message = await interaction.original_response()

@@ -60,16 +60,23 @@ class ResultsView(OwnedView):
         """Number of pages."""
         return page_count(len(self.paper_ids))
 
-    async def render(self) -> discord.Embed:
-        """Fetch what is on screen, rebuild the controls, and return the embed to show."""
+    async def render(self, at_hand: Sequence[Paper] = ()) -> discord.Embed:
+        """Fetch what is on screen, rebuild the controls, and return the embed to show.
+
+        `at_hand`: the papers of `paper_ids`, in order, just read (a search's hits): a page of
+        them is shown as they are, not read again (the first answer of `/paper` needs no reads
+        beyond its search)."""
         if self.opened is not None:
             found = await self._fetch([self.opened])
             if found:
                 return self._card(found[0])
             self.opened = None  # gone from the catalog since: back to the list
         start = self.page * PER_PAGE
-        papers = await self._fetch(self.paper_ids[start:start + PER_PAGE])
-        return self._list(papers)
+        wanted = self.paper_ids[start:start + PER_PAGE]
+        shown = tuple(at_hand[start:start + PER_PAGE])
+        if tuple(paper.id for paper in shown) != wanted:
+            shown = tuple(await self._fetch(wanted))
+        return self._list(shown)
 
     def _card(self, paper: Paper) -> discord.Embed:
         card = card_for(paper, self.lang)
