@@ -8,42 +8,17 @@ from datetime import datetime
 import discord
 
 from bot.client.outbound.notices import guild_lang, mention_line, pinging
+from bot.client.outbound.own_posts import delivery_failure, find_own_post
 from bot.client.ui.cards import paper_message
 from bot.core.card import fit
 from bot.core.mentions import mention_batches
 from bot.core.messages import t
-from bot.core.reasons import from_discord
-from bot.services.digest_delivery import DeliveryFailed, DigestPost
+from bot.services.digest_delivery import DigestPost
 
 log = logging.getLogger(__name__)
 
 THREAD_NAME_LIMIT = 100
 THREAD_ALREADY_EXISTS = 160004
-
-
-def _failure(exc: discord.HTTPException) -> DeliveryFailed:
-    return delivery_failure(exc)
-
-
-def delivery_failure(exc: discord.HTTPException) -> DeliveryFailed:
-    """Discord's refusal as the services see it (rate limits are worth another try)."""
-    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
-                          retryable=exc.status == 429)
-
-
-async def find_own_post(client: discord.Client, channel_id: int, marker: str, nonce: str,
-                        since: datetime) -> int | None:
-    """Our message after `since` carrying `nonce` or `marker` in an embed's footer: every
-    message since then, oldest first, 100 a page, as far as the channel goes."""
-    channel = client.get_partial_messageable(channel_id)
-    me = client.user
-    async for message in channel.history(limit=None, after=since, oldest_first=True):
-        if me is not None and message.author.id != me.id:
-            continue
-        if message.nonce == nonce or any(
-                marker in (embed.footer.text or "") for embed in message.embeds):
-            return message.id
-    return None
 
 
 class DiscordDigestPoster:
@@ -67,7 +42,7 @@ class DiscordDigestPoster:
                 mention_line(first, post.audience.mention_topics, lang) if first else None,
                 embed=embed, view=view, nonce=nonce, allowed_mentions=pinging(first))
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         finally:
             view.stop()
         return message.id
@@ -78,7 +53,7 @@ class DiscordDigestPoster:
         try:
             return await find_own_post(self.client, channel_id, marker, nonce, since)
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
                           name: str) -> int:
@@ -91,7 +66,7 @@ class DiscordDigestPoster:
             thread = await message.create_thread(name=fit(name, THREAD_NAME_LIMIT))
         except discord.HTTPException as exc:
             if exc.code != THREAD_ALREADY_EXISTS:
-                raise _failure(exc) from exc
+                raise delivery_failure(exc) from exc
             return await self._existing_thread(message_id)
         return thread.id
 
@@ -100,5 +75,5 @@ class DiscordDigestPoster:
         try:
             thread = await self.client.fetch_channel(message_id)
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         return thread.id

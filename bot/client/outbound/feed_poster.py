@@ -7,8 +7,8 @@ from datetime import datetime
 
 import discord
 
-from bot.client.outbound.digest_poster import delivery_failure, find_own_post
 from bot.client.outbound.notices import guild_lang
+from bot.client.outbound.own_posts import delivery_failure, find_own_post
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
 from bot.core.lang import Lang

@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.client.outbound.digest_poster import DiscordDigestPoster
 from bot.client.outbound.notices import guild_lang
+from bot.client.outbound.own_posts import delivery_failure, find_own_post
 from bot.client.ui.cards import CARD_COLOUR, card_for, escape
 from bot.core.card import fit
 from bot.core.lang import Lang
@@ -33,11 +33,6 @@ UNKNOWN_EVENT = 10070
 NOTICE_KEYS = {NoticeKind.MOVED: "session.notice.moved",
                NoticeKind.CANCELLED: "session.notice.cancelled",
                NoticeKind.DONE: "session.notice.done"}
-
-
-def _failure(exc: discord.HTTPException) -> DeliveryFailed:
-    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
-                          retryable=exc.status == 429)
 
 
 def event_link(session: Session) -> str:
@@ -109,7 +104,7 @@ class DiscordSessionPoster:
                                                                           LOCATION_LIMIT),
                     privacy_level=discord.PrivacyLevel.guild_only, description=description)
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         return event.id
 
     async def update_event(self, session: Session, paper: Paper) -> None:
@@ -121,7 +116,7 @@ class DiscordSessionPoster:
                 scheduled_start_time=session.starts_at.isoformat(),
                 scheduled_end_time=end.isoformat())
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
 
     async def delete_event(self, session: Session) -> None:
         """Remove the event; one already gone is fine."""
@@ -131,7 +126,7 @@ class DiscordSessionPoster:
         except discord.NotFound:
             return
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
 
     async def announce(self, session: Session, paper: Paper) -> Announced:
         """The announcement (the presenter is the only ping) and a thread on it."""
@@ -152,7 +147,7 @@ class DiscordSessionPoster:
             message = await channel.send(content, embed=embed,
                                          allowed_mentions=only_presenter(session))
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         try:
             thread = await message.create_thread(name=fit(paper.title_en, NAME_LIMIT))
         except discord.HTTPException:
@@ -197,11 +192,14 @@ class DiscordSessionPoster:
         try:
             message = await channel.send(content, allowed_mentions=pings, **extra)
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         return message.id
 
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:
         """Our post after `since` with the nonce or the marker in its footer (the digest's
         search)."""
-        return await DiscordDigestPoster(self.client).find(channel_id, marker, nonce, since)
+        try:
+            return await find_own_post(self.client, channel_id, marker, nonce, since)
+        except discord.HTTPException as exc:
+            raise delivery_failure(exc) from exc

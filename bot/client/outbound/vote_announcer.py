@@ -6,20 +6,15 @@ import discord
 
 from bot.client.group_replies import title
 from bot.client.outbound.notices import guild_lang
+from bot.client.outbound.own_posts import delivery_failure
 from bot.client.ui.cards import CARD_COLOUR
 from bot.client.ui.vote import ballot_view
 from bot.core.card import DESCRIPTION_LIMIT, fit
 from bot.core.messages import t, tn
-from bot.core.reasons import from_discord
 from bot.core.vote_types import Vote
-from bot.services.vote_delivery import DeliveryFailed, VoteAnnouncement
+from bot.services.vote_delivery import VoteAnnouncement
 
 HISTORY_SEARCHED = 50
-
-
-def _failure(exc: discord.HTTPException) -> DeliveryFailed:
-    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
-                          retryable=exc.status == 429)
 
 
 class DiscordVoteAnnouncer:
@@ -52,7 +47,7 @@ class DiscordVoteAnnouncer:
             message = await channel.send(content, embed=embed, nonce=nonce,
                                          allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         return message.id
 
     async def find(self, channel_id: int, marker: str) -> int | None:
@@ -66,7 +61,7 @@ class DiscordVoteAnnouncer:
                 if any(embed.footer.text == marker for embed in message.embeds):
                     return message.id
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc
         return None
 
     async def close_ballot(self, vote: Vote) -> None:
@@ -78,4 +73,4 @@ class DiscordVoteAnnouncer:
             await channel.get_partial_message(vote.message_id).edit(
                 view=ballot_view(vote, disabled=True))
         except discord.HTTPException as exc:
-            raise _failure(exc) from exc
+            raise delivery_failure(exc) from exc

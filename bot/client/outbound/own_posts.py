@@ -1,0 +1,32 @@
+"""What every poster shares: Discord's refusals as the services see them, and finding a post
+of ours that went out before a crash."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.core.reasons import from_discord
+from bot.services.digest_delivery import DeliveryFailed
+
+
+def delivery_failure(exc: discord.HTTPException) -> DeliveryFailed:
+    """Discord's refusal as the services see it (rate limits are worth another try)."""
+    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
+                          retryable=exc.status == 429)
+
+
+async def find_own_post(client: discord.Client, channel_id: int, marker: str, nonce: str,
+                        since: datetime) -> int | None:
+    """Our message after `since` carrying `nonce` or `marker` in an embed's footer: every
+    message since then, oldest first, 100 a page, as far as the channel goes."""
+    channel = client.get_partial_messageable(channel_id)
+    me = client.user
+    async for message in channel.history(limit=None, after=since, oldest_first=True):
+        if me is not None and message.author.id != me.id:
+            continue
+        if message.nonce == nonce or any(
+                marker in (embed.footer.text or "") for embed in message.embeds):
+            return message.id
+    return None
