@@ -11,7 +11,9 @@ from collections.abc import Callable
 from .records import StandinPaper
 
 Predicate = Callable[[StandinPaper], bool]
-_TOKENS = re.compile(r'\s*(\(|\)|ANDNOT\b|AND\b|OR\b|(?:(\w+):)?("[^"]*"|[^\s()"]+))')
+# An operator is a token of its own, between spaces or parentheses (`OR.` is a term).
+_TOKENS = re.compile(
+    r'\s*(\(|\)|(?:ANDNOT|AND|OR)(?=[\s()]|$)|(?:(\w+):)?("[^"]*"|[^\s()"]+))')
 _WORDS = re.compile(r"[\w.*-]+")
 FIELDS = frozenset({"ti", "au", "abs", "co", "jr", "cat", "id", "all", "rn"})
 

@@ -20,7 +20,10 @@ FIELDS = frozenset({"ti", "au", "abs", "co", "jr", "cat", "rn", "id", "all"})
 OPERATORS = frozenset({"AND", "OR", "ANDNOT"})
 _ALLOWED = re.compile(r"[\w\s:().*\"'+/-]")
 _WORD = re.compile(r"\w")
-_TOKEN = re.compile(r'\(|\)|(?:([A-Za-z]+):)?("[^"]*"|[^\s()"]+)')
+# Any word before a colon is a field prefix to arXiv (`0:0`, and `ti:` with nothing after it,
+# too), so it is read as one here.
+_TOKEN = re.compile(r'\(|\)|(?:(\w+):)?("[^"]*"|[^\s()"]+)')
+_BARE_PREFIX = re.compile(r"(\w+):(.*)")
 
 
 def _shown(char: str) -> str:
@@ -39,6 +42,8 @@ def _tokens(text: str) -> list[str]:
         if match is None:  # only a lone quote is left unmatched
             raise Refusal("feed.query.quotes")
         field, value = match.group(1), match.group(2)
+        if field is None and value is not None and (bare := _BARE_PREFIX.fullmatch(value)):
+            field, value = bare.groups()  # `ti:` or `OR:`: a prefix with an empty term
         if field is not None:
             if field.lower() not in FIELDS:
                 raise Refusal("feed.query.field", field=field, fields=", ".join(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from arxiv_standin import compile_query
@@ -40,6 +40,9 @@ def test_queries_have_one_canonical_form(typed: str, canonical: str) -> None:
     ("cat:cs.LG AND OR abs:x", "feed.query.operator"),
     ("()", "feed.query.operator"),
     ("title:grokking", "feed.query.field"),
+    ("0:0", "feed.query.field"),  # a word before a colon is a prefix to arXiv
+    ("OR:", "feed.query.field"),
+    ("ti:", "feed.query.empty_term"),
     ('ti:""', "feed.query.empty_term"),
     ("'", "feed.query.empty_term"),
     ('abs:* AND grokking', "feed.query.empty_term"),
@@ -54,6 +57,9 @@ def test_nonsense_is_refused_with_a_reason(typed: str, key: str) -> None:
 
 
 @given(st.text(max_size=120))
+@example("0:0").via("found by hypothesis")
+@example("OR:").via("found by hypothesis")
+@example("OR.").via("found by hypothesis")
 def test_any_text_is_refused_or_canonical_and_readable(typed: str) -> None:
     try:
         canonical = canonical_query(typed)
