@@ -22,7 +22,7 @@ from storage.backend import AnyDatabase, paper_store
 from storage.database import Database
 from storage.postgres.database import PgDatabase
 from tools.synthetic_catalog import write_listing
-from tools.throwaway_postgres import PostgresServer, find_binaries
+from tools.throwaway_postgres import PostgresServer, started_server
 
 TAG = "postgres"
 OUT = Path(__file__).parent / "out" / "postgres_search.md"
@@ -97,15 +97,10 @@ async def _bench(args: argparse.Namespace, server: PostgresServer, work: Path) -
 
 def run(args: argparse.Namespace) -> int:
     """Start a throwaway PostgreSQL, measure both backends, print the table."""
-    binaries = find_binaries()
-    if binaries is None:
-        progress(TAG, "PostgreSQL binaries not found (initdb, pg_ctl, postgres): not run")
-        return 2
-    server = PostgresServer(binaries)
-    server.start()
-    try:
+    with started_server() as server:
+        if server is None:
+            progress(TAG, "PostgreSQL binaries not found (initdb, pg_ctl, postgres): not run")
+            return 2
         with tempfile.TemporaryDirectory(prefix="paperclub-bench-pg-") as scratch:
             publish(asyncio.run(_bench(args, server, Path(scratch))), OUT, TAG)
-    finally:
-        server.stop()
     return 0

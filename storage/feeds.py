@@ -201,6 +201,20 @@ class SqliteFeedStore:
             row = await cursor.fetchone()
         return announcement_from_row(row) if row else None
 
+    async def hold_announcement(self, feed_id: int, poll: int, lease: Lease,
+                                now: datetime) -> bool:
+        """Take or renew the lease on a claimed announcement, in one conditional UPDATE: True
+        when it is now `lease.owner`'s, False when it is no longer claimed or another owner's
+        lease is live at `now`."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE feed_announcements SET owner = ?, lease_until = ? "
+                "WHERE feed_id = ? AND poll = ? AND status = ? "
+                "AND (owner = ? OR lease_until IS NULL OR lease_until <= ?)",
+                (lease.owner, lease_instant(lease.until), feed_id, poll,
+                 AnnouncementStatus.CLAIMED, lease.owner, lease_instant(now)))
+            return cursor.rowcount > 0
+
     async def mark_announced(self, feed_id: int, poll: int, message_id: int,
                              now: datetime) -> None:
         """Record the sent post."""

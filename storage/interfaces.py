@@ -645,6 +645,13 @@ class FeedStore(Protocol):
         """Claim an open announcement in one atomic statement; None if another holds it."""
         ...
 
+    async def hold_announcement(self, feed_id: int, poll: int, lease: Lease,
+                                now: datetime) -> bool:
+        """Take or renew the lease on a claimed announcement: True when it is now
+        `lease.owner`'s, False when it is no longer claimed or another owner's lease is live
+        at `now`."""
+        ...
+
     async def mark_announced(self, feed_id: int, poll: int, message_id: int,
                              now: datetime) -> None:
         """Record the sent post."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from storage.papers import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from tests.backends import NOT_RUN, Backend
 from tests.group import People, new_people, reading_group
-from tools.throwaway_postgres import PostgresServer, find_binaries
+from tools.throwaway_postgres import PostgresServer, started_server
 
 REAL_PROCESSES = "real-processes"
 """The pytest-xdist group of the end-to-end tests that run real bot processes on the real clock
@@ -73,18 +71,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def postgres_server() -> Iterator[PostgresServer | None]:
     """A throwaway PostgreSQL server for the session (each pytest-xdist worker starts its own),
     or None where no binaries exist."""
-    binaries = find_binaries()
-    if binaries is None:
-        yield None
-        return
-    server = PostgresServer(binaries)
-    try:
-        server.start()
-        with ThreadPoolExecutor(1) as pool:  # its own event loop, whoever asked first
-            pool.submit(asyncio.run, server.make_template()).result()
+    with started_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

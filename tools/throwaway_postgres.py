@@ -5,10 +5,14 @@ initdb and postgres refuse to run as root; as root (CI) the server runs as the `
 system user (`runuser -u postgres --`). A migrated template database is made once; each test
 gets its own database copied from it (`CREATE DATABASE … TEMPLATE`), so tests stay independent
 and cheap.
+
+`started_server()` is the one way to start it: the tests' session fixture (one server per
+pytest-xdist worker) and, through `throwaway_server()`, the benchmarks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import itertools
@@ -16,7 +20,8 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -83,6 +88,11 @@ class PostgresServer:
                           "stop")
         shutil.rmtree(self._dir, ignore_errors=True)
 
+    @property
+    def directory(self) -> Path:
+        """The temporary directory: the data, the socket and the log (removed by `stop`)."""
+        return self._dir
+
     def url(self, database: str = "postgres") -> str:
         """A URL for one database on this server (over the Unix socket)."""
         return f"postgresql://{_SERVER_USER}@/{database}?host={self._dir}"
@@ -118,10 +128,12 @@ class PostgresServer:
             await admin.close()
 
 
-@contextlib.asynccontextmanager
-async def throwaway_server() -> AsyncIterator[PostgresServer | None]:
-    """A started server with its template database, stopped at the end; None where no
-    PostgreSQL binaries exist."""
+@contextlib.contextmanager
+def started_server() -> Iterator[PostgresServer | None]:
+    """A started server with its migrated template database, stopped and removed at the end;
+    None where no PostgreSQL binaries exist. Synchronous (the template is made on an event
+    loop of its own, in a worker thread), so a session fixture can use it as well as an
+    event loop (`throwaway_server`)."""
     binaries = find_binaries()
     if binaries is None:
         yield None
@@ -129,7 +141,16 @@ async def throwaway_server() -> AsyncIterator[PostgresServer | None]:
     server = PostgresServer(binaries)
     try:
         server.start()
-        await server.make_template()
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, server.make_template()).result()
         yield server
     finally:
         server.stop()
+
+
+@contextlib.asynccontextmanager
+async def throwaway_server() -> AsyncIterator[PostgresServer | None]:
+    """`started_server()` for a running event loop (started in a worker thread, so the loop
+    keeps running meanwhile)."""
+    with contextlib.ExitStack() as stack:
+        yield await asyncio.to_thread(stack.enter_context, started_server())

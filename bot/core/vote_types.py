@@ -63,6 +63,8 @@ class Vote:
     closed_early: bool = False
     announcement_id: int | None = None
     reason: Reason | None = None
+    claimed_at: datetime | None = None
+    """When the close was claimed: the resumed announcement searches the channel since."""
 
     def option(self, position: int) -> VoteOption | None:
         """The option at a 1-based position."""

@@ -361,8 +361,7 @@ class DigestService:
             return
         paper = await self.papers.get(entry.paper_id or "")
         if thread_pending:
-            await self._open_thread(config, entry, message_id,
-                                    paper.title_en if paper else "Paper of the day")
+            await self._open_thread(config, entry, message_id, paper.title_en if paper else None)
             entry = await self.digests.entry(config.guild_id, entry.local_date) or entry
             if entry.thread_id is None and entry.reason is None:
                 return  # another process took the row over: it opens the thread and queues
@@ -370,7 +369,7 @@ class DigestService:
             await self._queue_followers(config, entry, paper, message_id, entry.thread_id)
 
     async def _open_thread(self, config: DigestConfig, entry: LedgerEntry, message_id: int,
-                           name: str) -> int | None:
+                           name: str | None) -> int | None:
         channel_id = entry.channel_id or config.channel_id
         if not await self._hold(config.guild_id, entry.local_date):
             return None  # another process took the row over and opens the thread

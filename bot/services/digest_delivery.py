@@ -59,8 +59,9 @@ class DigestPoster(Protocol):
         ...
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
-                          name: str) -> int:
-        """Open a discussion thread on the message; returns its id. Raises `DeliveryFailed`."""
+                          name: str | None) -> int:
+        """Open a discussion thread on the message, named `name` (None: the catalogue's
+        "paper of the day" in the server's language); returns its id. `DeliveryFailed`."""
         ...
 
 

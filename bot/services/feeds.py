@@ -7,9 +7,11 @@ processes: one polls); arXiv is asked newest first, page by page, until a paper 
 seen; the papers are added, then what was seen and the announcements it owes are recorded in
 one transaction. Nothing is recorded when arXiv is busy: the next poll finds the same papers.
 An announcement is claimed (leased) before it is sent, carries a nonce derived from (feed,
-poll), and is marked after; a claim left by a crash is resumed by searching the channel for
-the post (nonce or footer marker) before sending. A channel that is gone pauses the feed and
-tells the server's admins once; one server's failure never touches another's.
+poll), and is marked after; the lease is renewed before each Discord call, and a process whose
+renewal fails leaves the claim to its new owner. A claim left by a crash is resumed by
+searching the channel for the post (nonce or footer marker) before sending. A channel that
+is gone pauses the feed and tells the server's admins once; one server's failure never touches
+another's.
 """
 
 from __future__ import annotations
@@ -242,6 +244,8 @@ class FeedService:
             if claimed.resumed:
                 since = claimed.claimed_at - HISTORY_MARGIN
                 async with self._pace:
+                    if not await self._hold(feed_id, poll):
+                        return None
                     message_id = await self.poster.find(claimed.channel_id, marker, nonce, since)
             if message_id is None and not papers:
                 return await self._failed(claimed, Reason(ReasonCode.PAPER_LEFT_CATALOG))
@@ -249,6 +253,10 @@ class FeedService:
                 post = FeedPost(claimed.guild_id, claimed.channel_id, claimed.query, papers,
                                 marker)
                 async with self._pace:
+                    if not await self._hold(feed_id, poll):
+                        log.info("feed %s poll %s was taken over by another process",
+                                 feed_id, poll)
+                        return None
                     message_id = await self.poster.send(post, nonce)
         except DeliveryFailed as exc:
             log.warning("feed %s poll %s: %s", feed_id, poll, exc.reason)
@@ -259,6 +267,12 @@ class FeedService:
             return await self._failed(claimed, exc.reason)
         await self.feeds.mark_announced(feed_id, poll, message_id, self.clock())
         return AnnounceOutcome(feed_id, poll, message_id)
+
+    async def _hold(self, feed_id: int, poll: int) -> bool:
+        """Renew this process's lease on a claimed announcement before a Discord call (a slow
+        answer must not let another process take the claim over while this one still sends);
+        False once the claim is not ours any more: the new owner finishes it."""
+        return await self.leases.hold(partial(self.feeds.hold_announcement, feed_id, poll))
 
     async def _failed(self, claimed: Announcement, reason: Reason) -> AnnounceOutcome:
         paused = await self.feeds.mark_announce_failed(

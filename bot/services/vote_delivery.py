@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from bot.core.models import Paper
@@ -48,8 +49,9 @@ class VoteAnnouncer(Protocol):
         """Send the announcement with the nonce; the message id."""
         ...
 
-    async def find(self, channel_id: int, marker: str) -> int | None:
-        """An announcement already in the channel (its footer is the marker)."""
+    async def find(self, channel_id: int, marker: str, nonce: str,
+                   since: datetime) -> int | None:
+        """Our announcement sent after `since` carrying `nonce` or `marker`, if any."""
         ...
 
     async def close_ballot(self, vote: Vote) -> None:

@@ -3,8 +3,9 @@
 The close follows the digest's ledger rule: the winner is claimed in a transaction (status
 `claimed`, with a nonce) before anything is sent; the message carries the nonce and, in its
 footer, a marker naming the vote; the message id is recorded after. A claim left unfinished
-(a crash, or an unanswered send) is finished on the next tick, which first looks for the
-announcement in the channel, so a restart never announces twice.
+(a crash, or an unanswered send) is finished on the next tick, which first searches the
+channel's history since the claim for the announcement (nonce or marker, however busy the
+channel got), so a restart never announces twice.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from bot.core.vote_types import (
     winner,
 )
 from bot.services.clock import Clock
+from bot.services.digest import HISTORY_MARGIN
 from bot.services.leases import Leaser, process_owner
 from bot.services.paper_lookup import PaperLookup
 from bot.services.queue import QueueService
@@ -198,10 +200,13 @@ class VoteService:
         marker = vote_marker(vote.id)
         announcement = VoteAnnouncement(vote, best, results, tie, marker)
         try:
-            message_id = await self._announcer.find(vote.channel_id, marker) if resumed else None
+            nonce = vote.nonce or vote_nonce(vote.id)
+            message_id = None
+            if resumed:
+                since = (vote.claimed_at or vote.opened_at) - HISTORY_MARGIN
+                message_id = await self._announcer.find(vote.channel_id, marker, nonce, since)
             if message_id is None:
-                message_id = await self._announcer.announce(announcement,
-                                                            vote.nonce or vote_nonce(vote.id))
+                message_id = await self._announcer.announce(announcement, nonce)
         except DeliveryFailed as exc:
             if exc.code in GIVE_UP_CODES:
                 log.warning("vote %s of guild %s cannot be announced: %s", vote.id,

@@ -170,6 +170,17 @@ class PgFeedStore:
                 lease_instant(now), feed_id, poll, AnnouncementStatus.PENDING.value)
         return announcement_from_row(row) if row else None
 
+    async def hold_announcement(self, feed_id: int, poll: int, lease: Lease,
+                                now: datetime) -> bool:
+        """Take or renew the lease on a claimed announcement, in one conditional UPDATE."""
+        async with self._db.transaction() as conn:
+            return rows_affected(await conn.execute(
+                "UPDATE feed_announcements SET owner = $1, lease_until = $2 "
+                "WHERE feed_id = $3 AND poll = $4 AND status = $5 "
+                "AND (owner = $1 OR lease_until IS NULL OR lease_until <= $6)",
+                lease.owner, lease_instant(lease.until), feed_id, poll,
+                AnnouncementStatus.CLAIMED.value, lease_instant(now))) > 0
+
     async def mark_announced(self, feed_id: int, poll: int, message_id: int,
                              now: datetime) -> None:
         """Record the sent post."""

@@ -11,11 +11,13 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.core.digest_types import Claim, Lease, LedgerEntry
+from bot.core.lang import Lang
+from bot.core.messages import t
 from bot.core.reasons import ReasonCode
 from bot.services.digest import digest_nonce
 from bot.settings import Settings
 from bot.wiring import build_bot
-from discord_standin import Channel, Fault, Guild, Message, OptionValue, StandIn
+from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, StandIn
 from tests.clocks import FakeClock, Ticker
 from tests.group import People
 
@@ -209,3 +211,36 @@ async def test_a_claim_past_the_grace_window_is_skipped_not_posted(
     assert second.status == "skipped"
     assert (third.status, third.message_id) == ("posted", post.id)
     assert "2026-12-02" in post.embeds[0]["footer"]["text"]
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.ZH_HANS, Lang.ZH_HANT])
+async def test_a_thread_missing_after_a_crash_is_named_in_the_servers_language(
+        settings: Settings, people: People, clock: FakeClock, ticker: Ticker,
+        lang: Lang) -> None:
+    """The post went out and was recorded, then the process died before opening its thread,
+    and the paper has left the catalog since: the thread is named from the catalogue, in the
+    server's language."""
+    guild = Guild("Reading Group", channels=["general", "papers"], locale=lang.value,
+                  members=[people.alice, Member(people.bob, roles=[people.admin_role])])
+    papers = guild.channel("papers")
+    async with StandIn(guilds=[guild], clock=ticker) as standin:
+        paperclub = await _process(standin, settings, clock, "restarted")
+        try:
+            handle = await standin.slash("digest set", {  # nothing due today by itself
+                "channel": papers.id, "time": "12:00", "timezone": "Europe/Berlin"},
+                guild=guild, user=people.bob)
+            assert "12:00" in (await handle.response()).content
+            digests = paperclub.services.digest.digests
+            await digests.claim(guild.id, TODAY, Claim(
+                paper_id="gone-from-the-catalog", cycle=1, position=1, cycle_size=30,
+                nonce=digest_nonce(guild.id, TODAY), channel_id=papers.id, late=False,
+                lease=Lease("crashed", clock.now)))
+            post = await standin.say(papers, people.alice, "the post of the crashed process")
+            await digests.mark_posted(guild.id, TODAY, post.id)
+            await paperclub.services.digest.tick()
+            entry = (await _ledger(paperclub, guild))[TODAY]
+            thread = standin.message(post.id).thread
+            assert thread is not None and entry.thread_id == thread.id
+            assert thread.name == t(lang, "digest.thread.name")
+        finally:
+            await standin.stop_bot(paperclub)

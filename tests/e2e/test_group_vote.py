@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.client.bot import PaperclubBot
 from bot.core.models import Paper
+from bot.core.vote_types import VoteOption, VoteStatus
 from bot.settings import Settings
+from bot.wiring import open_configured
 from discord_standin import Fault, Guild, Message, StandIn
-from tests.clocks import FakeClock
+from storage import backend as stores
+from tests.clocks import FakeClock, Ticker
 from tests.e2e.group_steps import answer, suggest
 from tests.e2e.harness import start_paperclub
 from tests.group import People
@@ -110,3 +115,41 @@ async def test_close_early_without_votes_and_ties_go_to_the_older_suggestion(
     assert "No vote is open" in (await again.followup()).content
     assert await bot.services.votes.tick() == []
     assert len(_announcements(standin, guild)) == 1
+
+
+async def test_a_resumed_announcement_finds_its_post_past_many_later_messages(
+        settings: Settings, guild: Guild, people: People, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    """The announcement is carried out but its answer is lost; the channel then gets busy
+    (more messages than a page of history) and Discord forgets the nonce. The resumed close
+    searches the channel since its claim, finds the post and records it: no second one."""
+    general = guild.channel("general")
+    seconds = Ticker()
+    async with StandIn(guilds=[guild], clock=seconds) as standin:
+        paperclub = await start_paperclub(standin, settings, clock)
+        db = await open_configured(settings.database)
+        try:
+            options = [VoteOption(n, p.id, 1, clock.now)
+                       for n, p in enumerate(bundled_papers[:2], start=1)]
+            vote = await stores.vote_store(db).open(guild.id, general.id, people.bob.id,
+                                                    clock.now - timedelta(hours=2), clock.now,
+                                                    options)
+            assert vote is not None
+            standin.fail("POST", f"/channels/{general.id}/messages",
+                         Fault.error(400, 0, "answer lost"), after_processing=True)
+            (lost,) = await paperclub.services.votes.tick()
+            assert lost.status == "pending"
+            (sent,) = _announcements(standin, guild)
+            for i in range(120):  # more than a page of history after the announcement
+                await standin.say(general, people.alice, f"comment {i}")
+            seconds.advance(3600)  # Discord has forgotten the nonce
+            clock.advance(minutes=10)
+            (found,) = await paperclub.services.votes.tick()
+            assert (found.status, found.message_id) == ("announced", sent.id)
+            assert _announcements(standin, guild) == [sent]
+            announced = await stores.vote_store(db).get(vote.id)
+            assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+            assert announced.announcement_id == sent.id
+        finally:
+            await db.close()
+            await standin.stop_bot(paperclub)

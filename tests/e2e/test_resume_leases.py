@@ -1,6 +1,8 @@
 """Two processes that both own a server race to resume the same unfinished claim (a reminder,
-a vote's announcement) left by a process that crashed: exactly one sends. Discord's nonce
-memory is off, so the lease taken before resuming is the only guard."""
+a vote's or a feed's announcement) left by a process that crashed, or one process's Discord
+call is answered only after its lease lapsed: exactly one sends. Discord's nonce memory is
+off, so the lease (taken before resuming, renewed before each Discord call) is the only
+guard."""
 
 from __future__ import annotations
 
@@ -147,4 +149,80 @@ async def test_two_processes_resume_a_crashed_vote_announcement_once(
     finally:
         await db.close()
         for paperclub in processes:
+            await standin.stop_bot(paperclub)
+
+
+FEED_QUERY = "abs:grokking"
+
+
+async def _feed_owing_a_post(paperclub: PaperclubBot, guild: Guild, clock: FakeClock,
+                             papers: list[Paper]) -> int:
+    """A feed posting in #papers whose first poll (by a process that died) owes one post of
+    two papers; returns the feed's id."""
+    store = paperclub.services.feeds.feeds
+    added = await store.add_feed(guild.id, FEED_QUERY, guild.channel("papers").id, 1,
+                                 clock.now, limit=10)
+    assert added.feed is not None
+    poll = await store.claim_poll(FEED_QUERY, clock.now, clock.now + timedelta(hours=3))
+    assert poll is not None
+    found = [(f"2611.0000{n}", p.id) for n, p in enumerate(papers[:2], start=1)]
+    assert await store.record_poll(FEED_QUERY, poll.number, found, clock.now) == 1
+    return added.feed.id
+
+
+async def test_a_feed_post_whose_lease_lapsed_during_a_slow_search_is_not_sent_again(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    """The first process resumes a crashed feed announcement; Discord answers its history
+    search late, past the lease; the second process takes the claim over and posts. The first
+    renews its lease before sending, finds the claim no longer its own, and leaves it."""
+    standin, papers = forgetful, guild.channel("papers")
+    first, second = await _processes(standin, settings, clock)
+    try:
+        feed_id = await _feed_owing_a_post(first, guild, clock, bundled_papers)
+        store = first.services.feeds.feeds
+        assert await store.claim_announcement(feed_id, 1, Lease("crashed", clock.now),
+                                              clock.now) is not None
+        slow = standin.stall("GET", f"/channels/{papers.id}/messages")
+        resuming = asyncio.create_task(first.services.feeds.deliver())
+        await asyncio.wait_for(slow.reached.wait(), 10)
+        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
+        taken_over = await second.services.feeds.deliver()
+        slow.release()
+        resumed = await resuming
+        assert [(o.feed_id, o.poll) for o in taken_over] == [(feed_id, 1)]
+        assert resumed == []  # left to the new owner
+        assert _sends(standin, papers) == 1
+        assert taken_over[0].message_id is not None
+        assert await store.open_announcements(clock.now + 2 * DEFAULT_LEASE) == []
+    finally:
+        for paperclub in (first, second):
+            await standin.stop_bot(paperclub)
+
+
+async def test_a_feed_post_answered_after_its_lease_lapsed_is_found_not_sent_again(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    """The first process sends a feed's post; Discord carries it out but answers only after
+    the lease lapsed; the second process takes the claim over, renews it, finds the post in
+    the channel and records it: one post, recorded once with its message."""
+    standin, papers = forgetful, guild.channel("papers")
+    first, second = await _processes(standin, settings, clock)
+    try:
+        await _feed_owing_a_post(first, guild, clock, bundled_papers)
+        slow = standin.stall("POST", f"/channels/{papers.id}/messages")
+        sending = asyncio.create_task(first.services.feeds.deliver())
+        await asyncio.wait_for(slow.reached.wait(), 10)
+        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
+        taken_over = await second.services.feeds.deliver()
+        slow.release()
+        sent = await sending
+        assert _sends(standin, papers) == 1
+        (post,) = [m for m in standin.messages(papers) if m.embeds]
+        assert [o.message_id for o in [*taken_over, *sent]] == [post.id, post.id]
+        rows = await second.services.feeds.feeds.open_announcements(
+            clock.now + 2 * DEFAULT_LEASE)
+        assert rows == []
+    finally:
+        for paperclub in (first, second):
             await standin.stop_bot(paperclub)

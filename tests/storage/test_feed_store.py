@@ -94,6 +94,24 @@ async def test_an_announcement_is_claimed_once_and_resumed_after_its_lease(
     assert await store.claim_announcement(feed.id, 1, lease("f", 90), expired) is None
 
 
+async def test_a_claimed_announcement_is_renewed_by_its_owner_and_taken_only_after_its_lease(
+        backend: Backend) -> None:
+    store = backend.feeds()
+    feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed
+    assert feed is not None
+    await store.record_poll(QUERY, 1, [("2401.00001", "p1")], NOW)
+    assert not await store.hold_announcement(feed.id, 1, lease("a"), NOW)  # not claimed yet
+    assert await store.claim_announcement(feed.id, 1, lease("a"), NOW) is not None
+    soon = NOW + timedelta(minutes=4)
+    assert await store.hold_announcement(feed.id, 1, lease("a", 10), soon)  # renewed
+    assert not await store.hold_announcement(feed.id, 1, lease("b", 20), soon)  # a's is live
+    lapsed = NOW + timedelta(minutes=11)
+    assert await store.hold_announcement(feed.id, 1, lease("b", 20), lapsed)  # taken over
+    assert not await store.hold_announcement(feed.id, 1, lease("a", 30), lapsed)
+    await store.mark_announced(feed.id, 1, 555, lapsed)
+    assert not await store.hold_announcement(feed.id, 1, lease("b", 30), lapsed)  # done
+
+
 async def test_a_gone_channel_pauses_the_feed_and_tells_once(backend: Backend) -> None:
     store = backend.feeds()
     feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed

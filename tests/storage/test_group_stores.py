@@ -76,10 +76,12 @@ async def test_a_vote_is_claimed_once_and_one_live_vote_per_server(backend: Back
     assert await votes.cast(vote.id, 11, "zzz", T0) == "unknown"
     assert await votes.ballots(vote.id) == {11: "bbb"}
     assert await votes.due(T0) == [] and len(await votes.due(T0 + timedelta(hours=1))) == 1
-    assert await votes.claim(vote.id, "bbb", "n", T0, early=False, lease=_lease("a"))
+    assert (await votes.get(vote.id)).claimed_at is None  # type: ignore[union-attr]
+    claimed_at = T0 + timedelta(hours=1, seconds=3)
+    assert await votes.claim(vote.id, "bbb", "n", claimed_at, early=False, lease=_lease("a"))
     assert not await votes.claim(vote.id, "bbb", "n", T0, early=False, lease=_lease("b"))
     assert await votes.cast(vote.id, 12, "aaa", T0) == "closed"
-    assert [v.id for v in await votes.unfinished()] == [vote.id]
+    assert [(v.id, v.claimed_at) for v in await votes.unfinished()] == [(vote.id, claimed_at)]
     await votes.mark_announced(vote.id, 99, T0)
     assert await votes.unfinished() == [] and await votes.live(1) is None
     latest = await votes.latest(1)

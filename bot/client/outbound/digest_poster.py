@@ -56,12 +56,15 @@ class DiscordDigestPoster:
             raise delivery_failure(exc) from exc
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
-                          name: str) -> int:
-        """A public thread on the post, named after the paper. If the post already has one
+                          name: str | None) -> int:
+        """A public thread on the post, named after the paper (None: a paper no longer in the
+        catalog, "paper of the day" in the server's language). If the post already has one
         (an earlier try opened it but its answer was lost: 160004), that thread: on Discord a
         thread started from a message has the message's id."""
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         message = channel.get_partial_message(message_id)
+        if name is None:
+            name = t(guild_lang(self.client, guild_id), "digest.thread.name")
         try:
             thread = await message.create_thread(name=fit(name, THREAD_NAME_LIMIT))
         except discord.HTTPException as exc:

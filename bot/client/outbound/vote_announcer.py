@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import discord
 
 from bot.client.group_replies import title
 from bot.client.outbound.notices import guild_lang
-from bot.client.outbound.own_posts import delivery_failure
+from bot.client.outbound.own_posts import delivery_failure, find_own_post
 from bot.client.ui.cards import CARD_COLOUR
 from bot.client.ui.vote import ballot_view
 from bot.core.card import DESCRIPTION_LIMIT, fit
 from bot.core.messages import t, tn
 from bot.core.vote_types import Vote
 from bot.services.vote_delivery import VoteAnnouncement
-
-HISTORY_SEARCHED = 50
 
 
 class DiscordVoteAnnouncer:
@@ -50,19 +50,13 @@ class DiscordVoteAnnouncer:
             raise delivery_failure(exc) from exc
         return message.id
 
-    async def find(self, channel_id: int, marker: str) -> int | None:
-        """Our announcement among the channel's recent messages (footer equal to the marker)."""
-        channel = self.client.get_partial_messageable(channel_id)
-        me = self.client.user
+    async def find(self, channel_id: int, marker: str, nonce: str,
+                   since: datetime) -> int | None:
+        """Our announcement, if it is out already (see `find_own_post`)."""
         try:
-            async for message in channel.history(limit=HISTORY_SEARCHED):
-                if me is not None and message.author.id != me.id:
-                    continue
-                if any(embed.footer.text == marker for embed in message.embeds):
-                    return message.id
+            return await find_own_post(self.client, channel_id, marker, nonce, since)
         except discord.HTTPException as exc:
             raise delivery_failure(exc) from exc
-        return None
 
     async def close_ballot(self, vote: Vote) -> None:
         """Grey out the vote's buttons."""

@@ -83,6 +83,7 @@ STRINGS: dict[str, Texts] = {
     "digest.post.note": tr("**Paper of the day** · {position} of {size} in this cycle",
                            "**每日论文** · 本轮第 {position}/{size} 篇",
                            "**每日論文** · 本輪第 {position}/{size} 篇"),
+    "digest.thread.name": tr("Paper of the day", "每日论文", "每日論文"),
     "digest.post.late": tr("Posted late: the bot was offline at the scheduled time.",
                            "延迟发布：预定时间机器人不在线。", "延遲發布：預定時間機器人不在線。"),
 }
