@@ -53,6 +53,7 @@ from bench.interaction_sweep import (
 from bench.report import fmt_ms as _fmt
 from bench.report import p99 as _p99
 from bench.report import progress, publish
+from bench.standin_records import trim_now_and_then
 from bot.client.bot import PaperclubBot
 from bot.client.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
 from bot.core.listing import ListingParser, ParsedPaper
@@ -293,12 +294,15 @@ class _Driver:
 
     def __init__(self, standin: StandIn, guild: Guild, user: User) -> None:
         self.standin, self.guild, self.user = standin, guild, user
+        self.lookups = 0
 
     async def lookup(self, query: str) -> tuple[float, int, float]:
         """(round trip ms, callback type, ms spent in `slash`) for one `/paper query:...`."""
         # Let the previous answer's trailing requests (e.g. original_response) finish first, so
         # they are not charged to this lookup; `slash` settles again (cheaply) inside the timing.
         await self.standin.settle()
+        trim_now_and_then(self.standin, self.lookups)
+        self.lookups += 1
         start = time.perf_counter()
         handle = await self.standin.slash("paper", {"query": query}, guild=self.guild,
                                           user=self.user)

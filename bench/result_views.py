@@ -30,6 +30,7 @@ from typing import Any
 
 from bench.interactions import real_papers
 from bench.report import progress, publish
+from bench.standin_records import trim_now_and_then
 from bot.client.cogs import papers as papers_cog
 from bot.client.ui.results import MAX_LIVE_VIEWS, ResultsView
 from bot.core.models import Paper
@@ -43,7 +44,6 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "result_views.md"
 TARGET_MB = 50.0
 WARMUP = 200
-FORGET_EVERY = 100
 VARIANTS = {"now": "ids, at most {cap} live (now)",
             "before": "papers held, no cap (before)"}
 
@@ -135,8 +135,7 @@ async def _worker(variant: str, count: int, lookups: int, seed: int) -> dict[str
                     callback = await handle.response(timeout=30)
                     lists += bool(callback.raw.get("data", {}).get("components"))
                     await standin.settle()
-                    if n % FORGET_EVERY == 0:  # measure the bot, not the stand-in's records
-                        standin.forget_history(keep=2 * MAX_LIVE_VIEWS)
+                    trim_now_and_then(standin, n)
                 after = _rss_mb()
                 seconds = time.perf_counter() - started
                 live = len(cog.live)

@@ -16,6 +16,7 @@ from aiohttp import WSMsgType, web
 
 from .model import JSONObject, User
 from .sharding import INVALID_SHARD, SHARDING_REQUIRED, Shard, Sharding, event_guild_id
+from .wire import to_json
 
 CloseHow = Literal["op7", "drop"]
 REPLAY_LIMIT = 10_000
@@ -57,11 +58,11 @@ class Connection:
 
     async def send(self, frame: JSONObject) -> None:
         """Send one gateway frame (text, or a zlib-stream binary frame)."""
-        text = json.dumps(frame, separators=(",", ":"))
+        text = to_json(frame)
         if self.compressor is None:
-            await self.ws.send_str(text)
+            await self.ws.send_str(text.decode())
         else:
-            body = self.compressor.compress(text.encode()) + self.compressor.flush(
+            body = self.compressor.compress(text) + self.compressor.flush(
                 zlib.Z_SYNC_FLUSH
             )
             await self.ws.send_bytes(body)

@@ -78,5 +78,5 @@ async def answer_report(bot: PaperclubBot, services: Services, live: LiveViews,
                           query="arXiv", lang=lang, fetch=services.search.papers,
                           heading=t(lang, "adding.found", n=len(papers)))
     embed = await results.render()
-    await respond(interaction, text, embed=embed, view=bot.track(live.add(results)))
-    results.message = await interaction.original_response()
+    results.message = await respond(interaction, text, embed=embed,
+                                    view=bot.track(live.add(results)))

@@ -81,5 +81,5 @@ async def send_pages(bot: PaperclubBot, interaction: discord.Interaction,
         await respond(interaction, embed=page_embed(pages[0]), ephemeral=ephemeral)
         return
     view = PagesView(owner=interaction.user, pages=pages, lang=lang)
-    await respond(interaction, embed=view.embed(), view=bot.track(view), ephemeral=ephemeral)
-    view.message = await interaction.original_response()
+    view.message = await respond(interaction, embed=view.embed(), view=bot.track(view),
+                                 ephemeral=ephemeral)

@@ -83,17 +83,19 @@ async def load_catalog(
 
 LOAD_SWITCH_SECONDS = 0.001
 """The interpreter's thread switch interval while a load runs (Python's default is 5 ms)."""
+NO_FULL_COLLECTIONS = 2**31 - 1
+"""The cyclic garbage collector's oldest-generation threshold while a load runs: never reached."""
 
 
 class _SwitchInterval:
-    """The interpreter's thread switch interval, set while any load runs and put back after;
-    the objects alive when a load starts are frozen out of the cyclic garbage collector's
-    full collections until it ends (`gc.freeze`)."""
+    """While any load runs: the interpreter's thread switch interval is short, and the cyclic
+    garbage collector runs no full collection; both are put back when the last load ends."""
 
     def __init__(self, seconds: float) -> None:
         self._seconds = seconds
         self._loads = 0
-        self._saved = 0.0
+        self._saved_interval = 0.0
+        self._saved_thresholds = (0, 0, 0)
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
@@ -101,22 +103,26 @@ class _SwitchInterval:
         millisecond for the GIL, not five: measured at 100k papers on two busy cores, stalls
         over 50 ms fell from 22 to 3 and p99 from 30 to 20 ms, papers/s unchanged.
 
-        A load allocates rows fast enough to set off full collections, each walking every
-        object the bot holds: with two million objects alive the longest paused the loop for
-        347 ms during a 100k load (the longest stall, 350 ms); frozen, a collection walks only
-        the load's own objects (longest 162 ms on the same, very busy, machine)."""
+        A load allocates rows fast enough to set off a full collection every few seconds, and
+        a full collection walks every object the process holds with the GIL taken: every
+        event-loop stall over 50 ms during a 100k reload in `bench interactions` was one
+        (96–308 ms, growing with the heap). The rows a load allocates die young and hold no
+        cycles, so the young generations' collections (a few ms) find what there is to find;
+        the next full collection after the load finds the rest."""
         if not self._loads:
-            self._saved = sys.getswitchinterval()
+            self._saved_interval = sys.getswitchinterval()
             sys.setswitchinterval(self._seconds)
-            gc.freeze()
+            self._saved_thresholds = gc.get_threshold()
+            young, middle, _ = self._saved_thresholds
+            gc.set_threshold(young, middle, NO_FULL_COLLECTIONS)
         self._loads += 1
         try:
             yield
         finally:
             self._loads -= 1
             if not self._loads:
-                gc.unfreeze()
-                sys.setswitchinterval(self._saved)
+                gc.set_threshold(*self._saved_thresholds)
+                sys.setswitchinterval(self._saved_interval)
 
 
 _PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)

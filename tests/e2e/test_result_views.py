@@ -82,3 +82,18 @@ async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
     paged = await standin.click(handle.message, str(nxt["custom_id"]), user=people.alice)
     await paged.response()
     assert len(reads) == 1 and len(reads[0]) == 5
+
+
+async def test_a_result_list_knows_its_message_without_asking_for_it(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """Discord's answer to the callback carries the message: no GET of the original response
+    (one request per lookup fewer), and the list can still grey itself out."""
+    _cog(bot).live.cap = 1
+    first = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                user=people.alice)
+    await first.response()
+    second = await standin.slash("paper", {"query": "learning"}, guild=guild, user=people.alice)
+    await second.response()
+    await first.edited(timeout=5)
+    assert _controls_disabled(first, standin)
+    assert standin.requests("GET", "/messages/@original") == []

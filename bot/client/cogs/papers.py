@@ -138,9 +138,9 @@ class PapersCog(commands.Cog):
         results = ResultsView(owner=interaction.user, paper_ids=[h.paper.id for h in outcome.hits],
                               query=shown_query, lang=lang, fetch=self.services.search.papers)
         embed = await results.render(at_hand=[h.paper for h in outcome.hits])
-        await respond(interaction, note or None, embed=embed,
-                      view=self.bot.track(self.live.add(results)), ephemeral=private)
-        results.message = await interaction.original_response()
+        results.message = await respond(interaction, note or None, embed=embed,
+                                        view=self.bot.track(self.live.add(results)),
+                                        ephemeral=private)
 
     @paper.autocomplete("query")
     async def paper_autocomplete(self, interaction: discord.Interaction,

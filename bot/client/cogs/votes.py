@@ -59,9 +59,8 @@ class VotesCog(commands.Cog):
                 top=from_, hours=hours)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        await respond(interaction, embed=ballot_embed(vote, papers, lang),
-                      view=ballot_view(vote))
-        message = await interaction.original_response()
+        message = await respond(interaction, embed=ballot_embed(vote, papers, lang),
+                                view=ballot_view(vote))
         await self.services.votes.attach(vote.id, message.id)
 
     @vote.command(name="status", description="Votes so far and when the vote ends")

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.client.replies import safe_send
+from bot.client.replies import SentMessage, safe_send
 from bot.client.ui.cards import escape
 from bot.core.lang import Lang
 from bot.core.messages import t
@@ -26,7 +26,7 @@ class OwnedView(discord.ui.View):
         self.owner_id = owner.id  # the id and name only: a live view stays small
         self.owner_name = owner.display_name
         self.lang = lang
-        self.message: discord.InteractionMessage | None = None
+        self.message: SentMessage | None = None
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Only the person who asked may page or open."""
