@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import json
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -11,7 +12,6 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from .model import JSONObject
-from .wire import to_json
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Fault:
             return web.Response(status=self.status, headers=headers)
         headers["Content-Type"] = "application/json"
         return web.Response(
-            status=self.status, body=to_json(self.body), headers=headers
+            status=self.status, body=json.dumps(self.body).encode(), headers=headers
         )
 
     @classmethod

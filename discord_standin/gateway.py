@@ -16,7 +16,6 @@ from aiohttp import WSMsgType, web
 
 from .model import JSONObject, User
 from .sharding import INVALID_SHARD, SHARDING_REQUIRED, Shard, Sharding, event_guild_id
-from .wire import to_json
 
 CloseHow = Literal["op7", "drop"]
 REPLAY_LIMIT = 10_000
@@ -58,11 +57,11 @@ class Connection:
 
     async def send(self, frame: JSONObject) -> None:
         """Send one gateway frame (text, or a zlib-stream binary frame)."""
-        text = to_json(frame)
+        text = json.dumps(frame, separators=(",", ":"))
         if self.compressor is None:
-            await self.ws.send_str(text.decode())
+            await self.ws.send_str(text)
         else:
-            body = self.compressor.compress(text) + self.compressor.flush(
+            body = self.compressor.compress(text.encode()) + self.compressor.flush(
                 zlib.Z_SYNC_FLUSH
             )
             await self.ws.send_bytes(body)

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
-
 from bot.core.models import Affiliation, Links, Paper, Track, Venue
 
 PAPER_COLUMNS = (
@@ -27,16 +25,6 @@ EMPTY_LINK_VALUES: tuple[Any, ...] = ("", "", 0, "", "", "", "[]", None, None)
 def stored_time(value: datetime | None) -> str | None:
     """A link time as stored: ISO 8601 in UTC with its microseconds, or NULL."""
     return value.astimezone(UTC).isoformat() if value is not None else None
-
-
-def from_json(text: str) -> Any:
-    """A stored JSON column read by orjson (several times faster than `json` on these short
-    arrays: a result page decodes four per paper), or by `json` for the one text orjson
-    refuses: a lone surrogate, which `json.dumps` escapes and orjson will not read back."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
 
 
 def _time(value: str | None) -> datetime | None:
@@ -60,7 +48,7 @@ def links_from_values(values: Sequence[Any]) -> tuple[str, Links]:
     """The English abstract and links from their nine stored columns."""
     summary_en, arxiv_id, version, doi, url, pdf_url, categories, published, updated = values
     return summary_en, Links(arxiv_id=arxiv_id, arxiv_version=version, doi=doi, url=url,
-                             pdf_url=pdf_url, categories=tuple(from_json(categories)),
+                             pdf_url=pdf_url, categories=tuple(json.loads(categories)),
                              published=_time(published), updated=_time(updated))
 
 
@@ -72,8 +60,8 @@ def paper_from_row(row: Sequence[Any]) -> Paper:
     return Paper(
         title_en=title_en,
         title_zh=title_zh,
-        authors=tuple(from_json(authors)),
-        affiliations=tuple(Affiliation(en, zh) for en, zh in from_json(affiliations)),
+        authors=tuple(json.loads(authors)),
+        affiliations=tuple(Affiliation(en, zh) for en, zh in json.loads(affiliations)),
         summary_zh=summary,
         comments=comments,
         journal_ref=journal_ref,
@@ -82,7 +70,7 @@ def paper_from_row(row: Sequence[Any]) -> Paper:
             year=year,
             track=Track(track),
             workshop=workshop,
-            honours=tuple(from_json(honours)),
+            honours=tuple(json.loads(honours)),
             pages=pages,
             figures=figures,
             tables=tables,

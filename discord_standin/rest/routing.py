@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -13,7 +14,6 @@ from aiohttp import web
 from ..interactions import InteractionHandle
 from ..model import JSONObject
 from ..validation import FormError, nest_errors
-from ..wire import to_json
 
 API_PREFIX = "/api/v10"
 
@@ -126,6 +126,6 @@ def json_response(status: int, body: Any, headers: Mapping[str, str] | None = No
         return web.Response(status=204 if status == 200 else status, headers=extra)
     return web.Response(
         status=status,
-        body=to_json(body),
+        body=json.dumps(body).encode(),
         headers={"Content-Type": "application/json", **extra},
     )
