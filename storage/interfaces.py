@@ -361,7 +361,8 @@ class VoteStore(Protocol):
         ...
 
     async def mark_failed(self, vote_id: int, reason: Reason, at: datetime) -> None:
-        """Give up announcing (the channel is gone or closed to the bot)."""
+        """Give up announcing (the channel is gone or closed to the bot); only a claimed
+        close."""
         ...
 
     async def forget(self, user_id: int) -> int:

@@ -169,11 +169,13 @@ class SqliteVoteStore:
                 (VoteStatus.ANNOUNCED, message_id, stored(at), vote_id, VoteStatus.CLAIMED))
 
     async def mark_failed(self, vote_id: int, reason: Reason, at: datetime) -> None:
-        """Give up announcing (the channel is gone or closed to the bot)."""
+        """Give up announcing (the channel is gone or closed to the bot); only a claimed
+        close (a refusal answered late never undoes another process's announcement)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE votes SET status = ?, reason = ?, finished_at = ? WHERE id = ?",
-                (VoteStatus.FAILED, reason.encode(), stored(at), vote_id))
+                "UPDATE votes SET status = ?, reason = ?, finished_at = ? "
+                "WHERE id = ? AND status = ?",
+                (VoteStatus.FAILED, reason.encode(), stored(at), vote_id, VoteStatus.CLAIMED))
 
     async def forget(self, user_id: int) -> int:
         """Delete a member's ballots everywhere and their name on votes they opened."""

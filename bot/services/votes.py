@@ -5,7 +5,9 @@ The close follows the digest's ledger rule: the winner is claimed in a transacti
 footer, a marker naming the vote; the message id is recorded after. A claim left unfinished
 (a crash, or an unanswered send) is finished on the next tick, which first searches the
 channel's history since the claim for the announcement (nonce or marker, however busy the
-channel got), so a restart never announces twice.
+channel got), so a restart never announces twice. The claim is leased to the process that
+made it; the lease is renewed before each Discord call (the history search, the send), and a
+process whose renewal fails leaves the claim to its new owner.
 """
 
 from __future__ import annotations
@@ -166,14 +168,25 @@ class VoteService:
                 async with self._lock(vote.guild_id):
                     current = await self._votes.get(vote.id)
                     if current is None or current.status is not VoteStatus.CLAIMED or \
-                            not await self._leases.hold(
-                                partial(self._votes.hold, vote.id)):
+                            not await self._hold(current):
                         return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
                     return await self._announce(current, resumed=True)
             return await self._close(vote, early=False)
         except Exception:
             log.exception("closing vote %s of guild %s failed", vote.id, vote.guild_id)
             return Closed(vote.id, vote.guild_id, CloseStatus.PENDING)
+
+    async def _hold(self, vote: Vote) -> bool:
+        """Take or renew this process's lease on a claimed close before a Discord call (a slow
+        answer must not let another process take the claim over while this one still sends);
+        False once the claim is not ours any more: the new owner finishes it."""
+        return await self._leases.hold(partial(self._votes.hold, vote.id))
+
+    @staticmethod
+    def _taken_over(vote: Vote) -> Closed:
+        log.info("vote %s of guild %s was taken over by another process", vote.id,
+                 vote.guild_id)
+        return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
 
     async def _results(self, vote: Vote) -> tuple[Tallied, ...]:
         counts = tally(vote.options, await self._votes.ballots(vote.id))
@@ -203,9 +216,13 @@ class VoteService:
             nonce = vote.nonce or vote_nonce(vote.id)
             message_id = None
             if resumed:
+                if not await self._hold(vote):
+                    return self._taken_over(vote)
                 since = (vote.claimed_at or vote.opened_at) - HISTORY_MARGIN
                 message_id = await self._announcer.find(vote.channel_id, marker, nonce, since)
             if message_id is None:
+                if not await self._hold(vote):
+                    return self._taken_over(vote)
                 message_id = await self._announcer.announce(announcement, nonce)
         except DeliveryFailed as exc:
             if exc.code in GIVE_UP_CODES:

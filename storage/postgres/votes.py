@@ -151,11 +151,14 @@ class PgVoteStore:
                 VoteStatus.CLAIMED.value)
 
     async def mark_failed(self, vote_id: int, reason: Reason, at: datetime) -> None:
-        """Give up announcing (the channel is gone or closed to the bot)."""
+        """Give up announcing (the channel is gone or closed to the bot); only a claimed
+        close (a refusal answered late never undoes another process's announcement)."""
         async with self._db.transaction() as conn:
             await conn.execute(
-                "UPDATE votes SET status = $1, reason = $2, finished_at = $3 WHERE id = $4",
-                VoteStatus.FAILED.value, reason.encode(), stored(at), vote_id)
+                "UPDATE votes SET status = $1, reason = $2, finished_at = $3 "
+                "WHERE id = $4 AND status = $5",
+                VoteStatus.FAILED.value, reason.encode(), stored(at), vote_id,
+                VoteStatus.CLAIMED.value)
 
     async def forget(self, user_id: int) -> int:
         """Delete a member's ballots everywhere and their name on votes they opened."""

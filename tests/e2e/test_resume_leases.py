@@ -16,7 +16,7 @@ from bot.client.bot import PaperclubBot
 from bot.core.digest_types import Lease
 from bot.core.models import Paper
 from bot.core.session_types import Place, ReminderStatus
-from bot.core.vote_types import VoteOption, VoteStatus
+from bot.core.vote_types import Vote, VoteOption, VoteStatus
 from bot.services.leases import DEFAULT_LEASE
 from bot.services.reminders import ReminderOutcome, reminder_nonce
 from bot.services.votes import CloseStatus, vote_nonce
@@ -24,6 +24,7 @@ from bot.settings import Settings
 from bot.wiring import build_bot, open_configured
 from discord_standin import Channel, Guild, StandIn
 from storage import backend as stores
+from storage.interfaces import VoteStore
 from tests.clocks import FakeClock, Ticker
 from tests.group import assert_no_tasks_left
 
@@ -125,6 +126,22 @@ async def test_a_reminder_whose_lease_lapsed_during_a_slow_search_is_not_sent_ag
             await standin.stop_bot(paperclub)
 
 
+async def _vote_due(votes: VoteStore, guild: Guild, clock: FakeClock,
+                    papers: list[Paper]) -> Vote:
+    """A vote in #papers on two papers, opened an hour ago and ending now."""
+    options = [VoteOption(n, p.id, 1, clock.now) for n, p in enumerate(papers[:2], start=1)]
+    vote = await votes.open(guild.id, guild.channel("papers").id, 1,
+                            clock.now - timedelta(hours=1), clock.now, options)
+    assert vote is not None
+    return vote
+
+
+async def _crashed_while_announcing(votes: VoteStore, vote: Vote, clock: FakeClock) -> None:
+    """The vote closed by a process that died before announcing (its lease has expired)."""
+    assert await votes.claim(vote.id, vote.options[0].paper_id, vote_nonce(vote.id),
+                             clock.now, early=False, lease=Lease("crashed", clock.now))
+
+
 async def test_two_processes_resume_a_crashed_vote_announcement_once(
         forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
         bundled_papers: list[Paper]) -> None:
@@ -133,13 +150,8 @@ async def test_two_processes_resume_a_crashed_vote_announcement_once(
     db = await open_configured(settings.database)
     try:
         votes = stores.vote_store(db)
-        options = [VoteOption(n, p.id, 1, clock.now)
-                   for n, p in enumerate(bundled_papers[:2], start=1)]
-        vote = await votes.open(guild.id, papers.id, 1, clock.now - timedelta(hours=1),
-                                clock.now, options)
-        assert vote is not None
-        assert await votes.claim(vote.id, options[0].paper_id, vote_nonce(vote.id), clock.now,
-                                 early=False, lease=Lease("crashed", clock.now))
+        vote = await _vote_due(votes, guild, clock, bundled_papers)
+        await _crashed_while_announcing(votes, vote, clock)
         results = await asyncio.gather(*(p.services.votes.tick() for p in processes))
         closes = sorted(c.status for done in results for c in done)
         assert closes == [CloseStatus.ALREADY, CloseStatus.ANNOUNCED]
@@ -224,5 +236,70 @@ async def test_a_feed_post_answered_after_its_lease_lapsed_is_found_not_sent_aga
             clock.now + 2 * DEFAULT_LEASE)
         assert rows == []
     finally:
+        for paperclub in (first, second):
+            await standin.stop_bot(paperclub)
+
+
+async def test_a_vote_announcement_whose_lease_lapsed_during_a_slow_search_is_not_sent_again(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    """The first process resumes a crashed vote announcement; Discord answers its history
+    search late, past the lease; the second process takes the claim over and announces. The
+    first renews its lease before sending, finds the claim no longer its own, and leaves it."""
+    standin, papers = forgetful, guild.channel("papers")
+    first, second = await _processes(standin, settings, clock)
+    db = await open_configured(settings.database)
+    try:
+        votes = stores.vote_store(db)
+        vote = await _vote_due(votes, guild, clock, bundled_papers)
+        await _crashed_while_announcing(votes, vote, clock)
+        slow = standin.stall("GET", f"/channels/{papers.id}/messages")
+        resuming = asyncio.create_task(first.services.votes.tick())
+        await asyncio.wait_for(slow.reached.wait(), 10)
+        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
+        taken_over = await second.services.votes.tick()
+        slow.release()
+        resumed = await resuming
+        assert [c.status for c in taken_over] == [CloseStatus.ANNOUNCED]
+        assert [c.status for c in resumed] == [CloseStatus.ALREADY]  # left to the new owner
+        assert _sends(standin, papers) == 1
+        announced = await votes.get(vote.id)
+        assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+        assert taken_over[0].message_id is not None
+        assert announced.announcement_id == taken_over[0].message_id
+    finally:
+        await db.close()
+        for paperclub in (first, second):
+            await standin.stop_bot(paperclub)
+
+
+async def test_a_vote_announcement_answered_after_its_lease_lapsed_is_found_not_sent_again(
+        forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    """The first process closes a vote and sends its announcement; Discord carries it out but
+    answers only after the lease lapsed; the second process takes the claim over, finds the
+    announcement in the channel and records it: one announcement, recorded with its message."""
+    standin, papers = forgetful, guild.channel("papers")
+    first, second = await _processes(standin, settings, clock)
+    db = await open_configured(settings.database)
+    try:
+        votes = stores.vote_store(db)
+        vote = await _vote_due(votes, guild, clock, bundled_papers)
+        slow = standin.stall("POST", f"/channels/{papers.id}/messages")
+        closing = asyncio.create_task(first.services.votes.tick())
+        await asyncio.wait_for(slow.reached.wait(), 10)
+        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
+        taken_over = await second.services.votes.tick()
+        slow.release()
+        closed = await closing
+        assert _sends(standin, papers) == 1
+        (post,) = [m for m in standin.messages(papers) if m.embeds]
+        assert [(c.status, c.message_id) for c in [*taken_over, *closed]] == [
+            (CloseStatus.ANNOUNCED, post.id)] * 2
+        announced = await votes.get(vote.id)
+        assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+        assert announced.announcement_id == post.id
+    finally:
+        await db.close()
         for paperclub in (first, second):
             await standin.stop_bot(paperclub)

@@ -233,6 +233,30 @@ async def test_a_claimed_vote_close_is_resumed_only_under_a_lease(backend: Backe
     assert not await votes.hold(vote.id, _lease("z", expired + 9 * MINUTE), expired + MINUTE)
 
 
+async def test_a_claimed_vote_close_is_renewed_by_its_owner_and_taken_only_after_its_lease(
+        backend: Backend) -> None:
+    """A renewal moves the lease on (the claim stays the owner's past its first expiry); once
+    it lapses another process takes it and the former owner's renewal is refused; an
+    announced close is nobody's, and a refusal answered late does not undo it."""
+    votes = backend.votes()
+    vote = await votes.open(1, 5, 10, T0, T0, [VoteOption(1, "aaa", 1, T0),
+                                                VoteOption(2, "bbb", 2, T0)])
+    assert vote is not None
+    assert await votes.claim(vote.id, "aaa", "n", T0, early=False, lease=_lease("a"))
+    assert await votes.hold(vote.id, _lease("a", T0 + 3 * MINUTE), T0 + MINUTE / 2)  # renewed
+    assert not await votes.hold(vote.id, _lease("b", T0 + 5 * MINUTE), T0 + MINUTE)  # a's
+    lapsed = T0 + 3 * MINUTE
+    assert await votes.hold(vote.id, _lease("b", T0 + 5 * MINUTE), lapsed)  # taken over
+    assert not await votes.hold(vote.id, _lease("a", T0 + 6 * MINUTE), lapsed)  # a gives up
+    assert await votes.hold(vote.id, _lease("b", T0 + 6 * MINUTE), lapsed)  # b renews
+    await votes.mark_announced(vote.id, 99, lapsed)
+    assert not await votes.hold(vote.id, _lease("b", T0 + 9 * MINUTE), lapsed)  # done
+    await votes.mark_failed(vote.id, Reason(ReasonCode.NO_ACCESS), lapsed)  # a's late answer
+    announced = await votes.get(vote.id)
+    assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+    assert (announced.announcement_id, announced.reason) == (99, None)
+
+
 async def test_bookmarks_per_member_and_server(backend: Backend) -> None:
     bookmarks = backend.bookmarks()
     assert await bookmarks.add(1, 7, "aaa", T0)
