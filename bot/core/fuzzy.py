@@ -73,7 +73,18 @@ class Vocabulary:
         if (len(word) < MIN_WORD_CHARS or has_cjk(word) or not word.isalpha()
                 or word in self._known or word in self._common):
             return None
-        edits = max_edits(word)
+        # One edit first, over the three lengths it can reach: most typos are one edit, and a
+        # word one edit away outranks every word two away, so the wider scan (five lengths,
+        # twice the Indel cutoff) runs only when no word one edit away qualifies.
+        for edits in range(1, max_edits(word) + 1):
+            best = self._closest(word, edits)
+            if best is not None:
+                return best
+        return None
+
+    def _closest(self, word: str, edits: int) -> str | None:
+        """The best-ranked known word at most `edits` edits from `word` that passes the ratio
+        threshold: fewest edits, then most papers, then alphabetical."""
         best: tuple[int, int, str] | None = None
         for length in range(len(word) - edits, len(word) + edits + 1):
             candidates = self._by_length.get(length)
