@@ -667,7 +667,7 @@ class SqlitePaperStore:
         else:
             exact = title_key(" ".join(query.phrase))
             rows = await self._db.fetchall(_PHRASE_THEN_RANKED,
-                                           (*values, phrase, exact, bare_phrase or phrase))
+                                           (*values, phrase, exact, bare_phrase))
         return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
