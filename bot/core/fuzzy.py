@@ -15,7 +15,7 @@ author's first name `enea`):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
@@ -44,7 +44,8 @@ def max_edits(word: str) -> int:
 
 
 class Vocabulary:
-    """Indexed words grouped by length, so a lookup compares only words of similar length."""
+    """Indexed words grouped by length, and by length and first letter, so a lookup compares
+    only words of similar length (and, one edit away, mostly the same first letter)."""
 
     def __init__(self, terms: Iterable[tuple[str, int]], threshold: float = 75.0,
                  common: frozenset[str] | None = None) -> None:
@@ -52,6 +53,7 @@ class Vocabulary:
         self._common = common_english_words() if common is None else common
         self._known: set[str] = set()
         self._by_length: dict[int, list[str]] = defaultdict(list)
+        self._by_start: dict[tuple[int, str], list[str]] = defaultdict(list)
         self._frequency: dict[str, int] = {}
         for term, documents in terms:
             if len(term) < MIN_WORD_CHARS or has_cjk(term) or term.isdigit():
@@ -61,9 +63,14 @@ class Vocabulary:
             self._frequency[term] = documents
         # Fresh copies, allocated one after another: a lookup reads every word of a few
         # lengths, and words scattered over a long-lived heap made it ~1.5x slower (index
-        # terms hold no line breaks).
+        # terms hold no line breaks). Sorted, so each first letter's words are side by side
+        # too; the groups by first letter share the copies.
         for length, words in self._by_length.items():
-            self._by_length[length] = "\n".join(words).split("\n")
+            words.sort()
+            self._by_length[length] = copies = "\n".join(words).split("\n")
+            for term in copies:
+                self._by_start[length, term[0]].append(term)
+        self._starts = frozenset(start for _, start in self._by_start)
 
     def __len__(self) -> int:
         return len(self._known)
@@ -73,22 +80,49 @@ class Vocabulary:
         if (len(word) < MIN_WORD_CHARS or has_cjk(word) or not word.isalpha()
                 or word in self._known or word in self._common):
             return None
-        edits = max_edits(word)
-        best: tuple[int, int, str] | None = None
+        # One edit first: most typos are one edit, and a word one edit away outranks every
+        # word two away, so the wider scan (five lengths, twice the Indel cutoff) runs only
+        # when no word one edit away qualifies.
+        best = self._closest(word, 1, self._one_edit_candidates(word))
+        if best is None and max_edits(word) == 2:
+            best = self._closest(word, 2, self._scan(word, self._by_length.get, 2))
+        return best
+
+    @staticmethod
+    def _scan(word: str, bucket: Callable[[int], list[str] | None], edits: int
+              ) -> Iterator[str]:
+        """Words of the lengths `edits` edits can reach, from `bucket(length)`, filtered by
+        Indel distance (insertions and deletions only), which is at most twice OSA and about
+        twice as fast to compute: a cheap exact filter before the OSA distance itself."""
         for length in range(len(word) - edits, len(word) + edits + 1):
-            candidates = self._by_length.get(length)
-            if not candidates:
+            candidates = bucket(length)
+            if candidates:
+                for term, _, _ in process.extract(word, candidates, scorer=Indel.distance,
+                                                  score_cutoff=2 * edits, limit=None):
+                    yield term
+
+    def _one_edit_candidates(self, word: str) -> Iterator[str]:
+        """Every known word one edit from `word` may be, and few others: an edit that keeps
+        the first letter leaves a word of the same first letter (scanned, a 26th of the
+        lengths' words), and one that changes it is one of four shapes, looked up."""
+        first, rest = word[0], word[1:]
+        yield from self._scan(word, lambda length: self._by_start.get((length, first)), 1)
+        shapes = [rest, rest[:1] + first + rest[1:]]  # first letter deleted; first two swapped
+        shapes += [start + rest for start in self._starts]  # first letter replaced
+        shapes += [start + word for start in self._starts]  # a letter put before
+        yield from (t for t in shapes if t[:1] != first and t in self._known)
+
+    def _closest(self, word: str, edits: int, candidates: Iterable[str]) -> str | None:
+        """Among `candidates`, the best-ranked word at most `edits` edits from `word` that
+        passes the ratio threshold: fewest edits, then most papers, then alphabetical."""
+        best: tuple[int, int, str] | None = None
+        for term in candidates:
+            distance = OSA.distance(word, term, score_cutoff=edits)
+            if distance > edits or fuzz.ratio(word, term) < self._threshold:
                 continue
-            # Indel (insertions and deletions only) is at most twice OSA and about twice as
-            # fast to compute: a cheap exact filter before the OSA distance itself.
-            for term, _, _ in process.extract(word, candidates, scorer=Indel.distance,
-                                              score_cutoff=2 * edits, limit=None):
-                distance = OSA.distance(word, term, score_cutoff=edits)
-                if distance > edits or fuzz.ratio(word, term) < self._threshold:
-                    continue
-                rank = (int(distance), -self._frequency[term], term)
-                if best is None or rank < best:
-                    best = rank
+            rank = (int(distance), -self._frequency[term], term)
+            if best is None or rank < best:
+                best = rank
         return best[2] if best else None
 
     def completions(self, prefix: str, limit: int = 25) -> list[str]:

@@ -67,3 +67,40 @@ def test_the_candidate_filter_changes_no_correction(terms: list[tuple[str, int]]
     be exactly those of the rule over every word."""
     vocabulary = Vocabulary(terms, common=frozenset())
     assert vocabulary.correct(typed) == _brute_force(terms, typed)
+
+
+@st.composite
+def _near_words(draw: st.DrawFn) -> tuple[str, list[tuple[str, int]]]:
+    """A typed word and a vocabulary of words one to three edits from it (and a few others), so
+    that corrections one and two edits away compete, and lengths on both sides occur."""
+    typed = draw(_LETTERS)
+    terms: dict[str, int] = {}
+    for _ in range(draw(st.integers(1, 12))):
+        word = list(typed)
+        for _ in range(draw(st.integers(1, 3))):
+            at = draw(st.integers(0, len(word) - 1))
+            edit = draw(st.sampled_from(["insert", "delete", "substitute", "swap"]))
+            letter = draw(st.sampled_from("abcdeoprst"))
+            if edit == "insert":
+                word.insert(at, letter)
+            elif edit == "delete" and len(word) > 1:
+                del word[at]
+            elif edit == "substitute":
+                word[at] = letter
+            elif at + 1 < len(word):
+                word[at], word[at + 1] = word[at + 1], word[at]
+        if len(word) >= 4:  # shorter words are never in the vocabulary
+            terms["".join(word)] = draw(st.integers(1, 5))
+    for other in draw(st.lists(_LETTERS, max_size=5)):
+        terms[other] = draw(st.integers(1, 5))
+    return typed, list(terms.items())
+
+
+@settings(max_examples=500, deadline=None)
+@given(case=_near_words())
+def test_one_edit_first_changes_no_correction(case: tuple[str, list[tuple[str, int]]]) -> None:
+    """Words one edit away are looked for before words two away: the corrections must be
+    exactly those of the rule over every word, with both kinds of neighbour present."""
+    typed, terms = case
+    vocabulary = Vocabulary(terms, common=frozenset())
+    assert vocabulary.correct(typed) == _brute_force(terms, typed)

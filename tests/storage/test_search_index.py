@@ -111,6 +111,21 @@ async def test_an_exact_title_ranks_first_then_the_phrase(db: Database) -> None:
     assert len(await store.search(parse_query("attention need"), limit=2, offset=1)) == 2
 
 
+async def test_words_in_no_title_as_a_phrase_are_found_headline_first(db: Database) -> None:
+    """The phrase step is skipped when the bare phrase is in no title (the summary's phrase
+    does not count): the words are found as before, title matches above summary matches."""
+    store = SqlitePaperStore(db)
+    both_in_title = _paper("Ridge Models of Grokked Networks")
+    phrase_in_summary = _paper("Salamander Notes", summary="grokked ridge 的再生。")
+    one_in_title = _paper("Grokked Salamanders", summary="ridge 回归")
+    await store.load(enumerate([phrase_in_summary, one_in_title, both_in_title], start=1),
+                     source=LoadSource("t"))
+    titles = await _titles(store, "grokked ridge")
+    assert titles[0] == both_in_title.title_en
+    assert set(titles[1:]) == {phrase_in_summary.title_en, one_in_title.title_en}
+    assert await _titles(store, "ridge grokked networks") == [both_in_title.title_en]
+
+
 async def test_the_english_abstract_is_found_and_ranks_below_titles(db: Database) -> None:
     store = SqlitePaperStore(db)
     in_abstract = dataclasses.replace(_paper("Limb Regrowth"),
