@@ -42,7 +42,13 @@ from storage.prepared import (
     paper_values,
     prepared_batches,
 )
-from storage.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
+from storage.rows import (
+    LINK_COLUMNS,
+    PAPER_COLUMN_COUNT,
+    PAPER_COLUMNS,
+    hit_from_row,
+    paper_from_row,
+)
 
 BATCH = 1000
 """Rows per page when reading every paper."""
@@ -608,8 +614,8 @@ class SqlitePaperStore:
             hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
             if len(hits) < wanted:
                 rest = await self._matches(match, where, params, wanted + len(hits))
-                seen = {hit.paper.id for hit in hits}
-                hits += [hit for hit in rest if hit.paper.id not in seen]
+                seen = {hit.id for hit in hits}
+                hits += [hit for hit in rest if hit.id not in seen]
         return hits[max(0, offset) : wanted]
 
     async def _phrase_hits(self, query: SearchQuery, phrase: str, where: list[str],
@@ -623,7 +629,7 @@ class SqlitePaperStore:
         )
         exact = title_key(" ".join(query.phrase))
         rows = await self._db.fetchall(sql, [phrase, *params, exact, limit])
-        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
+        return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def _matches(self, match: str | None, where: list[str], params: list[Any],
                        limit: int) -> list[SearchHit]:
@@ -644,7 +650,7 @@ class SqlitePaperStore:
                 + " ORDER BY p.year DESC, p.title_key LIMIT ?"
             )
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
-        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
+        return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, phrase: str | None,
                       bare_phrase: str | None, limit: int) -> list[SearchHit]:
@@ -668,7 +674,7 @@ class SqlitePaperStore:
             exact = title_key(" ".join(query.phrase))
             rows = await self._db.fetchall(_PHRASE_THEN_RANKED,
                                            (*values, phrase, exact, bare_phrase))
-        return [SearchHit(paper_from_row(row), float(row[_SCORE])) for row in rows]
+        return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (case-insensitive), most papers first."""

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.core.models import Affiliation, Links, Paper, Track, Venue
+from bot.core.catalog_types import SearchHit
+from bot.core.models import Affiliation, Links, Paper, Track, Venue, paper_id
+from bot.core.text import title_key
 
 PAPER_COLUMNS = (
     "p.title_en, p.title_zh, p.authors, p.affiliations, p.summary_zh, p.comments, "
@@ -78,3 +80,9 @@ def paper_from_row(row: Sequence[Any]) -> Paper:
         summary_en=summary_en,
         links=links,
     )
+
+
+def hit_from_row(row: Sequence[Any], score: float) -> SearchHit:
+    """A search hit whose paper is built from its `PAPER_COLUMNS` only when asked for (its
+    public id comes from the title alone, as `Paper.id` does)."""
+    return SearchHit(paper_id(title_key(row[0])), score, lambda: paper_from_row(row))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -9,12 +10,45 @@ from enum import StrEnum
 from bot.core.models import Paper
 
 
-@dataclass(frozen=True, slots=True)
 class SearchHit:
-    """A paper found by a search; lower score is better (bm25), 0 when unranked."""
+    """A paper found by a search; lower score is better (bm25), 0 when unranked.
 
-    paper: Paper
-    score: float
+    The paper is built from what the search read when first asked for (`paper`): a result
+    list shows one page of its hits and needs only the public ids of the others."""
+
+    __slots__ = ("_build", "_paper", "id", "score")
+
+    def __init__(self, public_id: str, score: float, build: Callable[[], Paper]) -> None:
+        self.id = public_id
+        self.score = score
+        self._build: Callable[[], Paper] | None = build
+        self._paper: Paper | None = None
+
+    @classmethod
+    def of(cls, paper: Paper, score: float) -> SearchHit:
+        """A hit for a paper already built."""
+        hit = cls(paper.id, score, lambda: paper)
+        hit._paper, hit._build = paper, None
+        return hit
+
+    @property
+    def paper(self) -> Paper:
+        """The paper, built on first use."""
+        if self._paper is None:
+            assert self._build is not None
+            self._paper, self._build = self._build(), None
+        return self._paper
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SearchHit):
+            return NotImplemented
+        return (self.id, self.score, self.paper) == (other.id, other.score, other.paper)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.score))
+
+    def __repr__(self) -> str:
+        return f"SearchHit({self.id!r}, {self.score!r})"
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ author's first name `enea`):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
@@ -51,34 +51,37 @@ class Vocabulary:
                  common: frozenset[str] | None = None) -> None:
         self._threshold = threshold
         self._common = common_english_words() if common is None else common
-        self._known: set[str] = set()
-        self._by_length: dict[int, list[str]] = defaultdict(list)
-        self._by_start: dict[tuple[int, str], list[str]] = defaultdict(list)
+        by_length: dict[int, list[str]] = defaultdict(list)
+        by_start: dict[tuple[int, str], list[str]] = defaultdict(list)
         self._frequency: dict[str, int] = {}
         for term, documents in terms:
             if len(term) < MIN_WORD_CHARS or has_cjk(term) or term.isdigit():
                 continue
-            self._known.add(term)
-            self._by_length[len(term)].append(term)
+            by_length[len(term)].append(term)
             self._frequency[term] = documents
         # Fresh copies, allocated one after another: a lookup reads every word of a few
         # lengths, and words scattered over a long-lived heap made it ~1.5x slower (index
         # terms hold no line breaks). Sorted, so each first letter's words are side by side
         # too; the groups by first letter share the copies.
-        for length, words in self._by_length.items():
+        for length, words in by_length.items():
             words.sort()
-            self._by_length[length] = copies = "\n".join(words).split("\n")
+            by_length[length] = copies = "\n".join(words).split("\n")
             for term in copies:
-                self._by_start[length, term[0]].append(term)
+                by_start[length, term[0]].append(term)
+        # Tuples of words and a dict of words to counts hold nothing the cyclic garbage
+        # collector must follow, so it stops tracking them: a full collection, which walks
+        # every tracked container with the GIL taken, skips the vocabulary's words.
+        self._by_length = {length: tuple(words) for length, words in by_length.items()}
+        self._by_start = {key: tuple(words) for key, words in by_start.items()}
         self._starts = frozenset(start for _, start in self._by_start)
 
     def __len__(self) -> int:
-        return len(self._known)
+        return len(self._frequency)
 
     def correct(self, word: str) -> str | None:
         """The closest known word if `word` is a plausible typo of one (see the module doc)."""
         if (len(word) < MIN_WORD_CHARS or has_cjk(word) or not word.isalpha()
-                or word in self._known or word in self._common):
+                or word in self._frequency or word in self._common):
             return None
         # One edit first: most typos are one edit, and a word one edit away outranks every
         # word two away, so the wider scan (five lengths, twice the Indel cutoff) runs only
@@ -89,7 +92,7 @@ class Vocabulary:
         return best
 
     @staticmethod
-    def _scan(word: str, bucket: Callable[[int], list[str] | None], edits: int
+    def _scan(word: str, bucket: Callable[[int], Sequence[str] | None], edits: int
               ) -> Iterator[str]:
         """Words of the lengths `edits` edits can reach, from `bucket(length)`, filtered by
         Indel distance (insertions and deletions only), which is at most twice OSA and about
@@ -110,7 +113,7 @@ class Vocabulary:
         shapes = [rest, rest[:1] + first + rest[1:]]  # first letter deleted; first two swapped
         shapes += [start + rest for start in self._starts]  # first letter replaced
         shapes += [start + word for start in self._starts]  # a letter put before
-        yield from (t for t in shapes if t[:1] != first and t in self._known)
+        yield from (t for t in shapes if t[:1] != first and t in self._frequency)
 
     def _closest(self, word: str, edits: int, candidates: Iterable[str]) -> str | None:
         """Among `candidates`, the best-ranked word at most `edits` edits from `word` that

@@ -48,7 +48,13 @@ from storage.postgres.search import (
     tsvector_literal,
 )
 from storage.prepared import PreparedPaper, content_hash, paper_values, prepared_batches
-from storage.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
+from storage.rows import (
+    LINK_COLUMNS,
+    PAPER_COLUMN_COUNT,
+    PAPER_COLUMNS,
+    hit_from_row,
+    paper_from_row,
+)
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
 _PAPER_COLUMNS = PAPER_COLUMNS
@@ -96,7 +102,7 @@ def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
 
 
 def _hits(rows: list[asyncpg.Record]) -> list[SearchHit]:
-    return [SearchHit(paper_from_row(row), float(row[PAPER_COLUMN_COUNT])) for row in rows]
+    return [hit_from_row(row, float(row[PAPER_COLUMN_COUNT])) for row in rows]
 
 
 class PgPaperStore:
@@ -219,8 +225,8 @@ class PgPaperStore:
                 hits = await search.phrase_hits(_all_of(phrase, match), wanted)
             if len(hits) < wanted:
                 rest = await search.matches(any_word, match, wanted + len(hits))
-                seen = {hit.paper.id for hit in hits}
-                hits += [hit for hit in rest if hit.paper.id not in seen]
+                seen = {hit.id for hit in hits}
+                hits += [hit for hit in rest if hit.id not in seen]
         return hits[max(0, offset):wanted]
 
     async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:
@@ -400,9 +406,9 @@ class _Search:
         hits = await self._top(headline, limit, headline=True) if headline.term else []
         if len(hits) < limit:
             _, everywhere = match_query(self._query, any_word=any_word)
-            seen = {hit.paper.id for hit in hits}
+            seen = {hit.id for hit in hits}
             more = await self._top(everywhere, limit + len(hits))
-            hits += [hit for hit in more if hit.paper.id not in seen][: limit - len(hits)]
+            hits += [hit for hit in more if hit.id not in seen][: limit - len(hits)]
         return hits[:limit]
 
 

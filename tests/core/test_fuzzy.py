@@ -104,3 +104,15 @@ def test_one_edit_first_changes_no_correction(case: tuple[str, list[tuple[str, i
     typed, terms = case
     vocabulary = Vocabulary(terms, common=frozenset())
     assert vocabulary.correct(typed) == _brute_force(terms, typed)
+
+
+def test_a_built_vocabulary_holds_no_container_the_garbage_collector_walks() -> None:
+    """A full collection walks every tracked container with the GIL taken (the event loop's
+    longest pauses): the vocabulary's tens of thousands of words must not be among them."""
+    import gc
+
+    vocabulary = Vocabulary([(f"word{n:05d}x", n) for n in range(5_000)], common=frozenset())
+    gc.collect()
+    held = [value for value in vars(vocabulary).values() if isinstance(value, dict)]
+    held += [words for groups in held for words in groups.values()]
+    assert held and not any(gc.is_tracked(value) for value in held)

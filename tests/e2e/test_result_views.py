@@ -10,7 +10,9 @@ from bot.client.bot import PaperclubBot
 from bot.client.cogs.papers import PapersCog
 from bot.client.ui.results import ResultsView
 from bot.core.models import Paper
+from bot.core.results import PER_PAGE
 from discord_standin import Guild, InteractionHandle, StandIn
+from storage import rows
 from tests.group import People
 
 
@@ -97,3 +99,24 @@ async def test_a_result_list_knows_its_message_without_asking_for_it(
     await first.edited(timeout=5)
     assert _controls_disabled(first, standin)
     assert standin.requests("GET", "/messages/@original") == []
+
+
+async def test_the_first_answer_builds_only_the_papers_it_shows(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list of 12 keeps 12 ids and builds the 5 papers of its first page from the search's
+    rows (building a paper from its row cost ~11 µs, 0.5 ms for `/paper`'s 50 results)."""
+    built: list[str] = []
+    build = rows.paper_from_row
+
+    def counted(row: Sequence[object]) -> Paper:
+        paper = build(row)
+        built.append(paper.id)
+        return paper
+
+    monkeypatch.setattr(rows, "paper_from_row", counted)
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    await handle.response()
+    (view,) = [v for v in bot._views if isinstance(v, ResultsView)]
+    assert len(view.paper_ids) == 12 and built == list(view.paper_ids[:PER_PAGE])

@@ -7,8 +7,9 @@ guard."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from datetime import timedelta
+from typing import Any, TypeVar
 
 import pytest
 
@@ -29,6 +30,7 @@ from tests.clocks import FakeClock, Ticker
 from tests.group import assert_no_tasks_left
 
 IDENTIFY_SPACING = 5.0
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -55,6 +57,21 @@ async def _processes(standin: StandIn, settings: Settings,
         await asyncio.wait_for(paperclub.caught_up.wait(), 10)
         started.append(paperclub)
     return started
+
+
+async def _race_past_the_lease(standin: StandIn, clock: FakeClock, stalled: tuple[str, str],
+                               first: Callable[[], Coroutine[Any, Any, T]],
+                               second: Callable[[], Awaitable[T]]) -> tuple[T, T]:
+    """`first` runs until Discord holds its `stalled` (method, path) request; the first
+    process's lease lapses and `second` runs to the end; then Discord answers the held request
+    and `first` finishes. Their results, in that order."""
+    held = standin.stall(*stalled)
+    running = asyncio.create_task(first())
+    await asyncio.wait_for(held.reached.wait(), 10)
+    clock.now += DEFAULT_LEASE + timedelta(seconds=1)
+    later = await second()
+    held.release()
+    return await running, later
 
 
 def _sends(standin: StandIn, channel: Channel) -> int:
@@ -111,13 +128,9 @@ async def test_a_reminder_whose_lease_lapsed_during_a_slow_search_is_not_sent_ag
         assert await sessions.claim_reminder(session.id, session.revision, 60,
                                              reminder_nonce(session.id, session.revision, 60),
                                              lease=Lease("crashed", clock.now)) is not None
-        slow = standin.stall("GET", f"/channels/{papers.id}/messages")
-        resuming = asyncio.create_task(first.services.reminders.tick())
-        await asyncio.wait_for(slow.reached.wait(), 10)
-        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
-        taken_over = await second.services.reminders.tick()
-        slow.release()
-        resumed = await resuming
+        resumed, taken_over = await _race_past_the_lease(
+            standin, clock, ("GET", f"/channels/{papers.id}/messages"),
+            first.services.reminders.tick, second.services.reminders.tick)
         outcomes = [s.outcome for s in [*resumed, *taken_over] if s.offset_minutes == 60]
         assert outcomes == [ReminderOutcome.POSTED]
         assert _sends(standin, papers) == 1
@@ -195,13 +208,9 @@ async def test_a_feed_post_whose_lease_lapsed_during_a_slow_search_is_not_sent_a
         store = first.services.feeds.feeds
         assert await store.claim_announcement(feed_id, 1, Lease("crashed", clock.now),
                                               clock.now) is not None
-        slow = standin.stall("GET", f"/channels/{papers.id}/messages")
-        resuming = asyncio.create_task(first.services.feeds.deliver())
-        await asyncio.wait_for(slow.reached.wait(), 10)
-        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
-        taken_over = await second.services.feeds.deliver()
-        slow.release()
-        resumed = await resuming
+        resumed, taken_over = await _race_past_the_lease(
+            standin, clock, ("GET", f"/channels/{papers.id}/messages"),
+            first.services.feeds.deliver, second.services.feeds.deliver)
         assert [(o.feed_id, o.poll) for o in taken_over] == [(feed_id, 1)]
         assert resumed == []  # left to the new owner
         assert _sends(standin, papers) == 1
@@ -222,13 +231,9 @@ async def test_a_feed_post_answered_after_its_lease_lapsed_is_found_not_sent_aga
     first, second = await _processes(standin, settings, clock)
     try:
         await _feed_owing_a_post(first, guild, clock, bundled_papers)
-        slow = standin.stall("POST", f"/channels/{papers.id}/messages")
-        sending = asyncio.create_task(first.services.feeds.deliver())
-        await asyncio.wait_for(slow.reached.wait(), 10)
-        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
-        taken_over = await second.services.feeds.deliver()
-        slow.release()
-        sent = await sending
+        sent, taken_over = await _race_past_the_lease(
+            standin, clock, ("POST", f"/channels/{papers.id}/messages"),
+            first.services.feeds.deliver, second.services.feeds.deliver)
         assert _sends(standin, papers) == 1
         (post,) = [m for m in standin.messages(papers) if m.embeds]
         assert [o.message_id for o in [*taken_over, *sent]] == [post.id, post.id]
@@ -253,13 +258,9 @@ async def test_a_vote_announcement_whose_lease_lapsed_during_a_slow_search_is_no
         votes = stores.vote_store(db)
         vote = await _vote_due(votes, guild, clock, bundled_papers)
         await _crashed_while_announcing(votes, vote, clock)
-        slow = standin.stall("GET", f"/channels/{papers.id}/messages")
-        resuming = asyncio.create_task(first.services.votes.tick())
-        await asyncio.wait_for(slow.reached.wait(), 10)
-        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
-        taken_over = await second.services.votes.tick()
-        slow.release()
-        resumed = await resuming
+        resumed, taken_over = await _race_past_the_lease(
+            standin, clock, ("GET", f"/channels/{papers.id}/messages"),
+            first.services.votes.tick, second.services.votes.tick)
         assert [c.status for c in taken_over] == [CloseStatus.ANNOUNCED]
         assert [c.status for c in resumed] == [CloseStatus.ALREADY]  # left to the new owner
         assert _sends(standin, papers) == 1
@@ -285,13 +286,9 @@ async def test_a_vote_announcement_answered_after_its_lease_lapsed_is_found_not_
     try:
         votes = stores.vote_store(db)
         vote = await _vote_due(votes, guild, clock, bundled_papers)
-        slow = standin.stall("POST", f"/channels/{papers.id}/messages")
-        closing = asyncio.create_task(first.services.votes.tick())
-        await asyncio.wait_for(slow.reached.wait(), 10)
-        clock.now += DEFAULT_LEASE + timedelta(seconds=1)  # the first one's lease lapses
-        taken_over = await second.services.votes.tick()
-        slow.release()
-        closed = await closing
+        closed, taken_over = await _race_past_the_lease(
+            standin, clock, ("POST", f"/channels/{papers.id}/messages"),
+            first.services.votes.tick, second.services.votes.tick)
         assert _sends(standin, papers) == 1
         (post,) = [m for m in standin.messages(papers) if m.embeds]
         assert [(c.status, c.message_id) for c in [*taken_over, *closed]] == [

@@ -66,3 +66,13 @@ async def test_vocabulary_lists_indexed_latin_words_with_document_counts(
     vocabulary = dict(await store.vocabulary())
     assert vocabulary and all(len(w) >= 4 and w.isalpha() for w in vocabulary)
     assert all(count >= 1 for count in vocabulary.values())
+
+
+async def test_a_hit_names_its_paper_before_building_it(
+        backend: Backend, catalog_path: Path, bundled_papers: list[Paper]) -> None:
+    """A hit's id is its paper's (a result list keeps ids and builds one page of papers)."""
+    store = backend.papers()
+    await load_catalog(store, catalog_path)
+    for text in ("learning", "venue:workshop", "grokking", "学习"):
+        hits = await store.search(parse_query(text), limit=50)
+        assert hits and [hit.id for hit in hits] == [hit.paper.id for hit in hits]

@@ -21,7 +21,7 @@ from bot.core.lang import Lang
 from bot.core.messages import t
 from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
-from bot.core.results import CHOICE_NAME_LIMIT, no_match_message
+from bot.core.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
@@ -135,9 +135,9 @@ class PapersCog(commands.Cog):
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
             return
-        results = ResultsView(owner=interaction.user, paper_ids=[h.paper.id for h in outcome.hits],
+        results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in outcome.hits],
                               query=shown_query, lang=lang, fetch=self.services.search.papers)
-        embed = await results.render(at_hand=[h.paper for h in outcome.hits])
+        embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
         results.message = await respond(interaction, note or None, embed=embed,
                                         view=self.bot.track(self.live.add(results)),
                                         ephemeral=private)
