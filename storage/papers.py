@@ -53,6 +53,14 @@ more in commits and FTS5 segment merges)."""
 LOAD_CACHE_KIB = 64 * 1024
 """The writer's page cache while a load runs (SQLite's default is 2 MiB): FTS5 merges and the
 shadow tables' unique indexes stay in memory. Put back to the default after."""
+LOAD_CHECKPOINT_PAGES = 16_000
+"""WAL pages (64 MiB) before the writer checkpoints during a load (SQLite's default is 1,000): a
+checkpoint writes and syncs the database file, several times a second at the default."""
+LOAD_MERGES = {"automerge": 16, "crisismerge": 64}
+"""FTS5 merge options while a load builds the next index: a segment is merged once with 15
+others, not with 3 (measured at 100k: a third less index CPU; search unchanged)."""
+MERGES = {"automerge": 4, "crisismerge": 16}
+"""SQLite's defaults, set back before the switch: adds merge as any FTS5 table does."""
 LOAD_PAUSE_SECONDS = 0.01
 """Pause between a load's transactions, so writers in other processes get the lock."""
 RANK_WINDOW = 500
@@ -183,19 +191,36 @@ async def _rebatched(batches: AsyncIterable[Sequence[PreparedPaper]],
         yield batch
 
 
+_LOAD_PRAGMAS = {"cache_size": -LOAD_CACHE_KIB, "wal_autocheckpoint": LOAD_CHECKPOINT_PAGES}
+
+
 @contextlib.asynccontextmanager
-async def _load_cache(db: Database) -> AsyncIterator[None]:
-    """The writer's page cache at `LOAD_CACHE_KIB` for a load, as it was after."""
+async def _load_settings(db: Database) -> AsyncIterator[None]:
+    """The writer's page cache and WAL checkpoints (`_LOAD_PRAGMAS`) for a load, as they were
+    after."""
+    before: dict[str, int] = {}
     async with db.transaction() as conn:
-        async with conn.execute("PRAGMA cache_size") as cursor:
-            row = await cursor.fetchone()
-        await conn.execute(f"PRAGMA cache_size = -{LOAD_CACHE_KIB}")
+        for pragma, value in _LOAD_PRAGMAS.items():
+            async with conn.execute(f"PRAGMA {pragma}") as cursor:
+                row = await cursor.fetchone()
+            if row is not None:
+                before[pragma] = int(row[0])
+            await conn.execute(f"PRAGMA {pragma} = {value}")
     try:
         yield
     finally:
         with contextlib.suppress(Exception):
             async with db.transaction() as conn:
-                await conn.execute(f"PRAGMA cache_size = {int(row[0]) if row else -2000}")
+                for pragma, value in before.items():
+                    await conn.execute(f"PRAGMA {pragma} = {value}")
+
+
+async def _merge_settings(conn: aiosqlite.Connection, table: str,
+                          settings: dict[str, int]) -> None:
+    """Set FTS5 segment-merge options (`automerge`, `crisismerge`) on a full-text table."""
+    for option, value in settings.items():
+        await conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('{option}', ?)",
+                           (value,))
 
 
 async def _breathe() -> None:
@@ -488,11 +513,12 @@ class SqlitePaperStore:
         counts = LoadCounts()
         async with self._db.transaction() as conn:
             await catalog_swap.claim(conn)
+            await _merge_settings(conn, catalog_swap.shadow("paper_fts"), LOAD_MERGES)
             async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
                 row = await cursor.fetchone()
         try:
             next_id = int(row[0] if row else 0) + 1
-            async with _load_cache(self._db):
+            async with _load_settings(self._db):
                 await _pipelined(_BatchLoader(self._db, source.name, counts, next_id), batches)
                 await self._carry_over(source.name if prune else None)
             async with self._db.transaction() as conn:
@@ -506,6 +532,7 @@ class SqlitePaperStore:
                      source.rejected + len(counts.duplicates) + len(counts.id_collisions)
                      + len(counts.arxiv_conflicts)),
                 )
+                await _merge_settings(conn, catalog_swap.shadow("paper_fts"), MERGES)
                 await catalog_swap.switch(conn)
         except BaseException:
             with contextlib.suppress(Exception):

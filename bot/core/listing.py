@@ -53,6 +53,7 @@ _TRAILER_LABELS = (
 _MAX_HELD = 10
 _KEEP_HELD = 6
 _CORRECTION_LINK = re.compile(r"\s*纠错\s*$")
+_AFFILIATION_SPLIT = re.compile(r"\s*[；;]\s*")
 _AFFILIATION = re.compile(r"^(.*?)\s*[（(]([^（()）]*)[)）]\s*$")
 _AUTHOR_SPLIT = re.compile(r"\s*[,，、;；]\s*|\s+and\s+")
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -88,7 +89,7 @@ def split_affiliations(text: str) -> tuple[Affiliation, ...]:
     """Split `A（甲） ； B（乙） 纠错` into affiliations with English and Chinese names."""
     text = _CORRECTION_LINK.sub("", text)
     result = []
-    for raw in re.split(r"\s*[；;]\s*", text):
+    for raw in _AFFILIATION_SPLIT.split(text):
         part = tidy(raw)
         if not part:
             continue
@@ -124,11 +125,11 @@ def _trailer_of(text: str) -> tuple[str, str] | None:
 
 
 def _is_summary(text: str) -> bool:
-    return _SUMMARY_LABEL.match(text) is not None
+    return text.startswith(SUMMARY)  # what `_SUMMARY_LABEL` matches, at a third of its cost
 
 
 def _is_affiliations(text: str) -> bool:
-    return _AFFILIATIONS_LABEL.match(text) is not None
+    return text.startswith(AFFILIATIONS)  # what `_AFFILIATIONS_LABEL` matches
 
 
 def _label_like(text: str) -> bool:
@@ -202,15 +203,17 @@ class ListingParser:
     def parse(self, lines: Iterable[tuple[int, str]]) -> Iterator[ParsedPaper | RecordError]:
         """Parse numbered lines (1-based) into papers and errors, in file order."""
         self._reset()
+        held = self._held
         for number, raw in lines:
             text = raw.strip()
             if not text:
                 continue
-            if _is_summary(text):
+            if text.startswith(SUMMARY):  # `_is_summary`, inline: this runs for every line
                 yield from self._at_summary((number, text))
+                held = self._held
                 continue
-            self._held.append((number, text))
-            if len(self._held) > _MAX_HELD:
+            held.append((number, text))
+            if len(held) > _MAX_HELD:
                 yield from self._overflow()
         yield from self._at_end()
 
