@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -74,3 +75,10 @@ def test_a_prepared_paper_carries_what_the_store_writes(bundled_papers: list[Pap
         assert item.digest == content_hash(item.values)
         assert item.paper() == paper
         assert re.fullmatch("[0-9a-f]{40}", item.digest)
+
+
+@given(st.lists(TEXT | st.none() | st.integers(), max_size=30))
+def test_content_hash_is_the_plain_formula(values: list[str | int | None]) -> None:
+    joined = "\x1f".join("" if v is None else str(v) for v in values)
+    assert content_hash(tuple(values)) == hashlib.sha1(
+        joined.encode(), usedforsecurity=False).hexdigest()
