@@ -49,7 +49,7 @@ def test_nfkc_is_unicodedata_normalize(text: str) -> None:
 
 
 def test_nfkc_splits_only_at_ideographs_nfkc_never_changes_or_composes() -> None:
-    composed = set()  # characters a canonical decomposition of two or more combines
+    composed: set[int] = set()  # characters a canonical decomposition of two or more combines
     for code in range(sys.maxunicode + 1):
         parts = unicodedata.decomposition(chr(code)).split()
         if len(parts) > 1 and not parts[0].startswith("<"):
