@@ -56,15 +56,16 @@ shadow tables' unique indexes stay in memory. Put back to the default after."""
 LOAD_CHECKPOINT_PAGES = 16_000
 """WAL pages (64 MiB) before the writer checkpoints during a load (SQLite's default is 1,000): a
 checkpoint writes and syncs the database file, several times a second at the default."""
-LOAD_MERGES = {"automerge": 16, "crisismerge": 64}
-"""FTS5 merge options while a load builds the next index: a segment is merged once with 15
-others, not with 3 (measured at 100k: a third less index CPU). The load then merges the index
-into one segment (`MERGE_PAGES` at a time): searches read one b-tree a term, not a dozen."""
+LOAD_FTS_OPTIONS = {"automerge": 16, "crisismerge": 64, "hashsize": 16 * 1024 * 1024}
+"""FTS5 options while a load builds the next index: a load transaction's terms are written as one
+segment, not one a MiB, and segments are merged 16 at a time, not 4 (measured at 100k: a third
+less index CPU). The load then merges the index into one segment (`MERGE_PAGES` at a time):
+searches read one b-tree a term, not a dozen."""
 MERGE_PAGES = 2000
 """Index pages (8 MiB) merged a transaction when a load ends: about a tenth of a second each, so
 other writers get in between (100k papers take about ten)."""
-MERGES = {"automerge": 4, "crisismerge": 16}
-"""SQLite's defaults, set back before the switch: adds merge as any FTS5 table does."""
+FTS_OPTIONS = {"automerge": 4, "crisismerge": 16, "hashsize": 1024 * 1024}
+"""SQLite's defaults, set back before the switch: adds write and merge as any FTS5 table does."""
 LOAD_PAUSE_SECONDS = 0.01
 """Pause between a load's transactions, so writers in other processes get the lock."""
 RANK_WINDOW = 500
@@ -219,10 +220,9 @@ async def _load_settings(db: Database) -> AsyncIterator[None]:
                     await conn.execute(f"PRAGMA {pragma} = {value}")
 
 
-async def _merge_settings(conn: aiosqlite.Connection, table: str,
-                          settings: dict[str, int]) -> None:
-    """Set FTS5 segment-merge options (`automerge`, `crisismerge`) on a full-text table."""
-    for option, value in settings.items():
+async def _fts_options(conn: aiosqlite.Connection, table: str, options: dict[str, int]) -> None:
+    """Set FTS5 configuration options (`automerge`, `hashsize`, ...) on a full-text table."""
+    for option, value in options.items():
         await conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('{option}', ?)",
                            (value,))
 
@@ -531,7 +531,7 @@ class SqlitePaperStore:
         counts = LoadCounts()
         async with self._db.transaction() as conn:
             await catalog_swap.claim(conn)
-            await _merge_settings(conn, catalog_swap.shadow("paper_fts"), LOAD_MERGES)
+            await _fts_options(conn, catalog_swap.shadow("paper_fts"), LOAD_FTS_OPTIONS)
             async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
                 row = await cursor.fetchone()
         try:
@@ -551,7 +551,7 @@ class SqlitePaperStore:
                      source.rejected + len(counts.duplicates) + len(counts.id_collisions)
                      + len(counts.arxiv_conflicts)),
                 )
-                await _merge_settings(conn, catalog_swap.shadow("paper_fts"), MERGES)
+                await _fts_options(conn, catalog_swap.shadow("paper_fts"), FTS_OPTIONS)
                 await catalog_swap.switch(conn)
         except BaseException:
             with contextlib.suppress(Exception):

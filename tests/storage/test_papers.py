@@ -230,25 +230,24 @@ async def test_duplicates_and_collisions_are_found_across_load_transactions(
     assert added + len(duplicates) + len(collisions) == len(papers)
 
 
-def _fts_segments(path: Path) -> tuple[int, str]:
+def _fts_segments(path: Path) -> tuple[int, dict[str, int]]:
     """The live index's segment count (FTS5 keys a segment's pages by `id >> 37`) and its
-    automerge option."""
+    configuration options."""
     conn = sqlite3.connect(path)
     try:
         segments = conn.execute("SELECT count(DISTINCT id >> 37) FROM paper_fts_data "
                                 "WHERE id >= 1 << 37").fetchone()[0]
-        automerge = conn.execute("SELECT v FROM paper_fts_config "
-                                 "WHERE k = 'automerge'").fetchone()
+        options = dict(conn.execute("SELECT k, v FROM paper_fts_config WHERE k != 'version'"))
     finally:
         conn.close()
-    return int(segments), str(automerge[0] if automerge else "")
+    return int(segments), options
 
 
 async def test_a_load_ends_with_one_index_segment_and_the_default_merges(
         tmp_path: Path, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
     """Each load transaction writes index segments, merged lazily while the load runs; the
     load merges them into one before the switch (searches read one b-tree a term), and leaves
-    FTS5's own merge options for the adds that follow."""
+    FTS5's own defaults for the adds that follow."""
     import storage.papers
 
     found = []
@@ -259,7 +258,7 @@ async def test_a_load_ends_with_one_index_segment_and_the_default_merges(
         try:
             store = SqlitePaperStore(db)
             await store.load(enumerate(bundled_papers, start=1), source=LoadSource("x"))
-            assert _fts_segments(tmp_path / f"{batch}.db") == (1, "4")
+            assert _fts_segments(tmp_path / f"{batch}.db") == (1, storage.papers.FTS_OPTIONS)
             found.append([[hit.paper.title_en for hit in await store.search(parse_query(q))]
                           for q in ("learning", "model", "学习", "Zhang")])
         finally:
