@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from bot.core.models import Affiliation, Paper
+from bot.core.models import Affiliation, Links, Paper
 from bot.core.text import has_cjk, tidy
 from bot.core.venue import derive_venue
 
@@ -56,6 +56,8 @@ _CORRECTION_LINK = re.compile(r"\s*纠错\s*$")
 _AFFILIATION_SPLIT = re.compile(r"\s*[；;]\s*")
 _AFFILIATION = re.compile(r"^(.*?)\s*[（(]([^（()）]*)[)）]\s*$")
 _AUTHOR_SPLIT = re.compile(r"\s*[,，、;；]\s*|\s+and\s+")
+_NO_LINKS = Links()
+"""What a listing record links to (nothing): one shared instance, as `Links` is immutable."""
 SURROGATE = re.compile("[\ud800-\udfff]")
 """Lone surrogates: how `LineReader` passes on bytes that are not valid UTF-8."""
 
@@ -103,7 +105,10 @@ def split_affiliations(text: str) -> tuple[Affiliation, ...]:
 
 def split_authors(text: str) -> tuple[str, ...]:
     """Split an authors line on commas (ASCII or full-width) and a final `and`."""
-    return tuple(name for name in (tidy(n) for n in _AUTHOR_SPLIT.split(text)) if name)
+    names = _AUTHOR_SPLIT.split(text)
+    if tidy(text) != text:  # else every name is tidy already: the separators take the spaces
+        names = [tidy(name) for name in names]
+    return tuple(filter(None, names))
 
 
 Line = tuple[int, str]
@@ -339,6 +344,7 @@ def _build(record: _Open, trailer: list[Line]) -> ParsedPaper | RecordError:
         comments=comments,
         journal_ref=journal_ref,
         venue=derive_venue(comments, journal_ref),
+        links=_NO_LINKS,
     )
     if not paper.key:
         return RecordError(line, "English title has no letters or digits")

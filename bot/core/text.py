@@ -21,7 +21,7 @@ _SPACES = re.compile(r"\s+")
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _NOT_IDEOGRAPH = re.compile("[^\u4e00-\u9fff]+")
 """Runs between CJK unified ideographs, which NFKC leaves as they are and never composes with a
-neighbour (`tests/core/test_text_and_query.py` checks every one against Unicode's tables)."""
+neighbour (`tests/storage/test_prepared.py` checks every one against Unicode's tables)."""
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 # Han ideographs (with extensions and compatibility blocks), kana and hangul: scripts written
