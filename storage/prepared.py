@@ -86,7 +86,8 @@ def paper_values(paper: Paper) -> tuple[Any, ...]:
 
 def content_hash(values: tuple[Any, ...]) -> str:
     """A digest of every stored field, to tell an updated record from an unchanged one."""
-    joined = "\x1f".join("" if v is None else str(v) for v in values)
+    joined = "\x1f".join([v if type(v) is str else "" if v is None else str(v)
+                          for v in values])
     return hashlib.sha1(joined.encode(), usedforsecurity=False).hexdigest()
 
 

@@ -37,8 +37,8 @@ def link_values(paper: Paper) -> tuple[Any, ...]:
     """The stored form of the English abstract and links (the last nine columns)."""
     links = paper.links
     return (paper.summary_en, links.arxiv_id, links.arxiv_version, links.doi, links.url,
-            links.pdf_url, json.dumps(list(links.categories)), stored_time(links.published),
-            stored_time(links.updated))
+            links.pdf_url, json.dumps(list(links.categories)) if links.categories else "[]",
+            stored_time(links.published), stored_time(links.updated))
 
 
 LINK_COLUMNS = ("summary_en, arxiv_id, arxiv_version, doi, url, pdf_url, categories, "

