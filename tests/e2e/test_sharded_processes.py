@@ -110,8 +110,9 @@ async def test_three_processes_post_once_per_server(database: SharedDatabase,
     assert set(posts.values()) == {1}, f"posts per server: {Counter(posts.values())}"
     # The processes' paces add up to 45/s of the token's 50: no 429 storm. A loaded machine
     # delivers some requests late and bunched (discord.py retries those): 11 of ~500 were
-    # refused once at a load average of 5 on 2 cores. Unpaced, three processes would send at
-    # three times the limit and see hundreds.
+    # refused once at a load average of 5 on 2 cores. A bound of 25 still fails if the shared
+    # pace were lost: three processes each sending at the token's whole 45/s would be refused
+    # a large share of their requests.
     assert limited < SERVERS // 8, f"{limited} answers were 429"
 
 
