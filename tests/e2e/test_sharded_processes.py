@@ -108,9 +108,12 @@ async def test_three_processes_post_once_per_server(database: SharedDatabase,
         owners = Counter(Shards(3, (s,)).owns(g.id) for g in guilds for s in range(3))
     assert owners[True] == SERVERS  # each server is on exactly one process
     assert set(posts.values()) == {1}, f"posts per server: {Counter(posts.values())}"
-    # The processes' paces add up to 45/s of the token's 50: no 429 storm (a loaded machine
-    # may deliver a few requests late and bunched; discord.py retries those).
-    assert limited < SERVERS // 20, f"{limited} answers were 429"
+    # The processes' paces add up to 45/s of the token's 50: no 429 storm. A loaded machine
+    # delivers some requests late and bunched (discord.py retries those): 11 of ~500 were
+    # refused once at a load average of 5 on 2 cores. A bound of 25 still fails if the shared
+    # pace were lost: three processes each sending at the token's whole 45/s would be refused
+    # a large share of their requests.
+    assert limited < SERVERS // 8, f"{limited} answers were 429"
 
 
 class Racing:
