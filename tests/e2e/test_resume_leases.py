@@ -7,6 +7,7 @@ guard."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -43,20 +44,26 @@ async def forgetful(guild: Guild) -> AsyncIterator[StandIn]:
     assert_no_tasks_left()
 
 
+@contextlib.asynccontextmanager
 async def _processes(standin: StandIn, settings: Settings,
-                     clock: FakeClock) -> list[PaperclubBot]:
-    """Two paperclub processes on the shared database, both owning every server."""
-    started = []
-    for owner in ("first", "second"):
-        paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
-                                    guild_ready_timeout=0.05)
-        ticker = standin.world.clock
-        assert isinstance(ticker, Ticker)
-        ticker.advance(IDENTIFY_SPACING)
-        await standin.start_bot(paperclub)
-        await asyncio.wait_for(paperclub.caught_up.wait(), 10)
-        started.append(paperclub)
-    return started
+                     clock: FakeClock) -> AsyncIterator[list[PaperclubBot]]:
+    """Two paperclub processes on the shared database, both owning every server; each one
+    started is stopped at the end."""
+    started: list[PaperclubBot] = []
+    try:
+        for owner in ("first", "second"):
+            paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
+                                        guild_ready_timeout=0.05)
+            ticker = standin.world.clock
+            assert isinstance(ticker, Ticker)
+            ticker.advance(IDENTIFY_SPACING)
+            await standin.start_bot(paperclub)
+            started.append(paperclub)
+            await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+        yield started
+    finally:
+        for paperclub in started:
+            await standin.stop_bot(paperclub)
 
 
 async def _race_past_the_lease(standin: StandIn, clock: FakeClock, stalled: tuple[str, str],
@@ -83,12 +90,8 @@ async def test_two_processes_resume_a_crashed_reminder_claim_once(
         forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
         bundled_papers: list[Paper]) -> None:
     standin = forgetful
-    processes = await _processes(standin, settings, clock)
-    try:
+    async with _processes(standin, settings, clock) as processes:
         await _race_to_resume_a_reminder(standin, processes, guild, clock, bundled_papers[0])
-    finally:
-        for paperclub in processes:
-            await standin.stop_bot(paperclub)
 
 
 async def _race_to_resume_a_reminder(standin: StandIn, processes: list[PaperclubBot],
@@ -119,8 +122,7 @@ async def test_a_reminder_whose_lease_lapsed_during_a_slow_search_is_not_sent_ag
     past the lease; the second process takes the claim over and posts. The first renews its
     lease before sending, finds the claim no longer its own, and sends nothing."""
     standin, papers = forgetful, guild.channel("papers")
-    first, second = await _processes(standin, settings, clock)
-    try:
+    async with _processes(standin, settings, clock) as (first, second):
         sessions = first.services.reminders.sessions
         session = await sessions.create(guild.id, bundled_papers[0].id,
                                         clock.now + timedelta(minutes=50), None, Place(),
@@ -134,9 +136,6 @@ async def test_a_reminder_whose_lease_lapsed_during_a_slow_search_is_not_sent_ag
         outcomes = [s.outcome for s in [*resumed, *taken_over] if s.offset_minutes == 60]
         assert outcomes == [ReminderOutcome.POSTED]
         assert _sends(standin, papers) == 1
-    finally:
-        for paperclub in (first, second):
-            await standin.stop_bot(paperclub)
 
 
 async def _vote_due(votes: VoteStore, guild: Guild, clock: FakeClock,
@@ -159,22 +158,20 @@ async def test_two_processes_resume_a_crashed_vote_announcement_once(
         forgetful: StandIn, settings: Settings, guild: Guild, clock: FakeClock,
         bundled_papers: list[Paper]) -> None:
     standin, papers = forgetful, guild.channel("papers")
-    processes = await _processes(standin, settings, clock)
-    db = await open_configured(settings.database)
-    try:
-        votes = stores.vote_store(db)
-        vote = await _vote_due(votes, guild, clock, bundled_papers)
-        await _crashed_while_announcing(votes, vote, clock)
-        results = await asyncio.gather(*(p.services.votes.tick() for p in processes))
-        closes = sorted(c.status for done in results for c in done)
-        assert closes == [CloseStatus.ALREADY, CloseStatus.ANNOUNCED]
-        assert _sends(standin, papers) == 1
-        announced = await votes.get(vote.id)
-        assert announced is not None and announced.status is VoteStatus.ANNOUNCED
-    finally:
-        await db.close()
-        for paperclub in processes:
-            await standin.stop_bot(paperclub)
+    async with _processes(standin, settings, clock) as processes:
+        db = await open_configured(settings.database)
+        try:
+            votes = stores.vote_store(db)
+            vote = await _vote_due(votes, guild, clock, bundled_papers)
+            await _crashed_while_announcing(votes, vote, clock)
+            results = await asyncio.gather(*(p.services.votes.tick() for p in processes))
+            closes = sorted(c.status for done in results for c in done)
+            assert closes == [CloseStatus.ALREADY, CloseStatus.ANNOUNCED]
+            assert _sends(standin, papers) == 1
+            announced = await votes.get(vote.id)
+            assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+        finally:
+            await db.close()
 
 
 FEED_QUERY = "abs:grokking"
@@ -202,8 +199,7 @@ async def test_a_feed_post_whose_lease_lapsed_during_a_slow_search_is_not_sent_a
     search late, past the lease; the second process takes the claim over and posts. The first
     renews its lease before sending, finds the claim no longer its own, and leaves it."""
     standin, papers = forgetful, guild.channel("papers")
-    first, second = await _processes(standin, settings, clock)
-    try:
+    async with _processes(standin, settings, clock) as (first, second):
         feed_id = await _feed_owing_a_post(first, guild, clock, bundled_papers)
         store = first.services.feeds.feeds
         assert await store.claim_announcement(feed_id, 1, Lease("crashed", clock.now),
@@ -216,9 +212,6 @@ async def test_a_feed_post_whose_lease_lapsed_during_a_slow_search_is_not_sent_a
         assert _sends(standin, papers) == 1
         assert taken_over[0].message_id is not None
         assert await store.open_announcements(clock.now + 2 * DEFAULT_LEASE) == []
-    finally:
-        for paperclub in (first, second):
-            await standin.stop_bot(paperclub)
 
 
 async def test_a_feed_post_answered_after_its_lease_lapsed_is_found_not_sent_again(
@@ -228,8 +221,7 @@ async def test_a_feed_post_answered_after_its_lease_lapsed_is_found_not_sent_aga
     the lease lapsed; the second process takes the claim over, renews it, finds the post in
     the channel and records it: one post, recorded once with its message."""
     standin, papers = forgetful, guild.channel("papers")
-    first, second = await _processes(standin, settings, clock)
-    try:
+    async with _processes(standin, settings, clock) as (first, second):
         await _feed_owing_a_post(first, guild, clock, bundled_papers)
         sent, taken_over = await _race_past_the_lease(
             standin, clock, ("POST", f"/channels/{papers.id}/messages"),
@@ -240,9 +232,6 @@ async def test_a_feed_post_answered_after_its_lease_lapsed_is_found_not_sent_aga
         rows = await second.services.feeds.feeds.open_announcements(
             clock.now + 2 * DEFAULT_LEASE)
         assert rows == []
-    finally:
-        for paperclub in (first, second):
-            await standin.stop_bot(paperclub)
 
 
 async def test_a_vote_announcement_whose_lease_lapsed_during_a_slow_search_is_not_sent_again(
@@ -252,26 +241,24 @@ async def test_a_vote_announcement_whose_lease_lapsed_during_a_slow_search_is_no
     search late, past the lease; the second process takes the claim over and announces. The
     first renews its lease before sending, finds the claim no longer its own, and leaves it."""
     standin, papers = forgetful, guild.channel("papers")
-    first, second = await _processes(standin, settings, clock)
-    db = await open_configured(settings.database)
-    try:
-        votes = stores.vote_store(db)
-        vote = await _vote_due(votes, guild, clock, bundled_papers)
-        await _crashed_while_announcing(votes, vote, clock)
-        resumed, taken_over = await _race_past_the_lease(
-            standin, clock, ("GET", f"/channels/{papers.id}/messages"),
-            first.services.votes.tick, second.services.votes.tick)
-        assert [c.status for c in taken_over] == [CloseStatus.ANNOUNCED]
-        assert [c.status for c in resumed] == [CloseStatus.ALREADY]  # left to the new owner
-        assert _sends(standin, papers) == 1
-        announced = await votes.get(vote.id)
-        assert announced is not None and announced.status is VoteStatus.ANNOUNCED
-        assert taken_over[0].message_id is not None
-        assert announced.announcement_id == taken_over[0].message_id
-    finally:
-        await db.close()
-        for paperclub in (first, second):
-            await standin.stop_bot(paperclub)
+    async with _processes(standin, settings, clock) as (first, second):
+        db = await open_configured(settings.database)
+        try:
+            votes = stores.vote_store(db)
+            vote = await _vote_due(votes, guild, clock, bundled_papers)
+            await _crashed_while_announcing(votes, vote, clock)
+            resumed, taken_over = await _race_past_the_lease(
+                standin, clock, ("GET", f"/channels/{papers.id}/messages"),
+                first.services.votes.tick, second.services.votes.tick)
+            assert [c.status for c in taken_over] == [CloseStatus.ANNOUNCED]
+            assert [c.status for c in resumed] == [CloseStatus.ALREADY]  # left to the new owner
+            assert _sends(standin, papers) == 1
+            announced = await votes.get(vote.id)
+            assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+            assert taken_over[0].message_id is not None
+            assert announced.announcement_id == taken_over[0].message_id
+        finally:
+            await db.close()
 
 
 async def test_a_vote_announcement_answered_after_its_lease_lapsed_is_found_not_sent_again(
@@ -281,22 +268,20 @@ async def test_a_vote_announcement_answered_after_its_lease_lapsed_is_found_not_
     answers only after the lease lapsed; the second process takes the claim over, finds the
     announcement in the channel and records it: one announcement, recorded with its message."""
     standin, papers = forgetful, guild.channel("papers")
-    first, second = await _processes(standin, settings, clock)
-    db = await open_configured(settings.database)
-    try:
-        votes = stores.vote_store(db)
-        vote = await _vote_due(votes, guild, clock, bundled_papers)
-        closed, taken_over = await _race_past_the_lease(
-            standin, clock, ("POST", f"/channels/{papers.id}/messages"),
-            first.services.votes.tick, second.services.votes.tick)
-        assert _sends(standin, papers) == 1
-        (post,) = [m for m in standin.messages(papers) if m.embeds]
-        assert [(c.status, c.message_id) for c in [*taken_over, *closed]] == [
-            (CloseStatus.ANNOUNCED, post.id)] * 2
-        announced = await votes.get(vote.id)
-        assert announced is not None and announced.status is VoteStatus.ANNOUNCED
-        assert announced.announcement_id == post.id
-    finally:
-        await db.close()
-        for paperclub in (first, second):
-            await standin.stop_bot(paperclub)
+    async with _processes(standin, settings, clock) as (first, second):
+        db = await open_configured(settings.database)
+        try:
+            votes = stores.vote_store(db)
+            vote = await _vote_due(votes, guild, clock, bundled_papers)
+            closed, taken_over = await _race_past_the_lease(
+                standin, clock, ("POST", f"/channels/{papers.id}/messages"),
+                first.services.votes.tick, second.services.votes.tick)
+            assert _sends(standin, papers) == 1
+            (post,) = [m for m in standin.messages(papers) if m.embeds]
+            assert [(c.status, c.message_id) for c in [*taken_over, *closed]] == [
+                (CloseStatus.ANNOUNCED, post.id)] * 2
+            announced = await votes.get(vote.id)
+            assert announced is not None and announced.status is VoteStatus.ANNOUNCED
+            assert announced.announcement_id == post.id
+        finally:
+            await db.close()
