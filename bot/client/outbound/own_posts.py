@@ -3,6 +3,7 @@ of ours that went out before a crash."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import discord
@@ -27,6 +28,12 @@ async def find_own_post(client: discord.Client, channel_id: int, marker: str, no
         if me is not None and message.author.id != me.id:
             continue
         if message.nonce == nonce or any(
-                marker in (embed.footer.text or "") for embed in message.embeds):
+                carries_marker(embed.footer.text or "", marker) for embed in message.embeds):
             return message.id
     return None
+
+
+def carries_marker(footer: str, marker: str) -> bool:
+    """Whether `marker` stands in the footer as a whole, not as the start of a longer one: the
+    post of `feed 1 · poll 2` is not the one of `feed 1 · poll 23`."""
+    return re.search(rf"(?<!\w){re.escape(marker)}(?!\w)", footer) is not None
