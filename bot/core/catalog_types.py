@@ -24,13 +24,6 @@ class SearchHit:
         self._build: Callable[[], Paper] | None = build
         self._paper: Paper | None = None
 
-    @classmethod
-    def of(cls, paper: Paper, score: float) -> SearchHit:
-        """A hit for a paper already built."""
-        hit = cls(paper.id, score, lambda: paper)
-        hit._paper, hit._build = paper, None
-        return hit
-
     @property
     def paper(self) -> Paper:
         """The paper, built on first use."""
