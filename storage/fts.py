@@ -19,6 +19,9 @@ from storage.rows import EMPTY_LINK_VALUES, paper_from_row
 # English abstract came last (migration 11), so older migrations' column numbers still hold.
 COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue", "summary_en")
 WEIGHTS = (2.0, 2.0, 2.0, 1.0, 1.0, 0.5, 1.0)
+BM25 = "bm25(paper_fts, " + ", ".join(str(w) for w in WEIGHTS) + ")"
+"""FTS5's bm25 with the column weights: the score every SQLite search ranks by."""
+assert len(WEIGHTS) == len(COLUMNS)
 
 
 def _quote(text: str) -> str:

@@ -28,9 +28,9 @@ from bot.core.text import title_key
 from storage import catalog_swap
 from storage.database import Database, utc_timestamp
 from storage.fts import (
+    BM25,
     COLUMNS,
     HEADLINE_COLUMNS,
-    WEIGHTS,
     index_row,
     match_expression,
     phrase_expression,
@@ -91,8 +91,6 @@ _INSERT = (
     "(id, public_id, title_key, " + _STORED + ", source, source_line, content_hash, added_at, "
     "updated_at) VALUES (" + ", ".join("?" * (_STORED.count(",") + 9)) + ")"
 )
-_BM25 = "bm25(paper_fts, " + ", ".join(str(w) for w in WEIGHTS) + ")"
-assert len(WEIGHTS) == len(COLUMNS)
 _FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES ("
                + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
 
@@ -100,7 +98,7 @@ _FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES (
 def _newest(match: str, room: str) -> str:
     """The `?2` newest rows matching `match`, scored; walked only while `room` > 0 (a constant
     condition, which SQLite tests before walking the index)."""
-    return (f"SELECT rowid, {_BM25} AS score FROM paper_fts WHERE paper_fts MATCH {match} "
+    return (f"SELECT rowid, {BM25} AS score FROM paper_fts WHERE paper_fts MATCH {match} "
             f"AND ({room}) > 0 ORDER BY rowid DESC LIMIT ?2")
 
 
@@ -124,7 +122,7 @@ def _ranking_sql(phrase: bool) -> str:
     taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
     steps = [
         "phrase AS MATERIALIZED (SELECT rowid, score, exact FROM (SELECT rowid, "
-        f"{_BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
+        f"{BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
         f"FROM paper_fts WHERE paper_fts MATCH ?5 {_IF_PHRASE}) "
         "ORDER BY exact DESC, score, rowid LIMIT ?3)"
     ] if phrase else []
@@ -668,7 +666,7 @@ class SqlitePaperStore:
                            params: list[Any], limit: int) -> list[SearchHit]:
         """Papers with the words as a phrase in a title, the exact English title first."""
         sql = (
-            f"SELECT {PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
+            f"SELECT {PAPER_COLUMNS}, {BM25} AS score FROM paper_fts "
             "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
             + "".join(f" AND {clause}" for clause in where)
             + " ORDER BY p.title_key = ? DESC, score, p.id LIMIT ?"
@@ -683,7 +681,7 @@ class SqlitePaperStore:
         first)."""
         if match is not None:
             sql = (
-                f"SELECT {PAPER_COLUMNS}, {_BM25} AS score FROM paper_fts "
+                f"SELECT {PAPER_COLUMNS}, {BM25} AS score FROM paper_fts "
                 "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
                 + "".join(f" AND {clause}" for clause in where)
                 + " ORDER BY score, p.id LIMIT ?"
