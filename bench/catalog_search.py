@@ -362,8 +362,8 @@ async def _typo_figures(store: SqlitePaperStore, query: Query) -> TypoFigures:
 FLOOR_SQL = (f"SELECT rowid, {BM25} FROM paper_fts WHERE paper_fts MATCH ? "
              "ORDER BY rowid DESC LIMIT 1")
 """FTS5's own floor for a ranked answer: bm25 of the newest match only. Before it scores a row,
-bm25 scans every match of each phrase for its IDF, so no statement ranked by FTS5's bm25 (the
-score paperclub shows) can cost less for the same words."""
+bm25 scans every match of each phrase for its IDF: about the least a statement ranked by FTS5's
+bm25 (the score paperclub shows) over the same words costs."""
 BARE_SQL = (f"SELECT rowid, {BM25} AS score FROM paper_fts WHERE paper_fts MATCH ? "
             f"ORDER BY score LIMIT {LIMIT}")
 """A bare FTS5 index: every match ranked by bm25, the first page taken."""
@@ -719,8 +719,8 @@ def _report(results: list[SizeResult], known: int, total: int, repeat: int, elap
         f"{', '.join(_LIKE_COLUMNS)} with no ORDER BY, on the same database file. Right after "
         "each paperclub search, on a plain connection to the same file, its words' whole-paper "
         "MATCH expression is timed twice more: FTS5's floor (bm25 of the newest match only: "
-        "bm25 scans every match of each phrase for its IDF before it scores a row, so no "
-        "answer ranked by that score costs less) and a bare FTS5 index (bm25 over every match, "
+        "bm25 scans every match of each phrase for its IDF before it scores a row, about the "
+        "least an answer ranked by that score costs) and a bare FTS5 index (bm25 over every match, "
         f"the first {LIMIT} taken). A typo's floor finds nothing and costs almost nothing.",
         "",
     ]
