@@ -50,10 +50,7 @@ class DiscordDigestPoster:
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:
         """Our post of that date (see `find_own_post`)."""
-        try:
-            return await find_own_post(self.client, channel_id, marker, nonce, since)
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
+        return await find_own_post(self.client, channel_id, marker, nonce, since)
 
     async def open_thread(self, guild_id: int, channel_id: int, message_id: int,
                           name: str | None) -> int:

@@ -68,7 +68,4 @@ class DiscordFeedPoster:
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:
         """Our post of that (feed, poll), if it is out already."""
-        try:
-            return await find_own_post(self.client, channel_id, marker, nonce, since)
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
+        return await find_own_post(self.client, channel_id, marker, nonce, since)

@@ -21,15 +21,19 @@ def delivery_failure(exc: discord.HTTPException) -> DeliveryFailed:
 async def find_own_post(client: discord.Client, channel_id: int, marker: str, nonce: str,
                         since: datetime) -> int | None:
     """Our message after `since` carrying `nonce` or `marker` in an embed's footer: every
-    message since then, oldest first, 100 a page, as far as the channel goes."""
+    message since then, oldest first, 100 a page, as far as the channel goes. Discord's
+    refusal is raised as `DeliveryFailed`."""
     channel = client.get_partial_messageable(channel_id)
     me = client.user
-    async for message in channel.history(limit=None, after=since, oldest_first=True):
-        if me is not None and message.author.id != me.id:
-            continue
-        if message.nonce == nonce or any(
-                carries_marker(embed.footer.text or "", marker) for embed in message.embeds):
-            return message.id
+    try:
+        async for message in channel.history(limit=None, after=since, oldest_first=True):
+            if me is not None and message.author.id != me.id:
+                continue
+            if message.nonce == nonce or any(
+                    carries_marker(embed.footer.text or "", marker) for embed in message.embeds):
+                return message.id
+    except discord.HTTPException as exc:
+        raise delivery_failure(exc) from exc
     return None
 
 

@@ -199,7 +199,4 @@ class DiscordSessionPoster:
                    since: datetime) -> int | None:
         """Our post after `since` with the nonce or the marker in its footer (the digest's
         search)."""
-        try:
-            return await find_own_post(self.client, channel_id, marker, nonce, since)
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
+        return await find_own_post(self.client, channel_id, marker, nonce, since)

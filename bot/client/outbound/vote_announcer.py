@@ -53,10 +53,7 @@ class DiscordVoteAnnouncer:
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:
         """Our announcement, if it is out already (see `find_own_post`)."""
-        try:
-            return await find_own_post(self.client, channel_id, marker, nonce, since)
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
+        return await find_own_post(self.client, channel_id, marker, nonce, since)
 
     async def close_ballot(self, vote: Vote) -> None:
         """Grey out the vote's buttons."""
