@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.client.replies import safe_send
 from bot.client.user_input import clean_options
 from bot.core.lang import Lang
-from bot.core.messages import t
+from bot.core.messages import Refusal, t
 from bot.core.storage_faults import DatabaseBusy, StorageError, write_wait_hook
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,8 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         original = getattr(error, "original", error)
         if isinstance(error, UserFacingError):
             text = str(error)
+        elif isinstance(original, Refusal):  # the core's user-safe refusals, in their language
+            text = original.text(lang)
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = t(lang, "error.guild_only")
         elif isinstance(error, app_commands.MissingPermissions):

@@ -16,7 +16,7 @@ from bot.core.card import fit
 from bot.core.digest_plan import parse_local_time, resolve_zone, suggest_zones
 from bot.core.digest_types import DigestState, LedgerStatus, OutcomeStatus
 from bot.core.lang import Lang
-from bot.core.messages import Refusal, refusal_text, render_reason, t, weekday
+from bot.core.messages import refusal_text, render_reason, t, weekday
 from bot.core.reasons import Reason, ReasonCode, text_reason
 
 if TYPE_CHECKING:
@@ -171,10 +171,7 @@ class DigestCog(AdminGroupCog, group_name="digest",
     @app_commands.command(name="preview", description="The next paper of the day, only to you")
     async def preview(self, interaction: discord.Interaction) -> None:
         """The paper the next post will carry, rendered as it will look."""
-        try:
-            noticed = await self.services.digest.preview_next(interaction.guild_id or 0)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang_of(interaction))) from None
+        noticed = await self.services.digest.preview_next(interaction.guild_id or 0)
         notice = self._notice(interaction, noticed.notices)
         if noticed.result is None:
             raise UserFacingError(notice + t(lang_of(interaction), "digest.preview.empty"))
@@ -192,11 +189,8 @@ class DigestCog(AdminGroupCog, group_name="digest",
             if not interaction.response.is_done():  # a wait for the write lock may have
                 await interaction.response.defer(ephemeral=True, thinking=True)  # deferred
 
-        try:
-            noticed = await self.services.digest.post_today(interaction.guild_id or 0,
-                                                            posting=defer)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang_of(interaction))) from None
+        noticed = await self.services.digest.post_today(interaction.guild_id or 0,
+                                                        posting=defer)
         notice = self._notice(interaction, noticed.notices)
         config, outcome = noticed.result.config, noticed.result.outcome
         if outcome is None:

@@ -15,7 +15,7 @@ from bot.core.card import fit
 from bot.core.feed_query import MAX_QUERY_LENGTH
 from bot.core.feed_types import MAX_FEEDS_PER_GUILD, Feed, FeedAddStatus, PausedFeed
 from bot.core.lang import Lang
-from bot.core.messages import Refusal, duration, refusal_text, render_reason, t
+from bot.core.messages import duration, render_reason, t
 
 if TYPE_CHECKING:
     pass
@@ -74,12 +74,9 @@ class FeedCog(AdminGroupCog, group_name="feed",
             names = ", ".join(permission_name(n, lang) for n in missing)
             raise UserFacingError(t(lang, "feed.cannot_post", channel=channel.mention,
                                     perms=names))
-        try:
-            noticed = await self.services.feeds.follow(interaction.guild_id or 0, query,
-                                                       channel.id if channel else None,
-                                                       interaction.user.id)
-        except Refusal as exc:
-            raise UserFacingError(refusal_text(exc, lang)) from None
+        noticed = await self.services.feeds.follow(interaction.guild_id or 0, query,
+                                                   channel.id if channel else None,
+                                                   interaction.user.id)
         added, notice = noticed.result, self._notice(lang, noticed.notices)
         feed = added.feed
         if added.status is FeedAddStatus.LIMIT or feed is None:

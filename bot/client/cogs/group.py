@@ -10,11 +10,11 @@ from discord import app_commands
 
 from bot.client.cogs.base import AdminGroupCog
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.client.tree import lang_of, permission_name
 from bot.core.adding_types import AddPolicy, WhoAdds
 from bot.core.digest_plan import resolve_zone, suggest_zones
 from bot.core.lang import Lang
-from bot.core.messages import Refusal, t
+from bot.core.messages import t
 from bot.core.session_plan import describe_offsets, parse_offsets
 
 if TYPE_CHECKING:
@@ -65,10 +65,7 @@ class GroupCog(AdminGroupCog, group_name="group",
                        timezone: app_commands.Range[str, 1, 64]) -> None:
         """Save the zone; the paper of the day's zone still wins when set."""
         lang = lang_of(interaction)
-        try:
-            zone = resolve_zone(timezone)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        zone = resolve_zone(timezone)
         guild_id = interaction.guild_id or 0
         used = await self.services.group.set_timezone(guild_id, zone)
         text = t(lang, "group.timezone.saved", zone=zone.key)
@@ -88,10 +85,7 @@ class GroupCog(AdminGroupCog, group_name="group",
                         before: app_commands.Range[str, 1, 60]) -> None:
         """Save the reminder offsets."""
         lang = lang_of(interaction)
-        try:
-            offsets = parse_offsets(before)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        offsets = parse_offsets(before)
         await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
         await respond(interaction, t(lang, "group.reminders.saved",
                                      before=describe_offsets(offsets)), ephemeral=True)

@@ -19,13 +19,13 @@ from bot.client.group_replies import (
     who,
 )
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.client.tree import lang_of, permission_name
 from bot.client.ui.cards import escape
 from bot.core.adding_types import AddedStatus
 from bot.core.arxiv_ids import IdScan, find_arxiv_ids
 from bot.core.group_types import NOTE_LIMIT, RemoveOutcome, SuggestOutcome
 from bot.core.lang import Lang
-from bot.core.messages import Refusal, t
+from bot.core.messages import t
 from bot.core.pages import text_pages
 from bot.services.queue import QueueEntry
 
@@ -87,11 +87,8 @@ class QueueCog(commands.Cog):
             item = report.items[0]
             added = item_line(item, lang) if item.status is not AddedStatus.UNCHANGED else ""
             paper = report.papers[0].id
-        try:
-            done = await self.services.queue.suggest(interaction.guild_id or 0,
-                                                     interaction.user.id, paper, note or "")
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        done = await self.services.queue.suggest(interaction.guild_id or 0,
+                                                 interaction.user.id, paper, note or "")
         text = t(lang, SUGGEST_KEYS[done.outcome], user=interaction.user.mention,
                  title=title(done.paper, lang), n=done.item.support)
         if done.outcome is SuggestOutcome.ALREADY:
@@ -125,12 +122,9 @@ class QueueCog(commands.Cog):
         """Remove a queued paper, or withdraw the member's +1."""
         in_guild(interaction)
         lang = lang_of(interaction)
-        try:
-            outcome, found = await self.services.queue.remove(
-                interaction.guild_id or 0, interaction.user.id, paper,
-                organiser=await is_organiser(interaction, self.services))
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        outcome, found = await self.services.queue.remove(
+            interaction.guild_id or 0, interaction.user.id, paper,
+            organiser=await is_organiser(interaction, self.services))
         await respond(interaction, t(lang, REMOVE_KEYS[outcome], title=title(found, lang),
                                      perms=permission_name("manage_guild", lang)),
                       ephemeral=outcome is not RemoveOutcome.REMOVED)

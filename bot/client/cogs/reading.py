@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.client.checks import in_guild
 from bot.client.group_replies import listed_choices, paper_choices, send_pages, title, when
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError, lang_of
-from bot.core.messages import Refusal, t
+from bot.client.tree import lang_of
+from bot.core.messages import t
 from bot.core.pages import text_pages
 
 if TYPE_CHECKING:
@@ -36,11 +36,8 @@ class ReadingCog(commands.Cog):
         """Add (or remove) one bookmark; only the member sees the answer."""
         in_guild(interaction)
         lang = lang_of(interaction)
-        try:
-            changed, found = await self.services.bookmarks.toggle(
-                interaction.guild_id or 0, interaction.user.id, paper, remove=remove_it)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        changed, found = await self.services.bookmarks.toggle(
+            interaction.guild_id or 0, interaction.user.id, paper, remove=remove_it)
         if remove_it:
             key = "bookmarks.removed" if changed else "bookmarks.not_there"
         else:

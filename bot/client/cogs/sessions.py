@@ -184,12 +184,10 @@ class SessionCog(ServiceGroupCog, group_name="session",
             await self.finish(interaction, session, notes)
             return
         lang = lang_of(interaction)
-        try:  # checked before the form opens, so nobody writes notes that would be refused
-            await self.services.sessions.may_finish(
-                interaction.guild_id or 0, session, user_id=interaction.user.id,
-                organiser=await is_organiser(interaction, self.services))
-        except Refusal as exc:
-            raise self._refused(exc, lang) from None
+        # checked before the form opens, so nobody writes notes that would be refused
+        await self.services.sessions.may_finish(
+            interaction.guild_id or 0, session, user_id=interaction.user.id,
+            organiser=await is_organiser(interaction, self.services))
         await interaction.response.send_modal(NotesModal(self, session, lang))
 
     async def finish(self, interaction: discord.Interaction, session_id: int,

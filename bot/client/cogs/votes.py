@@ -11,11 +11,11 @@ from discord.ext import commands
 from bot.client.checks import in_guild, is_organiser
 from bot.client.group_replies import title, when
 from bot.client.replies import respond
-from bot.client.tree import UserFacingError, lang_of
+from bot.client.tree import lang_of
 from bot.client.ui.cards import CARD_COLOUR
 from bot.client.ui.vote import ballot_embed, ballot_view
 from bot.core.card import DESCRIPTION_LIMIT, fit
-from bot.core.messages import Refusal, render_reason, t, tn
+from bot.core.messages import render_reason, t, tn
 from bot.core.vote_types import (
     DEFAULT_HOURS,
     DEFAULT_OPTIONS,
@@ -53,12 +53,9 @@ class VotesCog(commands.Cog):
         """Post the ballot in this channel; its buttons survive restarts."""
         await is_organiser(interaction, self.services, "organiser.action.vote_start")
         lang = lang_of(interaction)
-        try:
-            vote, papers = await self.services.votes.start(
-                interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
-                top=from_, hours=hours)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        vote, papers = await self.services.votes.start(
+            interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
+            top=from_, hours=hours)
         message = await respond(interaction, embed=ballot_embed(vote, papers, lang),
                                 view=ballot_view(vote))
         await self.services.votes.attach(vote.id, message.id)
@@ -97,10 +94,7 @@ class VotesCog(commands.Cog):
         await is_organiser(interaction, self.services, "organiser.action.vote_close")
         lang = lang_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            closed = await self.services.votes.close(interaction.guild_id or 0)
-        except Refusal as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        closed = await self.services.votes.close(interaction.guild_id or 0)
         reason = render_reason(lang, closed.reason) if closed.reason else ""
         await respond(interaction, t(lang, CLOSE_KEYS[closed.status], reason=reason),
                       ephemeral=True)
