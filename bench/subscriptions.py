@@ -51,7 +51,8 @@ from bot.core.topic_match import CompiledTopic, PaperTerms, TopicIndex, normalis
 from bot.services.catalog_loader import load_catalog
 from storage.database import Database
 from storage.fts import match_expression
-from storage.papers import SqlitePaperStore, filter_clauses
+from storage.paper_ranking import filter_clauses
+from storage.papers import SqlitePaperStore
 from tools.synthetic_catalog import (
     EN_WORDS,
     SURNAMES,

@@ -24,6 +24,12 @@ from storage.rows import link_values, links_from_values, paper_from_row
 
 PREPARED_BATCH = 1000
 """Papers handed over at a time (a store regroups them into its own transactions)."""
+STORED_COLUMNS = (
+    "title_en, title_zh, authors, affiliations, summary_zh, comments, journal_ref, conference, "
+    "year, track, workshop, honours, pages, figures, tables, summary_en, arxiv_id, "
+    "arxiv_version, doi, url, pdf_url, categories, arxiv_published, arxiv_updated"
+)
+"""The `papers` columns `paper_values` fills, in order (both backends write them)."""
 _STRING = json.encoder.encode_basestring
 _ASCII_STRING = json.encoder.encode_basestring_ascii
 
@@ -50,7 +56,7 @@ class PreparedPaper(NamedTuple):
     arxiv_id: str
     honours: tuple[str, ...]
     values: tuple[Any, ...]
-    """The stored columns (`storage.papers.STORED_COLUMNS`), in order."""
+    """The stored columns (`STORED_COLUMNS`), in order."""
     digest: str
     """`content_hash(values)`: tells an updated record from an unchanged one."""
     index_text: tuple[str, ...]
@@ -62,7 +68,7 @@ class PreparedPaper(NamedTuple):
 
 
 def paper_values(paper: Paper) -> tuple[Any, ...]:
-    """A paper's stored columns (`storage.papers.STORED_COLUMNS`), in order."""
+    """A paper's stored columns (`STORED_COLUMNS`), in order."""
     v = paper.venue
     return (
         paper.title_en,

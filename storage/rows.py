@@ -20,6 +20,8 @@ PAPER_COLUMNS = (
 """The `papers` columns `paper_from_row` reads, in order (`p` is the table's alias)."""
 PAPER_COLUMN_COUNT = PAPER_COLUMNS.count(",") + 1
 """How many they are: a query's own columns follow them."""
+READ_BATCH = 1000
+"""Rows per page when a store reads every paper (`iter_papers`, either backend)."""
 EMPTY_LINK_VALUES: tuple[Any, ...] = ("", "", 0, "", "", "", "[]", None, None)
 """The stored form of a paper without an English abstract or links (the last nine columns)."""
 

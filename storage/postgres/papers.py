@@ -28,14 +28,9 @@ from bot.core.text import title_key
 from storage.database import utc_timestamp
 from storage.errors import CatalogLoadRunning
 from storage.fts import index_row
-from storage.papers import (
-    BATCH,
-    RANK_WINDOW,
-    STORED_COLUMNS,
-    LoadClassifier,
-    add_by_identity,
-    added_tally,
-)
+from storage.paper_identity import add_by_identity, added_tally
+from storage.paper_loading import LoadClassifier
+from storage.paper_ranking import RANK_WINDOW
 from storage.postgres.bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.postgres.migrations import HEAD_WEIGHTS
@@ -47,11 +42,18 @@ from storage.postgres.search import (
     phrase_query,
     tsvector_literal,
 )
-from storage.prepared import PreparedPaper, content_hash, paper_values, prepared_batches
+from storage.prepared import (
+    STORED_COLUMNS,
+    PreparedPaper,
+    content_hash,
+    paper_values,
+    prepared_batches,
+)
 from storage.rows import (
     LINK_COLUMNS,
     PAPER_COLUMN_COUNT,
     PAPER_COLUMNS,
+    READ_BATCH,
     hit_from_row,
     paper_from_row,
 )
@@ -79,7 +81,7 @@ def _ascii_lower(text: str) -> str:
 
 def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
     """SQL conditions on `papers p` for a query's filters, numbered from `$start`, with their
-    parameters; the same meaning as SQLite's (`storage.papers.filter_clauses`)."""
+    parameters; the same meaning as SQLite's (`storage.paper_ranking.filter_clauses`)."""
     where: list[str] = []
     params: list[Any] = []
 
@@ -311,7 +313,7 @@ class PgPaperStore:
         while True:
             rows = await self._db.fetch(
                 f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > $1 "
-                "ORDER BY p.id LIMIT $2", last, BATCH)
+                "ORDER BY p.id LIMIT $2", last, READ_BATCH)
             if not rows:
                 return
             for row in rows:

@@ -134,11 +134,11 @@ async def test_fuzzed_queries_never_raise(search: SearchService, text: str) -> N
 async def test_broad_words_are_ranked_among_their_newest_matches(
         search: SearchService, monkeypatch: pytest.MonkeyPatch) -> None:
     """bm25 work is bounded: beyond RANK_WINDOW matches only the newest are scored."""
-    import storage.papers
+    import storage.paper_ranking
 
     everything = await search.search(parse_query("本文"), limit=50)
     assert len(everything.hits) > 5
-    monkeypatch.setattr(storage.papers, "RANK_WINDOW", 3)
+    monkeypatch.setattr(storage.paper_ranking, "RANK_WINDOW", 3)
     windowed = await search.search(parse_query("本文"), limit=50)
     # at most 3 from the headline tier plus 3 from the whole-text tier
     assert 0 < len(windowed.hits) <= 3 * 2

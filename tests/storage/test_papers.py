@@ -210,13 +210,13 @@ async def test_duplicates_and_collisions_are_found_across_load_transactions(
     """The store looks up what this load already wrote (it keeps no title in memory): the
     same duplicates and id collisions whether the load takes one transaction or many."""
     import bot.core.models
-    import storage.papers
+    import storage.paper_loading
 
     monkeypatch.setattr(bot.core.models, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
     papers = [*bundled_papers, *bundled_papers[::7], *bundled_papers[:2]]
     outcomes = []
     for batch in (1000, 3):
-        monkeypatch.setattr(storage.papers, "LOAD_BATCH", batch)
+        monkeypatch.setattr(storage.paper_loading, "LOAD_BATCH", batch)
         db = await Database.open(tmp_path / f"{batch}.db")
         try:
             counts = await SqlitePaperStore(db).load(enumerate(papers, start=1),
@@ -248,17 +248,17 @@ async def test_a_load_ends_with_one_index_segment_and_the_default_merges(
     """Each load transaction writes index segments, merged lazily while the load runs; the
     load merges them into one before the switch (searches read one b-tree a term), and leaves
     FTS5's own defaults for the adds that follow."""
-    import storage.papers
+    import storage.paper_loading
 
     found = []
     for batch, pages in ((1000, 2000), (2, 1)):
-        monkeypatch.setattr(storage.papers, "LOAD_BATCH", batch)
-        monkeypatch.setattr(storage.papers, "MERGE_PAGES", pages)
+        monkeypatch.setattr(storage.paper_loading, "LOAD_BATCH", batch)
+        monkeypatch.setattr(storage.paper_loading, "MERGE_PAGES", pages)
         db = await Database.open(tmp_path / f"{batch}.db")
         try:
             store = SqlitePaperStore(db)
             await store.load(enumerate(bundled_papers, start=1), source=LoadSource("x"))
-            assert _fts_segments(tmp_path / f"{batch}.db") == (1, storage.papers.FTS_OPTIONS)
+            assert _fts_segments(tmp_path / f"{batch}.db") == (1, storage.paper_loading.FTS_OPTIONS)
             found.append([[hit.paper.title_en for hit in await store.search(parse_query(q))]
                           for q in ("learning", "model", "学习", "Zhang")])
         finally:
