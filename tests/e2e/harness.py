@@ -1,4 +1,5 @@
-"""Helpers for end-to-end tests: a settable clock and starting the real bot in the stand-in."""
+"""Helpers for end-to-end tests: starting the real bot in the stand-in, alone or as one of
+several processes sharing a database."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from bot.services.arxiv_port import ArxivSource
 from bot.settings import Settings
 from bot.wiring import build_bot
 from discord_standin import StandIn
-from tests.clocks import FakeClock
+from tests.clocks import FakeClock, Ticker
+
+IDENTIFY_SPACING = 5.0
+"""Discord's interval between two IDENTIFYs of one concurrency bucket."""
 
 
 async def start_paperclub(standin: StandIn, settings: Settings, clock: FakeClock, *,
@@ -19,4 +23,23 @@ async def start_paperclub(standin: StandIn, settings: Settings, clock: FakeClock
     paperclub = await build_bot(settings, clock=clock, arxiv=arxiv, guild_ready_timeout=0.05)
     await standin.start_bot(paperclub)
     await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+    return paperclub
+
+
+async def start_claim_owner(standin: StandIn, settings: Settings, clock: FakeClock,
+                            owner: str) -> PaperclubBot:
+    """One paperclub process (named `owner` in its claims) on the shared database; its
+    IDENTIFY comes Discord's 5 s after the last one (the stand-in's clock, a `Ticker`, is moved
+    by hand). A process that does not catch up is stopped before the failure is raised."""
+    paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
+                                guild_ready_timeout=0.05)
+    ticker = standin.world.clock
+    assert isinstance(ticker, Ticker)
+    ticker.advance(IDENTIFY_SPACING)
+    await standin.start_bot(paperclub)
+    try:
+        await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+    except BaseException:
+        await standin.stop_bot(paperclub)
+        raise
     return paperclub

@@ -16,9 +16,9 @@ from bot.core.messages import t
 from bot.core.reasons import ReasonCode
 from bot.services.digest import digest_nonce
 from bot.settings import Settings
-from bot.wiring import build_bot
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, StandIn
 from tests.clocks import FakeClock, Ticker
+from tests.e2e.harness import start_claim_owner
 from tests.group import People
 
 TODAY = date(2026, 11, 30)  # the fake clock's date; the digest is due at 09:00 Berlin (08:00 UTC)
@@ -28,9 +28,6 @@ TODAY = date(2026, 11, 30)  # the fake clock's date; the digest is due at 09:00 
 def clock() -> FakeClock:
     """07:00 UTC on 2026-11-30, an hour before the paper of the day is due."""
     return FakeClock(datetime(2026, 11, 30, 7, 0, tzinfo=UTC))
-
-IDENTIFY_SPACING = 5.0
-"""Discord's interval between two IDENTIFYs of one concurrency bucket."""
 
 
 @pytest.fixture
@@ -45,20 +42,6 @@ async def standin(guild: Guild, ticker: Ticker) -> AsyncIterator[StandIn]:
         yield server
         assert server.internal_errors == []
         assert server.unknown_requests == []
-
-
-async def _process(standin: StandIn, settings: Settings, clock: FakeClock,
-                   owner: str) -> PaperclubBot:
-    """One paperclub process (named `owner` in its claims) on the shared database; its
-    IDENTIFY comes Discord's 5 s after the last one (the stand-in's clock is moved by hand)."""
-    paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
-                                guild_ready_timeout=0.05)
-    ticker = standin.world.clock
-    assert isinstance(ticker, Ticker)
-    ticker.advance(IDENTIFY_SPACING)
-    await standin.start_bot(paperclub)
-    await asyncio.wait_for(paperclub.caught_up.wait(), 10)
-    return paperclub
 
 
 async def _set(standin: StandIn, guild: Guild, people: People, **options: OptionValue) -> None:
@@ -95,9 +78,9 @@ async def _claim_of_a_dead_process(paperclub: PaperclubBot, guild: Guild, day: d
 async def test_a_second_process_never_resumes_a_live_claim(
         standin: StandIn, settings: Settings, guild: Guild, people: People,
         clock: FakeClock) -> None:
-    first = await _process(standin, settings, clock, "first")
+    first = await start_claim_owner(standin, settings, clock, "first")
     await _set(standin, guild, people)
-    second = await _process(standin, settings, clock, "second")
+    second = await start_claim_owner(standin, settings, clock, "second")
     clock.advance(hours=1)  # 09:00 in Berlin: due
     papers = guild.channel("papers")
     # The first process's post fails once (500, not carried out): discord.py waits a second
@@ -122,7 +105,7 @@ async def test_a_second_process_never_resumes_a_live_claim(
 async def test_an_expired_claim_is_taken_over_a_live_one_is_not(
         standin: StandIn, settings: Settings, guild: Guild, people: People,
         clock: FakeClock) -> None:
-    survivor = await _process(standin, settings, clock, "survivor")
+    survivor = await start_claim_owner(standin, settings, clock, "survivor")
     await _set(standin, guild, people)
     clock.advance(hours=1)
     dead = Lease("crashed", clock.now + timedelta(minutes=5))
@@ -145,7 +128,7 @@ async def test_an_expired_claim_is_taken_over_a_live_one_is_not(
 async def test_a_post_sent_but_not_recorded_is_found_past_other_messages_and_the_nonce_window(
         standin: StandIn, settings: Settings, guild: Guild, people: People, clock: FakeClock,
         ticker: Ticker) -> None:
-    crashed = await _process(standin, settings, clock, "crashed")
+    crashed = await start_claim_owner(standin, settings, clock, "crashed")
     await _set(standin, guild, people)
     clock.advance(hours=1)
     papers = guild.channel("papers")
@@ -164,7 +147,7 @@ async def test_a_post_sent_but_not_recorded_is_found_past_other_messages_and_the
         await standin.say(papers, people.alice, f"comment {i}")
     ticker.advance(600)  # Discord has forgotten the nonce
     clock.advance(minutes=10)  # the crashed process's lease has expired
-    restarted = await _process(standin, settings, clock, "restarted")
+    restarted = await start_claim_owner(standin, settings, clock, "restarted")
     async with asyncio.timeout(5):
         while (await _ledger(restarted, guild))[TODAY].thread_id is None:
             await asyncio.sleep(0.01)
@@ -224,7 +207,7 @@ async def test_a_thread_missing_after_a_crash_is_named_in_the_servers_language(
                   members=[people.alice, Member(people.bob, roles=[people.admin_role])])
     papers = guild.channel("papers")
     async with StandIn(guilds=[guild], clock=ticker) as standin:
-        paperclub = await _process(standin, settings, clock, "restarted")
+        paperclub = await start_claim_owner(standin, settings, clock, "restarted")
         try:
             handle = await standin.slash("digest set", {  # nothing due today by itself
                 "channel": papers.id, "time": "12:00", "timezone": "Europe/Berlin"},

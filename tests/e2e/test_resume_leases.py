@@ -23,14 +23,14 @@ from bot.services.leases import DEFAULT_LEASE
 from bot.services.reminders import ReminderOutcome, reminder_nonce
 from bot.services.votes import CloseStatus, vote_nonce
 from bot.settings import Settings
-from bot.wiring import build_bot, open_configured
+from bot.wiring import open_configured
 from discord_standin import Channel, Guild, StandIn
 from storage import backend as stores
 from storage.interfaces import VoteStore
 from tests.clocks import FakeClock, Ticker
+from tests.e2e.harness import start_claim_owner
 from tests.group import assert_no_tasks_left
 
-IDENTIFY_SPACING = 5.0
 T = TypeVar("T")
 
 
@@ -52,14 +52,7 @@ async def _processes(standin: StandIn, settings: Settings,
     started: list[PaperclubBot] = []
     try:
         for owner in ("first", "second"):
-            paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
-                                        guild_ready_timeout=0.05)
-            ticker = standin.world.clock
-            assert isinstance(ticker, Ticker)
-            ticker.advance(IDENTIFY_SPACING)
-            await standin.start_bot(paperclub)
-            started.append(paperclub)
-            await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+            started.append(await start_claim_owner(standin, settings, clock, owner))
         yield started
     finally:
         for paperclub in started:
