@@ -16,8 +16,8 @@ from pathlib import Path
 
 from arxiv_standin import ArxivStandIn, synthetic_papers
 from bench.report import progress, publish
-from bot.core.arxiv_ids import ArxivRef
-from bot.sources.arxiv import ID_BATCH, MIN_INTERVAL, ArxivClient
+from bot.features.adding.arxiv_client import ID_BATCH, MIN_INTERVAL, ArxivClient
+from domain.arxiv_ids import ArxivRef
 
 TAG = "arxiv"
 

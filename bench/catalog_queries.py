@@ -13,12 +13,12 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.core.listing import ListingParser, ParsedPaper
-from bot.core.models import Paper
-from bot.core.query import words_of
-from bot.core.text import CJK_RUN
-from bot.services.catalog_files import LineReader
+from bot.features.catalog.files import LineReader
+from bot.features.catalog.listing import ListingParser, ParsedPaper
+from bot.features.papers.query import words_of
 from bot.settings import bundled_catalog
+from domain.paper import Paper
+from domain.text import CJK_RUN
 from tools import synthetic_catalog as synthetic
 
 KINDS = ("en word", "en prefix", "en typo", "en words", "surname", "zh 2 chars", "zh 3-4 chars")

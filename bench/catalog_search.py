@@ -40,16 +40,16 @@ from bench.catalog_queries import (
     synthetic_queries,
 )
 from bench.report import progress, publish
-from bot.core.fuzzy import Vocabulary
-from bot.core.listing import ListingParser, ParsedPaper
-from bot.core.models import Paper
-from bot.core.query import parse_query
-from bot.services.catalog_files import LineReader
-from bot.services.catalog_loader import load_catalog
-from bot.services.search import SearchService, Strategy
-from storage.database import Database
-from storage.fts import BM25, match_expression
-from storage.papers import SqlitePaperStore
+from bot.features.catalog.files import LineReader
+from bot.features.catalog.listing import ListingParser, ParsedPaper
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.fuzzy import Vocabulary
+from bot.features.papers.query import parse_query
+from bot.features.papers.search import SearchService, Strategy
+from domain.paper import Paper
+from storage.papers.fts import BM25, match_expression
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
 from tools.synthetic_catalog import write_listing
 
 TAG = "catalog"

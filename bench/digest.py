@@ -49,15 +49,15 @@ from bench.rate import (
 )
 from bench.report import progress, publish
 from bot.client.bot import PaperclubBot
-from bot.core.digest_types import DigestConfig
-from bot.core.lang import Lang
-from bot.core.messages import render_reason
-from bot.services.digest import Outcome
+from bot.features.digest.service import Outcome
 from bot.settings import load_settings
+from bot.shared.lang import Lang
+from bot.shared.messages import render_reason
 from bot.wiring import build_bot
 from discord_standin import Guild, RecordedRequest, StandIn
-from storage.database import Database
-from storage.digests import SqliteDigestStore
+from domain.digest import DigestConfig
+from storage.digest.sqlite import SqliteDigestStore
+from storage.sqlite.database import Database
 
 TAG = "digest"
 ROOT = Path(__file__).resolve().parent.parent

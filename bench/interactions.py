@@ -11,7 +11,8 @@ queries, then a concurrency sweep:
 1. idle: `/paper` through the stand-in;
 2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
    writes) runs in a background task while lookups go on until it finishes;
-3. baseline: `bot.services.search.search(parse_query(q))` called directly, no Discord round trip;
+3. baseline: `bot.features.papers.search.search(parse_query(q))` called directly, no Discord
+   round trip;
 4. sweep: for each size in `--sweep`, that many `/paper` lookups kept in flight at once, with a
    fresh bot on the same database per reader-pool size: `--pool-readers` (default 4) beside one
    reader connection, the baseline (see `bench/interaction_sweep.py`).
@@ -55,16 +56,16 @@ from bench.report import p99 as _p99
 from bench.report import progress, publish
 from bench.standin_records import trim_now_and_then
 from bot.client.bot import PaperclubBot
-from bot.client.cogs.papers import DEFER_AFTER_SECONDS, RESULT_LIMIT
-from bot.core.listing import ListingParser, ParsedPaper
-from bot.core.models import Paper
-from bot.core.query import parse_query, words_of
-from bot.core.text import CJK_RUN
-from bot.services.catalog_files import LineReader
-from bot.services.catalog_loader import load_catalog
+from bot.features.catalog.files import LineReader
+from bot.features.catalog.listing import ListingParser, ParsedPaper
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.cog import DEFER_AFTER_SECONDS, RESULT_LIMIT
+from bot.features.papers.query import parse_query, words_of
 from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
 from discord_standin import CallbackType, Guild, StandIn, User
+from domain.paper import Paper
+from domain.text import CJK_RUN
 from tools.synthetic_catalog import synthetic_papers, write_listing
 
 TAG = "interactions"

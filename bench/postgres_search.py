@@ -15,12 +15,12 @@ from pathlib import Path
 
 from bench.catalog_queries import known_queries, real_papers
 from bench.report import fmt_ms, p99, progress, publish
-from bot.core.query import parse_query
-from bot.services.catalog_loader import load_catalog
-from bot.services.search import SearchService
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import parse_query
+from bot.features.papers.search import SearchService
 from storage.backend import AnyDatabase, paper_store
-from storage.database import Database
 from storage.postgres.database import PgDatabase
+from storage.sqlite.database import Database
 from tools.synthetic_catalog import write_listing
 from tools.throwaway_postgres import PostgresServer, started_server
 

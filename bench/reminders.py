@@ -30,14 +30,14 @@ import discord
 
 from bench.rate import Clock, RecordingLimiter, busiest_second, counting_logs, fmt
 from bench.report import progress, publish
-from bot.core.session_types import Place
-from bot.services.catalog_loader import load_catalog
+from bot.features.catalog.loader import load_catalog
 from bot.settings import load_settings
 from bot.wiring import build_bot
 from discord_standin import Guild, StandIn
-from storage.database import Database
-from storage.papers import SqlitePaperStore
-from storage.sessions import SqliteSessionStore
+from domain.sessions import Place
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sessions.sqlite import SqliteSessionStore
+from storage.sqlite.database import Database
 
 TAG = "reminders"
 ROOT = Path(__file__).resolve().parent.parent

@@ -31,12 +31,12 @@ from typing import Any
 from bench.interactions import real_papers
 from bench.report import progress, publish
 from bench.standin_records import trim_now_and_then
-from bot.client.cogs import papers as papers_cog
-from bot.client.ui.results import MAX_LIVE_VIEWS, ResultsView
-from bot.core.models import Paper
+from bot.features.papers import cog as papers_cog
+from bot.features.papers.results_view import MAX_LIVE_VIEWS, ResultsView
 from bot.settings import load_settings
 from bot.wiring import build_bot
 from discord_standin import Guild, StandIn, User
+from domain.paper import Paper
 from tools.synthetic_catalog import synthetic_papers, write_listing
 
 TAG = "views"

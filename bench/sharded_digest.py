@@ -27,8 +27,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench.report import progress
-from bot.core.digest_types import DigestConfig
 from discord_standin import Guild, StandIn
+from domain.digest import DigestConfig
 from storage import backend as stores
 from storage.backend import AnyDatabase
 from storage.postgres.database import PgDatabase

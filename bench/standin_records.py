@@ -6,7 +6,7 @@ garbage collections walk the stand-in's memory too."""
 
 from __future__ import annotations
 
-from bot.client.ui.results import MAX_LIVE_VIEWS
+from bot.features.papers.results_view import MAX_LIVE_VIEWS
 from discord_standin import StandIn
 
 FORGET_EVERY = 100

@@ -6,7 +6,8 @@ drawn from the catalog's vocabulary (English title words, made-up title words, C
 author surnames, some with `venue:` / `honours:` / `year:` / `author:` filters). Building the
 `TopicIndex` over all of them is timed and reported.
 
-Measured, in memory (`bot.core.topic_match`), each time including `PaperTerms.of(paper)`:
+Measured, in memory (`bot.features.subscriptions.topic_match`), each time including
+ `PaperTerms.of(paper)`:
 
 1. paper of the day: `--daily` papers picked at random from the catalog, each timed alone
    (median of 3 passes after a warm-up pass): median and p99;
@@ -44,15 +45,20 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import progress, publish
-from bot.core.models import Paper
-from bot.core.query import SearchQuery, words_of
-from bot.core.text import CJK_RUN
-from bot.core.topic_match import CompiledTopic, PaperTerms, TopicIndex, normalise_topic
-from bot.services.catalog_loader import load_catalog
-from storage.database import Database
-from storage.fts import match_expression
-from storage.paper_ranking import filter_clauses
-from storage.papers import SqlitePaperStore
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import SearchQuery, words_of
+from bot.features.subscriptions.topic_match import (
+    CompiledTopic,
+    PaperTerms,
+    TopicIndex,
+    normalise_topic,
+)
+from domain.paper import Paper
+from domain.text import CJK_RUN
+from storage.papers.fts import match_expression
+from storage.papers.sqlite import SqlitePaperStore
+from storage.papers.sqlite_ranking import filter_clauses
+from storage.sqlite.database import Database
 from tools.synthetic_catalog import (
     EN_WORDS,
     SURNAMES,
@@ -374,7 +380,8 @@ def _report(args: argparse.Namespace, r: Result, elapsed: float) -> str:
         f"{r.checked} papers.",
         "",
         f"Pinned baseline: {r.distinct:,} queries per paper through stdlib `sqlite3` on the same "
-        "database file (the MATCH of `storage.fts.match_expression` with `rowid = ?`, plus the "
+        "database file (the MATCH of `storage.papers.fts.match_expression` with `rowid = ?`, "
+        "plus the "
         "filters of `SqlitePaperStore.search`). Full-search baseline: "
         f"`SqlitePaperStore.search(query, limit={r.papers:,})` timed on {len(r.full_ms)} random "
         f"distinct topics (mean {_ms(per_topic)} ms, median "

@@ -25,7 +25,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from bot.core.shards import Shards
+from domain.shards import Shards
 
 ENV_PREFIX = "PAPERCLUB_"
 DISCORD_API_BASE = "https://discord.com/api/v10"

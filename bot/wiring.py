@@ -12,40 +12,40 @@ from typing import Any
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.bundle import Services
 from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
-from bot.client.outbound.digest_poster import DiscordDigestPoster
-from bot.client.outbound.feed_poster import DiscordFeedPoster
-from bot.client.outbound.notifier import Notifier
-from bot.client.outbound.outbox_sender import OutboxSender
-from bot.client.outbound.session_poster import DiscordSessionPoster
-from bot.client.outbound.vote_announcer import DiscordVoteAnnouncer
-from bot.core.group_types import ErasedKind
-from bot.core.shards import Shards
-from bot.services.adding import AddingService
-from bot.services.arxiv_port import ArxivSource
-from bot.services.bookmarks import BookmarkService
-from bot.services.bundle import Services
-from bot.services.catalog import CatalogService
-from bot.services.clock import Clock, utc_now
-from bot.services.digest import DigestService
-from bot.services.export import ExportService
-from bot.services.feeds import FeedService
-from bot.services.forget import ForgetService
-from bot.services.group import GroupService
-from bot.services.history import HistoryService
-from bot.services.leases import Leaser, process_owner
-from bot.services.outbox import OutboxService
-from bot.services.paper_lookup import PaperLookup
-from bot.services.queue import QueueService
-from bot.services.reminders import ReminderService
-from bot.services.search import SearchService
-from bot.services.sessions import SessionService
-from bot.services.subscriptions import SubscriptionService
-from bot.services.sync_record import SyncRecord
-from bot.services.votes import VoteService
+from bot.features.adding.arxiv_client import ArxivClient
+from bot.features.adding.arxiv_port import ArxivSource
+from bot.features.adding.service import AddingService
+from bot.features.catalog.service import CatalogService
+from bot.features.digest.poster import DiscordDigestPoster
+from bot.features.digest.service import DigestService
+from bot.features.export.service import ExportService
+from bot.features.feeds.poster import DiscordFeedPoster
+from bot.features.feeds.service import FeedService
+from bot.features.group.service import GroupService
+from bot.features.notifications.notifier import Notifier
+from bot.features.notifications.outbox import OutboxService
+from bot.features.notifications.sender import OutboxSender
+from bot.features.papers.lookup import PaperLookup
+from bot.features.papers.search import SearchService
+from bot.features.queue.service import QueueService
+from bot.features.reading.bookmarks import BookmarkService
+from bot.features.reading.history import HistoryService
+from bot.features.sessions.poster import DiscordSessionPoster
+from bot.features.sessions.reminders import ReminderService
+from bot.features.sessions.service import SessionService
+from bot.features.subscriptions.forget import ForgetService
+from bot.features.subscriptions.service import SubscriptionService
+from bot.features.votes.announcer import DiscordVoteAnnouncer
+from bot.features.votes.service import VoteService
 from bot.settings import DatabaseSettings, Settings
-from bot.sources.arxiv import ArxivClient
+from bot.shared.clock import Clock, utc_now
+from bot.shared.leases import Leaser, process_owner
+from bot.shared.sync_record import SyncRecord
+from domain.group import ErasedKind
+from domain.shards import Shards
 from storage import backend as stores
 from storage.backend import AnyDatabase
 from storage.interfaces import PaperStore

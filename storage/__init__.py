@@ -1,7 +1,5 @@
 """Persistence: the only package with SQL. Nothing here imports discord."""
 
-from storage.database import Database
-from storage.errors import SchemaError, StorageError
 from storage.interfaces import (
     DigestStore,
     OutboxStore,
@@ -9,6 +7,8 @@ from storage.interfaces import (
     StateStore,
     SubscriptionStore,
 )
+from storage.sqlite.database import Database
+from storage.sqlite.errors import SchemaError, StorageError
 
 __all__ = [
     "Database",

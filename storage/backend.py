@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.add_policy import SqliteAddPolicyStore
-from storage.bookmarks import SqliteBookmarkStore
-from storage.database import READERS, WRITE_WAIT_SECONDS, Database
-from storage.digests import SqliteDigestStore
-from storage.feeds import SqliteFeedStore
-from storage.groups import SqliteGroupStore
-from storage.history import SqliteHistoryStore
+from storage.adding.postgres import PgAddPolicyStore
+from storage.adding.sqlite import SqliteAddPolicyStore
+from storage.digest.postgres import PgDigestStore
+from storage.digest.sqlite import SqliteDigestStore
+from storage.feeds.postgres import PgFeedStore
+from storage.feeds.sqlite import SqliteFeedStore
+from storage.group.postgres import PgGroupStore
+from storage.group.sqlite import SqliteGroupStore
 from storage.interfaces import (
     AddPolicyStore,
     BookmarkStore,
@@ -27,27 +28,26 @@ from storage.interfaces import (
     SubscriptionStore,
     VoteStore,
 )
-from storage.outbox import SqliteOutboxStore
-from storage.papers import SqlitePaperStore
-from storage.postgres.add_policy import PgAddPolicyStore
-from storage.postgres.bookmarks import PgBookmarkStore
+from storage.notifications.postgres import PgOutboxStore
+from storage.notifications.sqlite import SqliteOutboxStore
+from storage.papers.postgres import PgPaperStore
+from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
-from storage.postgres.digests import PgDigestStore
-from storage.postgres.feeds import PgFeedStore
-from storage.postgres.groups import PgGroupStore
-from storage.postgres.history import PgHistoryStore
-from storage.postgres.outbox import PgOutboxStore
-from storage.postgres.papers import PgPaperStore
-from storage.postgres.queue import PgQueueStore
-from storage.postgres.sessions import PgSessionStore
-from storage.postgres.state import PgStateStore
-from storage.postgres.subscriptions import PgSubscriptionStore
-from storage.postgres.votes import PgVoteStore
-from storage.queue import SqliteQueueStore
-from storage.sessions import SqliteSessionStore
-from storage.state import SqliteStateStore
-from storage.subscriptions import SqliteSubscriptionStore
-from storage.votes import SqliteVoteStore
+from storage.queue.postgres import PgQueueStore
+from storage.queue.sqlite import SqliteQueueStore
+from storage.reading.bookmarks_postgres import PgBookmarkStore
+from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
+from storage.reading.history_postgres import PgHistoryStore
+from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.sessions.postgres import PgSessionStore
+from storage.sessions.sqlite import SqliteSessionStore
+from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database
+from storage.state.postgres import PgStateStore
+from storage.state.sqlite import SqliteStateStore
+from storage.subscriptions.postgres import PgSubscriptionStore
+from storage.subscriptions.sqlite import SqliteSubscriptionStore
+from storage.votes.postgres import PgVoteStore
+from storage.votes.sqlite import SqliteVoteStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""

@@ -19,15 +19,15 @@ from typing import Any
 
 import asyncpg
 
-from bot.core.copy_types import TableCount
-from storage.database import Database
-from storage.errors import SchemaError, StorageError
-from storage.fts import COLUMNS as FTS_COLUMNS
-from storage.fts import index_row
+from domain.copy import TableCount
+from storage.papers.fts import COLUMNS as FTS_COLUMNS
+from storage.papers.fts import index_row
+from storage.papers.postgres_search import tsvector_literal
+from storage.papers.rows import PAPER_COLUMNS, paper_from_row
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import SQLITE_VERSION
-from storage.postgres.search import tsvector_literal
-from storage.rows import PAPER_COLUMNS, paper_from_row
+from storage.sqlite.database import Database
+from storage.sqlite.errors import SchemaError, StorageError
 
 BATCH_ROWS = 1000
 _INTERNAL = frozenset({"paperclub_schema", "sqlite_sequence"})

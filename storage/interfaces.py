@@ -6,8 +6,9 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from bot.core.adding_types import AddPolicy, WhoAdds
-from bot.core.catalog_types import (
+from bot.features.papers.query import SearchQuery
+from domain.adding import AddPolicy, WhoAdds
+from domain.catalog import (
     ADD_SOURCE,
     AddOutcome,
     CatalogStats,
@@ -15,14 +16,13 @@ from bot.core.catalog_types import (
     LoadSource,
     SearchHit,
 )
-from bot.core.digest_types import Claim, DigestConfig, Lease, LedgerEntry
-from bot.core.feed_types import Announcement, Feed, FeedAdded, PausedFeed, PollClaim
-from bot.core.group_types import Bookmark, Discussed, QueueItem, SuggestOutcome
-from bot.core.models import Paper
-from bot.core.outbox_types import OutboxUnit
-from bot.core.query import SearchQuery
-from bot.core.reasons import Reason
-from bot.core.session_types import (
+from domain.digest import Claim, DigestConfig, Lease, LedgerEntry
+from domain.feeds import Announcement, Feed, FeedAdded, PausedFeed, PollClaim
+from domain.group import Bookmark, Discussed, QueueItem, SuggestOutcome
+from domain.outbox import OutboxUnit
+from domain.paper import Paper
+from domain.reasons import Reason
+from domain.sessions import (
     GroupSettings,
     Place,
     ReminderEntry,
@@ -31,10 +31,10 @@ from bot.core.session_types import (
     SessionStatus,
     Volunteer,
 )
-from bot.core.shards import ALL_SHARDS, Shards
-from bot.core.subscription_types import AddResult, Delivery, Forgotten, Subscription
-from bot.core.vote_types import BallotOutcome, Vote, VoteOption
-from storage.prepared import PreparedPaper, prepare_papers
+from domain.shards import ALL_SHARDS, Shards
+from domain.subscriptions import AddResult, Delivery, Forgotten, Subscription
+from domain.votes import BallotOutcome, Vote, VoteOption
+from storage.papers.prepared import PreparedPaper, prepare_papers
 
 __all__ = ["PreparedPaper", "prepare_papers"]
 """Re-exported for services: what a load prepares (in a worker process) and hands a store."""

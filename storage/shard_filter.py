@@ -3,7 +3,7 @@ one rule, rendered with SQLite's `?` or PostgreSQL's numbered `$n` parameters.""
 
 from __future__ import annotations
 
-from bot.core.shards import SHARD_SHIFT, Shards
+from domain.shards import SHARD_SHIFT, Shards
 
 
 def shard_condition(shards: Shards, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:

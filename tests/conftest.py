@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.listing import ListingParser, ParsedPaper
-from bot.core.models import Paper
-from bot.services.catalog_files import LineReader
-from bot.services.catalog_loader import load_catalog
-from bot.services.search import SearchService
+from bot.features.catalog.files import LineReader
+from bot.features.catalog.listing import ListingParser, ParsedPaper
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.search import SearchService
 from bot.settings import bundled_catalog
 from discord_standin import Guild
-from storage.database import Database
-from storage.papers import SqlitePaperStore
+from domain.paper import Paper
+from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
+from storage.sqlite.database import Database
 from tests.backends import NOT_RUN, Backend
 from tests.group import People, new_people, reading_group
 from tools.throwaway_postgres import PostgresServer, started_server

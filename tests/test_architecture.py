@@ -11,7 +11,35 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE_PACKAGES = ("storage", "bot/core", "bot/services")
+DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_view", "results_view",
+                          "poster", "announcer", "replies", "sender", "notices"})
+"""Modules of a feature folder that speak Discord: its cogs, views, posters and senders."""
+SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
+                          "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
+                          "forget", "reminders", "bookmarks", "history", "store"})
+"""Modules of a feature folder that run its use cases: services, ports and their stores."""
+
+
+def _feature_modules(side: frozenset[str] | None) -> list[Path]:
+    """The modules of every feature folder of one side (None: the pure rules, neither side)."""
+    found = []
+    for path in sorted((ROOT / "bot" / "features").rglob("*.py")):
+        if path.stem == "__init__":
+            continue
+        in_side = path.stem in (DISCORD_SIDE | SERVICE_SIDE)
+        if (side is None and not in_side) or (side is not None and path.stem in side):
+            found.append(path)
+    return found
+
+
+def _pure_modules() -> list[Path]:
+    """Pure rules: the shared domain, the shared message data, each feature's rules."""
+    shared = [p for p in _modules("bot/shared")
+              if p.stem in ("lang", "messages", "mentions", "pages") or p.parent.name == "strings"]
+    return _modules("domain") + shared + _feature_modules(None)
+
+
+PURE_PACKAGES = ("domain", "storage", "bot/shared")
 SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE)\b")
 
 
@@ -34,9 +62,10 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("package", PURE_PACKAGES)
+@pytest.mark.parametrize("package", [*PURE_PACKAGES, "features"])
 def test_no_discord_imports(package: str) -> None:
-    modules = _modules(package)
+    modules = (_modules(package) if package != "features"
+               else _feature_modules(None) + _feature_modules(SERVICE_SIDE))
     assert modules
     for path in modules:
         offending = {n for n in _imports(path) if n.split(".")[0] == "discord"}
@@ -45,7 +74,9 @@ def test_no_discord_imports(package: str) -> None:
 
 def test_core_does_no_io() -> None:
     banned = {"aiosqlite", "sqlite3", "aiohttp", "discord", "storage", "asyncio", "os"}
-    for path in _modules("bot/core"):
+    modules = _pure_modules()
+    assert len(modules) > 40
+    for path in modules:
         offending = {n for n in _imports(path) if n.split(".")[0] in banned}
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
 
@@ -60,9 +91,10 @@ def test_storage_is_importable_without_discord_loaded() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, storage, storage.papers, bot.core.listing, bot.services.search, "
-            "bot.services.catalog_loader, bot.services.bundle, bot.services.digest, "
-            "bot.services.subscriptions; sys.exit('discord' in sys.modules)")
+    code = ("import sys, storage, storage.papers.sqlite, bot.features.catalog.listing, "
+            "bot.features.papers.search, "
+            "bot.features.catalog.loader, bot.bundle, bot.features.digest.service, "
+            "bot.features.subscriptions.service; sys.exit('discord' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
 
 
@@ -151,13 +183,13 @@ def _storage_imports(path: Path) -> set[str]:
 
 
 def test_the_discord_side_never_imports_storage() -> None:
-    for path in _modules("bot/client"):
+    for path in _modules("bot/client") + _feature_modules(DISCORD_SIDE):
         offending = _storage_imports(path)
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}: use a service"
 
 
 def test_services_see_storage_only_through_its_protocols() -> None:
-    for path in _modules("bot/services"):
+    for path in _feature_modules(SERVICE_SIDE) + _modules("bot/shared"):
         offending = _storage_imports(path) - {"storage.interfaces"}
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
 
@@ -199,14 +231,14 @@ def test_every_protocol_has_both_backends() -> None:
 
 
 def test_storage_defines_no_domain_records() -> None:
-    """Records the services see live in bot/core; storage keeps only private row plumbing."""
+    """Records the services see live in domain/; storage keeps only private row plumbing."""
     for path in _modules("storage"):
         if path.name == "migrations.py":
             continue
         for name, cls in _classes(path).items():
             decorated = any("dataclass" in ast.unparse(d) for d in cls.decorator_list)
             assert not (decorated and not name.startswith("_")), (
-                f"{path.relative_to(ROOT)} defines the record {name}: move it to bot/core")
+                f"{path.relative_to(ROOT)} defines the record {name}: move it to domain/")
 
 
 ARXIV_STANDIN = "arxiv_standin"
@@ -238,21 +270,23 @@ def test_the_arxiv_standin_is_used_through_its_public_api_and_lazily_by_the_bot(
 
 
 def test_services_never_import_http_clients() -> None:
-    for path in _modules("bot/services"):
-        offending = {n for n in _imports(path) if n.split(".")[0] in ("aiohttp", "bot")
-                     and (n.split(".")[0] == "aiohttp" or n.startswith("bot.sources"))}
+    for path in _feature_modules(SERVICE_SIDE):
+        if path.stem == "arxiv_client":
+            continue
+        offending = {n for n in _imports(path) if n.split(".")[0] == "aiohttp"
+                     or n.startswith("bot.features.adding.arxiv_client")}
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}: use a port"
 
 
 # Cog handlers: options -> one service call -> ui. The exceptions, each for a reason:
 SEVERAL_SERVICE_CALLS = {
-    ("votes.py", "start"): "the ballot's message exists only once the answer is sent: "
+    ("votes", "start"): "the ballot's message exists only once the answer is sent: "
                            "`attach` records its id",
-    ("papers.py", "paper"): "a paper id that is not in the catalog is searched for as words "
+    ("papers", "paper"): "a paper id that is not in the catalog is searched for as words "
                             "(the search service's two entry points)",
-    ("queue.py", "suggest"): "an arXiv id is added to the catalog (`/add`'s service) before "
+    ("queue", "suggest"): "an arXiv id is added to the catalog (`/add`'s service) before "
                              "it is suggested",
-    ("sessions.py", "done"): "one call on each path: with notes the session is marked done, "
+    ("sessions", "done"): "one call on each path: with notes the session is marked done, "
                              "without them the form opens once the member may finish it",
 }
 
@@ -284,10 +318,13 @@ def _handlers(cls: ast.ClassDef) -> list[ast.AsyncFunctionDef]:
 
 def test_each_command_makes_one_service_call() -> None:
     several = {}
-    for path in sorted((ROOT / "bot" / "client" / "cogs").glob("*.py")):
+    cogs = [p for p in _feature_modules(DISCORD_SIDE) if p.stem.endswith("cog")]
+    assert len(cogs) >= 12
+    for path in cogs:
+        feature = path.parent.name
         for cls in _classes(path).values():
             for handler in _handlers(cls):
                 calls = _service_calls(cls, handler)
-                if len(calls) > 1 and (path.name, handler.name) not in SEVERAL_SERVICE_CALLS:
-                    several[f"{path.name} {cls.name}.{handler.name}"] = calls
+                if len(calls) > 1 and (feature, handler.name) not in SEVERAL_SERVICE_CALLS:
+                    several[f"{feature}/{path.name} {cls.name}.{handler.name}"] = calls
     assert several == {}

@@ -16,10 +16,10 @@ import pytest
 from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
-from bot.core.models import Paper
-from storage.bookmarks import SqliteBookmarkStore
-from storage.database import Database
-from storage.history import SqliteHistoryStore
+from domain.paper import Paper
+from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
+from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.sqlite.database import Database
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

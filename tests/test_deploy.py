@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.shards import parse_shard_ids
+from domain.shards import parse_shard_ids
 
 UNIT = Path(__file__).resolve().parents[1] / "deploy" / "paperclub@.service"
 

@@ -6,8 +6,8 @@ import ast
 import re
 from pathlib import Path
 
-from bot.core.messages import CATALOGUE
-from bot.core.reasons import ReasonCode
+from bot.shared.messages import CATALOGUE
+from domain.reasons import ReasonCode
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bot" / "core" / "strings"

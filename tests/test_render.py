@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 
 from bot.cli.render import FIELD_PREVIEW_CHARS, print_paper
-from bot.core.models import Affiliation, Paper
+from domain.paper import Affiliation, Paper
 
 
 def _render(paper: Paper) -> str:

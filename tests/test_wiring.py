@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.models import Paper
-from bot.core.storage_faults import CorruptDatabase
 from bot.settings import load_settings
 from bot.wiring import open_configured, opened_catalog
+from domain.paper import Paper
+from domain.storage_faults import CorruptDatabase
 from storage.postgres.database import PgDatabase
 from tests.storage.test_storage_faults import damaged_database
 

@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-from bot.core.listing_writer import format_listing
-from bot.core.models import Affiliation, Paper
-from bot.core.venue import derive_venue
+from bot.features.catalog.listing_writer import format_listing
+from bot.features.catalog.venue import derive_venue
+from domain.paper import Affiliation, Paper
 
 EN_WORDS = (
     "learning neural network transformer attention diffusion model language large reasoning "

@@ -29,7 +29,7 @@ import discord
 from pydantic import HttpUrl
 
 from bot.client.bot import PaperclubBot
-from bot.client.cogs.catalog import ADD_MENU
+from bot.features.catalog.cog import ADD_MENU
 from bot.settings import Settings
 from bot.wiring import build_bot
 

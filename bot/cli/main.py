@@ -29,21 +29,20 @@ from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints
 from bot.client.invite import PERMISSIONS, SCOPES, invite_url
-from bot.core.adding_types import AddedStatus, ArxivTrouble
-from bot.core.arxiv_ids import ArxivRef, IdScan, find_arxiv_ids
-from bot.core.arxiv_types import ArxivError, ArxivRejected
-from bot.core.catalog_types import AddStatus
-from bot.core.export import ExportFormat, ExportWhat
-from bot.core.lang import Lang
-from bot.core.models import Paper
-from bot.core.query import QueryError, parse_query
-from bot.core.records import dumps
-from bot.core.shards import parse_shard_ids
-from bot.services.adding import MAX_IDS
-from bot.services.catalog_files import CatalogFileError, CatalogFormat
-from bot.services.catalog_loader import LoadReport, StrictLoadError, load_catalog
-from bot.services.export import CATALOG_HEADING, catalog_text, select_by_ids, select_by_query
-from bot.services.search import SearchService, Strategy
+from bot.features.adding.arxiv_types import ArxivError, ArxivRejected
+from bot.features.adding.service import MAX_IDS
+from bot.features.catalog.files import CatalogFileError, CatalogFormat
+from bot.features.catalog.jsonl import dumps
+from bot.features.catalog.loader import LoadReport, StrictLoadError, load_catalog
+from bot.features.export.formats import ExportFormat, ExportWhat
+from bot.features.export.service import (
+    CATALOG_HEADING,
+    catalog_text,
+    select_by_ids,
+    select_by_query,
+)
+from bot.features.papers.query import QueryError, parse_query
+from bot.features.papers.search import SearchService, Strategy
 from bot.settings import (
     SEARCH_LIMIT_MAX,
     SEARCH_LIMIT_MIN,
@@ -51,6 +50,7 @@ from bot.settings import (
     Settings,
     load_settings,
 )
+from bot.shared.lang import Lang
 from bot.wiring import (
     MissingToken,
     build_bot,
@@ -59,8 +59,13 @@ from bot.wiring import (
     opened_export,
     token_of,
 )
-from storage.errors import StorageError
+from domain.adding import AddedStatus, ArxivTrouble
+from domain.arxiv_ids import ArxivRef, IdScan, find_arxiv_ids
+from domain.catalog import AddStatus
+from domain.paper import Paper
+from domain.shards import parse_shard_ids
 from storage.interfaces import PaperStore
+from storage.sqlite.errors import StorageError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
 PROGRESS_MIN_BYTES = 1_000_000

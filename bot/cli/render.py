@@ -8,10 +8,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.core.catalog_types import CatalogStats
-from bot.core.models import Paper
-from bot.core.records import paper_to_dict
-from bot.services.search import SearchOutcome
+from bot.features.catalog.jsonl import paper_to_dict
+from bot.features.papers.search import SearchOutcome
+from domain.catalog import CatalogStats
+from domain.paper import Paper
 
 FIELD_PREVIEW_CHARS = 2000
 """`show` prints at most this much of a field; `show --json` prints the whole record."""

@@ -18,26 +18,26 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from discord.ext import commands
 
+from bot.bundle import Services
 from bot.client.background import BackgroundTasks
-from bot.client.cogs.catalog import CatalogCog
-from bot.client.cogs.digest import DigestCog
-from bot.client.cogs.feeds import FeedCog
-from bot.client.cogs.group import GroupCog
-from bot.client.cogs.history import HistoryCog
-from bot.client.cogs.papers import PapersCog
-from bot.client.cogs.presenters import PresentCog
-from bot.client.cogs.queue import QueueCog
-from bot.client.cogs.reading import ReadingCog
-from bot.client.cogs.sessions import SessionCog
-from bot.client.cogs.subscriptions import SubscriptionsCog
-from bot.client.cogs.votes import VotesCog
 from bot.client.command_sync import sync_commands
-from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
-from bot.client.ui.cards import AbstractButton
-from bot.client.ui.vote import VoteButton
-from bot.services.bundle import Services
+from bot.features.catalog.cog import CatalogCog
+from bot.features.digest.cog import DigestCog
+from bot.features.feeds.cog import FeedCog
+from bot.features.group.cog import GroupCog
+from bot.features.notifications.sender import OutboxSender
+from bot.features.papers.card_view import AbstractButton
+from bot.features.papers.cog import PapersCog
+from bot.features.presenters.cog import PresentCog
+from bot.features.queue.cog import QueueCog
+from bot.features.reading.bookmarks_cog import ReadingCog
+from bot.features.reading.history_cog import HistoryCog
+from bot.features.sessions.cog import SessionCog
+from bot.features.subscriptions.cog import SubscriptionsCog
+from bot.features.votes.cog import VotesCog
+from bot.features.votes.ui import VoteButton
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -9,10 +9,10 @@ import discord
 from discord import app_commands
 
 from bot.client.tree import UserFacingError, lang_of, permission_name
-from bot.core.messages import t
+from bot.shared.messages import t
 
 if TYPE_CHECKING:
-    from bot.services.bundle import Services
+    from bot.bundle import Services
 
 
 def in_guild(interaction: discord.Interaction) -> bool:

@@ -10,7 +10,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.services.sync_record import SyncRecord
+from bot.shared.sync_record import SyncRecord
 
 log = logging.getLogger(__name__)
 

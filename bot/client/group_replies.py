@@ -11,17 +11,17 @@ from discord import app_commands
 
 from bot.client.replies import respond
 from bot.client.tree import lang_of
-from bot.client.ui.cards import escape
 from bot.client.ui.pages import PagesView, page_embed
-from bot.core.card import fit
-from bot.core.lang import Lang
-from bot.core.messages import t
-from bot.core.models import Paper
-from bot.core.pages import TextPage
-from bot.core.query import QueryError, parse_query
-from bot.core.results import choice_name, titles_in_order
-from bot.core.text import has_cjk
-from bot.services.search import SearchService
+from bot.features.papers.card import fit
+from bot.features.papers.card_view import escape
+from bot.features.papers.query import QueryError, parse_query
+from bot.features.papers.results import choice_name, titles_in_order
+from bot.features.papers.search import SearchService
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+from bot.shared.pages import TextPage
+from domain.paper import Paper
+from domain.text import has_cjk
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot

@@ -9,8 +9,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.core.lang import Lang
-from bot.core.messages import CATALOGUE, t
+from bot.shared.lang import Lang
+from bot.shared.messages import CATALOGUE, t
 
 COMMAND_PREFIX = "cmd."
 LOCALES = {discord.Locale.chinese: Lang.ZH_HANS, discord.Locale.taiwan_chinese: Lang.ZH_HANT}

@@ -11,9 +11,9 @@ from discord import app_commands
 
 from bot.client.replies import safe_send
 from bot.client.user_input import clean_options
-from bot.core.lang import Lang
-from bot.core.messages import Refusal, t
-from bot.core.storage_faults import DatabaseBusy, StorageError, write_wait_hook
+from bot.shared.lang import Lang
+from bot.shared.messages import Refusal, t
+from domain.storage_faults import DatabaseBusy, StorageError, write_wait_hook
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.text import tidy
+from domain.text import tidy
 
 
 def clean_options(data: Any) -> None:

@@ -15,7 +15,7 @@ from arxiv_standin import (
     compile_query,
     default_papers,
 )
-from bot.core.arxiv_atom import parse_atom
+from bot.features.adding.arxiv_atom import parse_atom
 from bot.settings import bundled_catalog
 
 

@@ -9,7 +9,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.client.cogs.papers import BUSY_LOOKUPS, Deadline
+from bot.features.papers.cog import BUSY_LOOKUPS, Deadline
 
 
 @dataclass

@@ -6,10 +6,10 @@ from datetime import date
 
 import pytest
 
-from bot.client.outbound.own_posts import carries_marker
-from bot.core.feed_types import announcement_marker
-from bot.services.digest import digest_marker
-from bot.services.votes import vote_marker
+from bot.client.own_posts import carries_marker
+from bot.features.digest.service import digest_marker
+from bot.features.votes.service import vote_marker
+from domain.feeds import announcement_marker
 
 
 @pytest.mark.parametrize(("footer", "marker"), [

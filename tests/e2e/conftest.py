@@ -10,8 +10,8 @@ import pytest
 
 from arxiv_standin import ArxivStandIn
 from bot.client.bot import PaperclubBot
+from bot.features.adding.arxiv_client import ArxivClient
 from bot.settings import Settings, load_settings
-from bot.sources.arxiv import ArxivClient
 from discord_standin import Guild, StandIn
 from tests.clocks import FakeClock, SleepTime
 from tests.e2e.harness import start_paperclub

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.client.bot import PaperclubBot
-from bot.services.arxiv_port import ArxivSource
+from bot.features.adding.arxiv_port import ArxivSource
 from bot.settings import Settings
 from bot.wiring import build_bot
 from discord_standin import StandIn

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.client.bot import PaperclubBot
-from bot.core.models import Links, Paper
 from discord_standin import Guild, Message, StandIn
+from domain.paper import Links, Paper
 from tests.group import People
 
 GROKKING = "To Grok Grokking: Provable Grokking in Ridge Regression"

@@ -15,10 +15,8 @@ from opencc import OpenCC
 
 from arxiv_standin import ArxivFault, ArxivStandIn
 from bot.client.bot import PaperclubBot
-from bot.core.lang import Lang
-from bot.core.messages import t
-from bot.core.models import Paper
-from bot.core.text import to_traditional
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from discord_standin import (
     Callback,
     Guild,
@@ -29,6 +27,8 @@ from discord_standin import (
     StandIn,
     User,
 )
+from domain.paper import Paper
+from domain.text import to_traditional
 from tests.clocks import FakeClock
 from tests.group import People
 

@@ -13,9 +13,9 @@ from discord import app_commands
 
 from bot.client.bot import PaperclubBot
 from bot.client.translator import COMMAND_PREFIX, command_keys
-from bot.core.lang import Lang
-from bot.core.messages import CATALOGUE, t
 from bot.settings import Settings
+from bot.shared.lang import Lang
+from bot.shared.messages import CATALOGUE, t
 from bot.wiring import build_bot
 
 E2E = Path(__file__).resolve().parent

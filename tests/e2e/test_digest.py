@@ -9,12 +9,12 @@ import discord
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.card import fit
-from bot.core.digest_types import DigestConfig, LedgerEntry
-from bot.core.lang import Lang
-from bot.core.messages import render_reason
+from bot.features.papers.card import fit
 from bot.settings import Settings
+from bot.shared.lang import Lang
+from bot.shared.messages import render_reason
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, Overwrite, StandIn
+from domain.digest import DigestConfig, LedgerEntry
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
 from tests.group import People

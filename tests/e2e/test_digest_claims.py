@@ -10,13 +10,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.digest_types import Claim, Lease, LedgerEntry
-from bot.core.lang import Lang
-from bot.core.messages import t
-from bot.core.reasons import ReasonCode
-from bot.services.digest import digest_nonce
+from bot.features.digest.service import digest_nonce
 from bot.settings import Settings
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, StandIn
+from domain.digest import Claim, Lease, LedgerEntry
+from domain.reasons import ReasonCode
 from tests.clocks import FakeClock, Ticker
 from tests.e2e.harness import start_claim_owner
 from tests.group import People

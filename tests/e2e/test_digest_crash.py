@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.digest_types import DigestConfig, LedgerEntry
 from discord_standin import Fault, Guild, Message, StandIn, User
-from storage.database import Database
-from storage.digests import SqliteDigestStore
+from domain.digest import DigestConfig, LedgerEntry
+from storage.digest.sqlite import SqliteDigestStore
+from storage.sqlite.database import Database
 from tests.clocks import Ticker
 
 pytestmark = pytest.mark.slow

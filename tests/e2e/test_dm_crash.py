@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.digest_types import DigestConfig
-from bot.core.subscription_types import Delivery, Subscription
-from bot.core.topic_match import normalise_topic
-from bot.services.catalog_loader import load_catalog
-from bot.services.digest import DigestService
+from bot.features.catalog.loader import load_catalog
+from bot.features.digest.service import DigestService
+from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Fault, Guild, StandIn, User
-from storage.database import Database
-from storage.digests import SqliteDigestStore
-from storage.papers import SqlitePaperStore
-from storage.subscriptions import SqliteSubscriptionStore
+from domain.digest import DigestConfig
+from domain.subscriptions import Delivery, Subscription
+from storage.digest.sqlite import SqliteDigestStore
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
+from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from tests.e2e.test_digest_crash import ROOT, TRIALS, BotProcess, _ledger, _until
 
 pytestmark = pytest.mark.slow

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from arxiv_standin import ArxivStandIn, StandinPaper
-from bot.core.subscription_types import Delivery, Subscription
-from bot.core.topic_match import normalise_topic
+from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Fault, Guild, Member, StandIn, User
-from storage.database import Database
-from storage.feeds import SqliteFeedStore
-from storage.subscriptions import SqliteSubscriptionStore
+from domain.subscriptions import Delivery, Subscription
+from storage.feeds.sqlite import SqliteFeedStore
+from storage.sqlite.database import Database
+from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from tests.clocks import Ticker
 from tests.e2e.test_digest_crash import IDENTIFY_SPACING, BotProcess, _until
 

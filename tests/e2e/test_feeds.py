@@ -12,15 +12,15 @@ import pytest
 
 from arxiv_standin import ArxivFault, ArxivStandIn, StandinPaper
 from bot.client.bot import PaperclubBot
-from bot.core.digest_types import Lease
-from bot.core.feed_types import announcement_marker, announcement_nonce
-from bot.core.lang import Lang
-from bot.core.messages import t
-from bot.services.feed_delivery import FeedPost
+from bot.features.adding.arxiv_client import ArxivClient
+from bot.features.feeds.delivery import FeedPost
 from bot.settings import Settings
-from bot.sources.arxiv import ArxivClient
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from bot.wiring import build_bot
 from discord_standin import Guild, Message, StandIn
+from domain.digest import Lease
+from domain.feeds import announcement_marker, announcement_nonce
 from tests.clocks import FakeClock, SleepTime, Ticker
 from tests.group import People, assert_no_tasks_left
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.session_types import Place, ReminderStatus
-from bot.core.vote_types import VoteOption
-from bot.services.catalog_loader import load_catalog
+from bot.features.catalog.loader import load_catalog
 from discord_standin import Fault, Guild, Message, StandIn
-from storage.database import Database
-from storage.papers import SqlitePaperStore
-from storage.sessions import SqliteSessionStore
-from storage.votes import SqliteVoteStore
+from domain.sessions import Place, ReminderStatus
+from domain.votes import VoteOption
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sessions.sqlite import SqliteSessionStore
+from storage.sqlite.database import Database
+from storage.votes.sqlite import SqliteVoteStore
 from tests.clocks import Ticker
 from tests.e2e.test_digest_crash import IDENTIFY_SPACING, ROOT, BotProcess, _until
 

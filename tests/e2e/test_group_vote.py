@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.client.bot import PaperclubBot
-from bot.core.models import Paper
-from bot.core.vote_types import VoteOption, VoteStatus
 from bot.settings import Settings
 from bot.wiring import open_configured
 from discord_standin import Fault, Guild, Message, StandIn
+from domain.paper import Paper
+from domain.votes import VoteOption, VoteStatus
 from storage import backend as stores
 from tests.clocks import FakeClock, Ticker
 from tests.e2e.group_steps import answer, suggest

@@ -8,8 +8,8 @@ from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
 from bot.client.bot import PaperclubBot
-from bot.core.models import Paper
 from discord_standin import Callback, Guild, Member, Message, OptionValue, StandIn
+from domain.paper import Paper
 from tests.e2e.group_steps import answer, suggest
 from tests.group import People
 

@@ -8,8 +8,8 @@ import dataclasses
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.subscription_types import Delivery
 from discord_standin import Guild, Message, StandIn, User
+from domain.subscriptions import Delivery
 from tests.e2e.test_subscriptions import _next_paper_topic
 from tests.group import People
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.card import EMBED_TOTAL_LIMIT
-from bot.core.models import Paper
-from bot.core.records import dumps
-from bot.services.catalog_loader import load_catalog
+from bot.features.catalog.jsonl import dumps
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.card import EMBED_TOTAL_LIMIT
 from bot.settings import Settings
 from discord_standin import Fault, Guild, Message, OptionValue, StandIn
+from domain.paper import Paper
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
 from tests.group import People
@@ -174,8 +174,8 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
 async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,
                                                  guild: Guild,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.client.cogs.papers as papers_cog
-    from bot.client.ui.results import ResultsView
+    import bot.features.papers.cog as papers_cog
+    from bot.features.papers.results_view import ResultsView
 
     def quick(**kwargs: object) -> ResultsView:
         return ResultsView(**kwargs, timeout=0.2)  # type: ignore[arg-type]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.client.bot import PaperclubBot
-from bot.core.models import Paper
 from discord_standin import Guild, Member, StandIn
+from domain.paper import Paper
 from tests.e2e.group_steps import answer, suggest
 from tests.group import People
 

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.client.cogs.papers import PapersCog
-from bot.client.ui.results import ResultsView
-from bot.core.models import Paper
-from bot.core.results import PER_PAGE
+from bot.features.papers.cog import PapersCog
+from bot.features.papers.results import PER_PAGE
+from bot.features.papers.results_view import ResultsView
 from discord_standin import Guild, InteractionHandle, StandIn
-from storage import rows
+from domain.paper import Paper
+from storage.papers import rows
 from tests.group import People
 
 

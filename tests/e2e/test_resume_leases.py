@@ -15,16 +15,16 @@ from typing import Any, TypeVar
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.digest_types import Lease
-from bot.core.models import Paper
-from bot.core.session_types import Place, ReminderStatus
-from bot.core.vote_types import Vote, VoteOption, VoteStatus
-from bot.services.leases import DEFAULT_LEASE
-from bot.services.reminders import ReminderOutcome, reminder_nonce
-from bot.services.votes import CloseStatus, vote_nonce
+from bot.features.sessions.reminders import ReminderOutcome, reminder_nonce
+from bot.features.votes.service import CloseStatus, vote_nonce
 from bot.settings import Settings
+from bot.shared.leases import DEFAULT_LEASE
 from bot.wiring import open_configured
 from discord_standin import Channel, Guild, StandIn
+from domain.digest import Lease
+from domain.paper import Paper
+from domain.sessions import Place, ReminderStatus
+from domain.votes import Vote, VoteOption, VoteStatus
 from storage import backend as stores
 from storage.interfaces import VoteStore
 from tests.clocks import FakeClock, Ticker

@@ -7,10 +7,10 @@ from datetime import datetime
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.models import Paper
-from bot.services.reminders import ReminderOutcome
+from bot.features.sessions.reminders import ReminderOutcome
 from bot.settings import Settings
 from discord_standin import Channel, ChannelType, Guild, Member, Message, Role, StandIn
+from domain.paper import Paper
 from tests.clocks import FakeClock
 from tests.e2e.group_steps import suggest
 from tests.e2e.harness import start_paperclub

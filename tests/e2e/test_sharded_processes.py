@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from bench.sharded_digest import SharedDatabase, due_now, servers, until_finished
-from bot.core.shards import Shards
 from discord_standin import Guild, StandIn
+from domain.shards import Shards
 from tests.backends import NOT_RUN
 from tests.e2e.test_digest_crash import ROOT, BotProcess, _until
 from tools.throwaway_postgres import PostgresServer

@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.core.storage_faults import DiskFull
 from bot.settings import Settings
 from discord_standin import CallbackType, Guild, StandIn
+from domain.storage_faults import DiskFull
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
 from tests.group import People

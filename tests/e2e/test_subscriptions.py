@@ -6,10 +6,10 @@ import dataclasses
 from pathlib import Path
 
 from bot.client.bot import PaperclubBot
-from bot.core.catalog_types import AddStatus
-from bot.core.models import Links, Paper
-from bot.core.records import dumps
+from bot.features.catalog.jsonl import dumps
 from discord_standin import Guild, Member, OptionValue, StandIn, User
+from domain.catalog import AddStatus
+from domain.paper import Links, Paper
 from tests.group import People
 
 

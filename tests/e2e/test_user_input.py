@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.client.bot import PaperclubBot
-from bot.core.lang import Lang
-from bot.core.messages import t
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from discord_standin import CallbackType, Guild, OptionValue, StandIn
 from tests.group import People
 

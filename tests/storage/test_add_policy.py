@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.adding_types import AddPolicy, WhoAdds
+from domain.adding import AddPolicy, WhoAdds
 from tests.backends import Backend
 
 

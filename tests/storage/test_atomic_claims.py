@@ -12,14 +12,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.core.digest_types import Claim, DigestConfig, Lease
-from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
-from bot.core.reasons import Reason, ReasonCode
-from bot.core.session_types import Place
-from storage.database import Database
-from storage.digests import SqliteDigestStore
-from storage.outbox import SqliteOutboxStore
-from storage.sessions import SqliteSessionStore
+from domain.digest import Claim, DigestConfig, Lease
+from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
+from domain.reasons import Reason, ReasonCode
+from domain.sessions import Place
+from storage.digest.sqlite import SqliteDigestStore
+from storage.notifications.sqlite import SqliteOutboxStore
+from storage.sessions.sqlite import SqliteSessionStore
+from storage.sqlite.database import Database
 
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
 

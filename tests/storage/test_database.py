@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.database import Database, SchemaError
-from storage.migrations import LATEST_VERSION, MIGRATIONS
+from storage.sqlite.database import Database, SchemaError
+from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
 
 async def test_migrates_an_empty_database_to_the_latest_version(tmp_path: Path) -> None:

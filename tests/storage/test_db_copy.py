@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.copy_types import TableCount
-from bot.core.query import parse_query
-from bot.services.catalog_loader import load_catalog
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import parse_query
+from domain.copy import TableCount
 from storage.copy import copy_database
-from storage.database import Database
-from storage.errors import SchemaError
-from storage.papers import SqlitePaperStore
+from storage.papers.postgres import PgPaperStore
+from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION, SQLITE_VERSION
-from storage.postgres.papers import PgPaperStore
+from storage.sqlite.database import Database
+from storage.sqlite.errors import SchemaError
 from tools.throwaway_postgres import PostgresServer
 
 QUERIES = ("grokking", "蒸馏", "attention", "learn", "diffusion model", "Vardi")

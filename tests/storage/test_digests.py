@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, date, datetime, timedelta
 
-from bot.core.digest_types import Claim, DigestConfig, Lease
-from bot.core.lang import Lang
-from bot.core.messages import render_reason
-from bot.core.reasons import Reason, ReasonCode
+from bot.shared.lang import Lang
+from bot.shared.messages import render_reason
+from domain.digest import Claim, DigestConfig, Lease
+from domain.reasons import Reason, ReasonCode
 from tests.backends import Backend
 
 GUILD = 42

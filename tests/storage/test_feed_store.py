@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.core.digest_types import Lease
-from bot.core.feed_types import FeedAddStatus
-from bot.core.reasons import Reason, ReasonCode
+from domain.digest import Lease
+from domain.feeds import FeedAddStatus
+from domain.reasons import Reason, ReasonCode
 from tests.backends import Backend
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

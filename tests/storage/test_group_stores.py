@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.core.digest_types import Lease
-from bot.core.group_types import SuggestOutcome
-from bot.core.reasons import Reason, ReasonCode
-from bot.core.session_types import GroupSettings, Place, ReminderStatus, SessionStatus
-from bot.core.vote_types import VoteOption, VoteStatus
+from domain.digest import Lease
+from domain.group import SuggestOutcome
+from domain.reasons import Reason, ReasonCode
+from domain.sessions import GroupSettings, Place, ReminderStatus, SessionStatus
+from domain.votes import VoteOption, VoteStatus
 from tests.backends import Backend
 
 T0 = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

@@ -7,11 +7,11 @@ import asyncio
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from bot.core.digest_types import Claim, Lease
-from bot.core.outbox_types import OutboxEntry, OutboxKind, OutboxUnit
-from bot.core.shards import Shards
-from storage.database import Database
-from storage.outbox import SqliteOutboxStore
+from domain.digest import Claim, Lease
+from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
+from domain.shards import Shards
+from storage.notifications.sqlite import SqliteOutboxStore
+from storage.sqlite.database import Database
 from tests.backends import Backend
 
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.catalog_types import AddStatus, LoadSource
-from bot.core.models import Links, Paper, paper_id
-from bot.core.query import parse_query
-from bot.core.records import dumps
-from bot.core.text import title_key
-from bot.services.catalog_loader import load_catalog
-from storage.database import Database
-from storage.migrations import MIGRATIONS
-from storage.papers import SqlitePaperStore
+from bot.features.catalog.jsonl import dumps
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import parse_query
+from domain.catalog import AddStatus, LoadSource
+from domain.paper import Links, Paper, paper_id
+from domain.text import title_key
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
+from storage.sqlite.migrations import MIGRATIONS
 from tests.backends import Backend
 
 WHEN = datetime(2024, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)

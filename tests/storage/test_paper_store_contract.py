@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.models import Paper
-from bot.core.query import parse_query
-from bot.services.catalog_loader import load_catalog
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import parse_query
+from domain.paper import Paper
 from tests.backends import Backend
 
 HOSTILE = ['"', "AND", "OR NOT", "NEAR(", "*", "-foo", "title:x", "C++", "R&D", "'", ":",

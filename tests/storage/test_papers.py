@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.catalog_types import LoadSource
-from bot.core.listing_writer import format_listing
-from bot.core.models import Paper
-from bot.core.query import parse_query
-from bot.services.catalog_loader import load_catalog
-from storage.database import Database
-from storage.papers import SqlitePaperStore
+from bot.features.catalog.listing_writer import format_listing
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import parse_query
+from domain.catalog import LoadSource
+from domain.paper import Paper
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
 from tools.synthetic_catalog import write_listing
 
 
@@ -162,9 +162,9 @@ async def test_readers_see_the_last_committed_catalog_during_a_load(
 async def test_a_paper_id_collision_rejects_that_record_not_the_load(
         db: Database, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
     """Two titles with one public id: the second is reported, the rest still load."""
-    import bot.core.models
+    import domain.paper
 
-    monkeypatch.setattr(bot.core.models, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
+    monkeypatch.setattr(domain.paper, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
     store = SqlitePaperStore(db)
     counts = await store.load(((n, p) for n, p in enumerate(bundled_papers, start=1)),
                               source=LoadSource("tiny ids"))
@@ -176,11 +176,11 @@ async def test_a_paper_id_collision_rejects_that_record_not_the_load(
 async def test_migration_5_moves_old_ids_everywhere(tmp_path: Path,
                                                     bundled_papers: list[Paper]) -> None:
     """A database from before 64-bit ids gets them, in papers and in every reference."""
-    from bot.core.models import paper_id
+    from domain.paper import paper_id
 
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as conn:  # the schema as version 4 left it, 10-char ids
-        from storage.migrations import MIGRATIONS
+        from storage.sqlite.migrations import MIGRATIONS
 
         for migration in MIGRATIONS[:4]:
             for statement in migration.statements:
@@ -209,14 +209,14 @@ async def test_duplicates_and_collisions_are_found_across_load_transactions(
         tmp_path: Path, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
     """The store looks up what this load already wrote (it keeps no title in memory): the
     same duplicates and id collisions whether the load takes one transaction or many."""
-    import bot.core.models
-    import storage.paper_loading
+    import domain.paper
+    import storage.papers.sqlite_loading
 
-    monkeypatch.setattr(bot.core.models, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
+    monkeypatch.setattr(domain.paper, "PAPER_ID_CHARS", 1)  # 16 possible ids: collisions
     papers = [*bundled_papers, *bundled_papers[::7], *bundled_papers[:2]]
     outcomes = []
     for batch in (1000, 3):
-        monkeypatch.setattr(storage.paper_loading, "LOAD_BATCH", batch)
+        monkeypatch.setattr(storage.papers.sqlite_loading, "LOAD_BATCH", batch)
         db = await Database.open(tmp_path / f"{batch}.db")
         try:
             counts = await SqlitePaperStore(db).load(enumerate(papers, start=1),
@@ -248,17 +248,18 @@ async def test_a_load_ends_with_one_index_segment_and_the_default_merges(
     """Each load transaction writes index segments, merged lazily while the load runs; the
     load merges them into one before the switch (searches read one b-tree a term), and leaves
     FTS5's own defaults for the adds that follow."""
-    import storage.paper_loading
+    import storage.papers.sqlite_loading
 
     found = []
     for batch, pages in ((1000, 2000), (2, 1)):
-        monkeypatch.setattr(storage.paper_loading, "LOAD_BATCH", batch)
-        monkeypatch.setattr(storage.paper_loading, "MERGE_PAGES", pages)
+        monkeypatch.setattr(storage.papers.sqlite_loading, "LOAD_BATCH", batch)
+        monkeypatch.setattr(storage.papers.sqlite_loading, "MERGE_PAGES", pages)
         db = await Database.open(tmp_path / f"{batch}.db")
         try:
             store = SqlitePaperStore(db)
             await store.load(enumerate(bundled_papers, start=1), source=LoadSource("x"))
-            assert _fts_segments(tmp_path / f"{batch}.db") == (1, storage.paper_loading.FTS_OPTIONS)
+            assert _fts_segments(tmp_path / f"{batch}.db") == (
+                1, storage.papers.sqlite_loading.FTS_OPTIONS)
             found.append([[hit.paper.title_en for hit in await store.search(parse_query(q))]
                           for q in ("learning", "model", "学习", "Zhang")])
         finally:

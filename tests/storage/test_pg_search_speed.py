@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from bot.core.catalog_types import LoadSource
-from bot.core.models import Paper
-from bot.core.query import parse_query
+from bot.features.papers.query import parse_query
+from domain.catalog import LoadSource
+from domain.paper import Paper
+from storage.papers.postgres import PgPaperStore
 from storage.postgres.database import PgDatabase
-from storage.postgres.papers import PgPaperStore
 
 _OUT_OF_STEP = (
     "SELECT count(*) FROM papers p FULL JOIN paper_heads h ON h.id = p.id "

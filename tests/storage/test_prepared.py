@@ -12,10 +12,10 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.models import Paper
-from bot.core.text import CJK_RUN, cjk_bigrams, fold_chinese, index_form, nfkc, tidy
-from storage.fts import index_row
-from storage.prepared import content_hash, json_pairs, json_strings, prepare
+from domain.paper import Paper
+from domain.text import CJK_RUN, cjk_bigrams, fold_chinese, index_form, nfkc, tidy
+from storage.papers.fts import index_row
+from storage.papers.prepared import content_hash, json_pairs, json_strings, prepare
 
 TEXT = st.text(st.characters(codec="utf-8") | st.sampled_from("中文岭回歸 \"\\\n\t\u3000ａ"))
 

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from bench.catalog_queries import Query, known_queries
-from bot.core.models import Paper
-from bot.core.query import parse_query
-from bot.services.catalog_loader import load_catalog
-from bot.services.search import SearchService, Strategy
-from storage.database import Database
+from bot.features.catalog.loader import load_catalog
+from bot.features.papers.query import parse_query
+from bot.features.papers.search import SearchService, Strategy
+from domain.paper import Paper
 from storage.interfaces import PaperStore
-from storage.papers import SqlitePaperStore
+from storage.papers.postgres import PgPaperStore
+from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
-from storage.postgres.papers import PgPaperStore
+from storage.sqlite.database import Database
 from tools.synthetic_catalog import write_listing
 from tools.throwaway_postgres import PostgresServer
 

@@ -6,14 +6,14 @@ import dataclasses
 import sqlite3
 from pathlib import Path
 
-from bot.core.catalog_types import LoadSource
-from bot.core.models import Paper, Track, Venue, paper_id
-from bot.core.query import parse_query
-from bot.core.topic_match import CompiledTopic, PaperTerms
-from storage.database import Database
-from storage.fts import COLUMNS
-from storage.migrations import MIGRATIONS
-from storage.papers import SqlitePaperStore
+from bot.features.papers.query import parse_query
+from bot.features.subscriptions.topic_match import CompiledTopic, PaperTerms
+from domain.catalog import LoadSource
+from domain.paper import Paper, Track, Venue, paper_id
+from storage.papers.fts import COLUMNS
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
+from storage.sqlite.migrations import MIGRATIONS
 
 PROCEEDINGS = Paper(
     title_en="Sparse Probing of Grokked Transformers",

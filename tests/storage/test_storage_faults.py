@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.catalog_types import LoadSource
-from bot.core.models import Paper
-from bot.core.storage_faults import (
+from domain.catalog import LoadSource
+from domain.paper import Paper
+from domain.storage_faults import (
     CatalogLoadRunning,
     CorruptDatabase,
     DatabaseBusy,
@@ -23,8 +23,8 @@ from bot.core.storage_faults import (
     UnusablePath,
     write_wait_hook,
 )
-from storage.database import Database
-from storage.papers import SqlitePaperStore
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
 
 
 async def _real_database(path: Path, papers: list[Paper]) -> None:

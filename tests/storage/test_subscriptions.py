@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.reasons import Reason, ReasonCode
-from bot.core.subscription_types import AddResult, Delivery, Subscription
+from domain.reasons import Reason, ReasonCode
+from domain.subscriptions import AddResult, Delivery, Subscription
 from tests.backends import Backend
 
 

@@ -1,7 +1,7 @@
 """Topic matching in memory agrees with SQLite: `matches` finds what `store.search` finds.
 
 `python -m tools.sqlite_tokenizer_tables` prints fresh tokenizer tables for
-`bot/core/topic_match.py` when the tokenizer test below says they are stale.
+`bot/features/subscriptions/topic_match.py` when the tokenizer test below says they are stale.
 """
 
 from __future__ import annotations
@@ -15,20 +15,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.catalog_types import LoadSource
-from bot.core.models import Affiliation, Links, Paper, Track, Venue
-from bot.core.query import QueryError, parse_query, words_of
-from bot.core.text import CJK_RUN
-from bot.core.topic_match import (
+from bot.features.papers.query import QueryError, parse_query, words_of
+from bot.features.subscriptions.topic_match import (
     CompiledTopic,
     PaperTerms,
     index_columns,
     index_tokens,
 )
-from storage import fts
-from storage.database import Database
-from storage.papers import SqlitePaperStore
-from tests.core import topic_cases as unit
+from domain.catalog import LoadSource
+from domain.paper import Affiliation, Links, Paper, Track, Venue
+from domain.text import CJK_RUN
+from storage.papers import fts
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
+from tests.features.subscriptions import topic_cases as unit
 from tools.sqlite_tokenizer_tables import code_points, sqlite_tokens
 from tools.synthetic_catalog import synthetic_papers
 
@@ -285,7 +285,8 @@ UNIT_CASES = unit.LATIN_CASES + unit.CJK_CASES + unit.AUTHOR_CASES + unit.VENUE_
 @pytest.mark.parametrize(("text", "expected"), UNIT_CASES)
 async def test_unit_expectations_are_what_search_finds(unit_store: SqlitePaperStore, text: str,
                                                        expected: set[str]) -> None:
-    """The hand-written expectations of tests/core/test_topic_match.py hold in SQLite too."""
+    """The hand-written expectations of
+    tests/features/subscriptions/test_topic_match.py hold in SQLite too."""
     ids = {paper.id: name for name, paper in unit.PAPERS.items()}
     hits = await unit_store.search(parse_query(text), limit=10)
     assert {ids[hit.paper.id] for hit in hits} == expected

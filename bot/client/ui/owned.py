@@ -8,9 +8,9 @@ from typing import Any
 import discord
 
 from bot.client.replies import SentMessage, safe_send
-from bot.client.ui.cards import escape
-from bot.core.lang import Lang
-from bot.core.messages import t
+from bot.features.papers.card_view import escape
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 
 log = logging.getLogger(__name__)
 

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.client.ui.cards import CARD_COLOUR
 from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
-from bot.core.lang import Lang
-from bot.core.pages import TextPage
+from bot.features.papers.card_view import CARD_COLOUR
+from bot.shared.lang import Lang
+from bot.shared.pages import TextPage
 
 
 def page_embed(page: TextPage) -> discord.Embed:

@@ -1,0 +1,48 @@
+"""The services the Discord side uses, as one typed bundle handed to the bot and its cogs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.features.adding.arxiv_port import ArxivSource
+from bot.features.adding.service import AddingService
+from bot.features.catalog.service import CatalogService
+from bot.features.digest.service import DigestService
+from bot.features.export.service import ExportService
+from bot.features.feeds.service import FeedService
+from bot.features.group.service import GroupService
+from bot.features.papers.search import SearchService
+from bot.features.queue.service import QueueService
+from bot.features.reading.bookmarks import BookmarkService
+from bot.features.reading.history import HistoryService
+from bot.features.sessions.reminders import ReminderService
+from bot.features.sessions.service import SessionService
+from bot.features.subscriptions.forget import ForgetService
+from bot.features.subscriptions.service import SubscriptionService
+from bot.features.votes.service import VoteService
+from bot.shared.sync_record import SyncRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Every use case the cogs and the bot's lifecycle call (built by `bot.wiring`)."""
+
+    search: SearchService
+    catalog: CatalogService
+    digest: DigestService
+    subscriptions: SubscriptionService
+    sync_record: SyncRecord
+    queue: QueueService
+    votes: VoteService
+    bookmarks: BookmarkService
+    forget: ForgetService
+    group: GroupService
+    sessions: SessionService
+    reminders: ReminderService
+    history: HistoryService
+    export: ExportService
+    arxiv: ArxivSource
+    """arXiv's API, paced for the whole process (one client, closed with the bot)."""
+    adding: AddingService
+    """Papers added by arXiv id or link, and who may add them per server."""
+    feeds: FeedService

@@ -1,1 +1,0 @@
-"""Thin discord.py adapters: parse options, call core and services, hand results to the UI."""

@@ -1,0 +1,43 @@
+"""What every poster shares: Discord's refusals as the services see them, and finding a post
+of ours that went out before a crash."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import discord
+
+from bot.features.digest.delivery import DeliveryFailed
+from domain.reasons import from_discord
+
+
+def delivery_failure(exc: discord.HTTPException) -> DeliveryFailed:
+    """Discord's refusal as the services see it (rate limits are worth another try)."""
+    return DeliveryFailed(from_discord(exc.status, exc.code), exc.code or None,
+                          retryable=exc.status == 429)
+
+
+async def find_own_post(client: discord.Client, channel_id: int, marker: str, nonce: str,
+                        since: datetime) -> int | None:
+    """Our message after `since` carrying `nonce` or `marker` in an embed's footer: every
+    message since then, oldest first, 100 a page, as far as the channel goes. Discord's
+    refusal is raised as `DeliveryFailed`."""
+    channel = client.get_partial_messageable(channel_id)
+    me = client.user
+    try:
+        async for message in channel.history(limit=None, after=since, oldest_first=True):
+            if me is not None and message.author.id != me.id:
+                continue
+            if message.nonce == nonce or any(
+                    carries_marker(embed.footer.text or "", marker) for embed in message.embeds):
+                return message.id
+    except discord.HTTPException as exc:
+        raise delivery_failure(exc) from exc
+    return None
+
+
+def carries_marker(footer: str, marker: str) -> bool:
+    """Whether `marker` stands in the footer as a whole, not as the start of a longer one: the
+    post of `feed 1 · poll 2` is not the one of `feed 1 · poll 23`."""
+    return re.search(rf"(?<!\w){re.escape(marker)}(?!\w)", footer) is not None

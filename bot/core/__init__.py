@@ -1,1 +1,0 @@
-"""Pure logic: no Discord, no I/O. Everything here is tested directly."""

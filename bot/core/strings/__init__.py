@@ -1,1 +1,0 @@
-"""The message catalogue's data, one module per feature; `bot.core.messages` merges them."""

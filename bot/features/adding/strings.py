@@ -1,0 +1,118 @@
+"""Adding papers from arXiv: the context menu, `/catalog add`, `/group adding`, `/suggest` links."""
+
+from __future__ import annotations
+
+from bot.shared.lang import Texts, tr
+
+STRINGS: dict[str, Texts] = {
+    # who may add
+    "adding.only": tr("Only members with {who} can add papers to the catalog.",
+                      "只有拥有{who}的成员才能向论文库添加论文。",
+                      "只有擁有{who}的成員才能向論文庫新增論文。"),
+    "adding.who_role": tr("{perm} or the role {role}", "{perm}权限或 {role} 身份组",
+                          "{perm}權限或 {role} 身分組"),
+    "adding.policy.anyone": tr("Every member can now add papers from arXiv.",
+                               "现在所有成员都可以从 arXiv 添加论文。",
+                               "現在所有成員都可以從 arXiv 新增論文。"),
+    "adding.policy.curators": tr(
+        "Members with {perm} can add papers from arXiv (no curator role is set).",
+        "拥有{perm}权限的成员可以从 arXiv 添加论文（未设置策展身份组）。",
+        "擁有{perm}權限的成員可以從 arXiv 新增論文（未設定策展身分組）。"),
+    "adding.policy.curators_role": tr(
+        "Members with {perm} and members of {role} can add papers from arXiv.",
+        "拥有{perm}权限的成员以及 {role} 的成员可以从 arXiv 添加论文。",
+        "擁有{perm}權限的成員以及 {role} 的成員可以從 arXiv 新增論文。"),
+    "adding.policy.managers": tr("Only members with {perm} can add papers from arXiv.",
+                                 "只有拥有{perm}权限的成员可以从 arXiv 添加论文。",
+                                 "只有擁有{perm}權限的成員可以從 arXiv 新增論文。"),
+    "adding.policy.role_kept": tr(
+        "The curator role {role} is kept but has no effect until who is “curators”.",
+        "策展身份组 {role} 已保存，但只有在“谁”设为策展人时才生效。",
+        "策展身分組 {role} 已儲存，但只有在「誰」設為策展人時才生效。"),
+    # the answer
+    "adding.none_found": tr(
+        "No arXiv link or id found (such as `arxiv.org/abs/2401.01234` or `2401.01234`).",
+        "没有找到 arXiv 链接或编号（例如 `arxiv.org/abs/2401.01234` 或 `2401.01234`）。",
+        "沒有找到 arXiv 連結或編號（例如 `arxiv.org/abs/2401.01234` 或 `2401.01234`）。"),
+    "adding.line.added": tr("Added `{id}`: {title}", "已添加 `{id}`：{title}",
+                            "已新增 `{id}`：{title}"),
+    "adding.line.updated": tr("Updated `{id}` to its latest version: {title}",
+                              "已将 `{id}` 更新到最新版本：{title}",
+                              "已將 `{id}` 更新到最新版本：{title}"),
+    "adding.line.filled": tr("Linked `{id}` to a paper already in the catalog: {title}",
+                             "已将 `{id}` 关联到论文库中已有的论文：{title}",
+                             "已將 `{id}` 連結到論文庫中已有的論文：{title}"),
+    "adding.line.unchanged": tr("`{id}` is already in the catalog: {title}",
+                                "`{id}` 已在论文库中：{title}", "`{id}` 已在論文庫中：{title}"),
+    "adding.line.conflict": tr(
+        "`{id}` was not added: another arXiv paper with the same title is in the catalog: "
+        "{title}",
+        "`{id}` 未添加：论文库中已有另一篇同名的 arXiv 论文：{title}",
+        "`{id}` 未新增：論文庫中已有另一篇同名的 arXiv 論文：{title}"),
+    "adding.line.not_found": tr("`{id}`: arXiv has no paper with this id.",
+                                "`{id}`：arXiv 上没有这个编号的论文。",
+                                "`{id}`：arXiv 上沒有這個編號的論文。"),
+    "adding.line.malformed": tr("`{text}` is not an arXiv id: {why}.",
+                                "`{text}` 不是 arXiv 编号：{why}。",
+                                "`{text}` 不是 arXiv 編號：{why}。"),
+    "adding.more": tr("… and {n} more.", "……还有 {n} 条。", "……還有 {n} 條。"),
+    "adding.busy": tr("arXiv is busy, try in a minute.", "arXiv 正忙，请一分钟后再试。",
+                      "arXiv 正忙，請一分鐘後再試。"),
+    "adding.rejected": tr("arXiv refused the request: {reason}", "arXiv 拒绝了请求：{reason}",
+                          "arXiv 拒絕了請求：{reason}"),
+    "adding.found": tr("{n} papers from arXiv", "来自 arXiv 的 {n} 篇论文",
+                       "來自 arXiv 的 {n} 篇論文"),
+    # why an id is malformed (domain.arxiv_ids.IdProblem)
+    "arxiv_id.too_few_digits": tr(
+        "the number after the dot is too short (4 digits before 2015, 5 since)",
+        "点号后的数字太短（2015 年以前为 4 位，之后为 5 位）",
+        "點號後的數字太短（2015 年以前為 4 位，之後為 5 位）"),
+    "arxiv_id.too_many_digits": tr(
+        "the number after the dot is too long (4 digits before 2015, 5 since)",
+        "点号后的数字太长（2015 年以前为 4 位，之后为 5 位）",
+        "點號後的數字太長（2015 年以前為 4 位，之後為 5 位）"),
+    "arxiv_id.bad_month": tr("the first four digits must be a year and a month (YYMM)",
+                             "前四位数字必须是年份和月份（YYMM）",
+                             "前四位數字必須是年份和月份（YYMM）"),
+    "arxiv_id.before_new_scheme": tr("ids of the form YYMM.NNNN began in April 2007 (0704)",
+                                     "YYMM.NNNN 形式的编号始于 2007 年 4 月（0704）",
+                                     "YYMM.NNNN 形式的編號始於 2007 年 4 月（0704）"),
+    "arxiv_id.unknown_archive": tr(
+        "not an arXiv archive with old-style ids (such as hep-th/9901001)",
+        "不是使用旧式编号的 arXiv 分类（例如 hep-th/9901001）",
+        "不是使用舊式編號的 arXiv 分類（例如 hep-th/9901001）"),
+    "arxiv_id.bad_version": tr("versions start at v1", "版本号从 v1 开始", "版本號從 v1 開始"),
+    "arxiv_id.not_an_id": tr("not an arXiv id (such as 2401.01234 or hep-th/9901001)",
+                             "不是 arXiv 编号（例如 2401.01234 或 hep-th/9901001）",
+                             "不是 arXiv 編號（例如 2401.01234 或 hep-th/9901001）"),
+    # commands
+    "cmd.menu.add_paper": tr("Add paper to paperclub", "添加论文到 paperclub",
+                             "新增論文到 paperclub"),
+    "cmd.name.add": tr("add", "添加", "新增"),
+    "cmd.desc.catalog_add": tr("Add papers from arXiv by link or id",
+                               "通过链接或编号从 arXiv 添加论文",
+                               "透過連結或編號從 arXiv 新增論文"),
+    "cmd.desc.arxiv_link": tr("An arXiv link or id, such as 2401.01234 (several: separate them "
+                              "with spaces)",
+                              "arXiv 链接或编号，例如 2401.01234（多个请用空格分隔）",
+                              "arXiv 連結或編號，例如 2401.01234（多個請用空格分隔）"),
+    "cmd.name.adding": tr("adding", "添加论文", "新增論文"),
+    "cmd.desc.group_adding": tr("Who may add papers from arXiv", "谁可以从 arXiv 添加论文",
+                                "誰可以從 arXiv 新增論文"),
+    "cmd.name.who": tr("who", "谁", "誰"),
+    "cmd.desc.who": tr("Everyone, curators (Manage Server or the curator role), or Manage Server",
+                       "所有人、策展人（管理服务器权限或策展身份组），或仅管理服务器权限",
+                       "所有人、策展人（管理伺服器權限或策展身分組），或僅管理伺服器權限"),
+    "cmd.choice.anyone": tr("Everyone", "所有人", "所有人"),
+    "cmd.choice.curators": tr("Curators: Manage Server or the curator role",
+                              "策展人：管理服务器权限或策展身份组",
+                              "策展人：管理伺服器權限或策展身分組"),
+    "cmd.choice.managers": tr("Manage Server only", "仅限管理服务器权限", "僅限管理伺服器權限"),
+    "cmd.name.curator_role": tr("curator-role", "策展身份组", "策展身分組"),
+    "cmd.desc.curator_role": tr("Members of this role may add papers (leave empty: none)",
+                                "该身份组的成员可以添加论文（留空：无）",
+                                "該身分組的成員可以新增論文（留空：無）"),
+    "cmd.desc.suggest_paper": tr("A title, author, topic or arXiv link; pick one from the list",
+                                 "标题、作者、主题或 arXiv 链接；从列表中选择",
+                                 "標題、作者、主題或 arXiv 連結；從清單中選擇"),
+}

@@ -1,0 +1,151 @@
+"""Loading a catalog file into the store: parse, report bad records, build the next catalog."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import gc
+import logging
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from bot.features.catalog.bibtex import parse_bibtex
+from bot.features.catalog.files import CatalogFormat, LineReader, inspect_file
+from bot.features.catalog.listing import ParsedPaper, RecordError
+from bot.features.catalog.load_report import (
+    MAX_REPORTED_ERRORS,
+    LoadReport,
+    Parsed,
+    Progress,
+    StrictLoadError,
+)
+from bot.features.catalog.pipeline import PROCESS_FROM_BYTES, prepared_batches
+from domain.catalog import LoadSource
+from domain.paper import Paper
+from domain.paper_merge import filled
+from storage.interfaces import PaperStore
+
+# bibtexparser logs each broken block; the load report lists them once, with their line.
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+__all__ = ["MAX_REPORTED_ERRORS", "LoadReport", "StrictLoadError", "load_catalog"]
+
+
+async def load_catalog(
+    store: PaperStore,
+    path: Path,
+    *,
+    strict: bool = False,
+    prune: bool = False,
+    source: str | None = None,
+    progress: Progress | None = None,
+    fmt: CatalogFormat | None = None,
+    process_from: int = PROCESS_FROM_BYTES,
+) -> LoadReport:
+    """Load a listing, JSON Lines or BibTeX file (`fmt`, or told by `inspect_file`). Raises
+    `CatalogFileError` or `StrictLoadError`.
+
+    `source` names where the papers come from (what `prune` compares); by default it is the
+    file's resolved path, so two files with the same name in different folders stay apart.
+    A BibTeX entry for a paper already in the catalog only fills in what the paper lacks
+    (`paper_merge.filled`): a reference manager's export never erases the catalog's Chinese
+    title, summary or venue.
+
+    A listing or JSON Lines file of `process_from` bytes or more is parsed in a worker process
+    (`catalog_pipeline`): the event loop keeps answering while a big catalog loads."""
+    fmt = inspect_file(path, fmt)
+    report = LoadReport(source=source or str(path.resolve()), format=fmt)
+    parsed: Callable[[LineReader], Parsed] | None = None
+    if fmt is CatalogFormat.BIBTEX:
+        known = await _known(store, path)
+        parsed = functools.partial(_filled_in_bibtex, known=known)
+    origin = LoadSource(name=report.source)
+    with _PROMPT_SWITCHES.held():
+        async with contextlib.aclosing(prepared_batches(
+                report, origin, path, strict=strict, progress=progress, parsed=parsed,
+                process_from=process_from)) as batches:
+            counts = await store.load_prepared(batches, source=origin, prune=prune)
+    problems = [(line, f"same title as the record at line {first}")
+                for line, first in counts.duplicates]
+    problems += [(line, "its paper id collides with another paper's; change the title slightly")
+                 for line in counts.id_collisions]
+    problems += [(line, "its arXiv id belongs to another paper in the catalog or the file")
+                 for line in counts.arxiv_conflicts]
+    for line, reason in problems:
+        report.rejected += 1
+        if len(report.errors) < MAX_REPORTED_ERRORS:
+            report.errors.append(RecordError(line, reason))
+    report.errors.sort(key=lambda e: e.line)
+    report.counts = counts
+    return report
+
+
+LOAD_SWITCH_SECONDS = 0.001
+"""The interpreter's thread switch interval while a load runs (Python's default is 5 ms)."""
+NO_FULL_COLLECTIONS = 2**31 - 1
+"""The cyclic garbage collector's oldest-generation threshold while a load runs: never reached."""
+
+
+class _SwitchInterval:
+    """While any load runs: the interpreter's thread switch interval is short, and the cyclic
+    garbage collector runs no full collection; both are put back when the last load ends."""
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._loads = 0
+        self._saved_interval = 0.0
+        self._saved_thresholds = (0, 0, 0)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """While a load's threads receive and write rows, the event loop waits about a
+        millisecond for the GIL, not five: measured at 100k papers on two busy cores, stalls
+        over 50 ms fell from 22 to 3 and p99 from 30 to 20 ms, papers/s unchanged.
+
+        A load allocates rows fast enough to set off a full collection every few seconds, and
+        a full collection walks every object the process holds with the GIL taken: every
+        event-loop stall over 50 ms during a 100k reload in `bench interactions` was one
+        (96–308 ms, growing with the heap). The rows a load allocates die young and hold no
+        cycles, so the young generations' collections (a few ms) find what there is to find;
+        the next full collection after the load finds the rest."""
+        if not self._loads:
+            self._saved_interval = sys.getswitchinterval()
+            sys.setswitchinterval(self._seconds)
+            self._saved_thresholds = gc.get_threshold()
+            young, middle, _ = self._saved_thresholds
+            gc.set_threshold(young, middle, NO_FULL_COLLECTIONS)
+        self._loads += 1
+        try:
+            yield
+        finally:
+            self._loads -= 1
+            if not self._loads:
+                gc.set_threshold(*self._saved_thresholds)
+                sys.setswitchinterval(self._saved_interval)
+
+
+_PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)
+
+
+async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
+    """The catalog's papers that a BibTeX file describes (a first, parse-only pass)."""
+    def ids() -> list[str]:
+        return [item.paper.id for item in parse_bibtex(LineReader(path))
+                if isinstance(item, ParsedPaper)]
+
+    found = {}
+    for paper_id in dict.fromkeys(await asyncio.to_thread(ids)):
+        paper = await store.get(paper_id)
+        if paper is not None:
+            found[paper_id] = paper
+    return found
+
+
+def _filled_in_bibtex(reader: LineReader, known: dict[str, Paper]) -> Parsed:
+    for item in parse_bibtex(reader):
+        if isinstance(item, ParsedPaper) and item.paper.id in known:
+            yield ParsedPaper(item.line, filled(known[item.paper.id], item.paper),
+                              item.warnings)
+        else:
+            yield item

@@ -1,0 +1,108 @@
+"""`/group`: who organises, who adds papers from arXiv, the sessions' time zone, and when
+reminders go out (Manage Server)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.client.cog_base import AdminGroupCog
+from bot.client.replies import respond
+from bot.client.tree import lang_of, permission_name
+from bot.features.digest.plan import resolve_zone, suggest_zones
+from bot.features.sessions.plan import describe_offsets, parse_offsets
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+from domain.adding import AddPolicy, WhoAdds
+
+if TYPE_CHECKING:
+    pass
+
+
+@app_commands.default_permissions(manage_guild=True)
+class GroupCog(AdminGroupCog, group_name="group",
+               group_description="Reading-group settings for this server"):
+    """Server settings for sessions."""
+
+    @app_commands.command(name="organiser-role",
+                          description="Members of this role organise votes and sessions")
+    @app_commands.describe(role="The organiser role (leave empty: only Manage Server)")
+    async def organiser_role(self, interaction: discord.Interaction,
+                             role: discord.Role | None = None) -> None:
+        """Set or clear the organiser role."""
+        lang = lang_of(interaction)
+        await self.services.group.set_organiser_role(interaction.guild_id or 0,
+                                                     role.id if role else None)
+        perm = permission_name("manage_guild", lang)
+        text = (t(lang, "group.organisers.role", role=role.mention, perm=perm) if role
+                else t(lang, "group.organisers.default", perm=perm))
+        await respond(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="adding", description="Who may add papers from arXiv")
+    @app_commands.describe(
+        who="Everyone, curators (Manage Server or the curator role), or Manage Server",
+        curator_role="Members of this role may add papers (leave empty: none)")
+    @app_commands.choices(who=[
+        app_commands.Choice(name="Everyone", value=WhoAdds.ANYONE.value),
+        app_commands.Choice(name="Curators: Manage Server or the curator role",
+                            value=WhoAdds.CURATORS.value),
+        app_commands.Choice(name="Manage Server only", value=WhoAdds.MANAGERS.value)])
+    @app_commands.rename(curator_role="curator-role")
+    async def adding(self, interaction: discord.Interaction, who: str,
+                     curator_role: discord.Role | None = None) -> None:
+        """Set who may add papers (the context menu, `/catalog add`, `/suggest` with a link)."""
+        lang = lang_of(interaction)
+        policy = await self.services.adding.set_policy(
+            interaction.guild_id or 0, WhoAdds(who), curator_role.id if curator_role else None)
+        await respond(interaction, policy_text(policy, lang), ephemeral=True)
+
+    @app_commands.command(name="timezone",
+                          description="Time zone for sessions when there is no paper of the day")
+    @app_commands.describe(timezone="IANA time zone such as Europe/Berlin")
+    async def timezone(self, interaction: discord.Interaction,
+                       timezone: app_commands.Range[str, 1, 64]) -> None:
+        """Save the zone; the paper of the day's zone still wins when set."""
+        lang = lang_of(interaction)
+        zone = resolve_zone(timezone)
+        guild_id = interaction.guild_id or 0
+        used = await self.services.group.set_timezone(guild_id, zone)
+        text = t(lang, "group.timezone.saved", zone=zone.key)
+        if used.key != zone.key:
+            text += "\n" + t(lang, "group.timezone.digest_wins", zone=used.key)
+        await respond(interaction, text, ephemeral=True)
+
+    @timezone.autocomplete("timezone")
+    async def timezone_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        """IANA zones matching what is typed."""
+        return [app_commands.Choice(name=name, value=name) for name in suggest_zones(current)]
+
+    @app_commands.command(name="reminders", description="When reminders go out before sessions")
+    @app_commands.describe(before="Times before each session, such as 24h 1h")
+    async def reminders(self, interaction: discord.Interaction,
+                        before: app_commands.Range[str, 1, 60]) -> None:
+        """Save the reminder offsets."""
+        lang = lang_of(interaction)
+        offsets = parse_offsets(before)
+        await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
+        await respond(interaction, t(lang, "group.reminders.saved",
+                                     before=describe_offsets(offsets)), ephemeral=True)
+
+
+def policy_text(policy: AddPolicy, lang: Lang) -> str:
+    """Who may add papers now, in words."""
+    perm = permission_name("manage_guild", lang)
+    if policy.who is WhoAdds.ANYONE:
+        text = t(lang, "adding.policy.anyone")
+    elif policy.who is WhoAdds.MANAGERS:
+        text = t(lang, "adding.policy.managers", perm=perm)
+    elif policy.curator_role_id is None:
+        return t(lang, "adding.policy.curators", perm=perm)
+    else:
+        return t(lang, "adding.policy.curators_role", perm=perm,
+                 role=f"<@&{policy.curator_role_id}>")
+    if policy.curator_role_id is not None:
+        text += "\n" + t(lang, "adding.policy.role_kept", role=f"<@&{policy.curator_role_id}>")
+    return text

@@ -1,0 +1,51 @@
+"""The texts of notifications: mention lines and new-paper DMs, within Discord's limits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.features.papers.card import fit
+from bot.features.papers.card_view import escape
+from bot.features.papers.results import titles_in_order
+from bot.shared.lang import Lang
+from bot.shared.mentions import CONTENT_LIMIT, people
+from bot.shared.messages import t
+from domain.paper import Paper
+
+MAX_LISTED = 10
+
+
+def guild_lang(client: discord.Client, guild_id: int) -> Lang:
+    """The server's preferred language: for its channel posts and for DMs about it."""
+    guild = client.get_guild(guild_id)
+    return Lang.from_locale(str(guild.preferred_locale)) if guild else Lang.EN
+
+
+def mention_line(user_ids: Sequence[int], topics: Sequence[str], lang: Lang) -> str:
+    """`For: @a @b — matched grokking, ridge regression`: every mention kept (a batch from
+    `mention_batches` fits), the topics shortened to what is left of 2,000 characters."""
+    pinged = people(user_ids)
+    room = CONTENT_LIMIT - len(t(lang, "notify.mention", people=pinged, topics=""))
+    listed = fit(", ".join(escape(topic) for topic in topics), room)
+    return t(lang, "notify.mention", people=pinged, topics=listed)
+
+
+def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these members (at most 100 of them)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=user_id) for user_id in user_ids])
+
+
+def new_papers_message(papers: Sequence[tuple[Paper, Sequence[str]]], guild_name: str,
+                       lang: Lang) -> str:
+    """One DM per load: at most 10 papers listed, then how many more."""
+    lines = [t(lang, "notify.new_papers", guild=escape(guild_name))]
+    for paper, topics in papers[:MAX_LISTED]:
+        title = titles_in_order(paper, lang.chinese)[0]
+        lines.append(f"• **{escape(fit(title, 200))}** — {escape(', '.join(topics))} "
+                     f"(`/paper {paper.id}`)")
+    if len(papers) > MAX_LISTED:
+        lines.append(t(lang, "notify.more", n=len(papers) - MAX_LISTED))
+    return fit("\n".join(lines), CONTENT_LIMIT)

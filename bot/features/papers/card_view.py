@@ -1,0 +1,128 @@
+"""The one paper-card formatter: `Card` (pure) -> discord.Embed plus its buttons.
+
+A card links to the paper's arXiv page (or a title search) and its PDF; when the paper has both
+an English abstract and a Chinese AI summary, the card opens with the reader's and an
+`AbstractButton` shows the other, only to whoever clicks. The button is a `DynamicItem` (custom
+id `paperclub:abstract:<paper>:<en|zh>`), so it keeps working on cards posted before a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord.utils import escape_markdown, escape_mentions
+
+from bot.client.tree import lang_of
+from bot.features.papers.card import (
+    DESCRIPTION_LIMIT,
+    TITLE_LIMIT,
+    AbstractKind,
+    Card,
+    abstract_text,
+    build_card,
+    fit,
+)
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+from domain.paper import Paper
+
+if TYPE_CHECKING:
+    from bot.client.bot import PaperclubBot
+
+CARD_COLOUR = discord.Colour.from_rgb(88, 101, 242)
+
+
+def escape(text: str) -> str:
+    """Catalog or user text made inert: no markdown, no mention syntax."""
+    return escape_mentions(escape_markdown(text))
+
+
+def card_for(paper: Paper, lang: Lang, note: str = "", footer_note: str = "") -> Card:
+    """The pure card with Discord's escaping applied."""
+    return build_card(paper, lang, escape=escape, note=note, footer_note=footer_note)
+
+
+def card_embed(card: Card) -> discord.Embed:
+    """An embed with the card's title, link, description, fields and footer."""
+    embed = discord.Embed(title=card.title, url=card.url, description=card.description,
+                          colour=CARD_COLOUR)
+    for field in card.fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    embed.set_footer(text=card.footer)
+    return embed
+
+
+def link_button(card: Card) -> discord.ui.Button[discord.ui.View]:
+    """The button that opens the arXiv page (or a title search)."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=card.link_label, url=card.url)
+
+
+class AbstractButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                     template=r"paperclub:abstract:(?P<paper>[0-9a-f]{16}):(?P<kind>en|zh)"):
+    """Shows a paper's other text (English abstract or Chinese AI summary), ephemerally."""
+
+    def __init__(self, paper_id: str, kind: AbstractKind, label: str = "") -> None:
+        super().__init__(discord.ui.Button(
+            label=label or kind.value, style=discord.ButtonStyle.secondary,
+            custom_id=f"paperclub:abstract:{paper_id}:{kind.value}"))
+        self.paper_id = paper_id
+        self.kind = kind
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> AbstractButton:
+        """Rebuild the button from its custom id (also after a restart)."""
+        return cls(match["paper"], AbstractKind(match["kind"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer only the clicker."""
+        await send_abstract(interaction, self.paper_id, self.kind)
+
+
+async def send_abstract(interaction: discord.Interaction, paper_id: str,
+                        kind: AbstractKind) -> None:
+    """Answer only the clicker, in their language, with the text as it is stored now."""
+    bot = cast("PaperclubBot", interaction.client)
+    lang = lang_of(interaction)
+    paper = await bot.services.search.paper(paper_id)
+    text = abstract_text(paper, kind, lang) if paper is not None else ""
+    if paper is None or not text:
+        await interaction.response.send_message(t(lang, "card.gone"), ephemeral=True)
+        return
+    card = card_for(paper, lang)
+    embed = discord.Embed(
+        title=fit(f"{t(lang, kind.heading_key())} · {card.title}", TITLE_LIMIT),
+        url=card.url, description=fit(escape(text), DESCRIPTION_LIMIT), colour=CARD_COLOUR)
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
+    """The card's link buttons: its arXiv page (or a search), and its PDF when known."""
+    items: list[discord.ui.Item[Any]] = [link_button(card)]
+    if card.pdf_url:
+        items.append(discord.ui.Button(style=discord.ButtonStyle.link, label=card.pdf_label,
+                                       url=card.pdf_url))
+    return items
+
+
+def card_view(card: Card) -> discord.ui.View:
+    """The card's buttons in a view without timeout: links, and the other text's button,
+    dispatched by its custom id (a view holding only dynamic items is never stored).
+
+    Only here: a view that can stop or change (a result list) would unregister the dynamic
+    class for every message when it did, so those use `send_abstract` on a plain button."""
+    view = discord.ui.View(timeout=None)
+    for item in link_buttons(card):
+        view.add_item(item)
+    if card.other is not None and card.paper_id:
+        view.add_item(AbstractButton(card.paper_id, card.other, card.other_label))
+    return view
+
+
+def paper_message(paper: Paper, lang: Lang, note: str = "", footer_note: str = ""
+                  ) -> tuple[discord.Embed, discord.ui.View]:
+    """Embed and view for a single paper."""
+    card = card_for(paper, lang, note, footer_note)
+    return card_embed(card), card_view(card)

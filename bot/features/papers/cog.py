@@ -1,0 +1,178 @@
+"""`/paper` and `/random-paper`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.group_replies import paper_choices
+from bot.client.replies import respond
+from bot.client.tree import UserFacingError, lang_of
+from bot.features.papers.card import fit
+from bot.features.papers.card_view import escape, paper_message
+from bot.features.papers.query import QueryError, parse_query
+from bot.features.papers.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
+from bot.features.papers.results_view import LiveViews, ResultsView
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+from domain.paper import PAPER_ID_CHARS
+
+if TYPE_CHECKING:
+    from bot.bundle import Services
+    from bot.client.bot import PaperclubBot
+
+T = TypeVar("T")
+
+AUTOCOMPLETE_LIMIT = 25
+RESULT_LIMIT = 50
+DEFER_AFTER_SECONDS = 1.5
+BUSY_LOOKUPS = 8
+"""Lookups in flight beyond which a new one is deferred at once."""
+PAPER_ID = re.compile(rf"[0-9a-f]{{{PAPER_ID_CHARS}}}")
+
+
+class Deadline:
+    """Keeps `/paper` within Discord's 3-second deadline, even when lookups pile up.
+
+    A lookup is deferred when it is not done 1.5 s after Discord created the interaction (not
+    after the handler started: a busy event loop may start it late), and at once when
+    `BUSY_LOOKUPS` others are already in flight (then the loop is saturated and even the
+    deferral's own timer would fire late)."""
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+
+    async def answer(self, interaction: discord.Interaction, work: Awaitable[T], *,
+                     ephemeral: bool) -> T:
+        """Run `work`, deferring the answer when it cannot come in time."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        wait = DEFER_AFTER_SECONDS - max(0.0, age)
+        self.in_flight += 1
+        try:
+            if self.in_flight > BUSY_LOOKUPS or wait <= 0:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                return await work
+            task = asyncio.ensure_future(work)
+            done, _ = await asyncio.wait({task}, timeout=wait)
+            if not done:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            return await task
+        finally:
+            self.in_flight -= 1
+
+
+class PapersCog(commands.Cog):
+    """Looking papers up."""
+
+    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+        self.bot = bot
+        self.services = services
+        self.live = LiveViews(bot.background.spawn)
+        """The result lists still answering their buttons (at most `MAX_LIVE_VIEWS`)."""
+        self.deadline = Deadline()
+
+    @app_commands.command(
+        name="paper", description="Find a paper by title, author or topic, in English or Chinese")
+    @app_commands.describe(
+        query="Words from the title, an author, or a topic; leave empty for a random paper",
+        author="Only papers by this author (a surname is enough)",
+        venue="Main track, workshop, or a conference or workshop name",
+        honours="Spotlight, oral or poster",
+        private="Show the answer only to you",
+    )
+    @app_commands.choices(
+        honours=[app_commands.Choice(name="Spotlight", value="spotlight"),
+                 app_commands.Choice(name="Oral", value="oral"),
+                 app_commands.Choice(name="Poster", value="poster")],
+    )
+    async def paper(
+        self,
+        interaction: discord.Interaction,
+        query: app_commands.Range[str, 0, 300] | None = None,
+        author: app_commands.Range[str, 1, 100] | None = None,
+        venue: app_commands.Range[str, 1, 100] | None = None,
+        honours: str | None = None,
+        private: bool = False,
+    ) -> None:
+        """One match: its card. Several: a paged list. None: suggestions."""
+        lang = lang_of(interaction)
+        text_query = (query or "").strip()
+        if PAPER_ID.fullmatch(text_query):
+            paper = await self.services.search.paper(text_query)
+            if paper is not None:
+                embed, view = paper_message(paper, lang)
+                await respond(interaction, ephemeral=private, embed=embed,
+                              view=self.bot.track(view))
+                return
+        try:
+            parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
+        except QueryError as exc:
+            raise UserFacingError(exc.text(lang)) from None
+        if parsed.is_empty():
+            if text_query or author:
+                raise UserFacingError(t(lang, "query.no_words"))
+            await self._random(interaction, lang, private)
+            return
+        outcome = await self.deadline.answer(
+            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
+        shown_query = text_query or parsed.describe()
+        if not outcome.hits:
+            if outcome.unfiltered is not None:
+                shown_query = " ".join(parsed.words)
+            await respond(interaction, no_match_message(
+                shown_query, outcome.did_you_mean, lang, escape, filters=parsed.filters,
+                unfiltered=outcome.unfiltered), ephemeral=private)
+            return
+        note = t(lang, "results.corrected", s=escape(outcome.did_you_mean)) if (
+            outcome.did_you_mean) else ""
+        if len(outcome.hits) == 1:
+            embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
+            await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
+            return
+        results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in outcome.hits],
+                              query=shown_query, lang=lang, fetch=self.services.search.papers)
+        embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
+        results.message = await respond(interaction, note or None, embed=embed,
+                                        view=self.bot.track(self.live.add(results)),
+                                        ephemeral=private)
+
+    @paper.autocomplete("query")
+    async def paper_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """Up to 25 titles, in the language being typed; the value is the paper's id."""
+        return await paper_choices(self.services.search, interaction, current)
+
+    @paper.autocomplete("venue")
+    async def venue_autocomplete(self, interaction: discord.Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """Main track, workshop, any, then the catalog's conferences and workshops."""
+        lang = lang_of(interaction)
+        typed = current.strip().casefold()
+        tracks = [app_commands.Choice(name=t(lang, key), value=value) for key, value in (
+            ("cmd.choice.main", "main"), ("cmd.choice.workshop", "workshop"),
+            ("cmd.choice.any", "any"))]
+        choices = [c for c in tracks if typed in c.value or typed in c.name.casefold()]
+        names = await self.services.search.venue_names(current.strip(), AUTOCOMPLETE_LIMIT)
+        choices += [app_commands.Choice(name=fit(name, CHOICE_NAME_LIMIT),
+                                        value=name[:CHOICE_NAME_LIMIT]) for name in names]
+        return choices[:AUTOCOMPLETE_LIMIT]
+
+    @app_commands.command(name="random-paper", description="Show a random paper from the catalog")
+    @app_commands.describe(private="Show the answer only to you")
+    async def random_paper(self, interaction: discord.Interaction, private: bool = False) -> None:
+        """A random paper card."""
+        await self._random(interaction, lang_of(interaction), private)
+
+    async def _random(self, interaction: discord.Interaction, lang: Lang, private: bool) -> None:
+        paper = await self.services.search.random()
+        if paper is None:
+            await respond(interaction, ephemeral=True, content=t(lang, "results.empty_catalog"))
+            return
+        embed, view = paper_message(paper, lang)
+        await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))

@@ -1,0 +1,28 @@
+"""arXiv titles and abstracts for reading: LaTeX (`$\\alpha$`, `\\emph{…}`) as Unicode, the
+line wrapping collapsed. The raw text is kept by whoever parsed it; this is only a view."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+from domain.text import tidy
+
+_CONVERTER = LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+_BARE_SPECIALS = re.compile(r"(?<!\\)([%&#])")  # "50% less", "R&D": text, not LaTeX syntax
+_LATEX_HINT = re.compile(r"[\\$^_{}~`']")
+
+
+@lru_cache(maxsize=4096)
+def latex_to_display(text: str) -> str:
+    """`$\\alpha$-divergence  of\\n  $O(n^2)$` → `α-divergence of O(n^2)`; plain text as it is."""
+    collapsed = tidy(text)
+    if not _LATEX_HINT.search(collapsed):
+        return collapsed
+    try:
+        converted = _CONVERTER.latex_to_text(_BARE_SPECIALS.sub(r"\\\1", collapsed))
+    except Exception:  # pylatexenc is tolerant; anything it still refuses is shown as written
+        return collapsed
+    return tidy(converted) or collapsed

@@ -1,0 +1,178 @@
+"""The result list: pages of papers with buttons, and a select menu that opens one card.
+
+A view keeps the ids of its results, not the papers: each page (or opened card) is fetched again
+through the search service when it is shown, so a live list costs a few kilobytes. At most
+`MAX_LIVE_VIEWS` lists answer their buttons at once; beyond that the oldest is disabled.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
+
+import discord
+
+from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
+from bot.features.papers.card_view import (
+    CARD_COLOUR,
+    card_embed,
+    card_for,
+    escape,
+    link_buttons,
+    send_abstract,
+)
+from bot.features.papers.results import PER_PAGE, option_label, page_count, result_page
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+from domain.paper import Paper
+
+log = logging.getLogger(__name__)
+
+MAX_LIVE_VIEWS = 500
+"""Result lists whose buttons work at the same time (each holds ids only: a few KB)."""
+
+PaperFetch = Callable[[Sequence[str]], Awaitable[Sequence[Paper]]]
+"""Papers by id, in the order asked, leaving out any no longer in the catalog."""
+Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
+
+
+class ResultsView(OwnedView):
+    """A paged result list owned by the person who searched (see `OwnedView`)."""
+
+    def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
+                 lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
+                 heading: str | None = None) -> None:
+        super().__init__(owner=owner, lang=lang, timeout=timeout)
+        self.paper_ids = tuple(paper_ids)
+        self.query = query
+        self.heading = heading
+        """Shown instead of "N papers match “query”" (a list that is not a search's)."""
+        self.page = 0
+        self.opened: str | None = None
+        """The id of the paper whose card is shown instead of the list."""
+        self._fetch = fetch
+
+    @property
+    def pages(self) -> int:
+        """Number of pages."""
+        return page_count(len(self.paper_ids))
+
+    async def render(self, at_hand: Sequence[Paper] = ()) -> discord.Embed:
+        """Fetch what is on screen, rebuild the controls, and return the embed to show.
+
+        `at_hand`: the papers of `paper_ids`, in order, just read (a search's hits): a page of
+        them is shown as they are, not read again (the first answer of `/paper` needs no reads
+        beyond its search)."""
+        if self.opened is not None:
+            found = await self._fetch([self.opened])
+            if found:
+                return self._card(found[0])
+            self.opened = None  # gone from the catalog since: back to the list
+        start = self.page * PER_PAGE
+        wanted = self.paper_ids[start:start + PER_PAGE]
+        shown = tuple(at_hand[start:start + PER_PAGE])
+        if tuple(paper.id for paper in shown) != wanted:
+            shown = tuple(await self._fetch(wanted))
+        return self._list(shown)
+
+    def _card(self, paper: Paper) -> discord.Embed:
+        card = card_for(paper, self.lang)
+        self.clear_items()
+        back = discord.ui.Button[ResultsView](
+            label=t(self.lang, "results.back"), style=discord.ButtonStyle.secondary)
+        back.callback = self._back  # type: ignore[method-assign]
+        self.add_item(back)
+        for item in link_buttons(card):
+            self.add_item(item)
+        if card.other is not None:
+            other = discord.ui.Button[ResultsView](label=card.other_label,
+                                                   style=discord.ButtonStyle.secondary)
+            kind, paper_id = card.other, paper.id
+            other.callback = (  # type: ignore[method-assign]
+                lambda interaction: send_abstract(interaction, paper_id, kind))
+            self.add_item(other)
+        return card_embed(card)
+
+    def _list(self, papers: Sequence[Paper]) -> discord.Embed:
+        page = result_page(papers, self.page, len(self.paper_ids), self.query, self.lang, escape,
+                           heading=self.heading)
+        self.clear_items()
+        prev = discord.ui.Button[ResultsView](label="◀", style=discord.ButtonStyle.secondary,
+                                              disabled=self.page == 0)
+        nxt = discord.ui.Button[ResultsView](label="▶", style=discord.ButtonStyle.secondary,
+                                             disabled=self.page >= self.pages - 1)
+        prev.callback = self._prev  # type: ignore[method-assign]
+        nxt.callback = self._next  # type: ignore[method-assign]
+        self.add_item(prev)
+        self.add_item(nxt)
+        if page.papers:
+            options = []
+            for paper in page.papers:
+                label, description = option_label(paper, self.lang)
+                options.append(discord.SelectOption(label=label, description=description,
+                                                    value=paper.id))
+            select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
+                                                    options=options)
+            select.callback = self._open  # type: ignore[method-assign]
+            self.add_item(select)
+        embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
+        embed.set_footer(text=page.footer)
+        return embed
+
+    async def _show(self, interaction: discord.Interaction) -> None:
+        embed = await self.render()
+        await interaction.response.edit_message(embed=embed, view=self)
+
+    async def _prev(self, interaction: discord.Interaction) -> None:
+        self.page = max(0, self.page - 1)
+        await self._show(interaction)
+
+    async def _next(self, interaction: discord.Interaction) -> None:
+        self.page = min(self.pages - 1, self.page + 1)
+        await self._show(interaction)
+
+    async def _open(self, interaction: discord.Interaction) -> None:
+        select = next(i for i in self.children if isinstance(i, discord.ui.Select))
+        chosen = select.values[0] if select.values else None
+        if chosen in self.paper_ids:
+            self.opened = chosen
+        await self._show(interaction)
+
+    async def _back(self, interaction: discord.Interaction) -> None:
+        self.opened = None
+        await self._show(interaction)
+
+
+class LiveViews:
+    """The result lists still answering their buttons, oldest first, at most `cap` of them.
+
+    Adding one more disables the oldest (stopped at once; its message is edited in the
+    background). Finished views are forgotten: only weak references are kept."""
+
+    def __init__(self, spawn: Spawn, cap: int = MAX_LIVE_VIEWS) -> None:
+        self.cap = cap
+        self._spawn = spawn
+        self._views: deque[weakref.ref[ResultsView]] = deque()
+
+    def __len__(self) -> int:
+        return sum(1 for ref in self._views if not _done(ref))
+
+    def add(self, view: ResultsView) -> ResultsView:
+        """Track `view`; disable the oldest live views beyond the cap."""
+        self._views.append(weakref.ref(view))
+        while self._views and _done(self._views[0]):  # views expire in about creation order
+            self._views.popleft()
+        while len(self._views) > self.cap:
+            oldest = self._views.popleft()()
+            if oldest is not None:
+                oldest.stop()
+                self._spawn(oldest.disable(), "disable the oldest result list")
+        return view
+
+
+def _done(ref: weakref.ref[ResultsView]) -> bool:
+    view = ref()
+    return view is None or view.is_finished()

@@ -1,0 +1,142 @@
+"""Search: exact full-text first, then typo correction, then any-word, with "did you mean"."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.features.papers.fuzzy import Vocabulary
+from bot.features.papers.query import SearchQuery
+from bot.features.papers.results import UNFILTERED_CAP
+from domain.catalog import SearchHit
+from domain.paper import Paper
+from storage.interfaces import PaperStore
+
+
+class Strategy(StrEnum):
+    """Which step of the search produced the hits."""
+
+    EXACT = "exact"
+    CORRECTED = "corrected"
+    ANY_WORD = "any-word"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOutcome:
+    """Hits best first, how they were found, and a suggestion when the query looked mistyped."""
+
+    hits: list[SearchHit]
+    strategy: Strategy
+    did_you_mean: str | None = None
+    unfiltered: int | None = None
+    """With no hits under filters: how many papers the words alone find (at most
+    `UNFILTERED_CAP` + 1)."""
+
+
+class SearchService:
+    """The one search engine of paperclub, shared by the CLI, `/paper` and subscriptions."""
+
+    def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0) -> None:
+        self._store = store
+        self._threshold = fuzzy_threshold
+        self._vocabulary: Vocabulary | None = None
+        self._vocabulary_version = -1
+        self._refresh: asyncio.Task[None] | None = None
+        self._check: asyncio.Task[None] | None = None
+
+    async def prepare(self) -> None:
+        """Start building the typo vocabulary in the background when it is missing or older than
+        the catalog, and return at once: called at start and after every load or add, so the
+        first typo search after a change finds it built (a build takes ~0.1 s at 100k)."""
+        version = await self._store.catalog_version()
+        if version != self._vocabulary_version:
+            self._build(version)
+
+    async def vocabulary(self) -> Vocabulary:
+        """The catalog's word list. Only a search before the very first build waits for it;
+        otherwise the list at hand serves at once and whether the catalog changed (a load by
+        another process) is checked after, in the background, starting a rebuild if so: the
+        check cost a round trip on every typo search, and while a rebuild runs the previous
+        list serves anyway."""
+        if self._vocabulary is None:
+            await asyncio.shield(self._build(await self._store.catalog_version()))
+        elif self._check is None or self._check.done():
+            self._check = asyncio.create_task(self.prepare())
+        assert self._vocabulary is not None
+        return self._vocabulary
+
+    async def built(self) -> None:
+        """Wait for the background check and build in flight, if any (tests and benchmarks)."""
+        if self._check is not None:
+            await asyncio.shield(self._check)
+        if self._refresh is not None:
+            await asyncio.shield(self._refresh)
+
+    def _build(self, version: int) -> asyncio.Task[None]:
+        """The background build in flight, or a new one for `version`."""
+        if self._refresh is None or self._refresh.done():
+            self._refresh = asyncio.create_task(self._rebuild(version))
+        return self._refresh
+
+    async def _rebuild(self, version: int) -> None:
+        terms = await self._store.vocabulary()
+        self._vocabulary = await asyncio.to_thread(Vocabulary, terms, self._threshold)
+        self._vocabulary_version = version
+
+    async def close(self) -> None:
+        """Stop a background check or rebuild, if one is running."""
+        for task in (self._check, self._refresh):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def paper(self, public_id: str) -> Paper | None:
+        """One paper by its public id."""
+        return await self._store.get(public_id)
+
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text`, for the `venue` option."""
+        return await self._store.venue_names(text, limit)
+
+    async def papers(self, public_ids: Sequence[str]) -> list[Paper]:
+        """Papers by public id, in that order, leaving out any no longer in the catalog."""
+        found = [await self._store.get(public_id) for public_id in public_ids]
+        return [paper for paper in found if paper is not None]
+
+    async def random(self) -> Paper | None:
+        """A random paper, or None for an empty catalog."""
+        return await self._store.random()
+
+    async def search(
+        self, query: SearchQuery, *, limit: int = 10, offset: int = 0
+    ) -> SearchOutcome:
+        """Run the query; fall back to corrected words, then to any word, when nothing matches."""
+        if query.is_empty():
+            return SearchOutcome([], Strategy.NONE)
+        hits = await self._store.search(query, limit=limit, offset=offset)
+        if hits or not query.words or offset:
+            return SearchOutcome(hits, Strategy.EXACT if hits else Strategy.NONE)
+        vocabulary = await self.vocabulary()
+        corrected = query.with_words(vocabulary.correct_words(query.words))
+        did_you_mean = corrected.describe() if corrected != query else None
+        if corrected != query:
+            hits = await self._store.search(corrected, limit=limit)
+            if hits:
+                return SearchOutcome(hits, Strategy.CORRECTED, did_you_mean)
+        if len(query.words) > 1:
+            hits = await self._store.search(corrected, any_word=True, limit=limit)
+            if hits:
+                return SearchOutcome(hits, Strategy.ANY_WORD, did_you_mean)
+        return SearchOutcome([], Strategy.NONE, did_you_mean, await self._unfiltered(query))
+
+    async def _unfiltered(self, query: SearchQuery) -> int | None:
+        """How many papers the words find without the filters; None when nothing is filtered."""
+        if query.filters.is_empty() or not query.words:
+            return None
+        bare = SearchQuery(words=query.words)
+        return len(await self._store.search(bare, limit=UNFILTERED_CAP + 1))

@@ -1,0 +1,58 @@
+"""The suggestion queue (`/suggest`, `/queue`) and the organiser refusal."""
+
+from __future__ import annotations
+
+from bot.shared.lang import Texts, tr
+
+STRINGS: dict[str, Texts] = {
+    "cmd.name.suggest": tr("suggest", "推荐", "推薦"),
+    "cmd.desc.suggest": tr("Suggest a paper for the group to read next",
+                           "推荐一篇论文给小组接下来读", "推薦一篇論文給小組接下來讀"),
+    "cmd.desc.group_paper": tr("A title, author or topic; pick one from the list",
+                               "标题、作者或主题；从列表中选一篇",
+                               "標題、作者或主題；從清單中選一篇"),
+    "cmd.name.note": tr("note", "备注", "備註"),
+    "cmd.desc.note": tr("Why the group should read it", "为什么值得小组一读",
+                        "為什麼值得小組一讀"),
+    "cmd.name.queue": tr("queue", "待读", "待讀"),
+    "cmd.desc.queue": tr("Papers suggested for the group", "小组的待读论文", "小組的待讀論文"),
+    "cmd.name.show": tr("show", "查看", "查看"),
+    "cmd.desc.queue_show": tr("The queue, most supported first", "待读列表，支持最多的在前",
+                              "待讀清單，支持最多的在前"),
+    "cmd.name.remove": tr("remove", "移除", "移除"),
+    "cmd.desc.queue_remove": tr(
+        "Remove your suggestion (organisers: any), or take back your +1",
+        "移除你的推荐（组织者可移除任何一篇），或撤回你的 +1",
+        "移除你的推薦（組織者可移除任何一篇），或撤回你的 +1"),
+    "cmd.desc.queued_paper": tr("A paper in the queue", "待读列表中的一篇论文",
+                                "待讀清單中的一篇論文"),
+    "group.no_paper": tr("No paper in the catalog matches **{q}**; try `/paper` first.",
+                         "论文库中没有与 **{q}** 匹配的论文；先用 `/paper` 找找看。",
+                         "論文庫中沒有與 **{q}** 相符的論文；先用 `/paper` 找找看。"),
+    "queue.added": tr("{user} suggested **{title}** for the group.",
+                      "{user} 向小组推荐了 **{title}**。", "{user} 向小組推薦了 **{title}**。"),
+    "queue.supported": tr("{user} +1'd **{title}** ({n} in favour).",
+                          "{user} 为 **{title}** +1（共 {n} 人支持）。",
+                          "{user} 為 **{title}** +1（共 {n} 人支持）。"),
+    "queue.already": tr("You have already suggested or +1'd **{title}**.",
+                        "你已经推荐过或 +1 过 **{title}**。", "你已經推薦過或 +1 過 **{title}**。"),
+    "queue.note": tr("Note: {note}", "备注：{note}", "備註：{note}"),
+    "queue.title": tr("Reading queue", "待读列表", "待讀清單"),
+    "queue.empty": tr("The queue is empty: `/suggest` a paper.",
+                      "待读列表是空的：用 `/suggest` 推荐一篇。",
+                      "待讀清單是空的：用 `/suggest` 推薦一篇。"),
+    "queue.by": tr("suggested by {user} {when}", "{user} 于 {when}推荐", "{user} 於 {when}推薦"),
+    "queue.plus_ones": tr("+1 from {users}", "+1：{users}", "+1：{users}"),
+    "queue.support": tr("{n} in favour", "{n} 人支持", "{n} 人支持"),
+    "queue.former_member": tr("a former member", "一位前成员", "一位前成員"),
+    "queue.removed": tr("Removed **{title}** from the queue.", "已从待读列表移除 **{title}**。",
+                        "已從待讀清單移除 **{title}**。"),
+    "queue.withdrawn": tr("Took back your +1 for **{title}**.", "已撤回你对 **{title}** 的 +1。",
+                          "已撤回你對 **{title}** 的 +1。"),
+    "queue.not_allowed": tr(
+        "Only the member who suggested **{title}** or an organiser ({perms}) can remove it.",
+        "只有推荐 **{title}** 的成员或组织者（{perms}）可以移除它。",
+        "只有推薦 **{title}** 的成員或組織者（{perms}）可以移除它。"),
+    "queue.not_queued": tr("**{title}** is not in the queue.", "**{title}** 不在待读列表中。",
+                           "**{title}** 不在待讀清單中。"),
+}

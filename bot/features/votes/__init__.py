@@ -1,0 +1,1 @@
+"""The votes feature."""

@@ -1,0 +1,67 @@
+"""The Discord side of a vote's close: announce the winner, find it again, grey the buttons."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.client.group_replies import title
+from bot.client.own_posts import delivery_failure, find_own_post
+from bot.features.notifications.notices import guild_lang
+from bot.features.papers.card import DESCRIPTION_LIMIT, fit
+from bot.features.papers.card_view import CARD_COLOUR
+from bot.features.votes.delivery import VoteAnnouncement
+from bot.features.votes.ui import ballot_view
+from bot.shared.messages import t, tn
+from domain.votes import Vote
+
+
+class DiscordVoteAnnouncer:
+    """Implements `VoteAnnouncer` with a connected discord.py client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
+        """The winner in the content, every option's votes in the embed; pings no one."""
+        vote = announcement.vote
+        lang = guild_lang(self.client, vote.guild_id)
+        best = announcement.winner
+        name = title(best.paper, lang, best.paper_id)
+        if announcement.ballots == 0:
+            content = t(lang, "vote.no_votes", title=name)
+        else:
+            content = t(lang, "vote.winner", title=name, votes=tn(lang, "count.votes", best.votes))
+            if announcement.tie:
+                content += "\n" + t(lang, "vote.tie")
+        content += "\n" + t(lang, "vote.next", paper=best.paper_id)
+        lines = [f"{r.position}. {title(r.paper, lang, r.paper_id)} — "
+                 + tn(lang, "count.votes", r.votes) for r in announcement.results]
+        embed = discord.Embed(title=t(lang, "vote.results"),
+                              description=fit("\n".join(lines), DESCRIPTION_LIMIT),
+                              colour=CARD_COLOUR)
+        embed.set_footer(text=announcement.marker)
+        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
+        try:
+            message = await channel.send(content, embed=embed, nonce=nonce,
+                                         allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            raise delivery_failure(exc) from exc
+        return message.id
+
+    async def find(self, channel_id: int, marker: str, nonce: str,
+                   since: datetime) -> int | None:
+        """Our announcement, if it is out already (see `find_own_post`)."""
+        return await find_own_post(self.client, channel_id, marker, nonce, since)
+
+    async def close_ballot(self, vote: Vote) -> None:
+        """Grey out the vote's buttons."""
+        if vote.message_id is None:
+            return
+        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
+        try:
+            await channel.get_partial_message(vote.message_id).edit(
+                view=ballot_view(vote, disabled=True))
+        except discord.HTTPException as exc:
+            raise delivery_failure(exc) from exc

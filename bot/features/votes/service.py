@@ -1,0 +1,241 @@
+"""`/vote`: a vote on the top of the queue, closed and announced exactly once.
+
+The close follows the digest's ledger rule: the winner is claimed in a transaction (status
+`claimed`, with a nonce) before anything is sent; the message carries the nonce and, in its
+footer, a marker naming the vote; the message id is recorded after. A claim left unfinished
+(a crash, or an unanswered send) is finished on the next tick, which first searches the
+channel's history since the claim for the announcement (nonce or marker, however busy the
+channel got), so a restart never announces twice. The claim is leased to the process that
+made it; the lease is renewed before each Discord call (the history search, the send), and a
+process whose renewal fails leaves the claim to its new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from functools import partial
+
+from bot.features.digest.service import HISTORY_MARGIN
+from bot.features.papers.lookup import PaperLookup
+from bot.features.queue.service import QueueService
+from bot.features.votes.delivery import DeliveryFailed, Tallied, VoteAnnouncement, VoteAnnouncer
+from bot.shared.clock import Clock
+from bot.shared.leases import Leaser, process_owner
+from bot.shared.messages import Refusal
+from domain.nonce import nonce_of
+from domain.paper import Paper
+from domain.reasons import Reason
+from domain.shards import ALL_SHARDS, Shards
+from domain.votes import (
+    MIN_OPTIONS,
+    BallotOutcome,
+    Vote,
+    VoteOption,
+    VoteStatus,
+    tally,
+    winner,
+)
+from storage.interfaces import VoteStore
+
+log = logging.getLogger(__name__)
+
+GIVE_UP_CODES = frozenset({10003, 50001, 50013})
+"""Unknown channel, missing access, missing permissions: retrying will not help."""
+
+
+class CloseStatus(StrEnum):
+    """What one close attempt did."""
+
+    ANNOUNCED = "announced"
+    ALREADY = "already"
+    PENDING = "pending"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The outcome of closing one vote."""
+
+    vote_id: int
+    guild_id: int
+    status: CloseStatus
+    message_id: int | None = None
+    reason: Reason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteReport:
+    """`/vote status`: the vote, votes per option so far, and the papers."""
+
+    vote: Vote
+    results: tuple[Tallied, ...]
+
+
+def vote_nonce(vote_id: int) -> str:
+    """A nonce unique to the vote's announcement (at most 25 characters)."""
+    return nonce_of(f"vote:{vote_id}")
+
+
+def vote_marker(vote_id: int) -> str:
+    """The announcement's footer: finds it again after a restart (never translated)."""
+    return f"paperclub-vote-{vote_id}."
+
+
+class VoteService:
+    """Votes per server; one live vote at a time; every server's close isolated."""
+
+    def __init__(self, votes: VoteStore, queue: QueueService, lookup: PaperLookup,
+                 announcer: VoteAnnouncer, clock: Clock, shards: Shards = ALL_SHARDS,
+                 leases: Leaser | None = None) -> None:
+        """The scheduled turn closes only votes of servers on `shards`; `leases` names this
+        process in its claims (default: this process, timed by `clock`)."""
+        self._votes = votes
+        self._queue = queue
+        self._lookup = lookup
+        self._announcer = announcer
+        self._clock = clock
+        self._shards = shards
+        self._leases = leases or Leaser(process_owner(), clock=clock)
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, guild_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(guild_id, asyncio.Lock())
+
+    async def start(self, guild_id: int, channel_id: int, user_id: int, *, top: int,
+                    hours: int) -> tuple[Vote, dict[str, Paper]]:
+        """Open a vote on the queue's top `top` papers for `hours`; a `Refusal` otherwise."""
+        items = (await self._queue.items(guild_id))[:top]
+        if len(items) < MIN_OPTIONS:
+            raise Refusal("vote.queue_too_short", n=len(items))
+        options = [VoteOption(n, i.paper_id, i.support, i.suggested_at)
+                   for n, i in enumerate(items, start=1)]
+        now = self._clock()
+        vote = await self._votes.open(guild_id, channel_id, user_id, now,
+                                      now + timedelta(hours=hours), options)
+        if vote is None:
+            raise Refusal("vote.already_open")
+        return vote, await self._lookup.many([o.paper_id for o in options])
+
+    async def attach(self, vote_id: int, message_id: int) -> None:
+        """Remember the message with the buttons (to grey them out at the close)."""
+        await self._votes.set_message(vote_id, message_id)
+
+    async def ballot(self, vote_id: int, position: int,
+                     user_id: int) -> tuple[BallotOutcome, Paper | None]:
+        """A button click: vote, or change one's vote, while the vote is open."""
+        vote = await self._votes.get(vote_id)
+        option = vote.option(position) if vote is not None else None
+        if vote is None or option is None:
+            return BallotOutcome.UNKNOWN, None
+        paper = await self._lookup.by_id(option.paper_id)
+        if vote.status is VoteStatus.OPEN and vote.ends_at <= self._clock():
+            return BallotOutcome.CLOSED, paper
+        outcome = await self._votes.cast(vote_id, user_id, option.paper_id, self._clock())
+        return outcome, paper
+
+    async def report(self, guild_id: int) -> VoteReport | None:
+        """The live vote (or the last one) with its counts."""
+        vote = await self._votes.live(guild_id) or await self._votes.latest(guild_id)
+        if vote is None:
+            return None
+        return VoteReport(vote, await self._results(vote))
+
+    async def close(self, guild_id: int) -> Closed:
+        """`/vote close`: close the live vote now; a `Refusal` when none is open."""
+        vote = await self._votes.live(guild_id)
+        if vote is None:
+            raise Refusal("vote.none_open")
+        return await self._close(vote, early=True)
+
+    async def tick(self) -> list[Closed]:
+        """Finish interrupted announcements, then close every vote past its deadline."""
+        done: list[Closed] = []
+        for vote in await self._votes.unfinished():
+            if self._shards.owns(vote.guild_id):
+                done.append(await self._isolated(vote, resume=True))
+        for vote in await self._votes.due(self._clock()):
+            if self._shards.owns(vote.guild_id):
+                done.append(await self._isolated(vote, resume=False))
+        return done
+
+    async def _isolated(self, vote: Vote, *, resume: bool) -> Closed:
+        try:
+            if resume:
+                async with self._lock(vote.guild_id):
+                    current = await self._votes.get(vote.id)
+                    if current is None or current.status is not VoteStatus.CLAIMED or \
+                            not await self._hold(current):
+                        return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
+                    return await self._announce(current, resumed=True)
+            return await self._close(vote, early=False)
+        except Exception:
+            log.exception("closing vote %s of guild %s failed", vote.id, vote.guild_id)
+            return Closed(vote.id, vote.guild_id, CloseStatus.PENDING)
+
+    async def _hold(self, vote: Vote) -> bool:
+        """Take or renew this process's lease on a claimed close before a Discord call (a slow
+        answer must not let another process take the claim over while this one still sends);
+        False once the claim is not ours any more: the new owner finishes it."""
+        return await self._leases.hold(partial(self._votes.hold, vote.id))
+
+    @staticmethod
+    def _taken_over(vote: Vote) -> Closed:
+        log.info("vote %s of guild %s was taken over by another process", vote.id,
+                 vote.guild_id)
+        return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
+
+    async def _results(self, vote: Vote) -> tuple[Tallied, ...]:
+        counts = tally(vote.options, await self._votes.ballots(vote.id))
+        papers = await self._lookup.many([o.paper_id for o in vote.options])
+        return tuple(Tallied(o.position, o.paper_id, papers.get(o.paper_id),
+                             counts[o.paper_id]) for o in vote.options)
+
+    async def _close(self, vote: Vote, *, early: bool) -> Closed:
+        async with self._lock(vote.guild_id):
+            counts = tally(vote.options, await self._votes.ballots(vote.id))
+            best = winner(vote.options, counts)
+            claimed = await self._votes.claim(vote.id, best.paper_id, vote_nonce(vote.id),
+                                              self._clock(), early=early,
+                                              lease=self._leases.fresh())
+            current = await self._votes.get(vote.id)
+            if not claimed or current is None:
+                return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
+            return await self._announce(current, resumed=False)
+
+    async def _announce(self, vote: Vote, *, resumed: bool) -> Closed:
+        results = await self._results(vote)
+        best = next(r for r in results if r.paper_id == vote.winner)
+        tie = sum(1 for r in results if r.votes == best.votes) > 1
+        marker = vote_marker(vote.id)
+        announcement = VoteAnnouncement(vote, best, results, tie, marker)
+        try:
+            nonce = vote.nonce or vote_nonce(vote.id)
+            message_id = None
+            if resumed:
+                if not await self._hold(vote):
+                    return self._taken_over(vote)
+                since = (vote.claimed_at or vote.opened_at) - HISTORY_MARGIN
+                message_id = await self._announcer.find(vote.channel_id, marker, nonce, since)
+            if message_id is None:
+                if not await self._hold(vote):
+                    return self._taken_over(vote)
+                message_id = await self._announcer.announce(announcement, nonce)
+        except DeliveryFailed as exc:
+            if exc.code in GIVE_UP_CODES:
+                log.warning("vote %s of guild %s cannot be announced: %s", vote.id,
+                            vote.guild_id, exc.reason)
+                await self._votes.mark_failed(vote.id, exc.reason, self._clock())
+                return Closed(vote.id, vote.guild_id, CloseStatus.FAILED, reason=exc.reason)
+            log.warning("vote %s of guild %s: announcement not confirmed (%s); will look "
+                        "again", vote.id, vote.guild_id, exc.reason)
+            return Closed(vote.id, vote.guild_id, CloseStatus.PENDING, reason=exc.reason)
+        await self._votes.mark_announced(vote.id, message_id, self._clock())
+        try:
+            await self._announcer.close_ballot(vote)
+        except DeliveryFailed as exc:
+            log.info("could not grey out vote %s's buttons: %s", vote.id, exc.reason)
+        return Closed(vote.id, vote.guild_id, CloseStatus.ANNOUNCED, message_id)

@@ -1,0 +1,80 @@
+"""The vote's message: numbered papers and one button each, persistent across restarts.
+
+Each button is a `DynamicItem` whose custom id names the vote and the option
+(`paperclub:vote:<vote>:<position>`); the bot registers the class in `setup_hook`, so clicks on
+a vote posted before a restart still arrive, with no per-message state in memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.client.group_replies import title, when
+from bot.client.tree import lang_of
+from bot.features.papers.card import fit
+from bot.features.papers.card_view import CARD_COLOUR
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+from domain.paper import Paper
+from domain.votes import BallotOutcome, Vote
+
+if TYPE_CHECKING:
+    from bot.client.bot import PaperclubBot
+
+log = logging.getLogger(__name__)
+
+BALLOT_KEYS = {BallotOutcome.CAST: "vote.cast", BallotOutcome.CHANGED: "vote.changed",
+               BallotOutcome.SAME: "vote.same", BallotOutcome.CLOSED: "vote.closed",
+               BallotOutcome.UNKNOWN: "vote.closed"}
+LINE_LIMIT = 300
+
+
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                 template=r"paperclub:vote:(?P<vote>\d+):(?P<position>\d+)"):
+    """One option's button; the click is a ballot."""
+
+    def __init__(self, vote_id: int, position: int, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=str(position), style=discord.ButtonStyle.primary, disabled=disabled,
+            custom_id=f"paperclub:vote:{vote_id}:{position}"))
+        self.vote_id = vote_id
+        self.position = position
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> VoteButton:
+        """Rebuild the button from its custom id (also after a restart)."""
+        return cls(int(match["vote"]), int(match["position"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Record the ballot; the answer is only for the voter."""
+        bot = cast("PaperclubBot", interaction.client)
+        lang = lang_of(interaction)
+        outcome, paper = await bot.services.votes.ballot(self.vote_id, self.position,
+                                                         interaction.user.id)
+        await interaction.response.send_message(
+            t(lang, BALLOT_KEYS[outcome], title=title(paper, lang)), ephemeral=True)
+
+
+def ballot_view(vote: Vote, *, disabled: bool = False) -> discord.ui.View:
+    """One button per option (a persistent view: no timeout)."""
+    view = discord.ui.View(timeout=None)
+    for option in vote.options:
+        view.add_item(VoteButton(vote.id, option.position, disabled=disabled))
+    return view
+
+
+def ballot_embed(vote: Vote, papers: Mapping[str, Paper], lang: Lang) -> discord.Embed:
+    """The numbered papers and when voting ends."""
+    lines = [fit(f"**{o.position}.** {title(papers.get(o.paper_id), lang, o.paper_id)}",
+                 LINE_LIMIT) for o in vote.options]
+    lines.append("\n" + t(lang, "vote.ends", when=when(vote.ends_at)))
+    embed = discord.Embed(title=t(lang, "vote.title"), description="\n".join(lines),
+                          colour=CARD_COLOUR)
+    embed.set_footer(text=t(lang, "vote.how"))
+    return embed

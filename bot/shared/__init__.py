@@ -1,0 +1,2 @@
+"""What several features share: languages and the message mechanism, the clock,
+leases, pacing, fan-out."""

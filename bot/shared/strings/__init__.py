@@ -1,0 +1,1 @@
+"""Message keys no single feature owns: errors, refusals, reasons, command names."""

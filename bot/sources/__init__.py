@@ -1,1 +1,0 @@
-"""Outside sources of papers (arXiv): clients the services reach through ports."""

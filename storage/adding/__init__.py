@@ -1,0 +1,1 @@
+"""Stores of adding: SQLite and PostgreSQL side by side."""

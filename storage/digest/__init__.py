@@ -1,0 +1,1 @@
+"""Stores of digest: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,230 @@
+"""Paper-of-the-day settings and the exactly-once ledger, on PostgreSQL.
+
+A date is claimed with one atomic statement (`INSERT … ON CONFLICT DO NOTHING RETURNING`): of
+any number of processes claiming the same (server, date), exactly one gets the row back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime
+
+from domain.digest import (
+    MAX_CONSECUTIVE_FAILURES,
+    Claim,
+    DigestConfig,
+    Lease,
+    LedgerEntry,
+    LedgerStatus,
+)
+from domain.reasons import Reason, ReasonCode
+from storage.digest.sqlite import (
+    CONFIG_COLUMNS,
+    LEDGER_COLUMNS,
+    config_from_row,
+    encoded,
+    entry_from_row,
+    lease_instant,
+)
+from storage.postgres.database import PgDatabase, rows_affected
+from storage.sqlite.database import utc_timestamp
+
+
+class PgDigestStore:
+    """Settings per server and the exactly-once ledger."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self._db = db
+
+    async def save_config(self, config: DigestConfig) -> None:
+        """Create or replace a server's settings (re-enabling it and clearing failures)."""
+        since = (config.enabled_since.isoformat(timespec="seconds") if config.enabled_since
+                 else utc_timestamp())
+        columns = [c.strip() for c in CONFIG_COLUMNS.split(",")] + ["updated_at"]
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO digest_settings ({', '.join(columns)}) VALUES "
+                "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
+                f"ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+                config.guild_id, config.channel_id, config.local_time, config.timezone,
+                int(config.thread), int(config.mention_subscribers), config.track,
+                int(config.enabled), since, encoded(config.paused_reason),
+                config.consecutive_failures, int(config.failure_notice_pending),
+                int(config.skip_discussed), utc_timestamp(),
+            )
+
+    async def config(self, guild_id: int) -> DigestConfig | None:
+        """A server's settings, or None."""
+        row = await self._db.fetchrow(
+            f"SELECT {CONFIG_COLUMNS} FROM digest_settings WHERE guild_id = $1", guild_id)
+        return config_from_row(row) if row else None
+
+    async def active_configs(self) -> list[DigestConfig]:
+        """Servers whose digest is on and not paused."""
+        return [config_from_row(row) for row in await self._db.fetch(
+            f"SELECT {CONFIG_COLUMNS} FROM digest_settings "
+            "WHERE enabled = 1 AND paused_reason IS NULL ORDER BY guild_id")]
+
+    async def disable(self, guild_id: int) -> bool:
+        """Turn a server's digest off; False if it had none."""
+        async with self._db.transaction() as conn:
+            status = await conn.execute(
+                "UPDATE digest_settings SET enabled = 0, updated_at = $1 WHERE guild_id = $2",
+                utc_timestamp(), guild_id)
+            return rows_affected(status) > 0
+
+    async def take_failure_notice(self, guild_id: int) -> Reason | None:
+        """The pause reason if admins have not been told yet; marks them told (one statement:
+        of two processes asking at once, one gets it)."""
+        async with self._db.transaction() as conn:
+            value = await conn.fetchval(
+                "UPDATE digest_settings SET failure_notice_pending = 0 "
+                "WHERE guild_id = $1 AND failure_notice_pending = 1 RETURNING paused_reason",
+                guild_id)
+        return None if value is None else Reason.decode(str(value))
+
+    async def last_handled(self, guild_id: int) -> date | None:
+        """The latest local date with a ledger row (any status)."""
+        value = await self._db.fetchval(
+            "SELECT max(local_date) FROM digest_ledger WHERE guild_id = $1", guild_id)
+        return date.fromisoformat(value) if value else None
+
+    async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
+        """The ledger row for a date, or None."""
+        row = await self._db.fetchrow(
+            f"SELECT {LEDGER_COLUMNS} FROM digest_ledger "
+            "WHERE guild_id = $1 AND local_date = $2", guild_id, local_date.isoformat())
+        return entry_from_row(row) if row else None
+
+    async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
+        """Claim the date before sending, leased to its owner, in one atomic statement; None
+        when a row already exists (never claim twice, whichever process asks)."""
+        async with self._db.transaction() as conn:
+            row = await conn.fetchrow(
+                "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, paper_id, cycle, "
+                "position, cycle_size, channel_id, late, claimed_at, owner, lease_until) VALUES "
+                "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+                f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
+                guild_id, local_date.isoformat(), LedgerStatus.CLAIMED.value, claim.nonce,
+                claim.paper_id, claim.cycle, claim.position, claim.cycle_size, claim.channel_id,
+                int(claim.late), utc_timestamp(), claim.lease.owner,
+                lease_instant(claim.lease.until))
+        return entry_from_row(row) if row else None
+
+    async def reclaim_failed(self, guild_id: int, local_date: date,
+                             claim: Claim) -> LedgerEntry | None:
+        """Claim a FAILED date again (a retry); None unless the row is still FAILED. The
+        conditional UPDATE takes the row lock: of concurrent retries, one wins."""
+        async with self._db.transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE digest_ledger SET status = $1, paper_id = $2, cycle = $3, position = $4, "
+                "cycle_size = $5, channel_id = $6, late = $7, message_id = NULL, "
+                "thread_id = NULL, reason = NULL, claimed_at = $8, finished_at = NULL, "
+                "owner = $9, lease_until = $10 "
+                "WHERE guild_id = $11 AND local_date = $12 AND status = $13 "
+                f"RETURNING {LEDGER_COLUMNS}",
+                LedgerStatus.CLAIMED.value, claim.paper_id, claim.cycle, claim.position,
+                claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
+                claim.lease.owner, lease_instant(claim.lease.until), guild_id,
+                local_date.isoformat(), LedgerStatus.FAILED.value)
+        return entry_from_row(row) if row else None
+
+    async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
+        """Take or renew the lease on a row: True when it is now `lease.owner`'s, False while
+        another owner's lease is live at `now` (a row without a lease is anyone's)."""
+        async with self._db.transaction() as conn:
+            status = await conn.execute(
+                "UPDATE digest_ledger SET owner = $1, lease_until = $2 "
+                "WHERE guild_id = $3 AND local_date = $4 AND (owner IS NULL OR owner = $1 "
+                "OR lease_until IS NULL OR lease_until <= $5)",
+                lease.owner, lease_instant(lease.until), guild_id, local_date.isoformat(),
+                lease_instant(now))
+            return rows_affected(status) > 0
+
+    async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
+        """Claimed rows never marked posted or failed (a crash between claim and record)."""
+        return [entry_from_row(row) for row in await self._db.fetch(
+            f"SELECT {LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = $1 "
+            "AND status = $2 ORDER BY local_date", guild_id, LedgerStatus.CLAIMED.value)]
+
+    async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
+        """Record the sent message and reset the failure count."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET status = $1, message_id = $2, finished_at = $3, "
+                "attempts = attempts + 1 WHERE guild_id = $4 AND local_date = $5",
+                LedgerStatus.POSTED.value, message_id, utc_timestamp(), guild_id,
+                local_date.isoformat())
+            await conn.execute(
+                "UPDATE digest_settings SET consecutive_failures = 0 WHERE guild_id = $1",
+                guild_id)
+
+    async def mark_skipped(self, guild_id: int, local_date: date, reason: Reason) -> None:
+        """A claimed date that will not be posted after all (too late to post), with why."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET status = $1, reason = $2, finished_at = $3 "
+                "WHERE guild_id = $4 AND local_date = $5 AND status = $6",
+                LedgerStatus.SKIPPED.value, reason.encode(), utc_timestamp(), guild_id,
+                local_date.isoformat(), LedgerStatus.CLAIMED.value)
+
+    async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,
+                          reason: Reason | None = None) -> None:
+        """Record the discussion thread (or why there is none)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET thread_id = $1, reason = coalesce($2, reason) "
+                "WHERE guild_id = $3 AND local_date = $4",
+                thread_id, encoded(reason), guild_id, local_date.isoformat())
+
+    async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
+        """Record a failure; True when it paused the digest (3 in a row)."""
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "UPDATE digest_ledger SET status = $1, reason = $2, finished_at = $3, "
+                "attempts = attempts + 1 WHERE guild_id = $4 AND local_date = $5",
+                LedgerStatus.FAILED.value, reason.encode(), utc_timestamp(), guild_id,
+                local_date.isoformat())
+            await conn.execute(
+                "UPDATE digest_settings SET consecutive_failures = consecutive_failures + 1 "
+                "WHERE guild_id = $1", guild_id)
+            status = await conn.execute(
+                "UPDATE digest_settings SET paused_reason = $1, failure_notice_pending = 1 "
+                "WHERE guild_id = $2 AND consecutive_failures >= $3 AND paused_reason IS NULL",
+                Reason(ReasonCode.PAUSED_AFTER_FAILURES, {"count": MAX_CONSECUTIVE_FAILURES},
+                       reason).encode(), guild_id, MAX_CONSECUTIVE_FAILURES)
+            return rows_affected(status) > 0
+
+    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
+        """Record dates that will not be posted, with the reason; existing rows are kept."""
+        stored, now = reason.encode(), utc_timestamp()
+        days = sorted({d.isoformat() for d in dates})
+        async with self._db.transaction() as conn:
+            inserted = await conn.fetch(
+                "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, reason, "
+                "claimed_at, finished_at) "
+                "SELECT $1::bigint, day, $2, 'skip:' || $1::bigint || ':' || day, "
+                "$3, $4, $4 FROM unnest($5::text[]) AS day "
+                "ON CONFLICT DO NOTHING RETURNING local_date",
+                guild_id, LedgerStatus.SKIPPED.value, stored, now, days)
+        return len(inserted)
+
+    async def current_cycle(self, guild_id: int) -> int:
+        """The highest cycle a paper was claimed in (1 for a new server)."""
+        value = await self._db.fetchval(
+            "SELECT max(cycle) FROM digest_ledger WHERE guild_id = $1", guild_id)
+        return int(value) if value else 1
+
+    async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
+        """Papers claimed (posted or being posted) in a cycle."""
+        return {str(row[0]) for row in await self._db.fetch(
+            "SELECT paper_id FROM digest_ledger WHERE guild_id = $1 AND cycle = $2 "
+            "AND status IN ($3, $4) AND paper_id IS NOT NULL",
+            guild_id, cycle, LedgerStatus.CLAIMED.value, LedgerStatus.POSTED.value)}
+
+    async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
+        """The latest ledger rows, newest first."""
+        return [entry_from_row(row) for row in await self._db.fetch(
+            f"SELECT {LEDGER_COLUMNS} FROM digest_ledger WHERE guild_id = $1 "
+            "ORDER BY local_date DESC LIMIT $2", guild_id, limit)]

@@ -1,0 +1,1 @@
+"""Stores of feeds: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,1 @@
+"""Stores of group: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,1 @@
+"""Stores of notifications: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,1 @@
+"""Stores of papers: SQLite and PostgreSQL side by side."""

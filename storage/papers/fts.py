@@ -1,0 +1,107 @@
+"""Turning a structured query into an FTS5 MATCH expression, and papers into index rows.
+
+Every word is wrapped in double quotes (inner quotes doubled) so that no user text is ever
+read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from bot.features.papers.query import MIN_PREFIX_CHARS, SearchQuery
+from bot.features.subscriptions.topic_match import index_columns
+from domain.paper import Paper
+from domain.text import cjk_bigrams, has_cjk
+from storage.papers.rows import EMPTY_LINK_VALUES, paper_from_row
+
+# Column order of paper_fts and the bm25 weights used for ranking (titles and authors count
+# twice as much as either summary; measured in search-notes: heavier title weights hurt). The
+# English abstract came last (migration 11), so older migrations' column numbers still hold.
+COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue", "summary_en")
+WEIGHTS = (2.0, 2.0, 2.0, 1.0, 1.0, 0.5, 1.0)
+BM25 = "bm25(paper_fts, " + ", ".join(str(w) for w in WEIGHTS) + ")"
+"""FTS5's bm25 with the column weights: the score every SQLite search ranks by."""
+assert len(WEIGHTS) == len(COLUMNS)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def word_expression(word: str) -> str:
+    """One word as a safe FTS5 term: a bigram phrase for CJK, a prefix term for Latin."""
+    if has_cjk(word):
+        if len(word) == 1:
+            return _quote(word) + "*"
+        return _quote(" ".join(cjk_bigrams(word)))
+    if len(word) >= MIN_PREFIX_CHARS:
+        return _quote(word) + "*"
+    return _quote(word)
+
+
+# Matches in these columns rank above matches elsewhere (the summary, affiliations, venue).
+HEADLINE_COLUMNS = ("title_en", "title_zh", "authors")
+
+
+def match_expression(query: SearchQuery, *, any_word: bool = False,
+                     columns: tuple[str, ...] | None = None) -> str | None:
+    """The MATCH string for the query's words and author filter; None when it has neither.
+
+    `columns` restricts the words to those columns (`{title_en title_zh} : (...)`).
+    """
+    clauses: list[str] = []
+    if query.words:
+        joiner = " OR " if any_word else " AND "
+        words = "(" + joiner.join(word_expression(w) for w in query.words) + ")"
+        clauses.append("{" + " ".join(columns) + "} : " + words if columns else words)
+    if query.filters.author:
+        names = " AND ".join(word_expression(w) for w in query.filters.author)
+        clauses.append(f"authors : ({names})")
+    return " AND ".join(clauses) if clauses else None
+
+
+TITLE_COLUMNS = ("title_en", "title_zh")
+
+
+def phrase_expression(query: SearchQuery) -> str | None:
+    """MATCH for the query's words as one phrase, in typed order, in a title (with the author
+    filter): the hits that rank first. None for fewer than two words."""
+    if len(query.phrase) < 2:
+        return None
+    tokens = " ".join(" ".join(cjk_bigrams(w)) if has_cjk(w) else w for w in query.phrase)
+    clauses = ["{" + " ".join(TITLE_COLUMNS) + "} : " + _quote(tokens)]
+    if query.filters.author:
+        clauses.append("authors : (" + " AND ".join(
+            word_expression(w) for w in query.filters.author) + ")")
+    return " AND ".join(clauses)
+
+
+def index_row(paper: Paper) -> tuple[str, ...]:
+    """The text of each indexed column, in `COLUMNS` order (defined once, in the core, where
+    topic matching reads the same columns)."""
+    return index_columns(paper)
+
+
+STORED_FIELDS = (
+    "title_en, title_zh, authors, affiliations, summary_zh, comments, journal_ref, conference, "
+    "year, track, workshop, honours"
+)
+"""The `papers` columns `stored_index_column` takes, in order (SQL for a migration). The English
+abstract is not among them: no migration that rebuilds the index has run since it existed."""
+
+
+@lru_cache(maxsize=1)
+def _stored_index_row(title_en: str, title_zh: str, authors: str, affiliations: str,
+                      summary: str, comments: str, journal_ref: str, conference: str | None,
+                      year: int | None, track: str, workshop: str | None,
+                      honours: str) -> tuple[str, ...]:
+    paper = paper_from_row((title_en, title_zh, authors, affiliations, summary, comments,
+                            journal_ref, conference, year, track, workshop, honours,
+                            None, None, None, *EMPTY_LINK_VALUES))
+    return index_row(paper)
+
+
+def stored_index_column(column: int, *fields: str | int | None) -> str:
+    """SQL function `paperclub_index(column, <STORED_FIELDS>)`: one index column of a stored
+    paper, so a migration can rebuild the full-text index when `index_columns` changes."""
+    return _stored_index_row(*fields)[column]

@@ -1,0 +1,461 @@
+"""PostgreSQL implementation of `PaperStore`: the catalog and its `tsvector` search.
+
+A load runs in one transaction (readers see the old catalog until it commits, MVCC) under a
+transaction-scoped advisory lock, so one load at a time: another gets `CatalogLoadRunning`.
+Search mirrors `SqlitePaperStore.search` step by step (see `storage.papers.postgres_search`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from bot.features.papers.query import Filters, SearchQuery
+from domain.catalog import (
+    ADD_SOURCE,
+    AddOutcome,
+    CatalogStats,
+    LoadCounts,
+    LoadSource,
+    SearchHit,
+    VenueCount,
+)
+from domain.paper import Paper
+from domain.text import title_key
+from storage.papers.fts import index_row
+from storage.papers.identity import add_by_identity, added_tally
+from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
+from storage.papers.postgres_search import (
+    HEADLINE,
+    _Match,
+    _Phrase,
+    match_query,
+    phrase_query,
+    tsvector_literal,
+)
+from storage.papers.prepared import (
+    STORED_COLUMNS,
+    PreparedPaper,
+    content_hash,
+    paper_values,
+    prepared_batches,
+)
+from storage.papers.rows import (
+    LINK_COLUMNS,
+    PAPER_COLUMN_COUNT,
+    PAPER_COLUMNS,
+    READ_BATCH,
+    hit_from_row,
+    paper_from_row,
+)
+from storage.papers.sqlite_loading import LoadClassifier
+from storage.papers.sqlite_ranking import RANK_WINDOW
+from storage.postgres.database import PgDatabase, rows_affected
+from storage.postgres.migrations import HEAD_WEIGHTS
+from storage.sqlite.database import utc_timestamp
+from storage.sqlite.errors import CatalogLoadRunning
+
+_LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
+_PAPER_COLUMNS = PAPER_COLUMNS
+_STORED = (
+    "id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
+    "added_at, updated_at, search, search_tokens"
+)
+_STORED_COUNT = _STORED.count(",") + 1
+_CANDIDATE = "p.id, p.search, p.search_tokens, p.title_key"
+_GIN_INDEXES = ("papers_search", "paper_heads_head")
+_HEAD_CANDIDATE = "SELECT h.id, h.head AS search, h.search_tokens"
+assert "{" + ",".join(HEADLINE.lower()) + "}" == HEAD_WEIGHTS, \
+    "paper_heads must hold exactly the headline weight letters"
+_ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+
+
+def _ascii_lower(text: str) -> str:
+    """SQLite's NOCASE and LIKE fold only A-Z; so does the SQL here."""
+    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                        "abcdefghijklmnopqrstuvwxyz"))
+
+
+def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
+    """SQL conditions on `papers p` for a query's filters, numbered from `$start`, with their
+    parameters; the same meaning as SQLite's (`storage.papers.sqlite_ranking.filter_clauses`)."""
+    where: list[str] = []
+    params: list[Any] = []
+
+    def param(value: Any) -> str:
+        params.append(value)
+        return f"${start + len(params) - 1}"
+
+    if filters.track:
+        where.append(f"p.track = {param(filters.track.value)}")
+    if filters.venue:
+        folded = param(_ascii_lower(filters.venue))
+        where.append(f"({_ASCII_LOWER.format('p.conference')} = {folded} OR "
+                     f"strpos({_ASCII_LOWER.format('p.workshop')}, {folded}) > 0)")
+    if filters.year is not None:
+        where.append(f"p.year = {param(filters.year)}")
+    if filters.honour:
+        where.append("EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id "
+                     f"AND h.honour = {param(filters.honour)})")
+    return where, params
+
+
+def _hits(rows: list[asyncpg.Record]) -> list[SearchHit]:
+    return [hit_from_row(row, float(row[PAPER_COLUMN_COUNT])) for row in rows]
+
+
+class PgPaperStore:
+    """Papers, their honours and the `tsvector` index, kept in step in one table."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self._db = db
+        self._stats: _CorpusStats | None = None
+
+    async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
+                   prune: bool = False) -> LoadCounts:
+        """`load_prepared`, the papers prepared in a worker thread."""
+        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune)
+
+    async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+                            source: LoadSource, prune: bool = False) -> LoadCounts:
+        """Upsert every paper in one transaction; `prune` removes the source's others."""
+        counts = LoadCounts()
+        async with self._db.transaction() as conn:
+            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+                raise CatalogLoadRunning("the catalog is being reloaded by another process; "
+                                         "try again when that load has finished")
+            next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
+            classifier = LoadClassifier(source.name, counts, next_id)
+            await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
+            async for batch in batches:
+                await self._write(conn, classifier, batch)
+            if prune:
+                status = await conn.execute(
+                    "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
+                    "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
+                counts.removed = rows_affected(status)
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
+                "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                source.name, source.listing_query, utc_timestamp(), counts.added,
+                counts.updated, counts.unchanged, counts.removed,
+                source.rejected + len(counts.duplicates) + len(counts.id_collisions))
+        await self._refresh_planner_figures()
+        return counts
+
+    async def _refresh_planner_figures(self) -> None:
+        """After a load, what the planner knows of the search tables and their GIN indexes'
+        pending entries: without it, searches right after a big load were planned on the old
+        catalog's figures (or none) until autovacuum came by."""
+        async with self._db.transaction() as conn:
+            for index in _GIN_INDEXES:
+                await conn.execute("SELECT gin_clean_pending_list($1::regclass)", index)
+            await conn.execute("ANALYZE papers, paper_heads")
+
+    async def _write(self, conn: asyncpg.Connection, classifier: LoadClassifier,
+                     batch: Sequence[PreparedPaper]) -> None:
+        keys = [item.key for item in batch]
+        found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await conn.fetch(
+            f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
+            "FROM papers WHERE title_key = ANY($1)", keys)}
+        arxiv_ids = [item.arxiv_id for item in batch if item.arxiv_id]
+        holders = {str(row[0]): str(row[1]) for row in await conn.fetch(
+            "SELECT arxiv_id, title_key FROM papers WHERE arxiv_id = ANY($1)", arxiv_ids)}
+        taken = {str(row[0]) for row in await conn.fetch(
+            "SELECT public_id FROM papers WHERE public_id = ANY($1) "
+            "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
+        rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
+        searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
+        columns = _STORED.split(", ")
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+        await conn.executemany(
+            f"INSERT INTO papers ({_STORED}) VALUES ("
+            + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
+            + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT}) "
+            f"ON CONFLICT (id) DO UPDATE SET {updates}",
+            [(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
+        ids = [row[0] for row in rows]
+        await conn.execute("INSERT INTO loaded (id) SELECT unnest($1::bigint[]) "
+                           "ON CONFLICT DO NOTHING", ids)
+        await conn.execute("DELETE FROM paper_honours WHERE paper_id = ANY($1)", ids)
+        await conn.executemany("INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) "
+                               "ON CONFLICT DO NOTHING", honours)
+
+    async def add_papers(self, papers: Sequence[Paper], *,
+                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+        """Add a few papers in one transaction, each by the identity rules; refused with
+        `CatalogLoadRunning` while a load holds the slot. A change is recorded as a load."""
+        async with self._db.transaction() as conn:
+            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+                raise CatalogLoadRunning("the catalog is being reloaded by another process; "
+                                         "try again when that load has finished")
+            now = utc_timestamp()
+            rows = _PgRows(conn, source, now)
+            outcomes = [await add_by_identity(rows, paper) for paper in papers]
+            tally = added_tally(outcomes)
+            if tally is not None:
+                await conn.execute(
+                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
+                    "updated, unchanged, removed, rejected) VALUES ($1, NULL, $2, $3, $4, $5, "
+                    "0, $6)", source, now, *tally)
+        return outcomes
+
+    async def get(self, public_id: str) -> Paper | None:
+        """One paper by its public id."""
+        row = await self._db.fetchrow(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = $1", public_id)
+        return paper_from_row(row) if row else None
+
+    async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
+                     offset: int = 0) -> list[SearchHit]:
+        """Ranked as SQLite ranks, by FTS5's bm25 (`storage.papers.postgres_bm25`): the exact title,
+        then title phrases, then headline hits (titles, authors), then the rest; filters narrow
+        in SQL with bound parameters. One snapshot, so the corpus figures fit the rows."""
+        has_match, match = match_query(query, any_word=any_word)
+        where, _ = filter_clauses(query.filters, 1)
+        if (has_match and match.term is None) or (not has_match and not where):
+            return []
+        wanted = max(0, limit) + max(0, offset)
+        phrase = phrase_query(query)
+        async with self._db.transaction("repeatable_read") as conn:
+            search = _Search(conn, await self._corpus(conn), query)
+            hits: list[SearchHit] = []
+            if phrase.term and match.term:
+                hits = await search.phrase_hits(_all_of(phrase, match), wanted)
+            if len(hits) < wanted:
+                rest = await search.matches(any_word, match, wanted + len(hits))
+                seen = {hit.id for hit in hits}
+                hits += [hit for hit in rest if hit.id not in seen]
+        return hits[max(0, offset):wanted]
+
+    async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:
+        """The table's rows and tokens for bm25, kept until the catalog version moves (every
+        load and add records one)."""
+        version = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM catalog_loads"))
+        if self._stats is None or self._stats.version != version:
+            rows, tokens = await conn.fetchrow(
+                "SELECT count(*), coalesce(sum(search_tokens), 0) FROM papers")
+            self._stats = _CorpusStats(version, int(rows), int(tokens))
+        return self._stats
+
+    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
+        """Workshop names containing `prefix` (A-Z case-insensitive), most papers first."""
+        rows = await self._db.fetch(
+            f"SELECT workshop FROM papers WHERE strpos({_ASCII_LOWER.format('workshop')}, $1) > 0 "
+            "GROUP BY workshop ORDER BY count(*) DESC, workshop COLLATE \"C\" LIMIT $2",
+            _ascii_lower(prefix), limit)
+        return [str(row[0]) for row in rows]
+
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        """Conference and workshop names containing `text`, most papers first."""
+        rows = await self._db.fetch(
+            "SELECT name FROM (SELECT conference AS name, count(*) AS n FROM papers "
+            f"WHERE strpos({_ASCII_LOWER.format('conference')}, $1) > 0 GROUP BY conference "
+            "UNION ALL SELECT workshop, count(*) FROM papers "
+            f"WHERE strpos({_ASCII_LOWER.format('workshop')}, $1) > 0 GROUP BY workshop) v "
+            "ORDER BY n DESC, name COLLATE \"C\" LIMIT $2", _ascii_lower(text), limit)
+        return [str(row[0]) for row in rows]
+
+    async def paper_ids(self, track: str | None = None) -> list[str]:
+        """Public ids of every paper, or of those on one track."""
+        if track:
+            rows = await self._db.fetch("SELECT public_id FROM papers WHERE track = $1", track)
+        else:
+            rows = await self._db.fetch("SELECT public_id FROM papers")
+        return [str(row[0]) for row in rows]
+
+    async def random(self) -> Paper | None:
+        """A uniformly random paper (ids are dense)."""
+        row = await self._db.fetchrow(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.id >= "
+            "(SELECT floor(random() * (max(id) + 1)) FROM papers) ORDER BY p.id LIMIT 1")
+        if row is None:
+            row = await self._db.fetchrow(
+                f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1")
+        return paper_from_row(row) if row else None
+
+    async def count(self) -> int:
+        """Number of papers."""
+        return int(await self._db.fetchval("SELECT count(*) FROM papers") or 0)
+
+    async def stats(self) -> CatalogStats:
+        """Totals per conference, year and track, and the last load."""
+        venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await self._db.fetch(
+            "SELECT conference, year, track, count(*) FROM papers GROUP BY conference, year, "
+            "track ORDER BY count(*) DESC, conference COLLATE \"C\" NULLS FIRST, "
+            "year NULLS FIRST, track COLLATE \"C\""))
+        workshops = int(await self._db.fetchval(
+            "SELECT count(DISTINCT workshop) FROM papers WHERE workshop IS NOT NULL") or 0)
+        last = await self._db.fetchrow(
+            "SELECT loaded_at, source, rejected FROM catalog_loads ORDER BY id DESC LIMIT 1")
+        return CatalogStats(
+            papers=sum(v.papers for v in venues), venues=venues, workshops=workshops,
+            last_load_at=datetime.fromisoformat(last[0]) if last else None,
+            last_load_source=last[1] if last else None,
+            last_load_rejected=int(last[2]) if last else 0)
+
+    async def vocabulary(self) -> list[tuple[str, int]]:
+        """Indexed Latin words of 4+ letters with their document counts (as `fts5vocab`)."""
+        return [(str(word), int(ndoc)) for word, ndoc in await self._db.fetch(
+            "SELECT word, ndoc FROM ts_stat('SELECT search FROM papers') "
+            "WHERE length(word) >= 4 AND word ~ '^[a-z]' AND word !~ '[0-9]'")]
+
+    async def catalog_version(self) -> int:
+        """The id of the last load; changes with every load."""
+        return int(await self._db.fetchval("SELECT max(id) FROM catalog_loads") or 0)
+
+    async def iter_papers(self) -> AsyncIterator[Paper]:
+        """Every paper in insertion order, read in pages."""
+        last = 0
+        while True:
+            rows = await self._db.fetch(
+                f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > $1 "
+                "ORDER BY p.id LIMIT $2", last, READ_BATCH)
+            if not rows:
+                return
+            for row in rows:
+                yield paper_from_row(row)
+            last = int(rows[-1][PAPER_COLUMN_COUNT])
+
+
+def _all_of(*matches: _Match) -> _Match:
+    return _Match("(" + " & ".join(str(m.term) for m in matches) + ")",
+                 tuple(p for m in matches for p in m.phrases))
+
+
+class _Search:
+    """One search's statements, on one connection in one snapshot."""
+
+    def __init__(self, conn: asyncpg.Connection, corpus: _CorpusStats,
+                 query: SearchQuery) -> None:
+        self._conn, self._corpus, self._query = conn, corpus, query
+
+    async def _idfs(self, phrases: tuple[_Phrase, ...]) -> list[float]:
+        """Each phrase's IDF; the rows holding it are counted once per catalog version."""
+        hits = self._corpus.hits
+        missing = list(dict.fromkeys(p.term() for p in phrases if p.term() not in hits))
+        if missing:
+            if len(hits) + len(missing) > MAX_CACHED_COUNTS:
+                hits.clear()
+            counts = await self._conn.fetchrow("SELECT " + ", ".join(
+                f"(SELECT count(*) FROM papers WHERE search @@ ${i}::tsquery)"
+                for i in range(1, len(missing) + 1)), *missing)
+            hits.update(zip(missing, (int(c) for c in counts), strict=True))
+        return [idf(self._corpus.rows, hits[p.term()]) for p in phrases]
+
+    async def _ranked(self, match: _Match, candidates: str, params: Params, order: str,
+                      limit: int) -> list[SearchHit]:
+        """The first `limit` of `candidates` (SQL on `papers p` giving `id, search,
+        search_tokens, title_key`) by `order` over the bm25 `score`."""
+        idfs = await self._idfs(match.phrases)
+        ranked = scored(candidates, match.phrases, idfs, self._corpus.avgdl, params)
+        top = params.add(max(0, limit))
+        rows = await self._conn.fetch(
+            f"WITH s AS (SELECT * FROM ({ranked}) c ORDER BY {order} LIMIT {top}) "
+            f"SELECT {_PAPER_COLUMNS}, s.score FROM s JOIN papers p ON p.id = s.id "
+            f"ORDER BY {order.replace('c.', 's.')}", *params.values)
+        return _hits(rows)
+
+    def _where(self, params: Params) -> str:
+        where, values = filter_clauses(self._query.filters, len(params.values) + 1)
+        params.values.extend(values)
+        return "".join(f" AND {c}" for c in where)
+
+    async def phrase_hits(self, match: _Match, limit: int) -> list[SearchHit]:
+        """Papers with the words as a phrase in a title, the exact English title first."""
+        params = Params()
+        term = params.add(match.term, "tsquery")
+        candidates = (f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ {term}"
+                      + self._where(params))
+        exact = params.add(title_key(" ".join(self._query.phrase)))
+        return await self._ranked(match, candidates, params,
+                                  f"c.title_key = {exact} DESC, c.score, c.id", limit)
+
+    async def matches(self, any_word: bool, match: _Match, limit: int) -> list[SearchHit]:
+        """The first `limit` matches by bm25 (or, with filters only, newest first)."""
+        params = Params()
+        where = self._where(params)
+        if match.term is not None and not where:
+            return await self._headline_first(any_word, limit)
+        if match.term is not None:
+            term = params.add(match.term, "tsquery")
+            candidates = f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ {term}" + where
+            return await self._ranked(match, candidates, params, "c.score, c.id", limit)
+        sql = (f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE TRUE" + where
+               + " ORDER BY p.year DESC NULLS LAST, p.title_key COLLATE \"C\" LIMIT "
+               + params.add(max(0, limit)))
+        return _hits(await self._conn.fetch(sql, *params.values))
+
+    async def _top(self, match: _Match, limit: int, *, headline: bool = False
+                   ) -> list[SearchHit]:
+        """Rank among the `RANK_WINDOW` newest matches, as SQLite does. A headline match
+        (titles, authors) reads the narrow `paper_heads` index instead of whole papers: its
+        phrases count only headline instances, which are all in `head`, so the scores are the
+        same, for a quarter of the lexemes and no wide rows to walk past."""
+        params = Params()
+        source = (_HEAD_CANDIDATE + " FROM paper_heads h WHERE h.head" if headline
+                  else f"SELECT {_CANDIDATE} FROM papers p WHERE p.search")
+        candidates = (f"{source} @@ {params.add(match.term, 'tsquery')} "
+                      f"ORDER BY 1 DESC LIMIT {params.add(RANK_WINDOW)}")
+        return await self._ranked(match, candidates, params, "c.score, c.id", limit)
+
+    async def _headline_first(self, any_word: bool, limit: int) -> list[SearchHit]:
+        """Headline hits (titles, authors) first, then the rest."""
+        _, headline = match_query(self._query, any_word=any_word, weights=HEADLINE)
+        hits = await self._top(headline, limit, headline=True) if headline.term else []
+        if len(hits) < limit:
+            _, everywhere = match_query(self._query, any_word=any_word)
+            seen = {hit.id for hit in hits}
+            more = await self._top(everywhere, limit + len(hits))
+            hits += [hit for hit in more if hit.id not in seen][: limit - len(hits)]
+        return hits[:limit]
+
+
+class _PgRows:
+    """`PaperRows` on one PostgreSQL transaction."""
+
+    def __init__(self, conn: asyncpg.Connection, source: str, now: str) -> None:
+        self._conn, self._source, self._now = conn, source, now
+
+    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
+        """The row id and paper whose `column` is `value`."""
+        row = await self._conn.fetchrow(
+            f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.{column} = $1", value)
+        return (int(row[PAPER_COLUMN_COUNT]), paper_from_row(row)) if row else None
+
+    async def rewrite(self, rowid: int, paper: Paper) -> None:
+        """Update a stored paper in place, with its index and honours."""
+        await self._write(rowid, paper, "UPDATE")
+
+    async def insert(self, paper: Paper) -> None:
+        """Store a new paper, with its index and honours."""
+        rowid = int(await self._conn.fetchval(
+            "SELECT coalesce(max(id), 0) + 1 FROM papers"))
+        await self._write(rowid, paper, "INSERT")
+
+    async def _write(self, rowid: int, paper: Paper, how: str) -> None:
+        values = paper_values(paper)
+        text, tokens = tsvector_literal(index_row(paper))
+        stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
+                  self._now, self._now, text, tokens)
+        columns = _STORED.split(", ")
+        if how == "INSERT":
+            await self._conn.execute(
+                f"INSERT INTO papers ({_STORED}) VALUES ("
+                + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
+                + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT})", *stored)
+        else:  # the row keeps its id, public id, key, source, line and `added_at`
+            kept = {"id", "public_id", "title_key", "source", "source_line", "added_at"}
+            changed = [(c, v) for c, v in zip(columns, stored, strict=True) if c not in kept]
+            assignments = ", ".join(
+                f"{c} = ${n}" + ("::tsvector" if c == "search" else "")
+                for n, (c, _) in enumerate(changed, start=2))
+            await self._conn.execute(f"UPDATE papers SET {assignments} WHERE id = $1",
+                                     rowid, *(v for _, v in changed))
+        await self._conn.execute("DELETE FROM paper_honours WHERE paper_id = $1", rowid)
+        await self._conn.executemany(
+            "INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [(h, rowid) for h in paper.venue.honours])

@@ -1,0 +1,363 @@
+"""The SQLite catalog load: the next catalog built in the shadow tables in short transactions,
+then switched to in one (`SqlitePaperStore.load_prepared`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterable, AsyncIterator, Sequence
+from typing import Any
+
+import aiosqlite
+
+from domain.catalog import LoadCounts, LoadSource
+from storage.papers import sqlite_swap as catalog_swap
+from storage.papers.fts import COLUMNS
+from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, kept_links
+from storage.papers.rows import LINK_COLUMNS
+from storage.sqlite.database import Database, utc_timestamp
+
+LOAD_BATCH = 5000
+"""Papers per load transaction: at 10k papers/s a writer in another process waits about half a
+second for the lock, well inside Discord's 3 s (measured: 1,000 a transaction cost a third
+more in commits and FTS5 segment merges)."""
+LOAD_CACHE_KIB = 64 * 1024
+"""The writer's page cache while a load runs (SQLite's default is 2 MiB): FTS5 merges and the
+shadow tables' unique indexes stay in memory. Put back to the default after."""
+LOAD_CHECKPOINT_PAGES = 16_000
+"""WAL pages (64 MiB) before the writer checkpoints during a load (SQLite's default is 1,000): a
+checkpoint writes and syncs the database file, several times a second at the default."""
+LOAD_FTS_OPTIONS = {"automerge": 16, "crisismerge": 64, "hashsize": 16 * 1024 * 1024}
+"""FTS5 options while a load builds the next index: a load transaction's terms are written as one
+segment, not one a MiB, and segments are merged 16 at a time, not 4 (measured at 100k: a third
+less index CPU). The load then merges the index into one segment (`MERGE_PAGES` at a time):
+searches read one b-tree a term, not a dozen."""
+MERGE_PAGES = 2000
+"""Index pages (8 MiB) merged a transaction when a load ends: about a tenth of a second each, so
+other writers get in between (100k papers take about ten)."""
+FTS_OPTIONS = {"automerge": 4, "crisismerge": 16, "hashsize": 1024 * 1024}
+"""SQLite's defaults, set back before the switch: adds write and merge as any FTS5 table does."""
+LOAD_PAUSE_SECONDS = 0.01
+"""Pause between a load's transactions, so writers in other processes get the lock."""
+PAPER_INSERT = (
+    "(id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
+    "added_at, updated_at) VALUES (" + ", ".join("?" * (STORED_COLUMNS.count(",") + 9)) + ")"
+)
+"""What follows `INSERT INTO papers` (or `papers_next`): every column of a new row, bound in
+order (a load and an add write the same row)."""
+FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES ("
+              + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
+"""A paper's full-text row, into `{table}` (`paper_fts`, or `paper_fts_next` in a load)."""
+
+
+async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+                      source: LoadSource, prune: bool) -> LoadCounts:
+    """`SqlitePaperStore.load_prepared`: build the next catalog in short transactions, then
+    switch to it in one (the old catalog stays intact until then)."""
+    counts = LoadCounts()
+    async with db.transaction() as conn:
+        await catalog_swap.claim(conn)
+        await _fts_options(conn, catalog_swap.shadow("paper_fts"), LOAD_FTS_OPTIONS)
+        async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
+            row = await cursor.fetchone()
+    try:
+        next_id = int(row[0] if row else 0) + 1
+        async with _load_settings(db):
+            await _pipelined(_BatchLoader(db, source.name, counts, next_id), batches)
+            await _carry_over(db, source.name if prune else None)
+            await _merge_index(db, catalog_swap.shadow("paper_fts"))
+        async with db.transaction() as conn:
+            if prune:
+                counts.removed = await _pruned(conn, source.name)
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
+                "updated, unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (source.name, source.listing_query, utc_timestamp(), counts.added,
+                 counts.updated, counts.unchanged, counts.removed,
+                 source.rejected + len(counts.duplicates) + len(counts.id_collisions)
+                 + len(counts.arxiv_conflicts)),
+            )
+            await _fts_options(conn, catalog_swap.shadow("paper_fts"), FTS_OPTIONS)
+            await catalog_swap.switch(conn)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            async with db.transaction() as conn:
+                await catalog_swap.release(conn)
+        raise
+    return counts
+
+
+async def _carry_over(db: Database, pruned_source: str | None) -> None:
+    """Copy the live papers this load did not touch into the shadows, a batch per
+    transaction (all of them, or with `--prune` those of other sources)."""
+    keep = " AND p.source != ?" if pruned_source is not None else ""
+    last = 0
+    while True:
+        async with db.transaction() as conn:
+            async with conn.execute(
+                "SELECT p.id FROM papers p WHERE p.id > ? AND NOT EXISTS "
+                f"(SELECT 1 FROM papers_next n WHERE n.id = p.id){keep} "
+                "ORDER BY p.id LIMIT ?",
+                (last, *((pruned_source,) if pruned_source is not None else ()),
+                 LOAD_BATCH),
+            ) as cursor:
+                ids = [int(row[0]) async for row in cursor]
+            if not ids:
+                return
+            marks = ",".join("?" * len(ids))
+            await conn.execute(f"INSERT INTO papers_next SELECT * FROM papers "
+                               f"WHERE id IN ({marks})", ids)
+            await conn.execute(
+                f"INSERT INTO paper_fts_next (rowid, {', '.join(COLUMNS)}) SELECT rowid, "
+                f"{', '.join(COLUMNS)} FROM paper_fts WHERE rowid IN ({marks})", ids)
+            await conn.execute(f"INSERT INTO paper_honours_next SELECT * FROM "
+                               f"paper_honours WHERE paper_id IN ({marks})", ids)
+        last = ids[-1]
+        await _breathe()
+
+
+async def _pruned(conn: aiosqlite.Connection, source: str) -> int:
+    """How many live papers of `source` the load left out: what `--prune` removes."""
+    async with conn.execute(
+        "SELECT count(*) FROM papers p WHERE p.source = ? AND NOT EXISTS "
+        "(SELECT 1 FROM papers_next n WHERE n.id = p.id)", (source,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def _pipelined(loader: _BatchLoader,
+                     batches: AsyncIterable[Sequence[PreparedPaper]]) -> None:
+    """Write batch n while batch n+1 is being received (from a worker process or thread).
+
+    The event loop only schedules: lookups keep being answered during a long load.
+    """
+    pending: asyncio.Task[None] | None = None
+    try:
+        async for batch in _rebatched(batches, LOAD_BATCH):
+            if pending:
+                await pending
+            pending = asyncio.ensure_future(loader.load(batch))
+        if pending:
+            await pending
+    except BaseException:
+        if pending and not pending.done():
+            pending.cancel()
+            with contextlib.suppress(BaseException):
+                await pending
+        raise
+
+
+async def _rebatched(batches: AsyncIterable[Sequence[PreparedPaper]],
+                     size: int) -> AsyncIterator[list[PreparedPaper]]:
+    """The batches regrouped into lists of `size` (the last one shorter)."""
+    batch: list[PreparedPaper] = []
+    async for part in batches:
+        batch.extend(part)
+        while len(batch) >= size:
+            yield batch[:size]
+            batch = batch[size:]
+    if batch:
+        yield batch
+
+
+_LOAD_PRAGMAS = {"cache_size": -LOAD_CACHE_KIB, "wal_autocheckpoint": LOAD_CHECKPOINT_PAGES}
+
+
+@contextlib.asynccontextmanager
+async def _load_settings(db: Database) -> AsyncIterator[None]:
+    """The writer's page cache and WAL checkpoints (`_LOAD_PRAGMAS`) for a load, as they were
+    after."""
+    before: dict[str, int] = {}
+    async with db.transaction() as conn:
+        for pragma, value in _LOAD_PRAGMAS.items():
+            async with conn.execute(f"PRAGMA {pragma}") as cursor:
+                row = await cursor.fetchone()
+            if row is not None:
+                before[pragma] = int(row[0])
+            await conn.execute(f"PRAGMA {pragma} = {value}")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            async with db.transaction() as conn:
+                for pragma, value in before.items():
+                    await conn.execute(f"PRAGMA {pragma} = {value}")
+
+
+async def _fts_options(conn: aiosqlite.Connection, table: str, options: dict[str, int]) -> None:
+    """Set FTS5 configuration options (`automerge`, `hashsize`, ...) on a full-text table."""
+    for option, value in options.items():
+        await conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('{option}', ?)",
+                           (value,))
+
+
+async def _merge_index(db: Database, table: str) -> None:
+    """Merge a full-text table's segments into one, `MERGE_PAGES` a transaction (FTS5's
+    'merge' with a negative count: every level at once), until a step finds nothing to do."""
+    while True:
+        async with db.transaction() as conn:
+            before = conn.total_changes
+            await conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('merge', ?)",
+                               (-MERGE_PAGES,))
+            merged = conn.total_changes - before >= 2  # FTS5's documented sign of work done
+        await _breathe()
+        if not merged:
+            return
+
+
+async def _breathe() -> None:
+    """Leave the write lock free for a moment: other processes' writers poll for it."""
+    await asyncio.sleep(LOAD_PAUSE_SECONDS)
+
+
+class LoadClassifier:
+    """One load's bookkeeping, for either backend: ids are assigned here (one load at a time
+    holds the slot); a paper already in the live catalog keeps its id and `added_at`."""
+
+    def __init__(self, source: str, counts: LoadCounts, next_id: int) -> None:
+        self._source = source
+        self._counts = counts
+        self._next_id = next_id
+        self._lines: dict[str, int] = {}
+        self._ids: set[str] = set()
+        self._arxiv: dict[str, str] = {}
+        """arXiv id -> title key of the paper holding it in this load."""
+
+    def classify(self, batch: Sequence[PreparedPaper],
+                 live: dict[str, tuple[int, str, str, str]],
+                 taken: set[str], holders: dict[str, str] | None = None,
+                 earlier: dict[str, int] | None = None,
+                 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
+                            list[tuple[str, int]]]:
+        """Count each paper as new, updated, unchanged, duplicate, arXiv conflict or id
+        collision; return the paper rows, index rows and honour rows to write (`live`: title
+        key -> id, content hash, added, updated; `taken`: public ids held by live papers with
+        other titles; `holders`: arXiv id -> title key of the live paper holding it).
+
+        `earlier` (title key -> line) are the batch's titles already written by this load, as
+        the store found them, with `taken` then holding the public ids it has written too: the
+        classifier need not remember every title of a million-paper load (~270 MB)."""
+        if earlier is not None:
+            self._lines, self._ids = dict(earlier), set()
+        counts, source, now = self._counts, self._source, utc_timestamp()
+        holders = holders or {}
+        taken = taken | self._ids
+        rows: list[tuple[Any, ...]] = []
+        fts_rows: list[tuple[Any, ...]] = []
+        honours: list[tuple[str, int]] = []
+        for item in batch:
+            first = self._lines.get(item.key)
+            if first is not None:
+                counts.duplicates.append((item.line, first))
+                continue
+            arxiv_id = item.arxiv_id
+            if arxiv_id and self._arxiv.get(arxiv_id, holders.get(arxiv_id, item.key)) != item.key:
+                counts.arxiv_conflicts.append(item.line)
+                continue
+            found = live.get(item.key)
+            if found is None:
+                if item.public_id in taken:
+                    counts.id_collisions.append(item.line)
+                    continue
+                rowid, added, updated = self._next_id, now, now
+                self._next_id += 1
+                counts.added += 1
+                counts.added_ids.append(item.public_id)
+            else:
+                rowid, digest, added, updated = found
+                if digest == item.digest:
+                    counts.unchanged += 1
+                else:
+                    updated = now
+                    counts.updated += 1
+            self._lines[item.key] = item.line
+            self._ids.add(item.public_id)
+            if arxiv_id:
+                self._arxiv[arxiv_id] = item.key
+            taken.add(item.public_id)
+            rows.append((rowid, item.public_id, item.key, *item.values, source, item.line,
+                         item.digest, added, updated))
+            fts_rows.append((rowid, *item.index_text))
+            honours.extend((honour, rowid) for honour in item.honours)
+        return rows, fts_rows, honours
+
+    def merge_and_classify(
+            self, batch: Sequence[PreparedPaper],
+            found: dict[str, tuple[Any, ...]], taken: set[str], holders: dict[str, str],
+            earlier: dict[str, int] | None = None,
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, int]]]:
+        """`classify`, after each record found live keeps the links an add stored (`found`:
+        title key -> id, content hash, added, updated, link values)."""
+        batch = [kept_links(item, found[item.key][4]) if item.key in found else item
+                 for item in batch]
+        live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
+                for key, row in found.items()}
+        return self.classify(batch, live, taken, holders, earlier)
+
+
+class _BatchLoader(LoadClassifier):
+    """Writes one load's batches into the shadow tables, one short transaction each."""
+
+    def __init__(self, db: Database, source: str, counts: LoadCounts, next_id: int) -> None:
+        super().__init__(source, counts, next_id)
+        self._db = db
+
+    async def _live(self, conn: aiosqlite.Connection,
+                    keys: list[str]) -> dict[str, tuple[int, str, str, str, tuple[Any, ...]]]:
+        """Live rows by title key: id, content hash, times and English abstract and links."""
+        async with conn.execute(
+            f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
+            f"FROM papers WHERE title_key IN ({','.join('?' * len(keys))})", keys,
+        ) as cursor:
+            return {row[0]: (row[1], row[2], row[3], row[4], tuple(row[5:]))
+                    async for row in cursor}
+
+    async def _arxiv_holders(self, conn: aiosqlite.Connection,
+                             batch: list[PreparedPaper]) -> dict[str, str]:
+        """Title keys of the live papers holding the batch's arXiv ids."""
+        ids = [item.arxiv_id for item in batch if item.arxiv_id]
+        if not ids:
+            return {}
+        async with conn.execute(
+            f"SELECT arxiv_id, title_key FROM papers WHERE arxiv_id IN "
+            f"({','.join('?' * len(ids))})", ids,
+        ) as cursor:
+            return {str(arxiv_id): str(key) async for arxiv_id, key in cursor}
+
+    async def _taken_ids(self, conn: aiosqlite.Connection,
+                         batch: list[PreparedPaper]) -> set[str]:
+        """Public ids in the batch already held by a live paper with another title (64-bit ids
+        make this improbable, but one must never abort the whole load)."""
+        ids = [item.public_id for item in batch]
+        async with conn.execute(
+            f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
+            f"AND title_key NOT IN ({','.join('?' * len(ids))})",
+            [*ids, *(item.key for item in batch)],
+        ) as cursor:
+            return {str(row[0]) async for row in cursor}
+
+    async def load(self, batch: list[PreparedPaper]) -> None:
+        """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
+        async with self._db.transaction() as conn:
+            await self._write(conn, batch)
+        await _breathe()
+
+    async def _write(self, conn: aiosqlite.Connection, batch: list[PreparedPaper]) -> None:
+        keys = [item.key for item in batch]
+        found = await self._live(conn, keys)
+        taken = await self._taken_ids(conn, batch)
+        holders = await self._arxiv_holders(conn, batch)
+        marks = ",".join("?" * len(batch))
+        async with conn.execute(f"SELECT title_key, source_line FROM papers_next "
+                                f"WHERE title_key IN ({marks})", keys) as cursor:
+            earlier = {str(key): int(line) async for key, line in cursor}
+        async with conn.execute(f"SELECT public_id FROM papers_next WHERE public_id IN "
+                                f"({marks})", [item.public_id for item in batch]) as cursor:
+            taken |= {str(row[0]) async for row in cursor}
+        rows, fts_rows, honours = await asyncio.to_thread(  # off the event loop
+            self.merge_and_classify, batch, found, taken, holders, earlier)
+        await conn.executemany("INSERT INTO papers_next " + PAPER_INSERT, rows)
+        await conn.executemany(FTS_INSERT.format(table="paper_fts_next"), fts_rows)
+        await conn.executemany(
+            "INSERT OR IGNORE INTO paper_honours_next (honour, paper_id) VALUES (?, ?)", honours
+        )

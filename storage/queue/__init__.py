@@ -1,0 +1,1 @@
+"""Stores of queue: SQLite and PostgreSQL side by side."""

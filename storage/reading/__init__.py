@@ -1,0 +1,1 @@
+"""Stores of reading: SQLite and PostgreSQL side by side."""

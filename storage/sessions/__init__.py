@@ -1,0 +1,1 @@
+"""Stores of sessions: SQLite and PostgreSQL side by side."""

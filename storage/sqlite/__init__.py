@@ -1,0 +1,1 @@
+"""The SQLite backend: connections, transactions, migrations and its errors."""

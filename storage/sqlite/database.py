@@ -1,0 +1,314 @@
+"""The SQLite connections, transactions, start-up checks and migrations.
+
+One writer connection, guarded by a lock so that transactions from concurrent tasks never
+interleave, and a small pool of reader connections that see the last committed state (WAL), so
+concurrent lookups run side by side and go on while a catalog load is being written.
+
+The write lock is taken by polling `BEGIN IMMEDIATE` every few milliseconds (SQLite's own busy
+handler sleeps up to 100 ms between tries and so rarely finds the short gap another process
+leaves between its batches). Before waiting, the task's `write_wait_hook` runs once: the bot
+uses it to defer the interaction, so a reply never misses Discord's deadline behind the lock.
+Environmental failures leave as a `StorageError` naming the real cause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from domain.paper import paper_id
+from domain.storage_faults import write_wait_hook
+from storage.papers.fts import stored_index_column
+from storage.sqlite.errors import (
+    CorruptDatabase,
+    DatabaseBusy,
+    SchemaError,
+    StorageError,
+    UnusablePath,
+    storage_failure,
+)
+from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
+
+__all__ = ["Database", "SchemaError", "StorageError", "utc_timestamp", "write_wait_hook"]
+
+
+def utc_timestamp() -> str:
+    """Now in UTC, ISO 8601 to the second: the form every stored timestamp takes."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+log = logging.getLogger(__name__)
+
+READERS = 4
+"""Reader connections in the pool (WAL lets them read at the same time)."""
+WRITE_WAIT_SECONDS = 10.0
+"""How long a write waits for the lock before `DatabaseBusy`."""
+_POLL_SECONDS = 0.004
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_SQLITE_BUSY = 5
+
+_PRAGMAS = (
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 10000",
+    "PRAGMA synchronous = NORMAL",
+)
+
+def check_path(path: Path) -> None:
+    """Refuse a path that cannot hold a database, before SQLite creates anything."""
+    if str(path).strip() in ("", "."):
+        raise UnusablePath("the database path is empty: name the SQLite file, e.g. paperclub.db")
+    if path.is_dir():
+        raise UnusablePath(f"{path} is a directory, not a database file")
+    if not path.parent.is_dir():
+        raise UnusablePath(f"{path.parent}: no such directory (create it, or fix the path)")
+    if path.exists():
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(len(_SQLITE_HEADER))
+        except OSError as exc:
+            raise storage_failure(exc, str(path)) or StorageError(str(exc)) from exc
+        if head and head != _SQLITE_HEADER:
+            raise CorruptDatabase(f"{path} is not a SQLite database")
+
+
+class Database:
+    """Owns the connections; open with `Database.open(path)` and always `close()`."""
+
+    def __init__(self, writer: aiosqlite.Connection,
+                 readers: Sequence[aiosqlite.Connection]) -> None:
+        self._writer = writer
+        self._readers = tuple(readers)
+        self._free: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        for conn in self._readers:
+            self._free.put_nowait(conn)
+        self._lock = asyncio.Lock()
+        self.write_wait = WRITE_WAIT_SECONDS
+
+    @classmethod
+    async def open(cls, path: str | Path, *, migrate: bool = True, readers: int = READERS,
+                   verify: bool = False, write_wait: float = WRITE_WAIT_SECONDS) -> Database:
+        """Check the file, connect, enable WAL, and bring the schema up to date (refusing a
+        newer one). `verify` runs `PRAGMA quick_check` first (about a second at 150k papers:
+        the bot's start asks for it, a command-line lookup does not). Every refusal is a
+        `StorageError` with a one-line reason; no missing directory is ever created."""
+        memory = str(path) == ":memory:"
+        if not memory:
+            check_path(Path(path))
+        try:
+            writer = await _connect(path)
+        except sqlite3.Error as exc:
+            raise storage_failure(exc, str(path)) or StorageError(str(exc)) from exc
+        pool: list[aiosqlite.Connection] = []
+        try:
+            if verify:
+                await _quick_check(writer, path)
+            mode = await _scalar(writer, "PRAGMA journal_mode = WAL")
+            if not memory and str(mode).lower() != "wal":
+                raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
+            await writer.execute("PRAGMA busy_timeout = 0")  # `_begin` polls instead
+            for _ in range(0 if memory else max(1, readers)):
+                pool.append(await _connect(path))
+        except BaseException as exc:
+            for conn in (*pool, writer):
+                await conn.close()
+            raise _translated(exc, str(path)) from exc
+        db = cls(writer, pool or [writer])
+        db.write_wait = write_wait
+        try:
+            await db.check_version()
+            if migrate:
+                await db.migrate()
+        except BaseException as exc:
+            await db.close()
+            raise _translated(exc, str(path)) from exc
+        return db
+
+    async def close(self) -> None:
+        """Close every connection (their threads end with them)."""
+        for conn in self._readers:
+            if conn is not self._writer:
+                await conn.close()
+        await self._writer.close()
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """A connection for reads outside a transaction (the pool's first)."""
+        return self._readers[0]
+
+    @property
+    def readers(self) -> int:
+        """How many reader connections serve `fetchall`."""
+        return len(self._readers)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a read, executed and fetched in one step on a free reader connection.
+
+        One step matters: a statement left open across an `await` would pin the reader's
+        snapshot, and other tasks' reads would then miss rows committed meanwhile.
+        """
+        conn = await self._free.get()
+        try:
+            return list(await conn.execute_fetchall(sql, params))
+        except sqlite3.Error as exc:
+            raise _translated(exc) from exc
+        finally:
+            self._free.put_nowait(conn)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        """The first row of a read (see `fetchall`), or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`, or `ROLLBACK` on any exception; one at a time.
+
+        Waits at most `write_wait` seconds for the lock (`DatabaseBusy`); a disk that is full,
+        read-only or damaged surfaces as the matching `StorageError`, never as a failed
+        ROLLBACK hiding the cause.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.write_wait
+        if self._lock.locked():
+            await _before_wait()
+            try:
+                await asyncio.wait_for(self._lock.acquire(), self.write_wait)
+            except TimeoutError:
+                raise self._busy() from None
+        else:
+            await self._lock.acquire()
+        try:
+            await self._begin(deadline)
+            try:
+                yield self._writer
+            except BaseException as exc:
+                await self._rollback()
+                raise _translated(exc) from exc
+            try:
+                await self._writer.execute("COMMIT")
+            except sqlite3.Error as exc:
+                await self._rollback()
+                raise _translated(exc) from exc
+        finally:
+            self._lock.release()
+
+    async def _begin(self, deadline: float) -> None:
+        loop = asyncio.get_running_loop()
+        waited = False
+        while True:
+            try:
+                await self._writer.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) != _SQLITE_BUSY:
+                    raise _translated(exc) from exc
+            if not waited:  # before the deadline check: a slow first try still defers
+                waited = True
+                await _before_wait()
+            if loop.time() >= deadline:
+                raise self._busy()
+            await asyncio.sleep(_POLL_SECONDS)
+
+    def _busy(self) -> DatabaseBusy:
+        return DatabaseBusy(f"database busy: another writer held the lock for over "
+                            f"{self.write_wait:g} s (a catalog load?)")
+
+    async def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite ends some on its own, e.g. when
+        the disk is full); a failure here is logged, never raised over the real error."""
+        if not self._writer.in_transaction:
+            return
+        try:
+            await self._writer.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            log.warning("rollback failed: %s", exc)
+
+    async def schema_version(self) -> int:
+        """The version stored in the database file."""
+        return await _int(self._writer, "PRAGMA user_version")
+
+    async def check_version(self) -> None:
+        """Refuse a database written by a newer paperclub."""
+        version = await self.schema_version()
+        if version > LATEST_VERSION:
+            raise SchemaError(
+                f"database schema version {version} is newer than this paperclub understands "
+                f"({LATEST_VERSION}); upgrade paperclub or use another database file"
+            )
+
+    async def migrate(self) -> int:
+        """Apply pending migrations, each in its own transaction; returns the new version.
+
+        A new database is created quietly (debug log); upgrading an existing one logs INFO."""
+        fresh = await self.schema_version() == 0
+        for migration in MIGRATIONS:
+            async with self.transaction() as conn:
+                current = await _int(conn, "PRAGMA user_version")
+                if current > LATEST_VERSION:
+                    raise SchemaError(f"database schema version {current} is too new")
+                if current >= migration.version:
+                    continue
+                log.log(logging.DEBUG if fresh else logging.INFO,
+                        "migrating database to version %d: %s", migration.version,
+                        migration.name)
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+        return await self.schema_version()
+
+
+async def _before_wait() -> None:
+    """Run the task's wait hook once (it defers an interaction); its failure is only logged."""
+    hook = write_wait_hook.get()
+    if hook is None:
+        return
+    write_wait_hook.set(None)
+    try:
+        await hook()
+    except Exception:
+        log.warning("write wait hook failed", exc_info=True)
+
+
+def _translated(exc: BaseException, where: str = "") -> BaseException:
+    """`exc` as a `StorageError` when it is an environmental failure, else unchanged."""
+    return storage_failure(exc, where) or exc
+
+
+async def _quick_check(conn: aiosqlite.Connection, path: str | Path) -> None:
+    async with conn.execute("PRAGMA quick_check") as cursor:
+        rows = [str(row[0]) for row in await cursor.fetchall()]
+    if rows != ["ok"]:
+        first = rows[0] if rows else "no result"
+        more = f" (and {len(rows) - 1} more problems)" if len(rows) > 1 else ""
+        raise CorruptDatabase(f"database corrupted: {path}: {first}{more}")
+
+
+async def _connect(path: str | Path) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        for pragma in _PRAGMAS:
+            await conn.execute(pragma)
+        await conn.create_function("paperclub_id", 1, paper_id, deterministic=True)
+        await conn.create_function("paperclub_index", 13, stored_index_column, deterministic=True)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def _scalar(conn: aiosqlite.Connection, sql: str) -> object:
+    async with conn.execute(sql) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None
+
+
+async def _int(conn: aiosqlite.Connection, sql: str) -> int:
+    value = await _scalar(conn, sql)
+    return value if isinstance(value, int) else 0

@@ -1,0 +1,1 @@
+"""Stores of state: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,1 @@
+"""Stores of subscriptions: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,1 @@
+"""Stores of votes: SQLite and PostgreSQL side by side."""

@@ -1,0 +1,67 @@
+"""The catalog service: a reload reports what changed and announces only new papers."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from bot.features.catalog.service import CatalogService
+from domain.catalog import AddStatus
+from domain.paper import Links, Paper
+from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
+
+
+class Recorder:
+    """A `NewPaperAnnouncer` that remembers what it was asked to announce."""
+
+    def __init__(self) -> None:
+        self.announced: list[list[Paper]] = []
+
+    async def announce(self, papers: list[Paper]) -> None:
+        self.announced.append(papers)
+
+
+async def test_reload_announces_new_papers_once(db: Database, catalog_path: Path) -> None:
+    recorder = Recorder()
+    service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
+    first = await service.reload()
+    assert first.path == catalog_path and first.report.counts.added == await service.count()
+    (announced,) = recorder.announced
+    assert len(announced) == first.report.counts.added
+    again = await service.reload()
+    assert again.report.counts.added == 0 and len(recorder.announced) == 1
+    assert (await service.stats()).papers == await service.count()
+
+
+async def test_added_papers_are_announced_once_filled_ones_never(
+        db: Database, catalog_path: Path, bundled_papers: list[Paper]) -> None:
+    recorder = Recorder()
+    service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
+    await service.reload()
+    recorder.announced.clear()
+    new = Paper(title_en="A Paper Only arXiv Has", title_zh="", authors=("Ada Lovelace",),
+                links=Links(arxiv_id="2401.00001", arxiv_version=1))
+    listed = dataclasses.replace(bundled_papers[0], links=Links(arxiv_id="2401.00002"))
+    outcomes = await service.add_papers([new, listed])
+    assert [o.status for o in outcomes] == [AddStatus.ADDED, AddStatus.FILLED]
+    assert recorder.announced == [[new]]
+    again = await service.add_papers([new, listed])
+    assert [o.status for o in again] == [AddStatus.UNCHANGED, AddStatus.UNCHANGED]
+    assert recorder.announced == [[new]]
+
+
+async def test_every_load_and_add_tells_on_change(db: Database, catalog_path: Path) -> None:
+    changes: list[str] = []
+
+    async def changed() -> None:
+        changes.append("changed")
+
+    service = CatalogService(SqlitePaperStore(db), catalog_path)
+    service.on_change = changed
+    await service.reload()
+    assert changes == ["changed"]
+    await service.add_papers([Paper(title_en="A Paper Only arXiv Has", title_zh="",
+                                    authors=("Ada Lovelace",),
+                                    links=Links(arxiv_id="2401.00001", arxiv_version=1))])
+    assert changes == ["changed", "changed"]

@@ -1,0 +1,109 @@
+"""Citation keys, BibTeX escaping, Markdown escaping and cutting an export to a size."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bibtexparser.entrypoint import parse_string
+from bibtexparser.middlewares import LatexDecodingMiddleware
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.features.export.formats import (
+    ExportEntry,
+    ExportFormat,
+    MarkdownLabels,
+    bibtex,
+    citation_keys,
+    fit_export,
+    markdown,
+    md,
+)
+from domain.paper import Paper, Venue
+
+WHEN = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def _entry(title: str, authors: tuple[str, ...] = ("Ashish Vaswani",), year: int | None = 2017,
+           notes: tuple[str, ...] = ()) -> ExportEntry:
+    paper = Paper(title, "", authors, venue=Venue(conference="NeurIPS", year=year))
+    return ExportEntry(paper.id, paper, WHEN, notes=notes)
+
+
+def test_keys_are_surname_year_first_word_and_deduplicated_in_order() -> None:
+    entries = [_entry("Attention Is All You Need"), _entry("The Attention Trick"),
+               _entry("Attention, again"), _entry("On Grokking", ("Müller, Jürgen",), None),
+               _entry("¿Qué?", ("李 小龙",), 2020)]
+    assert citation_keys(entries) == ["vaswani2017attention", "vaswani2017attentiona",
+                                      "vaswani2017attentionb", "mullergrokking", "anon2020que"]
+    gone = ExportEntry("0123456789abcdef", None, WHEN)
+    assert citation_keys([gone, gone]) == ["paper0123456789abcdef", "paper0123456789abcdefa"]
+
+
+def test_a_key_already_taken_by_a_suffix_is_skipped() -> None:
+    entries = [_entry("Attention"), _entry("Attention"), _entry("Attentiona"),
+               _entry("Attention")]
+    keys = citation_keys(entries)
+    assert len(set(keys)) == 4 and keys[0] == "vaswani2017attention"
+
+
+def test_latex_specials_are_escaped_and_parse_back_unchanged() -> None:
+    title = "50% of {all} $x_1$ & #tags ~ \\ Müller"
+    text = bibtex([_entry(title, notes=("@everyone <@1> 100%",))])
+    assert "\\%" in text and "\\&" in text and "\\_" in text and "\\#" in text
+    (entry,) = parse_string(text, append_middleware=[LatexDecodingMiddleware()]).entries
+    assert entry.fields_dict["title"].value == title
+    assert entry.fields_dict["note"].value == "@everyone <@1> 100%"
+    assert entry.fields_dict["year"].value == "2017"
+
+
+_TITLE_CHARS = st.characters(codec="latin-1", categories=("Lu", "Ll", "Nd")) | st.sampled_from(
+    " !#$%&()*+,./:;<=>?@[\\]_{|}~")
+
+
+@given(st.text(_TITLE_CHARS, min_size=1, max_size=60).filter(
+    lambda s: s.strip() == s and "  " not in s))
+def test_any_title_survives_a_round_trip(title: str) -> None:
+    """ASCII punctuation and Latin-1 letters (LaTeX reads quotes and
+    dashes as typographic ones; pylatexenc reads `^` back as `ˆ`, `·` as `˙`)."""
+    (entry,) = parse_string(bibtex([_entry(title)]),
+                            append_middleware=[LatexDecodingMiddleware()]).entries
+    assert entry.fields_dict["title"].value == title
+
+
+def test_markdown_is_inert_and_quotes_notes() -> None:
+    assert md("**x** [a](b) <@&1> @everyone") == (
+        "\\*\\*x\\*\\* \\[a\\](b) \\<\\@\\&1\\> \\@everyone")
+    labels = MarkdownLabels("History", lambda e: f"Discussed {e.when:%Y-%m-%d}", "thread", "gone")
+    text = markdown([_entry("Grokking", notes=("line one\nline two",))], labels,
+                    lambda p: p.title_en)
+    assert text.splitlines()[:6] == ["# History", "", "1. **Grokking**", "   Ashish Vaswani",
+                                     "   *NeurIPS 2017*", "   Discussed 2026-11-30"]
+    assert "   > line one" in text and "   > line two" in text
+
+
+def test_an_export_is_cut_to_the_longest_prefix_that_fits() -> None:
+    entries = [_entry(f"Paper number {n}") for n in range(20)]
+    whole = fit_export(entries, bibtex, 10**6)
+    assert whole.kept == whole.total == 20
+    cut = fit_export(entries, bibtex, len(whole.data) // 3)
+    assert 0 < cut.kept < 20 and len(cut.data) <= len(whole.data) // 3
+    assert len(fit_export(entries[: cut.kept + 1], bibtex, 10**6).data) > len(whole.data) // 3
+    assert fit_export(entries, bibtex, 1).kept == 0
+
+
+def test_a_catalog_reading_list_links_titles_and_summarises_in_one_line() -> None:
+    from bot.features.export.service import catalog_text
+    from domain.paper import Links
+    known = Paper("Grokking", "", ("A B",), summary_en="First sentence here. Second one.",
+                  links=Links(arxiv_id="2401.01234"))
+    hostile = Paper("Evil", "", (), summary_zh="中文总结。第二句。",
+                    links=Links(url="javascript:alert(1)"))
+    text = catalog_text([known, hostile], ExportFormat.MARKDOWN)
+    assert "1. **[Grokking](https://arxiv.org/abs/2401.01234)**" in text
+    assert "   First sentence here." in text and "Second one" not in text
+    assert "2. **Evil**" in text and "javascript" not in text
+    assert "   中文总结。" in text
+    bib = catalog_text([known, hostile], ExportFormat.BIBTEX)
+    assert "eprint = {2401.01234}" in bib and "archivePrefix = {arXiv}" in bib
+    assert "javascript" not in bib
