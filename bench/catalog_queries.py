@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from bot.features.catalog.files import LineReader
 from bot.features.catalog.listing import ListingParser, ParsedPaper
-from bot.features.papers.query import words_of
 from bot.settings import bundled_catalog
 from domain.paper import Paper
+from domain.query import words_of
 from domain.text import CJK_RUN
 from tools import synthetic_catalog as synthetic
 

@@ -60,11 +60,12 @@ from bot.features.catalog.files import LineReader
 from bot.features.catalog.listing import ListingParser, ParsedPaper
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.cog import DEFER_AFTER_SECONDS, RESULT_LIMIT
-from bot.features.papers.query import parse_query, words_of
+from bot.features.papers.query import parse_query
 from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
 from discord_standin import CallbackType, Guild, StandIn, User
 from domain.paper import Paper
+from domain.query import words_of
 from domain.text import CJK_RUN
 from tools.synthetic_catalog import synthetic_papers, write_listing
 

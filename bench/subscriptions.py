@@ -46,7 +46,6 @@ from typing import Any
 
 from bench.report import progress, publish
 from bot.features.catalog.loader import load_catalog
-from bot.features.papers.query import SearchQuery, words_of
 from bot.features.subscriptions.topic_match import (
     CompiledTopic,
     PaperTerms,
@@ -54,6 +53,7 @@ from bot.features.subscriptions.topic_match import (
     normalise_topic,
 )
 from domain.paper import Paper
+from domain.query import SearchQuery, words_of
 from domain.text import CJK_RUN
 from storage.papers.fts import match_expression
 from storage.papers.sqlite import SqlitePaperStore

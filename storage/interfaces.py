@@ -6,7 +6,6 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from bot.features.papers.query import SearchQuery
 from domain.adding import AddPolicy, WhoAdds
 from domain.catalog import (
     ADD_SOURCE,
@@ -21,6 +20,7 @@ from domain.feeds import Announcement, Feed, FeedAdded, PausedFeed, PollClaim
 from domain.group import Bookmark, Discussed, QueueItem, SuggestOutcome
 from domain.outbox import OutboxUnit
 from domain.paper import Paper
+from domain.query import SearchQuery
 from domain.reasons import Reason
 from domain.sessions import (
     GroupSettings,

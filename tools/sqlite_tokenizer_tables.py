@@ -1,4 +1,4 @@
-"""Generate the tokenizer tables of `bot/features/subscriptions/topic_match.py` from the
+"""Generate the tokenizer tables of `domain/index_text.py` from the
 SQLite Python links.
 
     python -m tools.sqlite_tokenizer_tables > /tmp/tables.py
@@ -34,7 +34,7 @@ def code_points() -> list[int]:
 
 
 def generate_tables() -> str:
-    """The four tables of `bot/features/subscriptions/topic_match.py`, from the linked SQLite."""
+    """The four tables of `domain/index_text.py`, from the linked SQLite."""
     codes = code_points()
     texts = [(c, f"a{chr(c)}b") for c in codes]
     full = sqlite_tokens(texts, "remove_diacritics 2")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bot.features.papers.query import MIN_PREFIX_CHARS, SearchQuery
-from bot.features.subscriptions.topic_match import index_columns
+from domain.index_text import index_columns
 from domain.paper import Paper
+from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
 from storage.papers.rows import EMPTY_LINK_VALUES, paper_from_row
 

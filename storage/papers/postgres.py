@@ -13,7 +13,6 @@ from typing import Any
 
 import asyncpg
 
-from bot.features.papers.query import Filters, SearchQuery
 from domain.catalog import (
     ADD_SOURCE,
     AddOutcome,
@@ -24,6 +23,7 @@ from domain.catalog import (
     VenueCount,
 )
 from domain.paper import Paper
+from domain.query import Filters, SearchQuery
 from domain.text import title_key
 from storage.papers.fts import index_row
 from storage.papers.identity import add_by_identity, added_tally

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.features.papers.query import MIN_PREFIX_CHARS, SearchQuery
-from bot.features.subscriptions.topic_match import index_tokens
+from domain.index_text import index_tokens
+from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
 from storage.papers.fts import COLUMNS
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import aiosqlite
 
-from bot.features.papers.query import SearchQuery
 from domain.catalog import (
     ADD_SOURCE,
     AddOutcome,
@@ -20,6 +19,7 @@ from domain.catalog import (
     VenueCount,
 )
 from domain.paper import Paper
+from domain.query import SearchQuery
 from domain.text import title_key
 from storage.papers import sqlite_ranking as paper_ranking
 from storage.papers import sqlite_swap as catalog_swap

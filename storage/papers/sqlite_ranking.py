@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.features.papers.query import Filters
+from domain.query import Filters
 from storage.papers.fts import BM25
 from storage.papers.rows import PAPER_COLUMNS
 

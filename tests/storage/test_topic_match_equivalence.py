@@ -1,7 +1,7 @@
 """Topic matching in memory agrees with SQLite: `matches` finds what `store.search` finds.
 
 `python -m tools.sqlite_tokenizer_tables` prints fresh tokenizer tables for
-`bot/features/subscriptions/topic_match.py` when the tokenizer test below says they are stale.
+`domain/index_text.py` when the tokenizer test below says they are stale.
 """
 
 from __future__ import annotations
@@ -15,15 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.features.papers.query import QueryError, parse_query, words_of
-from bot.features.subscriptions.topic_match import (
-    CompiledTopic,
-    PaperTerms,
-    index_columns,
-    index_tokens,
-)
+from bot.features.papers.query import QueryError, parse_query
+from bot.features.subscriptions.topic_match import CompiledTopic, PaperTerms
 from domain.catalog import LoadSource
+from domain.index_text import index_columns, index_tokens
 from domain.paper import Affiliation, Links, Paper, Track, Venue
+from domain.query import words_of
 from domain.text import CJK_RUN
 from storage.papers import fts
 from storage.papers.sqlite import SqlitePaperStore

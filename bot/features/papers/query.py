@@ -8,96 +8,29 @@ Inline filters are understood anywhere in the text: `author:vardi`, `author:"gal
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 
 from bot.shared.messages import Refusal
 from domain.paper import Track
-from domain.text import CJK_RUN, clean, fold_chinese
-
-MAX_QUERY_CHARS = 500
-MAX_WORDS = 12
-MAX_WORD_CHARS = 64
-MAX_PHRASE_WORDS = 32
-MIN_PREFIX_CHARS = 3
-"""A Latin query word this long is a prefix term (`grok` finds grokking); shorter ones exact."""
-HONOURS = ("spotlight", "oral", "poster")
+from domain.query import (
+    HONOURS,
+    MAX_PHRASE_WORDS,
+    MAX_QUERY_CHARS,
+    MAX_WORD_CHARS,
+    MAX_WORDS,
+    Filters,
+    SearchQuery,
+    split_words,
+    words_of,
+)
+from domain.text import clean
 
 _FILTER = re.compile(
     r"(?<!\S)(author|authors|venue|track|honours?|honors?|year|conference):"
     r"(?:\"([^\"]*)\"|(\S+))",
     re.IGNORECASE,
 )
-# A word: letters and digits of any script (no underscore), the same rule as the index tokenizer.
-_WORD = re.compile(r"[^\W_]+")
-
-
 class QueryError(Refusal):
     """A filter value that cannot mean anything, such as `year:abc`; the message is user-safe."""
-
-
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """Restrictions applied on top of the words."""
-
-    author: tuple[str, ...] = ()
-    track: Track | None = None
-    venue: str | None = None
-    honour: str | None = None
-    year: int | None = None
-
-    def is_empty(self) -> bool:
-        """True when nothing is restricted."""
-        return self == Filters()
-
-
-@dataclass(frozen=True, slots=True)
-class SearchQuery:
-    """Normalised words (case-folded; CJK runs kept whole) and filters."""
-
-    words: tuple[str, ...] = ()
-    filters: Filters = field(default_factory=Filters)
-    phrase: tuple[str, ...] = field(default=(), compare=False)
-    """The words as typed, in order, repeats kept: an exact title or phrase ranks first. Not
-    part of the query's identity (the matches are the same)."""
-
-    def is_empty(self) -> bool:
-        """True when the query asks for nothing at all."""
-        return not self.words and self.filters.is_empty()
-
-    def with_words(self, words: tuple[str, ...]) -> SearchQuery:
-        """The same filters with other words."""
-        return replace(self, words=words)
-
-    def describe(self) -> str:
-        """A readable, canonical form of the query (used in "did you mean")."""
-        parts = list(self.words)
-        f = self.filters
-        if f.author:
-            parts.append('author:"' + " ".join(f.author) + '"')
-        if f.track:
-            parts.append(f"venue:{f.track.value}")
-        if f.venue:
-            parts.append(f'venue:"{f.venue}"')
-        if f.honour:
-            parts.append(f"honours:{f.honour}")
-        if f.year:
-            parts.append(f"year:{f.year}")
-        return " ".join(parts)
-
-
-def _split_words(text: str) -> list[str]:
-    result: list[str] = []
-    for word in _WORD.findall(fold_chinese(clean(text)).casefold()):
-        # `理解grokking` is one \w run; the index keeps scripts apart, so split it too.
-        spaced = CJK_RUN.sub(lambda m: f" {m.group()} ", word)
-        result.extend(piece[:MAX_WORD_CHARS] for piece in spaced.split())
-    return result
-
-
-def words_of(text: str) -> tuple[str, ...]:
-    """Split text into index words: Latin/digit runs and CJK runs (Traditional folded to
-    Simplified, as the index is), case-folded, each once."""
-    return tuple(dict.fromkeys(_split_words(text)))
 
 
 def _track_or_venue(value: str) -> tuple[Track | None, str | None]:
@@ -162,7 +95,7 @@ def parse_query(
         year_value = year
     return SearchQuery(
         words=words_of(free_text)[:MAX_WORDS],
-        phrase=tuple(_split_words(free_text)[:MAX_PHRASE_WORDS]),
+        phrase=tuple(split_words(free_text)[:MAX_PHRASE_WORDS]),
         filters=Filters(
             author=authors[:MAX_WORDS],
             track=track,

@@ -6,11 +6,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
-from bot.features.papers.query import Filters
 from bot.features.papers.venue_label import chinese_for, venue_badge
 from bot.shared.lang import Lang
 from bot.shared.messages import t, tn
 from domain.paper import Paper, Track
+from domain.query import Filters
 
 CHOICE_NAME_LIMIT = 100
 SELECT_LABEL_LIMIT = 100

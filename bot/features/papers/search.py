@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.features.papers.fuzzy import Vocabulary
-from bot.features.papers.query import SearchQuery
 from bot.features.papers.results import UNFILTERED_CAP
 from domain.catalog import SearchHit
 from domain.paper import Paper
+from domain.query import SearchQuery
 from storage.interfaces import PaperStore
 
 

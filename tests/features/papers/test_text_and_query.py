@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.features.papers.query import QueryError, parse_query, words_of
+from bot.features.papers.query import QueryError, parse_query
 from domain.paper import Track
+from domain.query import words_of
 from domain.text import clean, index_form, title_key
 
 

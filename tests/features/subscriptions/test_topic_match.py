@@ -11,15 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.features.papers.query import QueryError, parse_query, words_of
+from bot.features.papers.query import QueryError, parse_query
 from bot.features.subscriptions.topic_match import (
     CompiledTopic,
     PaperTerms,
     TopicIndex,
-    index_tokens,
     normalise_topic,
 )
+from domain.index_text import index_tokens
 from domain.paper import Paper, Venue
+from domain.query import words_of
 from tests.features.subscriptions.topic_cases import (
     AUTHOR_CASES,
     CJK_CASES,
