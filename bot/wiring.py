@@ -15,6 +15,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from bot.bundle import Services
 from bot.client.background import BackgroundTasks
 from bot.client.bot import PaperclubBot
+from bot.client.write_wait import WriteWaitDeferral
 from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
@@ -55,13 +56,15 @@ class MissingToken(Exception):
     """No Discord token was configured."""
 
 
-async def open_configured(database: DatabaseSettings, *, verify: bool = False) -> AnyDatabase:
+async def open_configured(database: DatabaseSettings, *, verify: bool = False,
+                          before_wait: WriteWaitDeferral | None = None) -> AnyDatabase:
     """The configured database: the PostgreSQL server of `url`, else the SQLite file;
-    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup)."""
+    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup);
+    `before_wait` defers a command that has to wait for the write lock."""
     return await stores.open_database(
         postgres_url=database.postgres_url, sqlite_path=database.sqlite_path,
         readers=database.readers, write_wait=database.write_wait_seconds,
-        pool_size=database.pool_size, verify=verify)
+        pool_size=database.pool_size, verify=verify, before_wait=before_wait)
 
 
 @asynccontextmanager
@@ -125,7 +128,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
     `verify` checks a SQLite file's integrity first (`paperclub run` and `local`);
     `options` go to discord.py's client. The bot's close() closes arXiv's client and the
     database. The database is SQLite or PostgreSQL as configured: nothing below knows which."""
-    db = await open_configured(settings.database, verify=verify)
+    # the tree arms the deferral per command; the database runs it before a write wait
+    db = await open_configured(settings.database, verify=verify,
+                               before_wait=(write_wait := WriteWaitDeferral()))
     arxiv_source: ArxivSource = arxiv or ArxivClient.from_settings(settings.arxiv)
     try:
         papers = stores.paper_store(db)
@@ -212,7 +217,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
 
         return PaperclubBot(settings=settings, services=services, background=background,
                             scheduler=scheduler or AsyncIOScheduler(timezone=UTC),
-                            release=release, force_sync=force_sync, **options)
+                            release=release, force_sync=force_sync, write_wait=write_wait,
+                            **options)
     except BaseException:
         await arxiv_source.close()
         await db.close()

@@ -1,17 +1,9 @@
-"""Storage failures as a small typed family (each message names the real cause), and the hook
-a task arms to be told before it waits for the database's write lock.
-
-Defined in the core so that the Discord side can answer them without importing storage.
+"""Storage failures as a small typed family, the same for both backends (each message names the
+real cause): what services and the Discord side catch and answer without importing storage.
+Each backend translates its own errors into it (`storage.sqlite.errors`, the PostgreSQL pool).
 """
 
 from __future__ import annotations
-
-from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
-
-write_wait_hook: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar(
-    "paperclub_write_wait_hook", default=None)
-"""Run (once) just before the current task starts waiting for the write lock."""
 
 
 class StorageError(RuntimeError):
@@ -31,7 +23,7 @@ class CatalogLoadRunning(DatabaseBusy):
 
 
 class DiskFull(StorageError):
-    """SQLite could not grow the database or its journal."""
+    """The database could not grow (its file, its journal, or the server's disk is full)."""
 
 
 class ReadOnlyDatabase(StorageError):

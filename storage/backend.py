@@ -3,6 +3,7 @@ store protocols. The rest of the app asks this module for stores and never learn
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from storage.adding.postgres import PgAddPolicyStore
@@ -56,14 +57,17 @@ AnyDatabase = Database | PgDatabase
 async def open_database(*, postgres_url: str | None, sqlite_path: Path,
                         readers: int = READERS, write_wait: float = WRITE_WAIT_SECONDS,
                         pool_size: int = 10, migrate: bool = True,
-                        verify: bool = False) -> AnyDatabase:
+                        verify: bool = False,
+                        before_wait: Callable[[], Awaitable[None]] | None = None) -> AnyDatabase:
     """PostgreSQL when a URL is given, else the SQLite file; migrated, newer schemas refused.
     `verify` runs SQLite's integrity check first (about a second at 150k papers: done when the
-    bot starts, not for every command-line lookup); a server checks its own pages."""
+    bot starts, not for every command-line lookup); a server checks its own pages.
+    `before_wait` runs before a SQLite transaction waits for the write lock (the bot's deferral
+    of the waiting interaction)."""
     if postgres_url is not None:
         return await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
     return await Database.open(sqlite_path, migrate=migrate, readers=readers,
-                               write_wait=write_wait, verify=verify)
+                               write_wait=write_wait, verify=verify, before_wait=before_wait)
 
 
 def paper_store(db: AnyDatabase) -> PaperStore:

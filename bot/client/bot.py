@@ -23,6 +23,7 @@ from bot.client.background import BackgroundTasks
 from bot.client.command_sync import sync_commands
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
+from bot.client.write_wait import WriteWaitDeferral
 from bot.features.catalog.cog import CatalogCog
 from bot.features.digest.cog import DigestCog
 from bot.features.feeds.cog import FeedCog
@@ -72,7 +73,7 @@ class PaperclubBot(commands.AutoShardedBot):
     def __init__(self, *, settings: Settings, services: ServicesFactory,
                  background: BackgroundTasks, scheduler: AsyncIOScheduler,
                  release: Callable[[], Awaitable[None]], force_sync: bool = False,
-                 **options: Any) -> None:
+                 write_wait: WriteWaitDeferral | None = None, **options: Any) -> None:
         owner_ids = set(settings.discord.owner_ids)
         if owner_ids:
             options["owner_ids"] = owner_ids
@@ -87,6 +88,8 @@ class PaperclubBot(commands.AutoShardedBot):
             help_command=None,
             **options,
         )
+        if write_wait is not None and isinstance(self.tree, PaperclubTree):
+            self.tree.write_wait = write_wait
         self.settings = settings
         self.force_sync = force_sync
         self.scheduler = scheduler

@@ -11,9 +11,10 @@ from discord import app_commands
 
 from bot.client.replies import safe_send
 from bot.client.user_input import clean_options
+from bot.client.write_wait import WriteWaitDeferral
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal, t
-from domain.storage_faults import DatabaseBusy, StorageError, write_wait_hook
+from domain.storage_faults import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -52,17 +53,20 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
     def __init__(self, client: discord.Client, **options: Any) -> None:
         super().__init__(client, **options)
         self._storage_failures: set[str] = set()
+        self.write_wait: WriteWaitDeferral | None = None
+        """The database's wait hook, armed for each command (set by the bot at wiring)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Runs before every command and autocomplete: clean what the user typed, once, and arm
-        the write-wait hook for a command's task (it runs in its own task)."""
+        the write-wait deferral for a command's task (it runs in its own task)."""
         clean_options(interaction.data)
-        if interaction.type is discord.InteractionType.application_command:
+        if (self.write_wait is not None
+                and interaction.type is discord.InteractionType.application_command):
             async def defer() -> None:
                 if not interaction.response.is_done():
                     await interaction.response.defer(ephemeral=True, thinking=True)
 
-            write_wait_hook.set(defer)
+            self.write_wait.arm(defer)
         return True
 
     def _log_storage_failure(self, error: StorageError) -> None:

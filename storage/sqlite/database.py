@@ -6,8 +6,9 @@ concurrent lookups run side by side and go on while a catalog load is being writ
 
 The write lock is taken by polling `BEGIN IMMEDIATE` every few milliseconds (SQLite's own busy
 handler sleeps up to 100 ms between tries and so rarely finds the short gap another process
-leaves between its batches). Before waiting, the task's `write_wait_hook` runs once: the bot
-uses it to defer the interaction, so a reply never misses Discord's deadline behind the lock.
+leaves between its batches). Before waiting, the `before_wait` hook given at opening runs: the
+bot passes one that defers the waiting command's interaction, so a reply never misses Discord's
+deadline behind the lock.
 Environmental failures leave as a `StorageError` naming the real cause.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +26,6 @@ from typing import Any
 import aiosqlite
 
 from domain.paper import paper_id
-from domain.storage_faults import write_wait_hook
 from storage.papers.fts import stored_index_column
 from storage.sqlite.errors import (
     CorruptDatabase,
@@ -37,7 +37,7 @@ from storage.sqlite.errors import (
 )
 from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
-__all__ = ["Database", "SchemaError", "StorageError", "utc_timestamp", "write_wait_hook"]
+__all__ = ["Database", "SchemaError", "StorageError", "utc_timestamp"]
 
 
 def utc_timestamp() -> str:
@@ -90,10 +90,13 @@ class Database:
             self._free.put_nowait(conn)
         self._lock = asyncio.Lock()
         self.write_wait = WRITE_WAIT_SECONDS
+        self.before_wait: Callable[[], Awaitable[None]] | None = None
+        """Awaited just before a transaction starts waiting for the write lock."""
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True, readers: int = READERS,
-                   verify: bool = False, write_wait: float = WRITE_WAIT_SECONDS) -> Database:
+                   verify: bool = False, write_wait: float = WRITE_WAIT_SECONDS,
+                   before_wait: Callable[[], Awaitable[None]] | None = None) -> Database:
         """Check the file, connect, enable WAL, and bring the schema up to date (refusing a
         newer one). `verify` runs `PRAGMA quick_check` first (about a second at 150k papers:
         the bot's start asks for it, a command-line lookup does not). Every refusal is a
@@ -120,7 +123,7 @@ class Database:
                 await conn.close()
             raise _translated(exc, str(path)) from exc
         db = cls(writer, pool or [writer])
-        db.write_wait = write_wait
+        db.write_wait, db.before_wait = write_wait, before_wait
         try:
             await db.check_version()
             if migrate:
@@ -177,7 +180,7 @@ class Database:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.write_wait
         if self._lock.locked():
-            await _before_wait()
+            await self._before_wait()
             try:
                 await asyncio.wait_for(self._lock.acquire(), self.write_wait)
             except TimeoutError:
@@ -211,10 +214,19 @@ class Database:
                     raise _translated(exc) from exc
             if not waited:  # before the deadline check: a slow first try still defers
                 waited = True
-                await _before_wait()
+                await self._before_wait()
             if loop.time() >= deadline:
                 raise self._busy()
             await asyncio.sleep(_POLL_SECONDS)
+
+    async def _before_wait(self) -> None:
+        """Run the hook before a wait (it defers an interaction); its failure is only logged."""
+        if self.before_wait is None:
+            return
+        try:
+            await self.before_wait()
+        except Exception:
+            log.warning("write wait hook failed", exc_info=True)
 
     def _busy(self) -> DatabaseBusy:
         return DatabaseBusy(f"database busy: another writer held the lock for over "
@@ -262,18 +274,6 @@ class Database:
                     await conn.execute(statement)
                 await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
         return await self.schema_version()
-
-
-async def _before_wait() -> None:
-    """Run the task's wait hook once (it defers an interaction); its failure is only logged."""
-    hook = write_wait_hook.get()
-    if hook is None:
-        return
-    write_wait_hook.set(None)
-    try:
-        await hook()
-    except Exception:
-        log.warning("write wait hook failed", exc_info=True)
 
 
 def _translated(exc: BaseException, where: str = "") -> BaseException:

@@ -21,7 +21,6 @@ from domain.storage_faults import (
     DiskFull,
     ReadOnlyDatabase,
     UnusablePath,
-    write_wait_hook,
 )
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
@@ -133,16 +132,15 @@ async def test_a_read_only_file_is_refused(tmp_path: Path, bundled_papers: list[
 
 async def test_a_write_defers_through_the_hook_then_gives_up_when_busy(tmp_path: Path) -> None:
     path = tmp_path / "busy.db"
-    db = await Database.open(path, write_wait=0.2)
     calls: list[str] = []
 
     async def hook() -> None:
         calls.append("deferred")
 
+    db = await Database.open(path, write_wait=0.2, before_wait=hook)
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
-        write_wait_hook.set(hook)
         with pytest.raises(DatabaseBusy, match="another writer"):
             async with db.transaction():
                 pass
@@ -152,7 +150,6 @@ async def test_a_write_defers_through_the_hook_then_gives_up_when_busy(tmp_path:
             pass
         assert calls == ["deferred"]
     finally:
-        write_wait_hook.set(None)
         other.close()
         await db.close()
 
