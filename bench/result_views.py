@@ -31,7 +31,6 @@ from typing import Any
 from bench.interactions import real_papers
 from bench.report import progress, publish
 from bench.standin_records import trim_now_and_then
-from bot.features.papers import cog as papers_cog
 from bot.features.papers.results_view import MAX_LIVE_VIEWS, ResultsView
 from bot.settings import load_settings
 from bot.wiring import build_bot
@@ -116,15 +115,15 @@ async def _worker(variant: str, count: int, lookups: int, seed: int) -> dict[str
         })
         user = User("reader")
         guild = Guild("Reading Group", channels=["general"], members=[user])
-        if variant == "before":
-            papers_cog.ResultsView = _HeldPapers  # type: ignore[attr-defined]
         async with StandIn(guilds=[guild]) as standin:
             bot = await build_bot(settings, guild_ready_timeout=0.05)
             try:
                 await standin.start_bot(bot, timeout=120)
+                papers_cog = bot.extensions["bot.features.papers.cog"]  # as the bot loaded it
                 cog = bot.get_cog("PapersCog")
                 assert isinstance(cog, papers_cog.PapersCog)
                 if variant == "before":
+                    papers_cog.ResultsView = _HeldPapers  # type: ignore[attr-defined]
                     cog.live.cap = 10**9
                 lists = 0
                 for n, query in enumerate(queries):

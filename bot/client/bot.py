@@ -21,24 +21,11 @@ from discord.ext import commands
 from bot.bundle import Services
 from bot.client.background import BackgroundTasks
 from bot.client.command_sync import sync_commands
+from bot.client.extensions import EXTENSIONS
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
 from bot.client.write_wait import WriteWaitDeferral
-from bot.features.catalog.cog import CatalogCog
-from bot.features.digest.cog import DigestCog
-from bot.features.feeds.cog import FeedCog
-from bot.features.group.cog import GroupCog
 from bot.features.notifications.sender import OutboxSender
-from bot.features.papers.card_view import AbstractButton
-from bot.features.papers.cog import PapersCog
-from bot.features.presenters.cog import PresentCog
-from bot.features.queue.cog import QueueCog
-from bot.features.reading.bookmarks_cog import ReadingCog
-from bot.features.reading.history_cog import HistoryCog
-from bot.features.sessions.cog import SessionCog
-from bot.features.subscriptions.cog import SubscriptionsCog
-from bot.features.votes.cog import VotesCog
-from bot.features.votes.ui import VoteButton
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -118,8 +105,6 @@ class PaperclubBot(commands.AutoShardedBot):
         (built in the background), and a command sync if the settings ask for one."""
         await self.add_commands()
         await self.services.search.prepare()
-        # votes' and cards' buttons keep working after a restart
-        self.add_dynamic_items(VoteButton, AbstractButton)
         self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
@@ -136,11 +121,11 @@ class PaperclubBot(commands.AutoShardedBot):
                                 guild_id=discord_settings.dev_guild_id, force=self.force_sync)
 
     async def add_commands(self) -> None:
-        """The translator and every cog (also used by `paperclub sync` and structural tests)."""
+        """The translator and every feature's cog, loaded as extensions by name (also used by
+        `paperclub sync` and structural tests)."""
         await self.tree.set_translator(PaperclubTranslator())
-        for cog in (PapersCog, CatalogCog, DigestCog, SubscriptionsCog, QueueCog, VotesCog,
-                    ReadingCog, GroupCog, SessionCog, PresentCog, HistoryCog, FeedCog):
-            await self.add_cog(cog(self, self.services))
+        for name in EXTENSIONS:
+            await self.load_extension(name)
 
     async def on_ready(self) -> None:
         """Catch up at once on a start or reconnect, rather than at the next wake."""

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord.ext import commands
 
 from bot.bundle import Services
 from bot.client.checks import manages_guild
-
-if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
+from bot.client.cog_host import CogHost
 
 
 class ServiceGroupCog(commands.GroupCog):
     """A slash-command group whose handlers turn options into one service call."""
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
         super().__init__()

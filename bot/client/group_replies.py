@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
+from bot.client.cog_host import CogHost
 from bot.client.replies import respond
 from bot.client.tree import lang_of
 from bot.client.ui.pages import PagesView, page_embed
@@ -22,9 +22,6 @@ from bot.shared.messages import t
 from bot.shared.pages import TextPage
 from domain.paper import Paper
 from domain.text import has_cjk
-
-if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
 
 AUTOCOMPLETE_LIMIT = 25
 TITLE_LIMIT = 200
@@ -73,7 +70,7 @@ def when(instant: datetime) -> str:
     return f"<t:{int(instant.timestamp())}:R>"
 
 
-async def send_pages(bot: PaperclubBot, interaction: discord.Interaction,
+async def send_pages(bot: CogHost, interaction: discord.Interaction,
                      pages: Sequence[TextPage], *, ephemeral: bool) -> None:
     """One page as a plain embed; more with ◀ ▶ that only the asker can use."""
     lang = lang_of(interaction)

@@ -174,8 +174,9 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
 async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,
                                                  guild: Guild,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.features.papers.cog as papers_cog
     from bot.features.papers.results_view import ResultsView
+
+    papers_cog = bot.extensions["bot.features.papers.cog"]  # the module the bot loaded
 
     def quick(**kwargs: object) -> ResultsView:
         return ResultsView(**kwargs, timeout=0.2)  # type: ignore[arg-type]

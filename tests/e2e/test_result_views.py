@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import pytest
 
@@ -18,8 +19,9 @@ from tests.group import People
 
 def _cog(bot: PaperclubBot) -> PapersCog:
     cog = bot.get_cog("PapersCog")
-    assert isinstance(cog, PapersCog)
-    return cog
+    # the class of the module the bot loaded as its extension (each load executes it afresh)
+    assert isinstance(cog, bot.extensions["bot.features.papers.cog"].PapersCog)
+    return cast(PapersCog, cog)
 
 
 def _controls_disabled(handle: InteractionHandle, standin: StandIn) -> bool:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.client.cog_host import CogHost
 from bot.client.group_replies import title
 from bot.client.replies import respond
 from bot.features.papers.card import fit
@@ -19,7 +20,6 @@ from domain.arxiv_ids import IdProblem
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 SHOWN_LINES = 10
 """Status lines shown before "… and N more" (the message's text stays far below 2,000)."""
@@ -62,7 +62,7 @@ def report_text(report: AddReport, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-async def answer_report(bot: PaperclubBot, services: Services, live: LiveViews,
+async def answer_report(bot: CogHost, services: Services, live: LiveViews,
                         interaction: discord.Interaction, report: AddReport, lang: Lang) -> None:
     """The status lines with the added papers' card (one) or a paged list (several)."""
     text = report_text(report, lang) or None

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client.checks import may_add
 from bot.client.cog_base import ServiceGroupCog
+from bot.client.cog_host import CogHost, host_of
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.adding.replies import answer_report
 from bot.features.catalog.files import CatalogFileError
@@ -21,7 +23,6 @@ from domain.arxiv_ids import find_arxiv_ids
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 ADD_MENU = "Add paper to paperclub"
 LINK_LIMIT = 1000
@@ -30,7 +31,7 @@ LINK_LIMIT = 1000
 class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The paper catalog"):
     """Catalog facts and the owner's reload."""
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.live = LiveViews(bot.background.spawn)
         self.add_menu = app_commands.ContextMenu(name=ADD_MENU, callback=self.add_from_message)
         self.add_menu.guild_only = True
@@ -107,3 +108,9 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
         await interaction.followup.send(
             t(lang, "catalog.reloaded", file=escape(path.name), added=c.added, updated=c.updated,
               unchanged=c.unchanged, rejected=report.rejected), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(CatalogCog(host, host.services))

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client.cog_base import AdminGroupCog
+from bot.client.cog_host import host_of
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.features.digest.plan import parse_local_time, resolve_zone, suggest_zones
@@ -208,3 +210,8 @@ class DigestCog(AdminGroupCog, group_name="digest",
             text += "\n" + t(lang, "digest.now.pick_channel")
         await respond(interaction, notice + text, ephemeral=True)
 
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(DigestCog(host, host.services))

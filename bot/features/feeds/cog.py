@@ -6,8 +6,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client.cog_base import AdminGroupCog
+from bot.client.cog_host import host_of
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.features.feeds.query import MAX_QUERY_LENGTH
@@ -128,3 +130,9 @@ class FeedCog(AdminGroupCog, group_name="feed",
         feeds = await self.services.feeds.of_guild(interaction.guild_id or 0)
         return [app_commands.Choice(name=fit(f"#{f.id} {f.query}", 100), value=f.id)
                 for f in feeds if typed in f"#{f.id} {f.query}".casefold()][:25]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(FeedCog(host, host.services))

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client.cog_base import AdminGroupCog
+from bot.client.cog_host import host_of
 from bot.client.replies import respond
 from bot.client.tree import lang_of, permission_name
 from bot.features.digest.plan import resolve_zone, suggest_zones
@@ -106,3 +108,9 @@ def policy_text(policy: AddPolicy, lang: Lang) -> str:
     if policy.curator_role_id is not None:
         text += "\n" + t(lang, "adding.policy.role_kept", role=f"<@&{policy.curator_role_id}>")
     return text
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(GroupCog(host, host.services))

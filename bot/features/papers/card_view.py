@@ -9,11 +9,12 @@ id `paperclub:abstract:<paper>:<en|zh>`), so it keeps working on cards posted be
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
+from bot.client.cog_host import host_of
 from bot.client.tree import lang_of
 from bot.features.papers.card import (
     DESCRIPTION_LIMIT,
@@ -27,9 +28,6 @@ from bot.features.papers.card import (
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
-
-if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
 
 CARD_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
@@ -84,7 +82,7 @@ class AbstractButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 async def send_abstract(interaction: discord.Interaction, paper_id: str,
                         kind: AbstractKind) -> None:
     """Answer only the clicker, in their language, with the text as it is stored now."""
-    bot = cast("PaperclubBot", interaction.client)
+    bot = host_of(interaction.client)
     lang = lang_of(interaction)
     paper = await bot.services.search.paper(paper_id)
     text = abstract_text(paper, kind, lang) if paper is not None else ""

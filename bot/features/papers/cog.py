@@ -11,11 +11,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.cog_host import CogHost, host_of
 from bot.client.group_replies import paper_choices
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
-from bot.features.papers.card_view import escape, paper_message
+from bot.features.papers.card_view import AbstractButton, escape, paper_message
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
 from bot.features.papers.results_view import LiveViews, ResultsView
@@ -25,7 +26,6 @@ from domain.paper import PAPER_ID_CHARS
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 T = TypeVar("T")
 
@@ -70,7 +70,7 @@ class Deadline:
 class PapersCog(commands.Cog):
     """Looking papers up."""
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
         self.live = LiveViews(bot.background.spawn)
@@ -176,3 +176,10 @@ class PapersCog(commands.Cog):
             return
         embed, view = paper_message(paper, lang)
         await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(PapersCog(host, host.services))
+    bot.add_dynamic_items(AbstractButton)  # a card's buttons keep working after a restart

@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client.checks import in_guild
 from bot.client.cog_base import ServiceGroupCog
+from bot.client.cog_host import host_of
 from bot.client.replies import respond
 from bot.client.tree import lang_of
 from bot.shared.messages import t
@@ -57,3 +59,9 @@ class PresentCog(ServiceGroupCog, group_name="present",
         left = await self.services.group.withdraw(interaction.guild_id or 0, interaction.user.id)
         await respond(interaction, t(lang_of(interaction), "rotation.left" if left
                                      else "rotation.not_volunteer"), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(PresentCog(host, host.services))

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.checks import in_guild, is_organiser, may_add
+from bot.client.cog_host import CogHost, host_of
 from bot.client.group_replies import (
     listed_choices,
     paper_choices,
@@ -31,7 +32,6 @@ from domain.group import NOTE_LIMIT, RemoveOutcome, SuggestOutcome
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 SUGGEST_KEYS = {SuggestOutcome.ADDED: "queue.added", SuggestOutcome.SUPPORTED: "queue.supported",
                 SuggestOutcome.ALREADY: "queue.already"}
@@ -61,7 +61,7 @@ class QueueCog(commands.Cog):
 
     queue = app_commands.Group(name="queue", description="Papers suggested for the group")
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
 
@@ -136,3 +136,9 @@ class QueueCog(commands.Cog):
         entries = await self.services.queue.entries(interaction.guild_id or 0)
         papers = [e.paper for e in entries if e.paper is not None]
         return listed_choices(papers, current, lang_of(interaction))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(QueueCog(host, host.services))

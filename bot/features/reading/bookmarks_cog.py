@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.checks import in_guild
+from bot.client.cog_host import CogHost, host_of
 from bot.client.group_replies import listed_choices, paper_choices, send_pages, title, when
 from bot.client.replies import respond
 from bot.client.tree import lang_of
@@ -17,13 +18,12 @@ from bot.shared.pages import text_pages
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 
 class ReadingCog(commands.Cog):
     """Reading lists: private to each member, per server."""
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
 
@@ -68,3 +68,9 @@ class ReadingCog(commands.Cog):
         await send_pages(self.bot, interaction, text_pages(
             t(lang, "bookmarks.title"), lines, lang, empty=t(lang, "bookmarks.empty")),
             ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(ReadingCog(host, host.services))

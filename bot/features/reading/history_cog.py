@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.checks import in_guild
+from bot.client.cog_host import CogHost, host_of
 from bot.client.group_replies import send_pages, title, who
 from bot.client.replies import respond
 from bot.client.tree import lang_of
@@ -22,7 +23,6 @@ from bot.shared.pages import text_pages
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 FALLBACK_SIZE_LIMIT = 10 * 1024 * 1024
 """Discord's attachment limit for bots when an interaction does not say (10 MiB)."""
@@ -80,7 +80,7 @@ def _size_text(limit: int) -> str:
 class HistoryCog(commands.Cog):
     """Any member reads the history and exports it (a reading list only to its owner)."""
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
 
@@ -124,3 +124,9 @@ class HistoryCog(commands.Cog):
         await respond(interaction, text,
                       file=discord.File(io.BytesIO(content.data), filename=made.filename),
                       ephemeral=kind is ExportWhat.BOOKMARKS)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(HistoryCog(host, host.services))

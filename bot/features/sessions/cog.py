@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import ServiceGroupCog
+from bot.client.cog_host import host_of
 from bot.client.group_replies import paper_choices
 from bot.client.replies import respond, safe_send
 from bot.client.tree import UserFacingError, lang_of
@@ -223,3 +225,9 @@ class SessionCog(ServiceGroupCog, group_name="session",
                 continue
             choices.append(app_commands.Choice(name=fit(name, 100), value=session.id))
         return choices[:CHOICE_LIMIT]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(SessionCog(host, host.services))

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.checks import in_guild, manages_guild
+from bot.client.cog_host import CogHost, host_of
 from bot.client.replies import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
@@ -23,7 +24,6 @@ from domain.subscriptions import MAX_TOPICS_PER_MEMBER, AddResult, Delivery
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def _papers(lang: Lang, n: int) -> str:
 class SubscriptionsCog(commands.Cog):
     """Members follow topics and hear about matching papers."""
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
 
@@ -171,3 +171,9 @@ class SubscriptionsCog(commands.Cog):
             embed.description = fit(f"**{escape(topic)}**: " + (
                 " ".join(f"<@{m}>" for m in members) or t(lang, "admin.nobody")), 4096)
         await respond(interaction, embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(SubscriptionsCog(host, host.services))

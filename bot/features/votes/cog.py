@@ -9,13 +9,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.checks import in_guild, is_organiser
+from bot.client.cog_host import CogHost, host_of
 from bot.client.group_replies import title, when
 from bot.client.replies import respond
 from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
 from bot.features.votes.service import CloseStatus
-from bot.features.votes.ui import ballot_embed, ballot_view
+from bot.features.votes.ui import VoteButton, ballot_embed, ballot_view
 from bot.shared.messages import render_reason, t, tn
 from domain.votes import (
     DEFAULT_HOURS,
@@ -28,7 +29,6 @@ from domain.votes import (
 
 if TYPE_CHECKING:
     from bot.bundle import Services
-    from bot.client.bot import PaperclubBot
 
 CLOSE_KEYS = {CloseStatus.ANNOUNCED: "vote.closed_now", CloseStatus.ALREADY: "vote.closing",
               CloseStatus.PENDING: "vote.closing", CloseStatus.FAILED: "vote.failed"}
@@ -39,7 +39,7 @@ class VotesCog(commands.Cog):
 
     vote = app_commands.Group(name="vote", description="Choose the next paper together")
 
-    def __init__(self, bot: PaperclubBot, services: Services) -> None:
+    def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
 
@@ -98,3 +98,10 @@ class VotesCog(commands.Cog):
         reason = render_reason(lang, closed.reason) if closed.reason else ""
         await respond(interaction, t(lang, CLOSE_KEYS[closed.status], reason=reason),
                       ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(VotesCog(host, host.services))
+    bot.add_dynamic_items(VoteButton)  # the ballot's buttons keep working after a restart

@@ -10,10 +10,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
+from bot.client.cog_host import host_of
 from bot.client.group_replies import title, when
 from bot.client.tree import lang_of
 from bot.features.papers.card import fit
@@ -22,9 +23,6 @@ from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
 from domain.votes import BallotOutcome, Vote
-
-if TYPE_CHECKING:
-    from bot.client.bot import PaperclubBot
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +51,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Record the ballot; the answer is only for the voter."""
-        bot = cast("PaperclubBot", interaction.client)
+        bot = host_of(interaction.client)
         lang = lang_of(interaction)
         outcome, paper = await bot.services.votes.ballot(self.vote_id, self.position,
                                                          interaction.user.id)
