@@ -1,7 +1,9 @@
 """In-memory fakes of the stores several services share (catalog, queue, group, digest ledger,
 history), faithful to the SQLite stores' rules: claims taken once, leases honoured, statuses
-moved only from the state the real UPDATE requires. Services' unit tests run on them; the
-contract suite and the end-to-end tests keep the real stores honest."""
+moved only from the state the real UPDATE requires; and `FakeChannels`, the Discord side the
+posters' fakes write to, whose next calls a test scripts (`Refuse`, `LoseAnswer`, `Stall`).
+Services' unit tests run on them; the contract suite and the end-to-end tests keep the real
+stores and posters honest. Each feature's own store and poster fakes sit beside its tests."""
 
 from __future__ import annotations
 
