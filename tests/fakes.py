@@ -1,0 +1,522 @@
+"""In-memory fakes of the stores several services share (catalog, queue, group, digest ledger,
+history), faithful to the SQLite stores' rules: claims taken once, leases honoured, statuses
+moved only from the state the real UPDATE requires; and `FakeChannels`, the Discord side the
+posters' fakes write to, whose next calls a test scripts (`Refuse`, `LoseAnswer`, `Stall`).
+Services' unit tests run on them; the contract suite and the end-to-end tests keep the real
+stores and posters honest. Each feature's own store and poster fakes sit beside its tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from functools import partial
+from typing import Any
+
+from bot.features.digest.delivery import DeliveryFailed
+from bot.features.papers.query import SearchQuery
+from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
+from domain.digest import (
+    MAX_CONSECUTIVE_FAILURES,
+    Claim,
+    DigestConfig,
+    Lease,
+    LedgerEntry,
+    LedgerStatus,
+)
+from domain.group import Discussed, QueueItem, SuggestOutcome, Supporter, queue_order
+from domain.paper import Paper, Track, Venue
+from domain.reasons import Reason, ReasonCode
+from domain.sessions import GroupSettings, Volunteer
+from storage.interfaces import (
+    DigestStore,
+    GroupStore,
+    HistoryStore,
+    PaperStore,
+    PreparedPaper,
+    QueueStore,
+)
+from tests.clocks import FakeClock
+
+
+def lease_free(held: Lease | None, lease: Lease, now: datetime) -> bool:
+    """The stores' lease rule: a row is takeable when unleased, ours, or its lease expired."""
+    return held is None or held.owner == lease.owner or held.until <= now
+
+
+def _same(p: Paper) -> Paper:
+    return p
+
+
+def catalog_paper(title: str, track: str | None = None) -> Paper:
+    """A catalog record with just a title (and a venue track when given)."""
+    venue = Venue(track=Track(track)) if track else Venue()
+    return Paper(title_en=title, title_zh="", authors=("Ada Lindqvist",), venue=venue)
+
+
+class FakePaperStore:
+    """A catalog in a dict, in insertion order; searching matches words in titles."""
+
+    def __init__(self, papers: Iterable[Paper] = ()) -> None:
+        self.papers: dict[str, Paper] = {}
+        self.version = 0
+        for p in papers:
+            self.put(p)
+
+    def put(self, p: Paper) -> None:
+        """Add or replace a paper (a load of one)."""
+        self.papers[p.id] = p
+        self.version += 1
+
+    def drop(self, paper_id: str) -> None:
+        """Take a paper out of the catalog (it left the listing)."""
+        del self.papers[paper_id]
+        self.version += 1
+
+    async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
+                   prune: bool = False) -> LoadCounts:
+        raise NotImplementedError("loading is the catalog's, not used by these services")
+
+    async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+                            source: LoadSource, prune: bool = False) -> LoadCounts:
+        raise NotImplementedError("loading is the catalog's, not used by these services")
+
+    async def add_papers(self, papers: Sequence[Paper], *,
+                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+        raise NotImplementedError("adding is the catalog's, not used by these services")
+
+    async def get(self, public_id: str) -> Paper | None:
+        return self.papers.get(public_id)
+
+    async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
+                     offset: int = 0) -> list[SearchHit]:
+        def matches(p: Paper) -> bool:
+            title = p.title_en.casefold()
+            found = [w in title for w in query.words]
+            return any(found) if any_word else all(found)
+        hits = [p for p in self.papers.values() if query.words and matches(p)]
+        return [SearchHit(p.id, 0.0, partial(_same, p)) for p in hits[offset:offset + limit]]
+
+    async def random(self) -> Paper | None:
+        return next(iter(self.papers.values()), None)
+
+    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
+        return []
+
+    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
+        return []
+
+    async def paper_ids(self, track: str | None = None) -> list[str]:
+        return [pid for pid, p in self.papers.items()
+                if track is None or p.venue.track == track]
+
+    async def count(self) -> int:
+        return len(self.papers)
+
+    async def stats(self) -> CatalogStats:
+        raise NotImplementedError("catalog statistics are not used by these services")
+
+    async def vocabulary(self) -> list[tuple[str, int]]:
+        counts: dict[str, int] = {}
+        for p in self.papers.values():
+            for word in set(p.title_en.casefold().split()):
+                counts[word] = counts.get(word, 0) + 1
+        return sorted(counts.items())
+
+    async def catalog_version(self) -> int:
+        return self.version
+
+    async def iter_papers(self) -> AsyncIterator[Paper]:
+        for p in list(self.papers.values()):
+            yield p
+
+
+class FakeQueueStore:
+    """Each server's queue as (paper -> supporters), ordered as the store orders it."""
+
+    def __init__(self) -> None:
+        self.support: dict[tuple[int, str], list[Supporter]] = {}
+
+    async def suggest(self, guild_id: int, paper_id: str, user_id: int, note: str,
+                      at: datetime) -> SuggestOutcome:
+        supporters = self.support.setdefault((guild_id, paper_id), [])
+        if any(s.user_id == user_id for s in supporters):
+            return SuggestOutcome.ALREADY
+        supporters.append(Supporter(user_id, note, at))
+        return SuggestOutcome.SUPPORTED if len(supporters) > 1 else SuggestOutcome.ADDED
+
+    async def queue(self, guild_id: int) -> list[QueueItem]:
+        return queue_order([QueueItem(g, pid, tuple(s)) for (g, pid), s in self.support.items()
+                            if g == guild_id and s])
+
+    async def item(self, guild_id: int, paper_id: str) -> QueueItem | None:
+        supporters = self.support.get((guild_id, paper_id))
+        return QueueItem(guild_id, paper_id, tuple(supporters)) if supporters else None
+
+    async def remove(self, guild_id: int, paper_id: str) -> bool:
+        return bool(self.support.pop((guild_id, paper_id), None))
+
+    async def withdraw(self, guild_id: int, paper_id: str, user_id: int) -> bool:
+        supporters = self.support.get((guild_id, paper_id), [])
+        kept = [s for s in supporters if s.user_id != user_id]
+        self.support[(guild_id, paper_id)] = kept
+        return len(kept) < len(supporters)
+
+    async def forget(self, user_id: int) -> int:
+        count = 0
+        for key, supporters in self.support.items():
+            count += sum(s.user_id == user_id for s in supporters)
+            self.support[key] = [replace(s, user_id=None) if s.user_id == user_id else s
+                                 for s in supporters]
+        return count
+
+
+class FakeGroupStore:
+    """Settings and the presenter rotation per server."""
+
+    def __init__(self) -> None:
+        self.settings_of: dict[int, GroupSettings] = {}
+        self.presenters: dict[int, list[Volunteer]] = {}
+        self.turns: dict[int, tuple[int, int | None]] = {}
+
+    async def settings(self, guild_id: int) -> GroupSettings:
+        return self.settings_of.get(guild_id, GroupSettings(guild_id))
+
+    async def _update(self, guild_id: int, **changes: Any) -> None:
+        self.settings_of[guild_id] = replace(await self.settings(guild_id), **changes)
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        await self._update(guild_id, organiser_role_id=role_id)
+
+    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
+        await self._update(guild_id, timezone=zone)
+
+    async def set_reminders(self, guild_id: int, offsets: Sequence[int]) -> None:
+        await self._update(guild_id, reminders=tuple(offsets))
+
+    async def volunteers(self, guild_id: int) -> list[Volunteer]:
+        return sorted(self.presenters.get(guild_id, []), key=lambda v: (v.joined, v.user_id))
+
+    async def volunteer(self, guild_id: int, user_id: int) -> bool:
+        rotation = self.presenters.setdefault(guild_id, [])
+        if any(v.user_id == user_id for v in rotation):
+            return False
+        rotation.append(Volunteer(user_id, max((v.joined for v in rotation), default=0) + 1))
+        return True
+
+    async def forget(self, user_id: int) -> int:
+        return sum([await self.withdraw(g, user_id) for g in list(self.presenters)])
+
+    async def withdraw(self, guild_id: int, user_id: int) -> bool:
+        rotation = self.presenters.get(guild_id, [])
+        kept = [v for v in rotation if v.user_id != user_id]
+        self.presenters[guild_id] = kept
+        return len(kept) < len(rotation)
+
+    async def rotation(self, guild_id: int) -> tuple[int, int | None]:
+        return self.turns.get(guild_id, (0, None))
+
+    def _set_turn(self, guild_id: int, user_id: int, turn: int | None, presented: int) -> bool:
+        rotation = self.presenters.get(guild_id, [])
+        self.presenters[guild_id] = [
+            replace(v, last_turn=turn, presented=v.presented + presented)
+            if v.user_id == user_id else v for v in rotation]
+        return any(v.user_id == user_id for v in rotation)
+
+    async def take_turn(self, guild_id: int, presenter_id: int) -> int:
+        turn = (await self.rotation(guild_id))[0] + 1
+        self.turns[guild_id] = (turn, presenter_id)
+        self._set_turn(guild_id, presenter_id, turn, 1)
+        return turn
+
+    async def skip_turn(self, guild_id: int, user_id: int) -> bool:
+        return self._set_turn(guild_id, user_id, (await self.rotation(guild_id))[0], 0)
+
+    async def swap(self, guild_id: int, first: int, second: int) -> bool:
+        turns = {v.user_id: v.last_turn for v in self.presenters.get(guild_id, [])
+                 if v.user_id in (first, second)}
+        if first == second or len(turns) != 2:
+            return False
+        self._set_turn(guild_id, first, turns[second], 0)
+        self._set_turn(guild_id, second, turns[first], 0)
+        return True
+
+
+class FakeDigestStore:
+    """Digest settings and the (server, local date) ledger; `clock` stamps the claims."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.configs: dict[int, DigestConfig] = {}
+        self.ledger: dict[tuple[int, date], LedgerEntry] = {}
+
+    def _row(self, guild_id: int, local_date: date, **changes: Any) -> None:
+        key = (guild_id, local_date)
+        if key in self.ledger:
+            self.ledger[key] = replace(self.ledger[key], **changes)
+
+    def _config(self, guild_id: int, **changes: Any) -> None:
+        if guild_id in self.configs:
+            self.configs[guild_id] = replace(self.configs[guild_id], **changes)
+
+    async def save_config(self, config: DigestConfig) -> None:
+        self.configs[config.guild_id] = replace(
+            config, enabled_since=config.enabled_since or self.clock())
+
+    async def config(self, guild_id: int) -> DigestConfig | None:
+        return self.configs.get(guild_id)
+
+    async def active_configs(self) -> list[DigestConfig]:
+        return [c for _, c in sorted(self.configs.items())
+                if c.enabled and c.paused_reason is None]
+
+    async def disable(self, guild_id: int) -> bool:
+        self._config(guild_id, enabled=False)
+        return guild_id in self.configs
+
+    async def take_failure_notice(self, guild_id: int) -> Reason | None:
+        config = self.configs.get(guild_id)
+        if config is None or not config.failure_notice_pending:
+            return None
+        self._config(guild_id, failure_notice_pending=False)
+        return config.paused_reason
+
+    async def last_handled(self, guild_id: int) -> date | None:
+        return max((d for g, d in self.ledger if g == guild_id), default=None)
+
+    async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
+        return self.ledger.get((guild_id, local_date))
+
+    def _claimed(self, guild_id: int, local_date: date, claim: Claim,
+                 attempts: int = 0) -> LedgerEntry:
+        return LedgerEntry(guild_id, local_date, LedgerStatus.CLAIMED, claim.nonce,
+                           paper_id=claim.paper_id, cycle=claim.cycle, position=claim.position,
+                           cycle_size=claim.cycle_size, channel_id=claim.channel_id,
+                           late=claim.late, attempts=attempts, claimed_at=self.clock(),
+                           lease=claim.lease)
+
+    async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
+        if (guild_id, local_date) in self.ledger:
+            return None
+        entry = self.ledger[(guild_id, local_date)] = self._claimed(guild_id, local_date, claim)
+        return entry
+
+    async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
+        entry = self.ledger.get((guild_id, local_date))
+        if entry is None or not lease_free(entry.lease, lease, now):
+            return False
+        self._row(guild_id, local_date, lease=lease)
+        return True
+
+    async def reclaim_failed(self, guild_id: int, local_date: date,
+                             claim: Claim) -> LedgerEntry | None:
+        entry = self.ledger.get((guild_id, local_date))
+        if entry is None or entry.status is not LedgerStatus.FAILED:
+            return None
+        again = self._claimed(guild_id, local_date, replace(claim, nonce=entry.nonce),
+                              entry.attempts)
+        self.ledger[(guild_id, local_date)] = again
+        return again
+
+    async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
+        return sorted((e for (g, _), e in self.ledger.items()
+                       if g == guild_id and e.status is LedgerStatus.CLAIMED),
+                      key=lambda e: e.local_date)
+
+    async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
+        entry = self.ledger[(guild_id, local_date)]
+        self._row(guild_id, local_date, status=LedgerStatus.POSTED, message_id=message_id,
+                  attempts=entry.attempts + 1)
+        self._config(guild_id, consecutive_failures=0)
+
+    async def mark_skipped(self, guild_id: int, local_date: date, reason: Reason) -> None:
+        entry = self.ledger.get((guild_id, local_date))
+        if entry is not None and entry.status is LedgerStatus.CLAIMED:
+            self._row(guild_id, local_date, status=LedgerStatus.SKIPPED, reason=reason)
+
+    async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,
+                          reason: Reason | None = None) -> None:
+        entry = self.ledger.get((guild_id, local_date))
+        if entry is not None:
+            self._row(guild_id, local_date, thread_id=thread_id, reason=reason or entry.reason)
+
+    async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
+        entry = self.ledger[(guild_id, local_date)]
+        self._row(guild_id, local_date, status=LedgerStatus.FAILED, reason=reason,
+                  attempts=entry.attempts + 1)
+        config = self.configs.get(guild_id)
+        if config is None:
+            return False
+        failures = config.consecutive_failures + 1
+        self._config(guild_id, consecutive_failures=failures)
+        if failures < MAX_CONSECUTIVE_FAILURES or config.paused_reason is not None:
+            return False
+        self._config(guild_id, failure_notice_pending=True, paused_reason=Reason(
+            ReasonCode.PAUSED_AFTER_FAILURES, {"count": MAX_CONSECUTIVE_FAILURES}, reason))
+        return True
+
+    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
+        new = [d for d in dict.fromkeys(dates) if (guild_id, d) not in self.ledger]
+        for d in new:
+            self.ledger[(guild_id, d)] = LedgerEntry(
+                guild_id, d, LedgerStatus.SKIPPED, f"skip:{guild_id}:{d.isoformat()}",
+                reason=reason, claimed_at=self.clock())
+        return len(new)
+
+    async def current_cycle(self, guild_id: int) -> int:
+        return max((e.cycle or 0 for (g, _), e in self.ledger.items() if g == guild_id),
+                   default=0) or 1
+
+    async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
+        return {e.paper_id for (g, _), e in self.ledger.items()
+                if g == guild_id and e.cycle == cycle and e.paper_id is not None
+                and e.status in (LedgerStatus.CLAIMED, LedgerStatus.POSTED)}
+
+    async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
+        rows = sorted((e for (g, _), e in self.ledger.items() if g == guild_id),
+                      key=lambda e: e.local_date, reverse=True)
+        return rows[:limit]
+
+
+class FakeHistoryStore:
+    """What each server discussed, newest first."""
+
+    def __init__(self) -> None:
+        self.discussed: list[Discussed] = []
+
+    async def record_discussed(self, guild_id: int, paper_id: str, when: datetime,
+                               presenter_id: int | None, notes: str,
+                               thread_id: int | None) -> None:
+        self.discussed.append(Discussed(guild_id, paper_id, when, presenter_id, notes,
+                                        thread_id))
+
+    async def history(self, guild_id: int) -> list[Discussed]:
+        return sorted((d for d in self.discussed if d.guild_id == guild_id),
+                      key=lambda d: d.when, reverse=True)
+
+    async def discussed_ids(self, guild_id: int) -> set[str]:
+        return {d.paper_id for d in self.discussed if d.guild_id == guild_id}
+
+    async def forget(self, user_id: int) -> int:
+        mine = [d for d in self.discussed if d.presenter_id == user_id]
+        self.discussed = [replace(d, presenter_id=None) if d.presenter_id == user_id else d
+                          for d in self.discussed]
+        return len(mine)
+
+
+def _conforms(clock: FakeClock) -> None:
+    """mypy checks here that every fake satisfies its protocol."""
+    papers: PaperStore = FakePaperStore()
+    queue: QueueStore = FakeQueueStore()
+    groups: GroupStore = FakeGroupStore()
+    digests: DigestStore = FakeDigestStore(clock)
+    history: HistoryStore = FakeHistoryStore()
+    del papers, queue, groups, digests, history
+
+
+# -- Discord, as the posters see it ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """The next call of an operation is refused: nothing is sent, `failure` is raised."""
+
+    failure: DeliveryFailed
+
+
+@dataclass(frozen=True, slots=True)
+class LoseAnswer:
+    """The next call is carried out but its answer is lost: sent, then `failure` raised."""
+
+    failure: DeliveryFailed
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    """The next call waits until `go` is set (a slow Discord), then goes through."""
+
+    go: asyncio.Event
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+Fault = Refuse | LoseAnswer | Stall
+
+
+def refused(code: ReasonCode, discord_code: int | None = None, *,
+            retryable: bool = False) -> DeliveryFailed:
+    """A failure as the Discord side raises it."""
+    return DeliveryFailed(Reason(code), discord_code, retryable=retryable)
+
+
+CHANNEL_GONE = 10003
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One message our bot sent: where, with which nonce and footer marker, and what."""
+
+    message_id: int
+    channel_id: int
+    nonce: str
+    marker: str
+    at: datetime
+    body: object
+
+
+class FakeChannels:
+    """The channels a poster writes to: messages kept in order, found again by nonce or
+    marker since an instant; `faults` scripts the next calls of an operation; a channel in
+    `gone` answers every call like a deleted one (10003)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.posts: list[Post] = []
+        self.faults: dict[str, list[Fault]] = {}
+        self.gone: set[int] = set()
+        self.calls: list[str] = []
+        self._next_id = 5000
+
+    def script(self, operation: str, *faults: Fault) -> None:
+        """The next calls of `operation` meet these faults, one each, in order."""
+        self.faults.setdefault(operation, []).extend(faults)
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def call(self, operation: str, channel_id: int) -> Fault | None:
+        """Record the call, wait out a stall, raise a refusal; the fault still to apply."""
+        self.calls.append(operation)
+        if channel_id in self.gone:
+            raise refused(ReasonCode.CHANNEL_MISSING, CHANNEL_GONE)
+        queued = self.faults.get(operation)
+        fault = queued.pop(0) if queued else None
+        if isinstance(fault, Stall):
+            fault.started.set()
+            await fault.go.wait()
+            return None
+        if isinstance(fault, Refuse):
+            raise fault.failure
+        return fault
+
+    async def send(self, operation: str, channel_id: int, nonce: str, marker: str,
+                   body: object) -> int:
+        """Post a message (subject to the script); its id."""
+        fault = await self.call(operation, channel_id)
+        post = Post(self.new_id(), channel_id, nonce, marker, self.clock(), body)
+        self.posts.append(post)
+        if isinstance(fault, LoseAnswer):
+            raise fault.failure
+        return post.message_id
+
+    async def find(self, channel_id: int, marker: str, nonce: str,
+                   since: datetime) -> int | None:
+        """Our message in the channel after `since` carrying `nonce` or `marker`."""
+        await self.call("find", channel_id)
+        return next((p.message_id for p in self.posts if p.channel_id == channel_id
+                     and p.at > since and (p.nonce == nonce or p.marker == marker)), None)
+
+    def in_channel(self, channel_id: int) -> list[Post]:
+        """What the channel shows, oldest first."""
+        return [p for p in self.posts if p.channel_id == channel_id]
