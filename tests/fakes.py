@@ -15,7 +15,6 @@ from functools import partial
 from typing import Any
 
 from bot.features.digest.delivery import DeliveryFailed
-from bot.features.papers.query import SearchQuery
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -27,6 +26,7 @@ from domain.digest import (
 )
 from domain.group import Discussed, QueueItem, SuggestOutcome, Supporter, queue_order
 from domain.paper import Paper, Track, Venue
+from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import GroupSettings, Volunteer
 from storage.interfaces import (
