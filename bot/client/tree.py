@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.replies import safe_send
+from bot.client.respond import safe_send
 from bot.client.user_input import clean_options
 from bot.client.write_wait import WriteWaitDeferral
 from bot.shared.lang import Lang

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.client.replies import SentMessage, safe_send
+from bot.client.respond import SentMessage, safe_send
 from bot.features.papers.card_view import escape
 from bot.shared.lang import Lang
 from bot.shared.messages import t

@@ -14,7 +14,7 @@ from bot.client.checks import may_add
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import CogHost, host_of
 from bot.client.tree import UserFacingError, lang_of
-from bot.features.adding.replies import answer_report
+from bot.features.adding.answer import answer_report
 from bot.features.catalog.files import CatalogFileError
 from bot.features.papers.card_view import CARD_COLOUR, escape
 from bot.features.papers.results_view import LiveViews

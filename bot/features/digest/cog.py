@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.features.digest.plan import parse_local_time, resolve_zone, suggest_zones
 from bot.features.papers.card import fit

@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.answers import paper_choices
 from bot.client.cog_host import CogHost, host_of
-from bot.client.group_replies import paper_choices
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import AbstractButton, escape, paper_message

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client.checks import in_guild
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.shared.messages import t
 

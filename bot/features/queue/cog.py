@@ -8,9 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.checks import in_guild, is_organiser, may_add
-from bot.client.cog_host import CogHost, host_of
-from bot.client.group_replies import (
+from bot.client.answers import (
     listed_choices,
     paper_choices,
     send_pages,
@@ -18,9 +16,11 @@ from bot.client.group_replies import (
     when,
     who,
 )
-from bot.client.replies import respond
+from bot.client.checks import in_guild, is_organiser, may_add
+from bot.client.cog_host import CogHost, host_of
+from bot.client.respond import respond
 from bot.client.tree import lang_of, permission_name
-from bot.features.adding.replies import item_line, report_text
+from bot.features.adding.answer import item_line, report_text
 from bot.features.papers.card_view import escape
 from bot.features.queue.service import QueueEntry
 from bot.shared.lang import Lang

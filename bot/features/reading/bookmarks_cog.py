@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.answers import listed_choices, paper_choices, send_pages, title, when
 from bot.client.checks import in_guild
 from bot.client.cog_host import CogHost, host_of
-from bot.client.group_replies import listed_choices, paper_choices, send_pages, title, when
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.shared.messages import t
 from bot.shared.pages import text_pages

@@ -9,10 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.answers import send_pages, title, who
 from bot.client.checks import in_guild
 from bot.client.cog_host import CogHost, host_of
-from bot.client.group_replies import send_pages, title, who
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.features.export.formats import ExportFormat, ExportWhat
 from bot.features.export.service import thread_link

@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.answers import paper_choices
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
-from bot.client.group_replies import paper_choices
-from bot.client.replies import respond, safe_send
+from bot.client.respond import respond, safe_send
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape

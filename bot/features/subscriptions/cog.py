@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.client.checks import in_guild, manages_guild
 from bot.client.cog_host import CogHost, host_of
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape

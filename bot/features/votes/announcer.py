@@ -6,7 +6,7 @@ from datetime import datetime
 
 import discord
 
-from bot.client.group_replies import title
+from bot.client.answers import title
 from bot.client.own_posts import delivery_failure, find_own_post
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit

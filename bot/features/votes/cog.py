@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.answers import title, when
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_host import CogHost, host_of
-from bot.client.group_replies import title, when
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR

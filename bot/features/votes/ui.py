@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.client.answers import title, when
 from bot.client.cog_host import host_of
-from bot.client.group_replies import title, when
 from bot.client.tree import lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR

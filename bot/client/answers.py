@@ -1,4 +1,4 @@
-"""What the reading-group cogs share: paper autocomplete, paged answers, titles and mentions."""
+"""What the cogs' answers share: paper autocomplete, titles, mentions, times and paged answers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.client.cog_host import CogHost
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.client.ui.pages import PagesView, page_embed
 from bot.features.papers.card import fit

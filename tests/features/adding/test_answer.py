@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.features.adding.replies import LINE_KEYS, PROBLEM_KEYS, SHOWN_LINES, report_text
+from bot.features.adding.answer import LINE_KEYS, PROBLEM_KEYS, SHOWN_LINES, report_text
 from bot.shared.lang import Lang
 from domain.adding import AddedItem, AddedStatus, AddReport, ArxivTrouble
 from domain.arxiv_ids import IdProblem

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.client.answers import title
 from bot.client.cog_host import CogHost
-from bot.client.group_replies import title
-from bot.client.replies import respond
+from bot.client.respond import respond
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape, paper_message
 from bot.features.papers.results_view import LiveViews, ResultsView
