@@ -10,7 +10,7 @@ shipped.
 
 from __future__ import annotations
 
-from storage.sqlite.migrations import FOLLOWERS_QUEUED, Migration, feed_tables
+from storage.schema import FOLLOWERS_QUEUED, Migration, feed_tables
 
 HEAD_WEIGHTS = "{a,b}"
 """The weight letters of the headline columns (titles A, authors B) kept in `paper_heads`."""

@@ -18,7 +18,6 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +36,7 @@ from storage.sqlite.errors import (
 )
 from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
-__all__ = ["Database", "SchemaError", "StorageError", "utc_timestamp", "write_wait_hook"]
-
-
-def utc_timestamp() -> str:
-    """Now in UTC, ISO 8601 to the second: the form every stored timestamp takes."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+__all__ = ["Database", "SchemaError", "StorageError", "write_wait_hook"]
 
 log = logging.getLogger(__name__)
 

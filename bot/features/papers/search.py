@@ -11,9 +11,9 @@ from enum import StrEnum
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.query import SearchQuery
 from bot.features.papers.results import UNFILTERED_CAP
+from bot.features.papers.store import PaperStore
 from domain.catalog import SearchHit
 from domain.paper import Paper
-from storage.interfaces import PaperStore
 
 
 class Strategy(StrEnum):
