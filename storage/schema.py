@@ -4,7 +4,9 @@ tables whose DDL is the same in both dialects but for type names, rendered per d
 A table's columns hold `{big}` (a 64-bit integer: Discord ids and the keys that refer to them),
 `{rowid}` (an id the database assigns), `{serial}` (one it never reuses) and `{real}`. Each
 `Table` renders the exact text the shipped migrations created (sqlite_master keeps it
-verbatim; tests/storage/test_schema_unchanged.py pins it): migrations are forward-only.
+verbatim; tests/storage/test_schema_unchanged.py pins it). A table is stated as it was first
+created; later migrations alter it. Migrations are forward-only: never edit a `Table`, add a
+migration (stating its new shared DDL here once, for both backends' migration lists).
 """
 
 from __future__ import annotations
