@@ -18,7 +18,7 @@ from bench.report import fmt_ms, p99, progress, publish
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService
-from storage.backend import AnyDatabase, paper_store
+from storage.backend import PAPERS, AnyDatabase
 from storage.postgres.database import PgDatabase
 from storage.sqlite.database import Database
 from tools.synthetic_catalog import write_listing
@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 async def _measure(db: AnyDatabase, texts: list[str], lookups: int,
                    in_flight: int) -> tuple[float, float, float]:
     """(lookups per second with `in_flight` concurrent, their p99 ms, sequential p99 ms)."""
-    search = SearchService(paper_store(db))
+    search = SearchService(PAPERS.open(db))
     queries = [parse_query(texts[i % len(texts)]) for i in range(lookups)]
     for query in queries[: len(texts)]:  # warm caches and plans
         await search.search(query, limit=10)
@@ -78,7 +78,7 @@ async def _bench(args: argparse.Namespace, server: PostgresServer, work: Path) -
         try:
             progress(TAG, f"loading {args.size:,} papers into {name}")
             start = time.perf_counter()
-            await load_catalog(paper_store(db), listing)
+            await load_catalog(PAPERS.open(db), listing)
             loaded = time.perf_counter() - start
             progress(TAG, f"{args.lookups:,} lookups on {name}")
             rows.append((name, loaded, *await _measure(db, texts, args.lookups, args.in_flight)))

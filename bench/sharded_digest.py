@@ -75,7 +75,7 @@ async def due_now(database: SharedDatabase, guilds: list[Guild]) -> None:
     """Every server's paper of the day due in this minute."""
     now = datetime.now(UTC)
     async with database.opened() as db:
-        store = stores.digest_store(db)
+        store = stores.DIGESTS.open(db)
         for guild in guilds:
             await store.save_config(DigestConfig(
                 guild.id, guild.channel("papers").id, now.strftime("%H:%M"), "UTC",

@@ -22,6 +22,7 @@ from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.service import DigestService
+from bot.features.digest.store import DigestStore
 from bot.features.export.service import ExportService
 from bot.features.feeds.poster import DiscordFeedPoster
 from bot.features.feeds.service import FeedService
@@ -31,7 +32,9 @@ from bot.features.notifications.outbox import OutboxService
 from bot.features.notifications.sender import OutboxSender
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
+from bot.features.papers.store import PaperStore
 from bot.features.queue.service import QueueService
+from bot.features.queue.store import QueueStore
 from bot.features.reading.bookmarks import BookmarkService
 from bot.features.reading.history import HistoryService
 from bot.features.sessions.poster import DiscordSessionPoster
@@ -39,8 +42,10 @@ from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
+from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.votes.announcer import DiscordVoteAnnouncer
 from bot.features.votes.service import VoteService
+from bot.features.votes.store import VoteStore
 from bot.settings import DatabaseSettings, Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.leases import Leaser, process_owner
@@ -49,7 +54,6 @@ from domain.group import ErasedKind
 from domain.shards import Shards
 from storage import backend as stores
 from storage.backend import AnyDatabase
-from storage.interfaces import PaperStore
 
 
 class MissingToken(Exception):
@@ -72,7 +76,7 @@ async def opened_catalog(settings: Settings) -> AsyncIterator[PaperStore]:
     """The catalog store on the configured database, without Discord (the command line)."""
     db = await open_configured(settings.database)
     try:
-        yield stores.paper_store(db)
+        yield stores.PAPERS.open(db)
     finally:
         await db.close()
 
@@ -84,8 +88,8 @@ async def opened_adding(settings: Settings) -> AsyncIterator[AddingService]:
     db = await open_configured(settings.database)
     client = ArxivClient.from_settings(settings.arxiv)
     try:
-        catalog = CatalogService(stores.paper_store(db), settings.catalog_path())
-        yield AddingService(catalog, client, stores.add_policy_store(db))
+        catalog = CatalogService(stores.PAPERS.open(db), settings.catalog_path())
+        yield AddingService(catalog, client, stores.ADD_POLICIES.open(db))
     finally:
         try:
             await client.close()
@@ -99,13 +103,13 @@ async def opened_export(settings: Settings, *,
     """The export use case on the configured database, without Discord (`paperclub export`)."""
     db = await open_configured(settings.database)
     try:
-        search = SearchService(stores.paper_store(db),
+        search = SearchService(stores.PAPERS.open(db),
                                fuzzy_threshold=settings.search.fuzzy_threshold)
         try:
             lookup = PaperLookup(search)
-            yield ExportService(HistoryService(stores.history_store(db), lookup),
-                                QueueService(stores.queue_store(db), lookup, clock),
-                                BookmarkService(stores.bookmark_store(db), lookup, clock))
+            yield ExportService(HistoryService(stores.HISTORY.open(db), lookup),
+                                QueueService(stores.QUEUE.open(db), lookup, clock),
+                                BookmarkService(stores.BOOKMARKS.open(db), lookup, clock))
         finally:
             await search.close()
     finally:
@@ -133,20 +137,20 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                before_wait=(write_wait := WriteWaitDeferral()))
     arxiv_source: ArxivSource = arxiv or ArxivClient.from_settings(settings.arxiv)
     try:
-        papers = stores.paper_store(db)
+        papers: PaperStore = stores.PAPERS.open(db)
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
-        subscription_store = stores.subscription_store(db)
+        subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         subscriptions = SubscriptionService(subscription_store, papers, search)
-        digests = stores.digest_store(db)
-        sync_record = SyncRecord(stores.state_store(db))
+        digests: DigestStore = stores.DIGESTS.open(db)
+        sync_record = SyncRecord(stores.STATE.open(db))
         lookup = PaperLookup(search)
-        vote_store = stores.vote_store(db)
-        queue_store = stores.queue_store(db)
+        vote_store: VoteStore = stores.VOTES.open(db)
+        queue_store: QueueStore = stores.QUEUE.open(db)
         queue = QueueService(queue_store, lookup, clock)
-        bookmark_store, history_store = stores.bookmark_store(db), stores.history_store(db)
-        groups, sessions = stores.group_store(db), stores.session_store(db)
+        bookmark_store, history_store = stores.BOOKMARKS.open(db), stores.HISTORY.open(db)
+        groups, sessions = stores.GROUPS.open(db), stores.SESSIONS.open(db)
         forget = ForgetService(subscription_store, [
             (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
             (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
@@ -166,7 +170,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         timedelta(seconds=settings.digest.claim_lease_seconds),
                         lease_clock or clock)
         outbox = OutboxService(
-            stores.outbox_store(db), subscription_store, papers,
+            stores.OUTBOX.open(db), subscription_store, papers,
             lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:
@@ -199,9 +203,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 leases=leases),
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
-                                                 stores.add_policy_store(db)),
+                                                 stores.ADD_POLICIES.open(db)),
                             feeds=FeedService(
-                                stores.feed_store(db), catalog, papers, arxiv_source,
+                                stores.FEEDS.open(db), catalog, papers, arxiv_source,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second))), sender

@@ -1,22 +1,12 @@
-"""Persistence: the only package with SQL. Nothing here imports discord."""
+"""Persistence: the only package with SQL. Nothing here imports discord or `bot`: the store
+protocols live beside their features (`bot/features/<feature>/store.py`), and each
+`storage/<feature>/` implements one once per backend, side by side."""
 
-from storage.interfaces import (
-    DigestStore,
-    OutboxStore,
-    PaperStore,
-    StateStore,
-    SubscriptionStore,
-)
 from storage.sqlite.database import Database
 from storage.sqlite.errors import SchemaError, StorageError
 
 __all__ = [
     "Database",
-    "DigestStore",
-    "OutboxStore",
-    "PaperStore",
     "SchemaError",
-    "StateStore",
     "StorageError",
-    "SubscriptionStore",
 ]

@@ -1,10 +1,16 @@
 """Choosing the backend: a SQLite file (the default) or a PostgreSQL server, behind the same
-store protocols. The rest of the app asks this module for stores and never learns which."""
+store protocols (`bot/features/<feature>/store.py`). The rest of the app asks this module for
+stores and never learns which.
+
+`STORES` is the one list of stores: each `StorePair` names a store's SQLite and PostgreSQL
+classes; the wiring opens them (`PAPERS.open(db)`) and the contract suite runs each on both.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
@@ -14,21 +20,6 @@ from storage.feeds.postgres import PgFeedStore
 from storage.feeds.sqlite import SqliteFeedStore
 from storage.group.postgres import PgGroupStore
 from storage.group.sqlite import SqliteGroupStore
-from storage.interfaces import (
-    AddPolicyStore,
-    BookmarkStore,
-    DigestStore,
-    FeedStore,
-    GroupStore,
-    HistoryStore,
-    OutboxStore,
-    PaperStore,
-    QueueStore,
-    SessionStore,
-    StateStore,
-    SubscriptionStore,
-    VoteStore,
-)
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
@@ -70,66 +61,58 @@ async def open_database(*, postgres_url: str | None, sqlite_path: Path,
                                write_wait=write_wait, verify=verify, before_wait=before_wait)
 
 
-def paper_store(db: AnyDatabase) -> PaperStore:
-    """The catalog and search."""
-    return PgPaperStore(db) if isinstance(db, PgDatabase) else SqlitePaperStore(db)
+SqliteT_co = TypeVar("SqliteT_co", covariant=True)
+PgT_co = TypeVar("PgT_co", covariant=True)
 
 
-def state_store(db: AnyDatabase) -> StateStore:
-    """Named values kept between runs."""
-    return PgStateStore(db) if isinstance(db, PgDatabase) else SqliteStateStore(db)
+class StorePair(Generic[SqliteT_co, PgT_co]):
+    """One store written once per backend: its SQLite and its PostgreSQL class, and the name
+    the contract suite's accessor for it has (`tests/backends.py`)."""
+
+    __slots__ = ("name", "postgres", "sqlite")
+
+    def __init__(self, name: str, sqlite: Callable[[Database], SqliteT_co],
+                 postgres: Callable[[PgDatabase], PgT_co]) -> None:
+        self.name = name
+        self.sqlite = sqlite
+        self.postgres = postgres
+
+    def __repr__(self) -> str:
+        return f"StorePair({self.name!r})"
+
+    def open(self, db: AnyDatabase) -> SqliteT_co | PgT_co:
+        """The store on `db`, of the backend `db` is."""
+        return self.postgres(db) if isinstance(db, PgDatabase) else self.sqlite(db)
 
 
-def digest_store(db: AnyDatabase) -> DigestStore:
-    """Paper-of-the-day settings and the ledger."""
-    return PgDigestStore(db) if isinstance(db, PgDatabase) else SqliteDigestStore(db)
+PAPERS = StorePair("papers", SqlitePaperStore, PgPaperStore)
+"""The catalog and search."""
+STATE = StorePair("state", SqliteStateStore, PgStateStore)
+"""Named values kept between runs."""
+DIGESTS = StorePair("digests", SqliteDigestStore, PgDigestStore)
+"""Paper-of-the-day settings and the ledger."""
+SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscriptionStore)
+"""Subscriptions, notifications, DM pauses."""
+OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
+"""Notifications waiting to be sent, leased per unit."""
+QUEUE = StorePair("queue", SqliteQueueStore, PgQueueStore)
+"""The suggestion queue."""
+VOTES = StorePair("votes", SqliteVoteStore, PgVoteStore)
+"""Votes on the next paper."""
+BOOKMARKS = StorePair("bookmarks", SqliteBookmarkStore, PgBookmarkStore)
+"""Reading lists."""
+HISTORY = StorePair("history", SqliteHistoryStore, PgHistoryStore)
+"""What each server discussed."""
+GROUPS = StorePair("groups", SqliteGroupStore, PgGroupStore)
+"""Reading-group settings and the presenter rotation."""
+SESSIONS = StorePair("sessions", SqliteSessionStore, PgSessionStore)
+"""Sessions and their reminder ledger."""
+ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
+"""Who may add papers from arXiv, per server."""
+FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
+"""arXiv feeds, their polls and announcements."""
 
-
-def subscription_store(db: AnyDatabase) -> SubscriptionStore:
-    """Subscriptions, notifications, DM pauses."""
-    return PgSubscriptionStore(db) if isinstance(db, PgDatabase) else SqliteSubscriptionStore(db)
-
-
-def outbox_store(db: AnyDatabase) -> OutboxStore:
-    """Notifications waiting to be sent, leased per unit."""
-    return PgOutboxStore(db) if isinstance(db, PgDatabase) else SqliteOutboxStore(db)
-
-
-def queue_store(db: AnyDatabase) -> QueueStore:
-    """The suggestion queue."""
-    return PgQueueStore(db) if isinstance(db, PgDatabase) else SqliteQueueStore(db)
-
-
-def vote_store(db: AnyDatabase) -> VoteStore:
-    """Votes on the next paper."""
-    return PgVoteStore(db) if isinstance(db, PgDatabase) else SqliteVoteStore(db)
-
-
-def bookmark_store(db: AnyDatabase) -> BookmarkStore:
-    """Reading lists."""
-    return PgBookmarkStore(db) if isinstance(db, PgDatabase) else SqliteBookmarkStore(db)
-
-
-def history_store(db: AnyDatabase) -> HistoryStore:
-    """What each server discussed."""
-    return PgHistoryStore(db) if isinstance(db, PgDatabase) else SqliteHistoryStore(db)
-
-
-def group_store(db: AnyDatabase) -> GroupStore:
-    """Reading-group settings and the presenter rotation."""
-    return PgGroupStore(db) if isinstance(db, PgDatabase) else SqliteGroupStore(db)
-
-
-def session_store(db: AnyDatabase) -> SessionStore:
-    """Sessions and their reminder ledger."""
-    return PgSessionStore(db) if isinstance(db, PgDatabase) else SqliteSessionStore(db)
-
-
-def add_policy_store(db: AnyDatabase) -> AddPolicyStore:
-    """Who may add papers from arXiv, per server."""
-    return PgAddPolicyStore(db) if isinstance(db, PgDatabase) else SqliteAddPolicyStore(db)
-
-
-def feed_store(db: AnyDatabase) -> FeedStore:
-    """arXiv feeds, their polls and announcements."""
-    return PgFeedStore(db) if isinstance(db, PgDatabase) else SqliteFeedStore(db)
+STORES: tuple[StorePair[object, object], ...] = (
+    PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
+    SESSIONS, ADD_POLICIES, FEEDS)
+"""Every store, once: the factory's and the contract suite's one list."""

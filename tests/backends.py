@@ -1,6 +1,8 @@
 """The contract suite's backends: every store test that takes `backend` runs on SQLite and on
 PostgreSQL (a throwaway server, see tools/throwaway_postgres.py), so the two can never drift.
-Stores come from `storage.backend`, as the app gets them.
+Stores come from `storage.backend`'s registry (`STORES`), as the app gets them: each accessor
+is named after its `StorePair` and typed with its feature's protocol, so mypy checks that both
+backends' classes satisfy it (tests/storage/test_store_registry.py checks the names).
 """
 
 from __future__ import annotations
@@ -8,23 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.features.adding.store import AddPolicyStore
+from bot.features.digest.store import DigestStore
+from bot.features.feeds.store import FeedStore
+from bot.features.group.store import GroupStore
+from bot.features.notifications.store import OutboxStore
+from bot.features.papers.store import PaperStore
+from bot.features.queue.store import QueueStore
+from bot.features.reading.store import BookmarkStore, HistoryStore
+from bot.features.sessions.store import SessionStore
+from bot.features.subscriptions.store import SubscriptionStore
+from bot.features.votes.store import VoteStore
+from bot.shared.state_store import StateStore
 from storage import backend as stores
 from storage.backend import AnyDatabase
-from storage.interfaces import (
-    AddPolicyStore,
-    BookmarkStore,
-    DigestStore,
-    FeedStore,
-    GroupStore,
-    HistoryStore,
-    OutboxStore,
-    PaperStore,
-    QueueStore,
-    SessionStore,
-    StateStore,
-    SubscriptionStore,
-    VoteStore,
-)
 from storage.postgres.database import PgDatabase
 
 NOT_RUN = "PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run"
@@ -32,49 +31,50 @@ NOT_RUN = "PostgreSQL not found: the PostgreSQL half of the contract suite was N
 
 @dataclass
 class Backend:
-    """One open, migrated, empty database of one backend, and its stores."""
+    """One open, migrated, empty database of one backend, and its stores (one accessor per
+    `storage.backend.STORES` entry, of the same name)."""
 
     kind: str
     db: AnyDatabase
 
     def papers(self) -> PaperStore:
-        return stores.paper_store(self.db)
+        return stores.PAPERS.open(self.db)
 
     def state(self) -> StateStore:
-        return stores.state_store(self.db)
+        return stores.STATE.open(self.db)
 
     def digests(self) -> DigestStore:
-        return stores.digest_store(self.db)
+        return stores.DIGESTS.open(self.db)
 
     def subscriptions(self) -> SubscriptionStore:
-        return stores.subscription_store(self.db)
+        return stores.SUBSCRIPTIONS.open(self.db)
 
     def outbox(self) -> OutboxStore:
-        return stores.outbox_store(self.db)
+        return stores.OUTBOX.open(self.db)
 
     def queue(self) -> QueueStore:
-        return stores.queue_store(self.db)
+        return stores.QUEUE.open(self.db)
 
     def votes(self) -> VoteStore:
-        return stores.vote_store(self.db)
+        return stores.VOTES.open(self.db)
 
     def bookmarks(self) -> BookmarkStore:
-        return stores.bookmark_store(self.db)
+        return stores.BOOKMARKS.open(self.db)
 
     def history(self) -> HistoryStore:
-        return stores.history_store(self.db)
+        return stores.HISTORY.open(self.db)
 
     def groups(self) -> GroupStore:
-        return stores.group_store(self.db)
+        return stores.GROUPS.open(self.db)
 
     def sessions(self) -> SessionStore:
-        return stores.session_store(self.db)
+        return stores.SESSIONS.open(self.db)
 
     def add_policies(self) -> AddPolicyStore:
-        return stores.add_policy_store(self.db)
+        return stores.ADD_POLICIES.open(self.db)
 
     def feeds(self) -> FeedStore:
-        return stores.feed_store(self.db)
+        return stores.FEEDS.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

@@ -15,6 +15,11 @@ from functools import partial
 from typing import Any
 
 from bot.features.digest.delivery import DeliveryFailed
+from bot.features.digest.store import DigestStore
+from bot.features.group.store import GroupStore
+from bot.features.papers.store import PaperStore
+from bot.features.queue.store import QueueStore
+from bot.features.reading.store import HistoryStore
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -29,14 +34,7 @@ from domain.paper import Paper, Track, Venue
 from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import GroupSettings, Volunteer
-from storage.interfaces import (
-    DigestStore,
-    GroupStore,
-    HistoryStore,
-    PaperStore,
-    PreparedPaper,
-    QueueStore,
-)
+from storage.papers.prepared import PreparedPaper
 from tests.clocks import FakeClock
 
 

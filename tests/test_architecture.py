@@ -188,9 +188,14 @@ def test_the_discord_side_never_imports_storage() -> None:
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}: use a service"
 
 
+PREPARED = "storage.papers.prepared"
+"""Pure row preparation (no SQL, no database): the one storage module a service may import."""
+
+
 def test_services_see_storage_only_through_its_protocols() -> None:
+    """Services depend on their feature's `store.py` protocols, never on a store."""
     for path in _feature_modules(SERVICE_SIDE) + _modules("bot/shared"):
-        offending = _storage_imports(path) - {"storage.interfaces"}
+        offending = _storage_imports(path) - {PREPARED}
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
 
 
@@ -212,28 +217,69 @@ def _stores(prefix: str) -> dict[str, ast.ClassDef]:
             if name.startswith(prefix) and name.endswith("Store")}
 
 
+def _protocols() -> dict[str, ast.ClassDef]:
+    """The store protocols, beside their features (`bot/features/*/store.py`) and the shared
+    state store (`bot/shared/state_store.py`), by name."""
+    paths = [*sorted((ROOT / "bot" / "features").glob("*/store.py")),
+             ROOT / "bot" / "shared" / "state_store.py"]
+    return {name: cls for path in paths for name, cls in _classes(path).items()
+            if name.endswith("Store")}
+
+
 def test_every_store_has_a_protocol_with_its_methods() -> None:
-    protocols = _classes(ROOT / "storage" / "interfaces.py")
+    protocols = _protocols()
     for prefix in ("Sqlite", "Pg"):
         stores = _stores(prefix)
         assert stores
         for name, cls in stores.items():
             protocol = protocols.get(name)
-            assert protocol is not None, f"{prefix}{name} has no protocol in storage/interfaces.py"
+            assert protocol is not None, f"{prefix}{name} has no protocol in a store.py"
             assert _public_methods(protocol) == _public_methods(cls), prefix + name
 
 
 def test_every_protocol_has_both_backends() -> None:
     """Every store protocol has a SQLite and a PostgreSQL implementation."""
-    protocols = {name for name in _classes(ROOT / "storage" / "interfaces.py")
-                 if name.endswith("Store")}
+    protocols = set(_protocols())
+    assert len(protocols) >= 13
     assert protocols == set(_stores("Sqlite")) == set(_stores("Pg"))
+
+
+def test_storage_imports_nothing_from_the_bot_or_discord() -> None:
+    """The top-level packages form a line: `domain/`, then `storage/`, then `bot/`."""
+    modules = _modules("storage")
+    assert len(modules) > 30
+    for path in modules:
+        names = {n for node in ast.walk(_tree(path)) for n in _imported(node)}
+        offending = {n for n in names if n.split(".")[0] in ("bot", "discord")}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
+
+
+def _backend_of(module: str) -> str | None:
+    """`sqlite` or `postgres` when a storage module's dotted path names one backend."""
+    found = {kind for kind in ("sqlite", "postgres") if kind in module}
+    return found.pop() if len(found) == 1 else None
+
+
+def test_no_backend_imports_the_other() -> None:
+    """PostgreSQL sits beside SQLite, not above it: what both need is in a neutral module."""
+    checked = 0
+    for path in _modules("storage"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        own = _backend_of(module)
+        if own is None:
+            continue
+        checked += 1
+        other = "postgres" if own == "sqlite" else "sqlite"
+        names = {n for node in ast.walk(_tree(path)) for n in _imported(node)}
+        offending = {n for n in names if n.split(".")[0] == "storage" and other in n}
+        assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
+    assert checked > 20
 
 
 def test_storage_defines_no_domain_records() -> None:
     """Records the services see live in domain/; storage keeps only private row plumbing."""
     for path in _modules("storage"):
-        if path.name == "migrations.py":
+        if path.name in ("migrations.py", "schema.py"):  # `Migration`: schema plumbing
             continue
         for name, cls in _classes(path).items():
             decorated = any("dataclass" in ast.unparse(d) for d in cls.decorator_list)

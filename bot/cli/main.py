@@ -43,6 +43,7 @@ from bot.features.export.service import (
 )
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.search import SearchService, Strategy
+from bot.features.papers.store import PaperStore
 from bot.settings import (
     SEARCH_LIMIT_MAX,
     SEARCH_LIMIT_MIN,
@@ -64,7 +65,6 @@ from domain.arxiv_ids import ArxivRef, IdScan, find_arxiv_ids
 from domain.catalog import AddStatus
 from domain.paper import Paper
 from domain.shards import parse_shard_ids
-from storage.interfaces import PaperStore
 from storage.sqlite.errors import StorageError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2

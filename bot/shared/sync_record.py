@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.interfaces import StateStore
+from bot.shared.state_store import StateStore
 
 
 class SyncRecord:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.adding import AddPolicy, WhoAdds
 from storage.postgres.database import PgDatabase
-from storage.sqlite.database import utc_timestamp
+from storage.times import utc_timestamp
 
 
 class PgAddPolicyStore:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from domain.adding import AddPolicy, WhoAdds
-from storage.sqlite.database import Database, utc_timestamp
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 
 class SqliteAddPolicyStore:

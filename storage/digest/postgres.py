@@ -18,7 +18,7 @@ from domain.digest import (
     LedgerStatus,
 )
 from domain.reasons import Reason, ReasonCode
-from storage.digest.sqlite import (
+from storage.digest.rows import (
     CONFIG_COLUMNS,
     LEDGER_COLUMNS,
     config_from_row,
@@ -27,7 +27,7 @@ from storage.digest.sqlite import (
     lease_instant,
 )
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.sqlite.database import utc_timestamp
+from storage.times import utc_timestamp
 
 
 class PgDigestStore:

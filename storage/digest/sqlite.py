@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from datetime import UTC, date, datetime
-from typing import Any
+from collections.abc import Iterable
+from datetime import date, datetime
 
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -14,50 +13,17 @@ from domain.digest import (
     LedgerEntry,
     LedgerStatus,
 )
-from domain.reasons import Reason, ReasonCode, decode_optional
-from storage.sqlite.database import Database, utc_timestamp
-
-CONFIG_COLUMNS = (
-    "guild_id, channel_id, local_time, timezone, thread, mention_subscribers, track, enabled, "
-    "enabled_since, paused_reason, consecutive_failures, failure_notice_pending, skip_discussed"
+from domain.reasons import Reason, ReasonCode
+from storage.digest.rows import (
+    CONFIG_COLUMNS,
+    LEDGER_COLUMNS,
+    config_from_row,
+    encoded,
+    entry_from_row,
+    lease_instant,
 )
-LEDGER_COLUMNS = (
-    "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
-    "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until, "
-    "followers_queued"
-)
-
-
-def encoded(reason: Reason | None) -> str | None:
-    return None if reason is None else reason.encode()
-
-
-def lease_instant(moment: datetime) -> str:
-    """A lease instant as stored: UTC, to the microsecond, so that text order is time order."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def config_from_row(row: Sequence[Any]) -> DigestConfig:
-    return DigestConfig(
-        guild_id=row[0], channel_id=row[1], local_time=row[2], timezone=row[3],
-        thread=bool(row[4]), mention_subscribers=bool(row[5]), track=row[6],
-        enabled=bool(row[7]), enabled_since=datetime.fromisoformat(row[8]),
-        paused_reason=decode_optional(row[9]), consecutive_failures=row[10],
-        failure_notice_pending=bool(row[11]), skip_discussed=bool(row[12]),
-    )
-
-
-def entry_from_row(row: Sequence[Any]) -> LedgerEntry:
-    return LedgerEntry(
-        guild_id=row[0], local_date=date.fromisoformat(row[1]), status=LedgerStatus(row[2]),
-        nonce=row[3],
-        paper_id=row[4], cycle=row[5], position=row[6], cycle_size=row[7], channel_id=row[8],
-        message_id=row[9], thread_id=row[10], late=bool(row[11]),
-        reason=decode_optional(row[12]),
-        attempts=row[13], claimed_at=datetime.fromisoformat(row[14]),
-        lease=Lease(row[15], datetime.fromisoformat(row[16])) if row[15] and row[16] else None,
-        followers_queued=bool(row[17]),
-    )
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 
 class SqliteDigestStore:

@@ -21,8 +21,8 @@ from domain.feeds import (
     PollClaim,
 )
 from domain.reasons import Reason
-from storage.digest.sqlite import encoded, lease_instant
-from storage.feeds.sqlite import (
+from storage.digest.rows import encoded, lease_instant
+from storage.feeds.rows import (
     ANNOUNCEMENT_COLUMNS,
     FEED_COLUMNS,
     FEED_FROM,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.sessions import GroupSettings, Volunteer
-from storage.group.sqlite import reminders_from_text, reminders_text, volunteer_from_row
+from storage.group.rows import reminders_from_text, reminders_text, volunteer_from_row
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.sqlite.database import utc_timestamp
+from storage.times import utc_timestamp
 
 _SETTABLE = frozenset({"organiser_role_id", "timezone", "reminders"})
 

@@ -3,29 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from domain.sessions import DEFAULT_REMINDERS, GroupSettings, Volunteer
-from storage.sqlite.database import Database, utc_timestamp
+from domain.sessions import GroupSettings, Volunteer
+from storage.group.rows import reminders_from_text, reminders_text, volunteer_from_row
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 _ENSURE = ("INSERT INTO group_settings (guild_id, updated_at) VALUES (?, ?) "
            "ON CONFLICT (guild_id) DO NOTHING")
-
-
-def reminders_from_text(stored: str | None) -> tuple[int, ...]:
-    """Reminder offsets as stored (comma-separated minutes; defaults when unset)."""
-    if not stored:
-        return DEFAULT_REMINDERS
-    return tuple(int(part) for part in stored.split(","))
-
-
-def reminders_text(offsets: Sequence[int]) -> str:
-    """Reminder offsets in their stored form."""
-    return ",".join(str(m) for m in offsets)
-
-
-def volunteer_from_row(row: Sequence[Any]) -> Volunteer:
-    return Volunteer(user_id=row[0], joined=row[1], last_turn=row[2], presented=row[3])
 
 
 class SqliteGroupStore:

@@ -18,10 +18,10 @@ from domain.digest import LedgerStatus
 from domain.outbox import OutboxKind, OutboxUnit
 from domain.shards import ALL_SHARDS, Shards
 from domain.subscriptions import Delivery
-from storage.notifications.sqlite import ENTRY_COLUMNS, unit_from_rows
+from storage.notifications.rows import ENTRY_COLUMNS, unit_from_rows
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.shard_filter import pg_shard_condition
-from storage.sqlite.database import utc_timestamp
+from storage.times import utc_timestamp
 
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= $3)"
 

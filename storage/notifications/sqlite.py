@@ -11,37 +11,21 @@ Completing deletes the unit's rows and records its members as told in the same t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date
-from typing import Any
 
 import aiosqlite
 
 from domain.digest import LedgerStatus
-from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
+from domain.outbox import OutboxKind, OutboxUnit
 from domain.shards import ALL_SHARDS, Shards
 from domain.subscriptions import Delivery
+from storage.notifications.rows import ENTRY_COLUMNS, unit_from_rows
 from storage.shard_filter import shard_condition
-from storage.sqlite.database import Database, utc_timestamp
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= ?)"
-ENTRY_COLUMNS = "guild_id, user_id, paper_id, topics, channel_id, link"
-
-
-def entry_from_row(row: Sequence[Any]) -> OutboxEntry:
-    """An entry from its `ENTRY_COLUMNS`."""
-    return OutboxEntry(int(row[0]), int(row[1]), str(row[2]), tuple(json.loads(row[3])),
-                       row[4], row[5])
-
-
-def unit_from_rows(rows: Sequence[Sequence[Any]]) -> OutboxUnit | None:
-    """The unit a claim returned (`id, unit, kind, attempts, ENTRY_COLUMNS` rows sorted by id),
-    or None for no rows."""
-    if not rows:
-        return None
-    return OutboxUnit(str(rows[0][1]), OutboxKind(rows[0][2]),
-                      tuple(entry_from_row(r[4:]) for r in rows),
-                      attempts=max(int(r[3]) for r in rows))
 
 
 async def _enqueue(conn: aiosqlite.Connection, units: Iterable[OutboxUnit]) -> int:

@@ -24,8 +24,10 @@ from domain.catalog import (
 )
 from domain.paper import Paper
 from domain.query import Filters, SearchQuery
+from domain.storage_faults import CatalogLoadRunning
 from domain.text import title_key
-from storage.papers.fts import index_row
+from storage.papers.classify import LoadClassifier
+from storage.papers.fts import RANK_WINDOW, index_row
 from storage.papers.identity import add_by_identity, added_tally
 from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
 from storage.papers.postgres_search import (
@@ -51,12 +53,9 @@ from storage.papers.rows import (
     hit_from_row,
     paper_from_row,
 )
-from storage.papers.sqlite_loading import LoadClassifier
-from storage.papers.sqlite_ranking import RANK_WINDOW
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.postgres.migrations import HEAD_WEIGHTS
-from storage.sqlite.database import utc_timestamp
-from storage.sqlite.errors import CatalogLoadRunning
+from storage.times import utc_timestamp
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
 _PAPER_COLUMNS = PAPER_COLUMNS

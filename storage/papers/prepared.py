@@ -4,6 +4,10 @@ Everything here is pure computation (stored values, content hash, full-text inde
 load can do it in another process and hand the store only prepared rows: the bot's event loop
 then never shares the interpreter with parsing or index-text building. Both backends read the
 same `PreparedPaper` (PostgreSQL turns `index` into its `tsvector`).
+
+This is the one storage module the bot's services may import (the catalog pipeline prepares
+rows in a worker process; `bot.features.papers.store.PaperStore` takes them), besides the
+factory (`storage.backend`) that wiring uses. It holds no SQL and opens no database.
 """
 
 from __future__ import annotations

@@ -47,7 +47,8 @@ from storage.papers.rows import (
 )
 from storage.papers.sqlite_loading import FTS_INSERT, PAPER_INSERT, staged_load
 from storage.papers.sqlite_ranking import PHRASE_THEN_RANKED, RANKED, escape_like, filter_clauses
-from storage.sqlite.database import Database, utc_timestamp
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 _SCORE = PAPER_COLUMN_COUNT
 """Where a query's score (or id) column follows the paper's columns."""

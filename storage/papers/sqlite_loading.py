@@ -12,10 +12,12 @@ import aiosqlite
 
 from domain.catalog import LoadCounts, LoadSource
 from storage.papers import sqlite_swap as catalog_swap
+from storage.papers.classify import LoadClassifier
 from storage.papers.fts import COLUMNS
-from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, kept_links
+from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
-from storage.sqlite.database import Database, utc_timestamp
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 LOAD_BATCH = 5000
 """Papers per load transaction: at 10k papers/s a writer in another process waits about half a
@@ -210,89 +212,6 @@ async def _breathe() -> None:
     await asyncio.sleep(LOAD_PAUSE_SECONDS)
 
 
-class LoadClassifier:
-    """One load's bookkeeping, for either backend: ids are assigned here (one load at a time
-    holds the slot); a paper already in the live catalog keeps its id and `added_at`."""
-
-    def __init__(self, source: str, counts: LoadCounts, next_id: int) -> None:
-        self._source = source
-        self._counts = counts
-        self._next_id = next_id
-        self._lines: dict[str, int] = {}
-        self._ids: set[str] = set()
-        self._arxiv: dict[str, str] = {}
-        """arXiv id -> title key of the paper holding it in this load."""
-
-    def classify(self, batch: Sequence[PreparedPaper],
-                 live: dict[str, tuple[int, str, str, str]],
-                 taken: set[str], holders: dict[str, str] | None = None,
-                 earlier: dict[str, int] | None = None,
-                 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
-                            list[tuple[str, int]]]:
-        """Count each paper as new, updated, unchanged, duplicate, arXiv conflict or id
-        collision; return the paper rows, index rows and honour rows to write (`live`: title
-        key -> id, content hash, added, updated; `taken`: public ids held by live papers with
-        other titles; `holders`: arXiv id -> title key of the live paper holding it).
-
-        `earlier` (title key -> line) are the batch's titles already written by this load, as
-        the store found them, with `taken` then holding the public ids it has written too: the
-        classifier need not remember every title of a million-paper load (~270 MB)."""
-        if earlier is not None:
-            self._lines, self._ids = dict(earlier), set()
-        counts, source, now = self._counts, self._source, utc_timestamp()
-        holders = holders or {}
-        taken = taken | self._ids
-        rows: list[tuple[Any, ...]] = []
-        fts_rows: list[tuple[Any, ...]] = []
-        honours: list[tuple[str, int]] = []
-        for item in batch:
-            first = self._lines.get(item.key)
-            if first is not None:
-                counts.duplicates.append((item.line, first))
-                continue
-            arxiv_id = item.arxiv_id
-            if arxiv_id and self._arxiv.get(arxiv_id, holders.get(arxiv_id, item.key)) != item.key:
-                counts.arxiv_conflicts.append(item.line)
-                continue
-            found = live.get(item.key)
-            if found is None:
-                if item.public_id in taken:
-                    counts.id_collisions.append(item.line)
-                    continue
-                rowid, added, updated = self._next_id, now, now
-                self._next_id += 1
-                counts.added += 1
-                counts.added_ids.append(item.public_id)
-            else:
-                rowid, digest, added, updated = found
-                if digest == item.digest:
-                    counts.unchanged += 1
-                else:
-                    updated = now
-                    counts.updated += 1
-            self._lines[item.key] = item.line
-            self._ids.add(item.public_id)
-            if arxiv_id:
-                self._arxiv[arxiv_id] = item.key
-            taken.add(item.public_id)
-            rows.append((rowid, item.public_id, item.key, *item.values, source, item.line,
-                         item.digest, added, updated))
-            fts_rows.append((rowid, *item.index_text))
-            honours.extend((honour, rowid) for honour in item.honours)
-        return rows, fts_rows, honours
-
-    def merge_and_classify(
-            self, batch: Sequence[PreparedPaper],
-            found: dict[str, tuple[Any, ...]], taken: set[str], holders: dict[str, str],
-            earlier: dict[str, int] | None = None,
-    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, int]]]:
-        """`classify`, after each record found live keeps the links an add stored (`found`:
-        title key -> id, content hash, added, updated, link values)."""
-        batch = [kept_links(item, found[item.key][4]) if item.key in found else item
-                 for item in batch]
-        live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
-                for key, row in found.items()}
-        return self.classify(batch, live, taken, holders, earlier)
 
 
 class _BatchLoader(LoadClassifier):

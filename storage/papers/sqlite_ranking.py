@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.query import Filters
+from storage.papers import fts
 from storage.papers.fts import BM25
 from storage.papers.rows import PAPER_COLUMNS
 
-RANK_WINDOW = 500
-"""Matches ranked by bm25 for a frequent word: its newest this many (see `_ranking_sql`);
-PostgreSQL uses the same window. 500 kept hit@1 at 202/207 at 100k, where 2000 spent ~1.5 ms
-per frequent word scoring rows that never reach a page."""
+RANK_WINDOW = fts.RANK_WINDOW
+"""The window both backends rank in (`storage.papers.fts.RANK_WINDOW`); the SQLite search
+reads it from here, where a test narrows it."""
 
 
 def _newest(match: str, room: str) -> str:

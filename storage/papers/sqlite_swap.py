@@ -15,8 +15,8 @@ import re
 
 import aiosqlite
 
-from storage.sqlite.database import utc_timestamp
 from storage.sqlite.errors import CatalogLoadRunning
+from storage.times import utc_timestamp
 
 LIVE = ("papers", "paper_honours", "paper_fts")
 """Live tables, parents first."""

@@ -18,14 +18,14 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
-from storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
-from storage.sqlite.errors import (
+from domain.storage_faults import (
     DatabaseUnreachable,
     DiskFull,
     ReadOnlyDatabase,
     SchemaError,
     StorageError,
 )
+from storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
 
 __all__ = ["SERVER_SETTINGS", "Isolation", "PgDatabase", "where_of"]
 

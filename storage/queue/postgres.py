@@ -6,7 +6,7 @@ from datetime import datetime
 
 from domain.group import QueueItem, SuggestOutcome
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.queue.sqlite import QUEUE_COLUMNS, items_from_rows
+from storage.queue.rows import QUEUE_COLUMNS, items_from_rows
 from storage.times import stored
 
 _PAPER_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from domain.group import Bookmark
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.reading.bookmarks_sqlite import bookmark_from_row
+from storage.reading.rows import bookmark_from_row
 from storage.times import stored
 
 

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from domain.group import Bookmark
+from storage.reading.rows import bookmark_from_row
 from storage.sqlite.database import Database
-from storage.times import loaded, stored
-
-
-def bookmark_from_row(guild_id: int, user_id: int, row: Sequence[Any]) -> Bookmark:
-    """A member's bookmark from its `paper_id, created_at`."""
-    return Bookmark(guild_id, user_id, str(row[0]), loaded(row[1]))
+from storage.times import stored
 
 
 class SqliteBookmarkStore:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from domain.group import Discussed
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.reading.history_sqlite import DISCUSSED_COLUMNS, discussed_from_row
+from storage.reading.rows import DISCUSSED_COLUMNS, discussed_from_row
 from storage.times import stored
 
 

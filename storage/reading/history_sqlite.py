@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from domain.group import Discussed
+from storage.reading.rows import DISCUSSED_COLUMNS, discussed_from_row
 from storage.sqlite.database import Database
-from storage.times import loaded, stored
-
-DISCUSSED_COLUMNS = "paper_id, discussed_at, presenter_id, notes, thread_id"
-
-
-def discussed_from_row(guild_id: int, row: Sequence[Any]) -> Discussed:
-    """A server's discussion from its `DISCUSSED_COLUMNS`."""
-    return Discussed(guild_id, str(row[0]), loaded(row[1]), row[2], str(row[3]), row[4])
+from storage.times import stored
 
 
 class SqliteHistoryStore:

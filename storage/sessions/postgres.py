@@ -12,15 +12,14 @@ from domain.digest import Lease
 from domain.reasons import Reason
 from domain.sessions import Place, ReminderEntry, ReminderStatus, Session, SessionStatus
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.sessions.sqlite import (
+from storage.sessions.rows import (
     REMINDER_COLUMNS,
     SESSION_COLUMNS,
     reminder_from_row,
     session_from_row,
     stored_start,
 )
-from storage.sqlite.database import utc_timestamp
-from storage.times import stored
+from storage.times import stored, utc_timestamp
 
 
 class PgSessionStore:

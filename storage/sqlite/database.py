@@ -19,7 +19,6 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +36,7 @@ from storage.sqlite.errors import (
 )
 from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
-__all__ = ["Database", "SchemaError", "StorageError", "utc_timestamp"]
-
-
-def utc_timestamp() -> str:
-    """Now in UTC, ISO 8601 to the second: the form every stored timestamp takes."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+__all__ = ["Database", "SchemaError", "StorageError"]
 
 log = logging.getLogger(__name__)
 

@@ -3,14 +3,40 @@
 Append new migrations to the end of `MIGRATIONS`; never edit one that has shipped.
 Statements may call `paperclub_id(title_key)`, the public id function of `domain.paper`,
 and `paperclub_index(column, <storage.papers.fts.STORED_FIELDS>)`, one full-text index column of a
-stored paper as `storage.papers.fts.index_row` makes it now.
+stored paper as `storage.papers.fts.index_row` makes it now. The tables both backends have
+are stated once in `storage.schema` and rendered here in SQLite's types.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from storage.papers.fts import STORED_FIELDS
+from storage.schema import (
+    ADD_POLICY,
+    BOOKMARKS,
+    BOT_STATE,
+    CATALOG_LOADS,
+    DIGEST_LEDGER,
+    DIGEST_SETTINGS,
+    DISCUSSED,
+    DM_PAUSES,
+    FOLLOWERS_QUEUED,
+    GROUP_SETTINGS,
+    NOTIFICATIONS,
+    OUTBOX,
+    PAPER_HONOURS,
+    PAPERS,
+    PRESENTERS,
+    QUEUE_SUPPORT,
+    SESSION_REMINDERS,
+    SESSIONS,
+    SQLITE,
+    SUBSCRIPTIONS,
+    VOTE_BALLOTS,
+    VOTE_OPTIONS,
+    VOTES,
+    Migration,
+    feed_tables,
+)
 
 _V1_COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
 """The full-text columns from migration 1 to 11 (`storage.papers.fts.COLUMNS` then)."""
@@ -29,212 +55,44 @@ _V12_NEW_COLUMNS = (
 )
 _FTS_OPTIONS = "tokenize = 'unicode61 remove_diacritics 2'"
 
-_FEED_TABLES = (
-    """CREATE TABLE feeds (
-        id {serial},
-        guild_id {big} NOT NULL,
-        query TEXT NOT NULL,
-        channel_id {big},
-        created_by {big} NOT NULL,
-        created_at TEXT NOT NULL,
-        paused_reason TEXT,
-        notice_pending INTEGER NOT NULL DEFAULT 0,
-        UNIQUE (guild_id, query)
-    )""",
-    "CREATE INDEX feeds_query ON feeds (query)",
-    """CREATE TABLE feed_queries (
-        query TEXT PRIMARY KEY,
-        next_poll_at TEXT NOT NULL,
-        polls INTEGER NOT NULL DEFAULT 0,
-        last_polled_at TEXT,
-        last_error TEXT
-    )""",
-    """CREATE TABLE feed_seen (
-        query TEXT NOT NULL,
-        arxiv_id TEXT NOT NULL,
-        poll INTEGER NOT NULL,
-        PRIMARY KEY (query, arxiv_id)
-    )""",
-    """CREATE TABLE feed_announcements (
-        feed_id {big} NOT NULL,
-        poll INTEGER NOT NULL,
-        guild_id {big} NOT NULL,
-        channel_id {big} NOT NULL,
-        query TEXT NOT NULL,
-        paper_ids TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('pending', 'claimed', 'posted', 'failed')),
-        claims INTEGER NOT NULL DEFAULT 0,
-        message_id {big},
-        reason TEXT,
-        owner TEXT,
-        lease_until TEXT,
-        claimed_at TEXT,
-        created_at TEXT NOT NULL,
-        finished_at TEXT,
-        PRIMARY KEY (feed_id, poll)
-    )""",
-    "CREATE INDEX feed_announcements_open ON feed_announcements (status, lease_until)",
-)
-
-
-def feed_tables(*, serial: str, big: str) -> tuple[str, ...]:
-    """The feed tables in one backend's types (shared, so the two schemas cannot drift)."""
-    return tuple(s.format(serial=serial, big=big) for s in _FEED_TABLES)
-
-
-FOLLOWERS_QUEUED = (
-    "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
-    # Rows finished before this version had their followers queued the old way.
-    "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
-)
-"""Both backends' statements for the ledger's "followers queued" flag."""
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One schema step: the statements that take the database from version-1 to version."""
-
-    version: int
-    name: str
-    statements: tuple[str, ...]
-
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
         "catalog and full-text index",
         (
-            """CREATE TABLE papers (
-                id INTEGER PRIMARY KEY,
-                public_id TEXT NOT NULL UNIQUE,
-                title_key TEXT NOT NULL UNIQUE,
-                title_en TEXT NOT NULL,
-                title_zh TEXT NOT NULL,
-                authors TEXT NOT NULL,
-                affiliations TEXT NOT NULL,
-                summary_zh TEXT NOT NULL,
-                comments TEXT NOT NULL,
-                journal_ref TEXT NOT NULL,
-                conference TEXT,
-                year INTEGER,
-                track TEXT NOT NULL,
-                workshop TEXT,
-                honours TEXT NOT NULL,
-                pages INTEGER,
-                figures INTEGER,
-                tables INTEGER,
-                source TEXT NOT NULL,
-                source_line INTEGER,
-                content_hash TEXT NOT NULL,
-                added_at TEXT NOT NULL,
-                updated_at TEXT NOT NULL
-            )""",
-            "CREATE INDEX papers_track_year ON papers (track, year)",
-            "CREATE INDEX papers_source ON papers (source)",
-            """CREATE TABLE paper_honours (
-                honour TEXT NOT NULL,
-                paper_id INTEGER NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
-                PRIMARY KEY (honour, paper_id)
-            ) WITHOUT ROWID""",
-            "CREATE INDEX paper_honours_paper ON paper_honours (paper_id)",
+            *PAPERS.create(SQLITE),
+            *PAPER_HONOURS.create(SQLITE),
             """CREATE VIRTUAL TABLE paper_fts USING fts5 (
                 title_en, title_zh, authors, affiliations, summary, venue,
                 tokenize = 'unicode61 remove_diacritics 2'
             )""",
             "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
-            """CREATE TABLE catalog_loads (
-                id INTEGER PRIMARY KEY,
-                source TEXT NOT NULL,
-                listing_query TEXT,
-                loaded_at TEXT NOT NULL,
-                added INTEGER NOT NULL,
-                updated INTEGER NOT NULL,
-                unchanged INTEGER NOT NULL,
-                removed INTEGER NOT NULL,
-                rejected INTEGER NOT NULL
-            )""",
+            *CATALOG_LOADS.create(SQLITE),
         ),
     ),
     Migration(
         2,
         "bot state",
         (
-            """CREATE TABLE bot_state (
-                key TEXT PRIMARY KEY,
-                value TEXT NOT NULL,
-                updated_at TEXT NOT NULL
-            )""",
+            *BOT_STATE.create(SQLITE),
         ),
     ),
     Migration(
         3,
         "paper of the day",
         (
-            """CREATE TABLE digest_settings (
-                guild_id INTEGER PRIMARY KEY,
-                channel_id INTEGER NOT NULL,
-                local_time TEXT NOT NULL,
-                timezone TEXT NOT NULL,
-                thread INTEGER NOT NULL DEFAULT 1,
-                mention_subscribers INTEGER NOT NULL DEFAULT 1,
-                track TEXT,
-                enabled INTEGER NOT NULL DEFAULT 1,
-                enabled_since TEXT NOT NULL,
-                paused_reason TEXT,
-                consecutive_failures INTEGER NOT NULL DEFAULT 0,
-                failure_notice_pending INTEGER NOT NULL DEFAULT 0,
-                updated_at TEXT NOT NULL
-            )""",
-            """CREATE TABLE digest_ledger (
-                guild_id INTEGER NOT NULL,
-                local_date TEXT NOT NULL,
-                status TEXT NOT NULL CHECK (status IN ('claimed', 'posted', 'skipped', 'failed')),
-                paper_id TEXT,
-                cycle INTEGER,
-                position INTEGER,
-                cycle_size INTEGER,
-                nonce TEXT NOT NULL,
-                channel_id INTEGER,
-                message_id INTEGER,
-                thread_id INTEGER,
-                late INTEGER NOT NULL DEFAULT 0,
-                reason TEXT,
-                attempts INTEGER NOT NULL DEFAULT 0,
-                claimed_at TEXT NOT NULL,
-                finished_at TEXT,
-                PRIMARY KEY (guild_id, local_date)
-            )""",
-            "CREATE INDEX digest_ledger_cycle ON digest_ledger (guild_id, cycle, status)",
+            *DIGEST_SETTINGS.create(SQLITE),
+            *DIGEST_LEDGER.create(SQLITE),
         ),
     ),
     Migration(
         4,
         "topic subscriptions",
         (
-            """CREATE TABLE subscriptions (
-                guild_id INTEGER NOT NULL,
-                user_id INTEGER NOT NULL,
-                topic TEXT NOT NULL,
-                topic_key TEXT NOT NULL,
-                delivery TEXT NOT NULL CHECK (delivery IN ('dm', 'mention')),
-                created_at TEXT NOT NULL,
-                PRIMARY KEY (guild_id, user_id, topic_key)
-            )""",
-            "CREATE INDEX subscriptions_topic ON subscriptions (guild_id, topic_key)",
-            "CREATE INDEX subscriptions_user ON subscriptions (user_id)",
-            """CREATE TABLE notifications (
-                guild_id INTEGER NOT NULL,
-                user_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                via TEXT NOT NULL,
-                notified_at TEXT NOT NULL,
-                PRIMARY KEY (guild_id, user_id, paper_id)
-            )""",
-            "CREATE INDEX notifications_user ON notifications (user_id)",
-            """CREATE TABLE dm_pauses (
-                user_id INTEGER PRIMARY KEY,
-                reason TEXT NOT NULL,
-                paused_at TEXT NOT NULL
-            )""",
+            *SUBSCRIPTIONS.create(SQLITE),
+            *NOTIFICATIONS.create(SQLITE),
+            *DM_PAUSES.create(SQLITE),
         ),
     ),
     Migration(
@@ -273,153 +131,29 @@ MIGRATIONS: tuple[Migration, ...] = (
         8,
         "reading group: queue, votes, bookmarks, discussed papers",
         (
-            """CREATE TABLE queue_support (
-                id INTEGER PRIMARY KEY,
-                guild_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                user_id INTEGER,
-                note TEXT NOT NULL DEFAULT '',
-                created_at TEXT NOT NULL,
-                UNIQUE (guild_id, paper_id, user_id)
-            )""",
-            "CREATE INDEX queue_support_user ON queue_support (user_id)",
-            """CREATE TABLE votes (
-                id INTEGER PRIMARY KEY,
-                guild_id INTEGER NOT NULL,
-                channel_id INTEGER NOT NULL,
-                message_id INTEGER,
-                created_by INTEGER,
-                opened_at TEXT NOT NULL,
-                ends_at TEXT NOT NULL,
-                status TEXT NOT NULL
-                    CHECK (status IN ('open', 'claimed', 'announced', 'failed')),
-                winner TEXT,
-                nonce TEXT,
-                closed_early INTEGER NOT NULL DEFAULT 0,
-                announcement_id INTEGER,
-                reason TEXT,
-                claimed_at TEXT,
-                finished_at TEXT
-            )""",
-            "CREATE UNIQUE INDEX votes_one_open ON votes (guild_id) "
-            "WHERE status IN ('open', 'claimed')",
-            "CREATE INDEX votes_status ON votes (status, ends_at)",
-            """CREATE TABLE vote_options (
-                vote_id INTEGER NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
-                position INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                support INTEGER NOT NULL,
-                suggested_at TEXT NOT NULL,
-                PRIMARY KEY (vote_id, position)
-            ) WITHOUT ROWID""",
-            """CREATE TABLE vote_ballots (
-                vote_id INTEGER NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
-                user_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                cast_at TEXT NOT NULL,
-                PRIMARY KEY (vote_id, user_id)
-            ) WITHOUT ROWID""",
-            "CREATE INDEX vote_ballots_user ON vote_ballots (user_id)",
-            """CREATE TABLE bookmarks (
-                guild_id INTEGER NOT NULL,
-                user_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                created_at TEXT NOT NULL,
-                PRIMARY KEY (guild_id, user_id, paper_id)
-            ) WITHOUT ROWID""",
-            "CREATE INDEX bookmarks_user ON bookmarks (user_id)",
-            """CREATE TABLE discussed (
-                id INTEGER PRIMARY KEY,
-                guild_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                discussed_at TEXT NOT NULL,
-                presenter_id INTEGER,
-                notes TEXT NOT NULL DEFAULT '',
-                thread_id INTEGER
-            )""",
-            "CREATE INDEX discussed_guild ON discussed (guild_id, discussed_at)",
-            "CREATE INDEX discussed_presenter ON discussed (presenter_id)",
+            *QUEUE_SUPPORT.create(SQLITE),
+            *VOTES.create(SQLITE),
+            *VOTE_OPTIONS.create(SQLITE),
+            *VOTE_BALLOTS.create(SQLITE),
+            *BOOKMARKS.create(SQLITE),
+            *DISCUSSED.create(SQLITE),
         ),
     ),
     Migration(
         9,
         "notification outbox",
         (
-            """CREATE TABLE outbox (
-                id INTEGER PRIMARY KEY,
-                unit TEXT NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('digest_dm', 'new_papers_dm', 'mention')),
-                guild_id INTEGER NOT NULL,
-                user_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                topics TEXT NOT NULL,
-                channel_id INTEGER,
-                link TEXT,
-                attempts INTEGER NOT NULL DEFAULT 0,
-                owner TEXT,
-                lease_until REAL,
-                created_at TEXT NOT NULL,
-                UNIQUE (guild_id, user_id, paper_id)
-            )""",
-            "CREATE INDEX outbox_unit ON outbox (unit)",
-            "CREATE INDEX outbox_user ON outbox (user_id)",
+            *OUTBOX.create(SQLITE),
         ),
     ),
     Migration(
         10,
         "reading-group sessions, reminders, presenter rotation",
         (
-            """CREATE TABLE group_settings (
-                guild_id INTEGER PRIMARY KEY,
-                organiser_role_id INTEGER,
-                timezone TEXT,
-                reminders TEXT,
-                rotation_turn INTEGER NOT NULL DEFAULT 0,
-                last_presenter INTEGER,
-                updated_at TEXT NOT NULL
-            )""",
-            """CREATE TABLE sessions (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                guild_id INTEGER NOT NULL,
-                paper_id TEXT NOT NULL,
-                starts_at TEXT NOT NULL,
-                presenter_id INTEGER,
-                voice_channel_id INTEGER,
-                link TEXT,
-                channel_id INTEGER NOT NULL,
-                status TEXT NOT NULL CHECK (status IN ('scheduled', 'cancelled', 'done')),
-                revision INTEGER NOT NULL DEFAULT 1,
-                event_id INTEGER,
-                message_id INTEGER,
-                thread_id INTEGER,
-                notes TEXT,
-                problem TEXT,
-                notice_pending INTEGER NOT NULL DEFAULT 0,
-                created_at TEXT NOT NULL,
-                updated_at TEXT NOT NULL
-            )""",
-            "CREATE INDEX sessions_guild ON sessions (guild_id, status, starts_at)",
-            "CREATE INDEX sessions_status ON sessions (status, starts_at)",
-            """CREATE TABLE session_reminders (
-                session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-                revision INTEGER NOT NULL,
-                offset_minutes INTEGER NOT NULL,
-                status TEXT NOT NULL CHECK (status IN ('claimed', 'posted', 'skipped', 'failed')),
-                nonce TEXT NOT NULL,
-                message_id INTEGER,
-                reason TEXT,
-                claimed_at TEXT NOT NULL,
-                finished_at TEXT,
-                PRIMARY KEY (session_id, revision, offset_minutes)
-            ) WITHOUT ROWID""",
-            """CREATE TABLE presenters (
-                guild_id INTEGER NOT NULL,
-                user_id INTEGER NOT NULL,
-                joined INTEGER NOT NULL,
-                last_turn INTEGER,
-                presented INTEGER NOT NULL DEFAULT 0,
-                PRIMARY KEY (guild_id, user_id)
-            ) WITHOUT ROWID""",
+            *GROUP_SETTINGS.create(SQLITE),
+            *SESSIONS.create(SQLITE),
+            *SESSION_REMINDERS.create(SQLITE),
+            *PRESENTERS.create(SQLITE),
         ),
     ),
     Migration(
@@ -449,17 +183,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         13,
         "who may add papers from arXiv, per server",
-        ("""CREATE TABLE add_policy (
-                guild_id INTEGER PRIMARY KEY,
-                who TEXT NOT NULL CHECK (who IN ('anyone', 'curators', 'managers')),
-                curator_role_id INTEGER,
-                updated_at TEXT NOT NULL
-            )""",),
+        (*ADD_POLICY.create(SQLITE),),
     ),
     Migration(
         14,
         "arXiv feeds: followed queries, their polls, seen ids and the announcement ledger",
-        feed_tables(serial="INTEGER PRIMARY KEY AUTOINCREMENT", big="INTEGER"),
+        feed_tables(SQLITE),
     ),
     Migration(
         15,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from storage.postgres.database import PgDatabase
-from storage.sqlite.database import utc_timestamp
+from storage.times import utc_timestamp
 
 
 class PgStateStore:

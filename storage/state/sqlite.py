@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from storage.sqlite.database import Database, utc_timestamp
+from storage.sqlite.database import Database
+from storage.times import utc_timestamp
 
 
 class SqliteStateStore:

@@ -13,8 +13,8 @@ from domain.subscriptions import (
     Subscription,
 )
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.sqlite.database import utc_timestamp
-from storage.subscriptions.sqlite import COLUMNS, subscription_from_row
+from storage.subscriptions.rows import COLUMNS, subscription_from_row
+from storage.times import utc_timestamp
 
 _MEMBER_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 

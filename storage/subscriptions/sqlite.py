@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable
 
 from domain.reasons import Reason
 from domain.subscriptions import (
@@ -13,13 +12,9 @@ from domain.subscriptions import (
     Forgotten,
     Subscription,
 )
-from storage.sqlite.database import Database, utc_timestamp
-
-COLUMNS = "guild_id, user_id, topic, topic_key, delivery"
-
-
-def subscription_from_row(row: Sequence[Any]) -> Subscription:
-    return Subscription(row[0], row[1], row[2], row[3], Delivery(row[4]))
+from storage.sqlite.database import Database
+from storage.subscriptions.rows import COLUMNS, subscription_from_row
+from storage.times import utc_timestamp
 
 
 class SqliteSubscriptionStore:

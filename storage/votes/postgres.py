@@ -17,7 +17,13 @@ from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption, VoteStatus
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.times import stored
-from storage.votes.sqlite import LIVE, OPTION_COLUMNS, VOTE_COLUMNS, option_from_row, vote_from_row
+from storage.votes.rows import (
+    LIVE,
+    OPTION_COLUMNS,
+    VOTE_COLUMNS,
+    option_from_row,
+    vote_from_row,
+)
 
 
 class PgVoteStore:

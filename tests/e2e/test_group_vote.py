@@ -131,7 +131,7 @@ async def test_a_resumed_announcement_finds_its_post_past_many_later_messages(
         try:
             options = [VoteOption(n, p.id, 1, clock.now)
                        for n, p in enumerate(bundled_papers[:2], start=1)]
-            vote = await stores.vote_store(db).open(guild.id, general.id, people.bob.id,
+            vote = await stores.VOTES.open(db).open(guild.id, general.id, people.bob.id,
                                                     clock.now - timedelta(hours=2), clock.now,
                                                     options)
             assert vote is not None
@@ -147,7 +147,7 @@ async def test_a_resumed_announcement_finds_its_post_past_many_later_messages(
             (found,) = await paperclub.services.votes.tick()
             assert (found.status, found.message_id) == ("announced", sent.id)
             assert _announcements(standin, guild) == [sent]
-            announced = await stores.vote_store(db).get(vote.id)
+            announced = await stores.VOTES.open(db).get(vote.id)
             assert announced is not None and announced.status is VoteStatus.ANNOUNCED
             assert announced.announcement_id == sent.id
         finally:

@@ -17,6 +17,7 @@ import pytest
 from bot.client.bot import PaperclubBot
 from bot.features.sessions.reminders import ReminderOutcome, reminder_nonce
 from bot.features.votes.service import CloseStatus, vote_nonce
+from bot.features.votes.store import VoteStore
 from bot.settings import Settings
 from bot.shared.leases import DEFAULT_LEASE
 from bot.wiring import open_configured
@@ -26,7 +27,6 @@ from domain.paper import Paper
 from domain.sessions import Place, ReminderStatus
 from domain.votes import Vote, VoteOption, VoteStatus
 from storage import backend as stores
-from storage.interfaces import VoteStore
 from tests.clocks import FakeClock, Ticker
 from tests.e2e.harness import start_claim_owner
 from tests.group import assert_no_tasks_left
@@ -154,7 +154,7 @@ async def test_two_processes_resume_a_crashed_vote_announcement_once(
     async with _processes(standin, settings, clock) as processes:
         db = await open_configured(settings.database)
         try:
-            votes = stores.vote_store(db)
+            votes = stores.VOTES.open(db)
             vote = await _vote_due(votes, guild, clock, bundled_papers)
             await _crashed_while_announcing(votes, vote, clock)
             results = await asyncio.gather(*(p.services.votes.tick() for p in processes))
@@ -237,7 +237,7 @@ async def test_a_vote_announcement_whose_lease_lapsed_during_a_slow_search_is_no
     async with _processes(standin, settings, clock) as (first, second):
         db = await open_configured(settings.database)
         try:
-            votes = stores.vote_store(db)
+            votes = stores.VOTES.open(db)
             vote = await _vote_due(votes, guild, clock, bundled_papers)
             await _crashed_while_announcing(votes, vote, clock)
             resumed, taken_over = await _race_past_the_lease(
@@ -264,7 +264,7 @@ async def test_a_vote_announcement_answered_after_its_lease_lapsed_is_found_not_
     async with _processes(standin, settings, clock) as (first, second):
         db = await open_configured(settings.database)
         try:
-            votes = stores.vote_store(db)
+            votes = stores.VOTES.open(db)
             vote = await _vote_due(votes, guild, clock, bundled_papers)
             closed, taken_over = await _race_past_the_lease(
                 standin, clock, ("POST", f"/channels/{papers.id}/messages"),

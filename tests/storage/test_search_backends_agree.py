@@ -11,8 +11,8 @@ from bench.catalog_queries import Query, known_queries
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
+from bot.features.papers.store import PaperStore
 from domain.paper import Paper
-from storage.interfaces import PaperStore
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.arxiv_types import ArxivBusy, ArxivRejected, ArxivUnavailable, SearchResult
+from bot.features.adding.store import AddPolicyStore
 from bot.features.catalog.service import CatalogService
 from domain.adding import (
     AddedItem,
@@ -24,7 +25,6 @@ from domain.adding import (
 )
 from domain.arxiv_ids import ArxivRef, IdScan, find_arxiv_ids
 from domain.catalog import AddOutcome, AddStatus
-from storage.interfaces import AddPolicyStore
 
 MAX_IDS = 100
 """Ids taken from one text (one `id_list` request); the rest are ignored."""

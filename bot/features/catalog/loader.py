@@ -22,10 +22,10 @@ from bot.features.catalog.load_report import (
     StrictLoadError,
 )
 from bot.features.catalog.pipeline import PROCESS_FROM_BYTES, prepared_batches
+from bot.features.papers.store import PaperStore
 from domain.catalog import LoadSource
 from domain.paper import Paper
 from domain.paper_merge import filled
-from storage.interfaces import PaperStore
 
 # bibtexparser logs each broken block; the load report lists them once, with their line.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)

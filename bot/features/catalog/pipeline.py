@@ -27,7 +27,7 @@ from bot.features.catalog.jsonl import parse_jsonl
 from bot.features.catalog.listing import ListingParser, RecordError, RecordWarning
 from bot.features.catalog.load_report import LoadReport, Parsed, Progress, Records
 from domain.catalog import LoadSource
-from storage.interfaces import PreparedPaper, prepare_papers
+from storage.papers.prepared import PreparedPaper, prepare_papers
 
 PROCESS_FROM_BYTES = 2 * 1024 * 1024
 """Files at least this big (about 4,000 papers) are parsed in a worker process."""

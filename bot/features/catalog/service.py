@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.features.catalog.loader import LoadReport, load_catalog
+from bot.features.papers.store import PaperStore
 from domain.catalog import ADD_SOURCE, AddOutcome, AddStatus, CatalogStats
 from domain.paper import Paper
-from storage.interfaces import PaperStore
 
 log = logging.getLogger(__name__)
 LOGGED_REJECTS = 50

@@ -40,6 +40,9 @@ from bot.features.digest.plan import (
     parse_local_time,
     plan,
 )
+from bot.features.digest.store import DigestStore
+from bot.features.papers.store import PaperStore
+from bot.features.reading.store import HistoryStore
 from bot.shared.clock import Clock, utc_now
 from bot.shared.fanout import each_isolated
 from bot.shared.leases import Leaser, process_owner
@@ -59,7 +62,6 @@ from domain.nonce import nonce_of
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode, text_reason
 from domain.shards import ALL_SHARDS, Shards
-from storage.interfaces import DigestStore, HistoryStore, PaperStore
 
 log = logging.getLogger(__name__)
 

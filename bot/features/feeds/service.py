@@ -28,6 +28,8 @@ from bot.features.catalog.service import CatalogService
 from bot.features.digest.service import HISTORY_MARGIN
 from bot.features.feeds.delivery import DeliveryFailed, FeedPost, FeedPoster
 from bot.features.feeds.query import canonical_query
+from bot.features.feeds.store import FeedStore
+from bot.features.papers.store import PaperStore
 from bot.shared.clock import Clock, utc_now
 from bot.shared.fanout import each_isolated
 from bot.shared.leases import Leaser, process_owner
@@ -49,7 +51,6 @@ from domain.feeds import (
 )
 from domain.reasons import Reason, ReasonCode
 from domain.shards import ALL_SHARDS, Shards
-from storage.interfaces import FeedStore, PaperStore
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from bot.features.digest.store import DigestStore
+from bot.features.group.store import GroupStore
 from bot.features.presenters.rotation import Proposal, propose
 from domain.sessions import GroupSettings
-from storage.interfaces import DigestStore, GroupStore
 
 
 @dataclass(frozen=True, slots=True)

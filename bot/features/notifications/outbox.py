@@ -14,11 +14,13 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 
+from bot.features.notifications.store import OutboxStore
+from bot.features.papers.store import PaperStore
+from bot.features.subscriptions.store import SubscriptionStore
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from domain.shards import ALL_SHARDS, Shards
-from storage.interfaces import OutboxStore, PaperStore, SubscriptionStore
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from enum import StrEnum
 
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.results import UNFILTERED_CAP
+from bot.features.papers.store import PaperStore
 from domain.catalog import SearchHit
 from domain.paper import Paper
 from domain.query import SearchQuery
-from storage.interfaces import PaperStore
 
 
 class Strategy(StrEnum):

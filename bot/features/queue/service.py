@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.features.papers.lookup import PaperLookup
+from bot.features.queue.store import QueueStore
 from bot.shared.clock import Clock
 from bot.shared.messages import Refusal
 from domain.group import QueueItem, RemoveOutcome, SuggestOutcome
 from domain.paper import Paper
-from storage.interfaces import QueueStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.features.papers.lookup import PaperLookup
+from bot.features.reading.store import BookmarkStore
 from bot.shared.clock import Clock
 from bot.shared.messages import Refusal
 from domain.group import Bookmark
 from domain.paper import Paper
-from storage.interfaces import BookmarkStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.features.papers.lookup import PaperLookup
+from bot.features.reading.store import HistoryStore
 from domain.group import Discussed
 from domain.paper import Paper
-from storage.interfaces import HistoryStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,11 @@ from enum import StrEnum
 from functools import partial
 
 from bot.features.digest.service import HISTORY_MARGIN
+from bot.features.group.store import GroupStore
+from bot.features.papers.store import PaperStore
 from bot.features.sessions.delivery import DeliveryFailed, Reminder, SessionPoster
 from bot.features.sessions.plan import DEFAULT_REMINDER_GRACE, MAX_OFFSET_MINUTES, plan_reminders
+from bot.features.sessions.store import SessionStore
 from bot.shared.clock import Clock
 from bot.shared.fanout import each_isolated
 from bot.shared.leases import Leaser, process_owner
@@ -28,7 +31,6 @@ from domain.nonce import nonce_of
 from domain.reasons import Reason, ReasonCode, text_reason
 from domain.sessions import ReminderEntry, ReminderStatus, Session
 from domain.shards import ALL_SHARDS, Shards
-from storage.interfaces import GroupStore, PaperStore, SessionStore
 
 log = logging.getLogger(__name__)
 

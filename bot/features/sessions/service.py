@@ -8,16 +8,18 @@ from zoneinfo import ZoneInfo
 
 from bot.features.group.service import GroupService
 from bot.features.papers.lookup import PaperLookup
+from bot.features.papers.store import PaperStore
 from bot.features.presenters.rotation import Proposal
 from bot.features.queue.service import QueueService
+from bot.features.reading.store import HistoryStore
 from bot.features.sessions.delivery import DeliveryFailed, NoticeKind, SessionPoster
 from bot.features.sessions.plan import parse_when
+from bot.features.sessions.store import SessionStore
 from bot.shared.clock import Clock
 from bot.shared.messages import Refusal
 from bot.shared.noticed import Noticed
 from domain.paper import Paper
 from domain.sessions import Place, Session, SessionStatus
-from storage.interfaces import HistoryStore, PaperStore, SessionStore
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.features.subscriptions.store import SubscriptionStore
 from domain.group import Erased, ErasedKind
-from storage.interfaces import SubscriptionStore
 
 
 class ForgetsMembers(Protocol):

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.search import SearchService, Strategy
+from bot.features.papers.store import PaperStore
+from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.subscriptions.topic_match import (
     CompiledTopic,
     PaperTerms,
@@ -18,7 +20,6 @@ from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from domain.subscriptions import AddResult, Delivery, Forgotten, Subscription
 from domain.text import tidy
-from storage.interfaces import PaperStore, SubscriptionStore
 
 MAX_TOPIC_CHARS = 100
 COUNT_CAP = 1000

@@ -23,6 +23,7 @@ from bot.features.digest.service import HISTORY_MARGIN
 from bot.features.papers.lookup import PaperLookup
 from bot.features.queue.service import QueueService
 from bot.features.votes.delivery import DeliveryFailed, Tallied, VoteAnnouncement, VoteAnnouncer
+from bot.features.votes.store import VoteStore
 from bot.shared.clock import Clock
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.messages import Refusal
@@ -39,7 +40,6 @@ from domain.votes import (
     tally,
     winner,
 )
-from storage.interfaces import VoteStore
 
 log = logging.getLogger(__name__)
 

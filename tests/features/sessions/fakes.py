@@ -14,11 +14,11 @@ from bot.features.sessions.delivery import (
     Reminder,
     SessionPoster,
 )
+from bot.features.sessions.store import SessionStore
 from domain.digest import Lease
 from domain.paper import Paper
 from domain.reasons import Reason
 from domain.sessions import Place, ReminderEntry, ReminderStatus, Session, SessionStatus
-from storage.interfaces import SessionStore
 from tests.fakes import FakeChannels, lease_free
 
 Key = tuple[int, int, int]

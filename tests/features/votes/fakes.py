@@ -8,10 +8,10 @@ from datetime import datetime
 from typing import Any
 
 from bot.features.votes.delivery import VoteAnnouncement, VoteAnnouncer
+from bot.features.votes.store import VoteStore
 from domain.digest import Lease
 from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption, VoteStatus
-from storage.interfaces import VoteStore
 from tests.fakes import FakeChannels, lease_free
 
 LIVE = (VoteStatus.OPEN, VoteStatus.CLAIMED)

@@ -1,0 +1,56 @@
+"""The outbox's store: notifications waiting to be sent. The protocol is what the feature's
+services depend on; `storage/` implements it once per backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Protocol
+
+from domain.outbox import OutboxUnit
+from domain.shards import ALL_SHARDS, Shards
+
+
+class OutboxStore(Protocol):
+    """Notifications waiting to be sent, each unit leased to one process at a time."""
+
+    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
+        """Queue units, leaving out members told or queued before; returns rows queued."""
+        ...
+
+    async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
+                              told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
+        """One transaction across the ledger and the outbox: mark a posted paper of the day's
+        followers queued, record `told` as pinged and queue `units`; None (nothing written)
+        when they were queued before, so a post's followers are queued exactly once."""
+        ...
+
+    async def claim(self, owner: str, now: float, lease_until: float,
+                    shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
+        """Lease the oldest claimable unit (never leased, released, or lease expired) of a
+        server on `shards`, in one atomic statement."""
+        ...
+
+    async def complete(self, key: str, owner: str) -> int:
+        """Delete a sent unit and record its members as told, if `owner` still holds it."""
+        ...
+
+    async def retry_later(self, key: str, owner: str, not_before: float) -> None:
+        """Give a unit back, claimable again from `not_before`."""
+        ...
+
+    async def drop(self, key: str, owner: str) -> int:
+        """Delete a unit Discord refused for good; nobody is recorded as told."""
+        ...
+
+    async def drop_dms(self, user_id: int) -> int:
+        """Delete every DM queued for a member."""
+        ...
+
+    async def release(self, owner: str) -> int:
+        """Give back every unit `owner` holds."""
+        ...
+
+    async def pending(self) -> int:
+        """How many rows wait to be sent."""
+        ...

@@ -1,0 +1,419 @@
+"""The schema's shared part, stated once for both backends: the migration record, and the
+tables whose DDL is the same in both dialects but for type names, rendered per dialect.
+
+A table's columns hold `{big}` (a 64-bit integer: Discord ids and the keys that refer to them),
+`{rowid}` (an id the database assigns), `{serial}` (one it never reuses) and `{real}`. Each
+`Table` renders the exact text the shipped migrations created (sqlite_master keeps it
+verbatim; tests/storage/test_schema_unchanged.py pins it). A table is stated as it was first
+created; later migrations alter it. Migrations are forward-only: never edit a `Table`, add a
+migration (stating its new shared DDL here once, for both backends' migration lists).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: the statements that take the database from version-1 to version."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """The type names one backend spells differently."""
+
+    big: str
+    rowid: str
+    serial: str
+    real: str
+    without_rowid: bool
+    """SQLite's clustered tables for composite keys (PostgreSQL has no such option)."""
+
+    def types(self) -> dict[str, str]:
+        """The placeholders a table's columns may hold."""
+        return {"big": self.big, "rowid": self.rowid, "serial": self.serial, "real": self.real}
+
+
+SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
+                 serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
+POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
+                   real="DOUBLE PRECISION", without_rowid=False)
+
+_COLUMN_INDENT = " " * 16
+_CLOSE_INDENT = " " * 12
+_CONSTRAINTS = ("PRIMARY KEY (", "UNIQUE (")
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table both backends create: its columns then its table constraints, one per line."""
+
+    name: str
+    lines: tuple[str, ...]
+    without_rowid: bool = False
+    indexes: tuple[str, ...] = ()
+    """Its indexes, the same in both dialects."""
+
+    def create(self, dialect: Dialect, *, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """The table (see `sql`) and then its indexes."""
+        return (self.sql(dialect, extra=extra), *self.indexes)
+
+    def sql(self, dialect: Dialect, *, extra: tuple[str, ...] = ()) -> str:
+        """`CREATE TABLE` in `dialect`; `extra` columns (one backend's own) go after the
+        shared columns, before the constraints."""
+        lines = [line.format(**dialect.types()) for line in self.lines]
+        at = next((i for i, line in enumerate(lines) if line.startswith(_CONSTRAINTS)),
+                  len(lines))
+        lines[at:at] = extra
+        body = ",\n".join(_COLUMN_INDENT + line for line in lines)
+        suffix = " WITHOUT ROWID" if self.without_rowid and dialect.without_rowid else ""
+        return f"CREATE TABLE {self.name} (\n{body}\n{_CLOSE_INDENT}){suffix}"
+
+
+PAPERS = Table("papers", (
+    "id {big} PRIMARY KEY",
+    "public_id TEXT NOT NULL UNIQUE",
+    "title_key TEXT NOT NULL UNIQUE",
+    "title_en TEXT NOT NULL",
+    "title_zh TEXT NOT NULL",
+    "authors TEXT NOT NULL",
+    "affiliations TEXT NOT NULL",
+    "summary_zh TEXT NOT NULL",
+    "comments TEXT NOT NULL",
+    "journal_ref TEXT NOT NULL",
+    "conference TEXT",
+    "year INTEGER",
+    "track TEXT NOT NULL",
+    "workshop TEXT",
+    "honours TEXT NOT NULL",
+    "pages INTEGER",
+    "figures INTEGER",
+    "tables INTEGER",
+    "source TEXT NOT NULL",
+    "source_line INTEGER",
+    "content_hash TEXT NOT NULL",
+    "added_at TEXT NOT NULL",
+    "updated_at TEXT NOT NULL",
+), indexes=(
+    "CREATE INDEX papers_track_year ON papers (track, year)",
+    "CREATE INDEX papers_source ON papers (source)",
+))
+
+PAPER_HONOURS = Table("paper_honours", (
+    "honour TEXT NOT NULL",
+    "paper_id {big} NOT NULL REFERENCES papers (id) ON DELETE CASCADE",
+    "PRIMARY KEY (honour, paper_id)",
+), without_rowid=True, indexes=(
+    "CREATE INDEX paper_honours_paper ON paper_honours (paper_id)",
+))
+
+CATALOG_LOADS = Table("catalog_loads", (
+    "id {rowid}",
+    "source TEXT NOT NULL",
+    "listing_query TEXT",
+    "loaded_at TEXT NOT NULL",
+    "added INTEGER NOT NULL",
+    "updated INTEGER NOT NULL",
+    "unchanged INTEGER NOT NULL",
+    "removed INTEGER NOT NULL",
+    "rejected INTEGER NOT NULL",
+))
+
+BOT_STATE = Table("bot_state", (
+    "key TEXT PRIMARY KEY",
+    "value TEXT NOT NULL",
+    "updated_at TEXT NOT NULL",
+))
+
+DIGEST_SETTINGS = Table("digest_settings", (
+    "guild_id {big} PRIMARY KEY",
+    "channel_id {big} NOT NULL",
+    "local_time TEXT NOT NULL",
+    "timezone TEXT NOT NULL",
+    "thread INTEGER NOT NULL DEFAULT 1",
+    "mention_subscribers INTEGER NOT NULL DEFAULT 1",
+    "track TEXT",
+    "enabled INTEGER NOT NULL DEFAULT 1",
+    "enabled_since TEXT NOT NULL",
+    "paused_reason TEXT",
+    "consecutive_failures INTEGER NOT NULL DEFAULT 0",
+    "failure_notice_pending INTEGER NOT NULL DEFAULT 0",
+    "updated_at TEXT NOT NULL",
+))
+
+DIGEST_LEDGER = Table("digest_ledger", (
+    "guild_id {big} NOT NULL",
+    "local_date TEXT NOT NULL",
+    "status TEXT NOT NULL CHECK (status IN ('claimed', 'posted', 'skipped', 'failed'))",
+    "paper_id TEXT",
+    "cycle INTEGER",
+    "position INTEGER",
+    "cycle_size INTEGER",
+    "nonce TEXT NOT NULL",
+    "channel_id {big}",
+    "message_id {big}",
+    "thread_id {big}",
+    "late INTEGER NOT NULL DEFAULT 0",
+    "reason TEXT",
+    "attempts INTEGER NOT NULL DEFAULT 0",
+    "claimed_at TEXT NOT NULL",
+    "finished_at TEXT",
+    "PRIMARY KEY (guild_id, local_date)",
+), indexes=(
+    "CREATE INDEX digest_ledger_cycle ON digest_ledger (guild_id, cycle, status)",
+))
+
+SUBSCRIPTIONS = Table("subscriptions", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "topic TEXT NOT NULL",
+    "topic_key TEXT NOT NULL",
+    "delivery TEXT NOT NULL CHECK (delivery IN ('dm', 'mention'))",
+    "created_at TEXT NOT NULL",
+    "PRIMARY KEY (guild_id, user_id, topic_key)",
+), indexes=(
+    "CREATE INDEX subscriptions_topic ON subscriptions (guild_id, topic_key)",
+    "CREATE INDEX subscriptions_user ON subscriptions (user_id)",
+))
+
+NOTIFICATIONS = Table("notifications", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "via TEXT NOT NULL",
+    "notified_at TEXT NOT NULL",
+    "PRIMARY KEY (guild_id, user_id, paper_id)",
+), indexes=(
+    "CREATE INDEX notifications_user ON notifications (user_id)",
+))
+
+DM_PAUSES = Table("dm_pauses", (
+    "user_id {big} PRIMARY KEY",
+    "reason TEXT NOT NULL",
+    "paused_at TEXT NOT NULL",
+))
+
+QUEUE_SUPPORT = Table("queue_support", (
+    "id {rowid}",
+    "guild_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "user_id {big}",
+    "note TEXT NOT NULL DEFAULT ''",
+    "created_at TEXT NOT NULL",
+    "UNIQUE (guild_id, paper_id, user_id)",
+), indexes=(
+    "CREATE INDEX queue_support_user ON queue_support (user_id)",
+))
+
+VOTES = Table("votes", (
+    "id {rowid}",
+    "guild_id {big} NOT NULL",
+    "channel_id {big} NOT NULL",
+    "message_id {big}",
+    "created_by {big}",
+    "opened_at TEXT NOT NULL",
+    "ends_at TEXT NOT NULL",
+    "status TEXT NOT NULL\n"
+    "                    CHECK (status IN ('open', 'claimed', 'announced', 'failed'))",
+    "winner TEXT",
+    "nonce TEXT",
+    "closed_early INTEGER NOT NULL DEFAULT 0",
+    "announcement_id {big}",
+    "reason TEXT",
+    "claimed_at TEXT",
+    "finished_at TEXT",
+), indexes=(
+    "CREATE UNIQUE INDEX votes_one_open ON votes (guild_id) WHERE status IN ('open', 'claimed')",
+    "CREATE INDEX votes_status ON votes (status, ends_at)",
+))
+
+VOTE_OPTIONS = Table("vote_options", (
+    "vote_id {big} NOT NULL REFERENCES votes (id) ON DELETE CASCADE",
+    "position INTEGER NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "support INTEGER NOT NULL",
+    "suggested_at TEXT NOT NULL",
+    "PRIMARY KEY (vote_id, position)",
+), without_rowid=True)
+
+VOTE_BALLOTS = Table("vote_ballots", (
+    "vote_id {big} NOT NULL REFERENCES votes (id) ON DELETE CASCADE",
+    "user_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "cast_at TEXT NOT NULL",
+    "PRIMARY KEY (vote_id, user_id)",
+), without_rowid=True, indexes=(
+    "CREATE INDEX vote_ballots_user ON vote_ballots (user_id)",
+))
+
+BOOKMARKS = Table("bookmarks", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "created_at TEXT NOT NULL",
+    "PRIMARY KEY (guild_id, user_id, paper_id)",
+), without_rowid=True, indexes=(
+    "CREATE INDEX bookmarks_user ON bookmarks (user_id)",
+))
+
+DISCUSSED = Table("discussed", (
+    "id {rowid}",
+    "guild_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "discussed_at TEXT NOT NULL",
+    "presenter_id {big}",
+    "notes TEXT NOT NULL DEFAULT ''",
+    "thread_id {big}",
+), indexes=(
+    "CREATE INDEX discussed_guild ON discussed (guild_id, discussed_at)",
+    "CREATE INDEX discussed_presenter ON discussed (presenter_id)",
+))
+
+OUTBOX = Table("outbox", (
+    "id {rowid}",
+    "unit TEXT NOT NULL",
+    "kind TEXT NOT NULL CHECK (kind IN ('digest_dm', 'new_papers_dm', 'mention'))",
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "topics TEXT NOT NULL",
+    "channel_id {big}",
+    "link TEXT",
+    "attempts INTEGER NOT NULL DEFAULT 0",
+    "owner TEXT",
+    "lease_until {real}",
+    "created_at TEXT NOT NULL",
+    "UNIQUE (guild_id, user_id, paper_id)",
+), indexes=(
+    "CREATE INDEX outbox_unit ON outbox (unit)",
+    "CREATE INDEX outbox_user ON outbox (user_id)",
+))
+
+GROUP_SETTINGS = Table("group_settings", (
+    "guild_id {big} PRIMARY KEY",
+    "organiser_role_id {big}",
+    "timezone TEXT",
+    "reminders TEXT",
+    "rotation_turn INTEGER NOT NULL DEFAULT 0",
+    "last_presenter {big}",
+    "updated_at TEXT NOT NULL",
+))
+
+SESSIONS = Table("sessions", (
+    "id {serial}",
+    "guild_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "starts_at TEXT NOT NULL",
+    "presenter_id {big}",
+    "voice_channel_id {big}",
+    "link TEXT",
+    "channel_id {big} NOT NULL",
+    "status TEXT NOT NULL CHECK (status IN ('scheduled', 'cancelled', 'done'))",
+    "revision INTEGER NOT NULL DEFAULT 1",
+    "event_id {big}",
+    "message_id {big}",
+    "thread_id {big}",
+    "notes TEXT",
+    "problem TEXT",
+    "notice_pending INTEGER NOT NULL DEFAULT 0",
+    "created_at TEXT NOT NULL",
+    "updated_at TEXT NOT NULL",
+), indexes=(
+    "CREATE INDEX sessions_guild ON sessions (guild_id, status, starts_at)",
+    "CREATE INDEX sessions_status ON sessions (status, starts_at)",
+))
+
+SESSION_REMINDERS = Table("session_reminders", (
+    "session_id {big} NOT NULL REFERENCES sessions (id) ON DELETE CASCADE",
+    "revision INTEGER NOT NULL",
+    "offset_minutes INTEGER NOT NULL",
+    "status TEXT NOT NULL CHECK (status IN ('claimed', 'posted', 'skipped', 'failed'))",
+    "nonce TEXT NOT NULL",
+    "message_id {big}",
+    "reason TEXT",
+    "claimed_at TEXT NOT NULL",
+    "finished_at TEXT",
+    "PRIMARY KEY (session_id, revision, offset_minutes)",
+), without_rowid=True)
+
+PRESENTERS = Table("presenters", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "joined INTEGER NOT NULL",
+    "last_turn INTEGER",
+    "presented INTEGER NOT NULL DEFAULT 0",
+    "PRIMARY KEY (guild_id, user_id)",
+), without_rowid=True)
+
+ADD_POLICY = Table("add_policy", (
+    "guild_id {big} PRIMARY KEY",
+    "who TEXT NOT NULL CHECK (who IN ('anyone', 'curators', 'managers'))",
+    "curator_role_id {big}",
+    "updated_at TEXT NOT NULL",
+))
+
+
+_FEED_TABLES = (
+    """CREATE TABLE feeds (
+        id {serial},
+        guild_id {big} NOT NULL,
+        query TEXT NOT NULL,
+        channel_id {big},
+        created_by {big} NOT NULL,
+        created_at TEXT NOT NULL,
+        paused_reason TEXT,
+        notice_pending INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (guild_id, query)
+    )""",
+    "CREATE INDEX feeds_query ON feeds (query)",
+    """CREATE TABLE feed_queries (
+        query TEXT PRIMARY KEY,
+        next_poll_at TEXT NOT NULL,
+        polls INTEGER NOT NULL DEFAULT 0,
+        last_polled_at TEXT,
+        last_error TEXT
+    )""",
+    """CREATE TABLE feed_seen (
+        query TEXT NOT NULL,
+        arxiv_id TEXT NOT NULL,
+        poll INTEGER NOT NULL,
+        PRIMARY KEY (query, arxiv_id)
+    )""",
+    """CREATE TABLE feed_announcements (
+        feed_id {big} NOT NULL,
+        poll INTEGER NOT NULL,
+        guild_id {big} NOT NULL,
+        channel_id {big} NOT NULL,
+        query TEXT NOT NULL,
+        paper_ids TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'claimed', 'posted', 'failed')),
+        claims INTEGER NOT NULL DEFAULT 0,
+        message_id {big},
+        reason TEXT,
+        owner TEXT,
+        lease_until TEXT,
+        claimed_at TEXT,
+        created_at TEXT NOT NULL,
+        finished_at TEXT,
+        PRIMARY KEY (feed_id, poll)
+    )""",
+    "CREATE INDEX feed_announcements_open ON feed_announcements (status, lease_until)",
+)
+
+
+def feed_tables(dialect: Dialect) -> tuple[str, ...]:
+    """The feed tables in one backend's types (shared, so the two schemas cannot drift)."""
+    return tuple(s.format(**dialect.types()) for s in _FEED_TABLES)
+
+
+FOLLOWERS_QUEUED = (
+    "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
+    # Rows finished before this version had their followers queued the old way.
+    "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
+)
+"""Both backends' statements for the ledger's "followers queued" flag."""
