@@ -220,6 +220,10 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "Added `2401.01234v1`: Grokking Beyond" in out  # from the local arXiv stand-in
     assert "📎 paperclub-queue-" in out
     assert "Traceback" not in result.stderr
+    opened = out.split("> open 6")[1].split("> back")[0]
+    assert "[Back to results]" in opened and "**Not All Needles Are Found" in opened
+    assert "Page 2 of 3" in out.split("> back")[1].split("> /paper")[0]
+    assert "\n! " not in out  # the script itself runs without a mistake
 
 
 def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
