@@ -55,19 +55,23 @@ class MissingToken(Exception):
     """No Discord token was configured."""
 
 
-async def open_configured(database: DatabaseSettings, *, verify: bool = False) -> AnyDatabase:
+async def open_configured(database: DatabaseSettings, *, verify: bool = False,
+                          existing: bool = False) -> AnyDatabase:
     """The configured database: the PostgreSQL server of `url`, else the SQLite file;
-    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup)."""
+    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup);
+    `existing` only opens one already there, as it is (commands that only read)."""
     return await stores.open_database(
         postgres_url=database.postgres_url, sqlite_path=database.sqlite_path,
         readers=database.readers, write_wait=database.write_wait_seconds,
-        pool_size=database.pool_size, verify=verify)
+        pool_size=database.pool_size, verify=verify, existing=existing)
 
 
 @asynccontextmanager
-async def opened_catalog(settings: Settings) -> AsyncIterator[PaperStore]:
-    """The catalog store on the configured database, without Discord (the command line)."""
-    db = await open_configured(settings.database)
+async def opened_catalog(settings: Settings, *,
+                         read_only: bool = False) -> AsyncIterator[PaperStore]:
+    """The catalog store on the configured database, without Discord (the command line);
+    `read_only`: never create or migrate it (`NoDatabase` when there is none)."""
+    db = await open_configured(settings.database, existing=read_only)
     try:
         yield stores.paper_store(db)
     finally:
@@ -93,8 +97,9 @@ async def opened_adding(settings: Settings) -> AsyncIterator[AddingService]:
 @asynccontextmanager
 async def opened_export(settings: Settings, *,
                         clock: Clock = utc_now) -> AsyncIterator[ExportService]:
-    """The export use case on the configured database, without Discord (`paperclub export`)."""
-    db = await open_configured(settings.database)
+    """The export use case on the configured database, without Discord (`paperclub export`);
+    it only reads, so it never creates or migrates the database."""
+    db = await open_configured(settings.database, existing=True)
     try:
         search = SearchService(stores.paper_store(db),
                                fuzzy_threshold=settings.search.fuzzy_threshold)

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from storage.add_policy import SqliteAddPolicyStore
 from storage.bookmarks import SqliteBookmarkStore
-from storage.database import READERS, WRITE_WAIT_SECONDS, Database
+from storage.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
 from storage.digests import SqliteDigestStore
+from storage.errors import NoDatabase, SchemaError
 from storage.feeds import SqliteFeedStore
 from storage.groups import SqliteGroupStore
 from storage.history import SqliteHistoryStore
@@ -27,6 +28,7 @@ from storage.interfaces import (
     SubscriptionStore,
     VoteStore,
 )
+from storage.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.outbox import SqliteOutboxStore
 from storage.papers import SqlitePaperStore
 from storage.postgres.add_policy import PgAddPolicyStore
@@ -36,6 +38,7 @@ from storage.postgres.digests import PgDigestStore
 from storage.postgres.feeds import PgFeedStore
 from storage.postgres.groups import PgGroupStore
 from storage.postgres.history import PgHistoryStore
+from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.postgres.outbox import PgOutboxStore
 from storage.postgres.papers import PgPaperStore
 from storage.postgres.queue import PgQueueStore
@@ -56,14 +59,51 @@ AnyDatabase = Database | PgDatabase
 async def open_database(*, postgres_url: str | None, sqlite_path: Path,
                         readers: int = READERS, write_wait: float = WRITE_WAIT_SECONDS,
                         pool_size: int = 10, migrate: bool = True,
-                        verify: bool = False) -> AnyDatabase:
+                        verify: bool = False, existing: bool = False) -> AnyDatabase:
     """PostgreSQL when a URL is given, else the SQLite file; migrated, newer schemas refused.
     `verify` runs SQLite's integrity check first (about a second at 150k papers: done when the
-    bot starts, not for every command-line lookup); a server checks its own pages."""
+    bot starts, not for every command-line lookup); a server checks its own pages.
+
+    `existing` (a command that only reads): nothing is created or migrated; no database, or
+    an empty file, is `NoDatabase`, and one an older paperclub left is a `SchemaError`."""
+    if existing and postgres_url is None:
+        _require_file(sqlite_path)
+    migrate = migrate and not existing
+    db: AnyDatabase
     if postgres_url is not None:
-        return await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
-    return await Database.open(sqlite_path, migrate=migrate, readers=readers,
-                               write_wait=write_wait, verify=verify)
+        db = await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
+    else:
+        db = await Database.open(sqlite_path, migrate=migrate, readers=readers,
+                                 write_wait=write_wait, verify=verify)
+    if existing:
+        where = "the PostgreSQL database" if postgres_url is not None else str(sqlite_path)
+        try:
+            await _require_current(db, where)
+        except BaseException:
+            await db.close()
+            raise
+    return db
+
+
+def _require_file(path: Path) -> None:
+    """A SQLite file to read: a usable path that holds something."""
+    check_path(path)
+    if not path.exists():
+        raise NoDatabase(f"no database at {path}")
+    if path.stat().st_size == 0:
+        raise NoDatabase(f"{path} is an empty file, not a database")
+
+
+async def _require_current(db: AnyDatabase, where: str) -> None:
+    """The schema this paperclub writes, unchanged by reading it."""
+    version = await db.schema_version()
+    latest = PG_LATEST if isinstance(db, PgDatabase) else SQLITE_LATEST
+    if version == 0:
+        raise NoDatabase(f"{where} holds no paperclub database")
+    if version < latest:
+        raise SchemaError(f"{where} was written by an older paperclub (schema {version}, now "
+                          f"{latest}): a command that writes (`paperclub import`, "
+                          "`paperclub run`) upgrades it")
 
 
 def paper_store(db: AnyDatabase) -> PaperStore:

@@ -24,6 +24,7 @@ import contextlib
 import logging
 import re
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -376,11 +377,40 @@ async def run_interactive(settings: Settings, write: Write) -> None:
               "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
         while True:
             try:
-                line = await asyncio.to_thread(input, "paperclub> ")
+                line = await read_line("paperclub> ")
             except EOFError:
                 break
             if not await session.command(line):
                 break
+
+
+async def read_line(prompt: str) -> str:
+    """One line typed at the prompt (EOFError at the end of input).
+
+    `input` blocks its thread until a line comes, so it runs in a daemon thread of its own:
+    Ctrl-C (or `quit`) then ends local mode at once instead of waiting, in the interpreter's
+    shutdown, for a line nobody will type."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, failure: BaseException | None) -> None:
+        if answer.done():  # cancelled meanwhile (Ctrl-C)
+            return
+        if failure is not None:
+            answer.set_exception(failure)
+        else:
+            answer.set_result(line or "")
+
+    def read() -> None:
+        try:
+            line, failure = input(prompt), None
+        except (EOFError, OSError, ValueError) as exc:  # end of input, or stdin closed
+            line, failure = None, exc if isinstance(exc, EOFError) else EOFError(str(exc))
+        with contextlib.suppress(RuntimeError):  # the loop is gone: local mode has ended
+            loop.call_soon_threadsafe(settle, line, failure)
+
+    threading.Thread(target=read, name="local-mode prompt", daemon=True).start()
+    return await answer
 
 
 def is_interactive() -> bool:
