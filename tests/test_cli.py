@@ -612,3 +612,19 @@ def test_ctrl_c_at_the_demo_prompt_ends_it_quietly(tmp_path: Path) -> None:
     assert code == 0, written
     assert "Traceback" not in written and "KeyboardInterrupt" not in written
     assert written.rstrip().endswith("paperclub> ^C"), written
+
+
+def test_run_on_a_read_only_database_is_one_line_at_start(loaded: Run, tmp_path: Path) -> None:
+    """Not three tracebacks from the outbox once connected: refused before Discord is asked."""
+    from tests.storage.test_storage_faults import unwritable
+
+    db = tmp_path / "cli.db"
+    with sqlite3.connect(db) as conn:  # everything in the file itself, no -wal to write to
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with unwritable(db):
+        nowhere = {"DISCORD_TOKEN": "x.y.z",  # were it to get that far: a closed port
+                   "PAPERCLUB_DISCORD__API_BASE": "http://127.0.0.1:9/api/v10",
+                   "PAPERCLUB_DISCORD__GATEWAY_URL": "ws://127.0.0.1:9"}
+        line = _one_line_refusal(loaded("run", env=nowhere))
+        assert line.startswith(f"paperclub: error: read-only database: {db}: "), line
+        assert loaded("stats").returncode == 0  # reading it still works
