@@ -47,9 +47,17 @@ def ensure_venv() -> None:
 
 
 def run(*args: str) -> int:
-    """Run a command from the venv in the project root; return its exit code."""
+    """Run a command from the venv in the project root; return its exit code.
+
+    Ctrl-C reaches the command too (the terminal signals the whole foreground group): this
+    waits for it to end in its own way rather than killing it and printing a traceback."""
     print("$", " ".join(args), flush=True)
-    return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=ROOT, check=False).returncode
+    with subprocess.Popen([str(BIN / args[0]), *args[1:]], cwd=ROOT) as child:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:
+                continue
 
 
 def _parallel(args: list[str]) -> list[str]:
@@ -85,4 +93,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # Ctrl-C while setting up .venv: no traceback
+        sys.exit(130)

@@ -61,20 +61,25 @@ class MissingToken(Exception):
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
-                          before_wait: WriteWaitDeferral | None = None) -> AnyDatabase:
+                          before_wait: WriteWaitDeferral | None = None,
+                          existing: bool = False) -> AnyDatabase:
     """The configured database: the PostgreSQL server of `url`, else the SQLite file;
     `verify` checks a SQLite file's integrity first (at bot start, not for each lookup);
-    `before_wait` defers a command that has to wait for the write lock."""
+    `before_wait` defers a command that has to wait for the write lock; `existing` only
+    opens one already there, as it is (commands that only read)."""
     return await stores.open_database(
         postgres_url=database.postgres_url, sqlite_path=database.sqlite_path,
         readers=database.readers, write_wait=database.write_wait_seconds,
-        pool_size=database.pool_size, verify=verify, before_wait=before_wait)
+        pool_size=database.pool_size, verify=verify, before_wait=before_wait,
+        existing=existing)
 
 
 @asynccontextmanager
-async def opened_catalog(settings: Settings) -> AsyncIterator[PaperStore]:
-    """The catalog store on the configured database, without Discord (the command line)."""
-    db = await open_configured(settings.database)
+async def opened_catalog(settings: Settings, *,
+                         read_only: bool = False) -> AsyncIterator[PaperStore]:
+    """The catalog store on the configured database, without Discord (the command line);
+    `read_only`: never create or migrate it (`NoDatabase` when there is none)."""
+    db = await open_configured(settings.database, existing=read_only)
     try:
         yield stores.PAPERS.open(db)
     finally:
@@ -100,8 +105,9 @@ async def opened_adding(settings: Settings) -> AsyncIterator[AddingService]:
 @asynccontextmanager
 async def opened_export(settings: Settings, *,
                         clock: Clock = utc_now) -> AsyncIterator[ExportService]:
-    """The export use case on the configured database, without Discord (`paperclub export`)."""
-    db = await open_configured(settings.database)
+    """The export use case on the configured database, without Discord (`paperclub export`);
+    it only reads, so it never creates or migrates the database."""
+    db = await open_configured(settings.database, existing=True)
     try:
         search = SearchService(stores.PAPERS.open(db),
                                fuzzy_threshold=settings.search.fuzzy_threshold)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -11,6 +10,7 @@ from .interactions import OptionType, OptionValue
 from .model import JSONObject
 
 _NAMED = re.compile(r"^([\w-]+):(.*)$", re.DOTALL)
+_WORD = re.compile(r"\S+")
 _SNOWFLAKE = re.compile(r"^<[@#]?[!&]?(\d+)>$|^(\d+)$")
 _TRUE = {"true", "yes", "y", "1", "on"}
 _FALSE = {"false", "no", "n", "0", "off"}
@@ -33,73 +33,93 @@ class SlashLine:
 
 
 def parse_slash(line: str, commands: Sequence[JSONObject], *,
-                channels: Mapping[str, int] | None = None) -> SlashLine:
+                channels: Mapping[str, int] | None = None, complete: bool = False) -> SlashLine:
     """Parse ``line`` like Discord's command bar.
 
-    ``name:value`` sets an option (the value runs until the next ``name:``); leading free text
-    fills the first required (else first) string option. Values are typed from the schema;
-    user, channel and role options take ids or mentions, and channel options also ``#name``
-    for a name in ``channels``.
+    ``name:value`` sets an option (the value runs until the next ``name:``, spacing, quotes and
+    backslashes kept as typed, as Discord sends them); leading free text fills the first
+    required (else first) string option. Values are typed from the schema; an option with
+    choices takes a choice's value or its name (``who:Everyone``); user, channel and role
+    options take ids or mentions, and channel options also ``#name`` for a name in
+    ``channels``. With ``complete`` the option the line ends in stays the text typed so far
+    (what Discord sends the bot to autocomplete, whatever the option's type).
     """
-    try:
-        tokens = shlex.split(line.strip().removeprefix("/"))
-    except ValueError:
-        tokens = line.strip().removeprefix("/").split()
-    if not tokens:
+    text = line.strip().removeprefix("/")
+    words = list(_WORD.finditer(text))
+    if not words:
         raise ValueError("empty command")
-    head, *rest = tokens
-    command = next((c for c in commands if c["name"] == head and c.get("type", 1) == 1), None)
+    head, *rest = words
+    name_of = head.group()
+    command = next((c for c in commands if c["name"] == name_of and c.get("type", 1) == 1), None)
     if command is None:
         known = ", ".join(sorted(f"/{c['name']}" for c in commands if c.get("type", 1) == 1))
-        raise LookupError(f"unknown command /{head} (known: {known or 'none'})")
-    path, schema = [head], list(command.get("options") or [])
+        raise LookupError(f"unknown command /{name_of} (known: {known or 'none'})")
+    path, schema = [name_of], list(command.get("options") or [])
     while rest and any(
         o["type"] in (OptionType.SUB_COMMAND, OptionType.SUB_COMMAND_GROUP) for o in schema
     ):
-        sub = next((o for o in schema if o["name"] == rest[0]), None)
+        sub = next((o for o in schema if o["name"] == rest[0].group()), None)
         if sub is None:
             names = [o["name"] for o in schema]
-            raise LookupError(f"/{' '.join(path)} has no subcommand {rest[0]!r} (has {names})")
-        path.append(rest.pop(0))
+            raise LookupError(f"/{' '.join(path)} has no subcommand {rest[0].group()!r} "
+                              f"(has {names})")
+        path.append(rest.pop(0).group())
         schema = list(sub.get("options") or [])
     known_options = {o["name"]: o for o in schema}
-    free: list[str] = []
-    named: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    last: str | None = None
-    for token in rest:
-        match = _NAMED.match(token)
-        if match and match.group(1) in known_options:
-            last = match.group(1)
-            current = named.setdefault(last, [])
-            if match.group(2):
-                current.append(match.group(2))
-        elif current is not None:
-            current.append(token)
-        else:
-            free.append(token)
+    named, free, last = _spans(text, rest, known_options)
     target = _free_text_target(schema, named)
-    if free:
+    if free is not None:
         if target is None:
             raise ValueError(f"/{' '.join(path)} takes no free text; use name:value")
         named[target] = free
+    focused = (last or target) if complete else None
     options = {
-        name: _convert(known_options[name], " ".join(words), channels or {})
-        for name, words in named.items()
+        name: typed if name == focused else _convert(known_options[name], typed, channels or {})
+        for name, typed in named.items()
     }
     return SlashLine(" ".join(path), options, last or target, tuple(schema))
 
 
-def _free_text_target(schema: Sequence[JSONObject], named: dict[str, list[str]]) -> str | None:
+def _spans(text: str, words: Sequence[re.Match[str]], known: Mapping[str, JSONObject],
+           ) -> tuple[dict[str, str], str | None, str | None]:
+    """Each named option's text as typed, the free text before the first one (None when
+    there is none), and the name of the last option named."""
+    marks = [(found.group(1), word.start(), word.start() + len(found.group(1)) + 1)
+             for word in words
+             if (found := _NAMED.match(word.group())) and found.group(1) in known]
+    ends = [label for _, label, _ in marks[1:]] + [len(text)]  # one more when none is named
+    named = {name: text[start:end].strip()
+             for (name, _, start), end in zip(marks, ends, strict=False)}
+    free_end = marks[0][1] if marks else len(text)
+    free = text[words[0].start():free_end].strip() if words else ""
+    return named, free or None, marks[-1][0] if marks else None
+
+
+def _free_text_target(schema: Sequence[JSONObject], named: Mapping[str, str]) -> str | None:
     strings = [o for o in schema if o["type"] == OptionType.STRING and o["name"] not in named]
     required = [o for o in strings if o.get("required")]
     chosen = required or strings
     return str(chosen[0]["name"]) if chosen else None
 
 
+def _choice(option: JSONObject, text: str) -> OptionValue:
+    """The value of the choice typed as its value or (as Discord lists them) its name."""
+    choices = option["choices"]
+    for choice in choices:
+        if text == str(choice["value"]):
+            return choice["value"]  # type: ignore[no-any-return]
+    for choice in choices:
+        if text.casefold() == str(choice["name"]).casefold():
+            return choice["value"]  # type: ignore[no-any-return]
+    names = ", ".join(str(c["name"]) for c in choices)
+    raise ValueError(f"option {option['name']!r} takes one of: {names} (not {text!r})")
+
+
 def _convert(option: JSONObject, text: str, channels: Mapping[str, int]) -> OptionValue:
     kind = OptionType(option["type"])
     name = option["name"]
+    if option.get("choices"):
+        return _choice(option, text)
     if kind is OptionType.STRING:
         return text
     if kind in (OptionType.INTEGER, OptionType.NUMBER):

@@ -30,8 +30,8 @@ def render_message(
     """Render a message (or a callback's ``data``): header, content, embeds, components.
 
     ``names`` maps user, role and channel ids to names, to show ``<@id>`` as ``@name``;
-    ``<t:…>`` timestamps show as time in ``zone`` (default: the computer's) and how far they
-    are from ``now`` (default: the current time, in seconds since the epoch).
+    ``<t:…>`` timestamps show as time in ``zone`` (default: the computer's), named, and how far
+    they are from ``now`` (default: the current time, in seconds since the epoch).
     """
     data: Mapping[str, Any] = message.payload() if isinstance(message, Message) else message
     mentions = _mentions(names or {})
@@ -115,12 +115,13 @@ def _timestamps(value: str, now: float, zone: tzinfo | None) -> str:
     def replace(found: re.Match[str]) -> str:
         stamp = int(found.group(1))
         try:
-            local = datetime.fromtimestamp(stamp, zone)
+            local = datetime.fromtimestamp(stamp, zone).astimezone(zone)
         except (OverflowError, OSError, ValueError):
             return found.group(0)
+        shown = f"{local:%Y-%m-%d %H:%M} {getattr(zone, 'key', None) or local.tzname()}"
         if found.group(2) in ("t", "T", "d", "D", "f", "F"):  # a moment: no "in 4 days"
-            return f"{local:%Y-%m-%d %H:%M}"
-        return f"{local:%Y-%m-%d %H:%M}, {_relative(stamp - now)}"  # relative or bare
+            return shown
+        return f"{shown}, {_relative(stamp - now)}"  # relative or bare
 
     return _TIMESTAMP.sub(replace, value)
 

@@ -34,6 +34,10 @@ class CorruptDatabase(StorageError):
     """The file is damaged or is not a SQLite database."""
 
 
+class NoDatabase(StorageError):
+    """A command that only reads found no database to read (none is created for it)."""
+
+
 class UnusablePath(StorageError):
     """The configured path cannot hold a database (empty, a directory, no such directory)."""
 

@@ -25,6 +25,7 @@ from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
+from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.queue.postgres import PgQueueStore
 from storage.queue.sqlite import SqliteQueueStore
 from storage.reading.bookmarks_postgres import PgBookmarkStore
@@ -33,7 +34,9 @@ from storage.reading.history_postgres import PgHistoryStore
 from storage.reading.history_sqlite import SqliteHistoryStore
 from storage.sessions.postgres import PgSessionStore
 from storage.sessions.sqlite import SqliteSessionStore
-from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database
+from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
+from storage.sqlite.errors import NoDatabase, SchemaError
+from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.postgres import PgStateStore
 from storage.state.sqlite import SqliteStateStore
 from storage.subscriptions.postgres import PgSubscriptionStore
@@ -48,17 +51,54 @@ AnyDatabase = Database | PgDatabase
 async def open_database(*, postgres_url: str | None, sqlite_path: Path,
                         readers: int = READERS, write_wait: float = WRITE_WAIT_SECONDS,
                         pool_size: int = 10, migrate: bool = True,
-                        verify: bool = False,
+                        verify: bool = False, existing: bool = False,
                         before_wait: Callable[[], Awaitable[None]] | None = None) -> AnyDatabase:
     """PostgreSQL when a URL is given, else the SQLite file; migrated, newer schemas refused.
     `verify` runs SQLite's integrity check first (about a second at 150k papers: done when the
     bot starts, not for every command-line lookup); a server checks its own pages.
+
+    `existing` (a command that only reads): nothing is created or migrated; no database, or
+    an empty file, is `NoDatabase`, and one an older paperclub left is a `SchemaError`.
     `before_wait` runs before a SQLite transaction waits for the write lock (the bot's deferral
     of the waiting interaction)."""
+    if existing and postgres_url is None:
+        _require_file(sqlite_path)
+    migrate = migrate and not existing
+    db: AnyDatabase
     if postgres_url is not None:
-        return await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
-    return await Database.open(sqlite_path, migrate=migrate, readers=readers,
-                               write_wait=write_wait, verify=verify, before_wait=before_wait)
+        db = await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
+    else:
+        db = await Database.open(sqlite_path, migrate=migrate, readers=readers,
+                                 write_wait=write_wait, verify=verify, before_wait=before_wait)
+    if existing:
+        where = "the PostgreSQL database" if postgres_url is not None else str(sqlite_path)
+        try:
+            await _require_current(db, where)
+        except BaseException:
+            await db.close()
+            raise
+    return db
+
+
+def _require_file(path: Path) -> None:
+    """A SQLite file to read: a usable path that holds something."""
+    check_path(path)
+    if not path.exists():
+        raise NoDatabase(f"no database at {path}")
+    if path.stat().st_size == 0:
+        raise NoDatabase(f"{path} is an empty file, not a database")
+
+
+async def _require_current(db: AnyDatabase, where: str) -> None:
+    """The schema this paperclub writes, unchanged by reading it."""
+    version = await db.schema_version()
+    latest = PG_LATEST if isinstance(db, PgDatabase) else SQLITE_LATEST
+    if version == 0:
+        raise NoDatabase(f"{where} holds no paperclub database")
+    if version < latest:
+        raise SchemaError(f"{where} was written by an older paperclub (schema {version}, now "
+                          f"{latest}): a command that writes (`paperclub import`, "
+                          "`paperclub run`) upgrades it")
 
 
 SqliteT_co = TypeVar("SqliteT_co", covariant=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -220,6 +222,10 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "Added `2401.01234v1`: Grokking Beyond" in out  # from the local arXiv stand-in
     assert "📎 paperclub-queue-" in out
     assert "Traceback" not in result.stderr
+    opened = out.split("> open 6")[1].split("> back")[0]
+    assert "[Back to results]" in opened and "**Not All Needles Are Found" in opened
+    assert "Page 2 of 3" in out.split("> back")[1].split("> /paper")[0]
+    assert "\n! " not in out  # the script itself runs without a mistake
 
 
 def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
@@ -264,11 +270,54 @@ def test_invite_link_has_exactly_the_needed_scopes_and_permissions(run: Run) -> 
     assert not perms.administrator and not perms.mention_everyone and not perms.manage_messages
 
 
-def test_stats_and_search_on_an_empty_database_say_how_to_load(run: Run) -> None:
+def test_stats_and_search_on_an_empty_database_say_how_to_load(run: Run, tmp_path: Path,
+                                                               catalog_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    asyncio.run(_create(empty))
     for args in (("stats",), ("search", "grokking")):
-        result = run(*args)
+        result = run(*args, db_path=empty)
         assert result.returncode == 1, args
         assert "catalog is empty" in result.stderr and "paperclub import" in result.stderr
+
+
+async def _create(path: Path) -> None:
+    """A new paperclub database, with no papers."""
+    await (await Database.open(path)).close()
+
+
+READING = (("stats",), ("search", "grokking"), ("show", "0" * 16), ("export",),
+           ("export", "--format", "bibtex"), ("export", "--format", "markdown", "--query", "x"),
+           ("export", "--server", "1", "--what", "history", "--format", "markdown"))
+
+
+@pytest.mark.parametrize("args", READING, ids=" ".join)
+def test_reading_commands_never_create_a_database(run: Run, tmp_path: Path,
+                                                   args: tuple[str, ...]) -> None:
+    """A typo in --db, or a text file, is said to hold no database: one line, exit 1 (as an
+    empty catalog), and nothing is written."""
+    typo, text = tmp_path / "typo.db", tmp_path / "empty.txt"
+    text.touch()
+    for path, says in ((typo, f"no database at {typo}"), (text, "is an empty file")):
+        result = run(*args, "-o", str(tmp_path / "out"), db_path=path) if args[0] == "export" \
+            else run(*args, db_path=path)
+        assert result.returncode == 1, result.stderr
+        line, = result.stderr.strip().splitlines()
+        assert says in line and "paperclub import FILE" in line
+        assert result.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.txt"]
+    assert text.stat().st_size == 0
+
+
+def test_reading_commands_never_migrate_a_database(loaded: Run, tmp_path: Path) -> None:
+    """A database an older paperclub wrote is left as it is; a command that writes upgrades."""
+    db = tmp_path / "cli.db"
+    with sqlite3.connect(db) as conn:
+        older = conn.execute("PRAGMA user_version").fetchone()[0] - 1
+        conn.execute(f"PRAGMA user_version = {older}")
+    line = _one_line_refusal(loaded("stats"))
+    assert f"older paperclub (schema {older}" in line and "paperclub import" in line
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == older
 
 
 def test_prune_tells_files_apart_by_path_or_by_the_source_given(loaded: Run,
@@ -374,7 +423,17 @@ def test_bookmarks_need_a_member(seeded: Run, bundled_papers: list[Paper]) -> No
                   str(MEMBER), "--format", "markdown")
     assert mine.returncode == 0 and bundled_papers[3].title_en in mine.stdout
     other = seeded("export", "--server", "1", "--what", "queue", "--format", "bibtex")
-    assert other.returncode == 0 and other.stdout.strip() == ""
+    assert other.returncode == 1 and other.stdout == ""  # as a catalog query finding nothing
+    assert other.stderr.strip() == "paperclub: the queue of server 1 is empty (nothing exported)"
+
+
+def test_an_empty_history_export_writes_nothing_and_exits_1(seeded: Run,
+                                                            tmp_path: Path) -> None:
+    out = tmp_path / "history.md"
+    result = seeded("export", "--server", "1", "--what", "history", "--format", "markdown",
+                    "-o", str(out))
+    assert result.returncode == 1 and "nothing exported" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -512,3 +571,60 @@ def test_a_missing_database_on_the_server_is_named(run: Run, postgres_url: str,
     url = postgres_url.replace("/test_", "/missing_")
     line = _one_line_refusal(run("stats", db_path=None, env=_on(url, tmp_path)))
     assert "no such database" in line
+
+
+def _ctrl_c_at_prompt(command: list[str], prompt: bytes, limit: float = 60.0) -> tuple[int, str]:
+    """Run `command` in a terminal, press Ctrl-C once `prompt` shows; its exit code and
+    everything it wrote (killed, code -9, if it has not ended 10 s after the Ctrl-C)."""
+    pty = pytest.importorskip("pty")
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: run the command in the new terminal
+        os.execvpe(command[0], command, {**os.environ, "COLUMNS": "200"})
+    written, pressed, status = b"", None, None
+    deadline = time.monotonic() + limit
+    while status is None and time.monotonic() < min(deadline, (pressed or deadline) + 10):
+        if select.select([fd], [], [], 0.1)[0]:
+            with contextlib.suppress(OSError):
+                written += os.read(fd, 65536)
+        if pressed is None and prompt in written:
+            os.write(fd, b"\x03")
+            pressed = time.monotonic()
+        done, code = os.waitpid(pid, os.WNOHANG)
+        status = code if done else None
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        status = os.waitpid(pid, 0)[1]
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), written.decode(errors="replace")
+
+
+def test_ctrl_c_at_the_demo_prompt_ends_it_quietly(tmp_path: Path) -> None:
+    """`python3 dev.py demo` at a terminal, then Ctrl-C: no traceback, no wait for a line."""
+    root, db = Path(__file__).resolve().parents[1], tmp_path / "x.db"
+    start = (f"import sys; from pathlib import Path; sys.path.insert(0, {str(root)!r}); "
+             "import dev; dev.BIN = Path(sys.executable).parent; "  # this venv, not .venv
+             f"sys.exit(dev.run('python', '-m', 'bot', 'local', '--db', {str(db)!r}))")
+    code, written = _ctrl_c_at_prompt([sys.executable, "-c", start], b"paperclub> ")
+    assert code == 0, written
+    assert "Traceback" not in written and "KeyboardInterrupt" not in written
+    assert written.rstrip().endswith("paperclub> ^C"), written
+
+
+def test_run_on_a_read_only_database_is_one_line_at_start(loaded: Run, tmp_path: Path) -> None:
+    """Not three tracebacks from the outbox once connected: refused before Discord is asked."""
+    from tests.storage.test_storage_faults import unwritable
+
+    db = tmp_path / "cli.db"
+    with sqlite3.connect(db) as conn:  # everything in the file itself, no -wal to write to
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with unwritable(db):
+        nowhere = {"DISCORD_TOKEN": "x.y.z",  # were it to get that far: a closed port
+                   "PAPERCLUB_DISCORD__API_BASE": "http://127.0.0.1:9/api/v10",
+                   "PAPERCLUB_DISCORD__GATEWAY_URL": "ws://127.0.0.1:9"}
+        line = _one_line_refusal(loaded("run", env=nowhere))
+        assert line.startswith(f"paperclub: error: read-only database: {db}: "), line
+        assert loaded("stats").returncode == 0  # reading it still works

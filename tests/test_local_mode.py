@@ -93,3 +93,40 @@ async def test_add_paper_works_on_what_you_said_without_the_internet(
     assert "Added `2401.01234v1`: Grokking Beyond" in added
     assert "`arXiv:2401.1` is not an arXiv id" in added
     assert "https://arxiv.org/abs/2401.01234" in out.split("> /paper")[1]
+
+
+async def test_open_and_back_follow_the_numbers_the_list_shows(settings: Settings) -> None:
+    out = await _run(settings, "/paper venue:workshop", "next", "open 6", "back", "open 1",
+                     "locale zh-CN", "/paper venue:workshop", "open 2", "back")
+    page_two = out.split("> next")[1].split("> open 6")[0]
+    sixth = page_two.split("**6. ")[1].split("**")[0]
+    opened = out.split("> open 6")[1].split("> back")[0]
+    assert f"**{sixth}**" in opened and "[Back to results]" in opened
+    assert "**7. " in out.split("> back")[1].split("> open 1")[0]  # page 2 again
+    assert "! open one of 6, 7, 8, 9, 10" in out
+    assert "[返回结果]" in out.split("> open 2")[1]
+    assert "**2. " in out.split("> back")[2]  # the Chinese list's own Back button
+    for internal in INTERNALS:
+        assert internal not in out, internal
+
+
+async def test_options_are_typed_as_discord_sends_them(settings: Settings) -> None:
+    """Choices by their labels, `?` on integer options, quotes and backslashes kept."""
+    out = await _run(settings, "/group adding who:Everyone",
+                     "/group timezone timezone:Asia/Shanghai",
+                     "/session schedule paper:grokking when:2030-01-05 18:00",
+                     "/session cancel session:?", "/vote start from:?",
+                     '/suggest paper:grokking note:see \\cite{x}, "quoted"')
+    assert "Every member can now add papers" in out
+    assert "#1 · 2030-01-05 18:00 · To Grok Grokking" in out.split("> /session cancel")[1]
+    assert "! /vote start from: no suggestions, type a whole number from 2 to " in out
+    assert 'Note: see \\\\cite{x}, "quoted"' in out  # as typed, escaped for Discord markdown
+    assert "! " not in out.split("> /vote start from:?")[0]
+
+
+async def test_timestamps_show_in_the_servers_zone_with_its_name(settings: Settings) -> None:
+    """A session at 18:00 Asia/Shanghai reads 18:00 Asia/Shanghai, as a member there sees it."""
+    out = await _run(settings, "/group timezone timezone:Asia/Shanghai",
+                     "/session schedule paper:grokking when:2030-01-05 18:00")
+    assert "**When:** 2030-01-05 18:00 Asia/Shanghai" in out
+    assert "10:00" not in out

@@ -1,9 +1,12 @@
 """Local mode: the real bot against the local Discord stand-in, driven from the terminal.
 
 Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 private:true`,
-`/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); end a line
-with `?` to see autocomplete (`/paper gro?`); `next`, `prev`, `open N` and `back` drive the
-last result list; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
+`/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); values are
+sent as typed, quotes and backslashes included, and a choice can be typed as its name
+(`/group adding who:Everyone`); end a line with `?` to see autocomplete (`/paper gro?`,
+`/session cancel session:?`); `next`, `prev`, `open N` and `back` drive the last result list;
+times are shown in the server's time zone (the paper of the day's, else `/group timezone`'s,
+else UTC), named; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
 bot posts in channels by itself is shown as `[#channel]` when it happens, and what it sends
 you privately as `[DM from paperclub]`; `say TEXT` posts TEXT in #general as you, and `add`
 is Apps -> "Add paper to paperclub" on what you said last (try
@@ -19,10 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import sys
-from collections.abc import AsyncIterator, Callable, Iterable
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
 from typing import TYPE_CHECKING
 
 import discord
@@ -31,6 +37,8 @@ from pydantic import HttpUrl
 from bot.client.bot import PaperclubBot
 from bot.features.catalog.cog import ADD_MENU
 from bot.settings import Settings
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from bot.wiring import build_bot
 
 if TYPE_CHECKING:  # the stand-in is imported only when local mode runs (see local_session)
@@ -52,6 +60,7 @@ DEMO_SCRIPT = (
     "/paper venue:workshop",
     "next",
     "open 6",
+    "back",
     "/paper query:蒸馏 private:true",
     "/catalog stats",
     "/subscribe topic:differential equations delivery:mention",
@@ -78,8 +87,15 @@ LOCAL_USER_ID = 1_200_000_000_000_000_010
 ANSWER_TIMEOUT = 15.0
 BACKGROUND_WAIT = 5.0
 WATCH_EVERY = 0.25
+BUTTONS = {"next": frozenset({"▶"}), "prev": frozenset({"◀"}),
+           "back": frozenset(t(lang, "results.back") for lang in Lang)}
+"""The buttons `next`, `prev` and `back` click (a list's language is its searcher's)."""
+_NUMBERED = re.compile(r"^\*\*(\d+)\. ", re.MULTILINE)
+"""A numbered entry of a result list (`**6. Title**`), in the order of its menu's options."""
 
 Write = Callable[[str], None]
+BOOLEAN_OPTION, INTEGER_OPTION, NUMBER_OPTION = 5, 4, 10
+"""Discord's application command option types that `?` explains rather than completes."""
 
 
 @dataclass
@@ -98,6 +114,12 @@ class LocalSession:
     """What you last posted with `say` (what `add` acts on)."""
     shown: set[int] = field(default_factory=set)
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    zone: tzinfo = UTC
+    """The server's time zone (see `_follow_zone`): Discord timestamps are shown in it."""
+
+    async def _follow_zone(self) -> None:
+        """Show times as a member whose Discord runs in the server's zone sees them."""
+        self.zone = await self.bot.services.group.zone(self.guild.id)
 
     def _new_posts(self) -> None:
         """Print what the bot posted by itself (the paper of the day, threads, DMs to you)."""
@@ -122,19 +144,21 @@ class LocalSession:
         while True:
             await asyncio.sleep(WATCH_EVERY)
             async with self.busy:
+                await self._follow_zone()
                 self._new_posts()
 
     def _render(self, message: Message) -> str:
         from discord_standin import render_message  # noqa: PLC0415 - local mode only
 
         return render_message(message, author=self.standin.bot_user.name,
-                              names=self.standin.names())
+                              names=self.standin.names(), zone=self.zone)
 
-    def _parse(self, line: str) -> SlashLine:
+    def _parse(self, line: str, *, complete: bool = False) -> SlashLine:
         from discord_standin import parse_slash  # noqa: PLC0415 - local mode only
 
         return parse_slash(line, self.standin.commands(),
-                           channels={c.name: c.id for c in self.guild.channels})
+                           channels={c.name: c.id for c in self.guild.channels},
+                           complete=complete)
 
     def _show(self, message: Message | None) -> None:
         if message is None:
@@ -146,6 +170,7 @@ class LocalSession:
 
     async def _answer(self, handle: InteractionHandle) -> None:
         callback = await handle.response(timeout=ANSWER_TIMEOUT)
+        await self._follow_zone()  # the command may have changed it
         if callback.type == 5:
             self._show(await handle.followup(timeout=ANSWER_TIMEOUT))
         elif callback.type in {6, 7}:
@@ -175,7 +200,7 @@ class LocalSession:
                 self.locale = rest.strip() or "en-US"
                 self.write(f"Your Discord language is now {self.locale}.")
             elif word in {"next", "prev", "back"}:
-                await self._click({"next": "▶", "prev": "◀"}.get(word, "Back to results"))
+                await self._click(word)
             elif word == "say":
                 if not rest.strip():
                     raise ValueError("say what? such as: say https://arxiv.org/abs/2401.01234")
@@ -220,7 +245,7 @@ class LocalSession:
     async def _autocomplete(self, line: str) -> None:
         """What Discord offers for the option the line ends in: its fixed choices, or the
         bot's autocomplete; options with neither get a hint (Discord would not ask the bot)."""
-        parsed = self._parse(line)
+        parsed = self._parse(line, complete=True)
         option = parsed.option(parsed.last)
         if option is None:
             raise ValueError(f"/{parsed.command} has no option to complete; "
@@ -235,21 +260,24 @@ class LocalSession:
                 parsed.command, {**parsed.options, name: typed}, focused=name,
                 guild=self.guild, user=self.you, locale=self.locale)
         else:
-            raise ValueError(f"/{parsed.command} {name}: no suggestions, type a value")
+            raise ValueError(f"/{parsed.command} {name}: no suggestions, type "
+                             + _what_to_type(option))
         self.write("\n".join(f"  {c['name']}   [{c['value']}]" for c in choices) or "  (none)")
 
-    async def _click(self, label: str) -> None:
+    async def _click(self, word: str) -> None:
+        """Click the button `next`, `prev` or `back` stands for on the last result list."""
         if self.last is None:
             raise LookupError("no result list to page; search with /paper first")
         message = self.standin.message(self.last.id)
         button = next((c for c in message.walk_components()
-                       if c.get("type") == 2 and c.get("label") == label), None)
+                       if c.get("type") == 2 and c.get("label") in BUTTONS[word]), None)
         if button is None or button.get("disabled"):
-            raise LookupError(f"no active {label} button on the last result list")
+            raise LookupError(f"no active {word} button on the last result list")
         await self._answer(await self.standin.click(message, str(button["custom_id"]),
-                                                    user=self.you))
+                                                    user=self.you, locale=self.locale))
 
     async def _open(self, number: int) -> None:
+        """Pick result `number` (as the list numbers it) in the last list's menu."""
         if self.last is None:
             raise LookupError("no result list; search with /paper first")
         message = self.standin.message(self.last.id)
@@ -257,10 +285,32 @@ class LocalSession:
         if menu is None:
             raise LookupError("the last message has no list to open from")
         values = [str(o["value"]) for o in menu["options"]]
-        if str(number - 1) not in values:
-            raise LookupError(f"open one of {', '.join(str(int(v) + 1) for v in values)}")
+        by_number = dict(zip(_numbers(message, len(values)), values, strict=True))
+        if number not in by_number:
+            raise LookupError(f"open one of {', '.join(map(str, by_number))}")
         await self._answer(await self.standin.select(message, str(menu["custom_id"]),
-                                                     [str(number - 1)], user=self.you))
+                                                     [by_number[number]], user=self.you))
+
+
+def _what_to_type(option: Mapping[str, object]) -> str:
+    """What Discord's command bar asks for in an option it has no suggestions for."""
+    kind = option.get("type")
+    if kind not in {INTEGER_OPTION, NUMBER_OPTION}:
+        return "true or false" if kind == BOOLEAN_OPTION else "a value"
+    what = "a whole number" if kind == INTEGER_OPTION else "a number"
+    low, high = option.get("min_value"), option.get("max_value")
+    if low is not None and high is not None:
+        return f"{what} from {low} to {high}"
+    if low is not None:
+        return f"{what} of at least {low}"
+    return what if high is None else f"{what} of at most {high}"
+
+
+def _numbers(message: Message, count: int) -> list[int]:
+    """The numbers the list shows beside its `count` menu options (1…count if it shows none)."""
+    text = "\n".join(str(e.get("description") or "") for e in message.embeds)
+    shown = [int(n) for n in _NUMBERED.findall(text)]
+    return shown if len(shown) == count else list(range(1, count + 1))
 
 
 def quiet_logging() -> None:
@@ -327,11 +377,40 @@ async def run_interactive(settings: Settings, write: Write) -> None:
               "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
         while True:
             try:
-                line = await asyncio.to_thread(input, "paperclub> ")
+                line = await read_line("paperclub> ")
             except EOFError:
                 break
             if not await session.command(line):
                 break
+
+
+async def read_line(prompt: str) -> str:
+    """One line typed at the prompt (EOFError at the end of input).
+
+    `input` blocks its thread until a line comes, so it runs in a daemon thread of its own:
+    Ctrl-C (or `quit`) then ends local mode at once instead of waiting, in the interpreter's
+    shutdown, for a line nobody will type."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, failure: BaseException | None) -> None:
+        if answer.done():  # cancelled meanwhile (Ctrl-C)
+            return
+        if failure is not None:
+            answer.set_exception(failure)
+        else:
+            answer.set_result(line or "")
+
+    def read() -> None:
+        try:
+            line, failure = input(prompt), None
+        except (EOFError, OSError, ValueError) as exc:  # end of input, or stdin closed
+            line, failure = None, exc if isinstance(exc, EOFError) else EOFError(str(exc))
+        with contextlib.suppress(RuntimeError):  # the loop is gone: local mode has ended
+            loop.call_soon_threadsafe(settle, line, failure)
+
+    threading.Thread(target=read, name="local-mode prompt", daemon=True).start()
+    return await answer
 
 
 def is_interactive() -> bool:

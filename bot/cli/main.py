@@ -65,7 +65,7 @@ from domain.arxiv_ids import ArxivRef, IdScan, find_arxiv_ids
 from domain.catalog import AddStatus
 from domain.paper import Paper
 from domain.shards import parse_shard_ids
-from storage.sqlite.errors import StorageError
+from storage.sqlite.errors import NoDatabase, StorageError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
 PROGRESS_MIN_BYTES = 1_000_000
@@ -128,6 +128,10 @@ def common_options(func: Callable[P, int]) -> Callable[..., None]:
         except _Fail as exc:
             err.print(f"paperclub: {escape(str(exc))}")
             code = exc.code
+        except NoDatabase as exc:  # nothing to read: like an empty catalog, no match
+            err.print(f"paperclub: {escape(str(exc))}: `paperclub import FILE` creates it and "
+                      "loads a catalog (reading commands never create one)")
+            code = EXIT_NO_MATCH
         except (ConfigError, CatalogFileError, StrictLoadError, StorageError, QueryError,
                 MissingToken) as exc:
             err.print(f"paperclub: error: {escape(str(exc))}")
@@ -343,7 +347,7 @@ async def _search(settings: Settings, text: str, filters: dict[str, Any], limit:
     query = parse_query(text, **filters)
     if query.is_empty():
         raise _Fail("error: the query has no words to search for")
-    async with opened_catalog(settings) as store:
+    async with opened_catalog(settings, read_only=True) as store:
         outcome = await SearchService(
             store, fuzzy_threshold=settings.search.fuzzy_threshold
         ).search(query, limit=limit)
@@ -382,7 +386,7 @@ def search(query: tuple[str, ...], author: str | None, venue: str | None,
 
 
 async def _show(settings: Settings, paper_id: str, as_json: bool) -> int:
-    async with opened_catalog(settings) as store:
+    async with opened_catalog(settings, read_only=True) as store:
         paper = await store.get(paper_id.strip().lower())
     if paper is None:
         err.print(f"no paper with id {escape(paper_id)!s}")
@@ -404,7 +408,7 @@ def show(paper_id: str, as_json: bool) -> int:
 
 
 async def _stats(settings: Settings, as_json: bool) -> int:
-    async with opened_catalog(settings) as store:
+    async with opened_catalog(settings, read_only=True) as store:
         stats = await store.stats()
     if as_json:
         print(json.dumps(cli_render.stats_dict(stats), ensure_ascii=False))
@@ -439,18 +443,18 @@ def _write(text: str, output: Path | None) -> None:
 
 async def _export(settings: Settings, output: Path | None) -> int:
     count = 0
-    try:
-        handle = output.open("w", encoding="utf-8") if output else sys.stdout
-    except OSError as exc:
-        raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
-    try:
-        async with opened_catalog(settings) as store:
+    async with opened_catalog(settings, read_only=True) as store:  # no database: no file
+        try:
+            handle = output.open("w", encoding="utf-8") if output else sys.stdout
+        except OSError as exc:
+            raise _Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
+        try:
             async for paper in store.iter_papers():
                 handle.write(dumps(paper) + "\n")
                 count += 1
-    finally:
-        if output:
-            handle.close()
+        finally:
+            if output:
+                handle.close()
     if output:
         err.print(f"exported {count} papers to {output}")
     return EXIT_OK
@@ -491,7 +495,7 @@ async def _selected(settings: Settings, store: PaperStore, query: str | None,
 
 async def _catalog_export(settings: Settings, fmt: str, query: str | None, ids: str | None,
                           limit: int, output: Path | None) -> int:
-    async with opened_catalog(settings) as store:
+    async with opened_catalog(settings, read_only=True) as store:
         papers, heading = await _selected(settings, store, query, ids, limit)
     if fmt == "jsonl":
         text = "".join(dumps(paper) + "\n" for paper in papers)
@@ -513,6 +517,9 @@ async def _group_export(settings: Settings, what: str, fmt: str, server: int,
     async with opened_export(settings) as exports:
         made = await exports.export(server, ExportWhat(what), ExportFormat(fmt), Lang.EN,
                                     user_id=user, name_of=name_of, limit_bytes=sys.maxsize)
+    if not made.content.total:  # as a query that finds nothing: no file, exit 1
+        whose = f"member {user}'s {what}" if user is not None else f"the {what}"
+        raise _Fail(f"{whose} of server {server} is empty (nothing exported)", EXIT_NO_MATCH)
     _write(made.content.text, output)
     if output is not None:
         err.print(f"exported {made.content.total} papers ({what}) to {output}")
@@ -601,7 +608,8 @@ def local(script: bool, lines: tuple[str, ...]) -> int:
     """
     try:
         return _run(_local(_settings(click.get_current_context()), script, lines))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: the bot and the stand-in are stopped; a quiet end
+        print(flush=True)  # after the terminal's ^C
         return EXIT_OK
 
 

@@ -9,9 +9,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from bot.features.catalog.jsonl import paper_to_dict
+from bot.features.papers.abstract_text import display_text
 from bot.features.papers.search import SearchOutcome
 from domain.catalog import CatalogStats
-from domain.paper import Paper
+from domain.paper import Links, Paper
 
 FIELD_PREVIEW_CHARS = 2000
 """`show` prints at most this much of a field; `show --json` prints the whole record."""
@@ -74,12 +75,35 @@ def print_paper(console: Console, paper: Paper) -> None:
         console.print(f"[bold]Venue 会议[/bold]  {escape(venue.badge())}")
     if venue.length():
         console.print(f"[bold]Length 篇幅[/bold]  {venue.length()}")
+    if paper.summary_en:
+        abstract = _cut(display_text(paper.summary_en), paper)
+        console.print(f"\n[bold]Abstract 摘要[/bold]\n{abstract}")
     if paper.summary_zh:
         console.print(f"\n[bold]AI总结[/bold]\n{_cut(paper.summary_zh, paper)}\n")
     if paper.comments:
         console.print(f"[bold]Comments[/bold]  {_cut(paper.comments, paper)}")
     if paper.journal_ref:
         console.print(f"[bold]Journal ref[/bold]  {_cut(paper.journal_ref, paper)}")
+    _print_links(console, paper.links)
+
+
+def _print_links(console: Console, links: Links) -> None:
+    """Where the paper lives (arXiv id and categories, DOI, pages) and arXiv's dates."""
+    if links.arxiv_id:
+        categories = f"  [dim]{escape(' '.join(links.categories))}[/dim]" * bool(links.categories)
+        console.print(f"[bold]arXiv[/bold]  {escape(links.versioned_id)}{categories}")
+    if links.doi:
+        console.print(f"[bold]DOI[/bold]  {escape(links.doi)}")
+    pages = [links.abs_url, links.pdf_link, f"https://doi.org/{links.doi}" * bool(links.doi),
+             links.url]
+    shown = list(dict.fromkeys(url for url in pages if url))
+    if shown:
+        console.print("[bold]Links 链接[/bold]")
+        for url in shown:
+            console.print(f"  {escape(url)}", soft_wrap=True)
+    for label, when in (("Published 发表", links.published), ("Updated 更新", links.updated)):
+        if when is not None:
+            console.print(f"[bold]{label}[/bold]  {when:%Y-%m-%d %H:%M} UTC")
 
 
 def stats_table(stats: CatalogStats) -> Table:

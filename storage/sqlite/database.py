@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -29,6 +31,8 @@ from storage.papers.fts import stored_index_column
 from storage.sqlite.errors import (
     CorruptDatabase,
     DatabaseBusy,
+    DiskFull,
+    ReadOnlyDatabase,
     SchemaError,
     StorageError,
     UnusablePath,
@@ -47,6 +51,9 @@ WRITE_WAIT_SECONDS = 10.0
 _POLL_SECONDS = 0.004
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _SQLITE_BUSY = 5
+MIN_FREE_BYTES = 1 << 20
+"""Less free space than this beside the database makes an I/O error at start a full disk (the
+shared-memory index and the write-ahead log are created or grown when it opens)."""
 
 _PRAGMAS = (
     "PRAGMA foreign_keys = ON",
@@ -70,6 +77,36 @@ def check_path(path: Path) -> None:
             raise storage_failure(exc, str(path)) or StorageError(str(exc)) from exc
         if head and head != _SQLITE_HEADER:
             raise CorruptDatabase(f"{path} is not a SQLite database")
+
+
+def check_writable(path: Path) -> None:
+    """Refuse an existing database file this process cannot write (permissions, an immutable
+    attribute, a read-only mount), as SQLite tries it: it would open the file read-only and
+    fail at the first write, long after the start."""
+    if not path.exists():
+        return
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except OSError as exc:
+        raise ReadOnlyDatabase(f"read-only database: {path}: {exc.strerror}: paperclub writes "
+                               "to it (check its permissions, attributes and mount)") from exc
+
+
+def _opening_failure(exc: BaseException, path: str | Path) -> BaseException:
+    """`exc` met while opening `path`, as the `StorageError` that names its cause: an I/O error
+    with (almost) no space left beside the file is a full disk."""
+    failure = _translated(exc, str(path))
+    if type(failure) is not StorageError or str(path) == ":memory:":
+        return failure
+    folder = Path(path).parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return failure
+    if free >= MIN_FREE_BYTES:
+        return failure
+    return DiskFull(f"disk full: {free:,} bytes free in {folder}, where {path} needs room for "
+                    f"its write-ahead log and index (SQLite: {exc})")
 
 
 class Database:
@@ -98,10 +135,14 @@ class Database:
         memory = str(path) == ":memory:"
         if not memory:
             check_path(Path(path))
+            if migrate:  # it will be written: SQLite would quietly open it read-only instead
+                check_writable(Path(path))
         try:
             writer = await _connect(path)
         except sqlite3.Error as exc:
-            raise storage_failure(exc, str(path)) or StorageError(str(exc)) from exc
+            failure = _opening_failure(exc, path)
+            raise (failure if isinstance(failure, StorageError) else StorageError(str(exc))
+                   ) from exc
         pool: list[aiosqlite.Connection] = []
         try:
             if verify:
@@ -115,7 +156,7 @@ class Database:
         except BaseException as exc:
             for conn in (*pool, writer):
                 await conn.close()
-            raise _translated(exc, str(path)) from exc
+            raise _opening_failure(exc, path) from exc
         db = cls(writer, pool or [writer])
         db.write_wait, db.before_wait = write_wait, before_wait
         try:
@@ -124,7 +165,7 @@ class Database:
                 await db.migrate()
         except BaseException as exc:
             await db.close()
-            raise _translated(exc, str(path)) from exc
+            raise _opening_failure(exc, path) from exc
         return db
 
     async def close(self) -> None:
@@ -279,9 +320,14 @@ async def _quick_check(conn: aiosqlite.Connection, path: str | Path) -> None:
     async with conn.execute("PRAGMA quick_check") as cursor:
         rows = [str(row[0]) for row in await cursor.fetchall()]
     if rows != ["ok"]:
-        first = rows[0] if rows else "no result"
-        more = f" (and {len(rows) - 1} more problems)" if len(rows) > 1 else ""
-        raise CorruptDatabase(f"database corrupted: {path}: {first}{more}")
+        # One row can hold a whole report ("*** in database main ***\nOn tree page 105 …"):
+        # name the first problem, count the others.
+        problems = [line for row in rows for line in row.splitlines()
+                    if line.strip() and not line.startswith("*** in database")]
+        first = problems[0] if problems else "no result"
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise CorruptDatabase(f"database corrupted: {path}: {first}{more}: restore it from a "
+                              "backup")
 
 
 async def _connect(path: str | Path) -> aiosqlite.Connection:

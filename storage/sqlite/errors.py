@@ -15,6 +15,7 @@ from domain.storage_faults import (
     DatabaseBusy,
     DatabaseUnreachable,
     DiskFull,
+    NoDatabase,
     ReadOnlyDatabase,
     SchemaError,
     StorageError,
@@ -22,7 +23,7 @@ from domain.storage_faults import (
 )
 
 __all__ = ["CatalogLoadRunning", "CorruptDatabase", "DatabaseBusy", "DatabaseUnreachable",
-           "DiskFull",
+           "DiskFull", "NoDatabase",
            "ReadOnlyDatabase", "SchemaError", "StorageError", "UnusablePath", "storage_failure"]
 
 

@@ -33,7 +33,7 @@ def test_parse_slash_fills_free_text_and_named_options() -> None:
     line = parse_slash("/paper search grokking at scale limit:5 recent:yes", [PAPER, ECHO])
     assert line.command == "paper search"
     assert line.options == {"query": "grokking at scale", "limit": 5, "recent": True}
-    assert parse_slash('/echo "hi there"', [PAPER, ECHO]).options == {"text": "hi there"}
+    assert parse_slash("/echo hi   there ", [PAPER, ECHO]).options == {"text": "hi   there"}
     assert parse_slash("/paper today", [PAPER]).options == {}
 
 
@@ -76,3 +76,39 @@ def test_channel_names_are_replaced_only_in_channel_options() -> None:
 def test_bad_numbers_get_a_one_line_hint() -> None:
     with pytest.raises(ValueError, match=r"option 'days' takes a whole number, not 'x'"):
         parse_slash("/digest set channel:7 time:9 timezone:UTC days:x", [DIGEST])
+
+
+def test_quotes_and_backslashes_are_sent_as_typed() -> None:
+    """Discord's command bar does not interpret quotes or backslashes: neither does the line."""
+    typed = 'see \\cite{x} and "quoted" it\'s'
+    line = parse_slash(f"/paper search {typed} limit:5", [PAPER])
+    assert line.options == {"query": typed, "limit": 5}
+    assert "\\cite" in typed
+    assert parse_slash('/echo "hi there"', [ECHO]).options == {"text": '"hi there"'}
+
+
+ADDING = {"name": "adding", "type": 1, "description": "Who adds", "options": [
+    {"name": "who", "type": 3, "description": "w", "required": True, "choices": [
+        {"name": "Everyone", "value": "anyone"},
+        {"name": "Manage Server only", "value": "managers"}]},
+    {"name": "hours", "type": 4, "description": "h", "choices": [
+        {"name": "One day", "value": 24}]}]}
+
+
+def test_a_choice_is_typed_as_its_name_or_its_value() -> None:
+    assert parse_slash("/adding who:Everyone", [ADDING]).options == {"who": "anyone"}
+    assert parse_slash("/adding who:manage server only hours:one day",
+                       [ADDING]).options == {"who": "managers", "hours": 24}
+    assert parse_slash("/adding who:anyone hours:24", [ADDING]).options == {
+        "who": "anyone", "hours": 24}
+    with pytest.raises(ValueError, match=r"'who' takes one of: Everyone, Manage Server only"):
+        parse_slash("/adding who:nobody", [ADDING])
+
+
+def test_the_option_being_completed_is_the_text_typed_so_far() -> None:
+    """Discord sends the focused option as a string whatever its type, even empty."""
+    assert parse_slash("/digest set days:", [DIGEST], complete=True).options == {"days": ""}
+    line = parse_slash("/digest set days:3 timezone:eu", [DIGEST], complete=True)
+    assert line.options == {"days": 3, "timezone": "eu"}
+    with pytest.raises(ValueError, match="whole number"):
+        parse_slash("/digest set days:", [DIGEST])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from discord_standin import render_callback, render_message
 
@@ -119,8 +120,17 @@ def test_timestamps_show_local_time_and_how_far_away() -> None:
     data = {"content": f"next <t:{moment}:R>, then <t:{moment + 86_400}:F> and <t:{moment}>",
             "embeds": [{"fields": [{"name": "Next", "value": f"<t:{moment}:R>"}]}]}
     text = render_message(data, now=moment - 7_200, zone=UTC)
-    assert text.splitlines()[0] == ("next 2026-11-30 08:00, in 2 hours, then 2026-12-01 08:00 "
-                                    "and 2026-11-30 08:00, in 2 hours")
-    assert "│ Next: 2026-11-30 08:00, in 2 hours" in text
+    assert text.splitlines()[0] == ("next 2026-11-30 08:00 UTC, in 2 hours, then 2026-12-01 "
+                                    "08:00 UTC and 2026-11-30 08:00 UTC, in 2 hours")
+    assert "│ Next: 2026-11-30 08:00 UTC, in 2 hours" in text
     ago = render_message({"content": f"<t:{moment}:R>"}, now=moment + 90, zone=UTC)
-    assert ago == "2026-11-30 08:00, 1 minute ago"
+    assert ago == "2026-11-30 08:00 UTC, 1 minute ago"
+
+
+def test_timestamps_show_in_the_zone_given_with_its_name() -> None:
+    """A client in Asia/Shanghai reads 18:00 for 10:00 UTC; the zone is named, not implied."""
+    moment = 1_796_032_800  # 2026-11-30 10:00 UTC
+    shanghai = render_message({"content": f"When: <t:{moment}:F>"}, zone=ZoneInfo("Asia/Shanghai"))
+    assert shanghai == "When: 2026-11-30 18:00 Asia/Shanghai"
+    assert render_message({"content": f"<t:{moment}:t>"}).endswith(
+        datetime.fromtimestamp(moment).astimezone().strftime("%H:%M %Z"))

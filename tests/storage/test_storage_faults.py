@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -217,3 +220,89 @@ async def test_concurrent_reads_are_served_by_the_pool(tmp_path: Path,
         assert counts == [30] * 20
     finally:
         await db.close()
+
+
+@contextlib.contextmanager
+def unwritable(path: Path) -> Iterator[None]:
+    """`path` made unwritable while its directory stays writable (SQLite then opens it
+    read-only without a word): chmod for a user, the immutable attribute for root."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        if shutil.which("chattr") is None or subprocess.run(
+                ["chattr", "+i", str(path)], capture_output=True, check=False).returncode:
+            pytest.skip("root writes through chmod, and chattr +i is not available here")
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        return
+    path.chmod(0o444)
+    try:
+        yield
+    finally:
+        path.chmod(0o644)
+
+
+async def test_a_read_only_file_is_refused_at_start_and_still_read(
+        tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    """Writers are refused at once (not at the outbox's first write); readers read it."""
+    path = tmp_path / "ro.db"
+    await _real_database(path, bundled_papers)
+    with unwritable(path):
+        with pytest.raises(ReadOnlyDatabase) as refused:
+            await Database.open(path)
+        assert str(refused.value).startswith(f"read-only database: {path}: ")
+        assert "\n" not in str(refused.value)
+        db = await Database.open(path, migrate=False)
+        try:
+            assert await SqlitePaperStore(db).count() == len(bundled_papers)
+        finally:
+            await db.close()
+
+
+async def test_a_corruption_report_is_one_line(tmp_path: Path,
+                                               bundled_papers: list[Paper]) -> None:
+    """SQLite puts a whole report in one row ("*** in database main ***\\nOn tree page …")."""
+    path = tmp_path / "damaged.db"
+    await damaged_database(path, bundled_papers, last_only=True)  # the schema intact
+    with sqlite3.connect(path) as conn:
+        report = [row[0] for row in conn.execute("PRAGMA quick_check")]
+    assert "\n" in report[0]  # what the message must not carry
+    problems = [line for row in report for line in row.splitlines() if not line.startswith("***")]
+    with pytest.raises(CorruptDatabase) as refused:
+        await Database.open(path, verify=True)
+    message = str(refused.value)
+    assert "\n" not in message and "***" not in message
+    assert message.startswith(f"database corrupted: {path}: {problems[0]}")
+    if len(problems) > 1:
+        assert f"(and {len(problems) - 1} more problems)" in message
+
+
+_OPEN_ON_A_FULL_DISK = """
+import asyncio, sys
+from storage.sqlite.database import Database
+async def main() -> None:
+    try:
+        await (await Database.open(sys.argv[1])).close()
+    except Exception as exc:
+        print(type(exc).__name__, exc, sep=": ")
+asyncio.run(main())
+"""
+
+
+async def test_a_full_disk_at_start_says_so(tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    """On a filesystem with no byte left, opening fails with SQLite's bare "disk I/O error"
+    (the shared-memory index cannot grow): it is named a full disk."""
+    if sys.platform != "linux" or shutil.which("unshare") is None:
+        pytest.skip("needs Linux and unshare to mount a small tmpfs")
+    source, disk = tmp_path / "real.db", tmp_path / "disk"
+    await _real_database(source, bundled_papers)
+    disk.mkdir()
+    script = (f"mount -t tmpfs -o size=2m tmpfs {disk} && cp {source} {disk}/full.db && "
+              f"{{ dd if=/dev/zero of={disk}/filler bs=4k 2>/dev/null; true; }} && "
+              f'"{sys.executable}" -c "$0" {disk}/full.db')
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script, _OPEN_ON_A_FULL_DISK],
+                          capture_output=True, text=True, timeout=60, check=False)
+    if "mount" in done.stderr or "unshare" in done.stderr:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    assert done.stdout.startswith(f"DiskFull: disk full: 0 bytes free in {disk}"), (
+        done.stdout, done.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
@@ -65,6 +66,14 @@ class LineReader:
             yield rest
 
 
+def _kind_of(path: Path) -> str:
+    """What a path that is no regular file or directory is, in words."""
+    mode = path.stat().st_mode
+    kinds = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
 _BIBTEX_START = re.compile(rb"@[A-Za-z]+\s*[{(]")
 
 
@@ -75,6 +84,9 @@ def inspect_file(path: Path, fmt: CatalogFormat | None = None) -> CatalogFormat:
         raise CatalogFileError(f"{path}: no such file")
     if path.is_dir():
         raise CatalogFileError(f"{path}: is a directory, not a catalog file")
+    if not path.is_file():  # reading a FIFO or a device would wait for a writer, or forever
+        raise CatalogFileError(f"{path}: is {_kind_of(path)}, not a regular file: save the "
+                               "catalog to a file and import that")
     if not os.access(path, os.R_OK):
         raise CatalogFileError(f"{path}: not readable (permission denied)")
     with path.open("rb") as handle:

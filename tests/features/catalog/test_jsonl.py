@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -106,3 +107,23 @@ def test_url_arxiv_id_and_doi_are_kept() -> None:
 def test_bad_link_fields_are_named(field: str, value: object, reason: str) -> None:
     item = _one(json.dumps({**MINIMAL, field: value}))
     assert isinstance(item, RecordError) and reason in item.reason
+
+
+def test_a_fifo_is_refused_without_reading_it(tmp_path: Path) -> None:
+    """A FIFO nobody writes to would block the import forever: refused at once, one line."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    path = tmp_path / "catalog.bib"
+    os.mkfifo(path)
+    with pytest.raises(CatalogFileError) as raised:
+        inspect_file(path)
+    assert str(raised.value) == (f"{path}: is a named pipe (FIFO), not a regular file: save "
+                                 "the catalog to a file and import that")
+
+
+def test_a_character_device_is_refused() -> None:
+    device = Path("/dev/zero")  # reads forever: never a catalog
+    if not device.exists():
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(CatalogFileError, match="is a character device, not a regular file"):
+        inspect_file(device)
