@@ -55,6 +55,19 @@ class MissingToken(Exception):
     """No Discord token was configured."""
 
 
+def forget_service(db: AnyDatabase) -> ForgetService:
+    """`/forget-me` over every store that keeps a member's id (tests/storage/test_forget.py
+    checks it against every column of the schema that can hold one)."""
+    return ForgetService(stores.subscription_store(db), [
+        (ErasedKind.BOOKMARKS, stores.bookmark_store(db)),
+        (ErasedKind.SUGGESTIONS, stores.queue_store(db)),
+        (ErasedKind.BALLOTS, stores.vote_store(db)),
+        (ErasedKind.PRESENTATIONS, stores.history_store(db)),
+        (ErasedKind.PRESENTATIONS, stores.session_store(db)),  # sessions still to present
+        (ErasedKind.PRESENTATIONS, stores.group_store(db)),  # the presenter rotation's places
+        (ErasedKind.FEEDS, stores.feed_store(db))])
+
+
 async def open_configured(database: DatabaseSettings, *, verify: bool = False) -> AnyDatabase:
     """The configured database: the PostgreSQL server of `url`, else the SQLite file;
     `verify` checks a SQLite file's integrity first (at bot start, not for each lookup)."""
@@ -142,10 +155,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         queue = QueueService(queue_store, lookup, clock)
         bookmark_store, history_store = stores.bookmark_store(db), stores.history_store(db)
         groups, sessions = stores.group_store(db), stores.session_store(db)
-        forget = ForgetService(subscription_store, [
-            (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
-            (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
-            (ErasedKind.PRESENTATIONS, groups)])  # the presenter rotation's places
+        forget = forget_service(db)
         bookmarks = BookmarkService(bookmark_store, lookup, clock)
         history = HistoryService(history_store, lookup)
         export = ExportService(history, queue, bookmarks)

@@ -485,7 +485,8 @@ class GroupStore(Protocol):
         ...
 
     async def forget(self, user_id: int) -> int:
-        """Take a member out of every server's presenter rotation; how many places."""
+        """Take a member out of every server's presenter rotation (and off its last presenter);
+        how many places."""
         ...
 
     async def withdraw(self, guild_id: int, user_id: int) -> bool:
@@ -544,6 +545,10 @@ class SessionStore(Protocol):
 
     async def delete(self, guild_id: int, session_id: int) -> None:
         """Forget a session that never reached Discord."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the sessions they were to present; how many."""
         ...
 
     async def set_discord(self, session_id: int, *, event_id: int | None,
@@ -611,6 +616,10 @@ class FeedStore(Protocol):
 
     async def remove_feed(self, guild_id: int, feed_id: int) -> Feed | None:
         """Stop following; None if the feed is not the server's."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the feeds they started; how many."""
         ...
 
     async def due_queries(self, now: datetime) -> list[str]:
