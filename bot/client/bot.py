@@ -171,9 +171,10 @@ class PaperclubBot(commands.AutoShardedBot):
                     log.exception("a feed turn failed")
 
     async def close(self) -> None:
-        """Stop the scheduler, let a running digest turn finish, send what the outbox has for
-        at most `subscriptions.drain_seconds` (the rest waits for the next start), disconnect,
-        then release the services' resources (the database).
+        """Stop the scheduler; while a running digest or feed turn finishes, send what the
+        outbox has for at most `subscriptions.drain_seconds` and give back the rest (sent at
+        once by the next start); disconnect, then release the services' resources (the
+        database).
 
         Safe to call twice (a signal handler and `async with` both do): the second call waits
         for the first to finish."""
@@ -184,6 +185,10 @@ class PaperclubBot(commands.AutoShardedBot):
         try:
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
+            # The outbox drains while the turns below finish, so that its leases are given
+            # back within systemd's stop timeout even when a turn takes its whole wait.
+            drained = asyncio.ensure_future(
+                self.outbox.stop(self.settings.subscriptions.drain_seconds))
             try:  # let a running digest turn finish its database work
                 await asyncio.wait_for(self._tick_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
@@ -192,7 +197,7 @@ class PaperclubBot(commands.AutoShardedBot):
                 await asyncio.wait_for(self._feed_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a feed turn is still running")
-            await self.outbox.stop(self.settings.subscriptions.drain_seconds)
+            await drained
             await self.background.cancel()
             for view in list(self._views):
                 view.stop()
