@@ -32,6 +32,7 @@ from bot.client.cogs.sessions import SessionCog
 from bot.client.cogs.subscriptions import SubscriptionsCog
 from bot.client.cogs.votes import VotesCog
 from bot.client.command_sync import sync_commands
+from bot.client.endpoints import bound_calls
 from bot.client.outbound.outbox_sender import OutboxSender
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
@@ -87,6 +88,7 @@ class PaperclubBot(commands.AutoShardedBot):
             help_command=None,
             **options,
         )
+        bound_calls(self.http, settings.discord.call_timeout_seconds)
         self.settings = settings
         self.force_sync = force_sync
         self.scheduler = scheduler

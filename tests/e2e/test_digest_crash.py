@@ -59,6 +59,8 @@ class BotProcess:
             f'[database]\npath = "{self.db_path}"\n{url}'
             f'[discord]\napi_base = "{standin.rest_base}"\n'
             f'gateway_url = "{standin.gateway_url}"\nsync = "global"\n'
+            # a lease is never shorter than a Discord call may take: the calls are cut sooner
+            f"call_timeout_seconds = {lease_seconds}\n"
             f"[digest]\ntick_seconds = 5\nclaim_lease_seconds = {lease_seconds}\n",
             encoding="utf-8")
         self.proc: asyncio.subprocess.Process | None = None
