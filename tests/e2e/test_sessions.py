@@ -292,7 +292,11 @@ async def test_group_timezone_and_reminders_settings(
     assert "Europe/Berlin" in (await zone.response()).content
     reminders = await standin.slash("group reminders", {"before": "2h, 15m"}, guild=guild,
                                     user=people.bob)
-    assert "2h 15m before" in (await reminders.response()).content
+    assert "go out 2 hours and 15 minutes before" in (await reminders.response()).content
+    several = await standin.slash("group reminders", {"before": "24h 1h 90 1d"}, guild=guild,
+                                  user=people.bob)
+    assert ((await several.response()).content
+            == "Reminders go out 1 day, 90 minutes and 1 hour before each session.")
     bad = await standin.slash("group reminders", {"before": "soon"}, guild=guild,
                               user=people.bob)
     assert "such as 24h 1h" in (await bad.response()).content

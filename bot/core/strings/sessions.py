@@ -30,6 +30,15 @@ STRINGS: dict[str, Texts] = {
     "group.reminders.saved": tr("Reminders go out {before} before each session.",
                                 "每次读书会前 {before} 发送提醒。",
                                 "每次讀書會前 {before} 發送提醒。"),
+    # one reminder offset in words, and the list of them ("1 day and 1 hour")
+    "offset.days.one": tr("{n} day", "{n} 天", "{n} 天"),
+    "offset.days.other": tr("{n} days", "{n} 天", "{n} 天"),
+    "offset.hours.one": tr("{n} hour", "{n} 小时", "{n} 小時"),
+    "offset.hours.other": tr("{n} hours", "{n} 小时", "{n} 小時"),
+    "offset.minutes.one": tr("{n} minute", "{n} 分钟", "{n} 分鐘"),
+    "offset.minutes.other": tr("{n} minutes", "{n} 分钟", "{n} 分鐘"),
+    "offset.separator": tr(", ", "、", "、"),
+    "offset.last": tr("{rest} and {last}", "{rest}和 {last}", "{rest}和 {last}"),
     # reading what was typed
     "session.when.format": tr(
         "Give the date and local time as YYYY-MM-DD HH:MM, such as 2026-12-03 18:30.",
