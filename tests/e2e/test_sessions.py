@@ -270,7 +270,9 @@ async def test_the_rotation_proposes_fairly_and_explains(
                                when=f"2026-12-0{i + 2} 18:00") for i in range(3)]
     assert f"<@{people.alice.id}> — has not presented yet" in replies[0]
     assert f"<@{people.carol.id}> — has not presented yet" in replies[1]
-    assert f"<@{people.alice.id}> — last presented 2 sessions ago" in replies[2]
+    # alice's session is not held yet: a turn, not a presentation
+    assert f"<@{people.alice.id}> — had a turn 2 turns ago" in replies[2]
+    assert "presented" not in replies[2]
     skipped = await standin.slash("present skip", guild=guild, user=people.carol)
     assert "after everyone else" in (await skipped.response()).content
     swapped = await standin.slash("present swap", {"member": people.carol.id}, guild=guild,
