@@ -22,6 +22,7 @@ from bot.core.messages import t
 from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
 from bot.core.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
+from bot.services.search import Strategy
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
@@ -129,8 +130,10 @@ class PapersCog(commands.Cog):
                 shown_query, outcome.did_you_mean, lang, escape, filters=parsed.filters,
                 unfiltered=outcome.unfiltered), ephemeral=private)
             return
-        note = t(lang, "results.corrected", s=escape(outcome.did_you_mean)) if (
-            outcome.did_you_mean) else ""
+        notes = [t(lang, "results.corrected", s=escape(outcome.did_you_mean))
+                 if outcome.did_you_mean else "",
+                 t(lang, "results.any_word") if outcome.strategy is Strategy.ANY_WORD else ""]
+        note = "\n".join(n for n in notes if n)
         if len(outcome.hits) == 1:
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
