@@ -113,5 +113,6 @@ def announcement_nonce(feed_id: int, poll: int) -> str:
 
 
 def announcement_marker(feed_id: int, poll: int) -> str:
-    """The footer text that finds a (feed, poll) post in the channel's history again."""
-    return f"feed {feed_id} · poll {poll}"
+    """The footer that finds a (feed, poll) post in the channel's history again: short and in
+    no language, as members read it too (`📡 #1.2`: feed 1, its second poll)."""
+    return f"📡 #{feed_id}.{poll}"

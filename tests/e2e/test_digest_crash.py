@@ -168,7 +168,7 @@ CHATTER = 60  # members' messages after each kill: more than one default page of
 NONCE_WINDOW = 300.0
 IDENTIFY_SPACING = 5.0  # Discord's interval between two IDENTIFYs of one bucket
 TWO_PROCESS_SERVERS = 12
-MARKED_DATE = re.compile(r"paper of the day (\d{4}-\d{2}-\d{2})")  # the footer marker
+MARKED_DATE = re.compile(r"📅 (\d{4}-\d{2}-\d{2})")  # the footer marker
 
 
 async def _round_faults(standin: StandIn, rng: random.Random, guilds: list[Guild]) -> str:
