@@ -37,6 +37,18 @@ TOKEN_HINT = (
     f"the Discord token is read only from the {TOKEN_ENV} environment variable; "
     "a token must not be kept in a file"
 )
+DISCORD_TRIES = 5
+"""discord.py 2.x (`HTTPClient.request`) tries a REST request this many times."""
+DISCORD_BACKOFF_SECONDS = sum(1 + 2 * tries for tries in range(DISCORD_TRIES))
+"""discord.py sleeps 1 + 2n s after the n-th try that got a 500, 502, 504, 524 or a reset
+connection: 1 + 3 + 5 + 7 + 9 = 25 s in the worst case."""
+DISCORD_CALL_SECONDS = DISCORD_BACKOFF_SECONDS + DISCORD_TRIES * 1.0
+"""The default bound on one Discord call (`discord.call_timeout_seconds`): the back-off and one
+second for each answer, 30 s. A lease shorter than the bound is refused: a process could lose
+its lease while Discord still holds its request, and another process would post again."""
+LEASE_KEYS = (("digest", "claim_lease_seconds"), ("subscriptions", "outbox_lease_seconds"))
+"""The leases every Discord call is made under (the digest's one also times votes, reminders
+and feed announcements)."""
 SEARCH_LIMIT_MIN = 1  # also the range of `paperclub search --limit`
 SEARCH_LIMIT_MAX = 100
 
@@ -127,6 +139,8 @@ class DiscordSettings(_Section):
     """The shards this process runs (None: all of them)."""
     request_share: float | None = Field(default=None, gt=0.0, le=1.0)
     """This process's share of the token's request budget (None: its fraction of the shards)."""
+    call_timeout_seconds: float = Field(default=DISCORD_CALL_SECONDS, gt=0.0, le=300.0)
+    """The longest one REST call, retries and rate-limit waits included, may take."""
 
     @model_validator(mode="after")
     def _guild_sync_needs_a_guild(self) -> DiscordSettings:
@@ -229,6 +243,22 @@ class Settings(_Section):
     arxiv: ArxivSettings = ArxivSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
 
+    @model_validator(mode="after")
+    def _leases_outlast_a_discord_call(self) -> Settings:
+        longest = self.discord.call_timeout_seconds
+        for section, key in LEASE_KEYS:
+            lease = getattr(getattr(self, section), key)
+            if lease < longest:
+                raise PydanticCustomError(
+                    "lease_too_short",
+                    f"{lease:g} s is shorter than the longest a Discord call may take, "
+                    f"{longest:g} s (discord.call_timeout_seconds; discord.py tries a request "
+                    f"{DISCORD_TRIES} times with up to {DISCORD_BACKOFF_SECONDS} s of "
+                    "back-off): another process could take over while Discord still holds "
+                    f"the call and post twice; use at least {longest:g}",
+                    {"loc": (section, key)})
+        return self
+
     def catalog_path(self) -> Path:
         """The configured catalog, or the bundled ICML 2026 listing."""
         return self.catalog.path or bundled_catalog()
@@ -288,7 +318,8 @@ def _describe(
     in_file: list[str] = []
     from_env: list[str] = []
     for error in exc.errors():
-        loc = tuple(str(part) for part in error["loc"])
+        # a check across sections (a lease against the Discord call bound) names its key
+        loc = tuple(str(part) for part in error.get("ctx", {}).get("loc", error["loc"]))
         if len(loc) >= 2 and (loc[0], loc[1]) in overrides:
             items = "".join(f"[{part}]" for part in loc[2:])
             from_env.append(f"{overrides[loc[0], loc[1]][0]}{items}: {error['msg']}")

@@ -60,6 +60,19 @@ class MissingToken(Exception):
     """No Discord token was configured."""
 
 
+def forget_service(db: AnyDatabase) -> ForgetService:
+    """`/forget-me` over every store that keeps a member's id (tests/storage/test_forget.py
+    checks it against every column of the schema that can hold one)."""
+    return ForgetService(stores.SUBSCRIPTIONS.open(db), [
+        (ErasedKind.BOOKMARKS, stores.BOOKMARKS.open(db)),
+        (ErasedKind.SUGGESTIONS, stores.QUEUE.open(db)),
+        (ErasedKind.BALLOTS, stores.VOTES.open(db)),
+        (ErasedKind.PRESENTATIONS, stores.HISTORY.open(db)),
+        (ErasedKind.PRESENTATIONS, stores.SESSIONS.open(db)),  # sessions still to present
+        (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
+        (ErasedKind.FEEDS, stores.FEEDS.open(db))])
+
+
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
                           before_wait: WriteWaitDeferral | None = None,
                           existing: bool = False) -> AnyDatabase:
@@ -157,10 +170,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         queue = QueueService(queue_store, lookup, clock)
         bookmark_store, history_store = stores.BOOKMARKS.open(db), stores.HISTORY.open(db)
         groups, sessions = stores.GROUPS.open(db), stores.SESSIONS.open(db)
-        forget = ForgetService(subscription_store, [
-            (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
-            (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
-            (ErasedKind.PRESENTATIONS, groups)])  # the presenter rotation's places
+        forget = forget_service(db)
         bookmarks = BookmarkService(bookmark_store, lookup, clock)
         history = HistoryService(history_store, lookup)
         export = ExportService(history, queue, bookmarks)

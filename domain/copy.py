@@ -12,6 +12,8 @@ class TableCount:
     table: str
     source: int
     target: int
+    new: int = 0
+    """Rows this run added to the target (a second run of the same copy adds none)."""
 
     @property
     def ok(self) -> bool:

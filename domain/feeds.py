@@ -17,6 +17,8 @@ MAX_PAPERS_PER_POLL = 100
 """Later polls page (newest first) until a paper seen before, at most this many papers."""
 POLL_PAGE = 25
 """Papers asked for per page while looking for the first one seen before."""
+FORGOTTEN_MEMBER = 0
+"""`Feed.created_by` of a feed whose starter asked `/forget-me` (no Discord id is 0)."""
 
 
 class AnnouncementStatus(StrEnum):
@@ -37,6 +39,7 @@ class Feed:
     query: str
     channel_id: int | None
     created_by: int
+    """Who started it (FORGOTTEN_MEMBER once they asked to be forgotten)."""
     created_at: datetime
     paused_reason: Reason | None = None
     last_polled_at: datetime | None = None
@@ -110,5 +113,6 @@ def announcement_nonce(feed_id: int, poll: int) -> str:
 
 
 def announcement_marker(feed_id: int, poll: int) -> str:
-    """The footer text that finds a (feed, poll) post in the channel's history again."""
-    return f"feed {feed_id} · poll {poll}"
+    """The footer that finds a (feed, poll) post in the channel's history again: short and in
+    no language, as members read it too (`📡 #1.2`: feed 1, its second poll)."""
+    return f"📡 #{feed_id}.{poll}"

@@ -97,6 +97,7 @@ class ErasedKind(StrEnum):
     SUGGESTIONS = "suggestions"
     BALLOTS = "ballots"
     PRESENTATIONS = "presentations"
+    FEEDS = "feeds"
 
 
 Erased = dict[ErasedKind, int]

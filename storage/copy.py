@@ -80,6 +80,14 @@ class _Sqlite:
         row = await self.db.fetchone(f"SELECT count(*) FROM {table}")
         return int(row[0]) if row else 0
 
+    async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
+        """How many of these keys the table holds already."""
+        marks = ", ".join(f"({', '.join('?' * len(key))})" for _ in keys)
+        row = await self.db.fetchone(
+            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN (VALUES {marks})",
+            [value for k in keys for value in k])
+        return int(row[0]) if row else 0
+
     async def write(self, table: str, columns: list[str], key: list[str],
                     rows: list[Row]) -> None:
         sql = (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
@@ -150,6 +158,15 @@ class _Postgres:
     async def count(self, table: str) -> int:
         return int(await self.db.fetchval(f"SELECT count(*) FROM {table}") or 0)
 
+    async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
+        """How many of these keys the table holds already."""
+        types = await self._types(table)
+        arrays = ", ".join(f"${i}::{types[k]}[]" for i, k in enumerate(key, 1))
+        columns = [[_converter(types[k])(row[i]) for row in keys] for i, k in enumerate(key)]
+        return int(await self.db.fetchval(
+            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN "
+            f"(SELECT * FROM unnest({arrays}))", *columns) or 0)
+
     async def write(self, table: str, columns: list[str], key: list[str],
                     rows: list[Row]) -> None:
         types = await self._types(table)
@@ -215,10 +232,12 @@ def side(db: Database | PgDatabase) -> Side:
 
 async def copy_database(source: Database | PgDatabase, target: Database | PgDatabase, *,
                         batch: int = BATCH_ROWS,
-                        progress: Callable[[str, int], Awaitable[None]] | None = None,
+                        progress: Callable[[str, int, int], Awaitable[None]] | None = None,
                         ) -> list[TableCount]:
     """Copy every shared table from `source` to `target` (both open and migrated to the same
-    version), then count. `progress(table, rows)` is awaited after each batch is committed."""
+    version), then count. `progress(table, new, present)` is awaited after each batch is
+    committed: the batch's rows the target did not have, and those it had (updated to the
+    source's values)."""
     src, dst = side(source), side(target)
     versions = (await src.version(), await dst.version())
     if versions[0] != versions[1]:
@@ -229,6 +248,7 @@ async def copy_database(source: Database | PgDatabase, target: Database | PgData
     shared = {t: [r for r in refs if r in target_tables and r != t]
               for t, refs in source_tables.items() if t in target_tables}
     order = list(graphlib.TopologicalSorter(shared).static_order())
+    new: dict[str, int] = dict.fromkeys(order, 0)
     for table in order:
         source_columns, key = await src.columns(table)
         target_columns, target_key = await dst.columns(table)
@@ -238,13 +258,17 @@ async def copy_database(source: Database | PgDatabase, target: Database | PgData
         if not key or not target_key:
             raise SchemaError(f"table {table} has no primary key: it cannot be copied")
         while rows := await src.read(table, columns, key, after, batch):
+            added = len(rows) - await dst.existing(
+                table, target_key, [tuple(row[columns.index(k)] for k in target_key)
+                                    for row in rows])
             try:
                 await dst.write(table, columns, target_key, rows)
             except (asyncpg.PostgresError, sqlite3.Error) as exc:
                 raise StorageError(f"copying {table}: the target refused a row ({exc}); "
                                    "copy into an empty database") from exc
             after = tuple(rows[-1][i] for i in positions)
+            new[table] += added
             if progress is not None:
-                await progress(table, len(rows))
+                await progress(table, added, len(rows) - added)
     await dst.finish()
-    return [TableCount(t, await src.count(t), await dst.count(t)) for t in order]
+    return [TableCount(t, await src.count(t), await dst.count(t), new[t]) for t in order]

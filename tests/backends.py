@@ -79,10 +79,34 @@ class Backend:
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""
         if isinstance(self.db, PgDatabase):
-            parts = sql.split("?")
-            sql = parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], 1))
             async with self.db.transaction() as conn:
-                await conn.execute(sql, *params)
+                await conn.execute(_numbered(sql), *params)
         else:
             async with self.db.transaction() as conn:
                 await conn.execute(sql, params)
+
+    async def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """A raw read for a test's checks, written with `?` placeholders for both backends."""
+        if isinstance(self.db, PgDatabase):
+            return [tuple(row) for row in await self.db.fetch(_numbered(sql), *params)]
+        return [tuple(row) for row in await self.db.fetchall(sql, params)]
+
+    async def integer_columns(self) -> set[tuple[str, str]]:
+        """Every (table, column) of the migrated schema declared as an integer: the columns
+        that could hold a Discord id."""
+        if isinstance(self.db, PgDatabase):
+            return {(str(table), str(column)) for table, column in await self.rows(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema() "
+                "AND data_type IN ('bigint', 'integer', 'smallint', 'numeric')")}
+        tables = [str(name) for (name,) in await self.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {(table, str(row[1])) for table in tables
+                for row in await self.rows(f"PRAGMA table_info('{table}')")
+                if "INT" in str(row[2]).upper()}
+
+
+def _numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1`, `$2`, ..."""
+    parts = sql.split("?")
+    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], 1))

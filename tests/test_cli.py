@@ -415,7 +415,7 @@ def test_history_as_bibtex_and_markdown(seeded: Run, tmp_path: Path,
     assert shown.returncode == 0 and shown.stdout.startswith("# Reading group history")
     assert f"presented by member {MEMBER}" in shown.stdout
     assert f"https://discord.com/channels/{SERVER}/9" in shown.stdout
-    assert "> \\<\\@1\\> \\& 50%" in shown.stdout
+    assert "> \\<\\@1\\> & 50%" in shown.stdout
 
 
 def test_bookmarks_need_a_member(seeded: Run, bundled_papers: list[Paper]) -> None:

@@ -287,3 +287,29 @@ def test_impossible_shards_are_refused_naming_the_problem(tmp_path: Path, text: 
     config.write_text("[discord]\n" + text)
     with pytest.raises(ConfigError, match=problem):
         load_settings(config, {})
+
+
+@pytest.mark.parametrize("key", ["digest.claim_lease_seconds",
+                                 "subscriptions.outbox_lease_seconds"])
+def test_a_lease_shorter_than_a_discord_call_is_refused_naming_the_key(
+        tmp_path: Path, key: str) -> None:
+    section, name = key.split(".")
+    config = tmp_path / "lease.toml"
+    config.write_text(f"[{section}]\n{name} = 2\n")
+    with pytest.raises(ConfigError) as refused:
+        load_settings(config, {})
+    message = str(refused.value)
+    assert f"{key}: 2 s is shorter than" in message and "use at least 30" in message
+    variable = f"PAPERCLUB_{section.upper()}__{name.upper()}"
+    with pytest.raises(ConfigError, match=f"^{variable}: 29 s is shorter"):
+        load_settings(None, {variable: "29"})
+    assert getattr(getattr(load_settings(None, {variable: "30"}), section), name) == 30
+
+
+def test_a_shorter_call_bound_allows_a_shorter_lease(tmp_path: Path) -> None:
+    config = tmp_path / "fast.toml"
+    config.write_text("[discord]\ncall_timeout_seconds = 1\n[digest]\nclaim_lease_seconds = 1\n")
+    settings = load_settings(config, {})
+    assert settings.discord.call_timeout_seconds == 1 and settings.digest.claim_lease_seconds == 1
+    with pytest.raises(ConfigError, match=r"outbox_lease_seconds: 60 s .* at least 90"):
+        load_settings(None, {"PAPERCLUB_DISCORD__CALL_TIMEOUT_SECONDS": "90"})

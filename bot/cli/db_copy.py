@@ -64,8 +64,9 @@ async def _copy(source: Path | str, target: Path | str, batch: int) -> int:
     try:
         dst = await _open(target, source=False)
         try:
-            async def progress(table: str, rows: int) -> None:
-                err.print(f"  {table}: +{rows}", style="dim")
+            async def progress(table: str, new: int, present: int) -> None:
+                already = f" ({present} already there)" if present else ""
+                err.print(f"  {table}: +{new}{already}", style="dim")
             counts = await copy_database(src, dst, batch=batch, progress=progress)
         finally:
             await dst.close()
@@ -79,7 +80,10 @@ async def _copy(source: Path | str, target: Path | str, batch: int) -> int:
     if bad:
         err.print(f"paperclub: error: row counts differ in {', '.join(bad)}")
         return EXIT_MISMATCH
-    out.print(f"copied {sum(c.source for c in counts)} rows in {len(counts)} tables from "
+    new = sum(c.new for c in counts)
+    present = sum(c.source for c in counts) - new
+    already = f" ({present} already there)" if present else ""
+    out.print(f"copied {new} new rows{already} in {len(counts)} tables from "
               f"{escape(_name(source))} to {escape(_name(target))}")
     return EXIT_OK
 

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.bundle import Services
 from bot.client.background import BackgroundTasks
 from bot.client.command_sync import sync_commands
+from bot.client.endpoints import bound_calls
 from bot.client.extensions import EXTENSIONS
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
@@ -77,6 +78,7 @@ class PaperclubBot(commands.AutoShardedBot):
         )
         if write_wait is not None and isinstance(self.tree, PaperclubTree):
             self.tree.write_wait = write_wait
+        bound_calls(self.http, settings.discord.call_timeout_seconds)
         self.settings = settings
         self.force_sync = force_sync
         self.scheduler = scheduler
@@ -159,9 +161,10 @@ class PaperclubBot(commands.AutoShardedBot):
                     log.exception("a feed turn failed")
 
     async def close(self) -> None:
-        """Stop the scheduler, let a running digest turn finish, send what the outbox has for
-        at most `subscriptions.drain_seconds` (the rest waits for the next start), disconnect,
-        then release the services' resources (the database).
+        """Stop the scheduler; while a running digest or feed turn finishes, send what the
+        outbox has for at most `subscriptions.drain_seconds` and give back the rest (sent at
+        once by the next start); disconnect, then release the services' resources (the
+        database).
 
         Safe to call twice (a signal handler and `async with` both do): the second call waits
         for the first to finish."""
@@ -172,6 +175,10 @@ class PaperclubBot(commands.AutoShardedBot):
         try:
             if self.scheduler.running:
                 self.scheduler.shutdown(wait=False)
+            # The outbox drains while the turns below finish, so that its leases are given
+            # back within systemd's stop timeout even when a turn takes its whole wait.
+            drained = asyncio.ensure_future(
+                self.outbox.stop(self.settings.subscriptions.drain_seconds))
             try:  # let a running digest turn finish its database work
                 await asyncio.wait_for(self._tick_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
@@ -180,7 +187,7 @@ class PaperclubBot(commands.AutoShardedBot):
                 await asyncio.wait_for(self._feed_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a feed turn is still running")
-            await self.outbox.stop(self.settings.subscriptions.drain_seconds)
+            await drained
             await self.background.cancel()
             for view in list(self._views):
                 view.stop()

@@ -38,6 +38,7 @@ async def find_own_post(client: discord.Client, channel_id: int, marker: str, no
 
 
 def carries_marker(footer: str, marker: str) -> bool:
-    """Whether `marker` stands in the footer as a whole, not as the start of a longer one: the
-    post of `feed 1 · poll 2` is not the one of `feed 1 · poll 23`."""
-    return re.search(rf"(?<!\w){re.escape(marker)}(?!\w)", footer) is not None
+    """Whether the footer ends with `marker` as a whole (every poster puts it last): the post
+    of `📡 #1.2` is not the one of `📡 #1.23` nor of `📡 #11.2`, and a reminder `⏰ #3 −60′`
+    is not `⏰ #3.2 −60′`."""
+    return re.search(rf"(?:^|\s){re.escape(marker)}$", footer.rstrip()) is not None

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from domain.digest import Lease
 from domain.feeds import (
+    FORGOTTEN_MEMBER,
     Announcement,
     AnnouncementStatus,
     Feed,
@@ -91,6 +92,14 @@ class PgFeedStore:
             await conn.execute("DELETE FROM feed_announcements WHERE feed_id = $1", feed_id)
             await conn.execute("DELETE FROM feeds WHERE id = $1", feed_id)
         return feed_from_row(row)
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the feeds they started (the feeds stay; `created_by`
+        becomes FORGOTTEN_MEMBER); how many."""
+        async with self._db.transaction() as conn:
+            return rows_affected(await conn.execute(
+                "UPDATE feeds SET created_by = $1 WHERE created_by = $2",
+                FORGOTTEN_MEMBER, user_id))
 
     async def due_queries(self, now: datetime) -> list[str]:
         """Queries due for a poll that at least one active feed follows."""

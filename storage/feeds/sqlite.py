@@ -13,6 +13,7 @@ from datetime import datetime
 
 from domain.digest import Lease
 from domain.feeds import (
+    FORGOTTEN_MEMBER,
     Announcement,
     AnnouncementStatus,
     Feed,
@@ -94,6 +95,14 @@ class SqliteFeedStore:
             await conn.execute("DELETE FROM feed_announcements WHERE feed_id = ?", (feed_id,))
             await conn.execute("DELETE FROM feeds WHERE id = ?", (feed_id,))
         return feed_from_row(row)
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the feeds they started (the feeds stay; `created_by`
+        becomes FORGOTTEN_MEMBER); how many."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute("UPDATE feeds SET created_by = ? WHERE created_by = ?",
+                                        (FORGOTTEN_MEMBER, user_id))
+            return cursor.rowcount
 
     async def due_queries(self, now: datetime) -> list[str]:
         """Queries due for a poll that at least one active feed follows."""

@@ -66,8 +66,11 @@ class PgGroupStore:
     async def forget(self, user_id: int) -> int:
         """Take a member out of every server's presenter rotation; how many places."""
         async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
+            places = rows_affected(await conn.execute(
                 "DELETE FROM presenters WHERE user_id = $1", user_id))
+            await conn.execute("UPDATE group_settings SET last_presenter = NULL "
+                               "WHERE last_presenter = $1", user_id)
+            return places
 
     async def withdraw(self, guild_id: int, user_id: int) -> bool:
         """Leave the rotation; False if not in it."""

@@ -67,6 +67,8 @@ class SqliteGroupStore:
         """Take a member out of every server's presenter rotation; how many places."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute("DELETE FROM presenters WHERE user_id = ?", (user_id,))
+            await conn.execute("UPDATE group_settings SET last_presenter = NULL "
+                               "WHERE last_presenter = ?", (user_id,))
             return cursor.rowcount
 
     async def withdraw(self, guild_id: int, user_id: int) -> bool:

@@ -72,6 +72,12 @@ class PgSessionStore:
             await conn.execute("DELETE FROM sessions WHERE guild_id = $1 AND id = $2",
                                guild_id, session_id)
 
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the sessions they were to present (the sessions stay)."""
+        async with self._db.transaction() as conn:
+            return rows_affected(await conn.execute(
+                "UPDATE sessions SET presenter_id = NULL WHERE presenter_id = $1", user_id))
+
     async def set_discord(self, session_id: int, *, event_id: int | None,
                           message_id: int | None, thread_id: int | None) -> None:
         """Record the scheduled event, the announcement and its thread."""

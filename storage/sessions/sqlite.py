@@ -76,6 +76,13 @@ class SqliteSessionStore:
             await conn.execute("DELETE FROM sessions WHERE guild_id = ? AND id = ?",
                                (guild_id, session_id))
 
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the sessions they were to present (the sessions stay)."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE sessions SET presenter_id = NULL WHERE presenter_id = ?", (user_id,))
+            return cursor.rowcount
+
     async def set_discord(self, session_id: int, *, event_id: int | None,
                           message_id: int | None, thread_id: int | None) -> None:
         """Record the scheduled event, the announcement and its thread."""

@@ -35,7 +35,7 @@ from tests.group import People
 # Code, links, mentions, timestamps, and the post's footer marker (it finds the post again
 # after a restart, so it never changes with the language).
 NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
-                      r"|paper of the day \d{4}-\d\d-\d\d")
+                      r"|📅 \d{4}-\d\d-\d\d")
 ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
 TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message

@@ -58,7 +58,7 @@ async def test_set_then_due_time_gives_one_post_and_one_thread(
     (post,) = _posts(standin, papers)
     embed = post.embeds[0]
     assert "Paper of the day** · 1 of 30 in this cycle" in embed["description"]
-    assert "paper of the day 2026-11-30" in embed["footer"]["text"]
+    assert embed["footer"]["text"].endswith(" · 📅 2026-11-30")
     assert post.thread is not None and post.thread.name == fit(embed["title"], 100)
     assert not post.pings.everyone and not post.pings.users
     clock.advance(minutes=1)

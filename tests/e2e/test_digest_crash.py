@@ -59,6 +59,8 @@ class BotProcess:
             f'[database]\npath = "{self.db_path}"\n{url}'
             f'[discord]\napi_base = "{standin.rest_base}"\n'
             f'gateway_url = "{standin.gateway_url}"\nsync = "global"\n'
+            # a lease is never shorter than a Discord call may take: the calls are cut sooner
+            f"call_timeout_seconds = {lease_seconds}\n"
             f"[digest]\ntick_seconds = 5\nclaim_lease_seconds = {lease_seconds}\n",
             encoding="utf-8")
         self.proc: asyncio.subprocess.Process | None = None
@@ -166,7 +168,7 @@ CHATTER = 60  # members' messages after each kill: more than one default page of
 NONCE_WINDOW = 300.0
 IDENTIFY_SPACING = 5.0  # Discord's interval between two IDENTIFYs of one bucket
 TWO_PROCESS_SERVERS = 12
-MARKED_DATE = re.compile(r"paper of the day (\d{4}-\d{2}-\d{2})")  # the footer marker
+MARKED_DATE = re.compile(r"📅 (\d{4}-\d{2}-\d{2})")  # the footer marker
 
 
 async def _round_faults(standin: StandIn, rng: random.Random, guilds: list[Guild]) -> str:

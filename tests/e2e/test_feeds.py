@@ -136,7 +136,7 @@ async def test_a_poll_adds_papers_and_tells_a_subscriber_once_across_a_restart(
     assert QUERY in str(embed["title"])
     description = str(embed["description"])
     assert description.index("Part 2") < description.index("Part 1")  # newest first
-    assert post.nonce and "feed 1" in str(embed["footer"]["text"])
+    assert post.nonce and str(embed["footer"]["text"]).startswith("📡 #1.")
     dms = standin.messages(standin.dm_channel(people.alice))
     assert len(dms) == 1 and "Part 1" in dms[0].content and "Part 2" in dms[0].content
 

@@ -101,7 +101,7 @@ async def test_export_markdown_escapes_hostile_notes_and_pings_nobody(
         assert not pings.everyone and not pings.users and not pings.roles
         text = _file(standin, reply)
         assert text.startswith("# Reading group ")
-        assert "\\@everyone \\<\\@\\&1\\> \\*\\*loud\\*\\*" in text
+        assert "\\@everyone \\<\\@&1\\> \\*\\*loud\\*\\*" in text
         assert "[x](https://e.vil)" not in text and "<script>" not in text
         assert "   > " in text
 

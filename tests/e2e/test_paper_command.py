@@ -108,6 +108,20 @@ async def test_typo_answers_with_a_correction_note(bot: PaperclubBot, standin: S
     assert "Showing results for **grokking**" in embed["description"]
 
 
+async def test_an_answer_from_any_of_the_words_says_so(bot: PaperclubBot, standin: StandIn,
+                                                       guild: Guild) -> None:
+    """No catalog paper has every word of `attention is all you need`: the papers shown have
+    some of them, and the answer says so rather than passing them off as matches."""
+    handle = await standin.slash("paper", {"query": "attention is all you need"}, guild=guild)
+    reply = await handle.response()
+    shown = reply.content + " ".join(str(e.get("description", "")) for e in reply.embeds)
+    assert "No paper has all of these words: showing papers with some of them." in shown
+    exact = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild)
+    exact_reply = await exact.response()
+    assert "some of them" not in exact_reply.content + " ".join(
+        str(e.get("description", "")) for e in exact_reply.embeds)
+
+
 async def test_no_match_offers_did_you_mean(bot: PaperclubBot, standin: StandIn,
                                             guild: Guild) -> None:
     nothing = await standin.slash("paper", {"query": "qqqqzzzz"}, guild=guild)

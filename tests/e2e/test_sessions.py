@@ -270,7 +270,9 @@ async def test_the_rotation_proposes_fairly_and_explains(
                                when=f"2026-12-0{i + 2} 18:00") for i in range(3)]
     assert f"<@{people.alice.id}> — has not presented yet" in replies[0]
     assert f"<@{people.carol.id}> — has not presented yet" in replies[1]
-    assert f"<@{people.alice.id}> — last presented 2 sessions ago" in replies[2]
+    # alice's session is not held yet: a turn, not a presentation
+    assert f"<@{people.alice.id}> — had a turn 2 turns ago" in replies[2]
+    assert "presented" not in replies[2]
     skipped = await standin.slash("present skip", guild=guild, user=people.carol)
     assert "after everyone else" in (await skipped.response()).content
     swapped = await standin.slash("present swap", {"member": people.carol.id}, guild=guild,
@@ -292,7 +294,11 @@ async def test_group_timezone_and_reminders_settings(
     assert "Europe/Berlin" in (await zone.response()).content
     reminders = await standin.slash("group reminders", {"before": "2h, 15m"}, guild=guild,
                                     user=people.bob)
-    assert "2h 15m before" in (await reminders.response()).content
+    assert "go out 2 hours and 15 minutes before" in (await reminders.response()).content
+    several = await standin.slash("group reminders", {"before": "24h 1h 90 1d"}, guild=guild,
+                                  user=people.bob)
+    assert ((await several.response()).content
+            == "Reminders go out 1 day, 90 minutes and 1 hour before each session.")
     bad = await standin.slash("group reminders", {"before": "soon"}, guild=guild,
                               user=people.bob)
     assert "such as 24h 1h" in (await bad.response()).content

@@ -4,6 +4,7 @@ duplicates, counts are verified, searches agree after the copy, schemas must mat
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -135,7 +136,7 @@ async def test_an_interrupted_copy_run_again_finishes_without_duplicates(
     pg = await PgDatabase.open(url)
     batches = 0
 
-    async def killed_after_three(table: str, rows: int) -> None:
+    async def killed_after_three(table: str, new: int, present: int) -> None:
         nonlocal batches
         batches += table == "papers"
         if batches == 3:  # in the middle of the papers, some other tables done or not
@@ -206,9 +207,13 @@ async def test_the_command_copies_verifies_and_refuses_in_one_line(
         done = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
         assert done.returncode == 0, done.stderr
         assert "papers" in done.stdout and "MISMATCH" not in done.stdout
-        assert "copied" in done.stdout
+        assert "copied" in done.stdout and "already there" not in done.stdout
+        assert re.search(r"papers: \+[1-9]", done.stderr), done.stderr
         again = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
         assert again.returncode == 0, again.stderr  # a second run changes nothing
+        assert re.search(r"^copied 0 new rows \(\d+ already there\)", again.stdout, re.M)
+        assert re.search(r"papers: \+0 \(\d+ already there\)", again.stderr), again.stderr
+        assert not re.search(r": \+[1-9]", again.stderr), again.stderr
         pg = await PgDatabase.open(url)
         async with pg.transaction() as conn:
             await conn.execute("INSERT INTO bookmarks VALUES (1, 2, 'extra', 't')")

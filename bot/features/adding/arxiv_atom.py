@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
@@ -119,6 +120,15 @@ def _ref(entry_id: str) -> ArxivRef | None:
     return None
 
 
+def _https(href: str) -> str:
+    """arXiv's own pages over HTTPS: the API still names them `http://arxiv.org/...`."""
+    parts = urlsplit(href)
+    host = (parts.hostname or "").lower()
+    if parts.scheme.lower() == "http" and (host == "arxiv.org" or host.endswith(".arxiv.org")):
+        return parts._replace(scheme="https").geturl()
+    return href
+
+
 def _entry(element: Element) -> ArxivEntry | None:
     ref = _ref(_text(element.find(f"{ATOM}id")).strip())
     if ref is None or not _text(element.find(f"{ATOM}title")).strip():
@@ -134,7 +144,7 @@ def _entry(element: Element) -> ArxivEntry | None:
                 affiliations[tidy(_text(affiliation))] = None
     abs_url = pdf_url = ""
     for link in element.iter(f"{ATOM}link"):
-        href = link.get("href", "")
+        href = _https(link.get("href", ""))
         if link.get("title") == "pdf" or link.get("type") == "application/pdf":
             pdf_url = pdf_url or href
         elif link.get("rel") == "alternate":

@@ -115,8 +115,9 @@ def digest_nonce(guild_id: int, local_date: date) -> str:
 
 
 def digest_marker(local_date: date) -> str:
-    """The footer text that identifies the post of a date in the channel's history."""
-    return f"paper of the day {local_date.isoformat()}"
+    """The end of the post's footer that finds the post of a date in the channel's history
+    again: short and in no language (`📅 2026-11-30`), as members read it too."""
+    return f"📅 {local_date.isoformat()}"
 
 
 

@@ -190,7 +190,9 @@ class FeedService:
             return PollOutcome(query, claim.number, error=reason)
         outcomes = await self.catalog.add_papers([e.to_paper() for e in entries],
                                                  source=FEED_SOURCE)
-        found = [(entry.ref.id, "" if o.status is AddStatus.CONFLICT else o.paper.id)
+        # Seen either way; announced ("new in …") only when new to the catalog: a paper it had
+        # already (another source, an older version) is found with /paper, not news.
+        found = [(entry.ref.id, o.paper.id if o.status is AddStatus.ADDED else "")
                  for entry, o in zip(entries, outcomes, strict=True)]
         owed = await self.feeds.record_poll(query, claim.number, found, self.clock())
         added = sum(o.status is AddStatus.ADDED for o in outcomes)

@@ -30,6 +30,10 @@ class FeedStore(Protocol):
         """Stop following; None if the feed is not the server's."""
         ...
 
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the feeds they started; how many."""
+        ...
+
     async def due_queries(self, now: datetime) -> list[str]:
         """Queries due for a poll that at least one active feed follows."""
         ...

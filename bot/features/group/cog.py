@@ -3,6 +3,7 @@ reminders go out (Manage Server)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,9 +15,9 @@ from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import lang_of, permission_name
 from bot.features.digest.plan import resolve_zone, suggest_zones
-from bot.features.sessions.plan import describe_offsets, parse_offsets
+from bot.features.sessions.plan import parse_offsets
 from bot.shared.lang import Lang
-from bot.shared.messages import t
+from bot.shared.messages import t, tn
 from domain.adding import AddPolicy, WhoAdds
 
 if TYPE_CHECKING:
@@ -90,7 +91,23 @@ class GroupCog(AdminGroupCog, group_name="group",
         offsets = parse_offsets(before)
         await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
         await respond(interaction, t(lang, "group.reminders.saved",
-                                     before=describe_offsets(offsets)), ephemeral=True)
+                                     before=offsets_in_words(offsets, lang)), ephemeral=True)
+
+
+def offsets_in_words(offsets: Sequence[int], lang: Lang) -> str:
+    """`1 day and 1 hour`: each offset in its one largest whole unit (`90 minutes`, never `1h
+    30m`, which reads as two), so that two offsets never read as one."""
+    def one(minutes: int) -> str:
+        if minutes % (24 * 60) == 0:
+            return tn(lang, "offset.days", minutes // (24 * 60))
+        if minutes % 60 == 0:
+            return tn(lang, "offset.hours", minutes // 60)
+        return tn(lang, "offset.minutes", minutes)
+    words = [one(minutes) for minutes in offsets]
+    if len(words) == 1:
+        return words[0]
+    return t(lang, "offset.last", rest=t(lang, "offset.separator").join(words[:-1]),
+             last=words[-1])
 
 
 def policy_text(policy: AddPolicy, lang: Lang) -> str:

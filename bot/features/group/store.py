@@ -40,7 +40,8 @@ class GroupStore(Protocol):
         ...
 
     async def forget(self, user_id: int) -> int:
-        """Take a member out of every server's presenter rotation; how many places."""
+        """Take a member out of every server's presenter rotation (and off its last presenter);
+        how many places."""
         ...
 
     async def withdraw(self, guild_id: int, user_id: int) -> bool:

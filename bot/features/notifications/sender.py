@@ -57,12 +57,14 @@ class OutboxSender:
         self._idle = asyncio.Event()
         self._draining = False
         self._halted = False
+        self._stopped = False
         self._task: asyncio.Task[None] | None = None
         self._sending: asyncio.Future[None] | None = None
 
     def start(self) -> None:
-        """Start the loop (once): it first sends what earlier runs left."""
-        if self._task is None:
+        """Start the loop (once, and never after stop(): a process that is closing leases
+        nothing more): it first sends what earlier runs left."""
+        if self._task is None and not self._stopped:
             self._task = asyncio.create_task(self._run(), name="outbox sender")
 
     def wake(self) -> None:
@@ -82,6 +84,7 @@ class OutboxSender:
     async def stop(self, bound: float) -> None:
         """Send what is due for at most `bound` seconds, then interrupt the send in flight
         (never a database write) and give the rest back for the next start. Never raises."""
+        self._stopped = True
         task, self._task = self._task, None
         if task is None:
             return

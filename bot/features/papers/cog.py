@@ -20,6 +20,7 @@ from bot.features.papers.card_view import AbstractButton, escape, paper_message
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
 from bot.features.papers.results_view import LiveViews, ResultsView
+from bot.features.papers.search import Strategy
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import PAPER_ID_CHARS
@@ -129,8 +130,10 @@ class PapersCog(commands.Cog):
                 shown_query, outcome.did_you_mean, lang, escape, filters=parsed.filters,
                 unfiltered=outcome.unfiltered), ephemeral=private)
             return
-        note = t(lang, "results.corrected", s=escape(outcome.did_you_mean)) if (
-            outcome.did_you_mean) else ""
+        notes = [t(lang, "results.corrected", s=escape(outcome.did_you_mean))
+                 if outcome.did_you_mean else "",
+                 t(lang, "results.any_word") if outcome.strategy is Strategy.ANY_WORD else ""]
+        note = "\n".join(n for n in notes if n)
         if len(outcome.hits) == 1:
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))

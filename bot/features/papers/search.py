@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.features.papers.fuzzy import Vocabulary
@@ -119,10 +119,13 @@ class SearchService:
         if query.is_empty():
             return SearchOutcome([], Strategy.NONE)
         hits = await self._store.search(query, limit=limit, offset=offset)
-        if hits or not query.words or offset:
+        if hits or not (query.words or query.filters.author) or offset:
             return SearchOutcome(hits, Strategy.EXACT if hits else Strategy.NONE)
         vocabulary = await self.vocabulary()
-        corrected = query.with_words(vocabulary.correct_words(query.words))
+        # the words and the author's names alike (`author:vardy` → `author:"vardi"`)
+        corrected = replace(query.with_words(vocabulary.correct_words(query.words)),
+                            filters=replace(query.filters,
+                                            author=vocabulary.correct_words(query.filters.author)))
         did_you_mean = corrected.describe() if corrected != query else None
         if corrected != query:
             hits = await self._store.search(corrected, limit=limit)

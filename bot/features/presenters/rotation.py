@@ -18,8 +18,9 @@ from domain.sessions import Volunteer
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    """The proposed presenter and how many sessions before the next one they last presented
-    (1: the previous session; None: never)."""
+    """The proposed presenter and how many rotation turns before the next one they last had a
+    turn (1: the previous turn), or None when they never presented (a turn skipped is not a
+    presentation). A turn is taken when a session is scheduled, so it may not be held yet."""
 
     user_id: int
     turns_ago: int | None
@@ -39,7 +40,8 @@ def propose(volunteers: Sequence[Volunteer], turn: int,
     ranked = sorted(volunteers, key=_order)
     others = [v for v in ranked if v.user_id != last_presenter]
     chosen = others[0] if others else ranked[0]
-    ago = None if chosen.last_turn is None else turn + 1 - chosen.last_turn
+    never = chosen.last_turn is None or chosen.presented == 0
+    ago = None if never else turn + 1 - (chosen.last_turn or 0)
     return Proposal(chosen.user_id, ago)
 
 

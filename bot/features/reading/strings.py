@@ -41,11 +41,13 @@ STRINGS: dict[str, Texts] = {
     "count.suggestions.other": tr("{n:,} suggestions", "{n:,} 个推荐", "{n:,} 個推薦"),
     "count.presentations.one": tr("{n:,} presentation", "{n:,} 次报告", "{n:,} 次報告"),
     "count.presentations.other": tr("{n:,} presentations", "{n:,} 次报告", "{n:,} 次報告"),
+    "count.feeds.one": tr("{n:,} feed", "{n:,} 个论文推送", "{n:,} 個論文推送"),
+    "count.feeds.other": tr("{n:,} feeds", "{n:,} 个论文推送", "{n:,} 個論文推送"),
     "group.forgotten": tr(
-        "Also deleted {bookmarks} and {ballots}, and removed your name from {suggestions} "
-        "and {presentations}.",
+        "Also deleted {bookmarks} and {ballots}, and removed your name from {suggestions}, "
+        "{presentations} and {feeds}.",
         "另外删除了 {bookmarks}和 {ballots}，"
-        "并从 {suggestions}和 {presentations}中移除了你的名字。",
+        "并从 {suggestions}、{presentations}和 {feeds}中移除了你的名字。",
         "另外刪除了 {bookmarks}和 {ballots}，"
-        "並從 {suggestions}和 {presentations}中移除了你的名字。"),
+        "並從 {suggestions}、{presentations}和 {feeds}中移除了你的名字。"),
 }

@@ -65,8 +65,11 @@ def reminder_nonce(session_id: int, revision: int, offset_minutes: int) -> str:
 
 
 def reminder_marker(session: Session, offset_minutes: int) -> str:
-    """The footer text that finds a reminder again in the thread's history."""
-    return f"paperclub session {session.id}.{session.revision} -{offset_minutes}m"
+    """The footer that finds a reminder again in the thread's history: short and in no
+    language, as members read it too: `⏰ #3 −60′` (session 3, an hour before), `⏰ #3.2 −60′`
+    once the session moved (its second revision has reminders of its own)."""
+    revision = f".{session.revision}" if session.revision > 1 else ""
+    return f"⏰ #{session.id}{revision} −{offset_minutes}′"
 
 
 class ReminderService:

@@ -43,6 +43,10 @@ class SessionStore(Protocol):
         """Forget a session that never reached Discord."""
         ...
 
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's name from the sessions they were to present; how many."""
+        ...
+
     async def set_discord(self, session_id: int, *, event_id: int | None,
                           message_id: int | None, thread_id: int | None) -> None:
         """Record the scheduled event, the announcement and its thread."""

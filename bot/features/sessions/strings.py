@@ -30,6 +30,15 @@ STRINGS: dict[str, Texts] = {
     "group.reminders.saved": tr("Reminders go out {before} before each session.",
                                 "每次读书会前 {before} 发送提醒。",
                                 "每次讀書會前 {before} 發送提醒。"),
+    # one reminder offset in words, and the list of them ("1 day and 1 hour")
+    "offset.days.one": tr("{n} day", "{n} 天", "{n} 天"),
+    "offset.days.other": tr("{n} days", "{n} 天", "{n} 天"),
+    "offset.hours.one": tr("{n} hour", "{n} 小时", "{n} 小時"),
+    "offset.hours.other": tr("{n} hours", "{n} 小时", "{n} 小時"),
+    "offset.minutes.one": tr("{n} minute", "{n} 分钟", "{n} 分鐘"),
+    "offset.minutes.other": tr("{n} minutes", "{n} 分钟", "{n} 分鐘"),
+    "offset.separator": tr(", ", "、", "、"),
+    "offset.last": tr("{rest} and {last}", "{rest}和 {last}", "{rest}和 {last}"),
     # reading what was typed
     "session.when.format": tr(
         "Give the date and local time as YYYY-MM-DD HH:MM, such as 2026-12-03 18:30.",
@@ -106,10 +115,10 @@ STRINGS: dict[str, Texts] = {
                             "轮值推荐的报告人：{presenter} — {ago}。",
                             "輪值推薦的報告人：{presenter} — {ago}。"),
     "rotation.never": tr("has not presented yet", "还没有报告过", "還沒有報告過"),
-    "rotation.ago.one": tr("last presented {n} session ago", "上次报告是 {n} 次读书会之前",
-                           "上次報告是 {n} 次讀書會之前"),
-    "rotation.ago.other": tr("last presented {n} sessions ago", "上次报告是 {n} 次读书会之前",
-                             "上次報告是 {n} 次讀書會之前"),
+    # turns, not presentations: a turn may be a session not yet held, or a turn skipped
+    "rotation.ago.one": tr("had the previous turn", "上一轮轮到过", "上一輪輪到過"),
+    "rotation.ago.other": tr("had a turn {n} turns ago", "{n} 轮之前轮到过",
+                             "{n} 輪之前輪到過"),
     "rotation.nobody": tr("No presenter yet: nobody has volunteered (`/present volunteer`).",
                           "暂无报告人：还没有人报名（`/present volunteer`）。",
                           "暫無報告人：還沒有人報名（`/present volunteer`）。"),

@@ -31,7 +31,8 @@ ERASED_COUNT_KEYS = {
     ErasedKind.SUBSCRIPTIONS: "count.subscriptions",
     ErasedKind.NOTIFICATIONS: "count.notifications",
     ErasedKind.BOOKMARKS: "count.bookmarks", ErasedKind.BALLOTS: "count.ballots",
-    ErasedKind.SUGGESTIONS: "count.suggestions", ErasedKind.PRESENTATIONS: "count.presentations"}
+    ErasedKind.SUGGESTIONS: "count.suggestions", ErasedKind.PRESENTATIONS: "count.presentations",
+    ErasedKind.FEEDS: "count.feeds"}
 DELIVERY_KEYS = {Delivery.DM: "delivery.dm", Delivery.MENTION: "delivery.mention"}
 
 

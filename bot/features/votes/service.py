@@ -81,8 +81,9 @@ def vote_nonce(vote_id: int) -> str:
 
 
 def vote_marker(vote_id: int) -> str:
-    """The announcement's footer: finds it again after a restart (never translated)."""
-    return f"paperclub-vote-{vote_id}."
+    """The announcement's footer, `🗳️ #7`: finds it again after a restart; short and in no
+    language, as members read it too."""
+    return f"🗳️ #{vote_id}"
 
 
 class VoteService:

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -72,8 +75,8 @@ def test_entry_becomes_a_paper_with_links_and_venue() -> None:
         "ICML", 2026, Track.MAIN)
     links = paper.links
     assert (links.arxiv_id, links.arxiv_version, links.doi) == ("2401.01234", 2, "10.1000/xyz")
-    assert links.url == "http://arxiv.org/abs/2401.01234v2"
-    assert links.pdf_url == "http://arxiv.org/pdf/2401.01234v2"
+    assert links.url == "https://arxiv.org/abs/2401.01234v2"
+    assert links.pdf_url == "https://arxiv.org/pdf/2401.01234v2"
     assert links.categories == ("cs.LG", "stat.ML")
     assert links.published == datetime(2024, 1, 3, 12, tzinfo=UTC)
     assert links.updated == datetime(2024, 2, 1, 10, tzinfo=UTC)
@@ -113,3 +116,27 @@ def test_entity_expansion_is_refused() -> None:
 ])
 def test_latex_is_shown_as_unicode(raw: str, shown: str) -> None:
     assert latex_to_display(raw) == shown
+
+
+REALWORLD = Path(os.environ.get("PAPERCLUB_REALWORLD")
+                 or Path(__file__).resolve().parents[3] / ".." / "shared" / "realworld")
+"""The recorded arXiv answers nobody on this project wrote (see its SOURCES.md)."""
+
+
+def _recorded_answers() -> list[Path]:
+    folder = REALWORLD / "arxiv_atom"
+    if not folder.is_dir():
+        pytest.skip(f"the real-world corpus is absent ({folder.resolve()})")
+    return sorted(folder.rglob("*.xml"))
+
+
+def test_every_link_of_the_recorded_answers_is_https() -> None:
+    """arXiv still sends `http://arxiv.org/abs/…` and `/pdf/…` links; members get HTTPS."""
+    links = []
+    for answer in _recorded_answers():
+        with contextlib.suppress(NotAtom):
+            links += [link for entry in parse_atom(answer.read_bytes()).entries
+                      for link in (entry.abs_url, entry.pdf_url) if link]
+    assert len(links) > 100
+    assert all(link.startswith("https://arxiv.org/") for link in links), [
+        link for link in links if not link.startswith("https://arxiv.org/")][:5]

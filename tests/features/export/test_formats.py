@@ -8,6 +8,8 @@ from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 from hypothesis import given
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from bot.features.export.formats import (
     ExportEntry,
@@ -18,6 +20,8 @@ from bot.features.export.formats import (
     fit_export,
     markdown,
     md,
+    md_paragraph,
+    one_line,
 )
 from domain.paper import Paper, Venue
 
@@ -73,13 +77,80 @@ def test_any_title_survives_a_round_trip(title: str) -> None:
 
 def test_markdown_is_inert_and_quotes_notes() -> None:
     assert md("**x** [a](b) <@&1> @everyone") == (
-        "\\*\\*x\\*\\* \\[a\\](b) \\<\\@\\&1\\> \\@everyone")
+        "\\*\\*x\\*\\* \\[a\\](b) \\<\\@&1\\> \\@everyone")
     labels = MarkdownLabels("History", lambda e: f"Discussed {e.when:%Y-%m-%d}", "thread", "gone")
     text = markdown([_entry("Grokking", notes=("line one\nline two",))], labels,
                     lambda p: p.title_en)
-    assert text.splitlines()[:6] == ["# History", "", "1. **Grokking**", "   Ashish Vaswani",
-                                     "   *NeurIPS 2017*", "   Discussed 2026-11-30"]
-    assert "   > line one" in text and "   > line two" in text
+    assert text.splitlines()[:10] == ["# History", "", "1. **Grokking**", "",
+                                      "    Ashish Vaswani", "", "    *NeurIPS 2017*", "",
+                                      "    Discussed 2026-11-30", ""]
+    assert "    > line one\n    > line two" in text
+    (item,) = _items(text)
+    assert item == ["Grokking", "Ashish Vaswani", "NeurIPS 2017", "Discussed 2026-11-30",
+                    "line one\nline two"]
+
+
+_COMMONMARK = MarkdownIt("commonmark").enable("strikethrough")
+"""CommonMark, with GitHub's `~~strike-through~~` that a reader's viewer may add."""
+
+
+def _plain(inline: Token) -> str:
+    """An inline run as its reader sees it: the text, without any markup."""
+    return "".join("\n" if child.type == "softbreak" else child.content
+                   for child in inline.children or () if child.type in (
+                       "text", "softbreak", "code_inline"))
+
+
+def _items(text: str) -> list[list[str]]:
+    """Each list item of a rendered export as its paragraphs' plain text (a quote is one)."""
+    items: list[list[str]] = []
+    depth = 0
+    for token in _COMMONMARK.parse(text):
+        if token.type == "list_item_open":
+            items.append([])
+        depth += token.nesting if token.type == "blockquote_open" or (
+            token.type == "blockquote_close") else 0
+        if token.type == "inline" and items:
+            if depth and items[-1] and items[-1][-1].startswith("\x00"):
+                items[-1][-1] += "\n" + _plain(token)
+            else:
+                items[-1].append(("\x00" if depth else "") + _plain(token))
+    return [[part.lstrip("\x00") for part in item] for item in items]
+
+
+def test_the_bundled_catalog_renders_one_paragraph_per_detail(
+        bundled_papers: list[Paper]) -> None:
+    """Title, authors, venue and summary are paragraphs of their own in a CommonMark
+    renderer, each exactly the text, with no markup and no stray backslash in the file."""
+    from bot.features.export.service import catalog_text
+    text = catalog_text(bundled_papers, ExportFormat.MARKDOWN)
+    items = _items(text)
+    assert len(items) == len(bundled_papers)
+    for paper, item in zip(bundled_papers, items, strict=True):
+        summary = paper.summary_en or paper.summary_zh
+        expected = [" ".join(paper.title_en.split()), ", ".join(paper.authors),
+                    paper.venue.badge(), one_line(summary) if summary else ""]
+        assert item == [part for part in expected if part], paper.title_en
+    assert "\\&" not in text and "\\~" not in text
+
+
+_TEXT = st.text(st.characters(categories=("L", "N", "P", "S", "Zs")), max_size=80)
+
+
+@given(_TEXT)
+def test_any_text_renders_as_itself_and_nothing_else(text: str) -> None:
+    """Whatever a title, a name or a note holds, a CommonMark renderer shows exactly that text
+    as one paragraph: no emphasis, link, code, HTML, entity, list or heading."""
+    inert = md_paragraph(text)
+    tokens = _COMMONMARK.parse(inert)
+    normal = " ".join(text.split())
+    if not normal:
+        assert tokens == []
+        return
+    assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"], inert
+    inline = tokens[1]
+    assert {child.type for child in inline.children or ()} == {"text"}, inert
+    assert _plain(inline) == normal
 
 
 def test_an_export_is_cut_to_the_longest_prefix_that_fits() -> None:

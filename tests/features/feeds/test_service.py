@@ -240,3 +240,19 @@ async def test_later_polls_page_newest_first_until_a_paper_seen_before(world: Wo
     assert world.searches() == 3  # the first poll, then two pages: 25 new, then 5 and a seen one
     [_, second] = world.poster.titles(CHANNEL)
     assert len(second) == 30
+
+
+async def test_a_paper_the_catalog_already_had_is_seen_but_not_announced_as_new(
+        world: World) -> None:
+    """The catalog had paper 2 (from another source, an older version): the poll adds 1 and 3
+    and announces only those; paper 2 is seen, so it is never announced later either."""
+    service = world.service()
+    known = await world.client.search("id:2611.00002", max_results=1)
+    await service.catalog.add_papers([e.to_paper() for e in known.entries], source="bibtex")
+    await follow(service)
+    tick = await service.tick()
+    assert [(p.fresh, p.added, p.announcements) for p in tick.polls] == [(3, 2, 1)]
+    assert world.poster.titles(CHANNEL) == [titles([3, 1])]
+    world.clock.advance(hours=3)
+    await service.tick()
+    assert world.poster.titles(CHANNEL) == [titles([3, 1])]

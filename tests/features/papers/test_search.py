@@ -250,3 +250,10 @@ async def test_a_typo_search_does_not_wait_for_the_catalog_check(
     outcome = await search.search(parse_query("zyxwvutain"))
     assert outcome.strategy is Strategy.CORRECTED and outcome.did_you_mean == "zyxwvutian"
     await search.close()
+
+
+async def test_a_mistyped_author_gets_a_did_you_mean(search: SearchService) -> None:
+    outcome = await search.search(parse_query("author:vardy"))
+    assert outcome.strategy is Strategy.CORRECTED
+    assert outcome.did_you_mean == 'author:"vardi"'
+    assert [h.paper.title_en[:16] for h in outcome.hits] == ["To Grok Grokking"]

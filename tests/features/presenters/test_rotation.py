@@ -8,7 +8,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.features.presenters.rotation import after_presenting, propose
+from bot.features.presenters.rotation import Proposal, after_presenting, propose
 from domain.sessions import Volunteer
 
 
@@ -50,3 +50,8 @@ def test_explained_as_sessions_ago_and_deterministic() -> None:
     assert propose([], 0, None) is None
     lone = [Volunteer(9, joined=1, last_turn=1, presented=1)]
     assert propose(lone, 1, last_presenter=9) is not None
+
+
+def test_a_skipped_turn_is_not_a_presentation() -> None:
+    skipped = [Volunteer(7, joined=1, last_turn=3, presented=0)]
+    assert propose(skipped, 4, last_presenter=None) == Proposal(7, None)

@@ -71,6 +71,12 @@ class FakeSessionStore:
         if await self.get(guild_id, session_id) is not None:
             del self.sessions[session_id]
 
+    async def forget(self, user_id: int) -> int:
+        mine = [s.id for s in self.sessions.values() if s.presenter_id == user_id]
+        for session_id in mine:
+            self._update(session_id, presenter_id=None)
+        return len(mine)
+
     async def set_discord(self, session_id: int, *, event_id: int | None,
                           message_id: int | None, thread_id: int | None) -> None:
         self._update(session_id, event_id=event_id, message_id=message_id, thread_id=thread_id)
