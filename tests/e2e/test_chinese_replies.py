@@ -29,6 +29,7 @@ from discord_standin import (
     StandIn,
     User,
 )
+from discord_standin.model import walk_components
 from tests.clocks import FakeClock
 from tests.group import People
 
@@ -64,17 +65,26 @@ def _texts(message: Answer) -> list[str]:
         texts += [str(embed.get("title") or ""), str(embed.get("description") or ""),
                   str((embed.get("footer") or {}).get("text") or "")]
         texts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
+    components = (message.data.get("components") if isinstance(message, Callback)
+                  else message.components)
+    for item in walk_components(components or ()):
+        texts += [str(item.get(key) or "") for key in ("label", "placeholder")]
+        texts += [f"{o.get('label')}\n{o.get('description') or ''}"
+                  for o in item.get("options") or []]
     return texts
 
 
-def _catalog_data(papers: list[Paper]) -> list[str]:
+def _catalog_data(papers: list[Paper], lang: Lang) -> list[str]:
+    """The catalog's text as a reader of `lang` must see it: a zh-TW reader only ever sees its
+    Chinese in Traditional characters, so its Simplified form is not forgiven there."""
     data: list[str] = list(TYPED)
+    chinese: list[str] = []
     for paper in papers:
-        data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.summary_en, paper.id,
-                 *paper.authors,
+        data += [paper.title_en, paper.summary_en, paper.id, *paper.authors,
                  paper.venue.badge(), paper.venue.length(), paper.venue.workshop or ""]
-        data += [name for a in paper.affiliations for name in (a.en, a.zh)]
-    data += [to_traditional(item) for item in data]  # Chinese catalog data is shown in zh-TW
+        data += [a.en for a in paper.affiliations]
+        chinese += [paper.title_zh, paper.summary_zh, *(a.zh for a in paper.affiliations)]
+    data += [to_traditional(item) for item in chinese] if lang is Lang.ZH_HANT else chinese
     return sorted({d for d in data if d}, key=len, reverse=True)
 
 
@@ -258,7 +268,7 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     said = "\n".join(a.content for a in answers)
     assert t(lang, "adding.busy") in said and "`2509.99999`" in said and "`arXiv:2401.1`" in said
 
-    data = [topic, *_catalog_data([*bundled_papers, *added])]
+    data = [topic, *_catalog_data([*bundled_papers, *added], lang)]
     assert not [a for a in answers if "Only organisers" in a.content]
     texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
     english = [words for text in texts for words in ENGLISH_RUN.findall(text)]

@@ -74,7 +74,7 @@ class SubscriptionsCog(commands.Cog):
         elif done.result is AddResult.LIMIT:
             text = t(lang, "subs.limit", limit=MAX_TOPICS_PER_MEMBER)
         else:
-            examples = "".join(f"\n• {escape(fit(titles_in_order(p, lang.chinese)[0], 150))}"
+            examples = "".join(f"\n• {escape(fit(titles_in_order(p, lang.chinese, lang)[0], 150))}"
                                for p in done.examples)
             text = t(lang, "subs.added_examples" if examples else "subs.added", topic=shown,
                      delivery=t(lang, DELIVERY_KEYS[Delivery(delivery)]),
