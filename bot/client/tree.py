@@ -8,18 +8,27 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.utils import escape_markdown, escape_mentions
 
 from bot.client.replies import safe_send
 from bot.client.user_input import clean_options
 from bot.core.lang import Lang
 from bot.core.messages import Refusal, t
 from bot.core.storage_faults import DatabaseBusy, StorageError, write_wait_hook
+from bot.services.paper_lookup import PaperChoices
 
 log = logging.getLogger(__name__)
 
 def lang_of(interaction: discord.Interaction) -> Lang:
     """The language to answer this interaction in."""
     return Lang.from_locale(str(interaction.locale))
+
+
+def refusal_reply(refusal: Refusal, lang: Lang) -> str:
+    """A refusal in `lang`; the papers to pick from, escaped, when a reference was ambiguous."""
+    if isinstance(refusal, PaperChoices):
+        return refusal.text(lang, lambda text: escape_mentions(escape_markdown(text)))
+    return refusal.text(lang)
 
 
 # Discord's UI names for the permissions paperclub asks for; discord.py's aliases included.
@@ -80,7 +89,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         if isinstance(error, UserFacingError):
             text = str(error)
         elif isinstance(original, Refusal):  # the core's user-safe refusals, in their language
-            text = original.text(lang)
+            text = refusal_reply(original, lang)
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = t(lang, "error.guild_only")
         elif isinstance(error, app_commands.MissingPermissions):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 import pytest
 from opencc import OpenCC
@@ -29,7 +30,6 @@ from discord_standin import (
     StandIn,
     User,
 )
-from discord_standin.model import walk_components
 from tests.clocks import FakeClock
 from tests.group import People
 
@@ -58,6 +58,13 @@ def guild(people: People, locale: str) -> Guild:
                           people.carol])
 
 
+def _components(components: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    """Every component, nested ones (in action rows) included."""
+    for item in components:
+        yield item
+        yield from _components(item.get("components") or ())
+
+
 def _texts(message: Answer) -> list[str]:
     """Content and every text of every embed."""
     texts = [message.content]
@@ -67,7 +74,7 @@ def _texts(message: Answer) -> list[str]:
         texts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
     components = (message.data.get("components") if isinstance(message, Callback)
                   else message.components)
-    for item in walk_components(components or ()):
+    for item in _components(components or ()):
         texts += [str(item.get(key) or "") for key in ("label", "placeholder")]
         texts += [f"{o.get('label')}\n{o.get('description') or ''}"
                   for o in item.get("options") or []]

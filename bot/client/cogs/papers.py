@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -19,9 +18,9 @@ from bot.client.ui.results import LiveViews, ResultsView
 from bot.core.card import fit
 from bot.core.lang import Lang
 from bot.core.messages import t
-from bot.core.models import PAPER_ID_CHARS
 from bot.core.query import QueryError, parse_query
 from bot.core.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
+from bot.services.paper_lookup import PaperLookup
 
 if TYPE_CHECKING:
     from bot.client.bot import PaperclubBot
@@ -34,7 +33,6 @@ RESULT_LIMIT = 50
 DEFER_AFTER_SECONDS = 1.5
 BUSY_LOOKUPS = 8
 """Lookups in flight beyond which a new one is deferred at once."""
-PAPER_ID = re.compile(rf"[0-9a-f]{{{PAPER_ID_CHARS}}}")
 
 
 class Deadline:
@@ -103,13 +101,13 @@ class PapersCog(commands.Cog):
         """One match: its card. Several: a paged list. None: suggestions."""
         lang = lang_of(interaction)
         text_query = (query or "").strip()
-        if PAPER_ID.fullmatch(text_query):
-            paper = await self.services.search.paper(text_query)
-            if paper is not None:
-                embed, view = paper_message(paper, lang)
-                await respond(interaction, ephemeral=private, embed=embed,
-                              view=self.bot.track(view))
-                return
+        named = await PaperLookup(self.services.search).identify(text_query)
+        if named.paper is not None:
+            embed, view = paper_message(named.paper, lang)
+            await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
+            return
+        if named.identifier and not (author or venue or honours):
+            raise UserFacingError(t(lang, "lookup.not_in_catalog", ref=named.identifier[:100]))
         try:
             parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
         except QueryError as exc:

@@ -12,7 +12,7 @@ from bot.client.cogs.base import ServiceGroupCog
 from bot.client.group_replies import paper_choices
 from bot.client.outbound.session_poster import event_link, when_text
 from bot.client.replies import respond, safe_send
-from bot.client.tree import UserFacingError, lang_of
+from bot.client.tree import UserFacingError, lang_of, refusal_reply
 from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.core.card import fit
 from bot.core.lang import Lang
@@ -75,7 +75,7 @@ class SessionCog(ServiceGroupCog, group_name="session",
             return UserFacingError(t(lang, "session.discord_refused",
                                      reason=escape(render_reason(lang, exc.reason))))
         assert isinstance(exc, Refusal)
-        return UserFacingError(exc.text(lang))
+        return UserFacingError(refusal_reply(exc, lang))
 
     @app_commands.command(name="schedule", description="Schedule a session about a paper")
     @app_commands.describe(paper="Title words or the paper's id",

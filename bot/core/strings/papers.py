@@ -79,4 +79,13 @@ STRINGS: dict[str, Texts] = {
         "{file}: {added} added, {updated} updated, {unchanged} unchanged, {rejected} rejected",
         "{file}：新增 {added} 篇，更新 {updated} 篇，未变 {unchanged} 篇，拒收 {rejected} 篇",
         "{file}：新增 {added} 篇，更新 {updated} 篇，未變 {unchanged} 篇，拒收 {rejected} 篇"),
+    "lookup.choose": tr(
+        "Which paper do you mean by **{q}**? Give its id (or pick it from the suggestions):",
+        "**{q}** 指的是哪一篇论文？请给出论文编号（或从建议中选择）：",
+        "**{q}** 指的是哪一篇論文？請給出論文編號（或從建議中選擇）："),
+    "lookup.choice": tr("• `{id}` {title}", "• `{id}` {title}", "• `{id}` {title}"),
+    "lookup.not_in_catalog": tr(
+        "`{ref}` is not in the catalog; `/catalog add` fetches an arXiv paper.",
+        "`{ref}` 不在论文库中；可用 `/catalog add` 从 arXiv 添加论文。",
+        "`{ref}` 不在論文庫中；可用 `/catalog add` 從 arXiv 新增論文。"),
 }
