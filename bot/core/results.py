@@ -100,7 +100,8 @@ def describe_filters(filters: Filters, lang: Lang, escape: Callable[[str], str])
     if filters.author:
         parts.append(t(lang, "filter.author", author=escape(" ".join(filters.author))))
     if filters.honour:
-        parts.append(t(lang, "filter.honour", honour=filters.honour))
+        honour = filters.honour if lang is Lang.EN else t(lang, f"card.honour.{filters.honour}")
+        parts.append(t(lang, "filter.honour", honour=honour))
     if filters.year is not None:
         parts.append(t(lang, "filter.year", year=filters.year))
     return " · ".join(parts)

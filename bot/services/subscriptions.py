@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bot.core.messages import Refusal
 from bot.core.models import Paper
 from bot.core.query import QueryError, parse_query
 from bot.core.reasons import Reason, ReasonCode
@@ -22,8 +23,8 @@ SUGGESTIONS = 25
 SUGGESTION_SOURCE_LIMIT = 10
 
 
-class TopicError(ValueError):
-    """A topic that cannot be subscribed to; the message is safe to show."""
+class TopicError(Refusal):
+    """A topic that cannot be subscribed to, said in the reader's language (`text(lang)`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +78,15 @@ def checked_topic(text: str) -> tuple[str, str]:
     """(display form, duplicate key) of a topic, or `TopicError` saying what is wrong."""
     topic = tidy(text)
     if not topic:
-        raise TopicError("A topic needs at least one word, an author or a venue.")
+        raise TopicError("subs.topic_empty")
     if len(topic) > MAX_TOPIC_CHARS:
-        raise TopicError(f"A topic can be at most {MAX_TOPIC_CHARS} characters.")
+        raise TopicError("subs.topic_too_long", limit=MAX_TOPIC_CHARS)
     try:
         compiled = CompiledTopic.compile(topic)
     except QueryError as exc:
-        raise TopicError(str(exc)) from None
+        raise TopicError(exc.key, **exc.fields) from None
     if compiled is None:
-        raise TopicError("A topic needs at least one word, an author or a venue.")
+        raise TopicError("subs.topic_empty")
     return topic, normalise_topic(topic)
 
 

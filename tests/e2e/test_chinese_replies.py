@@ -36,13 +36,17 @@ from tests.group import People
 # Code, links, mentions, timestamps, and the post's footer marker (it finds the post again
 # after a restart, so it never changes with the language).
 NOT_TEXT = re.compile(r"`[^`]*`|https?://\S+|<[@#]?!?&?\d+>|<t:\d+:\w>"
-                      r"|paper of the day \d{4}-\d\d-\d\d")
+                      r"|paper of the day \d{4}-\d\d-\d\d|paperclub session \d+\.\d+ -\d+m")
 ENGLISH_RUN = re.compile(r"[A-Za-z][\w'’-]*(?:[ ,]+[A-Za-z][\w'’-]*){2,}")
 TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message
 FEED_QUERY = "cat:cs.LG AND abs:grokking"
 TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers",
-         "值得一读", FEED_QUERY)
+         "值得一读", FEED_QUERY, "distillation", "xu", "good")
+LATIN_WORD = re.compile(r"(?<![\w/.:-])[A-Za-z][a-z]{2,}(?![\w/.:-])")
+"""A word of the bot's own left in English (`main`, `spotlight`, `Workshop`) once catalog data,
+typed text, code and links are removed; acronyms and product names are not words of it."""
+NAMES = {"arXiv", "Discord", "BibTeX", "Markdown", "Zotero", "Grokking", "paperclub"}
 
 
 @pytest.fixture(params=["zh-CN", "zh-TW"])
@@ -206,6 +210,8 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("paper", {"query": "regression"})
     await run("paper", {"query": "qqqzzzxx"})
     await run("paper", {"query": "year:20x6"})
+    await run("paper", {"query": "distillation", "author": "xu", "honours": "spotlight",
+                        "venue": "workshop"})
     await run("random-paper")
     await run("catalog stats")
     for time, zone in (("25:00", "Asia/Taipei"), ("9h", "Asia/Taipei"), ("09:00", "UTC+3"),
@@ -222,6 +228,8 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("subscribe", {"topic": topic, "delivery": "dm"})
     await run("subscribe", {"topic": topic, "delivery": "mention"}, user=people.alice)
     await run("subscribe", {"topic": "grokking"}, user=people.alice)
+    for refused_topic in ("🤖", "year:20x6", "grokking " * 11, "honours:best"):
+        await run("subscribe", {"topic": refused_topic}, user=people.alice)
     await run("subscriptions", user=people.alice)
     await run("subscriptions-admin")
     await run("subscriptions-admin", {"topic": "grokking"})
@@ -280,6 +288,8 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
     english = [words for text in texts for words in ENGLISH_RUN.findall(text)]
     assert not english, f"English left in {locale} replies: {english}"
+    words = {word for text in texts for word in LATIN_WORD.findall(text)} - NAMES
+    assert not words, f"English words left in {locale} replies: {sorted(words)}"
     if lang is Lang.ZH_HANT:
         simplified = [text for text in texts if TO_TRADITIONAL.convert(text) != text]
         assert not simplified, f"Simplified characters in zh-TW replies: {simplified}"

@@ -247,7 +247,9 @@ async def test_catalog_stats(bot: PaperclubBot, standin: StandIn, guild: Guild) 
     handle = await standin.slash("catalog stats", guild=guild)
     (embed,) = (await handle.response()).embeds
     assert "**30** papers" in embed["description"]
-    assert {f["name"]: f["value"] for f in embed["fields"]}["ICML 2026 · main"] == "16"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["ICML 2026 · Main track"] == "16"
+    assert fields["ICML 2026 · Workshop"] == "12"
 
 
 async def test_catalog_reload_is_for_the_owner_only(bot: PaperclubBot, standin: StandIn,

@@ -17,6 +17,7 @@ from bot.client.ui.cards import CARD_COLOUR, escape
 from bot.client.ui.results import LiveViews
 from bot.core.arxiv_ids import find_arxiv_ids
 from bot.core.messages import t
+from bot.core.models import Track
 from bot.services.catalog_files import CatalogFileError
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 ADD_MENU = "Add paper to paperclub"
 LINK_LIMIT = 1000
+TRACK_KEYS = {Track.MAIN.value: "card.main_track", Track.WORKSHOP.value: "card.workshop"}
+"""How `/catalog stats` names a track (anything else is "track not given")."""
 
 
 class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The paper catalog"):
@@ -88,7 +91,8 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
                               description=description)
         for venue in stats.venues[:25]:
             name = " ".join(str(p) for p in (venue.conference or "?", venue.year or "") if p)
-            embed.add_field(name=escape(f"{name} · {venue.track}"), value=str(venue.papers))
+            track = t(lang, TRACK_KEYS.get(venue.track, "catalog.track.unknown"))
+            embed.add_field(name=f"{escape(name)} · {track}", value=str(venue.papers))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="reload", description="Reload the catalog file (bot owner only)")

@@ -64,7 +64,7 @@ class SubscriptionsCog(commands.Cog):
             done = await self.services.subscriptions.subscribe(
                 interaction.guild_id or 0, interaction.user.id, topic, Delivery(delivery))
         except TopicError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(exc.text(lang)) from None
         shown = escape(done.topic)
         if done.result is AddResult.DUPLICATE:
             text = t(lang, "subs.duplicate", topic=shown)
@@ -159,7 +159,7 @@ class SubscriptionsCog(commands.Cog):
             overview = await self.services.subscriptions.admin_overview(
                 interaction.guild_id or 0, topic)
         except TopicError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(exc.text(lang)) from None
         embed = discord.Embed(title=t(lang, "admin.title"), colour=CARD_COLOUR)
         if topic is None:
             counts = overview.topic_counts
