@@ -101,13 +101,16 @@ class PapersCog(commands.Cog):
         """One match: its card. Several: a paged list. None: suggestions."""
         lang = lang_of(interaction)
         text_query = (query or "").strip()
-        named = await PaperLookup(self.services.search).identify(text_query)
-        if named.paper is not None:
-            embed, view = paper_message(named.paper, lang)
-            await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
-            return
-        if named.identifier and not (author or venue or honours):
-            raise UserFacingError(t(lang, "lookup.not_in_catalog", ref=named.identifier[:100]))
+        if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
+            named = await PaperLookup(self.services.search).identify(text_query)
+            if named.paper is not None:
+                embed, view = paper_message(named.paper, lang)
+                await respond(interaction, ephemeral=private, embed=embed,
+                              view=self.bot.track(view))
+                return
+            if named.identifier:
+                raise UserFacingError(t(lang, "lookup.not_in_catalog",
+                                        ref=named.identifier[:100]))
         try:
             parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
         except QueryError as exc:
