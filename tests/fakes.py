@@ -87,6 +87,13 @@ class FakePaperStore:
     async def get(self, public_id: str) -> Paper | None:
         return self.papers.get(public_id)
 
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
+        for p in self.papers.values():
+            if (arxiv_id and p.links.arxiv_id == arxiv_id) or (
+                    doi and p.links.doi.casefold() == doi.casefold()):
+                return p
+        return None
+
     async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
                      offset: int = 0) -> list[SearchHit]:
         def matches(p: Paper) -> bool:

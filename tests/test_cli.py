@@ -106,6 +106,20 @@ def test_show_both_languages_and_json(loaded: Run) -> None:
     assert loaded("show", "0" * 16).returncode == 1
 
 
+def test_show_takes_any_reference_the_bot_takes_and_never_guesses(loaded: Run) -> None:
+    """Issue 21: `show` resolves as every `paper:` option does."""
+    by_title = loaded("show", "plausible", "deniability", "guarantees", "for", "whistleblowers")
+    assert by_title.returncode == 0, by_title.stderr
+    assert "Plausible Deniability Guarantees for Whistleblowers" in by_title.stdout
+    several = loaded("show", "learning")
+    assert several.returncode == 1 and several.stdout == ""
+    assert "matches several papers" in several.stderr
+    ids = [line.split()[0] for line in several.stderr.splitlines()[1:]]
+    assert len(ids) >= 2 and loaded("show", ids[1]).returncode == 0
+    missing = loaded("show", "arXiv:2401.01234")
+    assert missing.returncode == 1 and "no paper with id 2401.01234" in missing.stderr
+
+
 def test_stats_json(loaded: Run) -> None:
     stats = json.loads(loaded("stats", "--json").stdout)
     assert stats["papers"] == 30

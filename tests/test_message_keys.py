@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from pathlib import Path
 
@@ -10,7 +11,19 @@ from bot.shared.messages import CATALOGUE
 from domain.reasons import ReasonCode
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "bot" / "core" / "strings"
+DISCORD_SIDE = ("cog", "_cog", "ui", "_view", "poster", "announcer", "answer", "sender",
+                "notices")
+"""A feature module whose name ends so speaks Discord (see tests/test_architecture.py)."""
+
+
+def _is_data(path: Path) -> bool:
+    """The catalogue's data: each feature's strings modules and bot/shared/strings/."""
+    return path.stem.endswith("strings") or path.parent.name == "strings"
+
+
+def _is_discord_side(path: Path) -> bool:
+    return ROOT / "bot" / "client" in path.parents or (
+        ROOT / "bot" / "features" in path.parents and path.stem.endswith(DISCORD_SIDE))
 LOOKUPS = {"t", "tn"}
 KEY_LIKE = re.compile(r"^[a-z_]+(\.[a-z_]+)+$")
 FAMILIES = {key.split(".")[0] for key in CATALOGUE}
@@ -21,7 +34,7 @@ REASON_KEYS = {f"reason.{code.value}" for code in ReasonCode}
 
 
 def _sources() -> list[Path]:
-    return [p for p in sorted((ROOT / "bot").rglob("*.py")) if DATA not in p.parents]
+    return [p for p in sorted((ROOT / "bot").rglob("*.py")) if not _is_data(p)]
 
 
 def _literals(node: ast.expr) -> list[str]:
@@ -84,3 +97,88 @@ def test_the_checker_sees_bad_and_dead_keys() -> None:
                               ("tn", "count.papers", 2)]
     assert _expand("tn", "count.papers") <= CATALOGUE.keys()
     assert "card.nope" not in CATALOGUE
+
+
+RAW_SHOWN_ALLOWED = {"CatalogFileError": "the owner's own file's problem (`/catalog reload` is "
+                                         "owner-only), the same line `paperclub import` prints"}
+"""Errors the client shows as their English `str()` on purpose, with why."""
+
+
+def _raw_shown(tree: ast.AST) -> set[str]:
+    """Exception classes a handler shows as their own text: `except X as e: … str(e) …` or
+    `refusal_text(e, lang)` (which is `str(e)` for anything not a `Refusal`)."""
+    shown: set[str] = set()
+    for handler in ast.walk(tree):
+        if not isinstance(handler, ast.ExceptHandler) or handler.name is None:
+            continue
+        caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        for node in ast.walk(ast.Module(body=handler.body, type_ignores=[])):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"str", "refusal_text"} and node.args
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id == handler.name):
+                shown |= {ast.unparse(c).split(".")[-1] for c in caught if c is not None}
+    return shown
+
+
+def _classes(trees: list[ast.AST]) -> dict[str, set[str]]:
+    """Each class defined in the trees with the names of its bases."""
+    return {node.name: {ast.unparse(b).split(".")[-1] for b in node.bases}
+            for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+
+
+def _bypassing(trees: dict[str, ast.AST], shown: set[str]) -> list[str]:
+    """`raise X("an English sentence")` in the service layer where X is shown as its own text
+    (or is a subclass of such a class) and is not a `Refusal` (which takes a catalogue key)."""
+    classes = _classes(list(trees.values()))
+
+    def lineage(name: str) -> set[str]:
+        bases, found = {name}, set()
+        while bases:
+            found |= bases
+            bases = {b for n in bases for b in classes.get(n, set())} - found
+        return found
+
+    problems = []
+    for where, tree in trees.items():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+                    and node.exc.args and isinstance(node.exc.args[0],
+                                                     ast.Constant | ast.JoinedStr)):
+                continue
+            name = ast.unparse(node.exc.func).split(".")[-1]
+            family = lineage(name)
+            if name in classes and "Refusal" not in family and family & shown:
+                problems.append(f"{where}:{node.lineno}: {name}({ast.unparse(node.exc.args[0])})"
+                                " shows English to every reader; raise a Refusal with a key")
+    return problems
+
+
+def _service_trees() -> dict[str, ast.AST]:
+    return {str(p.relative_to(ROOT)): ast.parse(p.read_text(encoding="utf-8"))
+            for layer in ("bot/features", "bot/shared", "domain")
+            for p in sorted((ROOT / layer).rglob("*.py"))
+            if not _is_data(p) and not _is_discord_side(p)}
+
+
+def test_no_service_layer_message_bypasses_the_catalogue() -> None:
+    shown = set().union(*(_raw_shown(ast.parse(p.read_text(encoding="utf-8")))
+                          for p in sorted((ROOT / "bot").rglob("*.py")) if _is_discord_side(p)))
+    assert "UserFacingError" in shown  # the checker reads the client's handlers
+    # A builtin caught broadly (`except ValueError` around `parse_local_time`) is not a claim
+    # that every ValueError subclass reaches a reader: only the project's own classes count.
+    problems = _bypassing(_service_trees(),
+                          shown - RAW_SHOWN_ALLOWED.keys() - set(dir(builtins)))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_bypass_checker_sees_an_english_error_shown_as_is() -> None:
+    client = ast.parse("try:\n    x()\nexcept (TopicError, KeyError) as exc:\n"
+                       "    raise UserFacingError(str(exc))")
+    service = ast.parse("class TopicError(ValueError): ...\nclass Refused(Refusal): ...\n"
+                        "class Sub(TopicError): ...\n"
+                        "raise TopicError(f'A topic can be at most {n} characters.')\n"
+                        "raise Sub('too long')\nraise Refused('subs.topic_empty')\n"
+                        "raise KeyError('internal')")
+    shown = _raw_shown(client)
+    assert shown == {"TopicError", "KeyError"}
+    assert [p.split(":")[1] for p in _bypassing({"s.py": service}, shown)] == ["4", "5"]

@@ -41,6 +41,7 @@ from bot.features.export.service import (
     select_by_ids,
     select_by_query,
 )
+from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.search import SearchService, Strategy
 from bot.features.papers.store import PaperStore
@@ -385,11 +386,23 @@ def search(query: tuple[str, ...], author: str | None, venue: str | None,
                         limit or settings.search.limit, as_json))
 
 
-async def _show(settings: Settings, paper_id: str, as_json: bool) -> int:
+async def _show(settings: Settings, reference: str, as_json: bool) -> int:
     async with opened_catalog(settings, read_only=True) as store:
-        paper = await store.get(paper_id.strip().lower())
+        search = SearchService(store)
+        try:
+            found = await PaperLookup(search).lookup(reference)
+        finally:
+            await search.close()
+    paper = found.paper
     if paper is None:
-        err.print(f"no paper with id {escape(paper_id)!s}")
+        if found.choices:
+            err.print(f"{escape(reference)!s} matches several papers; show one by its id:")
+            for choice in found.choices:
+                err.print(f"  {choice.id}  {escape(choice.title_en)}")
+        elif found.identifier:
+            err.print(f"no paper with id {escape(found.identifier)!s} in the catalog")
+        else:
+            err.print(f"no paper matches {escape(reference)!s}")
         return EXIT_NO_MATCH
     if as_json:
         print(dumps(paper))
@@ -399,12 +412,13 @@ async def _show(settings: Settings, paper_id: str, as_json: bool) -> int:
 
 
 @cli.command()
-@click.argument("paper_id", metavar="ID")
+@click.argument("reference", nargs=-1, required=True, metavar="PAPER")
 @click.option("--json", "as_json", is_flag=True, help="The record as JSON.")
 @common_options
-def show(paper_id: str, as_json: bool) -> int:
-    """Show one paper in full, in both languages."""
-    return _run(_show(_settings(click.get_current_context()), paper_id, as_json))
+def show(reference: tuple[str, ...], as_json: bool) -> int:
+    """Show one paper in full, in both languages: by its id, arXiv id or link, DOI, exact
+    title, or words that match only it."""
+    return _run(_show(_settings(click.get_current_context()), " ".join(reference), as_json))
 
 
 async def _stats(settings: Settings, as_json: bool) -> int:

@@ -57,7 +57,7 @@ def title(paper: Paper | None, lang: Lang, fallback: str = "") -> str:
     """The paper's title in the reader's language, escaped and cut (its id if it is gone)."""
     if paper is None:
         return escape(fallback)
-    return escape(fit(titles_in_order(paper, lang.chinese)[0], TITLE_LIMIT))
+    return escape(fit(titles_in_order(paper, lang.chinese, lang)[0], TITLE_LIMIT))
 
 
 def who(user_id: int | None, lang: Lang) -> str:

@@ -8,10 +8,12 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.utils import escape_markdown, escape_mentions
 
 from bot.client.respond import safe_send
 from bot.client.user_input import clean_options
 from bot.client.write_wait import WriteWaitDeferral
+from bot.features.papers.lookup import PaperChoices
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal, t
 from domain.storage_faults import DatabaseBusy, StorageError
@@ -21,6 +23,13 @@ log = logging.getLogger(__name__)
 def lang_of(interaction: discord.Interaction) -> Lang:
     """The language to answer this interaction in."""
     return Lang.from_locale(str(interaction.locale))
+
+
+def refusal_reply(refusal: Refusal, lang: Lang) -> str:
+    """A refusal in `lang`; the papers to pick from, escaped, when a reference was ambiguous."""
+    if isinstance(refusal, PaperChoices):
+        return refusal.text(lang, lambda text: escape_mentions(escape_markdown(text)))
+    return refusal.text(lang)
 
 
 # Discord's UI names for the permissions paperclub asks for; discord.py's aliases included.
@@ -84,7 +93,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         if isinstance(error, UserFacingError):
             text = str(error)
         elif isinstance(original, Refusal):  # the core's user-safe refusals, in their language
-            text = original.text(lang)
+            text = refusal_reply(original, lang)
         elif isinstance(error, app_commands.NoPrivateMessage):
             text = t(lang, "error.guild_only")
         elif isinstance(error, app_commands.MissingPermissions):

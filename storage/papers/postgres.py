@@ -208,6 +208,19 @@ class PgPaperStore:
             f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = $1", public_id)
         return paper_from_row(row) if row else None
 
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
+        """The paper with this arXiv id (without version) or this DOI (any case), if any."""
+        if arxiv_id:
+            row = await self._db.fetchrow(
+                f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.arxiv_id = $1", arxiv_id)
+        elif doi:
+            row = await self._db.fetchrow(
+                f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.doi != '' "
+                "AND lower(p.doi) = lower($1) LIMIT 1", doi)
+        else:
+            return None
+        return paper_from_row(row) if row else None
+
     async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
                      offset: int = 0) -> list[SearchHit]:
         """Ranked as SQLite ranks, by FTS5's bm25 (`storage.papers.postgres_bm25`): the exact title,

@@ -154,6 +154,19 @@ class SqlitePaperStore:
         )
         return paper_from_row(row) if row else None
 
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
+        """The paper with this arXiv id (without version) or this DOI (any case), if any."""
+        if arxiv_id:
+            row = await self._db.fetchone(
+                f"SELECT {PAPER_COLUMNS} FROM papers p WHERE p.arxiv_id = ?", (arxiv_id,))
+        elif doi:
+            row = await self._db.fetchone(
+                f"SELECT {PAPER_COLUMNS} FROM papers p WHERE p.doi != '' "
+                "AND lower(p.doi) = lower(?) LIMIT 1", (doi,))
+        else:
+            return None
+        return paper_from_row(row) if row else None
+
     async def search(
         self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
     ) -> list[SearchHit]:

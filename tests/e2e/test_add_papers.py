@@ -153,9 +153,11 @@ async def test_suggest_takes_an_arxiv_link_adding_the_paper_first(
     lines = (await handle.reply()).content.splitlines()
     assert lines[0].startswith(f"Added `{NEW_ID}v1`")
     assert NEW_TITLE in lines[1] and f"<@{people.bob.id}>" in lines[1]
+    # once in the catalog, its link names it: a member who may not add can +1 it, and arXiv
+    # is not asked again
     plus_one = await standin.slash("suggest", {"paper": f"arXiv:{NEW_ID}"}, guild=guild,
-                                   user=people.bob)
-    assert NEW_TITLE in (await plus_one.reply()).content
+                                   user=people.alice)
+    assert (await plus_one.reply()).content.startswith(f"<@{people.alice.id}> +1'd **")
     queue = await standin.slash("queue show", guild=guild, user=people.alice)
     assert NEW_TITLE in str((await queue.reply()).embeds or (await queue.reply()).content)
-    assert len(arxiv.requests) == 2
+    assert len(arxiv.requests) == 1

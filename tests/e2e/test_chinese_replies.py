@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 import pytest
 from opencc import OpenCC
@@ -41,7 +42,11 @@ TO_TRADITIONAL = OpenCC("s2tw")
 Answer = Callback | Message
 FEED_QUERY = "cat:cs.LG AND abs:grokking"
 TYPED = ("grokking", "qqqzzzxx", "year:20x6", "Asia/Taipei", "Reading Group", "papers",
-         "值得一读", FEED_QUERY)
+         "值得一读", FEED_QUERY, "distillation", "xu", "good")
+LATIN_WORD = re.compile(r"(?<![\w/.:-])[A-Za-z][a-z]{2,}(?![\w/.:-])")
+"""A word of the bot's own left in English (`main`, `spotlight`, `Workshop`) once catalog data,
+typed text, code and links are removed; acronyms and product names are not words of it."""
+NAMES = {"arXiv", "Discord", "BibTeX", "Markdown", "Zotero", "Grokking", "paperclub"}
 
 
 @pytest.fixture(params=["zh-CN", "zh-TW"])
@@ -57,6 +62,13 @@ def guild(people: People, locale: str) -> Guild:
                           people.carol])
 
 
+def _components(components: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    """Every component, nested ones (in action rows) included."""
+    for item in components:
+        yield item
+        yield from _components(item.get("components") or ())
+
+
 def _texts(message: Answer) -> list[str]:
     """Content and every text of every embed."""
     texts = [message.content]
@@ -64,17 +76,26 @@ def _texts(message: Answer) -> list[str]:
         texts += [str(embed.get("title") or ""), str(embed.get("description") or ""),
                   str((embed.get("footer") or {}).get("text") or "")]
         texts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
+    components = (message.data.get("components") if isinstance(message, Callback)
+                  else message.components)
+    for item in _components(components or ()):
+        texts += [str(item.get(key) or "") for key in ("label", "placeholder")]
+        texts += [f"{o.get('label')}\n{o.get('description') or ''}"
+                  for o in item.get("options") or []]
     return texts
 
 
-def _catalog_data(papers: list[Paper]) -> list[str]:
+def _catalog_data(papers: list[Paper], lang: Lang) -> list[str]:
+    """The catalog's text as a reader of `lang` must see it: a zh-TW reader only ever sees its
+    Chinese in Traditional characters, so its Simplified form is not forgiven there."""
     data: list[str] = list(TYPED)
+    chinese: list[str] = []
     for paper in papers:
-        data += [paper.title_en, paper.title_zh, paper.summary_zh, paper.summary_en, paper.id,
-                 *paper.authors,
+        data += [paper.title_en, paper.summary_en, paper.id, *paper.authors,
                  paper.venue.badge(), paper.venue.length(), paper.venue.workshop or ""]
-        data += [name for a in paper.affiliations for name in (a.en, a.zh)]
-    data += [to_traditional(item) for item in data]  # Chinese catalog data is shown in zh-TW
+        data += [a.en for a in paper.affiliations]
+        chinese += [paper.title_zh, paper.summary_zh, *(a.zh for a in paper.affiliations)]
+    data += [to_traditional(item) for item in chinese] if lang is Lang.ZH_HANT else chinese
     return sorted({d for d in data if d}, key=len, reverse=True)
 
 
@@ -189,6 +210,8 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("paper", {"query": "regression"})
     await run("paper", {"query": "qqqzzzxx"})
     await run("paper", {"query": "year:20x6"})
+    await run("paper", {"query": "distillation", "author": "xu", "honours": "spotlight",
+                        "venue": "workshop"})
     await run("random-paper")
     await run("catalog stats")
     for time, zone in (("25:00", "Asia/Taipei"), ("9h", "Asia/Taipei"), ("09:00", "UTC+3"),
@@ -205,6 +228,8 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     await run("subscribe", {"topic": topic, "delivery": "dm"})
     await run("subscribe", {"topic": topic, "delivery": "mention"}, user=people.alice)
     await run("subscribe", {"topic": "grokking"}, user=people.alice)
+    for refused_topic in ("🤖", "year:20x6", "grokking " * 11, "honours:best"):
+        await run("subscribe", {"topic": refused_topic}, user=people.alice)
     await run("subscriptions", user=people.alice)
     await run("subscriptions-admin")
     await run("subscriptions-admin", {"topic": "grokking"})
@@ -258,11 +283,13 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     said = "\n".join(a.content for a in answers)
     assert t(lang, "adding.busy") in said and "`2509.99999`" in said and "`arXiv:2401.1`" in said
 
-    data = [topic, *_catalog_data([*bundled_papers, *added])]
+    data = [topic, *_catalog_data([*bundled_papers, *added], lang)]
     assert not [a for a in answers if "Only organisers" in a.content]
     texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
     english = [words for text in texts for words in ENGLISH_RUN.findall(text)]
     assert not english, f"English left in {locale} replies: {english}"
+    words = {word for text in texts for word in LATIN_WORD.findall(text)} - NAMES
+    assert not words, f"English words left in {locale} replies: {sorted(words)}"
     if lang is Lang.ZH_HANT:
         simplified = [text for text in texts if TO_TRADITIONAL.convert(text) != text]
         assert not simplified, f"Simplified characters in zh-TW replies: {simplified}"

@@ -82,6 +82,21 @@ async def test_paper_grokking_answers_with_its_card(bot: PaperclubBot, standin: 
     assert str(link["url"]).startswith("https://arxiv.org/search/?query=To+Grok+Grokking")
 
 
+async def test_an_arxiv_id_or_link_in_the_catalog_answers_with_its_card(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """Issue 21: `/paper 2401.01234` said "No paper matches" for a paper in the catalog."""
+    before = await standin.slash("paper", {"query": "2401.01234"}, guild=guild, user=people.alice)
+    assert (await before.response()).content.startswith("`2401.01234` is not in the catalog")
+    added = await standin.slash("catalog add", {"link": "2401.01234"}, guild=guild,
+                                user=people.bob)
+    title = (await added.reply()).embeds[0]["title"]
+    for typed in ("2401.01234", "2401.01234v1", "arXiv:2401.01234",
+                  "https://arxiv.org/abs/2401.01234v1"):
+        handle = await standin.slash("paper", {"query": typed}, guild=guild, user=people.alice)
+        (embed,) = (await handle.response()).embeds
+        assert embed["title"] == title, typed
+
+
 async def test_private_answers_are_ephemeral(bot: PaperclubBot, standin: StandIn,
                                              guild: Guild) -> None:
     handle = await standin.slash("paper", {"query": "grokking", "private": True}, guild=guild)
@@ -247,7 +262,9 @@ async def test_catalog_stats(bot: PaperclubBot, standin: StandIn, guild: Guild) 
     handle = await standin.slash("catalog stats", guild=guild)
     (embed,) = (await handle.response()).embeds
     assert "**30** papers" in embed["description"]
-    assert {f["name"]: f["value"] for f in embed["fields"]}["ICML 2026 · main"] == "16"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["ICML 2026 · Main track"] == "16"
+    assert fields["ICML 2026 · Workshop"] == "12"
 
 
 async def test_catalog_reload_is_for_the_owner_only(bot: PaperclubBot, standin: StandIn,

@@ -60,3 +60,17 @@ async def test_forget_me_erases_bookmarks_ballots_and_anonymises_suggestions(
     assert f"<@{people.alice.id}>" not in body
     status = await answer(standin, "vote status", guild=guild, user=people.bob)
     assert "1 vote" not in status.embeds[0]["description"]
+
+
+async def test_words_matching_several_papers_bookmark_nothing_and_list_them(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """Issue 21: `/bookmark paper:learning` took one arbitrary match of many."""
+    asked = await answer(standin, "bookmark", {"paper": "learning"}, guild=guild, user=people.alice)
+    assert asked.content.startswith("Which paper do you mean by **learning**?")
+    choices = [line.split("`")[1] for line in asked.content.splitlines()[1:]]
+    assert len(choices) >= 2
+    listed = await answer(standin, "bookmarks", {}, guild=guild, user=people.alice)
+    assert not any(choice in listed.content for choice in choices)
+    picked = await answer(standin, "bookmark", {"paper": choices[1]}, guild=guild,
+                          user=people.alice)
+    assert picked.content.startswith("Added **")

@@ -92,6 +92,41 @@ async def test_words_instead_of_an_id_schedule_the_best_match(
     assert "Grokking" in event["name"]
 
 
+async def test_an_arxiv_id_schedules_that_paper_and_ambiguous_words_schedule_nothing(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """Issue 21: `math/0309136` once scheduled a public event for the top search hit (another
+    paper); words that match several papers must ask which, and create nothing."""
+    added = await standin.slash("catalog add", {"link": "math/0309136"}, guild=guild,
+                                user=people.bob)
+    assert (await added.reply()).content.startswith("Added `math/0309136")
+    posted = len(_posts(standin, guild.channel("general")))
+    vague = await standin.slash("session schedule", {"paper": "learning",
+                                                     "when": "2026-12-03 18:00"},
+                                guild=guild, user=people.bob)
+    asked = (await vague.followup()).content
+    assert asked.startswith("Which paper do you mean by **learning**?")
+    assert asked.count("\n• `") >= 2
+    assert standin.scheduled_events(guild) == []
+    assert len(_posts(standin, guild.channel("general"))) == posted  # no announcement
+    for reference in ("math/0309136", "arXiv:math.GT/0309136v2",
+                      "https://arxiv.org/abs/math/0309136v1"):
+        handle = await standin.slash("session schedule", {"paper": reference,
+                                                          "when": "2026-12-03 18:00"},
+                                     guild=guild, user=people.bob)
+        assert "Scheduled session" in (await handle.followup()).content
+    events = standin.scheduled_events(guild)
+    assert len(events) == 3 and all("Knot Floer Homology" in e["name"] for e in events)
+
+
+async def test_an_arxiv_id_not_in_the_catalog_is_not_searched_for(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    handle = await standin.slash("session schedule", {"paper": "2401.01234",
+                                                      "when": "2026-12-03 18:00"},
+                                 guild=guild, user=people.bob)
+    assert (await handle.followup()).content.startswith("`2401.01234` is not in the catalog")
+    assert standin.scheduled_events(guild) == []
+
+
 async def test_a_link_makes_an_external_event_and_move_and_cancel_follow(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, paper: Paper) -> None:
     await _schedule(standin, guild, people, paper, link="https://meet.example.org/rg")

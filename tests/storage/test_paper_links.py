@@ -195,3 +195,17 @@ async def test_json_lines_round_trip_through_the_database(db: Database, tmp_path
     assert report.counts.added == 3 and report.errors == []
     assert [dumps(p) + "\n" async for p in store.iter_papers()] == lines
     assert [p async for p in store.iter_papers()] == papers
+
+
+async def test_a_paper_is_found_by_its_arxiv_id_or_its_doi_in_any_case(backend: Backend) -> None:
+    store = backend.papers()
+    old_style = arxiv_paper("Knot Floer Homology and the Four-Ball Genus", arxiv_id="math/0309136")
+    await store.add_papers([arxiv_paper(), dataclasses.replace(old_style, links=Links(
+        arxiv_id="math/0309136", arxiv_version=2, doi="10.2140/GT.2003.7.615"))])
+    found = await store.by_link(arxiv_id="math/0309136")
+    assert found is not None and found.id == old_style.id
+    by_doi = await store.by_link(doi="10.2140/gt.2003.7.615")
+    assert by_doi is not None and by_doi.id == old_style.id
+    assert await store.by_link(arxiv_id="math/0309137") is None
+    assert await store.by_link(doi="10.2140/other") is None
+    assert await store.by_link() is None

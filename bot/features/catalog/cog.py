@@ -20,12 +20,15 @@ from bot.features.papers.card_view import CARD_COLOUR, escape
 from bot.features.papers.results_view import LiveViews
 from bot.shared.messages import t
 from domain.arxiv_ids import find_arxiv_ids
+from domain.paper import Track
 
 if TYPE_CHECKING:
     from bot.bundle import Services
 
 ADD_MENU = "Add paper to paperclub"
 LINK_LIMIT = 1000
+TRACK_KEYS = {Track.MAIN.value: "card.main_track", Track.WORKSHOP.value: "card.workshop"}
+"""How `/catalog stats` names a track (anything else is "track not given")."""
 
 
 class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The paper catalog"):
@@ -89,7 +92,8 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
                               description=description)
         for venue in stats.venues[:25]:
             name = " ".join(str(p) for p in (venue.conference or "?", venue.year or "") if p)
-            embed.add_field(name=escape(f"{name} · {venue.track}"), value=str(venue.papers))
+            track = t(lang, TRACK_KEYS.get(venue.track, "catalog.track.unknown"))
+            embed.add_field(name=f"{escape(name)} · {track}", value=str(venue.papers))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="reload", description="Reload the catalog file (bot owner only)")

@@ -17,6 +17,7 @@ from bot.features.export.formats import (
     fit_export,
     markdown,
 )
+from bot.features.papers.lookup import PAPER_ID, PaperLookup
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import titles_in_order
 from bot.features.papers.search import SearchOutcome, SearchService
@@ -134,11 +135,19 @@ class Selection:
 
 
 async def select_by_ids(search: SearchService, ids: Sequence[str]) -> Selection:
-    """The papers with these public ids (case and spaces ignored), each once, in order."""
-    wanted = list(dict.fromkeys(i.strip().lower() for i in ids if i.strip()))
-    found = {paper.id: paper for paper in await search.papers(wanted)}
-    return Selection([found[i] for i in wanted if i in found],
-                     [i for i in wanted if i not in found])
+    """The papers these references name exactly (a public id in any case, an arXiv id or link,
+    a DOI, an exact title: `PaperLookup.identify`), each once, in order; never a search."""
+    lookup = PaperLookup(search)
+    papers: dict[str, Paper] = {}
+    missing: list[str] = []
+    for reference in dict.fromkeys(i.strip() for i in ids if i.strip()):
+        named = (await lookup.identify(reference)).paper
+        if named is None:
+            missing.append(reference.lower() if PAPER_ID.fullmatch(reference.lower())
+                           else reference)
+        else:
+            papers.setdefault(named.id, named)
+    return Selection(list(papers.values()), missing)
 
 
 async def select_by_query(search: SearchService, text: str, limit: int) -> Selection:

@@ -43,7 +43,7 @@ def new_papers_message(papers: Sequence[tuple[Paper, Sequence[str]]], guild_name
     """One DM per load: at most 10 papers listed, then how many more."""
     lines = [t(lang, "notify.new_papers", guild=escape(guild_name))]
     for paper, topics in papers[:MAX_LISTED]:
-        title = titles_in_order(paper, lang.chinese)[0]
+        title = titles_in_order(paper, lang.chinese, lang)[0]
         lines.append(f"• **{escape(fit(title, 200))}** — {escape(', '.join(topics))} "
                      f"(`/paper {paper.id}`)")
     if len(papers) > MAX_LISTED:

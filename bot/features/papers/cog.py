@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -17,13 +16,13 @@ from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import AbstractButton, escape, paper_message
+from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
 from bot.features.papers.results_view import LiveViews, ResultsView
 from bot.features.papers.search import Strategy
 from bot.shared.lang import Lang
 from bot.shared.messages import t
-from domain.paper import PAPER_ID_CHARS
 
 if TYPE_CHECKING:
     from bot.bundle import Services
@@ -35,7 +34,6 @@ RESULT_LIMIT = 50
 DEFER_AFTER_SECONDS = 1.5
 BUSY_LOOKUPS = 8
 """Lookups in flight beyond which a new one is deferred at once."""
-PAPER_ID = re.compile(rf"[0-9a-f]{{{PAPER_ID_CHARS}}}")
 
 
 class Deadline:
@@ -104,13 +102,16 @@ class PapersCog(commands.Cog):
         """One match: its card. Several: a paged list. None: suggestions."""
         lang = lang_of(interaction)
         text_query = (query or "").strip()
-        if PAPER_ID.fullmatch(text_query):
-            paper = await self.services.search.paper(text_query)
-            if paper is not None:
-                embed, view = paper_message(paper, lang)
+        if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
+            named = await PaperLookup(self.services.search).identify(text_query)
+            if named.paper is not None:
+                embed, view = paper_message(named.paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
                               view=self.bot.track(view))
                 return
+            if named.identifier:
+                raise UserFacingError(t(lang, "lookup.not_in_catalog",
+                                        ref=named.identifier[:100]))
         try:
             parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
         except QueryError as exc:

@@ -49,7 +49,7 @@ def _honour(value: str) -> str:
     for honour in HONOURS:
         if lowered in {honour, honour + "s"}:
             return honour
-    raise QueryError("query.honours", honours=", ".join(HONOURS))
+    raise QueryError("query.honours", honours=", ".join(f"`{h}`" for h in HONOURS))
 
 
 def _year(value: str) -> int:

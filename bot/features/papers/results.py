@@ -17,8 +17,7 @@ SELECT_LABEL_LIMIT = 100
 SELECT_DESCRIPTION_LIMIT = 100
 PER_PAGE = 5
 
-def titles_in_order(paper: Paper, chinese_first: bool,
-                    lang: Lang = Lang.ZH_HANS) -> tuple[str, str]:
+def titles_in_order(paper: Paper, chinese_first: bool, lang: Lang) -> tuple[str, str]:
     """(first, second) title for a reader or typist of Chinese or English; the Chinese title in
     Traditional characters for a zh-TW reader."""
     title_zh = chinese_for(paper.title_zh, lang)
@@ -27,7 +26,7 @@ def titles_in_order(paper: Paper, chinese_first: bool,
     return paper.title_en, title_zh
 
 
-def choice_name(paper: Paper, chinese_first: bool, lang: Lang = Lang.ZH_HANS) -> str:
+def choice_name(paper: Paper, chinese_first: bool, lang: Lang) -> str:
     """An autocomplete choice: the title in the typed language, at most 100 characters."""
     first, second = titles_in_order(paper, chinese_first, lang)
     label = f"{first} — {second}" if second else first
@@ -101,7 +100,8 @@ def describe_filters(filters: Filters, lang: Lang, escape: Callable[[str], str])
     if filters.author:
         parts.append(t(lang, "filter.author", author=escape(" ".join(filters.author))))
     if filters.honour:
-        parts.append(t(lang, "filter.honour", honour=filters.honour))
+        honour = filters.honour if lang is Lang.EN else t(lang, f"card.honour.{filters.honour}")
+        parts.append(t(lang, "filter.honour", honour=honour))
     if filters.year is not None:
         parts.append(t(lang, "filter.year", year=filters.year))
     return " · ".join(parts)

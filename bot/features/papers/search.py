@@ -99,6 +99,10 @@ class SearchService:
         """One paper by its public id."""
         return await self._store.get(public_id)
 
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
+        """One paper by its arXiv id (without version) or its DOI."""
+        return await self._store.by_link(arxiv_id=arxiv_id, doi=doi)
+
     async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
         """Conference and workshop names containing `text`, for the `venue` option."""
         return await self._store.venue_names(text, limit)

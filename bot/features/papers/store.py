@@ -57,6 +57,10 @@ class PaperStore(Protocol):
         """One paper by its public id."""
         ...
 
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
+        """The paper with this arXiv id (without version) or this DOI (any case), if any."""
+        ...
+
     async def search(
         self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
     ) -> list[SearchHit]:

@@ -77,7 +77,10 @@ class QueueCog(commands.Cog):
         lang = lang_of(interaction)
         added = ""
         arxiv = find_arxiv_ids(paper).found
-        if arxiv:
+        known = await self.services.search.by_link(arxiv_id=arxiv[0].id) if arxiv else None
+        if known is not None:  # already in the catalog: anyone may suggest it
+            paper = known.id
+        elif arxiv:
             await may_add(interaction, self.services)
             await interaction.response.defer(thinking=True)  # arXiv may make us wait seconds
             report = await self.services.adding.add_scanned(IdScan(arxiv[:1], ()))

@@ -13,7 +13,7 @@ from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond, safe_send
-from bot.client.tree import UserFacingError, lang_of
+from bot.client.tree import UserFacingError, lang_of, refusal_reply
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape
 from bot.features.sessions.delivery import DeliveryFailed
@@ -77,7 +77,7 @@ class SessionCog(ServiceGroupCog, group_name="session",
             return UserFacingError(t(lang, "session.discord_refused",
                                      reason=escape(render_reason(lang, exc.reason))))
         assert isinstance(exc, Refusal)
-        return UserFacingError(exc.text(lang))
+        return UserFacingError(refusal_reply(exc, lang))
 
     @app_commands.command(name="schedule", description="Schedule a session about a paper")
     @app_commands.describe(paper="Title words or the paper's id",

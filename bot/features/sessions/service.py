@@ -68,7 +68,7 @@ class SessionService:
 
         Refused (nothing kept) when the paper is unknown, the time is malformed or past, or
         Discord refuses the event or the announcement."""
-        paper = await self.lookup.resolve(paper_id)  # an id from autocomplete, or words
+        paper = await self.lookup.resolve(paper_id)  # named exactly, or the only match: no guess
         if paper is None:
             raise Refusal("session.paper_unknown")
         zone = await self.group.zone(guild_id)

@@ -65,7 +65,7 @@ class SubscriptionsCog(commands.Cog):
             done = await self.services.subscriptions.subscribe(
                 interaction.guild_id or 0, interaction.user.id, topic, Delivery(delivery))
         except TopicError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(exc.text(lang)) from None
         shown = escape(done.topic)
         if done.result is AddResult.DUPLICATE:
             text = t(lang, "subs.duplicate", topic=shown)
@@ -75,7 +75,7 @@ class SubscriptionsCog(commands.Cog):
         elif done.result is AddResult.LIMIT:
             text = t(lang, "subs.limit", limit=MAX_TOPICS_PER_MEMBER)
         else:
-            examples = "".join(f"\n• {escape(fit(titles_in_order(p, lang.chinese)[0], 150))}"
+            examples = "".join(f"\n• {escape(fit(titles_in_order(p, lang.chinese, lang)[0], 150))}"
                                for p in done.examples)
             text = t(lang, "subs.added_examples" if examples else "subs.added", topic=shown,
                      delivery=t(lang, DELIVERY_KEYS[Delivery(delivery)]),
@@ -160,7 +160,7 @@ class SubscriptionsCog(commands.Cog):
             overview = await self.services.subscriptions.admin_overview(
                 interaction.guild_id or 0, topic)
         except TopicError as exc:
-            raise UserFacingError(str(exc)) from None
+            raise UserFacingError(exc.text(lang)) from None
         embed = discord.Embed(title=t(lang, "admin.title"), colour=CARD_COLOUR)
         if topic is None:
             counts = overview.topic_counts

@@ -16,6 +16,7 @@ from bot.features.subscriptions.topic_match import (
     TopicIndex,
     normalise_topic,
 )
+from bot.shared.messages import Refusal
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from domain.subscriptions import AddResult, Delivery, Forgotten, Subscription
@@ -28,8 +29,8 @@ SUGGESTIONS = 25
 SUGGESTION_SOURCE_LIMIT = 10
 
 
-class TopicError(ValueError):
-    """A topic that cannot be subscribed to; the message is safe to show."""
+class TopicError(Refusal):
+    """A topic that cannot be subscribed to, said in the reader's language (`text(lang)`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,15 +84,15 @@ def checked_topic(text: str) -> tuple[str, str]:
     """(display form, duplicate key) of a topic, or `TopicError` saying what is wrong."""
     topic = tidy(text)
     if not topic:
-        raise TopicError("A topic needs at least one word, an author or a venue.")
+        raise TopicError("subs.topic_empty")
     if len(topic) > MAX_TOPIC_CHARS:
-        raise TopicError(f"A topic can be at most {MAX_TOPIC_CHARS} characters.")
+        raise TopicError("subs.topic_too_long", limit=MAX_TOPIC_CHARS)
     try:
         compiled = CompiledTopic.compile(topic)
     except QueryError as exc:
-        raise TopicError(str(exc)) from None
+        raise TopicError(exc.key, **exc.fields) from None
     if compiled is None:
-        raise TopicError("A topic needs at least one word, an author or a venue.")
+        raise TopicError("subs.topic_empty")
     return topic, normalise_topic(topic)
 
 

@@ -53,7 +53,7 @@ def test_every_card_is_within_discord_limits(paper: Paper, lang: Lang, note: str
 @given(paper=papers, chinese=st.booleans(), lang=st.sampled_from(list(Lang)))
 def test_choices_labels_and_pages_are_within_limits(paper: Paper, chinese: bool,
                                                     lang: Lang) -> None:
-    assert 0 < len(choice_name(paper, chinese)) <= CHOICE_NAME_LIMIT
+    assert 0 < len(choice_name(paper, chinese, lang)) <= CHOICE_NAME_LIMIT
     label, description = option_label(paper, lang)
     assert 0 < len(label) <= 100 and len(description) <= 100
     page = result_page([paper] * 5, 1, 12, "q" * 500, lang, lambda s: s)
@@ -63,7 +63,7 @@ def test_choices_labels_and_pages_are_within_limits(paper: Paper, chinese: bool,
 
 def test_a_title_of_only_whitespace_still_names_its_choice() -> None:
     paper = Paper(title_en="\r", title_zh="", authors=())
-    assert choice_name(paper, False) == paper.id
+    assert choice_name(paper, False, Lang.EN) == paper.id
     assert option_label(paper, Lang.EN)[0] == paper.id
 
 

@@ -124,7 +124,7 @@ async def test_without_a_presenter_the_rotation_proposes_one(world: World) -> No
 
 
 async def test_a_refused_schedule_keeps_nothing(world: World) -> None:
-    for text, when, key in (("0" * 16, WHEN, "session.paper_unknown"),
+    for text, when, key in (("0" * 16, WHEN, "lookup.not_in_catalog"),
                             (PAPER.id, "2026-11-30 10:00", "session.when.past"),
                             (PAPER.id, "tomorrow", "session.when.format")):
         with pytest.raises(Refusal) as refusal:
