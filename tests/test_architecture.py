@@ -16,7 +16,8 @@ DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_vie
 """Modules of a feature folder that speak Discord: its cogs, views, posters and senders."""
 SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
-                          "forget", "reminders", "bookmarks", "history", "store"})
+                          "forget", "reminders", "bookmarks", "history", "store", "scheduler",
+                          "followers"})
 """Modules of a feature folder that run its use cases: services, ports and their stores."""
 
 

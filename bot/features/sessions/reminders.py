@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import partial
 
-from bot.features.digest.service import HISTORY_MARGIN
+from bot.features.digest.scheduler import HISTORY_MARGIN
 from bot.features.sessions.delivery import DeliveryFailed, Reminder, SessionPoster
 from bot.features.sessions.plan import DEFAULT_REMINDER_GRACE, MAX_OFFSET_MINUTES, plan_reminders
 from bot.shared.clock import Clock
