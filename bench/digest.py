@@ -49,7 +49,7 @@ from bench.rate import (
 )
 from bench.report import progress, publish
 from bot.client.bot import PaperclubBot
-from bot.features.digest.service import Outcome
+from bot.features.digest.scheduler import Outcome
 from bot.settings import load_settings
 from bot.shared.lang import Lang
 from bot.shared.messages import render_reason
@@ -195,9 +195,9 @@ async def _save_configs(db_path: Path, guilds: list[Guild]) -> None:
 
 def _pacing_off(bot: PaperclubBot) -> bool:
     """Turn off the digest's own request pacing, if it has one: the baseline is pure overhead."""
-    if not hasattr(bot.services.digest, "_pace"):
+    if not hasattr(bot.services.digest_scheduler, "_pace"):
         return False
-    bot.services.digest._pace = contextlib.nullcontext()  # type: ignore[assignment]
+    bot.services.digest_scheduler._pace = contextlib.nullcontext()  # type: ignore[assignment]
     return True
 
 
@@ -216,7 +216,7 @@ async def _timed_tick(bot: PaperclubBot, standin: StandIn, limiter: RecordingLim
     outcomes: list[Outcome] = []
     try:
         async with asyncio.timeout(timeout):
-            outcomes = await bot.services.digest.tick()
+            outcomes = await bot.services.digest_scheduler.tick()
     except TimeoutError:
         result.timed_out = True
         result.tick_error = f"timed out after {timeout:.0f} s"

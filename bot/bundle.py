@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
+from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.export.service import ExportService
 from bot.features.feeds.service import FeedService
@@ -30,6 +31,9 @@ class Services:
     search: SearchService
     catalog: CatalogService
     digest: DigestService
+    """The paper of the day's settings and admin commands."""
+    digest_scheduler: DigestScheduler
+    """The paper of the day's scheduled turn: claims, posting, recovery."""
     subscriptions: SubscriptionService
     sync_record: SyncRecord
     queue: QueueService

@@ -21,6 +21,7 @@ from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
 from bot.features.digest.poster import DiscordDigestPoster
+from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.digest.store import DigestStore
 from bot.features.export.service import ExportService
@@ -195,7 +196,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             notifier = Notifier(subscriptions, outbox, sender)
             # after a load or add: subscribers hear of new papers, the typo vocabulary is rebuilt
             catalog.announcer, catalog.on_change = notifier, search.prepare
-            digest = DigestService(
+            digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
@@ -204,7 +205,10 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
-                            digest=digest, subscriptions=subscriptions, sync_record=sync_record,
+                            digest=DigestService(digests, papers, digest_scheduler, clock=clock,
+                                                 history=history_store),
+                            digest_scheduler=digest_scheduler,
+                            subscriptions=subscriptions, sync_record=sync_record,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
                                               DiscordVoteAnnouncer(client), clock,

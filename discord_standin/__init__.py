@@ -21,20 +21,8 @@ from .commandline import SlashLine, parse_slash
 from .faults import Fault, FaultRule, GlobalRateLimiter, Stall
 from .gateway import GatewayStats
 from .interactions import Callback, CallbackType, InteractionHandle, OptionValue
-from .model import (
-    Channel,
-    ChannelType,
-    Guild,
-    Member,
-    Message,
-    MessageFlag,
-    Overwrite,
-    Permission,
-    Pings,
-    Role,
-    User,
-    resolve_pings,
-)
+from .messages import Message, MessageFlag, Pings, resolve_pings
+from .model import Channel, ChannelType, Guild, Member, Overwrite, Permission, Role, User
 from .render import render_callback, render_message
 from .rest import RecordedRequest
 from .server import StandIn

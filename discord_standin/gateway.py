@@ -322,7 +322,7 @@ class Gateway:
     async def _resume(self, conn: Connection, data: JSONObject) -> Session | None:
         session = self.sessions.get(str(data.get("session_id")))
         seq = int(data.get("seq") or 0)
-        if session is None or not self._can_resume(session, str(data.get("token")), seq):
+        if session is None or not can_resume(session, str(data.get("token")), seq):
             self.stats.invalid_sessions += 1
             await conn.send({"op": Op.INVALID_SESSION, "d": False, "s": None, "t": None})
             self._notify()
@@ -337,12 +337,6 @@ class Gateway:
         self.stats.resumes += 1
         self._notify()
         return session
-
-    @staticmethod
-    def _can_resume(session: Session, token: str, seq: int) -> bool:
-        """Valid, same token, and nothing the client missed has been dropped from the buffer."""
-        oldest = session.events[0]["s"] if session.events else session.seq + 1
-        return session.valid and session.token == token and seq >= oldest - 1
 
     async def _members_chunk(self, session: Session, data: JSONObject) -> None:
         guild_id = str(data.get("guild_id"))
@@ -360,3 +354,9 @@ class Gateway:
                     "not_found": [],
                 },
             )
+
+
+def can_resume(session: Session, token: str, seq: int) -> bool:
+    """Valid, same token, and nothing the client missed has been dropped from the buffer."""
+    oldest = session.events[0]["s"] if session.events else session.seq + 1
+    return session.valid and session.token == token and seq >= oldest - 1

@@ -9,7 +9,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from .interactions import Callback, CallbackType
-from .model import Message, MessageFlag
+from .messages import Message, MessageFlag
 
 _BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
 _SELECT_KINDS = {5: "user", 6: "role", 7: "user or role", 8: "channel"}

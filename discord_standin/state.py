@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .messages import Message, MessageFlag, resolve_pings
 from .model import (
     ALL_PERMISSIONS,
     CHAT_PERMISSIONS,
@@ -16,13 +17,10 @@ from .model import (
     Guild,
     JSONObject,
     Member,
-    Message,
-    MessageFlag,
     Role,
     User,
     iso_now,
     new_id,
-    resolve_pings,
 )
 
 if TYPE_CHECKING:
@@ -258,8 +256,9 @@ class World:
             kind = int(command.get("type", 1))
             previous = old.get((command["name"], kind))
             result.append(
-                self._stored_command(
-                    command, guild_id, None if previous is None else previous["id"]
+                stored_command(
+                    command, guild_id, None if previous is None else previous["id"],
+                    self.application_id,
                 )
             )
         self.commands[guild_id] = result
@@ -271,33 +270,10 @@ class World:
         kind = int(command.get("type", 1))
         for i, old in enumerate(existing):
             if old["name"] == command["name"] and old.get("type", 1) == kind:
-                existing[i] = self._stored_command(command, guild_id, old["id"])
+                existing[i] = stored_command(command, guild_id, old["id"], self.application_id)
                 return existing[i]
-        existing.append(self._stored_command(command, guild_id, None))
+        existing.append(stored_command(command, guild_id, None, self.application_id))
         return existing[-1]
-
-    def _stored_command(
-        self, command: JSONObject, guild_id: int | None, command_id: Any
-    ) -> JSONObject:
-        stored: JSONObject = {
-            "type": 1,
-            "options": [],
-            "default_member_permissions": None,
-            "dm_permission": True,
-            "nsfw": False,
-            "contexts": None,
-            "integration_types": [0],
-            "name_localizations": None,
-            "description": "",
-            "description_localizations": None,
-            **command,
-            "id": command_id or str(new_id()),
-            "application_id": str(self.application_id),
-            "version": str(new_id()),
-        }
-        if guild_id is not None:
-            stored["guild_id"] = str(guild_id)
-        return stored
 
     def find_command(self, name: str, guild_id: int | None, *, kind: int = 1) -> JSONObject | None:
         """The command a user would see: the guild's own first, then the global one."""
@@ -307,3 +283,28 @@ class World:
                 if command["name"] == name and command.get("type", 1) == kind:
                     return command
         return None
+
+
+def stored_command(
+    command: JSONObject, guild_id: int | None, command_id: Any, application_id: int
+) -> JSONObject:
+    """A registered command as Discord stores it: its defaults filled in, with ids."""
+    stored: JSONObject = {
+        "type": 1,
+        "options": [],
+        "default_member_permissions": None,
+        "dm_permission": True,
+        "nsfw": False,
+        "contexts": None,
+        "integration_types": [0],
+        "name_localizations": None,
+        "description": "",
+        "description_localizations": None,
+        **command,
+        "id": command_id or str(new_id()),
+        "application_id": str(application_id),
+        "version": str(new_id()),
+    }
+    if guild_id is not None:
+        stored["guild_id"] = str(guild_id)
+    return stored

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .model import JSONObject, MessageFlag, walk_components
+from .messages import MessageFlag, walk_components
+from .model import JSONObject
 
 Path = tuple[str | int, ...]
 

@@ -16,7 +16,8 @@ DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_vie
 """Modules of a feature folder that speak Discord: its cogs, views, posters and senders."""
 SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
-                          "forget", "reminders", "bookmarks", "history", "store"})
+                          "forget", "reminders", "bookmarks", "history", "store", "scheduler",
+                          "followers"})
 """Modules of a feature folder that run its use cases: services, ports and their stores."""
 
 
@@ -374,3 +375,30 @@ def test_each_command_makes_one_service_call() -> None:
                 if len(calls) > 1 and (feature, handler.name) not in SEVERAL_SERVICE_CALLS:
                     several[f"{feature}/{path.name} {cls.name}.{handler.name}"] = calls
     assert several == {}
+
+
+MODULE_LINE_LIMIT = 450
+CLASS_LINE_LIMIT = 250
+SIZED_PACKAGES = ("bot", "domain", "storage", "discord_standin", "arxiv_standin")
+def _oversized() -> tuple[dict[str, int], dict[str, int]]:
+    """Production modules over `MODULE_LINE_LIMIT` lines and classes over `CLASS_LINE_LIMIT`."""
+    modules: dict[str, int] = {}
+    classes: dict[str, int] = {}
+    for package in SIZED_PACKAGES:
+        for path in _modules(package):
+            where = path.relative_to(ROOT).as_posix()
+            text = path.read_text(encoding="utf-8")
+            if (lines := len(text.splitlines())) > MODULE_LINE_LIMIT:
+                modules[where] = lines
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.ClassDef) and node.end_lineno is not None and (
+                        size := node.end_lineno - node.lineno + 1) > CLASS_LINE_LIMIT:
+                    classes[f"{where}:{node.name}"] = size
+    return modules, classes
+
+
+def test_no_module_or_class_is_too_long() -> None:
+    """No production module over 450 lines, no class over 250: a longer one does two jobs."""
+    modules, classes = _oversized()
+    assert modules == {}
+    assert classes == {}

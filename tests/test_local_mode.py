@@ -77,7 +77,7 @@ async def test_a_post_made_between_commands_is_printed_when_it_happens(
         await session.command("/digest set channel:#papers time:09:00 timezone:UTC")
         config = await session.bot.services.digest.config(session.guild.id)
         assert config is not None
-        await session.bot.services.digest.post_now(config)  # as the scheduler would
+        await session.bot.services.digest_scheduler.post_now(config)  # as the scheduler would
         async with asyncio.timeout(10):
             while not any(line.startswith("[#papers]") for line in out):
                 await asyncio.sleep(0.05)

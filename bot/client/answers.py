@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.client.cog_host import CogHost
 from bot.client.respond import respond
 from bot.client.tree import lang_of
-from bot.client.ui.pages import PagesView, page_embed
+from bot.client.ui.pages import PagedMenu, TextPages, page_embed
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape
 from bot.features.papers.query import QueryError, parse_query
@@ -77,6 +77,6 @@ async def send_pages(bot: CogHost, interaction: discord.Interaction,
     if len(pages) == 1:
         await respond(interaction, embed=page_embed(pages[0]), ephemeral=ephemeral)
         return
-    view = PagesView(owner=interaction.user, pages=pages, lang=lang)
-    view.message = await respond(interaction, embed=view.embed(), view=bot.track(view),
+    view = PagedMenu(TextPages(pages), owner=interaction.user, lang=lang)
+    view.message = await respond(interaction, embed=await view.render(), view=bot.track(view),
                                  ephemeral=ephemeral)

@@ -144,7 +144,7 @@ class PaperclubBot(commands.AutoShardedBot):
         Each runs on its own, so a failing one never holds the other back."""
         if self.is_ready() and not self.is_closed():
             async with self._tick_lock:
-                for tick in (self.services.digest.tick, self.services.votes.tick,
+                for tick in (self.services.digest_scheduler.tick, self.services.votes.tick,
                              self.services.reminders.tick):
                     try:
                         await tick()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..interactions import Callback, CallbackType, InteractionHandle, InteractionType
-from ..model import JSONObject, Message, MessageFlag
+from ..messages import Message, MessageFlag
+from ..model import JSONObject
 from ..validation import check_choices
 from .resource import Resource
 from .routing import ApiError, Call, Result, Route, form_error

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..gateway import Intent
-from ..model import Channel, JSONObject, Message, Permission
+from ..messages import Message
+from ..model import Channel, JSONObject, Permission
 from ..state import World
 from ..validation import check_message, is_empty_message
 from .routing import ApiError, Call, Dispatch, Route, form_error

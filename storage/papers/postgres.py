@@ -1,7 +1,8 @@
 """PostgreSQL implementation of `PaperStore`: the catalog and its `tsvector` search.
 
 A load runs in one transaction (readers see the old catalog until it commits, MVCC) under a
-transaction-scoped advisory lock, so one load at a time: another gets `CatalogLoadRunning`.
+transaction-scoped advisory lock, so one load at a time: another gets `CatalogLoadRunning`
+(`storage.papers.postgres_loading`).
 Search mirrors `SqlitePaperStore.search` step by step (see `storage.papers.postgres_search`).
 """
 
@@ -24,48 +25,35 @@ from domain.catalog import (
 )
 from domain.paper import Paper
 from domain.query import Filters, SearchQuery
-from domain.storage_faults import CatalogLoadRunning
 from domain.text import title_key
-from storage.papers.classify import LoadClassifier
-from storage.papers.fts import RANK_WINDOW, index_row
+from storage.papers.fts import RANK_WINDOW
 from storage.papers.identity import add_by_identity, added_tally
 from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
+from storage.papers.postgres_loading import PgRows, load_prepared, take_load_slot
 from storage.papers.postgres_search import (
     HEADLINE,
     _Match,
     _Phrase,
     match_query,
     phrase_query,
-    tsvector_literal,
 )
 from storage.papers.prepared import (
-    STORED_COLUMNS,
     PreparedPaper,
-    content_hash,
-    paper_values,
     prepared_batches,
 )
 from storage.papers.rows import (
-    LINK_COLUMNS,
     PAPER_COLUMN_COUNT,
     PAPER_COLUMNS,
     READ_BATCH,
     hit_from_row,
     paper_from_row,
 )
-from storage.postgres.database import PgDatabase, rows_affected
+from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import HEAD_WEIGHTS
 from storage.times import utc_timestamp
 
-_LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
 _PAPER_COLUMNS = PAPER_COLUMNS
-_STORED = (
-    "id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
-    "added_at, updated_at, search, search_tokens"
-)
-_STORED_COUNT = _STORED.count(",") + 1
 _CANDIDATE = "p.id, p.search, p.search_tokens, p.title_key"
-_GIN_INDEXES = ("papers_search", "paper_heads_head")
 _HEAD_CANDIDATE = "SELECT h.id, h.head AS search, h.search_tokens"
 assert "{" + ",".join(HEADLINE.lower()) + "}" == HEAD_WEIGHTS, \
     "paper_heads must hold exactly the headline weight letters"
@@ -120,79 +108,18 @@ class PgPaperStore:
 
     async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
                             source: LoadSource, prune: bool = False) -> LoadCounts:
-        """Upsert every paper in one transaction; `prune` removes the source's others."""
-        counts = LoadCounts()
-        async with self._db.transaction() as conn:
-            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
-                raise CatalogLoadRunning("the catalog is being reloaded by another process; "
-                                         "try again when that load has finished")
-            next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
-            classifier = LoadClassifier(source.name, counts, next_id)
-            await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
-            async for batch in batches:
-                await self._write(conn, classifier, batch)
-            if prune:
-                status = await conn.execute(
-                    "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
-                    "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
-                counts.removed = rows_affected(status)
-            await conn.execute(
-                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
-                "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                source.name, source.listing_query, utc_timestamp(), counts.added,
-                counts.updated, counts.unchanged, counts.removed,
-                source.rejected + len(counts.duplicates) + len(counts.id_collisions))
-        await self._refresh_planner_figures()
-        return counts
-
-    async def _refresh_planner_figures(self) -> None:
-        """After a load, what the planner knows of the search tables and their GIN indexes'
-        pending entries: without it, searches right after a big load were planned on the old
-        catalog's figures (or none) until autovacuum came by."""
-        async with self._db.transaction() as conn:
-            for index in _GIN_INDEXES:
-                await conn.execute("SELECT gin_clean_pending_list($1::regclass)", index)
-            await conn.execute("ANALYZE papers, paper_heads")
-
-    async def _write(self, conn: asyncpg.Connection, classifier: LoadClassifier,
-                     batch: Sequence[PreparedPaper]) -> None:
-        keys = [item.key for item in batch]
-        found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await conn.fetch(
-            f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
-            "FROM papers WHERE title_key = ANY($1)", keys)}
-        arxiv_ids = [item.arxiv_id for item in batch if item.arxiv_id]
-        holders = {str(row[0]): str(row[1]) for row in await conn.fetch(
-            "SELECT arxiv_id, title_key FROM papers WHERE arxiv_id = ANY($1)", arxiv_ids)}
-        taken = {str(row[0]) for row in await conn.fetch(
-            "SELECT public_id FROM papers WHERE public_id = ANY($1) "
-            "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
-        rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
-        searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
-        columns = _STORED.split(", ")
-        updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
-        await conn.executemany(
-            f"INSERT INTO papers ({_STORED}) VALUES ("
-            + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
-            + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT}) "
-            f"ON CONFLICT (id) DO UPDATE SET {updates}",
-            [(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
-        ids = [row[0] for row in rows]
-        await conn.execute("INSERT INTO loaded (id) SELECT unnest($1::bigint[]) "
-                           "ON CONFLICT DO NOTHING", ids)
-        await conn.execute("DELETE FROM paper_honours WHERE paper_id = ANY($1)", ids)
-        await conn.executemany("INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) "
-                               "ON CONFLICT DO NOTHING", honours)
+        """Upsert every paper in one transaction; `prune` removes the source's others
+        (`storage.papers.postgres_loading`)."""
+        return await load_prepared(self._db, batches, source=source, prune=prune)
 
     async def add_papers(self, papers: Sequence[Paper], *,
                          source: str = ADD_SOURCE) -> list[AddOutcome]:
         """Add a few papers in one transaction, each by the identity rules; refused with
         `CatalogLoadRunning` while a load holds the slot. A change is recorded as a load."""
         async with self._db.transaction() as conn:
-            if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
-                raise CatalogLoadRunning("the catalog is being reloaded by another process; "
-                                         "try again when that load has finished")
+            await take_load_slot(conn)
             now = utc_timestamp()
-            rows = _PgRows(conn, source, now)
+            rows = PgRows(conn, source, now)
             outcomes = [await add_by_identity(rows, paper) for paper in papers]
             tally = added_tally(outcomes)
             if tally is not None:
@@ -424,50 +351,3 @@ class _Search:
             more = await self._top(everywhere, limit + len(hits))
             hits += [hit for hit in more if hit.id not in seen][: limit - len(hits)]
         return hits[:limit]
-
-
-class _PgRows:
-    """`PaperRows` on one PostgreSQL transaction."""
-
-    def __init__(self, conn: asyncpg.Connection, source: str, now: str) -> None:
-        self._conn, self._source, self._now = conn, source, now
-
-    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
-        """The row id and paper whose `column` is `value`."""
-        row = await self._conn.fetchrow(
-            f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.{column} = $1", value)
-        return (int(row[PAPER_COLUMN_COUNT]), paper_from_row(row)) if row else None
-
-    async def rewrite(self, rowid: int, paper: Paper) -> None:
-        """Update a stored paper in place, with its index and honours."""
-        await self._write(rowid, paper, "UPDATE")
-
-    async def insert(self, paper: Paper) -> None:
-        """Store a new paper, with its index and honours."""
-        rowid = int(await self._conn.fetchval(
-            "SELECT coalesce(max(id), 0) + 1 FROM papers"))
-        await self._write(rowid, paper, "INSERT")
-
-    async def _write(self, rowid: int, paper: Paper, how: str) -> None:
-        values = paper_values(paper)
-        text, tokens = tsvector_literal(index_row(paper))
-        stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
-                  self._now, self._now, text, tokens)
-        columns = _STORED.split(", ")
-        if how == "INSERT":
-            await self._conn.execute(
-                f"INSERT INTO papers ({_STORED}) VALUES ("
-                + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
-                + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT})", *stored)
-        else:  # the row keeps its id, public id, key, source, line and `added_at`
-            kept = {"id", "public_id", "title_key", "source", "source_line", "added_at"}
-            changed = [(c, v) for c, v in zip(columns, stored, strict=True) if c not in kept]
-            assignments = ", ".join(
-                f"{c} = ${n}" + ("::tsvector" if c == "search" else "")
-                for n, (c, _) in enumerate(changed, start=2))
-            await self._conn.execute(f"UPDATE papers SET {assignments} WHERE id = $1",
-                                     rowid, *(v for _, v in changed))
-        await self._conn.execute("DELETE FROM paper_honours WHERE paper_id = $1", rowid)
-        await self._conn.executemany(
-            "INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [(h, rowid) for h in paper.venue.honours])

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from bot.client.own_posts import carries_marker
-from bot.features.digest.service import digest_marker
+from bot.features.digest.scheduler import digest_marker
 from bot.features.sessions.reminders import reminder_marker
 from bot.features.votes.service import vote_marker
 from domain.feeds import announcement_marker

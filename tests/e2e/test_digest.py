@@ -50,9 +50,9 @@ async def test_set_then_due_time_gives_one_post_and_one_thread(
     reply = await _set(standin, guild, people)
     assert "every day at 09:00 Europe/Berlin" in reply
     assert "Next post: Mon 2026-11-30 09:00" in reply
-    assert [o.status for o in await bot.services.digest.tick()] == ["idle"]
+    assert [o.status for o in await bot.services.digest_scheduler.tick()] == ["idle"]
     clock.advance(hours=1)  # 09:00 Berlin
-    outcomes = await bot.services.digest.tick()
+    outcomes = await bot.services.digest_scheduler.tick()
     assert [o.status for o in outcomes] == ["posted"]
     papers = guild.channel("papers")
     (post,) = _posts(standin, papers)
@@ -62,10 +62,10 @@ async def test_set_then_due_time_gives_one_post_and_one_thread(
     assert post.thread is not None and post.thread.name == fit(embed["title"], 100)
     assert not post.pings.everyone and not post.pings.users
     clock.advance(minutes=1)
-    assert [o.status for o in await bot.services.digest.tick()] == ["idle"]
+    assert [o.status for o in await bot.services.digest_scheduler.tick()] == ["idle"]
     assert len(_posts(standin, papers)) == 1
     clock.advance(days=1)
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     second = _posts(standin, papers)
     assert len(second) == 2
     assert "2 of 30" in second[1].embeds[0]["description"]
@@ -81,10 +81,10 @@ async def test_digest_now_twice_posts_once(bot: PaperclubBot, standin: StandIn, 
     assert "already out" in (await second.followup()).content
     (post,) = _posts(standin, guild.channel("papers"))
     assert post.thread is None
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     assert len(_posts(standin, guild.channel("papers"))) == 1
     await _set(standin, guild, people, thread=True)  # threads on later: no thread on old posts
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     assert standin.message(post.id).thread is None
 
 
@@ -148,7 +148,7 @@ async def test_status_preview_and_off(bot: PaperclubBot, standin: StandIn, guild
     answer = await preview.response()
     assert answer.ephemeral
     assert "Next paper of the day" in answer.embeds[0]["description"]
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     posted_title = _posts(standin, guild.channel("papers"))[0].embeds[0]["title"]
     assert posted_title == answer.embeds[0]["title"]
     status = await standin.slash("digest status", guild=guild, user=people.bob)
@@ -160,7 +160,7 @@ async def test_status_preview_and_off(bot: PaperclubBot, standin: StandIn, guild
     off = await standin.slash("digest off", guild=guild, user=people.bob)
     assert "off" in (await off.response()).content
     clock.advance(days=1)
-    assert await bot.services.digest.tick() == []
+    assert await bot.services.digest_scheduler.tick() == []
     assert len(_posts(standin, guild.channel("papers"))) == 1
 
 
@@ -212,7 +212,7 @@ async def test_one_servers_failures_never_block_another(
                  Fault.missing_permissions(), times=10)
     standin.fail("POST", f"/channels/{second.channel('papers').id}/messages",
                  Fault.unknown_channel(), times=10)
-    outcomes = {o.guild_id: o for o in await bot.services.digest.tick()}
+    outcomes = {o.guild_id: o for o in await bot.services.digest_scheduler.tick()}
     for server, code in ((guild, "50013"), (second, "10003")):
         outcome = outcomes[server.id]
         assert outcome.status == "failed" and outcome.reason is not None
@@ -224,7 +224,7 @@ async def test_one_servers_failures_never_block_another(
     assert "50013" in {f["name"]: f["value"] for f in embed["fields"]}["Recent"]
     for _ in range(2):
         clock.advance(days=1)
-        await bot.services.digest.tick()
+        await bot.services.digest_scheduler.tick()
     config = await bot.services.digest.config(guild.id)
     assert config is not None and config.paused_reason
     notice = await standin.slash("digest status", guild=guild, user=people.bob)
@@ -240,7 +240,7 @@ async def test_429_and_502_on_the_post_give_exactly_one_message(
     path = f"/channels/{guild.channel('papers').id}/messages"
     standin.fail("POST", path, Fault.rate_limited(retry_after=0.05))
     standin.fail("POST", path, Fault.server_error(502), after_processing=True)
-    (outcome,) = await bot.services.digest.tick()
+    (outcome,) = await bot.services.digest_scheduler.tick()
     assert outcome.status == "posted"
     assert len(_posts(standin, guild.channel("papers"))) == 1
     assert len(standin.requests("POST", path)) == 3
@@ -293,7 +293,7 @@ async def test_skip_discussed_leaves_out_what_the_group_discussed(
     assert "skip discussed papers on" in {f["name"]: f["value"] for f in embed["fields"]}["Options"]
     shown = []
     for _ in range(30):  # a whole cycle of the 30 test papers, and into the next
-        await bot.services.digest.post_now(await _config(bot, guild))
+        await bot.services.digest_scheduler.post_now(await _config(bot, guild))
         shown.append(_posts(standin, guild.channel("papers"))[-1].embeds[0]["title"])
         clock.advance(days=1)
     assert discussed.title_en not in " ".join(shown)

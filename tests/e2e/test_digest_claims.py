@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.features.digest.service import digest_nonce
+from bot.features.digest.scheduler import digest_nonce
 from bot.settings import Settings
 from bot.shared.lang import Lang
 from bot.shared.messages import t
@@ -86,11 +86,11 @@ async def test_a_second_process_never_resumes_a_live_claim(
     # The first process's post fails once (500, not carried out): discord.py waits a second
     # and tries again. Meanwhile the second process wakes up and sees the first's claim.
     standin.fail("POST", f"/channels/{papers.id}/messages", Fault.server_error(500))
-    turn = asyncio.create_task(first.services.digest.tick())
+    turn = asyncio.create_task(first.services.digest_scheduler.tick())
     async with asyncio.timeout(5):
         while not standin.requests("POST", f"/channels/{papers.id}/messages"):
             await asyncio.sleep(0.01)
-    assert [o.status for o in await second.services.digest.tick()] != ["posted"]
+    assert [o.status for o in await second.services.digest_scheduler.tick()] != ["posted"]
     assert _sends(standin, papers) == 1  # the second process sent nothing
     assert [o.status for o in await turn] == ["posted"]
     (post,) = _posts(standin, papers)
@@ -111,12 +111,12 @@ async def test_an_expired_claim_is_taken_over_a_live_one_is_not(
     dead = Lease("crashed", clock.now + timedelta(minutes=5))
     await _claim_of_a_dead_process(survivor, guild, TODAY, dead)
     papers = guild.channel("papers")
-    assert [o.status for o in await survivor.services.digest.tick()] == ["idle"]
+    assert [o.status for o in await survivor.services.digest_scheduler.tick()] == ["idle"]
     clock.advance(minutes=4)
-    await survivor.services.digest.tick()
+    await survivor.services.digest_scheduler.tick()
     assert _sends(standin, papers) == 0  # still the crashed process's claim
     clock.advance(minutes=1)  # its lease has run out
-    await survivor.services.digest.tick()
+    await survivor.services.digest_scheduler.tick()
     (post,) = _posts(standin, papers)
     entry = (await _ledger(survivor, guild))[TODAY]
     assert (entry.status, entry.message_id) == ("posted", post.id)
@@ -135,7 +135,7 @@ async def test_a_post_sent_but_not_recorded_is_found_past_other_messages_and_the
     # The post is carried out but its answer is lost; the process dies before recording it.
     standin.fail("POST", f"/channels/{papers.id}/messages", Fault.server_error(502),
                  after_processing=True)
-    turn = asyncio.create_task(crashed.services.digest.tick())
+    turn = asyncio.create_task(crashed.services.digest_scheduler.tick())
     async with asyncio.timeout(5):
         while not _posts(standin, papers):
             await asyncio.sleep(0.01)
@@ -167,7 +167,7 @@ async def test_a_thread_created_but_not_recorded_is_found_on_160004(
     # Discord opens the thread but the answer is lost; discord.py's retry gets 160004.
     standin.fail("POST", f"/channels/{papers.id}/messages/*/threads", Fault.server_error(500),
                  after_processing=True)
-    assert [o.status for o in await bot.services.digest.tick()] == ["posted"]
+    assert [o.status for o in await bot.services.digest_scheduler.tick()] == ["posted"]
     threads = standin.requests("POST", "/threads")
     assert [r.status for r in threads] == [500, 400]
     (post,) = _posts(standin, papers)
@@ -183,7 +183,7 @@ async def test_a_claim_past_the_grace_window_is_skipped_not_posted(
     clock.advance(hours=1)
     await _claim_of_a_dead_process(bot, guild, TODAY, Lease("crashed", clock.now))
     clock.advance(days=2, hours=2)  # back two days later, two hours after the third day's time
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     papers = guild.channel("papers")
     (post,) = _posts(standin, papers)
     ledger = await _ledger(bot, guild)
@@ -220,7 +220,7 @@ async def test_a_thread_missing_after_a_crash_is_named_in_the_servers_language(
                 lease=Lease("crashed", clock.now)))
             post = await standin.say(papers, people.alice, "the post of the crashed process")
             await digests.mark_posted(guild.id, TODAY, post.id)
-            await paperclub.services.digest.tick()
+            await paperclub.services.digest_scheduler.tick()
             entry = (await _ledger(paperclub, guild))[TODAY]
             thread = standin.message(post.id).thread
             assert thread is not None and entry.thread_id == thread.id

@@ -69,7 +69,7 @@ async def _prepare(db_path: Path, guild: Guild, readers: list[User],
         await load_catalog(papers, ROOT / "bot" / "data" / "icml2026.txt")
         digests = SqliteDigestStore(db)
         await digests.save_config(config)
-        service = DigestService(digests, papers, poster=None)  # type: ignore[arg-type]
+        service = DigestService(digests, papers, scheduler=None)  # type: ignore[arg-type]
         preview = await service.preview(config)
         assert preview is not None
         topic = "author:" + preview[0].authors[0].split()[-1]

@@ -36,7 +36,7 @@ async def test_every_member_recorded_as_told_was_pinged(
         assert config is not None
         await bot.services.digest.digests.save_config(dataclasses.replace(config, thread=False))
     readers = await _mention_subscribers(bot, guild, topic, count)
-    (outcome,) = await bot.services.digest.tick()
+    (outcome,) = await bot.services.digest_scheduler.tick()
     assert outcome.status == "posted", outcome.reason
     await bot.background_done()
     papers = guild.channel("papers")

@@ -110,7 +110,7 @@ async def test_digest_mentions_exactly_the_matching_members_and_dms_the_others(
     await _sub(standin, guild, people.bob, topic, "dm")
     await _sub(standin, guild, people.carol, topic, "dm")  # DMs closed
     await _sub(standin, guild, people.bob, "qqqqzzzz unrelated", "mention")
-    (outcome,) = await bot.services.digest.tick()
+    (outcome,) = await bot.services.digest_scheduler.tick()
     assert outcome.status == "posted"
     await bot.background_done()
     (post,) = [m for m in standin.messages(guild.channel("papers")) if m.embeds]
@@ -167,7 +167,7 @@ async def test_two_servers_with_the_same_topic_stay_isolated(
     options: dict[str, OptionValue] = {"channel": other.channel("papers").id, "time": "09:00",
                "timezone": "Europe/Berlin"}
     await (await standin.slash("digest set", options, guild=other, user=people.bob)).response()
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     for post in [m for m in standin.messages(other.channel("papers")) if m.embeds]:
         assert post.content == "" and not post.pings.users
     overview = await standin.slash("subscriptions-admin", guild=other, user=people.bob)
@@ -180,7 +180,7 @@ async def test_hostile_topics_ping_no_one(bot: PaperclubBot, standin: StandIn, g
     hostile = f"@everyone **{topic}**\u200b <@&{people.admin_role.id}>"
     reply = await _sub(standin, guild, people.alice, hostile, "mention")
     assert "Subscribed" in reply
-    await bot.services.digest.tick()
+    await bot.services.digest_scheduler.tick()
     for channel in guild.channels:
         for message in standin.messages(channel, ephemeral=True):
             assert not message.pings.everyone and not message.pings.roles

@@ -25,7 +25,7 @@ from bot.features.adding.arxiv_atom import ArxivEntry
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.arxiv_types import ArxivError, ArxivRejected, SortBy, SortOrder
 from bot.features.catalog.service import CatalogService
-from bot.features.digest.service import HISTORY_MARGIN
+from bot.features.digest.scheduler import HISTORY_MARGIN
 from bot.features.feeds.delivery import DeliveryFailed, FeedPost, FeedPoster
 from bot.features.feeds.query import canonical_query
 from bot.features.feeds.store import FeedStore

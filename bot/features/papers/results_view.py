@@ -11,11 +11,13 @@ import logging
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
+from bot.client.ui.owned import VIEW_TIMEOUT
+from bot.client.ui.pages import PagedMenu, ShownPage
 from bot.features.papers.card_view import (
     CARD_COLOUR,
     card_embed,
@@ -39,26 +41,70 @@ PaperFetch = Callable[[Sequence[str]], Awaitable[Sequence[Paper]]]
 Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
 
 
-class ResultsView(OwnedView):
-    """A paged result list owned by the person who searched (see `OwnedView`)."""
+@dataclass(frozen=True, slots=True)
+class PaperPages:
+    """The result list's page source: ids only; each page's papers are fetched when it is
+    shown, with a select menu that opens one of them (`pick`)."""
+
+    paper_ids: tuple[str, ...]
+    query: str
+    lang: Lang
+    fetch: PaperFetch
+    pick: Callable[[discord.Interaction], Coroutine[Any, Any, None]]
+    heading: str | None = None
+    """Shown instead of "N papers match “query”" (a list that is not a search's)."""
+
+    @property
+    def page_count(self) -> int:
+        """Number of pages."""
+        return page_count(len(self.paper_ids))
+
+    async def page(self, number: int, at_hand: Sequence[Paper] = ()) -> ShownPage:
+        """Page `number`: its papers, read now unless `at_hand` (the papers of `paper_ids`,
+        in order, just read) has them."""
+        start = number * PER_PAGE
+        wanted = self.paper_ids[start:start + PER_PAGE]
+        shown = tuple(at_hand[start:start + PER_PAGE])
+        if tuple(paper.id for paper in shown) != wanted:
+            shown = tuple(await self.fetch(wanted))
+        page = result_page(shown, number, len(self.paper_ids), self.query, self.lang, escape,
+                           heading=self.heading)
+        embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
+        embed.set_footer(text=page.footer)
+        return ShownPage(embed, [self._select(page.papers)] if page.papers else [])
+
+    def _select(self, papers: Sequence[Paper]) -> discord.ui.Select[ResultsView]:
+        options = []
+        for paper in papers:
+            label, description = option_label(paper, self.lang)
+            options.append(discord.SelectOption(label=label, description=description,
+                                                value=paper.id))
+        select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
+                                                options=options)
+        select.callback = self.pick  # type: ignore[method-assign, assignment]
+        return select
+
+
+class ResultsView(PagedMenu):
+    """A paged result list owned by the person who searched (see `PagedMenu`); a paper picked
+    in the select menu is shown as its card, with a button back to the list."""
+
+    source: PaperPages
 
     def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
                  lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
                  heading: str | None = None) -> None:
-        super().__init__(owner=owner, lang=lang, timeout=timeout)
-        self.paper_ids = tuple(paper_ids)
-        self.query = query
-        self.heading = heading
-        """Shown instead of "N papers match “query”" (a list that is not a search's)."""
-        self.page = 0
+        super().__init__(PaperPages(tuple(paper_ids), query, lang, fetch, self._open,
+                                    heading=heading),
+                         owner=owner, lang=lang, timeout=timeout)
         self.opened: str | None = None
         """The id of the paper whose card is shown instead of the list."""
         self._fetch = fetch
 
     @property
-    def pages(self) -> int:
-        """Number of pages."""
-        return page_count(len(self.paper_ids))
+    def paper_ids(self) -> tuple[str, ...]:
+        """The ids of the results, best first."""
+        return self.source.paper_ids
 
     async def render(self, at_hand: Sequence[Paper] = ()) -> discord.Embed:
         """Fetch what is on screen, rebuild the controls, and return the embed to show.
@@ -71,12 +117,7 @@ class ResultsView(OwnedView):
             if found:
                 return self._card(found[0])
             self.opened = None  # gone from the catalog since: back to the list
-        start = self.page * PER_PAGE
-        wanted = self.paper_ids[start:start + PER_PAGE]
-        shown = tuple(at_hand[start:start + PER_PAGE])
-        if tuple(paper.id for paper in shown) != wanted:
-            shown = tuple(await self._fetch(wanted))
-        return self._list(shown)
+        return self.lay_out(await self.source.page(self.page, at_hand))
 
     def _card(self, paper: Paper) -> discord.Embed:
         card = card_for(paper, self.lang)
@@ -96,54 +137,16 @@ class ResultsView(OwnedView):
             self.add_item(other)
         return card_embed(card)
 
-    def _list(self, papers: Sequence[Paper]) -> discord.Embed:
-        page = result_page(papers, self.page, len(self.paper_ids), self.query, self.lang, escape,
-                           heading=self.heading)
-        self.clear_items()
-        prev = discord.ui.Button[ResultsView](label="◀", style=discord.ButtonStyle.secondary,
-                                              disabled=self.page == 0)
-        nxt = discord.ui.Button[ResultsView](label="▶", style=discord.ButtonStyle.secondary,
-                                             disabled=self.page >= self.pages - 1)
-        prev.callback = self._prev  # type: ignore[method-assign]
-        nxt.callback = self._next  # type: ignore[method-assign]
-        self.add_item(prev)
-        self.add_item(nxt)
-        if page.papers:
-            options = []
-            for paper in page.papers:
-                label, description = option_label(paper, self.lang)
-                options.append(discord.SelectOption(label=label, description=description,
-                                                    value=paper.id))
-            select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
-                                                    options=options)
-            select.callback = self._open  # type: ignore[method-assign]
-            self.add_item(select)
-        embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
-        embed.set_footer(text=page.footer)
-        return embed
-
-    async def _show(self, interaction: discord.Interaction) -> None:
-        embed = await self.render()
-        await interaction.response.edit_message(embed=embed, view=self)
-
-    async def _prev(self, interaction: discord.Interaction) -> None:
-        self.page = max(0, self.page - 1)
-        await self._show(interaction)
-
-    async def _next(self, interaction: discord.Interaction) -> None:
-        self.page = min(self.pages - 1, self.page + 1)
-        await self._show(interaction)
-
     async def _open(self, interaction: discord.Interaction) -> None:
         select = next(i for i in self.children if isinstance(i, discord.ui.Select))
         chosen = select.values[0] if select.values else None
         if chosen in self.paper_ids:
             self.opened = chosen
-        await self._show(interaction)
+        await self.show(interaction)
 
     async def _back(self, interaction: discord.Interaction) -> None:
         self.opened = None
-        await self._show(interaction)
+        await self.show(interaction)
 
 
 class LiveViews:

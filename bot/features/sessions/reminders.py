@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import partial
 
-from bot.features.digest.service import HISTORY_MARGIN
+from bot.features.digest.scheduler import HISTORY_MARGIN
 from bot.features.group.store import GroupStore
 from bot.features.papers.store import PaperStore
 from bot.features.sessions.delivery import DeliveryFailed, Reminder, SessionPoster

@@ -19,7 +19,7 @@ from datetime import timedelta
 from enum import StrEnum
 from functools import partial
 
-from bot.features.digest.service import HISTORY_MARGIN
+from bot.features.digest.scheduler import HISTORY_MARGIN
 from bot.features.papers.lookup import PaperLookup
 from bot.features.queue.service import QueueService
 from bot.features.votes.delivery import DeliveryFailed, Tallied, VoteAnnouncement, VoteAnnouncer

@@ -1,10 +1,10 @@
-"""`DigestService` on in-memory fakes: what is due per server time zone, the claim before the
-send, a claimed post found again or sent late or skipped past the grace window, a failure
-then its retry, and the admin paths (status, preview, now, off). The end-to-end tests
-(tests/e2e/test_digest*.py) run the same rules through Discord.
+"""The paper of the day (`DigestScheduler`, `DigestService`) on in-memory fakes: what is due
+per server time zone, the claim before the send, a claimed post found again or sent late or
+skipped past the grace window, a failure then its retry, and the admin paths (status, preview,
+now, off). The end-to-end tests (tests/e2e/test_digest*.py) run the same rules through Discord.
 
-The service is built in one place (`_services`): the scheduler path (`World.digest`) and the
-admin commands (`World.admin`) are one class today."""
+Both are built in one place: the scheduler path (`World.digest`) and the admin commands
+(`World.admin`), in `_services`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.features.digest.plan import DEFAULT_GRACE, offline_reason
-from bot.features.digest.service import DigestService, digest_marker, digest_nonce
+from bot.features.digest.scheduler import DigestScheduler, digest_marker, digest_nonce
+from bot.features.digest.service import DigestService
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
 from domain.digest import Claim, DigestState, Lease, LedgerStatus, OutcomeStatus
@@ -55,7 +56,7 @@ class World:
     poster: FakeDigestPoster
     audience: FakeAudience
     history: FakeHistoryStore
-    digest: DigestService = field(init=False)
+    digest: DigestScheduler = field(init=False)
     """The scheduler path: `tick`, `run_guild`, `post_now`."""
     admin: DigestService = field(init=False)
     """The `/digest` commands."""
@@ -63,7 +64,7 @@ class World:
     def __post_init__(self) -> None:
         self.digest, self.admin = _services(self, "here")
 
-    def process(self, owner: str) -> DigestService:
+    def process(self, owner: str) -> DigestScheduler:
         """Another process on the same store, with its own leases."""
         return _services(self, owner)[0]
 
@@ -74,7 +75,7 @@ class World:
                                                 mention_subscribers=True, track=None)
         return configured.next_post_at
 
-    async def outcomes(self, service: DigestService | None = None) -> dict[int, OutcomeStatus]:
+    async def outcomes(self, service: DigestScheduler | None = None) -> dict[int, OutcomeStatus]:
         return {o.guild_id: o.status for o in await (service or self.digest).tick()}
 
     async def crashed_claim(self, *, sent: bool) -> tuple[str, int | None]:
@@ -90,12 +91,13 @@ class World:
                                                digest_marker(DAY), "sent before the crash")
 
 
-def _services(world: World, owner: str) -> tuple[DigestService, DigestService]:
+def _services(world: World, owner: str) -> tuple[DigestScheduler, DigestService]:
     """The scheduler and the admin side, on the world's fakes, leasing as `owner`."""
-    service = DigestService(world.digests, world.papers, world.poster, clock=world.clock,
-                            audience=world.audience, history=world.history,
-                            leases=Leaser(owner, clock=world.clock))
-    return service, service
+    scheduler = DigestScheduler(world.digests, world.papers, world.poster, clock=world.clock,
+                                audience=world.audience, history=world.history,
+                                leases=Leaser(owner, clock=world.clock))
+    return scheduler, DigestService(world.digests, world.papers, scheduler, clock=world.clock,
+                                    history=world.history)
 
 
 @pytest.fixture

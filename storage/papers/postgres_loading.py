@@ -1,0 +1,149 @@
+"""The PostgreSQL catalog's write path: a whole load in one transaction under the load slot
+(a transaction-scoped advisory lock, so one load at a time: another gets
+`CatalogLoadRunning`), and the rows a few added papers are written through (`PgRows`)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, Sequence
+
+import asyncpg
+
+from domain.catalog import LoadCounts, LoadSource
+from domain.paper import Paper
+from domain.storage_faults import CatalogLoadRunning
+from storage.papers.classify import LoadClassifier
+from storage.papers.fts import index_row
+from storage.papers.postgres_search import tsvector_literal
+from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, content_hash, paper_values
+from storage.papers.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
+from storage.postgres.database import PgDatabase, rows_affected
+from storage.times import utc_timestamp
+
+_LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
+_STORED = (
+    "id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
+    "added_at, updated_at, search, search_tokens"
+)
+_STORED_COUNT = _STORED.count(",") + 1
+_GIN_INDEXES = ("papers_search", "paper_heads_head")
+
+
+async def take_load_slot(conn: asyncpg.Connection) -> None:
+    """Hold the catalog's load slot until the transaction ends; `CatalogLoadRunning` if
+    another process holds it."""
+    if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+        raise CatalogLoadRunning("the catalog is being reloaded by another process; "
+                                 "try again when that load has finished")
+
+
+async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+                        source: LoadSource, prune: bool = False) -> LoadCounts:
+    """Upsert every paper in one transaction; `prune` removes the source's others."""
+    counts = LoadCounts()
+    async with db.transaction() as conn:
+        await take_load_slot(conn)
+        next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
+        classifier = LoadClassifier(source.name, counts, next_id)
+        await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
+        async for batch in batches:
+            await _write(conn, classifier, batch)
+        if prune:
+            status = await conn.execute(
+                "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
+                "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
+            counts.removed = rows_affected(status)
+        await conn.execute(
+            "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
+            "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            source.name, source.listing_query, utc_timestamp(), counts.added,
+            counts.updated, counts.unchanged, counts.removed,
+            source.rejected + len(counts.duplicates) + len(counts.id_collisions))
+    await _refresh_planner_figures(db)
+    return counts
+
+
+async def _refresh_planner_figures(db: PgDatabase) -> None:
+    """After a load, what the planner knows of the search tables and their GIN indexes'
+    pending entries: without it, searches right after a big load were planned on the old
+    catalog's figures (or none) until autovacuum came by."""
+    async with db.transaction() as conn:
+        for index in _GIN_INDEXES:
+            await conn.execute("SELECT gin_clean_pending_list($1::regclass)", index)
+        await conn.execute("ANALYZE papers, paper_heads")
+
+
+async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
+                 batch: Sequence[PreparedPaper]) -> None:
+    keys = [item.key for item in batch]
+    found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await conn.fetch(
+        f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
+        "FROM papers WHERE title_key = ANY($1)", keys)}
+    arxiv_ids = [item.arxiv_id for item in batch if item.arxiv_id]
+    holders = {str(row[0]): str(row[1]) for row in await conn.fetch(
+        "SELECT arxiv_id, title_key FROM papers WHERE arxiv_id = ANY($1)", arxiv_ids)}
+    taken = {str(row[0]) for row in await conn.fetch(
+        "SELECT public_id FROM papers WHERE public_id = ANY($1) "
+        "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
+    rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
+    searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
+    columns = _STORED.split(", ")
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+    await conn.executemany(
+        f"INSERT INTO papers ({_STORED}) VALUES ("
+        + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
+        + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT}) "
+        f"ON CONFLICT (id) DO UPDATE SET {updates}",
+        [(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
+    ids = [row[0] for row in rows]
+    await conn.execute("INSERT INTO loaded (id) SELECT unnest($1::bigint[]) "
+                       "ON CONFLICT DO NOTHING", ids)
+    await conn.execute("DELETE FROM paper_honours WHERE paper_id = ANY($1)", ids)
+    await conn.executemany("INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) "
+                           "ON CONFLICT DO NOTHING", honours)
+
+
+class PgRows:
+    """`PaperRows` on one PostgreSQL transaction."""
+
+    def __init__(self, conn: asyncpg.Connection, source: str, now: str) -> None:
+        self._conn, self._source, self._now = conn, source, now
+
+    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
+        """The row id and paper whose `column` is `value`."""
+        row = await self._conn.fetchrow(
+            f"SELECT {PAPER_COLUMNS}, p.id FROM papers p WHERE p.{column} = $1", value)
+        return (int(row[PAPER_COLUMN_COUNT]), paper_from_row(row)) if row else None
+
+    async def rewrite(self, rowid: int, paper: Paper) -> None:
+        """Update a stored paper in place, with its index and honours."""
+        await self._write(rowid, paper, "UPDATE")
+
+    async def insert(self, paper: Paper) -> None:
+        """Store a new paper, with its index and honours."""
+        rowid = int(await self._conn.fetchval(
+            "SELECT coalesce(max(id), 0) + 1 FROM papers"))
+        await self._write(rowid, paper, "INSERT")
+
+    async def _write(self, rowid: int, paper: Paper, how: str) -> None:
+        values = paper_values(paper)
+        text, tokens = tsvector_literal(index_row(paper))
+        stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
+                  self._now, self._now, text, tokens)
+        columns = _STORED.split(", ")
+        if how == "INSERT":
+            await self._conn.execute(
+                f"INSERT INTO papers ({_STORED}) VALUES ("
+                + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
+                + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT})", *stored)
+        else:  # the row keeps its id, public id, key, source, line and `added_at`
+            kept = {"id", "public_id", "title_key", "source", "source_line", "added_at"}
+            changed = [(c, v) for c, v in zip(columns, stored, strict=True) if c not in kept]
+            assignments = ", ".join(
+                f"{c} = ${n}" + ("::tsvector" if c == "search" else "")
+                for n, (c, _) in enumerate(changed, start=2))
+            await self._conn.execute(f"UPDATE papers SET {assignments} WHERE id = $1",
+                                     rowid, *(v for _, v in changed))
+        await self._conn.execute("DELETE FROM paper_honours WHERE paper_id = $1", rowid)
+        await self._conn.executemany(
+            "INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [(h, rowid) for h in paper.venue.honours])
