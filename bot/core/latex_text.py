@@ -4,6 +4,11 @@
 and guards ASCII ligatures (`--`, ````, `''`) so they read back as typed; `to_text` turns a
 field as BibTeX tools write it (`M{\\"u}ller`, `$\\alpha$`, `{BERT}`, `\\emph{x}`) into plain
 Unicode for display and search (`Müller`, `α`, `BERT`, `x`), whitespace collapsed.
+
+Reading never deletes text (`decoder`, shared with the display of arXiv titles and
+abstracts): TeX logos read as their words (`{\\TeX}book` -> `TeXbook`), a macro pylatexenc
+does not know as its name (`\\VAX` -> `VAX`) or its braced argument (`\\acro{TUG}` -> `TUG`),
+a control symbol as its symbol (`\\|` -> `|`), and a space in an equation stays a space.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from pylatexenc.latexencode import (
     UnicodeToLatexConversionRule,
     UnicodeToLatexEncoder,
 )
+from pylatexenc.latexwalker import LatexMacroNode
+from pylatexenc.latexwalker import get_default_latex_context_db as get_default_walker_context_db
+from pylatexenc.macrospec import MacroSpec
 
 from bot.core.text import tidy
 
@@ -36,10 +44,82 @@ _ENCODER = UnicodeToLatexEncoder(
                       UnicodeToLatexConversionRule(RULE_DICT, _QUOTE), "defaults"],
     unknown_char_policy="keep", unknown_char_warning=False)
 _LETTERS = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+_LOGOS = {
+    "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2ε", "BibTeX": "BibTeX",
+    "slBibTeX": "BibTeX", "AmSTeX": "AmSTeX", "AmSLaTeX": "AmSLaTeX", "AllTeX": "(La)TeX",
+    "MF": "METAFONT", "slMF": "METAFONT", "MP": "METAPOST", "TUB": "TUGboat",
+    "PS": "PostScript", "eTeX": "ε-TeX", "Dash": "—", "dash": "–", "slash": "/",
+    "bs": "\\", "thinspace": " ", "textasciicircum": "^", "|": "‖",
+}
+"""Macros whose words are not their names (`\\MF` is METAFONT), or that name a symbol."""
+_DECLARATIONS = ("tt", "it", "sl", "sf", "bf", "rm", "sc", "md", "up", "ssf", "smc", "SMC",
+                 "relax", "protect", "normalfont", "tiny", "scriptsize", "footnotesize",
+                 "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge")
+"""Font switches that change how the text after them looks, and say nothing themselves."""
+_CITES = ("cite", "citet", "citep", "citealt", "citealp", "citeauthor")
+"""Citations show their keys (`[vaswani2017]`), not pylatexenc's `<cit.>`."""
+_REFS = ("ref", "autoref", "cref")
 _CONTEXT = get_default_latex_context_db()
-_CONTEXT.add_context_category("paperclub", prepend=True,
-                              macros=[MacroTextSpec("textasciicircum", "^")])
-_DECODER = LatexNodes2Text(latex_context=_CONTEXT, math_mode="text", strict_latex_spaces=True)
+_CONTEXT.add_context_category(
+    "paperclub", prepend=True,
+    macros=[*(MacroTextSpec(name, text) for name, text in _LOGOS.items()),
+            *(MacroTextSpec(name, discard=True) for name in _DECLARATIONS),
+            *(MacroTextSpec(name, "[%(4)s]") for name in _CITES),
+            *(MacroTextSpec(name, "%(1)s") for name in _REFS),
+            MacroTextSpec("eqref", "(%(1)s)"), MacroTextSpec("href", "%(2)s <%(1)s>")])
+_WALKER_CONTEXT = get_default_walker_context_db()
+_WALKER_CONTEXT.add_context_category("paperclub", prepend=True,
+                                     macros=[MacroSpec("href", "{{")])
+_ASCII_NAME = re.compile(r"[A-Za-z]*")
+
+
+class _KeepingDecoder(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no types
+    """pylatexenc's reader, but a macro it does not know keeps its text instead of vanishing."""
+
+    def latex_to_text(self, latex: str, **parse_flags: object) -> str:
+        """`latex` as text, parsed with the macros' arguments paperclub knows (`\\href`)."""
+        return str(super().latex_to_text(latex, latex_context=_WALKER_CONTEXT, **parse_flags))
+
+    def macro_node_to_text(self, node: LatexMacroNode) -> str:
+        name: str = node.macroname
+        if self.latex_context.get_macro_spec(name) is not None:
+            return str(super().macro_node_to_text(node))
+        known = _ASCII_NAME.match(name)
+        if known and known.end() < len(name) and known.group():  # `\\mathbfθ`: `\\mathbf` θ
+            head = self.latex_context.get_macro_spec(known.group())
+            return (known.group() if head is None else "") + name[known.end():]
+        args = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else []
+        if any(arg is not None for arg in args):
+            return "".join(self._groupnodecontents_to_text(arg) for arg in args if arg)
+        source: str = node.parsing_state.s
+        end = node.pos + node.len
+        if source.startswith("{", end) and not source.startswith("{}", end):
+            return ""  # a style applied to the braced text that follows: `\\texttt{x}`
+        return name
+
+
+def decoder() -> LatexNodes2Text:
+    """A LaTeX-to-Unicode reader that drops no text (math as text, LaTeX's spacing outside
+    equations, the source's inside them: `\\log n` keeps its space)."""
+    return _KeepingDecoder(latex_context=_CONTEXT, math_mode="text",
+                           strict_latex_spaces="except-in-equations")
+
+
+_DECODER = decoder()
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_PRICE = re.compile(r"(?<!\\)\$(?=\d)")
+
+
+def literal_dollars(text: str) -> str:
+    """`text` with a `$` that opens no equation escaped: with an odd count, prices (`$35,000`)
+    first, else the last one (`an unbalanced $x`), so that no equation swallows the rest."""
+    if len(_DOLLAR.findall(text)) % 2 == 0:
+        return text
+    priced = _PRICE.sub(r"\\$", text)
+    if len(_DOLLAR.findall(priced)) % 2 == 0:
+        return priced
+    last = list(_DOLLAR.finditer(text))[-1].start()
+    return f"{text[:last]}\\{text[last:]}"
 _ENCODED_LETTERS = frozenset(
     char for char in map(chr, range(0xC0, 0x250))
     if char.isalpha() and _DECODER.latex_to_text(_LETTERS.unicode_to_latex(char)) == char)
@@ -60,4 +140,4 @@ def to_text(latex: str) -> str:
     """
     if not _NEEDS_DECODING.search(latex):
         return tidy(latex)
-    return tidy(_DECODER.latex_to_text(latex))
+    return tidy(_DECODER.latex_to_text(literal_dollars(latex)))

@@ -3,10 +3,12 @@ chunks, and the round trip with the BibTeX export."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import UTC, datetime
 
 import pytest
+from bibtexparser.entrypoint import parse_string
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +21,7 @@ from bot.core.models import Links, Paper, Track, Venue
 from bot.core.paper_merge import filled as fill_in
 from bot.core.text import tidy
 from bot.core.venue import derive_venue
+from tests.core.realworld import BIBTEX, real
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -204,3 +207,31 @@ def test_dates_count_when_there_is_no_year() -> None:
     (paper,) = _papers("@online{a, title = {A}, date = {2023-05-01}}")
     assert paper.venue.year == 2023
     assert datetime(2023, 5, 1, tzinfo=UTC).year == paper.venue.year
+
+
+_LOGO = re.compile(r"\\(TeX|LaTeX|BibTeX|AmSTeX|MF)(?![A-Za-z])")
+_LOGO_WORD = {"MF": "METAFONT"}
+
+
+def test_tex_logos_and_unknown_macros_keep_their_words() -> None:
+    assert _papers(r"@book{k, title = {The {\TeX}book}}")[0].title_en == "The TeXbook"
+    (paper,) = _papers(r"@misc{k, title = {\LaTeX\ and \BibTeX\ on a \VAX: \acro{TUG} {\tt MF}}}")
+    assert paper.title_en == "LaTeX and BibTeX on a VAX: TUG MF"
+    assert to_text(r"\AmSTeX{} and \MF{} fonts") == "AmSTeX and METAFONT fonts"
+
+
+def test_every_tugboat_title_keeps_its_tex_logos() -> None:
+    """TUGboat's 1.5 MB bibliography: each title naming a TeX logo shows the logo's word."""
+    path = real(BIBTEX / "pybtex" / "examples_tugboat_tugboat.bib")
+    library = parse_string(path.read_text(encoding="utf-8"),
+                           parse_stack=bibtex_reader._parse_stack())
+    checked = 0
+    for entry in library.entries:
+        raw = entry.fields_dict.get("title")
+        if raw is None or not _LOGO.search(str(raw.value)):
+            continue
+        title = bibtex_reader.entry_paper(entry)[0].title_en
+        for logo in _LOGO.findall(str(raw.value)):
+            assert _LOGO_WORD.get(logo, logo) in title, (raw.value, title)
+        checked += 1
+    assert checked > 1000
