@@ -193,9 +193,17 @@ def _url(value: str) -> str:
     return tidy(match.group(1) if match else value)
 
 
+_MENTIONS = ("journal", "journaltitle", "booktitle", "note", "howpublished")
+"""Fields where Google Scholar, DBLP and hand-written entries name an arXiv preprint."""
+_ARXIV_ONLY = re.compile(r"(?:arxiv(?:\s+(?:preprint|e-?prints?))?|preprint|e-?prints?|"
+                         r"abs/|:|,|\s|" + r"\d{4}\.\d{4,5}(?:v\d+)?)*", re.IGNORECASE)
+"""A venue that only says "on arXiv" (`arXiv preprint arXiv:2111.00396`, `ArXiv e-prints`)."""
+
+
 def _arxiv(fields: dict[str, str], url: str, warnings: list[str]) -> tuple[str, int]:
     """The arXiv id (without version) and version from `eprint` (with `archivePrefix` or
-    `eprinttype` arXiv, or none), Mendeley's `arxivid`, or an arxiv.org URL."""
+    `eprinttype` arXiv, or none), Mendeley's `arxivid`, DBLP's `CoRR` volume `abs/…`, or
+    an arXiv link or `arXiv:` id in the URL, journal, booktitle, note or howpublished."""
     prefix = tidy(fields.get("archiveprefix") or fields.get("eprinttype") or "").casefold()
     eprint = tidy(fields.get("eprint", "")) if prefix in {"", "arxiv"} else ""
     for candidate in filter(None, (eprint, tidy(fields.get("arxivid", "")))):
@@ -204,8 +212,23 @@ def _arxiv(fields: dict[str, str], url: str, warnings: list[str]) -> tuple[str, 
             return ref.id, ref.version or 0
         if prefix == "arxiv" and candidate == eprint:
             warnings.append(f"eprint '{candidate}' is not an arXiv id; ignored")
-    linked = find_arxiv_ids(url).found if "arxiv.org/" in url.casefold() else ()
-    return (linked[0].id, linked[0].version or 0) if linked else ("", 0)
+    volume = tidy(fields.get("volume", ""))
+    if tidy(fields.get("journal", "")).casefold() == "corr" and volume.startswith("abs/"):
+        ref = parse_arxiv_id(volume.removeprefix("abs/"))
+        if isinstance(ref, ArxivRef):
+            return ref.id, ref.version or 0
+    for text in (url, *(to_text(fields.get(name, "")) for name in _MENTIONS)):
+        linked = find_arxiv_ids(text).found if "arxiv" in text.casefold() else ()
+        if linked:
+            return linked[0].id, linked[0].version or 0
+    return "", 0
+
+
+def _journal_ref(fields: dict[str, str]) -> str:
+    """Where the paper was published, '' when the entry only says it is on arXiv."""
+    journal = to_text(fields.get("journal") or fields.get("journaltitle")
+                      or fields.get("booktitle") or "")
+    return "" if _ARXIV_ONLY.fullmatch(journal) and "arxiv" in journal.casefold() else journal
 
 
 def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
@@ -215,8 +238,7 @@ def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
     if "title" not in fields:
         raise ValueError("entry has no title")
     title = to_text(fields["title"])
-    journal_ref = to_text(fields.get("journal") or fields.get("journaltitle")
-                          or fields.get("booktitle") or "")
+    journal_ref = _journal_ref(fields)
     comments = to_text(fields.get("note", ""))
     published_as = to_text(fields.get("howpublished", ""))
     venue = derive_venue("\n".join(filter(None, (comments, published_as))), journal_ref)

@@ -235,3 +235,32 @@ def test_every_tugboat_title_keeps_its_tex_logos() -> None:
             assert _LOGO_WORD.get(logo, logo) in title, (raw.value, title)
         checked += 1
     assert checked > 1000
+
+
+def test_arxiv_ids_named_in_the_venue_note_or_link_are_read() -> None:
+    text = r"""
+@article{a, title = {A}, journal = {arXiv preprint arXiv:2111.00396}, year = {2021}}
+@misc{b, title = {B}, eprint = {arXiv:2302.00002v2}}
+@misc{c, title = {C}, note = {Preprint at \url{https://arxiv.org/abs/2303.00003}}}
+@misc{d, title = {D}, howpublished = {arXiv:hep-th/9901001}}
+@article{e, title = {E}, journal = {CoRR}, volume = {abs/1706.03762}}
+@article{f, title = {F}, journal = {Phys. Rev. 1234.5678}}
+"""
+    papers = _papers(text)
+    assert [(p.links.arxiv_id, p.links.arxiv_version) for p in papers] == [
+        ("2111.00396", 0), ("2302.00002", 2), ("2303.00003", 0), ("hep-th/9901001", 0),
+        ("1706.03762", 0), ("", 0)]
+    assert [p.journal_ref for p in papers] == ["", "", "", "", "CoRR", "Phys. Rev. 1234.5678"]
+
+
+def test_every_google_scholar_arxiv_entry_of_the_real_corpus_gets_its_id() -> None:
+    """`journal = {arXiv preprint arXiv:…}` as Google Scholar writes it (srush/anthology.bib)."""
+    text = real(BIBTEX / "srush" / "anthology.bib").read_text(encoding="utf-8")
+    library = parse_string(text, parse_stack=bibtex_reader._parse_stack())
+    journal = re.compile(r"arXiv:(\d{4}\.\d{4,5})")
+    scholar = [(entry, journal.search(str(entry.fields_dict["journal"].value)))
+               for entry in library.entries if "journal" in entry.fields_dict]
+    named = [(entry, match.group(1)) for entry, match in scholar if match]
+    assert len(named) >= 30
+    for entry, arxiv_id in named:
+        assert bibtex_reader.entry_paper(entry)[0].links.arxiv_id == arxiv_id
