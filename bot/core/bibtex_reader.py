@@ -11,7 +11,7 @@ does). Field values are LaTeX decoded to Unicode (`{\\"u}` -> `ü`, `$\\alpha$` 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from bibtexparser.entrypoint import parse_string
@@ -108,6 +108,8 @@ class BibtexReader:
         if isinstance(block, DuplicateBlockKeyBlock):
             block = block.ignore_error_block or block  # our own key check reports it
         if isinstance(block, String):
+            if block.enclosing == "no-enclosing":
+                block.value = concatenated(block.value, self._strings)
             self._strings.setdefault(block.key.casefold(), block)
         elif isinstance(block, Entry):
             yield self._entry(line, block)
@@ -127,6 +129,9 @@ class BibtexReader:
             return RecordError(line, f"citation key '{entry.key}' is used again "
                                      f"(first at line {self._keys[key]})")
         self._keys[key] = line
+        for item in entry.fields:
+            if item.enclosing == "no-enclosing":
+                item.value = concatenated(str(item.value), self._strings)
         try:
             paper, warnings = entry_paper(entry)
         except ValueError as exc:
@@ -137,6 +142,38 @@ class BibtexReader:
 def parse_bibtex(lines: Iterable[tuple[int, str]]) -> Iterator[ParsedPaper | RecordError]:
     """Parse numbered lines of a BibTeX file; entries that fail become errors with their line."""
     return BibtexReader().parse(lines)
+
+
+_MONTHS = {month[:3].casefold(): month for month in (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December")}
+"""BibTeX's predefined `@string`s (`month = jan`)."""
+_PIECE = re.compile(r'\s*(?:\{(?P<braced>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}'
+                    r'|"(?P<quoted>(?:[^"{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)"'
+                    r"|(?P<name>[^\s#{}\"]+))\s*(?:#|$)")
+
+
+def concatenated(value: str, strings: Mapping[str, String]) -> str:
+    """A value written as `"Proc. Fifteenth Annual " # STOC` as the text BibTeX makes of it:
+    each quoted or braced part as it is, each `@string` name as its text (a month as its name;
+    an unknown name as itself); a value that is no such expression is returned unchanged."""
+    parts, pos = [], 0
+    while pos < len(value):
+        match = _PIECE.match(value, pos)
+        if match is None or match.end() == pos:
+            return value
+        name = match.group("name")
+        if name is None:
+            parts.append(match.group("braced") if match.group("braced") is not None
+                         else match.group("quoted"))
+        elif name.isdigit():
+            parts.append(name)
+        else:
+            known = strings.get(name.casefold())
+            parts.append(str(known.value) if known is not None
+                         else _MONTHS.get(name.casefold(), name))
+        pos = match.end()
+    return "".join(parts)
 
 
 def _failure(error: Exception) -> str:
@@ -188,9 +225,14 @@ def _year(fields: dict[str, str], warnings: list[str]) -> int | None:
     return int(date.group(1)) if date else None
 
 
+_URL_ESCAPE = re.compile(r"\\([%_&#$~])")
+"""`\\%7E`, `\\_`: LaTeX escapes that BibTeX files put in URLs and DOIs (`url`/`doi` are
+verbatim for biblatex and hyperref, so the backslash is not part of the address)."""
+
+
 def _url(value: str) -> str:
     match = _URL_MACRO.match(value.strip())
-    return tidy(match.group(1) if match else value)
+    return _URL_ESCAPE.sub(r"\1", tidy(match.group(1) if match else value))
 
 
 _MENTIONS = ("journal", "journaltitle", "booktitle", "note", "howpublished")
@@ -258,7 +300,7 @@ def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
         venue=replace(venue, year=year) if year else venue,
         summary_en=to_text(fields.get("abstract", "")),
         links=Links(arxiv_id=arxiv_id, arxiv_version=version,
-                    doi=_DOI_PREFIX.sub("", tidy(fields.get("doi", ""))), url=url,
+                    doi=_DOI_PREFIX.sub("", _url(fields.get("doi", ""))), url=url,
                     categories=(primary,) if primary else ()),
     )
     if not paper.key:

@@ -264,3 +264,33 @@ def test_every_google_scholar_arxiv_entry_of_the_real_corpus_gets_its_id() -> No
     assert len(named) >= 30
     for entry, arxiv_id in named:
         assert bibtex_reader.entry_paper(entry)[0].links.arxiv_id == arxiv_id
+
+
+def test_string_concatenation_is_joined_as_bibtex_does() -> None:
+    text = r"""@string{STOC = "Symposium on Theory of Computing"}
+@string{pstoc = "Proc. " # STOC}
+@inproceedings{a, title = {A}, booktitle = "Proc. Fifteenth Annual " # STOC,
+  note = {Held in } # dec # " 1983"}
+@inproceedings{b, title = {B}, booktitle = pstoc, note = unknownmacro # { 2}}
+"""
+    a, b = _papers(text)
+    assert (a.journal_ref, a.comments) == (
+        "Proc. Fifteenth Annual Symposium on Theory of Computing", "Held in December 1983")
+    assert (b.journal_ref, b.comments) == ("Proc. Symposium on Theory of Computing",
+                                           "unknownmacro 2")
+
+
+def test_xampl_concatenations_are_resolved() -> None:
+    """xampl.bib (BibTeX's own example) joins `@string`s with `#` in booktitles."""
+    text = real(BIBTEX / "pybtex" / "examples_xampl.bib").read_text(encoding="utf-8")
+    papers = _papers(text)
+    assert papers and not any("#" in p.journal_ref or '"' in p.journal_ref for p in papers)
+    assert "Proc. Fifteenth Annual ACM Symposium on the Theory of Computing" in {
+        p.journal_ref for p in papers}
+
+
+def test_latex_escapes_in_urls_and_dois_are_not_part_of_the_address() -> None:
+    (paper,) = _papers(r"@misc{a, title = {A}, url = {http://www.example.edu/\%7Euser/a\_b.pdf},"
+                       r" doi = {10.1000/x\_y}}")
+    assert paper.links.url == "http://www.example.edu/%7Euser/a_b.pdf"
+    assert paper.links.doi == "10.1000/x_y"
