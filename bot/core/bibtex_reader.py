@@ -33,7 +33,7 @@ from bibtexparser.model import (
 )
 
 from bot.core.arxiv_ids import ArxivRef, find_arxiv_ids, parse_arxiv_id
-from bot.core.export import is_web_url
+from bot.core.export import arxiv_only, bare_doi, is_web_url, proceedings_title
 from bot.core.latex_text import to_text
 from bot.core.listing import (
     MAX_FIELD_CHARS,
@@ -55,7 +55,6 @@ MAX_CHUNK_CHARS = 8 * 1024 * 1024
 _BLOCK_START = re.compile(r"\s*@")
 _YEAR = re.compile(r"\d{4}")
 _DATE_YEAR = re.compile(r"(\d{4})(?:-\d\d){0,2}")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_MACRO = re.compile(r"^\\url\{(.*)\}$", re.DOTALL)
 _LIMITS = {"title": MAX_TITLE_CHARS}
 
@@ -237,10 +236,6 @@ def _url(value: str) -> str:
 
 _MENTIONS = ("journal", "journaltitle", "booktitle", "note", "howpublished")
 """Fields where Google Scholar, DBLP and hand-written entries name an arXiv preprint."""
-_ARXIV_ONLY = re.compile(r"(?:arxiv(?:\s+(?:preprint|e-?prints?))?|preprint|e-?prints?|"
-                         r"abs/|:|,|\s|" + r"\d{4}\.\d{4,5}(?:v\d+)?)*", re.IGNORECASE)
-"""A venue that only says "on arXiv" (`arXiv preprint arXiv:2111.00396`, `ArXiv e-prints`)."""
-
 
 def _arxiv(fields: dict[str, str], url: str, warnings: list[str]) -> tuple[str, int]:
     """The arXiv id (without version) and version from `eprint` (with `archivePrefix` or
@@ -270,7 +265,7 @@ def _journal_ref(fields: dict[str, str]) -> str:
     """Where the paper was published, '' when the entry only says it is on arXiv."""
     journal = to_text(fields.get("journal") or fields.get("journaltitle")
                       or fields.get("booktitle") or "")
-    return "" if _ARXIV_ONLY.fullmatch(journal) and "arxiv" in journal.casefold() else journal
+    return "" if arxiv_only(journal) else journal
 
 
 def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
@@ -285,22 +280,27 @@ def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
     published_as = to_text(fields.get("howpublished", ""))
     venue = derive_venue("\n".join(filter(None, (comments, published_as))), journal_ref)
     year = _year(fields, warnings)
+    if year:
+        venue = replace(venue, year=year)
+    written = not {"journal", "journaltitle"} & fields.keys()
+    if journal_ref and written and journal_ref == proceedings_title(venue):
+        journal_ref = ""  # the venue in the words an export writes: the venue says it all
     url = _url(fields.get("url", ""))
     if url and not is_web_url(url):
         warnings.append(f"url '{url[:80]}' is not an http(s) address; ignored")
         url = ""
     arxiv_id, version = _arxiv(fields, url, warnings)
-    primary = tidy(fields.get("primaryclass", ""))
+    primary = to_text(fields.get("primaryclass", ""))
     paper = Paper(
         title_en=title,
         title_zh="",
         authors=_authors(fields.get("author", "")),
         comments=comments,
         journal_ref=journal_ref,
-        venue=replace(venue, year=year) if year else venue,
+        venue=venue,
         summary_en=to_text(fields.get("abstract", "")),
         links=Links(arxiv_id=arxiv_id, arxiv_version=version,
-                    doi=_DOI_PREFIX.sub("", _url(fields.get("doi", ""))), url=url,
+                    doi=bare_doi(_url(fields.get("doi", ""))), url=url,
                     categories=(primary,) if primary else ()),
     )
     if not paper.key:

@@ -30,11 +30,10 @@ from bot.core.text import tidy
 
 
 def _kept_as_is(text: str, pos: int) -> tuple[int, str] | None:
-    """Characters written as they are (UTF-8): all but ASCII and the accented Latin letters
-    whose LaTeX forms (`\\"u`) every BibTeX reads and pylatexenc reads back unchanged (its
-    forms for symbols such as `·`, and for some letters such as `Ŀ`, are not)."""
+    """Characters beyond ASCII are written as they are: exports are biblatex-safe UTF-8
+    (biber, Zotero, pybtex and bibtexparser read it; CJK has no LaTeX form at all)."""
     char = text[pos]
-    return None if char.isascii() or char in _ENCODED_LETTERS else (1, char)
+    return None if char.isascii() else (1, char)
 
 
 _QUOTE = {ord('"'): '{"}'}
@@ -43,13 +42,13 @@ _ENCODER = UnicodeToLatexEncoder(
     conversion_rules=[UnicodeToLatexConversionRule(RULE_CALLABLE, _kept_as_is),
                       UnicodeToLatexConversionRule(RULE_DICT, _QUOTE), "defaults"],
     unknown_char_policy="keep", unknown_char_warning=False)
-_LETTERS = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
 _LOGOS = {
     "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2ε", "BibTeX": "BibTeX",
     "slBibTeX": "BibTeX", "AmSTeX": "AmSTeX", "AmSLaTeX": "AmSLaTeX", "AllTeX": "(La)TeX",
     "MF": "METAFONT", "slMF": "METAFONT", "MP": "METAPOST", "TUB": "TUGboat",
     "PS": "PostScript", "eTeX": "ε-TeX", "Dash": "—", "dash": "–", "slash": "/",
     "bs": "\\", "thinspace": " ", "textasciicircum": "^", "|": "‖",
+    "textbraceleft": "{", "textbraceright": "}",
 }
 """Macros whose words are not their names (`\\MF` is METAFONT), or that name a symbol."""
 _DECLARATIONS = ("tt", "it", "sl", "sf", "bf", "rm", "sc", "md", "up", "ssf", "smc", "SMC",
@@ -120,17 +119,34 @@ def literal_dollars(text: str) -> str:
         return priced
     last = list(_DOLLAR.finditer(text))[-1].start()
     return f"{text[:last]}\\{text[last:]}"
-_ENCODED_LETTERS = frozenset(
-    char for char in map(chr, range(0xC0, 0x250))
-    if char.isalpha() and _DECODER.latex_to_text(_LETTERS.unicode_to_latex(char)) == char)
 _LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[?!])(?=`)")
 """Between two characters LaTeX would merge (`--` into a dash, ```` into a quote)."""
 _NEEDS_DECODING = re.compile(r"[\\{}$~`'-]")
 
 
+_ESCAPED_BRACE = re.compile(r"\\([{}])")
+_BRACE_WORDS = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
+
+
+def balanced(latex: str) -> bool:
+    """True when BibTeX, which counts every brace (`\\{` too), sees the value closed."""
+    depth = 0
+    for char in latex:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def to_latex(text: str) -> str:
-    """`text` as a BibTeX field value that LaTeX (and `to_text`) reads back unchanged."""
-    return _LIGATURE.sub("{}", _ENCODER.unicode_to_latex(text))
+    """`text` as a BibTeX field value that LaTeX (and `to_text`) reads back unchanged.
+
+    Literal braces are `\\{`, `\\}` when they pair up, else `\\textbraceleft{}`,
+    `\\textbraceright{}`: a value never closes early or stays open, whatever was typed."""
+    latex = _LIGATURE.sub("{}", _ENCODER.unicode_to_latex(text))
+    if balanced(latex):
+        return latex
+    return _ESCAPED_BRACE.sub(lambda m: _BRACE_WORDS[m.group(1)], latex)
 
 
 def to_text(latex: str) -> str:

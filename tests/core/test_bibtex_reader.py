@@ -61,7 +61,7 @@ def test_every_field_is_read_and_latex_becomes_unicode() -> None:
     (paper,) = _papers(FULL)
     assert paper.title_en == "On Über α-Grokking: BERT & Friends"
     assert paper.authors == ("Jürgen Müller", "John Doe", "Google DeepMind")
-    assert paper.journal_ref == "ICML 2026"
+    assert paper.journal_ref == ""  # a booktitle that only names the venue is the venue
     assert (paper.venue.conference, paper.venue.year, paper.venue.track) == (
         "ICML", 2026, Track.MAIN)
     assert paper.summary_en == "We study x^2 — and more."
@@ -294,3 +294,20 @@ def test_latex_escapes_in_urls_and_dois_are_not_part_of_the_address() -> None:
                        r" doi = {10.1000/x\_y}}")
     assert paper.links.url == "http://www.example.edu/%7Euser/a_b.pdf"
     assert paper.links.doi == "10.1000/x_y"
+
+
+def test_accented_names_come_back_whole() -> None:
+    (read,) = _papers(r"@misc{k, title = {T}, author = {Ba{\~n}{\'o}n, Miquel and {\.I}lhan, Ali"
+                      r" and Ned {\~N}et}}")
+    assert read.authors == ("Miquel Bañón", "Ali İlhan", "Ned Ñet")
+    (back,) = _papers(bibtex([ExportEntry(read.id, read)]))
+    assert back.authors == read.authors
+
+
+def test_a_booktitle_that_is_more_than_the_venue_is_the_journal_ref() -> None:
+    text = r"""@inproceedings{a, title = {A}, booktitle = {ICML 2026}}
+@inproceedings{b, title = {B}, booktitle = {Proceedings of ICML 2026, PMLR 267}}
+@article{c, title = {C}, journal = {ICML 2026}}
+"""
+    assert [(p.journal_ref, p.venue.conference) for p in _papers(text)] == [
+        ("", "ICML"), ("Proceedings of ICML 2026, PMLR 267", "ICML"), ("ICML 2026", "ICML")]
