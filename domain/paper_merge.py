@@ -33,6 +33,13 @@ def filled(base: Paper, extra: Paper) -> Paper:
     return Paper(**values)
 
 
+def adds_only(base: Paper, extra: Paper) -> bool:
+    """True when `extra` (a record with `base`'s title) says nothing against `base`: each of
+    its fields is empty, equal, or fills one `base` lacks (an arXiv id, an abstract)."""
+    extra = dataclasses.replace(extra, title_en=base.title_en)
+    return filled(base, extra) == filled(extra, base)
+
+
 def keeping_added_facts(reloaded: Paper, stored: Paper) -> Paper:
     """A reloaded record (authoritative for the listing's fields) that keeps the English
     abstract and links an add filled in, where the file has none."""

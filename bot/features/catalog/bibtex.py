@@ -11,7 +11,7 @@ does). Field values are LaTeX decoded to Unicode (`{\\"u}` -> `ü`, `$\\alpha$` 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from bibtexparser.entrypoint import parse_string
@@ -42,7 +42,7 @@ from bot.features.catalog.listing import (
     RecordWarning,
 )
 from bot.features.catalog.venue import derive_venue
-from bot.features.export.formats import is_web_url
+from bot.features.export.formats import arxiv_only, bare_doi, is_web_url, proceedings_title
 from domain.arxiv_ids import ArxivRef, find_arxiv_ids, parse_arxiv_id
 from domain.paper import Links, Paper
 from domain.text import tidy
@@ -55,7 +55,6 @@ MAX_CHUNK_CHARS = 8 * 1024 * 1024
 _BLOCK_START = re.compile(r"\s*@")
 _YEAR = re.compile(r"\d{4}")
 _DATE_YEAR = re.compile(r"(\d{4})(?:-\d\d){0,2}")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _URL_MACRO = re.compile(r"^\\url\{(.*)\}$", re.DOTALL)
 _LIMITS = {"title": MAX_TITLE_CHARS}
 
@@ -108,6 +107,8 @@ class BibtexReader:
         if isinstance(block, DuplicateBlockKeyBlock):
             block = block.ignore_error_block or block  # our own key check reports it
         if isinstance(block, String):
+            if block.enclosing == "no-enclosing":
+                block.value = concatenated(block.value, self._strings)
             self._strings.setdefault(block.key.casefold(), block)
         elif isinstance(block, Entry):
             yield self._entry(line, block)
@@ -127,6 +128,9 @@ class BibtexReader:
             return RecordError(line, f"citation key '{entry.key}' is used again "
                                      f"(first at line {self._keys[key]})")
         self._keys[key] = line
+        for item in entry.fields:
+            if item.enclosing == "no-enclosing":
+                item.value = concatenated(str(item.value), self._strings)
         try:
             paper, warnings = entry_paper(entry)
         except ValueError as exc:
@@ -137,6 +141,38 @@ class BibtexReader:
 def parse_bibtex(lines: Iterable[tuple[int, str]]) -> Iterator[ParsedPaper | RecordError]:
     """Parse numbered lines of a BibTeX file; entries that fail become errors with their line."""
     return BibtexReader().parse(lines)
+
+
+_MONTHS = {month[:3].casefold(): month for month in (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December")}
+"""BibTeX's predefined `@string`s (`month = jan`)."""
+_PIECE = re.compile(r'\s*(?:\{(?P<braced>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}'
+                    r'|"(?P<quoted>(?:[^"{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)"'
+                    r"|(?P<name>[^\s#{}\"]+))\s*(?:#|$)")
+
+
+def concatenated(value: str, strings: Mapping[str, String]) -> str:
+    """A value written as `"Proc. Fifteenth Annual " # STOC` as the text BibTeX makes of it:
+    each quoted or braced part as it is, each `@string` name as its text (a month as its name;
+    an unknown name as itself); a value that is no such expression is returned unchanged."""
+    parts, pos = [], 0
+    while pos < len(value):
+        match = _PIECE.match(value, pos)
+        if match is None or match.end() == pos:
+            return value
+        name = match.group("name")
+        if name is None:
+            parts.append(match.group("braced") if match.group("braced") is not None
+                         else match.group("quoted"))
+        elif name.isdigit():
+            parts.append(name)
+        else:
+            known = strings.get(name.casefold())
+            parts.append(str(known.value) if known is not None
+                         else _MONTHS.get(name.casefold(), name))
+        pos = match.end()
+    return "".join(parts)
 
 
 def _failure(error: Exception) -> str:
@@ -188,14 +224,23 @@ def _year(fields: dict[str, str], warnings: list[str]) -> int | None:
     return int(date.group(1)) if date else None
 
 
+_URL_ESCAPE = re.compile(r"\\([%_&#$~])")
+"""`\\%7E`, `\\_`: LaTeX escapes that BibTeX files put in URLs and DOIs (`url`/`doi` are
+verbatim for biblatex and hyperref, so the backslash is not part of the address)."""
+
+
 def _url(value: str) -> str:
     match = _URL_MACRO.match(value.strip())
-    return tidy(match.group(1) if match else value)
+    return _URL_ESCAPE.sub(r"\1", tidy(match.group(1) if match else value))
 
+
+_MENTIONS = ("journal", "journaltitle", "booktitle", "note", "howpublished")
+"""Fields where Google Scholar, DBLP and hand-written entries name an arXiv preprint."""
 
 def _arxiv(fields: dict[str, str], url: str, warnings: list[str]) -> tuple[str, int]:
     """The arXiv id (without version) and version from `eprint` (with `archivePrefix` or
-    `eprinttype` arXiv, or none), Mendeley's `arxivid`, or an arxiv.org URL."""
+    `eprinttype` arXiv, or none), Mendeley's `arxivid`, DBLP's `CoRR` volume `abs/…`, or
+    an arXiv link or `arXiv:` id in the URL, journal, booktitle, note or howpublished."""
     prefix = tidy(fields.get("archiveprefix") or fields.get("eprinttype") or "").casefold()
     eprint = tidy(fields.get("eprint", "")) if prefix in {"", "arxiv"} else ""
     for candidate in filter(None, (eprint, tidy(fields.get("arxivid", "")))):
@@ -204,8 +249,23 @@ def _arxiv(fields: dict[str, str], url: str, warnings: list[str]) -> tuple[str, 
             return ref.id, ref.version or 0
         if prefix == "arxiv" and candidate == eprint:
             warnings.append(f"eprint '{candidate}' is not an arXiv id; ignored")
-    linked = find_arxiv_ids(url).found if "arxiv.org/" in url.casefold() else ()
-    return (linked[0].id, linked[0].version or 0) if linked else ("", 0)
+    volume = tidy(fields.get("volume", ""))
+    if tidy(fields.get("journal", "")).casefold() == "corr" and volume.startswith("abs/"):
+        ref = parse_arxiv_id(volume.removeprefix("abs/"))
+        if isinstance(ref, ArxivRef):
+            return ref.id, ref.version or 0
+    for text in (url, *(to_text(fields.get(name, "")) for name in _MENTIONS)):
+        linked = find_arxiv_ids(text).found if "arxiv" in text.casefold() else ()
+        if linked:
+            return linked[0].id, linked[0].version or 0
+    return "", 0
+
+
+def _journal_ref(fields: dict[str, str]) -> str:
+    """Where the paper was published, '' when the entry only says it is on arXiv."""
+    journal = to_text(fields.get("journal") or fields.get("journaltitle")
+                      or fields.get("booktitle") or "")
+    return "" if arxiv_only(journal) else journal
 
 
 def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
@@ -215,28 +275,32 @@ def entry_paper(entry: Entry) -> tuple[Paper, list[str]]:
     if "title" not in fields:
         raise ValueError("entry has no title")
     title = to_text(fields["title"])
-    journal_ref = to_text(fields.get("journal") or fields.get("journaltitle")
-                          or fields.get("booktitle") or "")
+    journal_ref = _journal_ref(fields)
     comments = to_text(fields.get("note", ""))
     published_as = to_text(fields.get("howpublished", ""))
     venue = derive_venue("\n".join(filter(None, (comments, published_as))), journal_ref)
     year = _year(fields, warnings)
+    if year:
+        venue = replace(venue, year=year)
+    written = not {"journal", "journaltitle"} & fields.keys()
+    if journal_ref and written and journal_ref == proceedings_title(venue):
+        journal_ref = ""  # the venue in the words an export writes: the venue says it all
     url = _url(fields.get("url", ""))
     if url and not is_web_url(url):
         warnings.append(f"url '{url[:80]}' is not an http(s) address; ignored")
         url = ""
     arxiv_id, version = _arxiv(fields, url, warnings)
-    primary = tidy(fields.get("primaryclass", ""))
+    primary = to_text(fields.get("primaryclass", ""))
     paper = Paper(
         title_en=title,
         title_zh="",
         authors=_authors(fields.get("author", "")),
         comments=comments,
         journal_ref=journal_ref,
-        venue=replace(venue, year=year) if year else venue,
+        venue=venue,
         summary_en=to_text(fields.get("abstract", "")),
         links=Links(arxiv_id=arxiv_id, arxiv_version=version,
-                    doi=_DOI_PREFIX.sub("", tidy(fields.get("doi", ""))), url=url,
+                    doi=bare_doi(_url(fields.get("doi", ""))), url=url,
                     categories=(primary,) if primary else ()),
     )
     if not paper.key:

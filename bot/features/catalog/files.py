@@ -97,6 +97,9 @@ def inspect_file(path: Path, fmt: CatalogFormat | None = None) -> CatalogFormat:
         raise CatalogFileError(f"{path}: UTF-16 text; save the catalog as UTF-8")
     if b"\x00" in head:
         raise CatalogFileError(f"{path}: binary data (NUL bytes), not a text catalog")
+    if _looks_like_gbk(head):
+        raise CatalogFileError(f"{path}: not UTF-8 but GBK/GB18030 (Chinese Windows) text; "
+                               "save the catalog as UTF-8 and import it again")
     first = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if fmt is not None:
         return fmt
@@ -108,3 +111,28 @@ def inspect_file(path: Path, fmt: CatalogFormat | None = None) -> CatalogFormat:
     if path.suffix.lower() in {".jsonl", ".ndjson"} or first.startswith(b"{"):
         return CatalogFormat.JSONL
     return CatalogFormat.LISTING
+
+
+def _in_gb2312(char: str) -> bool:
+    try:
+        char.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _looks_like_gbk(head: bytes) -> bool:
+    """The file's first lines are not UTF-8 but GB18030, and mostly of its common Chinese
+    set (GB2312: both bytes past 0xA0), which Latin-1 accents before ASCII letters are not."""
+    head = head[:head.rfind(b"\n") + 1] or head
+    try:
+        head.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = head.decode("gb18030")
+    except UnicodeDecodeError:
+        return False
+    wide = [char for char in text if not char.isascii()]
+    return sum(map(_in_gb2312, wide)) >= 0.9 * len(wide)

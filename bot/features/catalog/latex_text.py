@@ -4,6 +4,11 @@
 and guards ASCII ligatures (`--`, ````, `''`) so they read back as typed; `to_text` turns a
 field as BibTeX tools write it (`M{\\"u}ller`, `$\\alpha$`, `{BERT}`, `\\emph{x}`) into plain
 Unicode for display and search (`Müller`, `α`, `BERT`, `x`), whitespace collapsed.
+
+Reading never deletes text (`decoder`, shared with the display of arXiv titles and
+abstracts): TeX logos read as their words (`{\\TeX}book` -> `TeXbook`), a macro pylatexenc
+does not know as its name (`\\VAX` -> `VAX`) or its braced argument (`\\acro{TUG}` -> `TUG`),
+a control symbol as its symbol (`\\|` -> `|`), and a space in an equation stays a space.
 """
 
 from __future__ import annotations
@@ -17,16 +22,18 @@ from pylatexenc.latexencode import (
     UnicodeToLatexConversionRule,
     UnicodeToLatexEncoder,
 )
+from pylatexenc.latexwalker import LatexMacroNode
+from pylatexenc.latexwalker import get_default_latex_context_db as get_default_walker_context_db
+from pylatexenc.macrospec import MacroSpec
 
 from domain.text import tidy
 
 
 def _kept_as_is(text: str, pos: int) -> tuple[int, str] | None:
-    """Characters written as they are (UTF-8): all but ASCII and the accented Latin letters
-    whose LaTeX forms (`\\"u`) every BibTeX reads and pylatexenc reads back unchanged (its
-    forms for symbols such as `·`, and for some letters such as `Ŀ`, are not)."""
+    """Characters beyond ASCII are written as they are: exports are biblatex-safe UTF-8
+    (biber, Zotero, pybtex and bibtexparser read it; CJK has no LaTeX form at all)."""
     char = text[pos]
-    return None if char.isascii() or char in _ENCODED_LETTERS else (1, char)
+    return None if char.isascii() else (1, char)
 
 
 _QUOTE = {ord('"'): '{"}'}
@@ -35,22 +42,111 @@ _ENCODER = UnicodeToLatexEncoder(
     conversion_rules=[UnicodeToLatexConversionRule(RULE_CALLABLE, _kept_as_is),
                       UnicodeToLatexConversionRule(RULE_DICT, _QUOTE), "defaults"],
     unknown_char_policy="keep", unknown_char_warning=False)
-_LETTERS = UnicodeToLatexEncoder(unknown_char_policy="keep", unknown_char_warning=False)
+_LOGOS = {
+    "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2ε", "BibTeX": "BibTeX",
+    "slBibTeX": "BibTeX", "AmSTeX": "AmSTeX", "AmSLaTeX": "AmSLaTeX", "AllTeX": "(La)TeX",
+    "MF": "METAFONT", "slMF": "METAFONT", "MP": "METAPOST", "TUB": "TUGboat",
+    "PS": "PostScript", "eTeX": "ε-TeX", "Dash": "—", "dash": "–", "slash": "/",
+    "bs": "\\", "thinspace": " ", "textasciicircum": "^", "|": "‖",
+    "textbraceleft": "{", "textbraceright": "}",
+}
+"""Macros whose words are not their names (`\\MF` is METAFONT), or that name a symbol."""
+_DECLARATIONS = ("tt", "it", "sl", "sf", "bf", "rm", "sc", "md", "up", "ssf", "smc", "SMC",
+                 "relax", "protect", "normalfont", "tiny", "scriptsize", "footnotesize",
+                 "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge")
+"""Font switches that change how the text after them looks, and say nothing themselves."""
+_CITES = ("cite", "citet", "citep", "citealt", "citealp", "citeauthor")
+"""Citations show their keys (`[vaswani2017]`), not pylatexenc's `<cit.>`."""
+_REFS = ("ref", "autoref", "cref")
 _CONTEXT = get_default_latex_context_db()
-_CONTEXT.add_context_category("paperclub", prepend=True,
-                              macros=[MacroTextSpec("textasciicircum", "^")])
-_DECODER = LatexNodes2Text(latex_context=_CONTEXT, math_mode="text", strict_latex_spaces=True)
-_ENCODED_LETTERS = frozenset(
-    char for char in map(chr, range(0xC0, 0x250))
-    if char.isalpha() and _DECODER.latex_to_text(_LETTERS.unicode_to_latex(char)) == char)
+_CONTEXT.add_context_category(
+    "paperclub", prepend=True,
+    macros=[*(MacroTextSpec(name, text) for name, text in _LOGOS.items()),
+            *(MacroTextSpec(name, discard=True) for name in _DECLARATIONS),
+            *(MacroTextSpec(name, "[%(4)s]") for name in _CITES),
+            *(MacroTextSpec(name, "%(1)s") for name in _REFS),
+            MacroTextSpec("eqref", "(%(1)s)"), MacroTextSpec("href", "%(2)s <%(1)s>")])
+_WALKER_CONTEXT = get_default_walker_context_db()
+_WALKER_CONTEXT.add_context_category("paperclub", prepend=True,
+                                     macros=[MacroSpec("href", "{{")])
+_ASCII_NAME = re.compile(r"[A-Za-z]*")
+
+
+class _KeepingDecoder(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no types
+    """pylatexenc's reader, but a macro it does not know keeps its text instead of vanishing."""
+
+    def latex_to_text(self, latex: str, **parse_flags: object) -> str:
+        """`latex` as text, parsed with the macros' arguments paperclub knows (`\\href`)."""
+        return str(super().latex_to_text(latex, latex_context=_WALKER_CONTEXT, **parse_flags))
+
+    def macro_node_to_text(self, node: LatexMacroNode) -> str:
+        name: str = node.macroname
+        if self.latex_context.get_macro_spec(name) is not None:
+            return str(super().macro_node_to_text(node))
+        known = _ASCII_NAME.match(name)
+        if known and known.end() < len(name) and known.group():  # `\\mathbfθ`: `\\mathbf` θ
+            head = self.latex_context.get_macro_spec(known.group())
+            return (known.group() if head is None else "") + name[known.end():]
+        args = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else []
+        if any(arg is not None for arg in args):
+            return "".join(self._groupnodecontents_to_text(arg) for arg in args if arg)
+        source: str = node.parsing_state.s
+        end = node.pos + node.len
+        if source.startswith("{", end) and not source.startswith("{}", end):
+            return ""  # a style applied to the braced text that follows: `\\texttt{x}`
+        return name
+
+
+def decoder() -> LatexNodes2Text:
+    """A LaTeX-to-Unicode reader that drops no text (math as text, LaTeX's spacing outside
+    equations, the source's inside them: `\\log n` keeps its space)."""
+    return _KeepingDecoder(latex_context=_CONTEXT, math_mode="text",
+                           strict_latex_spaces="except-in-equations")
+
+
+_DECODER = decoder()
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_PRICE = re.compile(r"(?<!\\)\$(?=\d)")
+
+
+def literal_dollars(text: str) -> str:
+    """`text` with a `$` that opens no equation escaped: with an odd count, prices (`$35,000`)
+    first, else the last one (`an unbalanced $x`), so that no equation swallows the rest."""
+    if len(_DOLLAR.findall(text)) % 2 == 0:
+        return text
+    priced = _PRICE.sub(r"\\$", text)
+    if len(_DOLLAR.findall(priced)) % 2 == 0:
+        return priced
+    last = list(_DOLLAR.finditer(text))[-1].start()
+    return f"{text[:last]}\\{text[last:]}"
 _LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[?!])(?=`)")
 """Between two characters LaTeX would merge (`--` into a dash, ```` into a quote)."""
 _NEEDS_DECODING = re.compile(r"[\\{}$~`'-]")
 
 
+_ESCAPED_BRACE = re.compile(r"\\([{}])")
+_BRACE_WORDS = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
+
+
+def balanced(latex: str) -> bool:
+    """True when BibTeX, which counts every brace (`\\{` too), sees the value closed."""
+    depth = 0
+    for char in latex:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def to_latex(text: str) -> str:
-    """`text` as a BibTeX field value that LaTeX (and `to_text`) reads back unchanged."""
-    return _LIGATURE.sub("{}", _ENCODER.unicode_to_latex(text))
+    """`text` as a BibTeX field value that LaTeX (and `to_text`) reads back unchanged.
+
+    Literal braces are `\\{`, `\\}` when they pair up, else `\\textbraceleft{}`,
+    `\\textbraceright{}`: a value never closes early or stays open, whatever was typed."""
+    latex = _LIGATURE.sub("{}", _ENCODER.unicode_to_latex(text))
+    if balanced(latex):
+        return latex
+    return _ESCAPED_BRACE.sub(lambda m: _BRACE_WORDS[m.group(1)], latex)
 
 
 def to_text(latex: str) -> str:
@@ -60,4 +156,4 @@ def to_text(latex: str) -> str:
     """
     if not _NEEDS_DECODING.search(latex):
         return tidy(latex)
-    return tidy(_DECODER.latex_to_text(latex))
+    return tidy(_DECODER.latex_to_text(literal_dollars(latex)))

@@ -9,11 +9,12 @@ import gc
 import logging
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.features.catalog.bibtex import parse_bibtex
 from bot.features.catalog.files import CatalogFormat, LineReader, inspect_file
-from bot.features.catalog.listing import ParsedPaper, RecordError
+from bot.features.catalog.listing import ParsedPaper, RecordError, RecordWarning
 from bot.features.catalog.load_report import (
     MAX_REPORTED_ERRORS,
     LoadReport,
@@ -25,7 +26,7 @@ from bot.features.catalog.pipeline import PROCESS_FROM_BYTES, prepared_batches
 from bot.features.papers.store import PaperStore
 from domain.catalog import LoadSource
 from domain.paper import Paper
-from domain.paper_merge import filled
+from domain.paper_merge import adds_only, filled
 
 # bibtexparser logs each broken block; the load report lists them once, with their line.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -58,8 +59,8 @@ async def load_catalog(
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
     parsed: Callable[[LineReader], Parsed] | None = None
     if fmt is CatalogFormat.BIBTEX:
-        known = await _known(store, path)
-        parsed = functools.partial(_filled_in_bibtex, known=known)
+        plan = await _bibtex_plan(store, path)
+        parsed = functools.partial(_filled_in_bibtex, plan=plan)
     origin = LoadSource(name=report.source)
     with _PROMPT_SWITCHES.held():
         async with contextlib.aclosing(prepared_batches(
@@ -128,24 +129,64 @@ class _SwitchInterval:
 _PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)
 
 
-async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
-    """The catalog's papers that a BibTeX file describes (a first, parse-only pass)."""
-    def ids() -> list[str]:
-        return [item.paper.id for item in parse_bibtex(LineReader(path))
-                if isinstance(item, ParsedPaper)]
+@dataclass
+class _BibtexPlan:
+    """What a first, parse-only pass over a BibTeX file found: the catalog's papers it
+    describes, and entries that repeat an earlier one's title only to add to it."""
 
-    found = {}
-    for paper_id in dict.fromkeys(await asyncio.to_thread(ids)):
+    known: dict[str, Paper] = field(default_factory=dict)
+    merged: dict[int, ParsedPaper] = field(default_factory=dict)
+    """The first entry of a repeated title (by line), with what later entries added."""
+    absorbed: set[int] = field(default_factory=set)
+    """Lines of the later entries merged into an earlier one."""
+
+
+async def _bibtex_plan(store: PaperStore, path: Path) -> _BibtexPlan:
+    """The first pass (a second one only when some title is repeated in the file)."""
+    def lines_by_id() -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        for item in parse_bibtex(LineReader(path)):
+            if isinstance(item, ParsedPaper):
+                found.setdefault(item.paper.id, []).append(item.line)
+        return found
+
+    lines = await asyncio.to_thread(lines_by_id)
+    plan = _BibtexPlan()
+    repeated = {paper_id for paper_id, at in lines.items() if len(at) > 1}
+    if repeated:
+        await asyncio.to_thread(_merge_repeats, plan, path, repeated)
+    for paper_id in lines:
         paper = await store.get(paper_id)
         if paper is not None:
-            found[paper_id] = paper
-    return found
+            plan.known[paper_id] = paper
+    return plan
 
 
-def _filled_in_bibtex(reader: LineReader, known: dict[str, Paper]) -> Parsed:
+def _merge_repeats(plan: _BibtexPlan, path: Path, repeated: set[str]) -> None:
+    """Merge each later entry of a repeated title that only adds to the first, as a second
+    import of the entry would (`paper_merge.filled`); true conflicts are left for the store
+    to reject with both lines."""
+    first: dict[str, ParsedPaper] = {}
+    for item in parse_bibtex(LineReader(path)):
+        if not isinstance(item, ParsedPaper) or item.paper.id not in repeated:
+            continue
+        base = first.setdefault(item.paper.id, item)
+        if base is item or not adds_only(base.paper, item.paper):
+            continue
+        note = RecordWarning(item.line, f"same title as the entry at line {base.line}: "
+                                        "merged into it (it only adds what that one lacks)")
+        first[item.paper.id] = ParsedPaper(base.line, filled(base.paper, item.paper),
+                                           (*base.warnings, *item.warnings, note))
+        plan.absorbed.add(item.line)
+    plan.merged = {item.line: item for item in first.values()}
+
+
+def _filled_in_bibtex(reader: LineReader, plan: _BibtexPlan) -> Parsed:
     for item in parse_bibtex(reader):
-        if isinstance(item, ParsedPaper) and item.paper.id in known:
-            yield ParsedPaper(item.line, filled(known[item.paper.id], item.paper),
-                              item.warnings)
-        else:
+        if not isinstance(item, ParsedPaper):
             yield item
+        elif item.line not in plan.absorbed:
+            parsed = plan.merged.get(item.line, item)
+            known = plan.known.get(parsed.paper.id)
+            yield parsed if known is None else ParsedPaper(
+                parsed.line, filled(known, parsed.paper), parsed.warnings)

@@ -27,7 +27,8 @@ _WORKSHOP_WORD = re.compile(r"\bworkshops?\b", re.IGNORECASE)
 # A run of word characters, then `@ Venue` or not: matched once per run (`_at_venue`).
 _RUN_THEN_AT = re.compile(r"([\w\-]+)(\s*@(?=\s*[A-Z]))?")
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
-_WORKSHOP_ON = re.compile(r"\bworkshop\s+on\s+(?:the\s+)?([^.,;()]+(?:\([^)]*\))?)", re.IGNORECASE)
+_WORKSHOP_ON = re.compile(r"\bworkshop\s+on\s+(?:the\s+)?([^.,;()\n]+(?:\([^)]*\))?)",
+                          re.IGNORECASE)  # the name ends with its line (one field of several)
 # Capitalised words (or `&`) before "Workshop": tried only where such a chain can start
 # (`_named_workshops`), so a long chain that never reaches "Workshop" is read once.
 _NAMED_WORKSHOP = re.compile(r"((?:(?:[A-Z][\w\-]*|&)\s+)+)[Ww]orkshop\b")

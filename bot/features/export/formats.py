@@ -1,12 +1,17 @@
-"""Exports of papers (the catalog, or the group's history, queue, a reading list) as BibTeX or
-Markdown.
+"""Exports of papers (the catalog, or the group's history, queue, a reading list): what is
+exported, and BibTeX (Markdown is `bot.features.export.markdown`).
 
-Pure formatting: entries in, text out. BibTeX is written with bibtexparser's model and writer,
-text fields LaTeX-encoded (``&``, ``%``, ``_``, ``{`` … and accented letters; see
-`bot.features.catalog.latex_text`)
-so that Zotero, BibTeX and `paperclub import` read them back unchanged;
-URLs and DOIs are written verbatim. Citation keys are stable (first author's surname, year,
-first title word) and deduplicated with ``a``, ``b``, … suffixes in entry order.
+Pure formatting: entries in, text out. BibTeX is written with bibtexparser's model and writer
+as biblatex-safe UTF-8: every character beyond ASCII as itself (names, titles, CJK alike), the
+ASCII that LaTeX reads as markup escaped (``&``, ``%``, ``_``, ``{`` …; see
+`bot.features.catalog.latex_text`), braces always balanced as BibTeX counts them, and capitals
+in titles protected (``{LLM}``), so that Zotero, BibTeX, biber, pybtex and `paperclub import`
+read them back unchanged; URLs and DOIs are written verbatim. The entry type follows what is known:
+``@inproceedings`` (``booktitle``) for a conference or workshop, ``@article`` (``journal``) for a
+journal ref, ``@misc`` otherwise (with ``eprint``/``archivePrefix``/``primaryClass`` for arXiv).
+Exporting what an export imports gives the same bytes. Citation keys are stable (first
+author's surname, year, first title word) and deduplicated with ``a``, ``b``, … suffixes in
+entry order.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -23,7 +28,9 @@ from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 
 from bot.features.catalog.latex_text import to_latex
+from bot.features.catalog.venue import derive_venue
 from domain.paper import Paper, Track, Venue
+from domain.text import tidy
 
 
 class ExportWhat(StrEnum):
@@ -94,13 +101,20 @@ def _surname(author: str) -> str:
     return parts[-1] if parts else ""
 
 
+def paper_year(paper: Paper) -> int | None:
+    """The venue's year, else the year arXiv first published the paper (four digits, as
+    BibTeX's `year` holds it; None when neither is known)."""
+    year = paper.venue.year or (paper.links.published.year if paper.links.published else None)
+    return year if year and 1000 <= year <= 9999 else None
+
+
 def base_key(paper: Paper | None, paper_id: str) -> str:
     """`surname` + `year` + first significant title word, e.g. `vaswani2017attention`."""
     if paper is None:
         return f"paper{paper_id}"
     surname = "".join(_WORD.findall(_ascii(_surname(paper.authors[0])))) if paper.authors else ""
     words = [w for w in _WORD.findall(_ascii(paper.title_en)) if w not in _STOP_WORDS]
-    year = str(paper.venue.year) if paper.venue.year else ""
+    year = str(paper_year(paper) or "")
     key = f"{surname or 'anon'}{year}{words[0] if words else ''}"
     return key if key[0].isalpha() else f"k{key}"
 
@@ -166,6 +180,29 @@ def verbatim(value: str) -> str:
     return _percent(_BIB_UNSAFE, value)
 
 
+_ARXIV_ONLY = re.compile(r"(?:arxiv(?:\s+(?:preprint|e-?prints?))?|preprint|e-?prints?|"
+                         r"abs/|:|,|\s|\d{4}\.\d{4,5}(?:v\d+)?)*", re.IGNORECASE)
+
+
+def arxiv_only(venue: str) -> bool:
+    """True for a venue that only says "on arXiv" (`arXiv preprint arXiv:2111.00396`,
+    `ArXiv e-prints`): no journal, and not exported as one."""
+    return "arxiv" in venue.casefold() and _ARXIV_ONLY.fullmatch(venue) is not None
+
+
+def clean(text: str) -> str:
+    """Text as an export writes it and an import reads it back: tidied, NFC."""
+    return unicodedata.normalize("NFC", tidy(text))
+
+
+DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+def bare_doi(doi: str) -> str:
+    """`10.1000/x` from `https://doi.org/10.1000/x` or `doi:10.1000/x`."""
+    return DOI_PREFIX.sub("", doi.strip())
+
+
 def venue_phrase(venue: Venue) -> str:
     """`ICML 2026 Workshop on X, spotlight` / `ICML 2026, main track`: the venue in words that
     `derive_venue` reads back (BibTeX's `howpublished`)."""
@@ -180,160 +217,133 @@ _AND = re.compile(r"\sand\s", re.IGNORECASE)
 
 
 def _bib_name(name: str) -> str:
-    """A display name as one BibTeX name: braced when a comma or `and` would split it."""
-    latex = to_latex(name)
-    return f"{{{latex}}}" if "," in name or _AND.search(name) else latex
+    """A display name as one BibTeX name: braced when a comma or `and` would split it, or
+    when it is the word `others` (BibTeX's "et al.")."""
+    latex = to_latex(clean(name))
+    braced = "," in name or _AND.search(name) or name.strip().casefold() == "others"
+    return f"{{{latex}}}" if braced else latex
 
 
-def _paper_fields(paper: Paper) -> list[Field]:
+_CAPITALISED = re.compile(r"\S*[A-Z]\S*")
+"""A word with a capital after its first letter (`LLM`, `GPT-4`, `ImageNet`, `iPhone`)."""
+
+
+def title_latex(title: str) -> str:
+    """A title with each word that has a capital past its first letter brace-protected, so
+    that bibliography styles that lower-case titles keep `{LLM}` as written."""
+    parts, pos = [], 0
+    for match in _CAPITALISED.finditer(title):
+        word = match.group()
+        if not any(char.isupper() for char in word[1:]):
+            continue
+        parts += [to_latex(title[pos:match.start()]), f"{{{to_latex(word)}}}"]
+        pos = match.end()
+    parts.append(to_latex(title[pos:]))
+    return "".join(parts)
+
+
+def imported_venue(comments: str, howpublished: str, published_in: str,
+                   year: int | None) -> Venue:
+    """The venue `paperclub import` derives from an entry's note, howpublished, journal or
+    booktitle and year (see `bibtex_reader`)."""
+    venue = derive_venue("\n".join(filter(None, (comments, howpublished))), published_in)
+    return replace(venue, year=year) if year else venue
+
+
+def _published_in(paper: Paper) -> str:
+    """The journal or proceedings: the journal ref, else the conference or workshop."""
+    journal = clean(paper.journal_ref)
+    if journal and not arxiv_only(journal):
+        return journal
+    return proceedings_title(replace(paper.venue, year=paper_year(paper)))
+
+
+def proceedings_title(venue: Venue) -> str:
+    """`ICML 2026`, `ICML 2026 Workshop on X`: the booktitle an export writes for a venue
+    with no journal ref ('' for no conference or workshop)."""
+    if not venue.conference and venue.track is not Track.WORKSHOP:
+        return ""
+    return clean(venue_phrase(replace(venue, honours=(), track=(
+        Track.WORKSHOP if venue.track is Track.WORKSHOP else Track.UNKNOWN))))
+
+
+def _howpublished(paper: Paper, published_in: str) -> str:
+    """The venue in words, when the entry's other fields do not give it back and these words
+    do (never a bare year: the year has its own field). Re-exporting what an export imports
+    takes the same choice, so the bytes stay the same."""
+    comments, year = clean(paper.comments), paper_year(paper)
+    wanted = replace(paper.venue, year=year)
+    if imported_venue(comments, "", published_in, year) == wanted:
+        return ""
+    phrase = clean(venue_phrase(wanted))
+    return phrase if imported_venue(comments, phrase, published_in, year) == wanted else ""
+
+
+def _entry_type(venue: Venue, published_in: str) -> str:
+    """`inproceedings` for a conference or workshop, `article` for a journal, else `misc`
+    (decided on the venue an import reads back, so a re-export decides the same)."""
+    if not published_in:
+        return "misc"
+    return "inproceedings" if venue.conference or venue.track is Track.WORKSHOP else "article"
+
+
+def _paper_fields(paper: Paper) -> tuple[str, list[Field]]:
     links = paper.links
-    text = [("title", paper.title_en),
-            ("author", " and ".join(_bib_name(a) for a in paper.authors)),
-            ("year", str(paper.venue.year or "")),
-            ("howpublished", venue_phrase(paper.venue)),
-            ("journal", paper.journal_ref)]
-    fields = [Field(key, to_latex(value) if key != "author" else value)
-              for key, value in text if value]
+    year = paper_year(paper)
+    published_in = _published_in(paper)
+    howpublished = _howpublished(paper, published_in)
+    kind = _entry_type(imported_venue(clean(paper.comments), howpublished, published_in, year),
+                       published_in)
+    fields = [Field("title", title_latex(clean(paper.title_en)))]
+    if paper.authors:
+        fields.append(Field("author", " and ".join(_bib_name(a) for a in paper.authors)))
+    if year:
+        fields.append(Field("year", str(year)))
+    if published_in:
+        fields.append(Field("booktitle" if kind == "inproceedings" else "journal",
+                            to_latex(published_in)))
+    if howpublished:
+        fields.append(Field("howpublished", to_latex(howpublished)))
     if links.arxiv_id:
         version = f"v{links.arxiv_version}" if links.arxiv_version else ""
         fields += [Field("eprint", f"{links.arxiv_id}{version}"),
                    Field("archivePrefix", "arXiv")]
-        if links.categories:
-            fields.append(Field("primaryClass", to_latex(links.categories[0])))
+        if links.categories and clean(links.categories[0]):
+            fields.append(Field("primaryClass", to_latex(clean(links.categories[0]))))
     if links.doi:
-        fields.append(Field("doi", verbatim(links.doi)))
-    url = links.url or abs_url(paper)
-    if is_web_url(url):
+        fields.append(Field("doi", verbatim(bare_doi(links.doi))))
+    url = links.url if is_web_url(links.url) else abs_url(replace(paper, links=replace(
+        links, url="")))
+    if url:
         fields.append(Field("url", verbatim(url)))
-    if paper.summary_en:
-        fields.append(Field("abstract", to_latex(paper.summary_en)))
-    return fields
+    if clean(paper.summary_en):
+        fields.append(Field("abstract", to_latex(clean(paper.summary_en))))
+    return kind, fields
 
 
-def _bib_fields(entry: ExportEntry) -> list[Field]:
+def _bib_entry(key: str, entry: ExportEntry) -> Entry:
     paper = entry.paper
-    fields = _paper_fields(paper) if paper is not None else [Field("title",
-                                                                   to_latex(entry.paper_id))]
-    notes = [paper.comments] if paper is not None and paper.comments else []
+    kind, fields = (_paper_fields(paper) if paper is not None
+                    else ("misc", [Field("title", to_latex(entry.paper_id))]))
+    notes = [clean(paper.comments)] if paper is not None and clean(paper.comments) else []
     if entry.presenter and entry.when is not None:
         notes.append(f"Presented by {entry.presenter} on {entry.when:%Y-%m-%d}")
-    notes += entry.notes
+    notes += filter(None, map(tidy, entry.notes))
     if entry.link:
         notes.append(f"Discussion: {entry.link}")
     if notes:
         fields.append(Field("note", to_latex("; ".join(notes))))
-    return fields
+    return Entry(kind, key, fields)
 
 
 def bibtex(entries: Sequence[ExportEntry]) -> str:
-    """A BibTeX file (one `@misc` per entry) that `paperclub import` reads back to the same
-    papers (title, authors, year, venue, arXiv id, DOI, URL, abstract)."""
+    """A BibTeX file that `paperclub import` reads back to the same papers (title, authors,
+    year, venue, arXiv id, DOI, URL, abstract), and that strict pybtex and bibtexparser read
+    with the same fields whatever the texts hold."""
     library = Library()
     for key, entry in zip(citation_keys(entries), entries, strict=True):
-        library.add(Entry("misc", key, _bib_fields(entry)))
+        library.add(_bib_entry(key, entry))
     return write_string(library)
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|@])")
-"""What can start emphasis, code, a link, HTML, a heading, a table cell or a mention (`-`,
-`.`, `(` are inert where the export puts text: at the start of a list item's paragraph or
-after `> `)."""
-_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
-"""An `&` that would start an entity (`&amp;`, `&#126;`); any other `&` is plain text."""
-
-
-def md(text: str) -> str:
-    """Text made inert in Markdown: no emphasis, links, HTML, entity or mention syntax. Only
-    what needs it is escaped, so that no renderer shows a stray backslash: an `&` only before
-    an entity (as `&amp;`), a `~` only when there are two, which GFM could strike through."""
-    text = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
-    text = _ENTITY.sub("&amp;", text)
-    return text.replace("~", "\\~") if text.count("~") > 1 else text
-
-
-@dataclass(frozen=True, slots=True)
-class MarkdownLabels:
-    """The words a Markdown export uses (in the reader's language)."""
-
-    heading: str
-    dated: Callable[[ExportEntry], str]
-    """The entry's date line, e.g. `Discussed 2026-11-30, presented by Alice` ('': none)."""
-    thread: str
-    gone: str
-    summary_of: Callable[[Paper], str] | None = None
-    """The paper's summary, shown cut to one line (None: no summary line)."""
-
-
-SUMMARY_CHARS = 200
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
-
-
-def one_line(text: str, limit: int = SUMMARY_CHARS) -> str:
-    """The first sentence of `text` when it fits in `limit` characters, else its first words
-    up to the limit, with `…`."""
-    text = " ".join(text.split())
-    first = _SENTENCE_END.split(text, maxsplit=1)[0]
-    if len(first) <= limit:
-        return first
-    cut = first[:limit - 1]
-    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;:") + "…"
-
-
-def _md_title(paper: Paper, title: str) -> str:
-    url = safe_url(abs_url(paper))
-    return f"**[{md(title)}]({url})**" if url else f"**{md(title)}**"
-
-
-_BLOCK_START = re.compile(r"^(?:[-+](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))")
-"""What would turn a paragraph into a list item when it starts one (`- x`, `+ x`, `1. x`)."""
-
-
-def md_paragraph(text: str) -> str:
-    """`md`, and safe at the start of a paragraph too (a summary `1. First…` stays text)."""
-    inert = md(text)
-    start = _BLOCK_START.match(inert)
-    if start is None:
-        return inert
-    at = start.end() if start.group().isdigit() else 0
-    return inert[:at] + "\\" + inert[at:]
-
-
-def _md_item(n: int, entry: ExportEntry, labels: MarkdownLabels,
-             title_of: Callable[[Paper], str]) -> list[str]:
-    """One numbered item: its title, then each detail as a paragraph of its own, indented to
-    stay in the item (CommonMark: the marker's width; python-markdown: at least 4)."""
-    paper = entry.paper
-    if paper is None:
-        head, parts = f"**{md(entry.paper_id)}** ({md(labels.gone)})", []
-    else:
-        head = _md_title(paper, title_of(paper))
-        summary = labels.summary_of(paper) if labels.summary_of else ""
-        parts = [md_paragraph(", ".join(paper.authors)) if paper.authors else "",
-                 f"*{md(paper.venue.badge())}*" if paper.venue.badge() else "",
-                 md_paragraph(one_line(summary)) if summary else ""]
-    details = md_paragraph(labels.dated(entry))
-    if entry.link:
-        details += f" · [{md(labels.thread)}]({safe_url(entry.link)})"
-    parts.append(details.removeprefix(" · "))
-    quoted = [f"> {md(line)}" for note in entry.notes for line in note.splitlines()
-              if line.strip()]
-    parts.append("\n".join(quoted))
-    marker = f"{n}. "
-    indent = " " * max(4, len(marker))
-    lines = [marker + head]
-    for part in filter(None, parts):
-        lines += ["", *(indent + line for line in part.splitlines())]
-    return lines
-
-
-def markdown(entries: Sequence[ExportEntry], labels: MarkdownLabels,
-             title_of: Callable[[Paper], str]) -> str:
-    """A numbered list: title (linked to its page when known), then as paragraphs of the item:
-    authors, venue, a one-line summary, the date (and presenter) and thread, notes quoted."""
-    lines = [f"# {md(labels.heading)}", ""]
-    for n, entry in enumerate(entries, start=1):
-        lines += [*_md_item(n, entry, labels, title_of), ""]
-    return "\n".join(lines).rstrip() + "\n"
 
 
 def fit_export(entries: Sequence[ExportEntry], render: Callable[[Sequence[ExportEntry]], str],

@@ -12,11 +12,10 @@ from bot.features.export.formats import (
     ExportFormat,
     ExportText,
     ExportWhat,
-    MarkdownLabels,
     bibtex,
     fit_export,
-    markdown,
 )
+from bot.features.export.markdown import MarkdownLabels, markdown
 from bot.features.papers.lookup import PAPER_ID, PaperLookup
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import titles_in_order

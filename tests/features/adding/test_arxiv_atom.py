@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from bot.features.adding.arxiv_atom import NotAtom, parse_atom
 from bot.features.papers.latex_display import latex_to_display
 from domain.arxiv_ids import ArxivRef
 from domain.paper import Track
+from tests.realworld import ARXIV_ATOM, real
 
 FEED = """<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
@@ -112,22 +112,15 @@ def test_entity_expansion_is_refused() -> None:
     ("A  title\n   wrapped", "A title wrapped"),
     ("$\\alpha$-divergence at 50% cost", "α-divergence at 50% cost"),
     ("\\emph{Grokking} in $\\mathbb{R}^d$", "Grokking in ℝ^d"),
-    ("An unbalanced $x { brace", "An unbalanced x brace"),
+    ("An unbalanced $x { brace", "An unbalanced $x brace"),  # a lone $ is kept (issue 21)
 ])
 def test_latex_is_shown_as_unicode(raw: str, shown: str) -> None:
     assert latex_to_display(raw) == shown
 
 
-REALWORLD = Path(os.environ.get("PAPERCLUB_REALWORLD")
-                 or Path(__file__).resolve().parents[3] / ".." / "shared" / "realworld")
-"""The recorded arXiv answers nobody on this project wrote (see its SOURCES.md)."""
-
-
 def _recorded_answers() -> list[Path]:
-    folder = REALWORLD / "arxiv_atom"
-    if not folder.is_dir():
-        pytest.skip(f"the real-world corpus is absent ({folder.resolve()})")
-    return sorted(folder.rglob("*.xml"))
+    """The recorded arXiv answers nobody on this project wrote (see its SOURCES.md)."""
+    return sorted(real(ARXIV_ATOM).rglob("*.xml"))
 
 
 def test_every_link_of_the_recorded_answers_is_https() -> None:

@@ -3,10 +3,12 @@ chunks, and the round trip with the BibTeX export."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import UTC, datetime
 
 import pytest
+from bibtexparser.entrypoint import parse_string
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +21,7 @@ from bot.features.export.formats import ExportEntry, bibtex
 from domain.paper import Links, Paper, Track, Venue
 from domain.paper_merge import filled as fill_in
 from domain.text import tidy
+from tests.realworld import BIBTEX, real
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -58,7 +61,7 @@ def test_every_field_is_read_and_latex_becomes_unicode() -> None:
     (paper,) = _papers(FULL)
     assert paper.title_en == "On Über α-Grokking: BERT & Friends"
     assert paper.authors == ("Jürgen Müller", "John Doe", "Google DeepMind")
-    assert paper.journal_ref == "ICML 2026"
+    assert paper.journal_ref == ""  # a booktitle that only names the venue is the venue
     assert (paper.venue.conference, paper.venue.year, paper.venue.track) == (
         "ICML", 2026, Track.MAIN)
     assert paper.summary_en == "We study x^2 — and more."
@@ -204,3 +207,107 @@ def test_dates_count_when_there_is_no_year() -> None:
     (paper,) = _papers("@online{a, title = {A}, date = {2023-05-01}}")
     assert paper.venue.year == 2023
     assert datetime(2023, 5, 1, tzinfo=UTC).year == paper.venue.year
+
+
+_LOGO = re.compile(r"\\(TeX|LaTeX|BibTeX|AmSTeX|MF)(?![A-Za-z])")
+_LOGO_WORD = {"MF": "METAFONT"}
+
+
+def test_tex_logos_and_unknown_macros_keep_their_words() -> None:
+    assert _papers(r"@book{k, title = {The {\TeX}book}}")[0].title_en == "The TeXbook"
+    (paper,) = _papers(r"@misc{k, title = {\LaTeX\ and \BibTeX\ on a \VAX: \acro{TUG} {\tt MF}}}")
+    assert paper.title_en == "LaTeX and BibTeX on a VAX: TUG MF"
+    assert to_text(r"\AmSTeX{} and \MF{} fonts") == "AmSTeX and METAFONT fonts"
+
+
+def test_every_tugboat_title_keeps_its_tex_logos() -> None:
+    """TUGboat's 1.5 MB bibliography: each title naming a TeX logo shows the logo's word."""
+    path = real(BIBTEX / "pybtex" / "examples_tugboat_tugboat.bib")
+    library = parse_string(path.read_text(encoding="utf-8"),
+                           parse_stack=bibtex_reader._parse_stack())
+    checked = 0
+    for entry in library.entries:
+        raw = entry.fields_dict.get("title")
+        if raw is None or not _LOGO.search(str(raw.value)):
+            continue
+        title = bibtex_reader.entry_paper(entry)[0].title_en
+        for logo in _LOGO.findall(str(raw.value)):
+            assert _LOGO_WORD.get(logo, logo) in title, (raw.value, title)
+        checked += 1
+    assert checked > 1000
+
+
+def test_arxiv_ids_named_in_the_venue_note_or_link_are_read() -> None:
+    text = r"""
+@article{a, title = {A}, journal = {arXiv preprint arXiv:2111.00396}, year = {2021}}
+@misc{b, title = {B}, eprint = {arXiv:2302.00002v2}}
+@misc{c, title = {C}, note = {Preprint at \url{https://arxiv.org/abs/2303.00003}}}
+@misc{d, title = {D}, howpublished = {arXiv:hep-th/9901001}}
+@article{e, title = {E}, journal = {CoRR}, volume = {abs/1706.03762}}
+@article{f, title = {F}, journal = {Phys. Rev. 1234.5678}}
+"""
+    papers = _papers(text)
+    assert [(p.links.arxiv_id, p.links.arxiv_version) for p in papers] == [
+        ("2111.00396", 0), ("2302.00002", 2), ("2303.00003", 0), ("hep-th/9901001", 0),
+        ("1706.03762", 0), ("", 0)]
+    assert [p.journal_ref for p in papers] == ["", "", "", "", "CoRR", "Phys. Rev. 1234.5678"]
+
+
+def test_every_google_scholar_arxiv_entry_of_the_real_corpus_gets_its_id() -> None:
+    """`journal = {arXiv preprint arXiv:…}` as Google Scholar writes it (srush/anthology.bib)."""
+    text = real(BIBTEX / "srush" / "anthology.bib").read_text(encoding="utf-8")
+    library = parse_string(text, parse_stack=bibtex_reader._parse_stack())
+    journal = re.compile(r"arXiv:(\d{4}\.\d{4,5})")
+    scholar = [(entry, journal.search(str(entry.fields_dict["journal"].value)))
+               for entry in library.entries if "journal" in entry.fields_dict]
+    named = [(entry, match.group(1)) for entry, match in scholar if match]
+    assert len(named) >= 30
+    for entry, arxiv_id in named:
+        assert bibtex_reader.entry_paper(entry)[0].links.arxiv_id == arxiv_id
+
+
+def test_string_concatenation_is_joined_as_bibtex_does() -> None:
+    text = r"""@string{STOC = "Symposium on Theory of Computing"}
+@string{pstoc = "Proc. " # STOC}
+@inproceedings{a, title = {A}, booktitle = "Proc. Fifteenth Annual " # STOC,
+  note = {Held in } # dec # " 1983"}
+@inproceedings{b, title = {B}, booktitle = pstoc, note = unknownmacro # { 2}}
+"""
+    a, b = _papers(text)
+    assert (a.journal_ref, a.comments) == (
+        "Proc. Fifteenth Annual Symposium on Theory of Computing", "Held in December 1983")
+    assert (b.journal_ref, b.comments) == ("Proc. Symposium on Theory of Computing",
+                                           "unknownmacro 2")
+
+
+def test_xampl_concatenations_are_resolved() -> None:
+    """xampl.bib (BibTeX's own example) joins `@string`s with `#` in booktitles."""
+    text = real(BIBTEX / "pybtex" / "examples_xampl.bib").read_text(encoding="utf-8")
+    papers = _papers(text)
+    assert papers and not any("#" in p.journal_ref or '"' in p.journal_ref for p in papers)
+    assert "Proc. Fifteenth Annual ACM Symposium on the Theory of Computing" in {
+        p.journal_ref for p in papers}
+
+
+def test_latex_escapes_in_urls_and_dois_are_not_part_of_the_address() -> None:
+    (paper,) = _papers(r"@misc{a, title = {A}, url = {http://www.example.edu/\%7Euser/a\_b.pdf},"
+                       r" doi = {10.1000/x\_y}}")
+    assert paper.links.url == "http://www.example.edu/%7Euser/a_b.pdf"
+    assert paper.links.doi == "10.1000/x_y"
+
+
+def test_accented_names_come_back_whole() -> None:
+    (read,) = _papers(r"@misc{k, title = {T}, author = {Ba{\~n}{\'o}n, Miquel and {\.I}lhan, Ali"
+                      r" and Ned {\~N}et}}")
+    assert read.authors == ("Miquel Bañón", "Ali İlhan", "Ned Ñet")
+    (back,) = _papers(bibtex([ExportEntry(read.id, read)]))
+    assert back.authors == read.authors
+
+
+def test_a_booktitle_that_is_more_than_the_venue_is_the_journal_ref() -> None:
+    text = r"""@inproceedings{a, title = {A}, booktitle = {ICML 2026}}
+@inproceedings{b, title = {B}, booktitle = {Proceedings of ICML 2026, PMLR 267}}
+@article{c, title = {C}, journal = {ICML 2026}}
+"""
+    assert [(p.journal_ref, p.venue.conference) for p in _papers(text)] == [
+        ("", "ICML"), ("Proceedings of ICML 2026, PMLR 267", "ICML"), ("ICML 2026", "ICML")]

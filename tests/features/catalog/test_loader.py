@@ -16,6 +16,7 @@ from bot.features.catalog.loader import StrictLoadError, load_catalog
 from domain.paper import Paper
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
+from tests.realworld import BIBTEX, real
 
 
 @pytest.fixture
@@ -212,3 +213,44 @@ async def test_prune_only_touches_papers_from_the_same_file(
     again = await load_catalog(empty_store, tmp_path / "rg.jsonl", prune=True,
                                source="group list")
     assert again.counts.removed == 2 and await empty_store.count() == 2
+
+
+async def test_a_gbk_file_is_told_to_be_saved_as_utf8(empty_store: SqlitePaperStore) -> None:
+    """bibtexparser's own GBK-encoded Chinese test file."""
+    path = real(BIBTEX / "bibtexparser" / "gbk_test.bib")
+    with pytest.raises(CatalogFileError, match=r"GBK.*save the catalog as UTF-8"):
+        await load_catalog(empty_store, path)
+    assert await empty_store.count() == 0
+
+
+async def test_latin1_accents_are_not_taken_for_gbk(empty_store: SqlitePaperStore,
+                                                    tmp_path: Path) -> None:
+    path = _write(tmp_path, "latin1.bib",
+                  "@misc{a, title = {Fine}}\n@misc{b, title = {Müller}}\n".encode("latin-1"))
+    report = await load_catalog(empty_store, path)
+    assert report.counts.added == 1
+    assert [(e.line, e.reason) for e in report.errors] == [(2, "line is not valid UTF-8")]
+
+
+DUPLICATED = r"""@inproceedings{first, title = {Attention Is All You Need},
+  author = {Vaswani, Ashish}, booktitle = {NeurIPS}, year = 2017}
+@misc{again, title = {Attention is all you need}, eprint = {1706.03762},
+  abstract = {The dominant sequence transduction models.}}
+@misc{other, title = {Another Paper}, year = 2020}
+@misc{clash, title = {ATTENTION IS ALL YOU NEED}, author = {Somebody, Else}}
+"""
+
+
+async def test_a_repeated_title_that_only_adds_is_merged_and_a_conflict_rejected(
+        empty_store: SqlitePaperStore, tmp_path: Path) -> None:
+    path = _write(tmp_path, "refs.bib", DUPLICATED.encode())
+    report = await load_catalog(empty_store, path)
+    assert report.counts.added == 2
+    assert [(e.line, e.reason) for e in report.errors] == [
+        (6, "same title as the record at line 1")]
+    assert [w.line for w in report.warnings] == [3]
+    papers = {p.title_en: p async for p in empty_store.iter_papers()}
+    merged = papers["Attention Is All You Need"]
+    assert merged.authors == ("Ashish Vaswani",) and merged.venue.year == 2017
+    assert merged.links.arxiv_id == "1706.03762"
+    assert merged.summary_en == "The dominant sequence transduction models."

@@ -6,16 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.features.catalog.bibtex import parse_bibtex
+from bot.features.catalog.files import LineReader
 from bot.features.catalog.jsonl import dumps, parse_jsonl
 from bot.features.catalog.listing import ListingParser, ParsedPaper
 from bot.features.catalog.listing_writer import format_listing
 from bot.features.catalog.venue import derive_venue
+from bot.features.export.formats import ExportEntry, bibtex
 from domain.paper import Affiliation, Links, Paper, Track, Venue
 from domain.text import tidy
+from tests.features.export.test_formats import assert_strict_parsers_agree
+from tests.realworld import BIBTEX, bib_files
 
 FIELD_WORDS = ["Comments", "Comments:", "Journal ref", "Journal ref:", "AI总结", "AI总结：",
                "机构", "机构 *"]
@@ -110,3 +117,68 @@ def test_exported_json_lines_read_back_the_same_papers(papers: list[Paper]) -> N
     assert _papers(items) == papers
     assert [dumps(paper) for paper in _papers(items)] == lines  # times in UTC, text unchanged
     assert all(isinstance(i, ParsedPaper) and i.warnings == () for i in items)
+
+
+def _bib_papers(text: str) -> list[Paper]:
+    items = list(parse_bibtex(enumerate(text.splitlines(), start=1)))
+    assert all(isinstance(i, ParsedPaper) for i in items), items
+    return [i.paper for i in items if isinstance(i, ParsedPaper)]
+
+
+def _bib_export(papers: Sequence[Paper]) -> str:
+    return bibtex([ExportEntry(paper.id, paper) for paper in papers])
+
+
+def _distinct(papers: list[Paper]) -> list[Paper]:
+    """One paper per title key and arXiv id, as a catalog holds them."""
+    keys: set[str] = set()
+    kept = []
+    for paper in papers:
+        if paper.key in keys or (paper.links.arxiv_id and paper.links.arxiv_id in keys):
+            continue
+        keys |= {paper.key, paper.links.arxiv_id} - {""}
+        kept.append(paper)
+    return kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(exported_papers, min_size=1, max_size=6).map(_distinct))
+def test_a_bibtex_export_reimported_exports_the_same_bytes(papers: list[Paper]) -> None:
+    first = _bib_export(papers)
+    again = _bib_papers(first)
+    assert [p.id for p in again] == [p.id for p in papers]
+    assert _bib_export(again) == first
+
+
+def _catalog_of(path: Path) -> list[Paper]:
+    """The papers one import of a real file gives (one per title, as the catalog keeps)."""
+    items = parse_bibtex(LineReader(path))
+    return _distinct([i.paper for i in items if isinstance(i, ParsedPaper)])
+
+
+@pytest.mark.parametrize("path", bib_files(), ids=lambda p: str(p.relative_to(BIBTEX)))
+def test_every_real_file_exports_stably_and_strict_parsers_agree(path: Path) -> None:
+    """Each real BibTeX file of the corpus, imported then exported: strict pybtex and
+    bibtexparser read the export alike, and exporting its import gives the same bytes."""
+    papers = _catalog_of(path)
+    first = _bib_export(papers)
+    assert_strict_parsers_agree(first)
+    again = _bib_papers(first)
+    def facts(paper: Paper) -> tuple[object, ...]:
+        links = paper.links
+        return paper.title_en, paper.authors, links.arxiv_id, links.arxiv_version, links.doi
+
+    assert list(map(facts, again)) == list(map(facts, papers))  # `Ba{\~n}{\'o}n` stays Bañón
+    assert _bib_export(again) == first
+
+
+def test_the_bundled_catalog_exports_stably(bundled_papers: list[Paper]) -> None:
+    first = _bib_export(bundled_papers)
+    assert_strict_parsers_agree(first)
+    assert _bib_export(_bib_papers(first)) == first
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(exported_papers, min_size=1, max_size=6).map(_distinct))
+def test_strict_parsers_agree_on_any_catalog_export(papers: list[Paper]) -> None:
+    assert_strict_parsers_agree(_bib_export(papers))

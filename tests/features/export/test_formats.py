@@ -4,25 +4,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pybtex.database
 from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
-from hypothesis import given
+from bibtexparser.middlewares.names import split_multiple_persons_names
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from bot.features.export.formats import (
-    ExportEntry,
-    ExportFormat,
-    MarkdownLabels,
-    bibtex,
-    citation_keys,
-    fit_export,
-    markdown,
-    md,
-    md_paragraph,
-    one_line,
-)
+from bot.features.catalog.latex_text import balanced, to_text
+from bot.features.export.formats import ExportEntry, ExportFormat, bibtex, citation_keys, fit_export
+from bot.features.export.markdown import MarkdownLabels, markdown, md, md_paragraph, one_line
 from domain.paper import Paper, Venue
 
 WHEN = datetime(2026, 11, 30, tzinfo=UTC)
@@ -69,10 +62,15 @@ _TITLE_CHARS = st.characters(codec="latin-1", categories=("Lu", "Ll", "Nd")) | s
     lambda s: s.strip() == s and "  " not in s))
 def test_any_title_survives_a_round_trip(title: str) -> None:
     """ASCII punctuation and Latin-1 letters (LaTeX reads quotes and
-    dashes as typographic ones; pylatexenc reads `^` back as `ˆ`, `·` as `˙`)."""
-    (entry,) = parse_string(bibtex([_entry(title)]),
-                            append_middleware=[LatexDecodingMiddleware()]).entries
-    assert entry.fields_dict["title"].value == title
+    dashes as typographic ones; pylatexenc reads `^` back as `ˆ`, `·` as `˙`). An unpaired
+    brace is `\\textbraceleft{}`, which LaTeX and paperclub know and bibtexparser's own
+    decoder does not."""
+    (entry,) = parse_string(bibtex([_entry(title)])).entries
+    assert to_text(entry.fields_dict["title"].value) == title
+    if balanced(title):
+        (decoded,) = parse_string(bibtex([_entry(title)]),
+                                  append_middleware=[LatexDecodingMiddleware()]).entries
+        assert decoded.fields_dict["title"].value == title
 
 
 def test_markdown_is_inert_and_quotes_notes() -> None:
@@ -178,3 +176,90 @@ def test_a_catalog_reading_list_links_titles_and_summarises_in_one_line() -> Non
     bib = catalog_text([known, hostile], ExportFormat.BIBTEX)
     assert "eprint = {2401.01234}" in bib and "archivePrefix = {arXiv}" in bib
     assert "javascript" not in bib
+
+
+def _pybtex_fields(text: str) -> dict[str, tuple[str, dict[str, str], int]]:
+    """Entries as strict pybtex reads them: type, fields, number of authors."""
+    data = pybtex.database.parse_string(text, "bibtex")  # strict: any error raises
+    return {key: (entry.type.lower(), {name.lower(): value for name, value in entry.fields.items()},
+                  len(entry.persons.get("author", [])))
+            for key, entry in data.entries.items()}
+
+
+def _bibtexparser_fields(text: str) -> dict[str, tuple[str, dict[str, str], int]]:
+    library = parse_string(text)
+    assert library.failed_blocks == []
+    read = {}
+    for entry in library.entries:
+        fields = {f.key.lower(): str(f.value) for f in entry.fields}
+        authors = fields.pop("author", "")
+        read[entry.key] = (entry.entry_type.lower(), fields,
+                           len(split_multiple_persons_names(authors)) if authors else 0)
+    return read
+
+
+def assert_strict_parsers_agree(text: str) -> None:
+    """Strict pybtex and bibtexparser both read `text`, to the same entries and fields."""
+    assert _pybtex_fields(text) == _bibtexparser_fields(text)
+
+
+HOSTILE = st.lists(st.sampled_from([*"{}\\%#$&_~^@\"',=()aZ é凯 \n", " and ", "others", "\\{",
+                                     "--", "``", "LLM"]),
+                   min_size=1, max_size=20).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(note=HOSTILE, title=HOSTILE.filter(lambda t: any(c.isalnum() for c in t)),
+       author=HOSTILE.filter(str.strip))
+def test_whatever_anyone_types_every_export_parses_in_strict_pybtex(
+        note: str, title: str, author: str) -> None:
+    text = bibtex([_entry(title, (author, "Ada Lovelace"), notes=(note,))])
+    assert_strict_parsers_agree(text)
+
+
+def test_a_note_of_closing_braces_keeps_the_file_valid() -> None:
+    text = bibtex([_entry("Grokking", notes=("}}}{{{",))])
+    assert_strict_parsers_agree(text)
+    (entry,) = parse_string(text).entries
+    assert to_text(entry.fields_dict["note"].value) == "}}}{{{"
+
+
+def _one(paper: Paper) -> dict[str, str]:
+    (entry,) = parse_string(bibtex([ExportEntry(paper.id, paper)])).entries
+    return {"type": entry.entry_type, "key": entry.key,
+            **{f.key: str(f.value) for f in entry.fields}}
+
+
+def test_the_entry_type_follows_what_is_known() -> None:
+    from domain.paper import Links, Track
+    arxiv = Paper("Kernel Methods", "", ("Marie Moreau",), links=Links(
+        arxiv_id="2401.01234", categories=("cs.LG",), published=datetime(2024, 1, 3, tzinfo=UTC)))
+    assert _one(arxiv) == {
+        "type": "misc", "key": "moreau2024kernel", "title": "Kernel Methods",
+        "author": "Marie Moreau", "year": "2024", "eprint": "2401.01234",
+        "archivePrefix": "arXiv", "primaryClass": "cs.LG",
+        "url": "https://arxiv.org/abs/2401.01234"}
+    journal = Paper("A", "", (), journal_ref="Phys. Rev. D 12, 345 (2020)")
+    assert (_one(journal)["type"], _one(journal)["journal"]) == (
+        "article", "Phys. Rev. D 12, 345 (2020)")
+    workshop = Paper("B", "", (), journal_ref="Proceedings of the Second Workshop on "
+                     "Statistical Machine Translation", venue=Venue(
+                         None, 2007, Track.WORKSHOP, "Statistical Machine Translation"))
+    fields = _one(workshop)
+    assert (fields["type"], fields["booktitle"]) == ("inproceedings", workshop.journal_ref)
+    assert "journal" not in fields and "howpublished" not in fields
+    listed = Paper("C", "", (), venue=Venue("ICML", 2026, Track.MAIN, None, ("oral",)))
+    fields = _one(listed)
+    assert (fields["type"], fields["booktitle"], fields["howpublished"]) == (
+        "inproceedings", "ICML 2026", "ICML 2026, main track, oral")
+    year_only = _one(Paper("D", "", (), venue=Venue(None, 2015)))
+    assert year_only["type"] == "misc" and year_only["year"] == "2015"
+    assert "howpublished" not in year_only
+
+
+def test_unicode_is_written_as_utf8_everywhere_and_capitals_are_protected() -> None:
+    paper = Paper("LLMs for α-ℓ𝒪 Müller Bounds in GPT-4 and ImageNet", "",
+                  ("Miquel Bañón", "Ali İlhan", "Ned Ñet", "凯撒"))
+    fields = _one(paper)
+    assert fields["title"] == "{LLMs} for α-ℓ𝒪 Müller Bounds in {GPT-4} and {ImageNet}"
+    assert fields["author"] == "Miquel Bañón and Ali İlhan and Ned Ñet and 凯撒"

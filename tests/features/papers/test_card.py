@@ -109,7 +109,7 @@ def test_the_readers_text_first_the_other_a_click_away(lang: Lang, shown: str,
 def test_latex_and_wrapping_are_normalised_for_display_only() -> None:
     raw = "Bounds $O(n^2)$ for $\\alpha$\n   at 50% {cost} \\emph{here}"
     assert display_text(raw) == "Bounds O(n^2) for α at 50% cost here"
-    assert display_text("unbalanced $x {") == "unbalanced x"
+    assert display_text("unbalanced $x {") == "unbalanced $x"
 
 
 def test_a_long_abstract_fits_the_embed_total() -> None:
