@@ -8,11 +8,13 @@ import functools
 import gc
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from bot.features.catalog.arxiv_jsonl import holds_arxiv_metadata
 from bot.features.catalog.bibtex import parse_bibtex
 from bot.features.catalog.files import CatalogFormat, LineReader, inspect_file
+from bot.features.catalog.jsonl import parse_jsonl
 from bot.features.catalog.listing import ParsedPaper, RecordError
 from bot.features.catalog.load_report import (
     MAX_REPORTED_ERRORS,
@@ -24,7 +26,7 @@ from bot.features.catalog.load_report import (
 from bot.features.catalog.pipeline import PROCESS_FROM_BYTES, prepared_batches
 from domain.catalog import LoadSource
 from domain.paper import Paper
-from domain.paper_merge import filled
+from domain.paper_merge import filled, newer_version
 from storage.interfaces import PaperStore
 
 # bibtexparser logs each broken block; the load report lists them once, with their line.
@@ -50,16 +52,23 @@ async def load_catalog(
     file's resolved path, so two files with the same name in different folders stay apart.
     A BibTeX entry for a paper already in the catalog only fills in what the paper lacks
     (`paper_merge.filled`): a reference manager's export never erases the catalog's Chinese
-    title, summary or venue.
+    title, summary or venue. So does a file of arXiv metadata (`arxiv_jsonl`), as an arXiv
+    answer does when a paper is added: a newer version of the same arXiv id updates the
+    paper's arXiv facts (`paper_merge.newer_version`), never its Chinese.
 
     A listing or JSON Lines file of `process_from` bytes or more is parsed in a worker process
     (`catalog_pipeline`): the event loop keeps answering while a big catalog loads."""
     fmt = inspect_file(path, fmt)
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
     parsed: Callable[[LineReader], Parsed] | None = None
+    reading: Reading | None = None
     if fmt is CatalogFormat.BIBTEX:
-        known = await _known(store, path)
-        parsed = functools.partial(_filled_in_bibtex, known=known)
+        reading = parse_bibtex
+    elif fmt is CatalogFormat.JSONL and holds_arxiv_metadata(path) and await store.count():
+        reading = parse_jsonl
+    if reading is not None:
+        known = await _known(store, path, reading)
+        parsed = functools.partial(_filled_in, known=known, reading=reading)
     origin = LoadSource(name=report.source)
     with _PROMPT_SWITCHES.held():
         async with contextlib.aclosing(prepared_batches(
@@ -128,10 +137,14 @@ class _SwitchInterval:
 _PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)
 
 
-async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
-    """The catalog's papers that a BibTeX file describes (a first, parse-only pass)."""
+Reading = Callable[[Iterable[tuple[int, str]]], Parsed]
+"""A parser of numbered lines (`parse_bibtex`, `parse_jsonl`)."""
+
+
+async def _known(store: PaperStore, path: Path, reading: Reading) -> dict[str, Paper]:
+    """The catalog's papers that a BibTeX or arXiv file describes (a first, parse-only pass)."""
     def ids() -> list[str]:
-        return [item.paper.id for item in parse_bibtex(LineReader(path))
+        return [item.paper.id for item in reading(LineReader(path))
                 if isinstance(item, ParsedPaper)]
 
     found = {}
@@ -142,10 +155,20 @@ async def _known(store: PaperStore, path: Path) -> dict[str, Paper]:
     return found
 
 
-def _filled_in_bibtex(reader: LineReader, known: dict[str, Paper]) -> Parsed:
-    for item in parse_bibtex(reader):
+def _merged(stored: Paper, incoming: Paper) -> Paper:
+    """A known paper met again: a newer version of its arXiv id updates its arXiv facts;
+    anything else only fills what it lacks."""
+    links, was = incoming.links, stored.links
+    if links.arxiv_id and links.arxiv_id == was.arxiv_id \
+            and links.arxiv_version > was.arxiv_version:
+        return newer_version(stored, incoming)
+    return filled(stored, incoming)
+
+
+def _filled_in(reader: LineReader, known: dict[str, Paper], reading: Reading) -> Parsed:
+    for item in reading(reader):
         if isinstance(item, ParsedPaper) and item.paper.id in known:
-            yield ParsedPaper(item.line, filled(known[item.paper.id], item.paper),
+            yield ParsedPaper(item.line, _merged(known[item.paper.id], item.paper),
                               item.warnings)
         else:
             yield item
