@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -27,6 +27,7 @@ from bot.features.papers.card_view import (
 from bot.features.papers.results import PER_PAGE, option_label, page_count, result_page
 from bot.shared.lang import Lang
 from bot.shared.messages import t
+from domain.crosslingual import Translation
 from domain.paper import Paper
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,11 @@ class ResultsView(OwnedView):
 
     def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
                  lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
-                 heading: str | None = None) -> None:
+                 heading: str | None = None,
+                 matched: Mapping[str, Sequence[Translation]] | None = None) -> None:
         super().__init__(owner=owner, lang=lang, timeout=timeout)
+        self.matched = dict(matched or {})
+        """The papers found through the other language, with the terms read, by id."""
         self.paper_ids = tuple(paper_ids)
         self.query = query
         self.heading = heading
@@ -98,7 +102,7 @@ class ResultsView(OwnedView):
 
     def _list(self, papers: Sequence[Paper]) -> discord.Embed:
         page = result_page(papers, self.page, len(self.paper_ids), self.query, self.lang, escape,
-                           heading=self.heading)
+                           heading=self.heading, matched=self.matched)
         self.clear_items()
         prev = discord.ui.Button[ResultsView](label="◀", style=discord.ButtonStyle.secondary,
                                               disabled=self.page == 0)
