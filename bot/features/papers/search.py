@@ -45,8 +45,11 @@ class SearchOutcome:
 class SearchService:
     """The one search engine of paperclub, shared by the CLI, `/paper` and subscriptions."""
 
-    def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0) -> None:
+    def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0,
+                 cross_language: bool = True) -> None:
         self._store = store
+        self._cross_language = cross_language
+        """False: the query's own language only (the benchmark's baseline)."""
         self._threshold = fuzzy_threshold
         self._vocabulary: Vocabulary | None = None
         self._vocabulary_version = -1
@@ -153,7 +156,8 @@ class SearchService:
         hits = await self._store.search(query, limit=limit)
         crossed: dict[str, tuple[Translation, ...]] = {}
         seen = {hit.id for hit in hits}
-        for cross in cross_queries(query) if len(hits) < limit else ():
+        tried = cross_queries(query) if self._cross_language and len(hits) < limit else []
+        for cross in tried:
             for hit in await self._store.search(cross.query, limit=limit):
                 if hit.id not in seen:
                     seen.add(hit.id)

@@ -73,6 +73,7 @@ def test_the_glossary_is_several_hundred_terms_with_its_source_and_licence() -> 
     ("知识蒸馏", "knowledge distillation"), ("知識蒸餾", "knowledge distillation"),
     ("目标检测", "object detection"), ("目標檢測", "object detection"),
     ("大语言模型", "language model"), ("大型語言模型", "language model"),
+    ("影像生成", "image generation"), ("資料增強", "data augmentation"),  # Taiwan's words
 ])
 @needs_sample
 async def test_a_chinese_query_finds_english_only_papers(
@@ -87,6 +88,13 @@ async def test_a_chinese_query_finds_english_only_papers(
     [first] = outcome.crossed[outcome.hits[0].id]
     assert first.source == re.sub(r"\s", "", parse_query(text).words[0])
     assert first.target.startswith(term.split()[-1]) or term in first.target
+
+
+@needs_sample
+async def test_todays_lexical_search_finds_nothing_there(english_only: SearchService) -> None:
+    """The benchmark's baseline: the query's own language only."""
+    lexical = SearchService(english_only._store, cross_language=False)
+    assert (await lexical.search(parse_query("扩散模型"), limit=10)).hits == []
 
 
 @needs_sample
