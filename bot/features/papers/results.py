@@ -39,10 +39,12 @@ def choice_name(paper: Paper, chinese_first: bool, lang: Lang = Lang.ZH_HANS) ->
 
 def matched_note(translations: Sequence[Translation], lang: Lang) -> str:
     """Why a paper found through the other language is there: `matched 扩散模型 → diffusion
-    model` ('' for a paper the query's own words found)."""
+    model` ('' for a paper the query's own words found); the Chinese in Traditional for zh-TW
+    readers."""
     if not translations:
         return ""
-    return t(lang, "results.matched", terms=", ".join(map(str, translations)))
+    terms = ", ".join(map(str, translations))
+    return t(lang, "results.matched", terms=chinese_for(terms, lang))
 
 
 def option_label(paper: Paper, lang: Lang) -> tuple[str, str]:

@@ -151,7 +151,7 @@ def test_the_glossary_cuts_the_longest_term_and_leaves_function_words_out() -> N
 @pytest.mark.parametrize(("lang", "line"), [
     (Lang.EN, "matched 扩散模型 → diffusion model"),
     (Lang.ZH_HANS, "跨语言匹配：扩散模型 → diffusion model"),
-    (Lang.ZH_HANT, "跨語言匹配：扩散模型 → diffusion model"),
+    (Lang.ZH_HANT, "跨語言匹配：擴散模型 → diffusion model"),
 ])
 def test_the_result_line_says_which_terms_were_read(bundled_papers: list[Paper], lang: Lang,
                                                     line: str) -> None:
