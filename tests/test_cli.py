@@ -512,3 +512,18 @@ def test_a_missing_database_on_the_server_is_named(run: Run, postgres_url: str,
     url = postgres_url.replace("/test_", "/missing_")
     line = _one_line_refusal(run("stats", db_path=None, env=_on(url, tmp_path)))
     assert "no such database" in line
+
+
+def test_search_says_which_terms_it_read_in_the_other_language(loaded: Run) -> None:
+    """`大模型` is nowhere in the listing's Chinese; its English `large language model` / `LLM`
+    titles are found, and the table and the JSON say so."""
+    result = loaded("search", "大模型", "--json")
+    assert result.returncode == 0
+    hits = json.loads(result.stdout)
+    assert hits and all("LLM" in h["title_en"] or "Language Model" in h["title_en"]
+                        for h in hits)
+    assert all(h["matched"][0]["source"] == "大模型" for h in hits)
+    assert {h["matched"][0]["target"] for h in hits} <= {"large language model", "LLM",
+                                                         "large language models", "LLMs"}
+    table = loaded("search", "大模型")
+    assert "matched 大模型 → " in table.stdout
