@@ -34,6 +34,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
               "adding 1,000 ids from arXiv in id_list batches of 100 against the arXiv stand-in "
               "with the real 3 s spacing: elapsed vs the (batches - 1) x 3 s bound, beside no "
               "spacing"),
+    "crosslingual": ("bench.crosslingual",
+                     "Chinese queries (Simplified, Traditional) over the real English-only arXiv "
+                     "sample and English queries over the listing's Chinese with its English "
+                     "hidden: precision@5, recall@20, p50/p99, beside today's lexical search"),
     "postgres": ("bench.postgres_search",
                  "/paper lookups per second and p99, and search p99, on SQLite vs PostgreSQL "
                  "(a throwaway server) at 100k papers"),

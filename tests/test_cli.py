@@ -642,3 +642,18 @@ def test_run_on_a_read_only_database_is_one_line_at_start(loaded: Run, tmp_path:
         line = _one_line_refusal(loaded("run", env=nowhere))
         assert line.startswith(f"paperclub: error: read-only database: {db}: "), line
         assert loaded("stats").returncode == 0  # reading it still works
+
+
+def test_search_says_which_terms_it_read_in_the_other_language(loaded: Run) -> None:
+    """`大模型` is nowhere in the listing's Chinese; its English `large language model` / `LLM`
+    titles are found, and the table and the JSON say so."""
+    result = loaded("search", "大模型", "--json")
+    assert result.returncode == 0
+    hits = json.loads(result.stdout)
+    assert hits and all("LLM" in h["title_en"] or "Language Model" in h["title_en"]
+                        for h in hits)
+    assert all(h["matched"][0]["source"] == "大模型" for h in hits)
+    assert {h["matched"][0]["target"] for h in hits} <= {"large language model", "LLM",
+                                                         "large language models", "LLMs"}
+    table = loaded("search", "大模型")
+    assert "matched 大模型 → " in table.stdout

@@ -10,7 +10,9 @@ from rich.table import Table
 
 from bot.features.catalog.jsonl import paper_to_dict
 from bot.features.papers.abstract_text import display_text
+from bot.features.papers.results import matched_note
 from bot.features.papers.search import SearchOutcome
+from bot.shared.lang import Lang
 from domain.catalog import CatalogStats
 from domain.paper import Links, Paper
 
@@ -20,7 +22,8 @@ AFFILIATIONS_SHOWN = 20
 
 
 def search_table(outcome: SearchOutcome) -> Table:
-    """Results best first: rank, id, title (both languages), authors, venue."""
+    """Results best first: rank, id, title (both languages, and the terms read in the other
+    language when that is how the paper was found), authors, venue."""
     table = Table(show_lines=False, expand=False)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("id", no_wrap=True, style="cyan")
@@ -30,10 +33,12 @@ def search_table(outcome: SearchOutcome) -> Table:
     for rank, hit in enumerate(outcome.hits, start=1):
         paper = hit.paper
         authors = ", ".join(paper.authors[:3]) + (" et al." if len(paper.authors) > 3 else "")
+        note = matched_note(outcome.crossed.get(hit.id, ()), Lang.EN)
         table.add_row(
             str(rank),
             paper.id,
-            f"{paper.title_en}\n[dim]{paper.title_zh}[/dim]",
+            f"{paper.title_en}\n[dim]{paper.title_zh}[/dim]"
+            + (f"\n[italic]{escape(note)}[/italic]" if note else ""),
             authors,
             paper.venue.badge(),
         )
@@ -134,8 +139,12 @@ def stats_dict(stats: CatalogStats) -> dict[str, Any]:
 
 
 def hit_dicts(outcome: SearchOutcome) -> list[dict[str, Any]]:
-    """Search results as JSON-ready records, best first."""
+    """Search results as JSON-ready records, best first; a paper found through the other
+    language has `matched`, the terms read (`[{"source": "扩散模型", "target": "diffusion
+    model"}]`)."""
     return [
-        {"rank": rank, "score": round(hit.score, 6), **paper_to_dict(hit.paper)}
+        {"rank": rank, "score": round(hit.score, 6), **paper_to_dict(hit.paper),
+         **({"matched": [{"source": m.source, "target": m.target}
+                         for m in outcome.crossed[hit.id]]} if hit.id in outcome.crossed else {})}
         for rank, hit in enumerate(outcome.hits, start=1)
     ]

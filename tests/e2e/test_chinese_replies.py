@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,6 +98,16 @@ def _catalog_data(papers: list[Paper], lang: Lang) -> list[str]:
         chinese += [paper.title_zh, paper.summary_zh, *(a.zh for a in paper.affiliations)]
     data += [to_traditional(item) for item in chinese] if lang is Lang.ZH_HANT else chinese
     return sorted({d for d in data if d}, key=len, reverse=True)
+
+
+def _glossary_english() -> list[str]:
+    """The glossary's English terms: "matched 岭回归 → ridge regression" names the catalog's
+    own words, read in the other language (the bundled glossary, domain/data)."""
+    path = Path(__file__).resolve().parents[2] / "domain" / "data" / "glossary_zh_en.tsv"
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    forms = {form.strip() for line in lines for form in line.split("\t")[1].split("|")}
+    return sorted(forms - {""}, key=len, reverse=True)
 
 
 def _leftover(text: str, data: Iterable[str]) -> str:
@@ -283,7 +294,7 @@ async def test_every_command_answers_in_chinese(bot: PaperclubBot, standin: Stan
     said = "\n".join(a.content for a in answers)
     assert t(lang, "adding.busy") in said and "`2509.99999`" in said and "`arXiv:2401.1`" in said
 
-    data = [topic, *_catalog_data([*bundled_papers, *added], lang)]
+    data = [topic, *_catalog_data([*bundled_papers, *added], lang), *_glossary_english()]
     assert not [a for a in answers if "Only organisers" in a.content]
     texts = [_leftover(text, data) for answer in answers for text in _texts(answer)]
     english = [words for text in texts for words in ENGLISH_RUN.findall(text)]

@@ -430,3 +430,21 @@ async def test_zh_tw_result_lists_and_choices_are_traditional(
     handle = await standin.slash("paper", {"query": "workshop"}, guild=guild, locale="zh-TW")
     (embed,) = (await handle.response()).embeds
     assert "研討會：" in embed["description"] and "Workshop:" not in embed["description"]
+
+
+async def test_a_chinese_query_finds_an_english_only_paper_and_says_how(
+        bot: PaperclubBot, standin: StandIn, guild: Guild) -> None:
+    """`/paper 擴散模型` (Traditional) in a catalog whose only diffusion paper is English-only:
+    its card, with the terms read, and the same paper offered by autocomplete."""
+    english = Paper(title_en="Sampling Faster from Diffusion Models", title_zh="",
+                    authors=("Ada Lovelace",),
+                    summary_en="We speed up sampling from diffusion models.")
+    await bot.services.catalog.add_papers([english])
+    handle = await standin.slash("paper", {"query": "擴散模型"}, guild=guild)
+    answer = await handle.response()
+    (embed,) = answer.embeds
+    assert embed["title"] == english.title_en
+    assert "matched 扩散模型 → diffusion model" in embed["description"]
+    choices = await standin.autocomplete("paper", {"query": "扩散模型"}, focused="query",
+                                         guild=guild)
+    assert [c["value"] for c in choices] == [english.id]

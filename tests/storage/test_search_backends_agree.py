@@ -17,10 +17,14 @@ from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.sqlite.database import Database
+from tests.realworld import realworld
 from tools.synthetic_catalog import write_listing
 from tools.throwaway_postgres import PostgresServer
 
 SYNTHETIC = 600
+SAMPLE = realworld("arxiv-metadata", "arxiv-sample.jsonl")
+needs_sample = pytest.mark.skipif(not SAMPLE.exists(),
+                                  reason=f"the real arXiv sample is not at {SAMPLE}")
 
 
 async def _answers(search: SearchService, texts: list[str]) -> list[tuple[str, list[str]]]:
@@ -128,3 +132,46 @@ async def test_every_ranking_path_gives_sqlites_bm25_scores_and_order_on_postgre
     differing = [(text, a[:3], b[:3]) for text, a, b
                  in zip([t for t in texts for _ in (0, 1)], lite, post, strict=True) if a != b]
     assert differing == []
+
+
+CROSS_LANGUAGE = ["扩散模型", "擴散模型", "知识蒸馏", "知識蒸餾", "目标检测", "大模型",
+                  "大型語言模型", "diffusion 蒸馏", "强化学习 author:wang",
+                  "视觉语言模型 year:2026", "对比学习",
+                  "knowledge distillation", "ridge regression", "LLM", "grokking", "幻觉"]
+
+
+@needs_sample
+@pytest.mark.slow
+async def test_cross_language_search_gives_the_same_papers_in_the_same_order(
+        tmp_path: Path, bundled_papers: list[Paper],
+        postgres_server: PostgresServer | None) -> None:
+    """Chinese, Traditional, mixed and English queries over real English-only arXiv papers and
+    the bilingual listing: the same hits, order, strategy and terms read on both backends."""
+    if postgres_server is None:
+        pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
+    path = tmp_path / "arxiv.jsonl"
+    with SAMPLE.open(encoding="utf-8") as handle:
+        path.write_text("".join(next(handle) for _ in range(1500)), encoding="utf-8")
+    sqlite = await Database.open(tmp_path / "cross.db")
+    url = await postgres_server.fresh_database()
+    pg = await PgDatabase.open(url)
+    try:
+        results = []
+        for store in (SqlitePaperStore(sqlite), PgPaperStore(pg)):
+            await load_catalog(store, path)
+            await store.add_papers(bundled_papers)
+            search = SearchService(store)
+            answers = []
+            for text in CROSS_LANGUAGE:
+                outcome = await search.search(parse_query(text), limit=20)
+                answers.append((outcome.strategy, [h.id for h in outcome.hits], outcome.crossed))
+            results.append(answers)
+            await search.close()
+    finally:
+        await sqlite.close()
+        await pg.close()
+        await postgres_server.drop_database(url)
+    lite, post = results
+    assert sum(len(crossed) for _, _, crossed in lite) > 100  # the queries crossed languages
+    assert [(text, *a) for text, a in zip(CROSS_LANGUAGE, lite, strict=True)] == [
+        (text, *b) for text, b in zip(CROSS_LANGUAGE, post, strict=True)]

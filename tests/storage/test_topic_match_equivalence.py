@@ -6,22 +6,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sqlite3
 import unicodedata
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.features.papers.query import QueryError, parse_query
-from bot.features.subscriptions.topic_match import CompiledTopic, PaperTerms
+from bot.features.papers.search import SearchService
+from bot.features.subscriptions.topic_match import CompiledTopic, PaperTerms, TopicIndex
 from domain.catalog import LoadSource
+from domain.crosslingual import GLOSSARY
 from domain.index_text import index_columns, index_tokens
 from domain.paper import Affiliation, Links, Paper, Track, Venue
 from domain.query import words_of
-from domain.text import CJK_RUN
+from domain.text import CJK_RUN, to_traditional
 from storage.papers import fts
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
@@ -29,6 +33,7 @@ from tests.features.subscriptions import topic_cases as unit
 from tools.sqlite_tokenizer_tables import code_points, sqlite_tokens
 from tools.synthetic_catalog import synthetic_papers
 
+GLOSSARY_FILE = Path(__file__).resolve().parents[2] / "domain" / "data" / GLOSSARY
 SETTINGS = settings(max_examples=250, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -288,3 +293,87 @@ async def test_unit_expectations_are_what_search_finds(unit_store: SqlitePaperSt
     hits = await unit_store.search(parse_query(text), limit=10)
     assert {ids[hit.paper.id] for hit in hits} == expected
 
+
+
+# --- across languages ------------------------------------------------------------------------
+
+
+def _one_language(papers: list[Paper]) -> list[Paper]:
+    """Each paper twice more: Chinese only (the Chinese title as its identity, no English) and
+    English only (no Chinese title or summary), so a topic can only reach them across."""
+    chinese = [Paper(title_en=p.title_zh, title_zh="", authors=p.authors,
+                     summary_zh=p.summary_zh) for p in papers if p.title_zh]
+    english = [dataclasses.replace(p, title_en=f"{p.title_en} English only", title_zh="",
+                                   summary_zh="", affiliations=()) for p in papers]
+    return chinese + english
+
+
+@pytest.fixture
+async def bilingual_store(db: Database, bundled_papers: list[Paper]) -> SqlitePaperStore:
+    store = SqlitePaperStore(db)
+    papers = [*bundled_papers, *_one_language(bundled_papers)]
+    await store.load(enumerate(papers, start=1), source=LoadSource(name="one-language"))
+    return store
+
+
+def _glossary_forms() -> list[str]:
+    """Every form in the glossary, Chinese also in Traditional characters."""
+    forms: list[str] = []
+    for line in GLOSSARY_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            zh, en = line.split("\t")
+            forms += [*zh.split("|"), *(to_traditional(z) for z in zh.split("|")), *en.split("|")]
+    return sorted(set(forms))
+
+
+GLOSSARY_FORMS = _glossary_forms()
+
+
+async def _assert_same_across(search: SearchService, terms: dict[str, PaperTerms],
+                              text: str) -> None:
+    """A topic's index (its spellings in both languages) matches what the search finds."""
+    index = TopicIndex([text])
+    in_memory = {pid for pid, t in terms.items() if index.matching(t)}
+    try:
+        query = parse_query(text)
+    except QueryError:
+        assert in_memory == set()
+        return
+    hits, _ = await search.exact(query, limit=1000)
+    assert in_memory == {hit.paper.id for hit in hits}, (text, query)
+
+
+CROSS_KNOWN = ["知识蒸馏", "知識蒸餾", "knowledge distillation", "diffusion 蒸馏", "大模型",
+               "LLM", "large language models", "岭回归", "ridge regression", "grokking",
+               "顿悟 author:vardi", "岭回归中的顿悟", "蒸馏 venue:workshop", "低秩 pretraining",
+               "推理模型 year:2026", "reasoning", "目標檢測"]
+
+
+@pytest.mark.parametrize("text", CROSS_KNOWN)
+async def test_known_topics_match_across_languages_what_search_finds(
+        bilingual_store: SqlitePaperStore, bundled_papers: list[Paper], text: str) -> None:
+    papers = [*bundled_papers, *_one_language(bundled_papers)]
+    terms = {paper.id: PaperTerms.of(paper) for paper in papers}
+    search = SearchService(bilingual_store)
+    await _assert_same_across(search, terms, text)
+    if text in CROSS_KNOWN[:3]:  # these reach papers in the other language only
+        _, crossed = await search.exact(parse_query(text), limit=1000)
+        assert crossed
+
+
+@SETTINGS
+@given(data=st.data())
+async def test_random_topics_match_across_languages_what_search_finds(
+        bilingual_store: SqlitePaperStore, bundled_papers: list[Paper],
+        data: st.DataObject) -> None:
+    """Glossary terms (Simplified, Traditional, English), cut or cased, with words of the
+    catalog and filters: the in-memory matcher and the search agree."""
+    papers = [*bundled_papers, *_one_language(bundled_papers)]
+    terms = {paper.id: PaperTerms.of(paper) for paper in papers}
+    parts = [data.draw(st.sampled_from(CASES))(data.draw(st.sampled_from(GLOSSARY_FORMS)))
+             for _ in range(data.draw(st.integers(1, 2)))]
+    extra = data.draw(_topic(_bundled_vocabulary(bundled_papers)), label="more")
+    if data.draw(st.booleans()):
+        parts.append(extra)
+    random.Random(data.draw(st.integers(0, 1000))).shuffle(parts)
+    await _assert_same_across(SearchService(bilingual_store), terms, " ".join(parts))

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.features.catalog.arxiv_jsonl import is_arxiv_record, read_arxiv_record
 from bot.features.catalog.listing import (
     MAX_FIELD_CHARS,
     MAX_TITLE_CHARS,
@@ -198,10 +199,17 @@ def _check_lengths(paper: Paper) -> None:
 def read_record(obj: Any) -> tuple[Paper, list[str]]:
     """Validate a JSON object and build the paper, with warnings for the fields it ignored.
 
-    Raises ValueError naming the bad field.
+    An object in arXiv's own field names (`title`, `abstract`, `journal-ref`, ...) is read as
+    arXiv metadata (`arxiv_jsonl`). Raises ValueError naming the bad field.
     """
     if not isinstance(obj, dict):
         raise ValueError("a record must be a JSON object")
+    if is_arxiv_record(obj):
+        paper, warnings = read_arxiv_record(obj)
+        _check_lengths(paper)
+        if not paper.key:
+            raise ValueError("'title' has no letters or digits")
+        return paper, warnings
     warnings = _unknown(obj, _FIELDS)
     fields = {key: _str(obj, key) for key in _STR_FIELDS}
     if not fields["title_en"]:

@@ -8,12 +8,14 @@ import functools
 import gc
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.features.catalog.arxiv_jsonl import holds_arxiv_metadata
 from bot.features.catalog.bibtex import parse_bibtex
 from bot.features.catalog.files import CatalogFormat, LineReader, inspect_file
+from bot.features.catalog.jsonl import parse_jsonl
 from bot.features.catalog.listing import ParsedPaper, RecordError, RecordWarning
 from bot.features.catalog.load_report import (
     MAX_REPORTED_ERRORS,
@@ -26,7 +28,7 @@ from bot.features.catalog.pipeline import PROCESS_FROM_BYTES, prepared_batches
 from bot.features.papers.store import PaperStore
 from domain.catalog import LoadSource
 from domain.paper import Paper
-from domain.paper_merge import adds_only, filled
+from domain.paper_merge import adds_only, filled, newer_version
 
 # bibtexparser logs each broken block; the load report lists them once, with their line.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -58,9 +60,14 @@ async def load_catalog(
     fmt = inspect_file(path, fmt)
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
     parsed: Callable[[LineReader], Parsed] | None = None
+    reading: Reading | None = None
     if fmt is CatalogFormat.BIBTEX:
-        plan = await _bibtex_plan(store, path)
-        parsed = functools.partial(_filled_in_bibtex, plan=plan)
+        reading = parse_bibtex
+    elif fmt is CatalogFormat.JSONL and holds_arxiv_metadata(path) and await store.count():
+        reading = parse_jsonl  # arXiv's metadata is merged like papers added from arXiv
+    if reading is not None:
+        plan = await _plan(store, path, reading)
+        parsed = functools.partial(_filled_in, plan=plan, reading=reading)
     origin = LoadSource(name=report.source)
     with _PROMPT_SWITCHES.held():
         async with contextlib.aclosing(prepared_batches(
@@ -129,10 +136,14 @@ class _SwitchInterval:
 _PROMPT_SWITCHES = _SwitchInterval(LOAD_SWITCH_SECONDS)
 
 
+Reading = Callable[[Iterable[tuple[int, str]]], Parsed]
+"""A parser of numbered lines (`parse_bibtex`, `parse_jsonl`)."""
+
+
 @dataclass
-class _BibtexPlan:
-    """What a first, parse-only pass over a BibTeX file found: the catalog's papers it
-    describes, and entries that repeat an earlier one's title only to add to it."""
+class _Plan:
+    """What a first, parse-only pass over a BibTeX or arXiv file found: the catalog's papers
+    it describes, and entries that repeat an earlier one's title only to add to it."""
 
     known: dict[str, Paper] = field(default_factory=dict)
     merged: dict[int, ParsedPaper] = field(default_factory=dict)
@@ -141,20 +152,20 @@ class _BibtexPlan:
     """Lines of the later entries merged into an earlier one."""
 
 
-async def _bibtex_plan(store: PaperStore, path: Path) -> _BibtexPlan:
+async def _plan(store: PaperStore, path: Path, reading: Reading) -> _Plan:
     """The first pass (a second one only when some title is repeated in the file)."""
     def lines_by_id() -> dict[str, list[int]]:
         found: dict[str, list[int]] = {}
-        for item in parse_bibtex(LineReader(path)):
+        for item in reading(LineReader(path)):
             if isinstance(item, ParsedPaper):
                 found.setdefault(item.paper.id, []).append(item.line)
         return found
 
     lines = await asyncio.to_thread(lines_by_id)
-    plan = _BibtexPlan()
+    plan = _Plan()
     repeated = {paper_id for paper_id, at in lines.items() if len(at) > 1}
     if repeated:
-        await asyncio.to_thread(_merge_repeats, plan, path, repeated)
+        await asyncio.to_thread(_merge_repeats, plan, path, repeated, reading)
     for paper_id in lines:
         paper = await store.get(paper_id)
         if paper is not None:
@@ -162,12 +173,12 @@ async def _bibtex_plan(store: PaperStore, path: Path) -> _BibtexPlan:
     return plan
 
 
-def _merge_repeats(plan: _BibtexPlan, path: Path, repeated: set[str]) -> None:
+def _merge_repeats(plan: _Plan, path: Path, repeated: set[str], reading: Reading) -> None:
     """Merge each later entry of a repeated title that only adds to the first, as a second
     import of the entry would (`paper_merge.filled`); true conflicts are left for the store
     to reject with both lines."""
     first: dict[str, ParsedPaper] = {}
-    for item in parse_bibtex(LineReader(path)):
+    for item in reading(LineReader(path)):
         if not isinstance(item, ParsedPaper) or item.paper.id not in repeated:
             continue
         base = first.setdefault(item.paper.id, item)
@@ -181,12 +192,22 @@ def _merge_repeats(plan: _BibtexPlan, path: Path, repeated: set[str]) -> None:
     plan.merged = {item.line: item for item in first.values()}
 
 
-def _filled_in_bibtex(reader: LineReader, plan: _BibtexPlan) -> Parsed:
-    for item in parse_bibtex(reader):
+def _merged(stored: Paper, incoming: Paper) -> Paper:
+    """A known paper met again: a newer version of its arXiv id updates its arXiv facts;
+    anything else only fills what it lacks."""
+    links, was = incoming.links, stored.links
+    if links.arxiv_id and links.arxiv_id == was.arxiv_id \
+            and links.arxiv_version > was.arxiv_version:
+        return newer_version(stored, incoming)
+    return filled(stored, incoming)
+
+
+def _filled_in(reader: LineReader, plan: _Plan, reading: Reading) -> Parsed:
+    for item in reading(reader):
         if not isinstance(item, ParsedPaper):
             yield item
         elif item.line not in plan.absorbed:
             parsed = plan.merged.get(item.line, item)
             known = plan.known.get(parsed.paper.id)
             yield parsed if known is None else ParsedPaper(
-                parsed.line, filled(known, parsed.paper), parsed.warnings)
+                parsed.line, _merged(known, parsed.paper), parsed.warnings)

@@ -18,7 +18,12 @@ from bot.features.papers.card import fit
 from bot.features.papers.card_view import AbstractButton, escape, paper_message
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import QueryError, parse_query
-from bot.features.papers.results import CHOICE_NAME_LIMIT, PER_PAGE, no_match_message
+from bot.features.papers.results import (
+    CHOICE_NAME_LIMIT,
+    PER_PAGE,
+    matched_note,
+    no_match_message,
+)
 from bot.features.papers.results_view import LiveViews, ResultsView
 from bot.features.papers.search import Strategy
 from bot.shared.lang import Lang
@@ -136,11 +141,14 @@ class PapersCog(commands.Cog):
                  t(lang, "results.any_word") if outcome.strategy is Strategy.ANY_WORD else ""]
         note = "\n".join(n for n in notes if n)
         if len(outcome.hits) == 1:
+            crossed = matched_note(outcome.crossed.get(outcome.hits[0].id, ()), lang)
+            note = "\n".join(filter(None, (note, escape(crossed))))
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
             return
         results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in outcome.hits],
-                              query=shown_query, lang=lang, fetch=self.services.search.papers)
+                              query=shown_query, lang=lang, fetch=self.services.search.papers,
+                              matched=outcome.crossed)
         embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
         results.message = await respond(interaction, note or None, embed=embed,
                                         view=self.bot.track(self.live.add(results)),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.venue_label import chinese_for, venue_badge
 from bot.shared.lang import Lang
 from bot.shared.messages import t, tn
+from domain.crosslingual import Translation
 from domain.paper import Paper, Track
 from domain.query import Filters
 
@@ -33,6 +34,16 @@ def choice_name(paper: Paper, chinese_first: bool, lang: Lang) -> str:
     if len(first) >= CHOICE_NAME_LIMIT - 12:
         label = first
     return fit(label, CHOICE_NAME_LIMIT) or paper.id  # Discord refuses an empty name
+
+
+def matched_note(translations: Sequence[Translation], lang: Lang) -> str:
+    """Why a paper found through the other language is there: `matched 扩散模型 → diffusion
+    model` ('' for a paper the query's own words found); the Chinese in Traditional for zh-TW
+    readers."""
+    if not translations:
+        return ""
+    terms = ", ".join(map(str, translations))
+    return t(lang, "results.matched", terms=chinese_for(terms, lang))
 
 
 def option_label(paper: Paper, lang: Lang) -> tuple[str, str]:
@@ -64,9 +75,12 @@ def page_count(total: int, per_page: int = PER_PAGE) -> int:
 
 def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang: Lang,
                 escape: Callable[[str], str], per_page: int = PER_PAGE,
-                heading: str | None = None) -> ResultPage:
+                heading: str | None = None,
+                matched: Mapping[str, Sequence[Translation]] | None = None) -> ResultPage:
     """Page `page` (0-based) of a list of `total` results, given the papers on that page:
-    numbered titles with authors and venue; headed "N papers match “query”" unless `heading`."""
+    numbered titles with authors and venue, and for a paper found through the other language
+    the terms read (`matched`, by paper id); headed "N papers match “query”" unless
+    `heading`."""
     pages = page_count(total, per_page)
     page = min(max(page, 0), pages - 1)
     shown = tuple(shown[:per_page])
@@ -79,6 +93,8 @@ def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang:
         if second:
             entry += f"\n{escape(fit(second, 200))}"
         entry += f"\n{escape(fit(authors, 200))}" + (f" · {escape(badge)}" if badge else "")
+        if note := matched_note((matched or {}).get(paper.id, ()), lang):
+            entry += f"\n*{escape(fit(note, 200))}*"
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
     heading = fit(heading or t(lang, "results.found", n=total, q=escape(fit(query, 100))), 256)

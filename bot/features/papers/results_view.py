@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -29,6 +29,7 @@ from bot.features.papers.card_view import (
 from bot.features.papers.results import PER_PAGE, option_label, page_count, result_page
 from bot.shared.lang import Lang
 from bot.shared.messages import t
+from domain.crosslingual import Translation
 from domain.paper import Paper
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ class PaperPages:
     pick: Callable[[discord.Interaction], Coroutine[Any, Any, None]]
     heading: str | None = None
     """Shown instead of "N papers match “query”" (a list that is not a search's)."""
+    matched: Mapping[str, Sequence[Translation]] = field(default_factory=dict)
+    """The papers found through the other language, with the terms read, by id."""
 
     @property
     def page_count(self) -> int:
@@ -68,7 +71,7 @@ class PaperPages:
         if tuple(paper.id for paper in shown) != wanted:
             shown = tuple(await self.fetch(wanted))
         page = result_page(shown, number, len(self.paper_ids), self.query, self.lang, escape,
-                           heading=self.heading)
+                           heading=self.heading, matched=self.matched)
         embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
         embed.set_footer(text=page.footer)
         return ShownPage(embed, [self._select(page.papers)] if page.papers else [])
@@ -93,9 +96,10 @@ class ResultsView(PagedMenu):
 
     def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
                  lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
-                 heading: str | None = None) -> None:
+                 heading: str | None = None,
+                 matched: Mapping[str, Sequence[Translation]] | None = None) -> None:
         super().__init__(PaperPages(tuple(paper_ids), query, lang, fetch, self._open,
-                                    heading=heading),
+                                    heading=heading, matched=dict(matched or {})),
                          owner=owner, lang=lang, timeout=timeout)
         self.opened: str | None = None
         """The id of the paper whose card is shown instead of the list."""

@@ -1,17 +1,19 @@
-"""Search: exact full-text first, then typo correction, then any-word, with "did you mean"."""
+"""Search: exact full-text first, then the query in the other language (`domain.crosslingual`),
+then typo correction, then any-word, with "did you mean"."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.results import UNFILTERED_CAP
 from bot.features.papers.store import PaperStore
 from domain.catalog import SearchHit
+from domain.crosslingual import Translation, cross_queries
 from domain.paper import Paper
 from domain.query import SearchQuery
 
@@ -20,6 +22,7 @@ class Strategy(StrEnum):
     """Which step of the search produced the hits."""
 
     EXACT = "exact"
+    CROSS_LANGUAGE = "cross-language"
     CORRECTED = "corrected"
     ANY_WORD = "any-word"
     NONE = "none"
@@ -35,13 +38,18 @@ class SearchOutcome:
     unfiltered: int | None = None
     """With no hits under filters: how many papers the words alone find (at most
     `UNFILTERED_CAP` + 1)."""
+    crossed: dict[str, tuple[Translation, ...]] = field(default_factory=dict)
+    """The hits found only through the other language, by public id, with the terms read."""
 
 
 class SearchService:
     """The one search engine of paperclub, shared by the CLI, `/paper` and subscriptions."""
 
-    def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0) -> None:
+    def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0,
+                 cross_language: bool = True) -> None:
         self._store = store
+        self._cross_language = cross_language
+        """False: the query's own language only (the benchmark's baseline)."""
         self._threshold = fuzzy_threshold
         self._vocabulary: Vocabulary | None = None
         self._vocabulary_version = -1
@@ -122,9 +130,14 @@ class SearchService:
         """Run the query; fall back to corrected words, then to any word, when nothing matches."""
         if query.is_empty():
             return SearchOutcome([], Strategy.NONE)
-        hits = await self._store.search(query, limit=limit, offset=offset)
-        if hits or not (query.words or query.filters.author) or offset:
-            return SearchOutcome(hits, Strategy.EXACT if hits else Strategy.NONE)
+        wanted = max(0, limit) + max(0, offset)
+        hits, crossed = await self.exact(query, limit=wanted)
+        page = hits[max(0, offset):wanted]
+        if page or not (query.words or query.filters.author) or offset:
+            same = any(hit.id not in crossed for hit in hits)
+            strategy = Strategy.EXACT if same else Strategy.CROSS_LANGUAGE
+            return SearchOutcome(page, strategy if page else Strategy.NONE,
+                                 crossed={h.id: crossed[h.id] for h in page if h.id in crossed})
         vocabulary = await self.vocabulary()
         # the words and the author's names alike (`author:vardy` → `author:"vardi"`)
         corrected = replace(query.with_words(vocabulary.correct_words(query.words)),
@@ -140,6 +153,26 @@ class SearchService:
             if hits:
                 return SearchOutcome(hits, Strategy.ANY_WORD, did_you_mean)
         return SearchOutcome([], Strategy.NONE, did_you_mean, await self._unfiltered(query))
+
+    async def exact(self, query: SearchQuery, *, limit: int
+                    ) -> tuple[list[SearchHit], dict[str, tuple[Translation, ...]]]:
+        """The exact search's first `limit` hits: the query's own, then, while room is left,
+        those of its spellings in the other language (`cross_queries`, an OR after every
+        same-language tier, so an exact-title or same-language hit always ranks first), each
+        with the terms translated to find it."""
+        hits = await self._store.search(query, limit=limit)
+        crossed: dict[str, tuple[Translation, ...]] = {}
+        seen = {hit.id for hit in hits}
+        tried = cross_queries(query) if self._cross_language and len(hits) < limit else []
+        for cross in tried:
+            for hit in await self._store.search(cross.query, limit=limit):
+                if hit.id not in seen:
+                    seen.add(hit.id)
+                    hits.append(hit)
+                    crossed[hit.id] = cross.translations
+            if len(hits) >= limit:
+                break
+        return hits[:limit], crossed
 
     async def _unfiltered(self, query: SearchQuery) -> int | None:
         """How many papers the words find without the filters; None when nothing is filtered."""

@@ -31,6 +31,7 @@ STRINGS: dict[str, Texts] = {
                     "這篇論文已不在論文庫中。"),
     "results.found": tr("{n} papers match “{q}”", "找到 {n} 篇与“{q}”相关的论文",
                         "找到 {n} 篇與「{q}」相關的論文"),
+    "results.matched": tr("matched {terms}", "跨语言匹配：{terms}", "跨語言匹配：{terms}"),
     "results.page": tr("Page {page} of {pages}", "第 {page}/{pages} 页", "第 {page}/{pages} 頁"),
     "results.none": tr("No paper matches **{q}**.", "没有找到与 **{q}** 相关的论文。",
                        "沒有找到與 **{q}** 相關的論文。"),

@@ -107,7 +107,7 @@ class SubscriptionService:
 
     async def count_matches(self, topic: str) -> tuple[int, tuple[Paper, ...]]:
         """How many papers a topic matches now (capped at 1,000), with a few examples."""
-        hits = await self.papers.search(parse_query(topic), limit=COUNT_CAP)
+        hits, _ = await self.search.exact(parse_query(topic), limit=COUNT_CAP)
         return len(hits), tuple(hit.paper for hit in hits[:EXAMPLES])
 
     async def subscribe(self, guild_id: int, user_id: int, text: str,

@@ -8,7 +8,9 @@ new paper can be checked against every member's topics at once:
   sets that make each word test O(1);
 - `CompiledTopic.compile(text)` turns a topic into the terms FTS5 would look up, and tests them;
 - `TopicIndex(topics)` keys many topics by one term each must find, so that a paper is tested
-  only against the topics that can match it.
+  only against the topics that can match it. A topic means the same in both languages: it is
+  filed with its spellings in the other language too (`cross_topics`), as the search tries
+  them (`SearchService.exact`), so `扩散模型` matches an English-only paper on diffusion models.
 
 Agreement with SQLite on every input is the point, so the FTS5 `unicode61 remove_diacritics 2`
 tokenizer is emulated from tables taken from SQLite itself (`domain.index_text`), not
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 from bot.features.papers.query import QueryError, parse_query
+from domain.crosslingual import cross_queries
 from domain.index_text import AUTHORS_COLUMN, index_columns, index_tokens
 from domain.paper import Paper
 from domain.query import MAX_WORD_CHARS, MIN_PREFIX_CHARS, SearchQuery
@@ -218,6 +221,12 @@ class CompiledTopic:
         return True
 
 
+def cross_topics(topic: CompiledTopic) -> tuple[CompiledTopic, ...]:
+    """The topic spelled in the other language (`domain.crosslingual.cross_queries`)."""
+    compiled = (CompiledTopic.from_query(cross.query) for cross in cross_queries(topic.query))
+    return tuple(c for c in compiled if c is not None)
+
+
 def canonical_topic(query: SearchQuery) -> str:
     """A parsed topic as text that parses back to the same query, identical for equivalent ones.
 
@@ -279,7 +288,10 @@ class TopicIndex:
             if topic is None:
                 skipped.append(text)
                 continue
-            key = topic.text
+            # Equivalent topics share an entry, unless the order of their words makes other
+            # glossary terms (`knowledge distillation` is one, `distillation knowledge` none).
+            variants = tuple(sorted(c.text for c in cross_topics(topic)))
+            key = "\n".join((topic.text, *variants))
             compiled.setdefault(key, topic)
             texts.setdefault(key, []).append(text)
         self.skipped: tuple[str, ...] = tuple(skipped)
@@ -289,7 +301,8 @@ class TopicIndex:
         self._prefix: tuple[dict[str, list[_Entry]], dict[str, list[_Entry]]] = ({}, {})
         self._unanchored: list[_Entry] = []
         for key, topic in compiled.items():
-            self._file(_Entry(topic, tuple(texts[key])))
+            for variant in (topic, *cross_topics(topic)):
+                self._file(_Entry(variant, tuple(texts[key])))
 
     def _file(self, entry: _Entry) -> None:
         if not entry.topic.can_match():
@@ -311,7 +324,8 @@ class TopicIndex:
         table.setdefault(token, []).append(entry)
 
     def __len__(self) -> int:
-        """Distinct topics (after normalisation)."""
+        """Distinct topics (after normalisation, told apart by their other-language
+        spellings)."""
         return self._size
 
     def _candidates(self, paper: PaperTerms) -> Iterator[_Entry]:
