@@ -40,6 +40,8 @@ from storage.reading.bookmarks_postgres import PgBookmarkStore
 from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.reading.history_postgres import PgHistoryStore
 from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.recommend.postgres import PgRecommendStore
+from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sessions.postgres import PgSessionStore
 from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database
@@ -133,3 +135,9 @@ def add_policy_store(db: AnyDatabase) -> AddPolicyStore:
 def feed_store(db: AnyDatabase) -> FeedStore:
     """arXiv feeds, their polls and announcements."""
     return PgFeedStore(db) if isinstance(db, PgDatabase) else SqliteFeedStore(db)
+
+
+def recommend_store(db: AnyDatabase) -> SqliteRecommendStore | PgRecommendStore:
+    """👍 / 👎 and every recommendation signal of a server (both satisfy
+    `bot.features.recommend.store.RecommendStore`)."""
+    return PgRecommendStore(db) if isinstance(db, PgDatabase) else SqliteRecommendStore(db)

@@ -89,6 +89,23 @@ FOLLOWERS_QUEUED = (
 )
 """Both backends' statements for the ledger's "followers queued" flag."""
 
+_PAPER_FEEDBACK = (
+    """CREATE TABLE paper_feedback (
+        guild_id {big} NOT NULL,
+        user_id {big} NOT NULL,
+        paper_id TEXT NOT NULL,
+        verdict TEXT NOT NULL CHECK (verdict IN ('up', 'down')),
+        rated_at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id, paper_id)
+    )""",
+    "CREATE INDEX paper_feedback_user ON paper_feedback (user_id)",
+)
+
+
+def paper_feedback_tables(*, big: str) -> tuple[str, ...]:
+    """The 👍 / 👎 table in one backend's types (shared, so the two schemas cannot drift)."""
+    return tuple(s.format(big=big) for s in _PAPER_FEEDBACK)
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     """One schema step: the statements that take the database from version-1 to version."""
@@ -473,6 +490,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(16, "a posted paper of the day records whether its DMs and follow-up mentions "
               "are queued", FOLLOWERS_QUEUED),
+    Migration(17, "recommendations: each member's 👍 / 👎 on papers, per server",
+              paper_feedback_tables(big="INTEGER")),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

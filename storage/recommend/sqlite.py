@@ -1,0 +1,93 @@
+"""Recommendation signals on SQLite: 👍 / 👎 in `paper_feedback`; the rest read where the
+other features keep it (bookmarks, queue_support, vote_ballots, discussed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from domain.recommend import Signal, SignalKind, Verdict
+from storage.sqlite.database import Database
+from storage.times import loaded, stored
+
+SIGNALS_SQL = """
+SELECT user_id, paper_id, kind, at FROM (
+    SELECT user_id, paper_id, 'bookmarked' AS kind, created_at AS at
+    FROM bookmarks WHERE guild_id = {g}
+    UNION ALL
+    SELECT user_id, paper_id,
+           CASE WHEN row_number() OVER (PARTITION BY paper_id ORDER BY created_at, id) = 1
+                THEN 'suggested' ELSE 'supported' END,
+           created_at
+    FROM queue_support WHERE guild_id = {g}
+    UNION ALL
+    SELECT b.user_id, b.paper_id, 'voted', b.cast_at
+    FROM vote_ballots b JOIN votes v ON v.id = b.vote_id WHERE v.guild_id = {g}
+    UNION ALL
+    SELECT NULL, paper_id, 'discussed', discussed_at FROM discussed WHERE guild_id = {g}
+    UNION ALL
+    SELECT presenter_id, paper_id, 'presented', discussed_at
+    FROM discussed WHERE guild_id = {g} AND presenter_id IS NOT NULL
+    UNION ALL
+    SELECT user_id, paper_id, CASE verdict WHEN 'up' THEN 'liked' ELSE 'disliked' END, rated_at
+    FROM paper_feedback WHERE guild_id = {g}
+) AS s
+WHERE paper_id IN (SELECT public_id FROM papers)
+ORDER BY at {collate}, paper_id {collate}, kind {collate}, user_id
+"""
+"""Both backends' read of a server's signals; papers no longer in the catalog are left out,
+so a removed paper leaves no dangling signal behind."""
+
+
+def signal_from_row(row: Sequence[Any]) -> Signal:
+    """A signal from `user_id, paper_id, kind, at`."""
+    user = None if row[0] is None else int(row[0])
+    return Signal(user, str(row[1]), SignalKind(row[2]), loaded(row[3]))
+
+
+class SqliteRecommendStore:
+    """👍 / 👎 per (server, member, paper) and a server's signals."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict,
+                   at: datetime) -> bool:
+        """Record a member's verdict on a paper; False if it was already that verdict."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO paper_feedback (guild_id, user_id, paper_id, verdict, rated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, paper_id) DO UPDATE "
+                "SET verdict = excluded.verdict, rated_at = excluded.rated_at "
+                "WHERE verdict <> excluded.verdict",
+                (guild_id, user_id, paper_id, verdict.value, stored(at)))
+            return cursor.rowcount > 0
+
+    async def unrate(self, guild_id: int, user_id: int, paper_id: str) -> bool:
+        """Take a verdict back; False if there was none."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM paper_feedback WHERE guild_id = ? AND user_id = ? AND paper_id = ?",
+                (guild_id, user_id, paper_id))
+            return cursor.rowcount > 0
+
+    async def verdict(self, guild_id: int, user_id: int, paper_id: str) -> Verdict | None:
+        """A member's verdict on a paper, if any."""
+        row = await self._db.fetchone(
+            "SELECT verdict FROM paper_feedback WHERE guild_id = ? AND user_id = ? "
+            "AND paper_id = ?", (guild_id, user_id, paper_id))
+        return None if row is None else Verdict(row[0])
+
+    async def signals(self, guild_id: int) -> list[Signal]:
+        """Every signal in a server on papers still in the catalog, oldest first."""
+        sql = SIGNALS_SQL.format(g="?", collate="")
+        rows = await self._db.fetchall(sql, (guild_id,) * sql.count("?"))
+        return [signal_from_row(r) for r in rows]
+
+    async def forget(self, user_id: int) -> int:
+        """Delete a member's verdicts everywhere."""
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute("DELETE FROM paper_feedback WHERE user_id = ?",
+                                        (user_id,))
+            return cursor.rowcount
