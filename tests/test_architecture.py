@@ -212,8 +212,16 @@ def _stores(prefix: str) -> dict[str, ast.ClassDef]:
             if name.startswith(prefix) and name.endswith("Store")}
 
 
+def _protocols() -> dict[str, ast.ClassDef]:
+    """Store protocols: in storage/interfaces.py, or in a feature's `store` module."""
+    found = _classes(ROOT / "storage" / "interfaces.py")
+    for path in sorted((ROOT / "bot" / "features").glob("*/store.py")):
+        found.update(_classes(path))
+    return found
+
+
 def test_every_store_has_a_protocol_with_its_methods() -> None:
-    protocols = _classes(ROOT / "storage" / "interfaces.py")
+    protocols = _protocols()
     for prefix in ("Sqlite", "Pg"):
         stores = _stores(prefix)
         assert stores
@@ -225,8 +233,7 @@ def test_every_store_has_a_protocol_with_its_methods() -> None:
 
 def test_every_protocol_has_both_backends() -> None:
     """Every store protocol has a SQLite and a PostgreSQL implementation."""
-    protocols = {name for name in _classes(ROOT / "storage" / "interfaces.py")
-                 if name.endswith("Store")}
+    protocols = {name for name in _protocols() if name.endswith("Store")}
     assert protocols == set(_stores("Sqlite")) == set(_stores("Pg"))
 
 

@@ -25,6 +25,7 @@ from bot.cli import render as cli_render
 from bot.cli.db_copy import db_group
 from bot.cli.discord_errors import DISCORD_ERRORS, describe
 from bot.cli.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
+from bot.cli.recommend_commands import register as register_recommend
 from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints
@@ -172,6 +173,7 @@ def cli() -> None:
 
 
 cli.add_command(db_group)
+register_recommend(cli)
 
 
 def _print_report(report: LoadReport) -> None:

@@ -31,7 +31,7 @@ HARD_NEGATIVE_WEIGHT = 3.0
 CENTROID_BLEND = 0.5
 """Weight of the centroid similarity beside the linear model's score (both standardised)."""
 NEGATIVE_PENALTY = 0.5
-"""How much similarity to the turned-down papers lowers a score."""
+"""How much being nearer a turned-down paper than the liked ones lowers a score."""
 REASON_WORDS = 3
 
 
@@ -104,9 +104,18 @@ def scores(index: FeatureIndex, profile: Profile) -> np.ndarray:
     else:
         score = _standardise(near)
     if negatives:
-        away = _centroid(index.matrix, negatives, np.ones(len(negatives)))
-        score = score - NEGATIVE_PENALTY * _standardise(np.asarray(index.matrix @ away).ravel())
+        score = score - NEGATIVE_PENALTY * _closer_to_negatives(index, negatives, near)
     return score
+
+
+def _closer_to_negatives(index: FeatureIndex, negatives: list[int],
+                         near: np.ndarray) -> np.ndarray:
+    """How much nearer each paper is to its closest turned-down paper than to the liked
+    centroid (0 when it is nearer the liked ones), in standard deviations of `near`: a 👎
+    pushes down its own neighbourhood without touching what the member plainly likes."""
+    away = np.asarray((index.matrix @ index.matrix[negatives].T).max(axis=1).todense()).ravel()
+    spread = float(near.std())
+    return np.maximum(away - near, 0.0) / spread if spread > 0 else away * 0.0
 
 
 def _top(index: FeatureIndex, score: np.ndarray, seen: frozenset[str], limit: int) -> list[int]:
