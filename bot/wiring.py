@@ -34,6 +34,7 @@ from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
 from bot.features.reading.bookmarks import BookmarkService
 from bot.features.reading.history import HistoryService
+from bot.features.recommend.service import RecommendService
 from bot.features.sessions.poster import DiscordSessionPoster
 from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
@@ -150,7 +151,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         forget = ForgetService(subscription_store, [
             (ErasedKind.BOOKMARKS, bookmark_store), (ErasedKind.SUGGESTIONS, queue_store),
             (ErasedKind.BALLOTS, vote_store), (ErasedKind.PRESENTATIONS, history_store),
-            (ErasedKind.PRESENTATIONS, groups)])  # the presenter rotation's places
+            (ErasedKind.PRESENTATIONS, groups),  # the presenter rotation's places
+            (ErasedKind.RATINGS, recommend_store := stores.recommend_store(db))])
         bookmarks = BookmarkService(bookmark_store, lookup, clock)
         history = HistoryService(history_store, lookup)
         export = ExportService(history, queue, bookmarks)
@@ -204,7 +206,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 stores.feed_store(db), catalog, papers, arxiv_source,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
-                                    requests_per_second=requests_per_second))), sender
+                                    requests_per_second=requests_per_second)),
+                            recommend=RecommendService(papers, recommend_store, clock)), sender
 
         async def release() -> None:
             try:

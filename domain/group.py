@@ -97,6 +97,8 @@ class ErasedKind(StrEnum):
     SUGGESTIONS = "suggestions"
     BALLOTS = "ballots"
     PRESENTATIONS = "presentations"
+    RATINGS = "ratings"
+    """👍 / 👎 on papers (recommendations)."""
 
 
 Erased = dict[ErasedKind, int]
