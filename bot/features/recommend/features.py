@@ -8,9 +8,11 @@ does); and the authors and venue as whole tokens.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -115,6 +117,13 @@ class FeatureIndex:
 
     def __post_init__(self) -> None:
         self.position.update({pid: i for i, pid in enumerate(self.ids)})
+
+    @cached_property
+    def sample_order(self) -> np.ndarray:
+        """Rows in the order of a hash of their paper id: the linear model's background
+        sample is a prefix of it (fixed for a catalog, whatever order its papers came in)."""
+        keys = [hashlib.blake2b(pid.encode(), digest_size=8).digest() for pid in self.ids]
+        return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.ids)

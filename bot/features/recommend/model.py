@@ -10,7 +10,6 @@ both cases. Every pick names the liked paper closest to it and the words they sh
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,16 +62,16 @@ def _centroid(matrix: sp.csr_matrix, rows: list[int], weights: np.ndarray) -> np
     return vector / norm if norm > 0 else vector
 
 
-def _sample_key(paper_id: str) -> bytes:
-    return hashlib.blake2b(paper_id.encode(), digest_size=8).digest()
-
-
 def _background(index: FeatureIndex, labelled: set[int]) -> list[int]:
-    """A fixed sample of unlabelled rows (the same for the same catalog, on any backend)."""
-    rest = [i for i in range(len(index)) if i not in labelled]
-    if len(rest) <= BACKGROUND:
-        return rest
-    return sorted(sorted(rest, key=lambda i: _sample_key(index.ids[i]))[:BACKGROUND])
+    """A fixed sample of unlabelled rows: the first in the index's hash order (the same for
+    the same catalog, on any backend)."""
+    chosen = []
+    for row in index.sample_order:
+        if row not in labelled:
+            chosen.append(int(row))
+            if len(chosen) == BACKGROUND:
+                break
+    return sorted(chosen)
 
 
 def _svm_scores(index: FeatureIndex, positives: list[int], weights: np.ndarray,
@@ -120,14 +119,15 @@ def _closer_to_negatives(index: FeatureIndex, negatives: list[int],
 
 def _top(index: FeatureIndex, score: np.ndarray, seen: frozenset[str], limit: int) -> list[int]:
     """The best rows not seen, ties broken by paper id (deterministic)."""
-    allowed = np.ones(len(index), dtype=bool)
-    allowed[_rows(index, sorted(seen))] = False
-    candidates = np.flatnonzero(allowed)
-    if not len(candidates) or limit <= 0:
+    masked = score.astype(np.float64)
+    masked[_rows(index, sorted(seen))] = -np.inf
+    if limit <= 0 or not np.isfinite(masked).any():
         return []
-    ids = np.array(index.ids, dtype=object)[candidates]
-    order = np.lexsort((ids, -score[candidates]))
-    return [int(candidates[i]) for i in order[:limit]]
+    take = min(limit, len(masked))
+    cut = np.partition(masked, len(masked) - take)[len(masked) - take]
+    contenders = np.flatnonzero((masked >= cut) & np.isfinite(masked))
+    ordered = sorted(contenders, key=lambda r: (-masked[r], index.ids[r]))
+    return [int(r) for r in ordered[:limit]]
 
 
 def _shared_words(index: FeatureIndex, row: int, direction: np.ndarray) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """Recommendations for a member or the group, papers like one paper, and 👍 / 👎.
 
-The catalog's features are built once per catalog version (in a worker thread, beside the
-event loop) and kept; papers added since are transformed alone (`FeatureIndex.with_papers`).
+The catalog's features are built once (in a worker thread, beside the event loop) and kept;
+papers added since are transformed alone (`FeatureIndex.with_papers`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from domain.paper import Paper
 from domain.recommend import Verdict
 
 DEFAULT_COUNT, MAX_COUNT = 5, 25
+INCREMENTAL_SHARE = 0.1
+"""Up to this share of the catalog added since the features were built, only the added papers
+are transformed (their new words wait for the next rebuild)."""
 
 
 class Audience(StrEnum):
@@ -36,6 +39,10 @@ class Catalog(Protocol):
 
     async def get(self, public_id: str) -> Paper | None:
         """One paper by id."""
+        ...
+
+    async def paper_ids(self) -> list[str]:
+        """Every paper's id."""
         ...
 
     async def catalog_version(self) -> int:
@@ -69,22 +76,25 @@ class RecommendService:
         self._lock = asyncio.Lock()
 
     async def index(self) -> FeatureIndex:
-        """The catalog's features, rebuilt when the catalog version changed."""
+        """The catalog's features. When the catalog changed by a few added papers only, those
+        are transformed into the kept features; otherwise (a load, removals, many adds) the
+        features are rebuilt, in a worker thread."""
         version = await self._catalog.catalog_version()
         async with self._lock:
             if self._index is None or version != self._version:
-                papers = [p async for p in self._catalog.iter_papers()]
-                self._index = await asyncio.to_thread(features.build, papers)
+                self._index = await self._refreshed(self._index)
                 self._version = version
             return self._index
 
-    async def added(self, papers: Sequence[Paper]) -> None:
-        """Papers just added: transformed alone into the kept features, no rebuild."""
-        version = await self._catalog.catalog_version()
-        async with self._lock:
-            if self._index is not None:
-                self._index = self._index.with_papers(papers)
-                self._version = version
+    async def _refreshed(self, kept: FeatureIndex | None) -> FeatureIndex:
+        if kept is not None:
+            ids = set(await self._catalog.paper_ids())
+            new = ids - set(kept.ids)
+            if len(ids) - len(new) == len(kept) and len(new) <= INCREMENTAL_SHARE * len(kept):
+                added = [p for p in [await self._catalog.get(pid) for pid in sorted(new)] if p]
+                return kept.with_papers(added)
+        papers = [p async for p in self._catalog.iter_papers()]
+        return await asyncio.to_thread(features.build, papers)
 
     async def recommend(self, guild_id: int, user_id: int, audience: Audience,
                         count: int = DEFAULT_COUNT) -> list[Recommended]:
