@@ -278,7 +278,7 @@ def latency(papers: Sequence[Paper], size: int, members: Sequence[Member],
 
 
 def latency_table(rows: list[Latency]) -> str:
-    lines = ["", "Ranking time of one member's recommendations (features already built):", "",
+    lines = ["", "", "Ranking time of one member's recommendations (features already built):", "",
              "| papers | features built | feature matrix | " + " | ".join(
                  f"k={k} median / p99" for k in SEEDS) + " |",
              "|---:|---:|---:|" + "---:|" * len(SEEDS)]
