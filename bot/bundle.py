@@ -16,6 +16,7 @@ from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
 from bot.features.reading.bookmarks import BookmarkService
 from bot.features.reading.history import HistoryService
+from bot.features.recommend.service import RecommendService
 from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
@@ -50,3 +51,5 @@ class Services:
     adding: AddingService
     """Papers added by arXiv id or link, and who may add them per server."""
     feeds: FeedService
+    recommend: RecommendService
+    """Recommendations, papers like one, 👍 / 👎."""

@@ -38,6 +38,7 @@ from bot.features.queue.service import QueueService
 from bot.features.queue.store import QueueStore
 from bot.features.reading.bookmarks import BookmarkService
 from bot.features.reading.history import HistoryService
+from bot.features.recommend.service import RecommendService
 from bot.features.sessions.poster import DiscordSessionPoster
 from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
@@ -71,7 +72,8 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.PRESENTATIONS, stores.HISTORY.open(db)),
         (ErasedKind.PRESENTATIONS, stores.SESSIONS.open(db)),  # sessions still to present
         (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
-        (ErasedKind.FEEDS, stores.FEEDS.open(db))])
+        (ErasedKind.FEEDS, stores.FEEDS.open(db)),
+        (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db))])
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
@@ -228,7 +230,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 stores.FEEDS.open(db), catalog, papers, arxiv_source,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
-                                    requests_per_second=requests_per_second))), sender
+                                    requests_per_second=requests_per_second)),
+                            recommend=RecommendService(
+                                papers, stores.RECOMMENDATIONS.open(db), clock)), sender
 
         async def release() -> None:
             try:

@@ -98,6 +98,8 @@ class ErasedKind(StrEnum):
     BALLOTS = "ballots"
     PRESENTATIONS = "presentations"
     FEEDS = "feeds"
+    RATINGS = "ratings"
+    """👍 / 👎 on papers (recommendations)."""
 
 
 Erased = dict[ErasedKind, int]

@@ -32,6 +32,8 @@ from storage.reading.bookmarks_postgres import PgBookmarkStore
 from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.reading.history_postgres import PgHistoryStore
 from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.recommend.postgres import PgRecommendStore
+from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sessions.postgres import PgSessionStore
 from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
@@ -152,7 +154,10 @@ ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 """arXiv feeds, their polls and announcements."""
 
+RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
+"""👍 / 👎 and every recommendation signal of a server."""
+
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
-    SESSIONS, ADD_POLICIES, FEEDS)
+    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS)
 """Every store, once: the factory's and the contract suite's one list."""

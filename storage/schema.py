@@ -411,6 +411,17 @@ def feed_tables(dialect: Dialect) -> tuple[str, ...]:
     return tuple(s.format(**dialect.types()) for s in _FEED_TABLES)
 
 
+PAPER_FEEDBACK = Table("paper_feedback", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "verdict TEXT NOT NULL CHECK (verdict IN ('up', 'down'))",
+    "rated_at TEXT NOT NULL",
+    "PRIMARY KEY (guild_id, user_id, paper_id)",
+), indexes=("CREATE INDEX paper_feedback_user ON paper_feedback (user_id)",))
+"""Each member's 👍 / 👎 on papers, per server (recommendations)."""
+
+
 FOLLOWERS_QUEUED = (
     "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
     # Rows finished before this version had their followers queued the old way.

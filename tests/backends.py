@@ -18,6 +18,7 @@ from bot.features.notifications.store import OutboxStore
 from bot.features.papers.store import PaperStore
 from bot.features.queue.store import QueueStore
 from bot.features.reading.store import BookmarkStore, HistoryStore
+from bot.features.recommend.store import RecommendStore
 from bot.features.sessions.store import SessionStore
 from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.votes.store import VoteStore
@@ -75,6 +76,9 @@ class Backend:
 
     def feeds(self) -> FeedStore:
         return stores.FEEDS.open(self.db)
+
+    def recommendations(self) -> RecommendStore:
+        return stores.RECOMMENDATIONS.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

@@ -269,6 +269,9 @@ class LocalSession:
         if self.last is None:
             raise LookupError("no result list to page; search with /paper first")
         message = self.standin.message(self.last.id)
+        labels = {str(c.get("label")) for c in message.walk_components() if c.get("type") == 2}
+        if not labels & (BUTTONS["next"] | BUTTONS["prev"] | BUTTONS["back"]):  # a lone card
+            raise LookupError("no result list to page; search with /paper first")
         button = next((c for c in message.walk_components()
                        if c.get("type") == 2 and c.get("label") in BUTTONS[word]), None)
         if button is None or button.get("disabled"):

@@ -17,6 +17,7 @@ from bot.cli.common import EXIT_OK, err
 from bot.cli.db_copy import db_group
 from bot.cli.discord_commands import invite, local, run, sync
 from bot.cli.export_commands import export
+from bot.cli.recommend_commands import register as register_recommend
 
 
 class _OneLineErrors(click.Group):
@@ -57,6 +58,7 @@ def cli() -> None:
 for _command in (import_command, add_command, search, show, stats, export, local, run, sync,
                  invite, db_group):
     cli.add_command(_command)
+register_recommend(cli)
 
 
 def main() -> None:

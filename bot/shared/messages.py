@@ -16,6 +16,7 @@ from bot.features.papers import strings as papers
 from bot.features.queue import strings as queue
 from bot.features.reading import history_strings as history
 from bot.features.reading import strings as reading
+from bot.features.recommend import strings as recommend
 from bot.features.sessions import strings as sessions
 from bot.features.subscriptions import strings as subscriptions
 from bot.features.votes import strings as votes
@@ -27,7 +28,7 @@ _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
           queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
           history.STRINGS, adding.STRINGS,
-          feeds.STRINGS)
+          feeds.STRINGS, recommend.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

@@ -23,6 +23,7 @@ from storage.schema import (
     GROUP_SETTINGS,
     NOTIFICATIONS,
     OUTBOX,
+    PAPER_FEEDBACK,
     PAPER_HONOURS,
     PAPERS,
     PRESENTERS,
@@ -202,6 +203,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(16, "a posted paper of the day records whether its DMs and follow-up mentions "
               "are queued", FOLLOWERS_QUEUED),
+    Migration(17, "recommendations: each member's 👍 / 👎 on papers, per server",
+              PAPER_FEEDBACK.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -15,7 +15,9 @@ ABSTRACT = ("We prove that $\\alpha$-regularised ridge\n  regression groks at 50
 
 
 def _buttons(message: Message) -> list[dict[str, Any]]:
-    return [c for c in message.walk_components() if c.get("type") == 2]
+    """The card's link and abstract buttons (👍 / 👎 / More like this: tests/e2e/test_recommend)."""
+    return [c for c in message.walk_components() if c.get("type") == 2
+            and not str(c.get("custom_id", "")).startswith("paperclub:rate:")]
 
 
 async def _with_links(bot: PaperclubBot, bundled_papers: list[Paper]) -> Paper:

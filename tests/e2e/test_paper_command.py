@@ -44,7 +44,9 @@ def _assert_within_limits(embed: dict[str, object]) -> None:
 
 
 def _buttons(message: Message) -> list[dict[str, Any]]:
-    return [c for c in message.walk_components() if c.get("type") == 2]
+    """The card's link and abstract buttons (👍 / 👎 / More like this: tests/e2e/test_recommend)."""
+    return [c for c in message.walk_components() if c.get("type") == 2
+            and not str(c.get("custom_id", "")).startswith("paperclub:rate:")]
 
 
 def _select(message: Message) -> dict[str, Any]:

@@ -85,6 +85,7 @@ COMMANDS = ("bookmark", "bookmarks", "catalog add", "catalog reload", "catalog s
             "group organiser-role", "group reminders", "group timezone", "history", "paper",
             "present leave", "present skip",
             "present swap", "present volunteer", "queue remove", "queue show", "random-paper",
+            "recommend",
             "session cancel", "session done", "session list", "session move", "session schedule",
             "subscribe", "subscriptions", "subscriptions-admin", "suggest", "unsubscribe",
             "vote close", "vote start", "vote status")

@@ -47,6 +47,8 @@ _STATE = (
      (GUILD, USER, "p1", "t")),
     ("INSERT INTO discussed (guild_id, paper_id, discussed_at) VALUES (?, ?, ?)",
      (GUILD, "p1", "t")),
+    ("INSERT INTO paper_feedback (guild_id, user_id, paper_id, verdict, rated_at) "
+     "VALUES (?, ?, ?, ?, ?)", (GUILD, USER, "p1", "down", "t")),
     ("INSERT INTO outbox (unit, kind, guild_id, user_id, paper_id, topics, lease_until, "
      "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
      ("u", "mention", GUILD, USER, "p1", "[]", 12.5, "t")),

@@ -12,6 +12,7 @@ from bot.wiring import forget_service
 from domain.group import ErasedKind
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
+from domain.recommend import Verdict
 from domain.sessions import Place
 from domain.subscriptions import Delivery, Subscription
 from domain.votes import VoteOption
@@ -67,6 +68,7 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
                             [VoteOption(1, "p1", 1, T0)])
     assert vote is not None
     await votes.cast(vote.id, user, "p1", T0)
+    await backend.recommendations().rate(GUILD, user, "p1", Verdict.UP, T0)
 
 
 async def _holding(backend: Backend, columns: set[tuple[str, str]],
@@ -124,7 +126,7 @@ async def test_forget_me_reaches_every_column_that_holds_a_member(backend: Backe
     assert await _holding(backend, member_columns, OTHER) == member_columns
     assert erased == {ErasedKind.SUBSCRIPTIONS: 1, ErasedKind.NOTIFICATIONS: 1,
                       ErasedKind.BOOKMARKS: 1, ErasedKind.SUGGESTIONS: 1, ErasedKind.BALLOTS: 1,
-                      ErasedKind.PRESENTATIONS: 3, ErasedKind.FEEDS: 1}
+                      ErasedKind.PRESENTATIONS: 3, ErasedKind.FEEDS: 1, ErasedKind.RATINGS: 1}
     session, = [s for s in await backend.sessions().scheduled_before(T0 + timedelta(days=8))
                 if s.presenter_id is None]
     assert session.paper_id == "p1"

@@ -25,6 +25,7 @@ from bot.features.papers.card import (
     build_card,
     fit,
 )
+from bot.features.recommend.ui import feedback_buttons
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
@@ -105,7 +106,7 @@ def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def card_view(card: Card) -> discord.ui.View:
+def card_view(card: Card, lang: Lang = Lang.EN) -> discord.ui.View:
     """The card's buttons in a view without timeout: links, and the other text's button,
     dispatched by its custom id (a view holding only dynamic items is never stored).
 
@@ -116,6 +117,9 @@ def card_view(card: Card) -> discord.ui.View:
         view.add_item(item)
     if card.other is not None and card.paper_id:
         view.add_item(AbstractButton(card.paper_id, card.other, card.other_label))
+    if card.paper_id:
+        for item in feedback_buttons(card.paper_id, lang):
+            view.add_item(item)
     return view
 
 
@@ -123,4 +127,4 @@ def paper_message(paper: Paper, lang: Lang, note: str = "", footer_note: str = "
                   ) -> tuple[discord.Embed, discord.ui.View]:
     """Embed and view for a single paper."""
     card = card_for(paper, lang, note, footer_note)
-    return card_embed(card), card_view(card)
+    return card_embed(card), card_view(card, lang)

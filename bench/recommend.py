@@ -1,0 +1,324 @@
+"""Recommendations on a real labelled catalog: paperclub beside arxiv-sanity-lite's recipe,
+most recent first and random (today's paper of the day), in one process.
+
+Catalog: `../shared/realworld/arxiv-metadata/arxiv-sample.jsonl` (11,648 real arXiv papers,
+titles, abstracts, authors, categories, listing dates). Simulated members: one per arXiv
+category listed on 30 to 3,000 papers (the big three, cs.CV / cs.CL / cs.AI, would be liked by a
+quarter to a half of the catalog and are left out); a member likes every paper listed in their
+category. Categories are never features: they are the held-out labels. Time split: a member is
+seeded with the k earliest of their papers (k = 1, 3, 10) and judged on the others; the seeds
+are excluded from the ranking.
+
+Figures, averaged over members: nDCG@10 (binary relevance) and Recall@10, the share of the
+top 10 that is relevant, over min(10, relevant) (plain recall over hundreds of relevant papers
+would read 0.0x for every method). 👎: the first page of ten is shown, the first two
+non-relevant papers in it get a 👎, and the next page of ten is scored with and without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.svm import LinearSVC
+
+from bench.report import p99 as report_p99
+from bench.report import progress, publish
+from bot.features.recommend import features, model
+from bot.features.recommend.profile import Profile, seed_profile
+from domain.paper import Links, Paper
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_NAME = Path("shared") / "realworld" / "arxiv-metadata" / "arxiv-sample.jsonl"
+SAMPLE = next((path for path in (ROOT / ".." / SAMPLE_NAME, ROOT / ".." / ".." / SAMPLE_NAME)
+               if path.exists()), ROOT / ".." / SAMPLE_NAME)
+"""Beside the repository (a worktree one level deeper finds it one level up)."""
+OUT = ROOT / "bench" / "out" / "recommend.md"
+SEEDS = (1, 3, 10)
+TOP = 10
+MIN_MEMBER, MAX_MEMBER = 30, 3000
+TAG = "recommend"
+
+
+def read_sample(path: Path) -> list[Paper]:
+    """The sample's records as catalog papers (English only: the sample has no Chinese)."""
+    papers = []
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            published = datetime.fromisoformat(record["listing_date"]).replace(tzinfo=UTC)
+            papers.append(Paper(
+                title_en=record["title"], title_zh="", authors=tuple(record["authors"]),
+                summary_en=" ".join(record["abstract"].split()),
+                links=Links(arxiv_id=record["arxiv_id"], categories=tuple(record["categories"]),
+                            published=published)))
+    return papers
+
+
+@dataclass(frozen=True)
+class Member:
+    """A simulated member: a category, their papers oldest first."""
+
+    category: str
+    papers: tuple[str, ...]
+
+
+def members_of(papers: Sequence[Paper]) -> list[Member]:
+    """One member per mid-sized category, papers in time order (then arXiv id)."""
+    by_category: dict[str, list[Paper]] = {}
+    for paper in papers:
+        for category in set(paper.links.categories):
+            by_category.setdefault(category, []).append(paper)
+    members = []
+    for category, liked in sorted(by_category.items()):
+        if MIN_MEMBER <= len(liked) <= MAX_MEMBER:
+            liked.sort(key=lambda p: (p.links.published or datetime.min, p.links.arxiv_id))
+            members.append(Member(category, tuple(p.id for p in liked)))
+    return members
+
+
+def ndcg(ranked: Sequence[str], relevant: set[str]) -> float:
+    """Binary-relevance nDCG at the length of `ranked`."""
+    gain = sum(1 / math.log2(i + 2) for i, pid in enumerate(ranked) if pid in relevant)
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(ranked), len(relevant))))
+    return gain / ideal if ideal else 0.0
+
+
+def recall(ranked: Sequence[str], relevant: set[str]) -> float:
+    """Relevant papers in the list over how many could fit in it."""
+    fit = min(len(ranked), len(relevant))
+    return sum(pid in relevant for pid in ranked) / fit if fit else 0.0
+
+
+Ranker = Callable[[list[str]], list[str]]
+"""Seeds -> the top ten paper ids (seeds excluded)."""
+
+
+def _top(ids: np.ndarray, score: np.ndarray, exclude: set[str], count: int) -> list[str]:
+    order = np.lexsort((ids, -score))
+    return [str(ids[i]) for i in order if ids[i] not in exclude][:count]
+
+
+class ArxivSanityLite:
+    """arxiv-sanity-lite's recipe: its tf-idf (compute.py) and its SVM (serve.py)."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        vectorizer = TfidfVectorizer(
+            input="content", encoding="utf-8", decode_error="replace", strip_accents="unicode",
+            lowercase=True, analyzer="word", stop_words="english",
+            token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b", ngram_range=(1, 2),
+            max_features=20000, norm="l2", use_idf=True, smooth_idf=True, sublinear_tf=True,
+            max_df=0.1, min_df=5)
+        corpus = [" ".join([p.title_en, p.summary_en, " ".join(p.authors)]) for p in papers]
+        self.x = vectorizer.fit_transform(corpus)
+        self.ids = np.array([p.id for p in papers], dtype=object)
+        self.row = {pid: i for i, pid in enumerate(self.ids)}
+
+    def rank(self, seeds: list[str]) -> list[str]:
+        y = np.zeros(len(self.ids))
+        y[[self.row[s] for s in seeds]] = 1
+        clf = LinearSVC(class_weight="balanced", verbose=False, max_iter=10000, tol=1e-6,
+                        C=0.01)
+        clf.fit(self.x, y)
+        return _top(self.ids, clf.decision_function(self.x), set(seeds), TOP)
+
+
+def paperclub_ranker(index: features.FeatureIndex) -> Ranker:
+    def rank(seeds: list[str]) -> list[str]:
+        return [p.paper_id for p in model.recommend(index, seed_profile(seeds), TOP)]
+    return rank
+
+
+def recent_ranker(papers: Sequence[Paper]) -> Ranker:
+    ordered = sorted(papers, key=lambda p: (p.links.published or datetime.min, p.id),
+                     reverse=True)
+    def rank(seeds: list[str]) -> list[str]:
+        chosen = set(seeds)
+        return [p.id for p in ordered if p.id not in chosen][:TOP]
+    return rank
+
+
+def random_ranker(papers: Sequence[Paper], seed: int) -> Ranker:
+    ids = [p.id for p in papers]
+    def rank(seeds: list[str]) -> list[str]:
+        chosen = set(seeds)
+        rng = random.Random(f"{seed}:{','.join(seeds)}")
+        return [pid for pid in rng.sample(ids, TOP + len(seeds)) if pid not in chosen][:TOP]
+    return rank
+
+
+def evaluate(rankers: dict[str, Ranker], members: Sequence[Member]) -> dict[tuple[str, int],
+                                                                            tuple[float, float]]:
+    """(method, k) -> (mean nDCG@10, mean Recall@10) over members."""
+    figures = {}
+    for k in SEEDS:
+        for name, rank in rankers.items():
+            n, r = [], []
+            for member in members:
+                seeds = list(member.papers[:k])
+                relevant = set(member.papers[k:])
+                top = rank(seeds)
+                n.append(ndcg(top, relevant))
+                r.append(recall(top, relevant))
+            figures[(name, k)] = (statistics.fmean(n), statistics.fmean(r))
+            progress(TAG, f"k={k} {name}: nDCG@10 {figures[(name, k)][0]:.3f}")
+    return figures
+
+
+@dataclass(frozen=True)
+class DislikeResult:
+    """The second page's nDCG@10 without and with two 👎 on the first page."""
+
+    k: int
+    without: float
+    with_dislikes: float
+    better: int
+    worse: int
+
+
+def dislike_effect(index: features.FeatureIndex, members: Sequence[Member],
+                   k: int) -> DislikeResult:
+    """👎 on the first two non-relevant papers of page one; page two scored both ways."""
+    plain, disliked, better, worse = [], [], 0, 0
+    for member in members:
+        seeds = list(member.papers[:k])
+        relevant = set(member.papers[k:])
+        profile = seed_profile(seeds)
+        first = [p.paper_id for p in model.recommend(index, profile, TOP)]
+        wrong = [pid for pid in first if pid not in relevant][:2]
+        seen = frozenset({*seeds, *first})
+        later = relevant - set(first)
+        shown = Profile(profile.positives, frozenset(), seen)
+        told = Profile(profile.positives, frozenset(wrong), seen)
+        a = ndcg([p.paper_id for p in model.recommend(index, shown, TOP)], later)
+        b = ndcg([p.paper_id for p in model.recommend(index, told, TOP)], later)
+        plain.append(a)
+        disliked.append(b)
+        better += b > a
+        worse += b < a
+    return DislikeResult(k, statistics.fmean(plain), statistics.fmean(disliked), better, worse)
+
+
+def report(figures: dict[tuple[str, int], tuple[float, float]], dislikes: list[DislikeResult],
+           sizes: str) -> str:
+    names = list(dict.fromkeys(name for name, _ in figures))
+    head = "| method | " + " | ".join(f"nDCG@10 k={k} | Recall@10 k={k}" for k in SEEDS) + " |"
+    lines = [f"## Recommendations ({sizes})", "", head,
+             "|---|" + "---:|---:|" * len(SEEDS)]
+    for name in names:
+        cells = " | ".join(f"{figures[(name, k)][0]:.3f} | {figures[(name, k)][1]:.3f}"
+                           for k in SEEDS)
+        lines.append(f"| {name} | {cells} |")
+    lines += ["", "👎 on two of the first ten, nDCG@10 of the next ten (paperclub):", "",
+              "| k | without 👎 | with 👎 | change | members better / worse |",
+              "|---:|---:|---:|---:|---:|"]
+    for d in dislikes:
+        change = (d.with_dislikes - d.without) / d.without if d.without else 0.0
+        lines.append(f"| {d.k} | {d.without:.3f} | {d.with_dislikes:.3f} | {change:+.1%} | "
+                     f"{d.better} / {d.worse} |")
+    return "\n".join(lines)
+
+
+def scaled(papers: Sequence[Paper], size: int) -> list[Paper]:
+    """`size` papers from the sample, repeated with a numbered title (distinct ids) and the
+    abstract's sentences rotated, so that no two copies have the same text."""
+    grown = []
+    for i in range(size):
+        base = papers[i % len(papers)]
+        copy = i // len(papers)
+        sentences = base.summary_en.split(". ")
+        turn = copy % max(1, len(sentences))
+        grown.append(replace(base, title_en=f"{base.title_en} ({copy})" if copy else
+                             base.title_en,
+                             summary_en=". ".join(sentences[turn:] + sentences[:turn])))
+    return grown
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Building the features and ranking for members at one catalog size."""
+
+    papers: int
+    build_s: float
+    matrix_mb: float
+    p50_ms: dict[int, float]
+    p99_ms: dict[int, float]
+
+
+def latency(papers: Sequence[Paper], size: int, members: Sequence[Member],
+            runs: int) -> Latency:
+    """Features built once; `runs` rankings (a member's `/recommend`) per seed count."""
+    grown = scaled(papers, size)
+    started = time.perf_counter()
+    index = features.build(grown)
+    build = time.perf_counter() - started
+    matrix = index.matrix
+    megabytes = (matrix.data.nbytes + matrix.indices.nbytes + matrix.indptr.nbytes) / 2**20
+    p50, p99 = {}, {}
+    for k in SEEDS:
+        times = []
+        for i in range(runs):
+            member = members[i % len(members)]
+            begun = time.perf_counter()
+            model.recommend(index, seed_profile(member.papers[:k]), TOP)
+            times.append((time.perf_counter() - begun) * 1000)
+        p50[k], p99[k] = statistics.median(times), report_p99(times)
+        progress(TAG, f"{size:,} papers k={k}: p99 {p99[k]:.0f} ms")
+    return Latency(size, build, megabytes, p50, p99)
+
+
+def latency_table(rows: list[Latency]) -> str:
+    lines = ["", "", "Ranking time of one member's recommendations (features already built):", "",
+             "| papers | features built | feature matrix | " + " | ".join(
+                 f"k={k} median / p99" for k in SEEDS) + " |",
+             "|---:|---:|---:|" + "---:|" * len(SEEDS)]
+    for r in rows:
+        cells = " | ".join(f"{r.p50_ms[k]:.0f} / {r.p99_ms[k]:.0f} ms" for k in SEEDS)
+        lines.append(f"| {r.papers:,} | {r.build_s:.1f} s | {r.matrix_mb:.0f} MB | {cells} |")
+    return "\n".join(lines)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--sample", type=Path, default=SAMPLE, help="the arXiv JSON Lines")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100_000],
+                        help="catalog sizes for the latency part (the sample, repeated)")
+    parser.add_argument("--runs", type=int, default=60, help="rankings per size and k")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--seed", type=int, default=22, help="the random baseline's seed")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build every method on the same catalog, score every member, print the table."""
+    if not args.sample.exists():
+        progress(TAG, f"{args.sample} is missing (the shared real-world data)")
+        return 2
+    papers = read_sample(args.sample)
+    members = members_of(papers)
+    started = time.perf_counter()
+    index = features.build(papers)
+    built = time.perf_counter() - started
+    progress(TAG, f"{len(papers)} papers, {len(members)} members, features in {built:.1f} s")
+    rankers: dict[str, Ranker] = {
+        "paperclub": paperclub_ranker(index),
+        "arxiv-sanity-lite recipe": ArxivSanityLite(papers).rank,
+        "most recent first": recent_ranker(papers),
+        "random": random_ranker(papers, args.seed),
+    }
+    figures = evaluate(rankers, members)
+    dislikes = [dislike_effect(index, members, k) for k in SEEDS]
+    sizes = (f"{len(papers):,} papers, {len(members)} members (arXiv categories), "
+             f"features built in {built:.1f} s")
+    timings = [latency(papers, size, members, args.runs) for size in args.sizes]
+    publish(report(figures, dislikes, sizes) + latency_table(timings), args.out, TAG)
+    return 0

@@ -1,0 +1,132 @@
+"""Recommendations for a member or the group, papers like one paper, and 👍 / 👎.
+
+The catalog's features are built once (in a worker thread, beside the event loop) and kept;
+papers added since are transformed alone (`FeatureIndex.with_papers`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from bot.features.recommend import features, model
+from bot.features.recommend.features import FeatureIndex
+from bot.features.recommend.model import Pick
+from bot.features.recommend.profile import group_profile, member_profile
+from bot.features.recommend.store import RecommendStore
+from domain.paper import Paper
+from domain.recommend import Verdict
+
+DEFAULT_COUNT, MAX_COUNT = 5, 25
+INCREMENTAL_SHARE = 0.1
+"""Up to this share of the catalog added since the features were built, only the added papers
+are transformed (their new words wait for the next rebuild)."""
+
+
+class Audience(StrEnum):
+    """Whom `/recommend` ranks for."""
+
+    ME = "me"
+    GROUP = "group"
+
+
+class Catalog(Protocol):
+    """What the service reads of the catalog."""
+
+    async def get(self, public_id: str) -> Paper | None:
+        """One paper by id."""
+        ...
+
+    async def paper_ids(self) -> list[str]:
+        """Every paper's id."""
+        ...
+
+    async def catalog_version(self) -> int:
+        """A number that changes whenever the catalog does."""
+        ...
+
+    def iter_papers(self) -> AsyncIterator[Paper]:
+        """Every paper."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Recommended:
+    """A pick with its paper and the liked paper its reason names."""
+
+    pick: Pick
+    paper: Paper
+    like: Paper | None
+
+
+class RecommendService:
+    """Ranks the catalog from a server's signals (the same ranking for Discord and the CLI)."""
+
+    def __init__(self, catalog: Catalog, store: RecommendStore,
+                 clock: Callable[[], datetime]) -> None:
+        self._catalog = catalog
+        self._store = store
+        self._clock = clock
+        self._index: FeatureIndex | None = None
+        self._version: int | None = None
+        self._lock = asyncio.Lock()
+
+    async def index(self) -> FeatureIndex:
+        """The catalog's features. When the catalog changed by a few added papers only, those
+        are transformed into the kept features; otherwise (a load, removals, many adds) the
+        features are rebuilt, in a worker thread."""
+        version = await self._catalog.catalog_version()
+        async with self._lock:
+            if self._index is None or version != self._version:
+                self._index = await self._refreshed(self._index)
+                self._version = version
+            return self._index
+
+    async def _refreshed(self, kept: FeatureIndex | None) -> FeatureIndex:
+        if kept is not None:
+            ids = set(await self._catalog.paper_ids())
+            new = ids - set(kept.ids)
+            if len(ids) - len(new) == len(kept) and len(new) <= INCREMENTAL_SHARE * len(kept):
+                added = [p for p in [await self._catalog.get(pid) for pid in sorted(new)] if p]
+                return kept.with_papers(added)
+        papers = [p async for p in self._catalog.iter_papers()]
+        return await asyncio.to_thread(features.build, papers)
+
+    async def recommend(self, guild_id: int, user_id: int, audience: Audience,
+                        count: int = DEFAULT_COUNT) -> list[Recommended]:
+        """The best unseen papers for a member (their signals) or the group (everyone's)."""
+        count = max(1, min(count, MAX_COUNT))
+        signals = await self._store.signals(guild_id)
+        profile = (member_profile(signals, user_id) if audience is Audience.ME
+                   else group_profile(signals))
+        index = await self.index()
+        picks = await asyncio.to_thread(model.recommend, index, profile, count)
+        return await self._resolved(picks)
+
+    async def similar(self, paper_id: str, count: int = DEFAULT_COUNT) -> list[Recommended]:
+        """The papers nearest to one."""
+        index = await self.index()
+        picks = model.similar(index, paper_id, max(1, min(count, MAX_COUNT)))
+        return await self._resolved(picks)
+
+    async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict) -> bool:
+        """Record 👍 or 👎; False if the member had already said so."""
+        return await self._store.rate(guild_id, user_id, paper_id, verdict, self._clock())
+
+    async def forget(self, user_id: int) -> int:
+        """Remove a member's 👍 / 👎 everywhere."""
+        return await self._store.forget(user_id)
+
+    async def _resolved(self, picks: Sequence[Pick]) -> list[Recommended]:
+        found = []
+        for pick in picks:
+            paper = await self._catalog.get(pick.paper_id)
+            if paper is None:
+                continue  # removed since the features were built
+            like = await self._catalog.get(pick.like) if pick.like else None
+            found.append(Recommended(pick, paper, like))
+        return found

@@ -1,0 +1,1 @@
+"""Recommendation signals: the 👍 / 👎 table and a read across the other features' tables."""

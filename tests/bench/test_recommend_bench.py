@@ -1,0 +1,39 @@
+"""The recommendation benchmark's parts: the real arXiv sample read whole, its simulated
+members, and the two metrics on lists whose answer is known by hand."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+import pytest
+
+from bench import recommend
+
+pytestmark = pytest.mark.skipif(not recommend.SAMPLE.exists(),
+                                reason=f"the shared real-world sample is absent: "
+                                       f"{recommend.SAMPLE}")
+
+
+def test_the_sample_becomes_papers_and_time_ordered_members() -> None:
+    papers = recommend.read_sample(recommend.SAMPLE)
+    assert len(papers) == 11_648 and len({p.id for p in papers}) == 11_648
+    assert all(p.summary_en and p.links.published for p in papers)
+    members = recommend.members_of(papers)
+    by_id = {p.id: p for p in papers}
+    assert [m.category for m in members][:3] == ["cs.CE", "cs.CR", "cs.CY"]
+    for member in members:
+        assert recommend.MIN_MEMBER <= len(member.papers) <= recommend.MAX_MEMBER
+        assert all(member.category in by_id[pid].links.categories for pid in member.papers)
+        dates = [by_id[pid].links.published or datetime.min for pid in member.papers]
+        assert dates == sorted(dates)  # seeds are the earliest: a time split
+
+
+def test_ndcg_and_recall_on_known_lists() -> None:
+    relevant = {"a", "b", "c"}
+    assert recommend.ndcg(["a", "b", "c", "x"], relevant) == 1.0
+    assert recommend.ndcg(["x", "y"], relevant) == 0.0
+    expected = (1 / math.log2(3)) / (1 + 1 / math.log2(3))
+    assert recommend.ndcg(["x", "a"], relevant) == pytest.approx(expected)
+    assert recommend.recall(["a", "x", "b", "y"], relevant) == pytest.approx(2 / 3)
+    assert recommend.recall(["a", "x"], {"a"}) == 1.0

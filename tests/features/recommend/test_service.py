@@ -1,0 +1,105 @@
+"""RecommendService on an in-memory catalog: a few added papers are transformed into the kept
+features, a removal or a big load rebuilds them; 👍 / 👎 go to the store with the clock's time."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+
+from bot.features.recommend.service import Audience, RecommendService
+from domain.paper import Paper
+from domain.recommend import Signal, Verdict
+
+T0 = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+class MemoryCatalog:
+    """Papers by id and a version bumped on every change."""
+
+    def __init__(self, papers: list[Paper]) -> None:
+        self.papers = {p.id: p for p in papers}
+        self.version = 1
+
+    def change(self, *, add: Sequence[Paper] = (), remove: Sequence[str] = ()) -> None:
+        self.papers.update({p.id: p for p in add})
+        for pid in remove:
+            del self.papers[pid]
+        self.version += 1
+
+    async def get(self, public_id: str) -> Paper | None:
+        return self.papers.get(public_id)
+
+    async def paper_ids(self) -> list[str]:
+        return sorted(self.papers)
+
+    async def catalog_version(self) -> int:
+        return self.version
+
+    async def iter_papers(self) -> AsyncIterator[Paper]:
+        for paper in list(self.papers.values()):
+            yield paper
+
+
+class MemorySignals:
+    """A recommend store holding verdicts as signals."""
+
+    def __init__(self) -> None:
+        self.rated: dict[tuple[int, int, str], tuple[Verdict, datetime]] = {}
+
+    async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict,
+                   at: datetime) -> bool:
+        before = self.rated.get((guild_id, user_id, paper_id))
+        self.rated[(guild_id, user_id, paper_id)] = (verdict, at)
+        return before is None or before[0] is not verdict
+
+    async def unrate(self, guild_id: int, user_id: int, paper_id: str) -> bool:
+        return self.rated.pop((guild_id, user_id, paper_id), None) is not None
+
+    async def verdict(self, guild_id: int, user_id: int, paper_id: str) -> Verdict | None:
+        found = self.rated.get((guild_id, user_id, paper_id))
+        return found[0] if found else None
+
+    async def signals(self, guild_id: int) -> list[Signal]:
+        return [Signal(user, pid, verdict.kind, at)
+                for (guild, user, pid), (verdict, at) in sorted(self.rated.items())
+                if guild == guild_id]
+
+    async def forget(self, user_id: int) -> int:
+        mine = [key for key in self.rated if key[1] == user_id]
+        for key in mine:
+            del self.rated[key]
+        return len(mine)
+
+
+async def test_a_few_adds_extend_the_features_and_a_removal_rebuilds(
+        bundled_papers: list[Paper]) -> None:
+    catalog = MemoryCatalog(bundled_papers[:25])
+    service = RecommendService(catalog, MemorySignals(), lambda: T0)
+    first = await service.index()
+    assert await service.index() is first
+    catalog.change(add=bundled_papers[25:27])
+    grown = await service.index()
+    assert grown.vectorizers is first.vectorizers and len(grown) == 27
+    catalog.change(remove=[bundled_papers[0].id])
+    rebuilt = await service.index()
+    assert rebuilt.vectorizers is not first.vectorizers and len(rebuilt) == 26
+    catalog.change(add=bundled_papers[27:])
+    assert (await service.index()).vectorizers is not rebuilt.vectorizers  # 4 of 26: a rebuild
+
+
+async def test_ratings_steer_recommendations_and_forget_removes_them(
+        bundled_papers: list[Paper]) -> None:
+    store = MemorySignals()
+    service = RecommendService(MemoryCatalog(bundled_papers), store, lambda: T0)
+    assert await service.recommend(1, 10, Audience.ME) == []
+    liked = bundled_papers[1].id
+    assert await service.rate(1, 10, liked, Verdict.UP)
+    assert not await service.rate(1, 10, liked, Verdict.UP)
+    assert store.rated[(1, 10, liked)] == (Verdict.UP, T0)
+    found = await service.recommend(1, 10, Audience.ME, 3)
+    assert len(found) == 3 and all(r.like is not None and r.like.id == liked for r in found)
+    assert liked not in {r.paper.id for r in found}
+    assert [r.paper.id for r in await service.recommend(1, 20, Audience.GROUP, 3)] == \
+        [r.paper.id for r in found]
+    assert await service.forget(10) == 1
+    assert await service.recommend(1, 10, Audience.ME) == []
