@@ -19,6 +19,7 @@ from bot.client.write_wait import WriteWaitDeferral
 from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
+from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.service import DigestService
@@ -133,6 +134,24 @@ async def opened_export(settings: Settings, *,
             await search.close()
     finally:
         await db.close()
+
+
+@asynccontextmanager
+async def opened_calendar(settings: Settings, *,
+                          clock: Clock = utc_now) -> AsyncIterator[CalendarService]:
+    """The calendar feed on the configured database, without Discord (`paperclub calendar`);
+    it only reads, so it never creates or migrates the database."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        yield calendar_service(db, clock=clock)
+    finally:
+        await db.close()
+
+
+def calendar_service(db: AnyDatabase, *, clock: Clock = utc_now) -> CalendarService:
+    """The calendar feed's service on one open database."""
+    group = GroupService(stores.GROUPS.open(db), stores.DIGESTS.open(db))
+    return CalendarService(stores.SESSIONS.open(db), stores.PAPERS.open(db), group, clock=clock)
 
 
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,

@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from bot.cli import render as cli_render
+from bot.cli.calendar_commands import calendar_command
 from bot.cli.db_copy import db_group
 from bot.cli.discord_errors import DISCORD_ERRORS, describe
 from bot.cli.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
@@ -176,6 +177,7 @@ def cli() -> None:
 
 
 cli.add_command(db_group)
+cli.add_command(calendar_command(common_options))
 
 
 def _print_report(report: LoadReport) -> None:
