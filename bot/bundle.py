@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
+from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.digest.service import DigestService
 from bot.features.export.service import ExportService
@@ -45,4 +46,6 @@ class Services:
     """arXiv's API, paced for the whole process (one client, closed with the bot)."""
     adding: AddingService
     """Papers added by arXiv id or link, and who may add them per server."""
+    calendar: CalendarService
+    """Each server's calendar feed and its link."""
     feeds: FeedService

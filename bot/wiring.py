@@ -143,15 +143,18 @@ async def opened_calendar(settings: Settings, *,
     it only reads, so it never creates or migrates the database."""
     db = await open_configured(settings.database, existing=True)
     try:
-        yield calendar_service(db, clock=clock)
+        yield calendar_service(db, settings, clock=clock)
     finally:
         await db.close()
 
 
-def calendar_service(db: AnyDatabase, *, clock: Clock = utc_now) -> CalendarService:
-    """The calendar feed's service on one open database."""
+def calendar_service(db: AnyDatabase, settings: Settings, *,
+                     clock: Clock = utc_now) -> CalendarService:
+    """The calendar feed's service on one open database (links under `[web] base_url`)."""
     group = GroupService(stores.GROUPS.open(db), stores.DIGESTS.open(db))
-    return CalendarService(stores.SESSIONS.open(db), stores.PAPERS.open(db), group, clock=clock)
+    return CalendarService(stores.SESSIONS.open(db), stores.PAPERS.open(db), group,
+                           links=stores.CALENDAR_LINKS.open(db),
+                           base_url=settings.web.public_base(), clock=clock)
 
 
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,
@@ -239,6 +242,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
                                                  stores.ADD_POLICIES.open(db)),
+                            calendar=calendar_service(db, settings, clock=clock),
                             feeds=FeedService(
                                 stores.FEEDS.open(db), catalog, papers, arxiv_source,
                                 DiscordFeedPoster(client), **_feed_options(

@@ -14,6 +14,7 @@ from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
     BOT_STATE,
+    CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
     DIGEST_SETTINGS,
@@ -202,6 +203,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(16, "a posted paper of the day records whether its DMs and follow-up mentions "
               "are queued", FOLLOWERS_QUEUED),
+    Migration(17, "each server's calendar feed link (its token, or off)",
+              CALENDAR_LINKS.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

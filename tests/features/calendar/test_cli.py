@@ -12,6 +12,7 @@ from pathlib import Path
 import icalendar
 import ics
 
+from bot.settings import Settings
 from bot.shared.lang import Lang
 from bot.wiring import calendar_service
 from domain.paper import Paper
@@ -41,7 +42,8 @@ async def _seed(path: Path) -> bytes:
                                        None, Place(), 77)
         await sessions.move(first.id, datetime(2026, 12, 4, 12, tzinfo=UTC))
         await sessions.finish(second.id, SessionStatus.CANCELLED)
-        return await calendar_service(db).feed(GUILD, server_name="paperclub", lang=Lang.ZH_HANT)
+        service = calendar_service(db, Settings())
+        return await service.feed(GUILD, server_name="paperclub", lang=Lang.ZH_HANT)
     finally:
         await db.close()
 

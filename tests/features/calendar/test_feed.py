@@ -121,6 +121,7 @@ async def test_a_moved_session_keeps_its_uid_with_a_higher_sequence_on_each_back
     await papers.add_papers([PAPER])
     await backend.groups().set_timezone(GUILD, "Europe/Berlin")
     service = CalendarService(sessions, papers, GroupService(backend.groups(), backend.digests()),
+                              links=backend.calendar_links(), base_url="https://club.example",
                               clock=lambda: T0)
     created = await sessions.create(GUILD, PAPER.id, datetime(2026, 3, 26, 18, tzinfo=UTC), 42,
                                     Place(), 500)
