@@ -171,6 +171,12 @@ def _zone_component(source: FeedSource) -> Timezone | None:
     return Timezone.from_tzinfo(source.zone, source.zone.key, first_date=first, last_date=last)
 
 
+def last_modified(source: FeedSource) -> datetime:
+    """When the calendar last changed: its latest session change (`built_at` when empty)."""
+    changes = [modified_at(entry, source.built_at) for entry in source.entries]
+    return max(changes, default=source.built_at.astimezone(UTC).replace(microsecond=0))
+
+
 def build_calendar(source: FeedSource) -> Calendar:
     """The server's calendar: its zone, then every session, soonest first."""
     calendar = Calendar()

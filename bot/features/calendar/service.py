@@ -7,8 +7,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 
-from bot.features.calendar.feed import FeedEntry, FeedSource, calendar_bytes
+from bot.features.calendar.feed import (
+    FeedEntry,
+    FeedSource,
+    calendar_bytes,
+    last_modified,
+)
 from bot.features.calendar.store import CalendarLinkStore
 from bot.features.group.service import GroupService
 from bot.features.papers.store import PaperStore
@@ -29,6 +35,14 @@ FEED_PATH = "/calendar/{token}.ics"
 def new_token() -> str:
     """A fresh, unguessable feed token."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class FeedFile:
+    """The calendar as served: its bytes and when it last changed (for HTTP caching)."""
+
+    body: bytes
+    modified: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,5 +115,11 @@ class CalendarService:
     async def feed(self, guild_id: int, *, server_name: str, lang: Lang,
                    names: NameOf = _no_names) -> bytes:
         """The server's calendar file."""
-        return calendar_bytes(await self.source(guild_id, server_name=server_name, lang=lang,
-                                                names=names))
+        return (await self.feed_file(guild_id, server_name=server_name, lang=lang,
+                                     names=names)).body
+
+    async def feed_file(self, guild_id: int, *, server_name: str, lang: Lang,
+                        names: NameOf = _no_names) -> FeedFile:
+        """The server's calendar file with its change time."""
+        source = await self.source(guild_id, server_name=server_name, lang=lang, names=names)
+        return FeedFile(calendar_bytes(source), last_modified(source))
