@@ -21,6 +21,7 @@ from bot.settings import Settings, load_settings
 from discord_standin import Guild, Member, StandIn
 from domain.paper import Paper
 from tests.clocks import FakeClock
+from tests.e2e.harness import start_paperclub
 from tests.group import People
 
 LINK = re.compile(r"<(https?://[^>]+/calendar/[-\w]+\.ics)>")
@@ -124,3 +125,19 @@ async def test_a_calendar_client_subscribes_and_revalidates(
     async with http.get(new_url) as response:
         assert response.status == 200
         assert len(await _events(response)) == 1
+
+
+async def test_a_taken_port_leaves_the_bot_running_without_the_feed(
+        settings: Settings, standin: StandIn, clock: FakeClock, guild: Guild,
+        people: People, caplog: pytest.LogCaptureFixture) -> None:
+    with socket.socket() as taken:
+        taken.bind((settings.web.host, settings.web.port))
+        taken.listen()
+        paperclub = await start_paperclub(standin, settings, clock)
+        try:
+            link = await (await standin.slash("calendar link", {}, guild=guild,
+                                              user=people.alice)).reply()
+            assert LINK.findall(link.content)
+            assert "calendar feeds not served" in caplog.text
+        finally:
+            await standin.stop_bot(paperclub)

@@ -3,6 +3,8 @@ them (the old ones stop working at once) or turn the feed off."""
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,6 +19,8 @@ from bot.features.calendar.service import FeedLinks
 from bot.features.calendar.web import CalendarWeb
 from bot.shared.lang import Lang
 from bot.shared.messages import t
+
+log = logging.getLogger(__name__)
 
 
 def links_text(links: FeedLinks, lang: Lang, *, served: bool) -> str:
@@ -38,8 +42,15 @@ class CalendarCog(ServiceGroupCog, group_name="calendar",
     async def on_ready(self) -> None:
         """Serve the feed (once, not on every reconnect)."""
         if self.web is None and self._served and isinstance(self.bot, discord.Client):
-            self.web = CalendarWeb(self.bot, self.services.calendar, self.bot.settings.web)
-            await self.web.start()
+            web = CalendarWeb(self.bot, self.services.calendar, self.bot.settings.web)
+            try:
+                await web.start()
+            except OSError as exc:  # the port is taken (another process serves the feed)
+                log.error("calendar feeds not served: cannot listen on %s:%s: %s",
+                          self.bot.settings.web.host, self.bot.settings.web.port, exc)
+                await web.stop()
+                return
+            self.web = web
 
     async def cog_unload(self) -> None:
         """Stop serving."""
