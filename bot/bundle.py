@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
+from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
@@ -50,6 +51,8 @@ class Services:
     """arXiv's API, paced for the whole process (one client, closed with the bot)."""
     adding: AddingService
     """Papers added by arXiv id or link, and who may add them per server."""
+    calendar: CalendarService
+    """Each server's calendar feed and its link."""
     feeds: FeedService
     recommend: RecommendService
     """Recommendations, papers like one, 👍 / 👎."""

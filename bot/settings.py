@@ -219,6 +219,24 @@ class ArxivSettings(_Section):
         return value
 
 
+class WebSettings(_Section):
+    """The bot's own web server: the calendar feed (off by default)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    """0 takes any free port (tests)."""
+    base_url: HttpUrl | None = Field(default=None, strict=False)
+    """The public address members reach it at (behind a reverse proxy with TLS: its https URL);
+    default `http://HOST:PORT`."""
+
+    def public_base(self) -> str:
+        """The address links start with, without a trailing slash."""
+        if self.base_url is not None:
+            return str(self.base_url).rstrip("/")
+        return f"http://{self.host}:{self.port}"
+
+
 class LoggingSettings(_Section):
     """Log output."""
 
@@ -241,6 +259,7 @@ class Settings(_Section):
     subscriptions: SubscriptionSettings = SubscriptionSettings()
     logging: LoggingSettings = LoggingSettings()
     arxiv: ArxivSettings = ArxivSettings()
+    web: WebSettings = WebSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
 
     @model_validator(mode="after")

@@ -19,6 +19,7 @@ from bot.client.write_wait import WriteWaitDeferral
 from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
+from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.scheduler import DigestScheduler
@@ -138,6 +139,27 @@ async def opened_export(settings: Settings, *,
         await db.close()
 
 
+@asynccontextmanager
+async def opened_calendar(settings: Settings, *,
+                          clock: Clock = utc_now) -> AsyncIterator[CalendarService]:
+    """The calendar feed on the configured database, without Discord (`paperclub calendar`);
+    it only reads, so it never creates or migrates the database."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        yield calendar_service(db, settings, clock=clock)
+    finally:
+        await db.close()
+
+
+def calendar_service(db: AnyDatabase, settings: Settings, *,
+                     clock: Clock = utc_now) -> CalendarService:
+    """The calendar feed's service on one open database (links under `[web] base_url`)."""
+    group = GroupService(stores.GROUPS.open(db), stores.DIGESTS.open(db))
+    return CalendarService(stores.SESSIONS.open(db), stores.PAPERS.open(db), group,
+                           links=stores.CALENDAR_LINKS.open(db),
+                           base_url=settings.web.public_base(), clock=clock)
+
+
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                     scheduler: AsyncIOScheduler | None = None,
                     dm_interval: float | None = None, force_sync: bool = False,
@@ -226,6 +248,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
                                                  stores.ADD_POLICIES.open(db)),
+                            calendar=calendar_service(db, settings, clock=clock),
                             feeds=FeedService(
                                 stores.FEEDS.open(db), catalog, papers, arxiv_source,
                                 DiscordFeedPoster(client), **_feed_options(

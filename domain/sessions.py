@@ -68,6 +68,8 @@ class Session:
     thread_id: int | None = None
     notes: str | None = None
     problem: Reason | None = None
+    updated_at: datetime | None = None
+    """When the session last changed (as stored; None where a store keeps no time)."""
 
 
 @dataclass(frozen=True, slots=True)

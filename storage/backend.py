@@ -14,6 +14,8 @@ from typing import Generic, TypeVar
 
 from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
+from storage.calendar.postgres import PgCalendarLinkStore
+from storage.calendar.sqlite import SqliteCalendarLinkStore
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.postgres import PgFeedStore
@@ -153,11 +155,14 @@ ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 """arXiv feeds, their polls and announcements."""
+CALENDAR_LINKS = StorePair("calendar_links", SqliteCalendarLinkStore, PgCalendarLinkStore)
+"""Each server's calendar feed link."""
 
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
-    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS)
+    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
+    CALENDAR_LINKS)
 """Every store, once: the factory's and the contract suite's one list."""

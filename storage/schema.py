@@ -422,6 +422,14 @@ PAPER_FEEDBACK = Table("paper_feedback", (
 """Each member's 👍 / 👎 on papers, per server (recommendations)."""
 
 
+CALENDAR_LINKS = Table("calendar_links", (
+    "guild_id {big} PRIMARY KEY",
+    "token TEXT UNIQUE",
+    "updated_at TEXT NOT NULL",
+))
+"""Each server's calendar feed link: its unguessable token, NULL once organisers turned it off."""
+
+
 FOLLOWERS_QUEUED = (
     "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
     # Rows finished before this version had their followers queued the old way.

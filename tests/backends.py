@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.features.adding.store import AddPolicyStore
+from bot.features.calendar.store import CalendarLinkStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
@@ -79,6 +80,9 @@ class Backend:
 
     def recommendations(self) -> RecommendStore:
         return stores.RECOMMENDATIONS.open(self.db)
+
+    def calendar_links(self) -> CalendarLinkStore:
+        return stores.CALENDAR_LINKS.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

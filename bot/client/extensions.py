@@ -14,5 +14,6 @@ EXTENSIONS = (
     "bot.features.reading.history_cog",
     "bot.features.feeds.cog",
     "bot.features.recommend.cog",
+    "bot.features.calendar.cog",
 )
 """In the order the commands were added before they were extensions (the sync payload's)."""

@@ -15,6 +15,7 @@ from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
     BOT_STATE,
+    CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
     DIGEST_SETTINGS,
@@ -143,11 +144,13 @@ MIGRATIONS: tuple[Migration, ...] = (
               "mentions are queued", FOLLOWERS_QUEUED),
     Migration(9, "SQLite 17: recommendations: each member's 👍 / 👎 on papers, per server",
               PAPER_FEEDBACK.create(POSTGRES)),
+    Migration(10, "SQLite 18: each server's calendar feed link (its token, or off)",
+              CALENDAR_LINKS.create(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17}
+                                9: 17, 10: 18}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

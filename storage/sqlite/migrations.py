@@ -14,6 +14,7 @@ from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
     BOT_STATE,
+    CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
     DIGEST_SETTINGS,
@@ -205,6 +206,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               "are queued", FOLLOWERS_QUEUED),
     Migration(17, "recommendations: each member's 👍 / 👎 on papers, per server",
               PAPER_FEEDBACK.create(SQLITE)),
+    Migration(18, "each server's calendar feed link (its token, or off)",
+              CALENDAR_LINKS.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

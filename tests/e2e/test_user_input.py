@@ -79,7 +79,8 @@ def _value(draw: Callable[..., Any], option: dict[str, Any], guild: Guild,
     raise AssertionError(f"no strategy for option type {kind} ({option['name']})")
 
 
-COMMANDS = ("bookmark", "bookmarks", "catalog add", "catalog reload", "catalog stats",
+COMMANDS = ("bookmark", "bookmarks", "calendar link", "calendar off", "calendar rotate",
+            "catalog add", "catalog reload", "catalog stats",
             "digest now", "digest off", "digest preview", "digest set", "digest status", "export",
             "feed add", "feed list", "feed remove", "forget-me", "group adding",
             "group organiser-role", "group reminders", "group timezone", "history", "paper",

@@ -71,6 +71,8 @@ _STATE = (
     ("INSERT INTO feed_announcements (feed_id, poll, guild_id, channel_id, query, paper_ids, "
      "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
      (4, 1, GUILD, 5, "cat:cs.LG", "[]", "pending", "t")),
+    ("INSERT INTO calendar_links (guild_id, token, updated_at) VALUES (?, ?, ?)",
+     (GUILD, "feed-token", "t")),
 )
 
 

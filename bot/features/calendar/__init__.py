@@ -1,0 +1,1 @@
+"""The calendar feature: a server's sessions as an iCalendar (RFC 5545) feed."""

@@ -1,0 +1,100 @@
+"""`/calendar`: any member gets the server's feed links (only they see them); organisers rotate
+them (the old ones stop working at once) or turn the feed off."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.bundle import Services
+from bot.client.checks import in_guild, is_organiser
+from bot.client.cog_base import ServiceGroupCog
+from bot.client.cog_host import CogHost, host_of
+from bot.client.respond import respond
+from bot.client.tree import lang_of
+from bot.features.calendar.service import FeedLinks
+from bot.features.calendar.web import CalendarWeb
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+
+log = logging.getLogger(__name__)
+
+
+def links_text(links: FeedLinks, lang: Lang, *, served: bool) -> str:
+    """The subscription links, and a note when this bot serves no web pages."""
+    text = t(lang, "calendar.links", webcal=links.webcal, https=links.https)
+    return text if served else text + "\n" + t(lang, "calendar.not_served")
+
+
+class CalendarCog(ServiceGroupCog, group_name="calendar",
+                  group_description="The reading group's sessions in your calendar app"):
+    """The calendar feed's links; with `[web] enabled`, the feed itself over HTTP (started once
+    the bot is ready, stopped when the cog is unloaded as the bot closes)."""
+
+    def __init__(self, bot: CogHost, services: Services) -> None:
+        super().__init__(bot, services)
+        self.web: CalendarWeb | None = None
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Serve the feed (once, not on every reconnect)."""
+        if self.web is None and self._served and isinstance(self.bot, discord.Client):
+            web = CalendarWeb(self.bot, self.services.calendar, self.bot.settings.web)
+            try:
+                await web.start()
+            except OSError as exc:  # the port is taken (another process serves the feed)
+                log.error("calendar feeds not served: cannot listen on %s:%s: %s",
+                          self.bot.settings.web.host, self.bot.settings.web.port, exc)
+                await web.stop()
+                return
+            self.web = web
+
+    async def cog_unload(self) -> None:
+        """Stop serving."""
+        if self.web is not None:
+            await self.web.stop()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Guild only."""
+        return in_guild(interaction)
+
+    @property
+    def _served(self) -> bool:
+        return self.bot.settings.web.enabled
+
+    @app_commands.command(name="link", description="Your link to subscribe to the sessions")
+    async def link(self, interaction: discord.Interaction) -> None:
+        """The feed's `webcal://` and `https://` links, to the asker only."""
+        lang = lang_of(interaction)
+        links = await self.services.calendar.link(interaction.guild_id or 0)
+        text = t(lang, "calendar.off") if links is None else links_text(
+            links, lang, served=self._served)
+        await respond(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="rotate",
+                          description="New calendar links; the old ones stop working (organisers)")
+    async def rotate(self, interaction: discord.Interaction) -> None:
+        """New links (turning a feed that was off on)."""
+        await is_organiser(interaction, self.services, "organiser.action.calendar")
+        lang = lang_of(interaction)
+        links = await self.services.calendar.rotate(interaction.guild_id or 0)
+        text = t(lang, "calendar.rotated") + "\n" + links_text(links, lang, served=self._served)
+        await respond(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="off", description="Turn the calendar feed off (organisers)")
+    async def off(self, interaction: discord.Interaction) -> None:
+        """No link works any more until an organiser rotates."""
+        await is_organiser(interaction, self.services, "organiser.action.calendar")
+        lang = lang_of(interaction)
+        changed = await self.services.calendar.turn_off(interaction.guild_id or 0)
+        await respond(interaction, t(lang, "calendar.turned_off" if changed
+                                     else "calendar.already_off"), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point: add the cog to the paperclub bot."""
+    host = host_of(bot)
+    await bot.add_cog(CalendarCog(host, host.services))

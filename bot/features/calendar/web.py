@@ -1,0 +1,108 @@
+"""The calendar feed over HTTP, served by the bot process with aiohttp.web: `GET
+/calendar/{token}.ics` answers the server whose live link holds the token, 404 for any other
+(unknown, rotated, off). Answers carry an ETag and Last-Modified and are revalidated each time
+(`no-cache`), so calendar clients polling every few minutes mostly get `304 Not Modified`.
+
+aiohttp runs each connection in its own task with read timeouts: a slow client holds a socket,
+never the event loop."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from email.utils import format_datetime, parsedate_to_datetime
+
+import discord
+from aiohttp import web
+
+from bot.features.calendar.service import CalendarService, NameOf
+from bot.features.notifications.notices import guild_lang
+from bot.settings import WebSettings
+
+log = logging.getLogger(__name__)
+TOKEN = re.compile(r"^[-_A-Za-z0-9]{16,64}$")
+NAME_LOOKUPS = 25
+"""Members fetched from Discord at most per answer (the rest come from the cache, or unnamed)."""
+CALENDAR_TYPE = "text/calendar"
+
+
+def presenter_names(guild: discord.Guild | None) -> NameOf:
+    """Display names from the member cache, else Discord (a few per answer), else None."""
+    known: dict[int, str | None] = {}
+
+    async def name_of(user_id: int) -> str | None:
+        if user_id in known:
+            return known[user_id]
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is None and guild is not None and len(known) < NAME_LOOKUPS:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        known[user_id] = member.display_name if member is not None else None
+        return known[user_id]
+
+    return name_of
+
+
+def _not_modified(request: web.Request, etag: str, modified_http: str) -> bool:
+    """Whether the client's copy is current (If-None-Match wins over If-Modified-Since)."""
+    if (match := request.headers.get("If-None-Match")) is not None:
+        return etag in {tag.strip() for tag in match.split(",")} or match.strip() == "*"
+    if (since := request.headers.get("If-Modified-Since")) is not None:
+        try:
+            return parsedate_to_datetime(since) >= parsedate_to_datetime(modified_http)
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+class CalendarWeb:
+    """The feed's HTTP application and its runner."""
+
+    def __init__(self, client: discord.Client, calendar: CalendarService,
+                 settings: WebSettings) -> None:
+        self.client = client
+        self.calendar = calendar
+        self.settings = settings
+        self._runner: web.AppRunner | None = None
+
+    def app(self) -> web.Application:
+        """The routes (also for tests with aiohttp's test client)."""
+        app = web.Application()
+        app.router.add_get("/calendar/{token}.ics", self.feed)
+        return app
+
+    async def feed(self, request: web.Request) -> web.StreamResponse:
+        """One server's calendar, or 404."""
+        token = request.match_info["token"]
+        guild_id = await self.calendar.guild_of(token) if TOKEN.match(token) else None
+        if guild_id is None:
+            raise web.HTTPNotFound(text="no calendar here\n")
+        guild = self.client.get_guild(guild_id)
+        made = await self.calendar.feed_file(
+            guild_id, server_name=guild.name if guild is not None else "paperclub",
+            lang=guild_lang(self.client, guild_id), names=presenter_names(guild))
+        etag = f'"{hashlib.sha256(made.body).hexdigest()[:32]}"'
+        modified = format_datetime(made.modified, usegmt=True)
+        headers = {"ETag": etag, "Last-Modified": modified, "Cache-Control": "private, no-cache",
+                   "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+        if _not_modified(request, etag, modified):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=made.body, headers=headers, content_type=CALENDAR_TYPE,
+                            charset="utf-8")
+
+    async def start(self) -> None:
+        """Listen on `[web] host:port`."""
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
+        await site.start()
+        log.info("calendar feeds served at %s", self.settings.public_base())
+
+    async def stop(self) -> None:
+        """Stop listening and finish open answers."""
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()

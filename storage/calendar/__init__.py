@@ -1,0 +1,1 @@
+"""The calendar feed's links, per backend."""
