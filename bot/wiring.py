@@ -70,7 +70,8 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.PRESENTATIONS, stores.HISTORY.open(db)),
         (ErasedKind.PRESENTATIONS, stores.SESSIONS.open(db)),  # sessions still to present
         (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
-        (ErasedKind.FEEDS, stores.FEEDS.open(db))])
+        (ErasedKind.FEEDS, stores.FEEDS.open(db)),
+        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db))])
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,

@@ -98,6 +98,8 @@ class ErasedKind(StrEnum):
     BALLOTS = "ballots"
     PRESENTATIONS = "presentations"
     FEEDS = "feeds"
+    CORRECTIONS = "corrections"
+    """Corrections proposed or decided (the name is removed; the correction stays)."""
 
 
 Erased = dict[ErasedKind, int]

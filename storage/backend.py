@@ -14,6 +14,8 @@ from typing import Generic, TypeVar
 
 from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
+from storage.corrections.postgres import PgCorrectionStore
+from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.postgres import PgFeedStore
@@ -151,8 +153,10 @@ ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 """arXiv feeds, their polls and announcements."""
+CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
+"""Members' corrections of catalog papers, per server, and their review."""
 
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
-    SESSIONS, ADD_POLICIES, FEEDS)
+    SESSIONS, ADD_POLICIES, FEEDS, CORRECTIONS)
 """Every store, once: the factory's and the contract suite's one list."""

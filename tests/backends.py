@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.features.adding.store import AddPolicyStore
+from bot.features.corrections.store import CorrectionStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
@@ -75,6 +76,9 @@ class Backend:
 
     def feeds(self) -> FeedStore:
         return stores.FEEDS.open(self.db)
+
+    def corrections(self) -> CorrectionStore:
+        return stores.CORRECTIONS.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

@@ -10,6 +10,7 @@ feature owns); this module merges them.
 from __future__ import annotations
 
 from bot.features.adding import strings as adding
+from bot.features.corrections import strings as corrections
 from bot.features.digest import strings as digest
 from bot.features.feeds import strings as feeds
 from bot.features.papers import strings as papers
@@ -27,7 +28,7 @@ _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
           queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
           history.STRINGS, adding.STRINGS,
-          feeds.STRINGS)
+          feeds.STRINGS, corrections.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

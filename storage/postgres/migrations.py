@@ -36,6 +36,7 @@ from storage.schema import (
     VOTE_OPTIONS,
     VOTES,
     Migration,
+    correction_tables,
     feed_tables,
 )
 
@@ -140,10 +141,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(8, "SQLite 16: a posted paper of the day records whether its DMs and follow-up "
               "mentions are queued", FOLLOWERS_QUEUED),
+    Migration(9, "SQLite 17: corrections: proposals per server, their history, where curators "
+              "review them", correction_tables(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
-SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16}
+SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
+                                  9: 17}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -35,6 +35,7 @@ from storage.schema import (
     VOTE_OPTIONS,
     VOTES,
     Migration,
+    correction_tables,
     feed_tables,
 )
 
@@ -202,6 +203,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(16, "a posted paper of the day records whether its DMs and follow-up mentions "
               "are queued", FOLLOWERS_QUEUED),
+    Migration(17, "corrections: proposals per server, their history, where curators review them",
+              correction_tables(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -32,7 +32,7 @@ ERASED_COUNT_KEYS = {
     ErasedKind.NOTIFICATIONS: "count.notifications",
     ErasedKind.BOOKMARKS: "count.bookmarks", ErasedKind.BALLOTS: "count.ballots",
     ErasedKind.SUGGESTIONS: "count.suggestions", ErasedKind.PRESENTATIONS: "count.presentations",
-    ErasedKind.FEEDS: "count.feeds"}
+    ErasedKind.FEEDS: "count.feeds", ErasedKind.CORRECTIONS: "count.corrections"}
 DELIVERY_KEYS = {Delivery.DM: "delivery.dm", Delivery.MENTION: "delivery.mention"}
 
 
@@ -145,7 +145,8 @@ class SubscriptionsCog(commands.Cog):
         counts = {kind.value: tn(lang, key, gone.get(kind, 0))
                   for kind, key in ERASED_COUNT_KEYS.items()}
         await respond(interaction, t(lang, "subs.forgotten", **counts) + "\n"
-                      + t(lang, "group.forgotten", **counts), ephemeral=True)
+                      + t(lang, "group.forgotten", **counts) + "\n"
+                      + t(lang, "corrections.forgotten", **counts), ephemeral=True)
 
     @app_commands.command(name="subscriptions-admin",
                           description="Topics followed in this server (admins)")
