@@ -21,6 +21,13 @@ STRINGS: dict[str, Texts] = {
         "This paper lists {count} affiliations; pick one of them by its number.",
         "这篇论文列出 {count} 个机构；请按编号选一个。",
         "這篇論文列出 {count} 個機構；請按編號選一個。"),
+    "corrections.unchanged": tr("That is the value the paper already has.",
+                                "这就是论文现在的值。", "這就是論文現在的值。"),
+    "corrections.no_such": tr("There is no correction #{id} in this server.",
+                              "本服务器没有编号 #{id} 的纠错。", "本伺服器沒有編號 #{id} 的糾錯。"),
+    "corrections.no_paper": tr("No paper in the catalog has the id `{id}`.",
+                               "论文库中没有编号为 `{id}` 的论文。",
+                               "論文庫中沒有編號為 `{id}` 的論文。"),
     "count.corrections.one": tr("{n:,} correction", "{n:,} 条纠错", "{n:,} 條糾錯"),
     "count.corrections.other": tr("{n:,} corrections", "{n:,} 条纠错", "{n:,} 條糾錯"),
     "corrections.forgotten": tr(
