@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
+from bot.features.corrections.service import CorrectionService
 from bot.features.digest.service import DigestService
 from bot.features.export.service import ExportService
 from bot.features.feeds.service import FeedService
@@ -46,3 +47,5 @@ class Services:
     adding: AddingService
     """Papers added by arXiv id or link, and who may add them per server."""
     feeds: FeedService
+    corrections: CorrectionService
+    """Members' corrections, their review, and the overlay each server sees."""

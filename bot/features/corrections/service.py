@@ -5,8 +5,9 @@ Everything is per server."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from bot.features.corrections.rules import (
@@ -127,6 +128,17 @@ class CorrectionService:
             return list(papers)
         return [overlaid(paper, approved) for paper in papers]
 
+    async def view(self, guild_id: int | None, paper_ids: Sequence[str]
+                   ) -> Callable[[Paper], Paper]:
+        """What shows these papers as the server sees them (the search service's hook): one
+        read of their approved corrections, applied to each paper when it is built."""
+        if guild_id is None or not paper_ids:
+            return _as_stored
+        approved = await self._store.approved(guild_id, list(paper_ids))
+        if not approved:
+            return _as_stored
+        return partial(overlaid, corrections=tuple(approved))
+
     async def overlay_one(self, guild_id: int | None, paper: Paper) -> Paper:
         """One paper as the server sees it."""
         return (await self.overlay(guild_id, [paper]))[0]
@@ -168,6 +180,10 @@ class CorrectionService:
 
     async def _overlaid(self, guild_id: int, paper: Paper) -> Paper:
         return await self.overlay_one(guild_id, paper)
+
+
+def _as_stored(paper: Paper) -> Paper:
+    return paper
 
 
 def _value_or_blank(paper: Paper, target: Target) -> str:

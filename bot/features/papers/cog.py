@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
@@ -105,7 +106,7 @@ class PapersCog(commands.Cog):
         lang = lang_of(interaction)
         text_query = (query or "").strip()
         if PAPER_ID.fullmatch(text_query):
-            paper = await self.services.search.paper(text_query)
+            paper = await self.services.search.paper(text_query, interaction.guild_id)
             if paper is not None:
                 embed, view = paper_message(paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
@@ -121,7 +122,9 @@ class PapersCog(commands.Cog):
             await self._random(interaction, lang, private)
             return
         outcome = await self.deadline.answer(
-            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
+            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT,
+                                                     guild_id=interaction.guild_id),
+            ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
             if outcome.unfiltered is not None:
@@ -139,7 +142,9 @@ class PapersCog(commands.Cog):
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
             return
         results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in outcome.hits],
-                              query=shown_query, lang=lang, fetch=self.services.search.papers)
+                              query=shown_query, lang=lang,
+                              fetch=partial(self.services.search.papers,
+                                            guild_id=interaction.guild_id))
         embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
         results.message = await respond(interaction, note or None, embed=embed,
                                         view=self.bot.track(self.live.add(results)),
@@ -173,7 +178,7 @@ class PapersCog(commands.Cog):
         await self._random(interaction, lang_of(interaction), private)
 
     async def _random(self, interaction: discord.Interaction, lang: Lang, private: bool) -> None:
-        paper = await self.services.search.random()
+        paper = await self.services.search.random(interaction.guild_id)
         if paper is None:
             await respond(interaction, ephemeral=True, content=t(lang, "results.empty_catalog"))
             return
