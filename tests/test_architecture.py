@@ -334,6 +334,8 @@ SEVERAL_SERVICE_CALLS = {
                              "it is suggested",
     ("sessions", "done"): "one call on each path: with notes the session is marked done, "
                              "without them the form opens once the member may finish it",
+    ("corrections", "submit"): "the review message exists only once the proposal is stored: "
+                               "`set_review_message` records its id",
 }
 
 

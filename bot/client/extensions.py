@@ -13,5 +13,6 @@ EXTENSIONS = (
     "bot.features.presenters.cog",
     "bot.features.reading.history_cog",
     "bot.features.feeds.cog",
+    "bot.features.corrections.cog",
 )
 """In the order the commands were added before they were extensions (the sync payload's)."""

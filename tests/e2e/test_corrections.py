@@ -5,11 +5,12 @@ server never sees it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings
-from discord_standin import Guild, StandIn
+from discord_standin import Guild, Message, StandIn, User
 from domain.corrections import Field, Target
 from domain.paper import Paper
 from tests.clocks import FakeClock
@@ -32,8 +33,9 @@ async def test_an_approved_correction_shows_on_the_card_in_its_server_only(
         bundled_papers: list[Paper], settings: Settings, clock: FakeClock) -> None:
     paper = bundled_papers[0]
     service = bot.services.corrections
-    made = await service.propose(guild.id, Target(paper.id, Field.TITLE_ZH), FIXED, "",
-                                 people.alice.id)
+    submitted = await service.propose(
+        guild.id, Target(paper.id, Field.TITLE_ZH), FIXED, "", people.alice.id)
+    made = submitted.proposal
     assert FIXED not in await _card_text(standin, guild, paper, people)
     await service.decide(guild.id, made.id, approve=True, by=people.bob.id)
     assert FIXED in await _card_text(standin, guild, paper, people)
@@ -52,3 +54,103 @@ async def test_an_approved_correction_shows_on_the_card_in_its_server_only(
         assert FIXED in await _card_text(standin, guild, paper, people)
     finally:
         await standin.stop_bot(restarted)
+
+
+def _review(standin: StandIn, guild: Guild) -> Message:
+    """The latest review message in the curators' channel."""
+    return standin.messages(guild.channel("papers"))[-1]
+
+
+async def _dms(standin: StandIn, user: User) -> list[Message]:
+    """The member's DMs, once at least one has come (the notice follows the click's answer)."""
+    async with asyncio.timeout(5):
+        while not (found := standin.messages(standin.dm_channel(user))):
+            await asyncio.sleep(0.01)
+    return found
+
+
+def _button(message: Message, decision: str) -> str:
+    (custom_id,) = [str(c["custom_id"]) for c in message.walk_components()
+                    if c.get("type") == 2 and str(c["custom_id"]).endswith(decision)]
+    return custom_id
+
+
+async def _propose(standin: StandIn, guild: Guild, user: User, paper: Paper, field: str,
+                   value: str, reason: str = "") -> tuple[str, str]:
+    """Open the form, read its prefilled value, send it; (prefilled, the bot's answer)."""
+    opened = await standin.slash("corrections propose", {"paper": paper.id, "field": field},
+                                 guild=guild, user=user)
+    await opened.response()
+    assert opened.modal is not None
+    (prefilled,) = [c.get("value", "") for row in opened.modal["components"]
+                    for c in row["components"] if c["custom_id"] == "value"]
+    sent = await standin.submit_modal(opened, {"value": value, "reason": reason})
+    return str(prefilled), (await sent.response()).content
+
+
+async def test_propose_review_approve_once_and_trace(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    paper = bundled_papers[1]
+    refused = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                                  guild=guild, user=people.alice)
+    assert "Manage Server" in (await refused.response()).content
+    set_up = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                                 guild=guild, user=people.bob)
+    assert "Proposals go to" in (await set_up.response()).content
+    hostile = (f"@everyone <@{people.bob.id}> **loud** ```x``` \ud800 " + "长" * 4000)
+    prefilled, answer = await _propose(standin, guild, people.alice, paper, "title_zh", FIXED,
+                                       hostile)
+    assert prefilled == paper.title_zh
+    assert "too long" in answer  # the reason is limited; nothing was stored
+    prefilled, answer = await _propose(standin, guild, people.alice, paper, "title_zh", FIXED,
+                                       hostile[:200])
+    assert "sent to the curators" in answer
+    review = _review(standin, guild)
+    assert review.pings.everyone is False and not review.pings.users
+    text = json.dumps(review.embeds, ensure_ascii=False)
+    assert f"- {paper.title_zh}" in text and f"+ {FIXED}" in text
+    assert "\\\\*\\\\*loud" in text and "```x```" not in text and "\ud800" not in text
+    # a member is not a curator; two curators' clicks at once give one decision
+    member_click = await standin.click(review, _button(review, "approve"), user=people.alice)
+    assert "Only curators" in (await member_click.response()).content
+    clicks = await asyncio.gather(*(standin.click(review, _button(review, "approve"),
+                                                  user=people.bob) for _ in range(3)))
+    answers = [await click.response() for click in clicks]
+    assert sum("already decided" in (a.content or "") for a in answers) == 2
+    told = await _dms(standin, people.alice)
+    await asyncio.sleep(0.2)  # a second notice would have come by now
+    assert len(told) == 1 and len(await _dms(standin, people.alice)) == 1
+    assert "was approved" in told[0].content
+    assert FIXED in await _card_text(standin, guild, paper, people)
+    listed = await standin.slash("corrections list", {"status": "approved"}, guild=guild,
+                                 user=people.carol)
+    assert FIXED in (await listed.response()).content
+    shown = await standin.slash("corrections show", {"correction": 1}, guild=guild,
+                                user=people.carol)
+    assert "Approved" in json.dumps((await shown.response()).embeds)
+    history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
+                                  user=people.carol)
+    assert "approved by" in (await history.response()).content
+    not_curator = await standin.slash("corrections revert", {"correction": 1}, guild=guild,
+                                      user=people.alice)
+    assert "Only curators" in (await not_curator.response()).content
+    reverted = await standin.slash("corrections revert", {"correction": 1, "reason": "上游已改"},
+                                   guild=guild, user=people.bob)
+    assert "withdrawn" in (await reverted.response()).content
+    assert FIXED not in await _card_text(standin, guild, paper, people)
+
+
+async def test_a_rejected_proposal_changes_nothing_and_a_closed_dm_is_survived(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    paper = bundled_papers[2]
+    await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                               guild=guild, user=people.bob)).response()
+    _, answer = await _propose(standin, guild, people.carol, paper, "title_zh", "错的标题")
+    assert "sent to the curators" in answer
+    review = _review(standin, guild)
+    rejected = await standin.click(review, _button(review, "reject"), user=people.bob)
+    await rejected.response()
+    assert "Rejected" in json.dumps(standin.message(review.id).embeds)
+    assert "错的标题" not in await _card_text(standin, guild, paper, people)

@@ -49,6 +49,16 @@ class Draft:
 
 
 @dataclass(frozen=True, slots=True)
+class Submitted:
+    """A stored proposal, the paper it corrects (as the server sees it before the change), and
+    where the server reviews proposals (None: no channel set)."""
+
+    proposal: Proposal
+    paper: Paper
+    review_channel_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class SourceChange:
     """An approved correction whose field the source record has changed since."""
 
@@ -74,16 +84,18 @@ class CorrectionService:
         return Draft(paper, target, current_value(paper, target))
 
     async def propose(self, guild_id: int, target: Target, text: str, reason: str,
-                      user_id: int) -> Proposal:
-        """A pending proposal; refused when the value is unchanged or breaks the field's
-        rules (a `Refusal`)."""
+                      user_id: int) -> Submitted:
+        """A pending proposal and where to review it; refused when the value is unchanged
+        or breaks the field's rules (a `Refusal`)."""
         draft = await self.draft(guild_id, target.paper_id, target.field, target.position)
         value = checked_value(target.field, text)
         if value == draft.value:
             raise Refusal("corrections.unchanged")
-        return await self._store.propose(NewProposal(
+        proposal = await self._store.propose(NewProposal(
             guild_id, draft.target, draft.value, value, checked_reason(reason), user_id,
             self._clock()))
+        settings = await self._store.review_settings(guild_id)
+        return Submitted(proposal, draft.paper, settings.channel_id)
 
     async def decide(self, guild_id: int, proposal_id: int, *, approve: bool, by: int,
                      note: str = "") -> Proposal | None:

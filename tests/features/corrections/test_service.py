@@ -45,7 +45,9 @@ async def test_an_approved_title_survives_a_reload_and_stays_in_its_server(
     draft = await service.draft(GUILD, paper_id, Field.TITLE_ZH)
     source = await store.get(paper_id)
     assert source is not None and draft.value == source.title_zh
-    made = await service.propose(GUILD, draft.target, "更好的中文标题", "机翻不准", MEMBER)
+    submitted = await service.propose(GUILD, draft.target, "更好的中文标题", "机翻不准",
+                                      MEMBER)
+    made = submitted.proposal
     assert made.old_value == source.title_zh and made.status is Status.PENDING
     # Pending changes nothing.
     assert (await service.overlay_one(GUILD, source)).title_zh == source.title_zh
@@ -67,7 +69,8 @@ async def test_a_rejected_proposal_changes_nothing(service: CorrectionService,
     paper_id = await _first(store)
     source = await store.get(paper_id)
     assert source is not None
-    made = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "错的", "", MEMBER)
+    submitted = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "错的", "", MEMBER)
+    made = submitted.proposal
     assert await service.decide(GUILD, made.id, approve=False, by=CURATOR, note="不对") is not None
     assert await service.decide(GUILD, made.id, approve=True, by=CURATOR) is None
     assert await service.overlay_one(GUILD, source) == source
@@ -78,7 +81,8 @@ async def test_a_rejected_proposal_changes_nothing(service: CorrectionService,
 async def test_two_curators_at_once_one_decision_one_notice(service: CorrectionService,
                                                             store: SqlitePaperStore) -> None:
     paper_id = await _first(store)
-    made = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "新", "", MEMBER)
+    submitted = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "新", "", MEMBER)
+    made = submitted.proposal
     outcomes = await asyncio.gather(
         service.decide(GUILD, made.id, approve=True, by=CURATOR),
         service.decide(GUILD, made.id, approve=False, by=CURATOR + 1))
@@ -90,8 +94,9 @@ async def test_two_curators_at_once_one_decision_one_notice(service: CorrectionS
 async def test_an_english_title_fix_keeps_the_id(service: CorrectionService,
                                                  store: SqlitePaperStore) -> None:
     paper_id = await _first(store)
-    made = await service.propose(GUILD, Target(paper_id, Field.TITLE_EN), "Fixed Title", "",
-                                 MEMBER)
+    submitted = await service.propose(
+        GUILD, Target(paper_id, Field.TITLE_EN), "Fixed Title", "", MEMBER)
+    made = submitted.proposal
     await service.decide(GUILD, made.id, approve=True, by=CURATOR)
     source = await store.get(paper_id)
     assert source is not None
@@ -102,8 +107,9 @@ async def test_an_english_title_fix_keeps_the_id(service: CorrectionService,
 async def test_the_source_changing_a_corrected_field_is_told_once(
         service: CorrectionService, store: SqlitePaperStore) -> None:
     paper_id = await _first(store)
-    made = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "馆员的标题", "",
-                                 MEMBER)
+    submitted = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "馆员的标题", "",
+                                      MEMBER)
+    made = submitted.proposal
     await service.decide(GUILD, made.id, approve=True, by=CURATOR)
     source = await store.get(paper_id)
     assert source is not None
@@ -131,7 +137,8 @@ async def test_refusals(service: CorrectionService, store: SqlitePaperStore) -> 
         with pytest.raises(Refusal) as refused:
             await service.propose(GUILD, target, text, "", MEMBER)
         assert refused.value.key == key
-    made = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "新", "", MEMBER)
+    submitted = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "新", "", MEMBER)
+    made = submitted.proposal
     with pytest.raises(Refusal):
         await service.proposal(OTHER_GUILD, made.id)
     with pytest.raises(Refusal):
