@@ -132,6 +132,20 @@ class PgCorrectionStore:
                 "UPDATE corrections SET outcome_notified = 1 WHERE id = $1 "
                 "AND outcome_notified = 0 AND status <> 'pending'", proposal_id)) == 1
 
+    async def release_outcome_notice(self, proposal_id: int) -> None:
+        """The proposer could not be told: the notice may be claimed again."""
+        async with self._db.transaction() as conn:
+            await conn.execute("UPDATE corrections SET outcome_notified = 0 WHERE id = $1",
+                               proposal_id)
+
+    async def untold_outcomes(self, guild_id: int, user_id: int) -> list[Proposal]:
+        """A member's decided proposals whose outcome they were not told, oldest first."""
+        rows = await self._db.fetch(
+            f"SELECT {PROPOSAL_COLUMNS} FROM corrections WHERE guild_id = $1 "
+            "AND proposed_by = $2 AND status IN ('approved', 'rejected') "
+            "AND outcome_notified = 0 ORDER BY id", guild_id, user_id)
+        return [proposal_from_row(row) for row in rows]
+
     async def claim_source_change(self, proposal_id: int, at: datetime) -> bool:
         """True once per approval."""
         async with self._db.transaction() as conn:

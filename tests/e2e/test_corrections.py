@@ -154,3 +154,12 @@ async def test_a_rejected_proposal_changes_nothing_and_a_closed_dm_is_survived(
     await rejected.response()
     assert "Rejected" in json.dumps(standin.message(review.id).embeds)
     assert "错的标题" not in await _card_text(standin, guild, paper, people)
+    # carol's DMs are closed: she is told the next time she lists corrections, once
+    told = ""
+    async with asyncio.timeout(5):
+        while "was not accepted" not in told:
+            listed = await standin.slash("corrections list", guild=guild, user=people.carol)
+            told = (await listed.response()).content
+    again = await standin.slash("corrections list", guild=guild, user=people.carol)
+    assert "was not accepted" not in (await again.response()).content
+    assert standin.messages(standin.dm_channel(people.carol)) == []

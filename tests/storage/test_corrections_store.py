@@ -157,3 +157,16 @@ async def test_forgetting_a_member_keeps_the_correction_nameless(backend: Backen
     assert kept.status is Status.APPROVED
     assert all(e.actor_id is None for e in await store.history(GUILD, "p1"))
     assert await store.forget(MEMBER) == 0
+
+
+async def test_an_outcome_not_delivered_is_owed_to_the_proposer(backend: Backend) -> None:
+    store = backend.corrections()
+    made, pending = await store.propose(_new()), await store.propose(_new("二"))
+    await store.decide(GUILD, made.id, Status.REJECTED, CURATOR, T0, "", "旧标题")
+    assert [p.id for p in await store.untold_outcomes(GUILD, MEMBER)] == [made.id]
+    assert await store.untold_outcomes(OTHER_GUILD, MEMBER) == []
+    assert await store.claim_outcome_notice(made.id)
+    assert await store.untold_outcomes(GUILD, MEMBER) == []
+    await store.release_outcome_notice(made.id)  # the DM failed
+    assert [p.id for p in await store.untold_outcomes(GUILD, MEMBER)] == [made.id]
+    assert pending.id not in [p.id for p in await store.untold_outcomes(GUILD, MEMBER)]

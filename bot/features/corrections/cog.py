@@ -24,6 +24,7 @@ from bot.features.corrections.ui import (
     curators_only,
     field_name,
     is_curator,
+    outcome_text,
     review_embed,
     review_view,
     server_lang,
@@ -109,14 +110,14 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                     status: str = Status.PENDING.value) -> None:
         """Newest first, one line each."""
         lang = lang_of(interaction)
-        found = await self.services.corrections.proposals(
-            interaction.guild_id or 0, Status(status), LIST_LIMIT)
-        if not found:
-            await respond(interaction, t(lang, "corrections.none"), ephemeral=True)
-            return
-        lines = [fit(f"**#{p.id}** · {field_name(p.target, lang)} · `{p.target.paper_id}` · "
-                     f"{escape(p.new_value)}", LINE_LIMIT) for p in found]
-        await respond(interaction, "\n".join(lines), ephemeral=True)
+        listing = await self.services.corrections.listing(
+            interaction.guild_id or 0, Status(status), interaction.user.id, LIST_LIMIT)
+        guild = escape(interaction.guild.name) if interaction.guild else ""
+        lines = [outcome_text(p, lang, guild) for p in listing.untold]
+        lines += [fit(f"**#{p.id}** · {field_name(p.target, lang)} · `{p.target.paper_id}` · "
+                      f"{escape(p.new_value)}", LINE_LIMIT) for p in listing.proposals]
+        await respond(interaction, "\n".join(lines)[:2000] or t(lang, "corrections.none"),
+                      ephemeral=True)
 
     @app_commands.command(name="show", description="One correction: the change, why, and who")
     @app_commands.describe(correction="The correction's number")

@@ -59,6 +59,14 @@ class Submitted:
 
 
 @dataclass(frozen=True, slots=True)
+class Listing:
+    """`/corrections list`: the proposals, and outcomes owed to the asker."""
+
+    proposals: list[Proposal]
+    untold: list[Proposal]
+
+
+@dataclass(frozen=True, slots=True)
 class SourceChange:
     """An approved correction whose field the source record has changed since."""
 
@@ -126,6 +134,18 @@ class CorrectionService:
                         limit: int = 50) -> list[Proposal]:
         """The server's proposals, newest first."""
         return await self._store.proposals(guild_id, status=status, limit=limit)
+
+    async def listing(self, guild_id: int, status: Status, user_id: int,
+                      limit: int = 50) -> Listing:
+        """The server's proposals of one status, and the outcomes of the asker's own
+        proposals they could not be told by DM (each given once)."""
+        untold = [p for p in await self._store.untold_outcomes(guild_id, user_id)
+                  if await self._store.claim_outcome_notice(p.id)]
+        return Listing(await self.proposals(guild_id, status, limit), untold)
+
+    async def release_outcome_notice(self, proposal_id: int) -> None:
+        """The proposer's DMs are closed: tell them the next time they list corrections."""
+        await self._store.release_outcome_notice(proposal_id)
 
     async def history(self, guild_id: int, paper_id: str) -> list[Event]:
         """Every change of the server's corrections of a paper: who, when, why."""

@@ -58,6 +58,14 @@ class CorrectionStore(Protocol):
         """True once per proposal: the caller tells the proposer the outcome."""
         ...
 
+    async def release_outcome_notice(self, proposal_id: int) -> None:
+        """The proposer could not be told (closed DMs): the notice may be claimed again."""
+        ...
+
+    async def untold_outcomes(self, guild_id: int, user_id: int) -> list[Proposal]:
+        """A member's decided proposals in a server whose outcome they were not told."""
+        ...
+
     async def claim_source_change(self, proposal_id: int, at: datetime) -> bool:
         """True once per approval: the caller tells the curators the source changed."""
         ...

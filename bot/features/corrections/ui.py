@@ -156,14 +156,14 @@ async def tell_proposer(interaction: discord.Interaction, services: Services,
     if decided.proposed_by is None or not await services.corrections.claim_outcome_notice(
             decided.id):
         return
-    key = ("corrections.outcome.approved" if decided.status is Status.APPROVED
-           else "corrections.outcome.rejected")
     guild = escape(interaction.guild.name) if interaction.guild else ""
     try:
         dm = await interaction.client.create_dm(discord.Object(id=decided.proposed_by))
-        await dm.send(t(server_lang(interaction), key, id=decided.id, guild=guild))
+        await dm.send(outcome_text(decided, server_lang(interaction), guild))
     except discord.HTTPException:
-        log.info("correction #%s: the proposer's DMs are closed", decided.id)
+        log.info("correction #%s: the proposer's DMs are closed; told on their next list",
+                 decided.id)
+        await services.corrections.release_outcome_notice(decided.id)
 
 
 async def is_curator(interaction: discord.Interaction, services: Services) -> bool:
@@ -174,6 +174,13 @@ async def is_curator(interaction: discord.Interaction, services: Services) -> bo
     roles = getattr(interaction.user, "roles", [])
     return settings.curator_role_id is not None and any(
         role.id == settings.curator_role_id for role in roles)
+
+
+def outcome_text(proposal: Proposal, lang: Lang, guild: str) -> str:
+    """The proposer's notice of the decision."""
+    key = ("corrections.outcome.approved" if proposal.status is Status.APPROVED
+           else "corrections.outcome.rejected")
+    return t(lang, key, id=proposal.id, guild=guild)
 
 
 def curators_only(lang: Lang) -> str:
