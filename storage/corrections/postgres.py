@@ -172,12 +172,16 @@ class PgCorrectionStore:
                 guild_id, settings.channel_id, settings.curator_role_id, utc_timestamp())
 
     async def forget(self, user_id: int) -> int:
-        """Remove a member's name from every proposal and event; the corrections stay."""
-        count = 0
+        """Remove a member's name from every proposal and event; the corrections stay. How
+        many corrections named them."""
         async with self._db.transaction() as conn:
+            count = await conn.fetchval(
+                "SELECT count(*) FROM corrections WHERE proposed_by = $1 OR decided_by = $1 "
+                "OR id IN (SELECT correction_id FROM correction_events WHERE actor_id = $1)",
+                user_id)
             for sql in _FORGET:
-                count += rows_affected(await conn.execute(sql, user_id))
-        return count
+                await conn.execute(sql, user_id)
+        return int(count or 0)
 
 
 _FORGET = (

@@ -177,13 +177,14 @@ class SqliteCorrectionStore:
                 (guild_id, settings.channel_id, settings.curator_role_id, utc_timestamp()))
 
     async def forget(self, user_id: int) -> int:
-        """Remove a member's name from every proposal and event; the corrections stay."""
-        count = 0
+        """Remove a member's name from every proposal and event; the corrections stay. How
+        many corrections named them."""
         async with self._db.transaction() as conn:
+            async with conn.execute(_NAMING, (user_id, user_id, user_id)) as cursor:
+                row = await cursor.fetchone()
             for sql in _FORGET:
-                cursor = await conn.execute(sql, (user_id,))
-                count += max(cursor.rowcount, 0)
-        return count
+                await conn.execute(sql, (user_id,))
+        return int(row[0]) if row else 0
 
 
 _FORGET = (
@@ -192,6 +193,9 @@ _FORGET = (
     "UPDATE correction_events SET actor_id = NULL WHERE actor_id = ?",
 )
 """The statements that take a member's name off corrections."""
+_NAMING = ("SELECT count(*) FROM corrections WHERE proposed_by = ? OR decided_by = ? OR id IN "
+           "(SELECT correction_id FROM correction_events WHERE actor_id = ?)")
+"""How many corrections name a member (proposer, decider, or in their history)."""
 
 
 async def _event(conn: aiosqlite.Connection, proposal_id: int, action: Action,

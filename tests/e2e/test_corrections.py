@@ -163,3 +163,20 @@ async def test_a_rejected_proposal_changes_nothing_and_a_closed_dm_is_survived(
     again = await standin.slash("corrections list", guild=guild, user=people.carol)
     assert "was not accepted" not in (await again.response()).content
     assert standin.messages(standin.dm_channel(people.carol)) == []
+
+
+async def test_forget_me_leaves_the_correction_by_a_former_member(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    paper = bundled_papers[3]
+    service = bot.services.corrections
+    made = (await service.propose(guild.id, Target(paper.id, Field.TITLE_ZH), FIXED, "",
+                                  people.alice.id)).proposal
+    await service.decide(guild.id, made.id, approve=True, by=people.bob.id)
+    forgot = await standin.slash("forget-me", user=people.alice)
+    assert "1 correction" in (await forgot.response()).content
+    shown = await standin.slash("corrections show", {"correction": made.id}, guild=guild,
+                                user=people.bob)
+    card = json.dumps((await shown.response()).embeds)
+    assert "a former member" in card and str(people.alice.id) not in card
+    assert FIXED in await _card_text(standin, guild, paper, people)

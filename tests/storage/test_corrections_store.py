@@ -151,11 +151,14 @@ async def test_forgetting_a_member_keeps_the_correction_nameless(backend: Backen
     store = backend.corrections()
     made = await store.propose(_new())
     await store.decide(GUILD, made.id, Status.APPROVED, MEMBER, T0, "", "旧标题")
-    assert await store.forget(MEMBER) == 4  # proposer, decider, two events
+    other = await store.propose(_new("二"))
+    await store.decide(GUILD, other.id, Status.REJECTED, CURATOR, T0, "", "旧标题")
+    assert await store.forget(MEMBER) == 2  # proposer and decider of one, proposer of another
     kept = await store.proposal(GUILD, made.id)
     assert kept is not None and kept.proposed_by is None and kept.decided_by is None
     assert kept.status is Status.APPROVED
-    assert all(e.actor_id is None for e in await store.history(GUILD, "p1"))
+    actors = [e.actor_id for e in await store.history(GUILD, "p1")]
+    assert MEMBER not in actors and actors.count(None) == 3 and CURATOR in actors
     assert await store.forget(MEMBER) == 0
 
 

@@ -80,5 +80,5 @@ class CorrectionStore(Protocol):
 
     async def forget(self, user_id: int) -> int:
         """Remove a member's name from every proposal and event; the corrections stay. How
-        many proposals or events named them."""
+        many corrections named them."""
         ...
