@@ -8,6 +8,7 @@ from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
+from bot.features.corrections.service import CorrectionService
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.export.service import ExportService
@@ -56,3 +57,5 @@ class Services:
     feeds: FeedService
     recommend: RecommendService
     """Recommendations, papers like one, 👍 / 👎."""
+    corrections: CorrectionService
+    """Members' corrections, their review, and the overlay each server sees."""

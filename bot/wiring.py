@@ -21,6 +21,7 @@ from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
+from bot.features.corrections.service import CorrectionService
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
@@ -74,7 +75,8 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.PRESENTATIONS, stores.SESSIONS.open(db)),  # sessions still to present
         (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
         (ErasedKind.FEEDS, stores.FEEDS.open(db)),
-        (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db))])
+        (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db)),
+        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db))])
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
@@ -184,7 +186,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         papers: PaperStore = stores.PAPERS.open(db)
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
-        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
+        corrections = CorrectionService(stores.CORRECTIONS.open(db), papers, clock)
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
+                               view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         subscriptions = SubscriptionService(subscription_store, papers, search)
         digests: DigestStore = stores.DIGESTS.open(db)
@@ -195,8 +199,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         queue = QueueService(queue_store, lookup, clock)
         bookmark_store, history_store = stores.BOOKMARKS.open(db), stores.HISTORY.open(db)
         groups, sessions = stores.GROUPS.open(db), stores.SESSIONS.open(db)
-        forget = forget_service(db)
-        bookmarks = BookmarkService(bookmark_store, lookup, clock)
+        forget, bookmarks = forget_service(db), BookmarkService(bookmark_store, lookup, clock)
         history = HistoryService(history_store, lookup)
         export = ExportService(history, queue, bookmarks)
         group = GroupService(groups, digests)
@@ -255,7 +258,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
                             recommend=RecommendService(
-                                papers, stores.RECOMMENDATIONS.open(db), clock)), sender
+                                papers, stores.RECOMMENDATIONS.open(db), clock),
+                            corrections=corrections), sender
 
         async def release() -> None:
             try:

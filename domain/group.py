@@ -100,6 +100,8 @@ class ErasedKind(StrEnum):
     FEEDS = "feeds"
     RATINGS = "ratings"
     """👍 / 👎 on papers (recommendations)."""
+    CORRECTIONS = "corrections"
+    """Corrections proposed or decided (the name is removed; the correction stays)."""
 
 
 Erased = dict[ErasedKind, int]

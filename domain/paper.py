@@ -112,11 +112,14 @@ class Paper:
     venue: Venue = field(default_factory=Venue)
     summary_en: str = ""
     links: Links = field(default_factory=Links)
+    kept_key: str = ""
+    """The identity a corrected English title keeps (a server's correction overlay sets it, so
+    the paper's id, bookmarks and votes stay); '' for a record as the catalog has it."""
 
     @property
     def key(self) -> str:
-        """Identity across reloads: the normalised English title."""
-        return title_key(self.title_en)
+        """Identity across reloads: the normalised English title (or the key it kept)."""
+        return self.kept_key or title_key(self.title_en)
 
     @property
     def id(self) -> str:

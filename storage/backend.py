@@ -16,6 +16,8 @@ from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
 from storage.calendar.postgres import PgCalendarLinkStore
 from storage.calendar.sqlite import SqliteCalendarLinkStore
+from storage.corrections.postgres import PgCorrectionStore
+from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.postgres import PgFeedStore
@@ -161,8 +163,11 @@ CALENDAR_LINKS = StorePair("calendar_links", SqliteCalendarLinkStore, PgCalendar
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
+CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
+"""Members' corrections of catalog papers, per server, and their review."""
+
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
-    CALENDAR_LINKS)
+    CALENDAR_LINKS, CORRECTIONS)
 """Every store, once: the factory's and the contract suite's one list."""

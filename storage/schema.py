@@ -1,8 +1,5 @@
-"""The schema's shared part, stated once for both backends: the migration record, and the
-tables whose DDL is the same in both dialects but for type names, rendered per dialect.
-
-A table's columns hold `{big}` (a 64-bit integer: Discord ids and the keys that refer to them),
-`{rowid}` (an id the database assigns), `{serial}` (one it never reuses) and `{real}`. Each
+"""The schema's shared part, stated once for both backends: the tables whose DDL is the same in
+both dialects but for type names (`storage.dialect` renders them per dialect). Each
 `Table` renders the exact text the shipped migrations created (sqlite_master keeps it
 verbatim; tests/storage/test_schema_unchanged.py pins it). A table is stated as it was first
 created; later migrations alter it. Migrations are forward-only: never edit a `Table`, add a
@@ -11,69 +8,7 @@ migration (stating its new shared DDL here once, for both backends' migration li
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One schema step: the statements that take the database from version-1 to version."""
-
-    version: int
-    name: str
-    statements: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Dialect:
-    """The type names one backend spells differently."""
-
-    big: str
-    rowid: str
-    serial: str
-    real: str
-    without_rowid: bool
-    """SQLite's clustered tables for composite keys (PostgreSQL has no such option)."""
-
-    def types(self) -> dict[str, str]:
-        """The placeholders a table's columns may hold."""
-        return {"big": self.big, "rowid": self.rowid, "serial": self.serial, "real": self.real}
-
-
-SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
-                 serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
-POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
-                   real="DOUBLE PRECISION", without_rowid=False)
-
-_COLUMN_INDENT = " " * 16
-_CLOSE_INDENT = " " * 12
-_CONSTRAINTS = ("PRIMARY KEY (", "UNIQUE (")
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A table both backends create: its columns then its table constraints, one per line."""
-
-    name: str
-    lines: tuple[str, ...]
-    without_rowid: bool = False
-    indexes: tuple[str, ...] = ()
-    """Its indexes, the same in both dialects."""
-
-    def create(self, dialect: Dialect, *, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
-        """The table (see `sql`) and then its indexes."""
-        return (self.sql(dialect, extra=extra), *self.indexes)
-
-    def sql(self, dialect: Dialect, *, extra: tuple[str, ...] = ()) -> str:
-        """`CREATE TABLE` in `dialect`; `extra` columns (one backend's own) go after the
-        shared columns, before the constraints."""
-        lines = [line.format(**dialect.types()) for line in self.lines]
-        at = next((i for i, line in enumerate(lines) if line.startswith(_CONSTRAINTS)),
-                  len(lines))
-        lines[at:at] = extra
-        body = ",\n".join(_COLUMN_INDENT + line for line in lines)
-        suffix = " WITHOUT ROWID" if self.without_rowid and dialect.without_rowid else ""
-        return f"CREATE TABLE {self.name} (\n{body}\n{_CLOSE_INDENT}){suffix}"
-
+from storage.dialect import Dialect, Table
 
 PAPERS = Table("papers", (
     "id {big} PRIMARY KEY",
@@ -356,6 +291,58 @@ ADD_POLICY = Table("add_policy", (
     "curator_role_id {big}",
     "updated_at TEXT NOT NULL",
 ))
+
+
+CORRECTIONS = Table("corrections", (
+    "id {serial}",
+    "guild_id {big} NOT NULL",
+    "paper_id TEXT NOT NULL",
+    "field TEXT NOT NULL",
+    "position INTEGER NOT NULL DEFAULT 0",
+    "old_value TEXT NOT NULL",
+    "new_value TEXT NOT NULL",
+    "reason TEXT NOT NULL",
+    "proposed_by {big}",
+    "created_at TEXT NOT NULL",
+    "status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected', 'reverted'))",
+    "decided_by {big}",
+    "decided_at TEXT",
+    "source_value TEXT NOT NULL",
+    "source_changed_at TEXT",
+    "outcome_notified INTEGER NOT NULL DEFAULT 0",
+    "channel_id {big}",
+    "message_id {big}",
+), indexes=(
+    "CREATE INDEX corrections_paper ON corrections (guild_id, paper_id, status)",
+    "CREATE INDEX corrections_status ON corrections (guild_id, status, id)",
+))
+"""Proposed corrections of one field of a paper, per server, and their decisions."""
+
+CORRECTION_EVENTS = Table("correction_events", (
+    "id {serial}",
+    "correction_id {big} NOT NULL REFERENCES corrections (id) ON DELETE CASCADE",
+    "action TEXT NOT NULL",
+    "actor_id {big}",
+    "at TEXT NOT NULL",
+    "note TEXT NOT NULL",
+), indexes=(
+    "CREATE INDEX correction_events_correction ON correction_events (correction_id)",
+))
+"""Every change of a correction: who, when and why."""
+
+CORRECTION_REVIEW = Table("correction_review", (
+    "guild_id {big} PRIMARY KEY",
+    "channel_id {big}",
+    "curator_role_id {big}",
+    "updated_at TEXT NOT NULL",
+))
+"""Where each server's proposals are reviewed, and by which role besides Manage Server."""
+
+
+def correction_tables(dialect: Dialect) -> tuple[str, ...]:
+    """The corrections tables and their indexes in one backend's types."""
+    return (*CORRECTIONS.create(dialect), *CORRECTION_EVENTS.create(dialect),
+            *CORRECTION_REVIEW.create(dialect))
 
 
 _FEED_TABLES = (

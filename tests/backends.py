@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.features.adding.store import AddPolicyStore
 from bot.features.calendar.store import CalendarLinkStore
+from bot.features.corrections.store import CorrectionStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
@@ -83,6 +84,9 @@ class Backend:
 
     def calendar_links(self) -> CalendarLinkStore:
         return stores.CALENDAR_LINKS.open(self.db)
+
+    def corrections(self) -> CorrectionStore:
+        return stores.CORRECTIONS.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

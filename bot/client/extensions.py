@@ -15,5 +15,6 @@ EXTENSIONS = (
     "bot.features.feeds.cog",
     "bot.features.recommend.cog",
     "bot.features.calendar.cog",
+    "bot.features.corrections.cog",
 )
 """In the order the commands were added before they were extensions (the sync payload's)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.features.adding import strings as adding
 from bot.features.calendar import strings as calendar
+from bot.features.corrections import strings as corrections
 from bot.features.digest import strings as digest
 from bot.features.feeds import strings as feeds
 from bot.features.papers import strings as papers
@@ -29,7 +30,8 @@ _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           reasons.STRINGS, refusals.STRINGS, commands.STRINGS,
           queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
           history.STRINGS, adding.STRINGS,
-          feeds.STRINGS, recommend.STRINGS, calendar.STRINGS)
+          feeds.STRINGS, recommend.STRINGS, calendar.STRINGS,
+          corrections.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

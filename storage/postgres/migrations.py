@@ -11,6 +11,7 @@ one that has shipped.
 
 from __future__ import annotations
 
+from storage.dialect import POSTGRES, Migration
 from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
@@ -28,7 +29,6 @@ from storage.schema import (
     PAPER_FEEDBACK,
     PAPER_HONOURS,
     PAPERS,
-    POSTGRES,
     PRESENTERS,
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
@@ -37,7 +37,7 @@ from storage.schema import (
     VOTE_BALLOTS,
     VOTE_OPTIONS,
     VOTES,
-    Migration,
+    correction_tables,
     feed_tables,
 )
 
@@ -146,11 +146,13 @@ MIGRATIONS: tuple[Migration, ...] = (
               PAPER_FEEDBACK.create(POSTGRES)),
     Migration(10, "SQLite 18: each server's calendar feed link (its token, or off)",
               CALENDAR_LINKS.create(POSTGRES)),
+    Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
+              "review them", correction_tables(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18}
+                                9: 17, 10: 18, 11: 19}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -9,6 +9,7 @@ are stated once in `storage.schema` and rendered here in SQLite's types.
 
 from __future__ import annotations
 
+from storage.dialect import SQLITE, Migration
 from storage.papers.fts import STORED_FIELDS
 from storage.schema import (
     ADD_POLICY,
@@ -31,12 +32,11 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
-    SQLITE,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
     VOTES,
-    Migration,
+    correction_tables,
     feed_tables,
 )
 
@@ -208,6 +208,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               PAPER_FEEDBACK.create(SQLITE)),
     Migration(18, "each server's calendar feed link (its token, or off)",
               CALENDAR_LINKS.create(SQLITE)),
+    Migration(19, "corrections: proposals per server, their history, where curators review them",
+              correction_tables(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

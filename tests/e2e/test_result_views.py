@@ -72,9 +72,9 @@ async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
     reads: list[Sequence[str]] = []
     read = search.papers
 
-    async def counted(public_ids: Sequence[str]) -> list[Paper]:
+    async def counted(public_ids: Sequence[str], guild_id: int | None = None) -> list[Paper]:
         reads.append(public_ids)
-        return await read(public_ids)
+        return await read(public_ids, guild_id)
 
     monkeypatch.setattr(search, "papers", counted)
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,

@@ -81,6 +81,8 @@ def _value(draw: Callable[..., Any], option: dict[str, Any], guild: Guild,
 
 COMMANDS = ("bookmark", "bookmarks", "calendar link", "calendar off", "calendar rotate",
             "catalog add", "catalog reload", "catalog stats",
+            "corrections history", "corrections list", "corrections propose",
+            "corrections revert", "corrections show", "group corrections",
             "digest now", "digest off", "digest preview", "digest set", "digest status", "export",
             "feed add", "feed list", "feed remove", "forget-me", "group adding",
             "group organiser-role", "group reminders", "group timezone", "history", "paper",
@@ -91,6 +93,7 @@ COMMANDS = ("bookmark", "bookmarks", "calendar link", "calendar off", "calendar 
             "subscribe", "subscriptions", "subscriptions-admin", "suggest", "unsubscribe",
             "vote close", "vote start", "vote status")
 AUTOCOMPLETES = (("bookmark", "paper"), ("digest set", "timezone"), ("feed remove", "feed"),
+                 ("corrections propose", "paper"), ("corrections history", "paper"),
                  ("group timezone", "timezone"), ("paper", "query"), ("paper", "venue"),
                  ("queue remove", "paper"),
                  ("session cancel", "session"), ("session done", "session"),

@@ -73,6 +73,13 @@ _STATE = (
      (4, 1, GUILD, 5, "cat:cs.LG", "[]", "pending", "t")),
     ("INSERT INTO calendar_links (guild_id, token, updated_at) VALUES (?, ?, ?)",
      (GUILD, "feed-token", "t")),
+    ("INSERT INTO corrections (id, guild_id, paper_id, field, old_value, new_value, reason, "
+     "proposed_by, created_at, status, source_value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+     (3, GUILD, "p1", "title_zh", "旧", "新", "", 5, "t", "pending", "旧")),
+    ("INSERT INTO correction_events (correction_id, action, actor_id, at, note) "
+     "VALUES (?, ?, ?, ?, ?)", (3, "proposed", 5, "t", "")),
+    ("INSERT INTO correction_review (guild_id, channel_id, updated_at) VALUES (?, ?, ?)",
+     (GUILD, 5, "t")),
 )
 
 

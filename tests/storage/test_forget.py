@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.wiring import forget_service
+from domain.corrections import Field, NewProposal, Status, Target
 from domain.group import ErasedKind
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
@@ -24,14 +25,15 @@ MEMBER, OTHER = 987_654_321_987_654_321, 123_456_789_123_456_789
 GUILD, CHANNEL = 10, 20
 T0 = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
-MEMBER_COLUMNS = frozenset({"user_id", "presenter_id", "last_presenter", "created_by"})
+MEMBER_COLUMNS = frozenset({"user_id", "presenter_id", "last_presenter", "created_by",
+                            "proposed_by", "decided_by", "actor_id"})
 """Column names that hold a member's Discord id, in whichever table."""
 NOT_MEMBER_COLUMNS = frozenset({
     # Discord ids of other things
     "guild_id", "channel_id", "message_id", "thread_id", "event_id", "voice_channel_id",
     "announcement_id", "organiser_role_id", "curator_role_id",
     # the database's own ids and references
-    "id", "feed_id", "vote_id", "session_id", "paper_id",
+    "id", "feed_id", "vote_id", "session_id", "paper_id", "correction_id",
     # counts, flags, numbers
     "added", "updated", "unchanged", "removed", "rejected", "attempts", "claims", "polls",
     "poll", "cycle", "cycle_size", "position", "support", "late", "followers_queued",
@@ -39,6 +41,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     "notice_pending", "mention_subscribers", "skip_discussed", "thread", "joined",
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens",
+    "outcome_notified",
     "version",  # PostgreSQL: the schema version table
 })
 
@@ -69,6 +72,10 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
     assert vote is not None
     await votes.cast(vote.id, user, "p1", T0)
     await backend.recommendations().rate(GUILD, user, "p1", Verdict.UP, T0)
+    corrections = backend.corrections()
+    proposal = await corrections.propose(
+        NewProposal(GUILD, Target("p1", Field.TITLE_ZH), "旧", "新", "", user, T0))
+    await corrections.decide(GUILD, proposal.id, Status.APPROVED, user, T0, "", "旧")
 
 
 async def _holding(backend: Backend, columns: set[tuple[str, str]],
@@ -126,9 +133,14 @@ async def test_forget_me_reaches_every_column_that_holds_a_member(backend: Backe
     assert await _holding(backend, member_columns, OTHER) == member_columns
     assert erased == {ErasedKind.SUBSCRIPTIONS: 1, ErasedKind.NOTIFICATIONS: 1,
                       ErasedKind.BOOKMARKS: 1, ErasedKind.SUGGESTIONS: 1, ErasedKind.BALLOTS: 1,
-                      ErasedKind.PRESENTATIONS: 3, ErasedKind.FEEDS: 1, ErasedKind.RATINGS: 1}
+                      ErasedKind.PRESENTATIONS: 3, ErasedKind.FEEDS: 1, ErasedKind.RATINGS: 1,
+                      ErasedKind.CORRECTIONS: 1}
     session, = [s for s in await backend.sessions().scheduled_before(T0 + timedelta(days=8))
                 if s.presenter_id is None]
     assert session.paper_id == "p1"
     assert sorted(feed.created_by for feed in await backend.feeds().feeds(GUILD)) == [0, OTHER]
+    # The member's correction (the first, superseded by the other member's) stays, nameless.
+    mine, theirs = sorted(await backend.corrections().proposals(GUILD), key=lambda p: p.id)
+    assert (mine.proposed_by, mine.decided_by, mine.new_value) == (None, None, "新")
+    assert (theirs.proposed_by, theirs.decided_by) == (OTHER, OTHER)
     assert await forget_service(backend.db).forget(MEMBER) == dict.fromkeys(erased, 0)

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from storage.dialect import Migration
 from storage.postgres import migrations as pg_migrations
 from storage.postgres.database import PgDatabase
-from storage.schema import Migration
 from storage.sqlite import migrations as sqlite_migrations
 from storage.sqlite.database import Database
 

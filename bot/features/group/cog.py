@@ -1,5 +1,5 @@
-"""`/group`: who organises, who adds papers from arXiv, the sessions' time zone, and when
-reminders go out (Manage Server)."""
+"""`/group`: who organises, who adds papers from arXiv, where corrections are reviewed, the
+sessions' time zone, and when reminders go out (Manage Server)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import lang_of, permission_name
+from bot.features.corrections.ui import review_settings_text
 from bot.features.digest.plan import resolve_zone, suggest_zones
 from bot.features.sessions.plan import parse_offsets
 from bot.shared.lang import Lang
 from bot.shared.messages import t, tn
 from domain.adding import AddPolicy, WhoAdds
+from domain.corrections import ReviewSettings
 
 if TYPE_CHECKING:
     pass
@@ -60,6 +62,19 @@ class GroupCog(AdminGroupCog, group_name="group",
         policy = await self.services.adding.set_policy(
             interaction.guild_id or 0, WhoAdds(who), curator_role.id if curator_role else None)
         await respond(interaction, policy_text(policy, lang), ephemeral=True)
+
+    @app_commands.command(name="corrections",
+                          description="Where proposed corrections are reviewed, and by whom")
+    @app_commands.describe(channel="The curators' channel for proposals",
+                           role="Members of this role decide too (leave empty: Manage Server)")
+    async def corrections(self, interaction: discord.Interaction,
+                          channel: discord.TextChannel,
+                          role: discord.Role | None = None) -> None:
+        """Set the review channel and the curator role."""
+        lang = lang_of(interaction)
+        settings = ReviewSettings(channel.id, role.id if role else None)
+        await self.services.corrections.set_review_settings(interaction.guild_id or 0, settings)
+        await respond(interaction, review_settings_text(settings, lang), ephemeral=True)
 
     @app_commands.command(name="timezone",
                           description="Time zone for sessions when there is no paper of the day")

@@ -85,7 +85,7 @@ async def send_abstract(interaction: discord.Interaction, paper_id: str,
     """Answer only the clicker, in their language, with the text as it is stored now."""
     bot = host_of(interaction.client)
     lang = lang_of(interaction)
-    paper = await bot.services.search.paper(paper_id)
+    paper = await bot.services.search.paper(paper_id, interaction.guild_id)
     text = abstract_text(paper, kind, lang) if paper is not None else ""
     if paper is None or not text:
         await interaction.response.send_message(t(lang, "card.gone"), ephemeral=True)

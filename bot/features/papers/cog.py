@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
@@ -109,8 +110,9 @@ class PapersCog(commands.Cog):
         text_query = (query or "").strip()
         if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
             named = await PaperLookup(self.services.search).identify(text_query)
-            if named.paper is not None:
-                embed, view = paper_message(named.paper, lang)
+            if named.paper is not None:  # as this server sees it (its corrections applied)
+                shown = await self.services.search.paper(named.paper.id, interaction.guild_id)
+                embed, view = paper_message(shown or named.paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
                               view=self.bot.track(view))
                 return
@@ -127,7 +129,9 @@ class PapersCog(commands.Cog):
             await self._random(interaction, lang, private)
             return
         outcome = await self.deadline.answer(
-            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT), ephemeral=private)
+            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT,
+                                                     guild_id=interaction.guild_id),
+            ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
             if outcome.unfiltered is not None:
@@ -147,7 +151,9 @@ class PapersCog(commands.Cog):
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
             return
         results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in outcome.hits],
-                              query=shown_query, lang=lang, fetch=self.services.search.papers,
+                              query=shown_query, lang=lang,
+                              fetch=partial(self.services.search.papers,
+                                            guild_id=interaction.guild_id),
                               matched=outcome.crossed)
         embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
         results.message = await respond(interaction, note or None, embed=embed,
@@ -182,7 +188,7 @@ class PapersCog(commands.Cog):
         await self._random(interaction, lang_of(interaction), private)
 
     async def _random(self, interaction: discord.Interaction, lang: Lang, private: bool) -> None:
-        paper = await self.services.search.random()
+        paper = await self.services.search.random(interaction.guild_id)
         if paper is None:
             await respond(interaction, ephemeral=True, content=t(lang, "results.empty_catalog"))
             return

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Protocol
 
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.results import UNFILTERED_CAP
@@ -42,14 +43,37 @@ class SearchOutcome:
     """The hits found only through the other language, by public id, with the terms read."""
 
 
+Shown = Callable[[Paper], Paper]
+"""A paper as one server sees it (its approved corrections applied)."""
+
+
+def _as_stored(paper: Paper) -> Paper:
+    return paper
+
+
+def _seen(hit: SearchHit, shown: Shown) -> SearchHit:
+    """The hit with its paper, still built on first use, as the server sees it."""
+    return SearchHit(hit.id, hit.score, lambda: shown(hit.paper))
+
+
+class ServerView(Protocol):
+    """How a server sees catalog papers (the corrections feature: `CorrectionService`)."""
+
+    async def view(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
+        """What turns these papers, as stored, into what the server sees."""
+        ...
+
+
 class SearchService:
     """The one search engine of paperclub, shared by the CLI, `/paper` and subscriptions."""
 
     def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0,
-                 cross_language: bool = True) -> None:
+                 cross_language: bool = True, view: ServerView | None = None) -> None:
         self._store = store
         self._cross_language = cross_language
         """False: the query's own language only (the benchmark's baseline)."""
+        self._view = view
+        """Each server's corrections, applied to what a `guild_id` reader is given."""
         self._threshold = fuzzy_threshold
         self._vocabulary: Vocabulary | None = None
         self._vocabulary_version = -1
@@ -103,9 +127,16 @@ class SearchService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
-    async def paper(self, public_id: str) -> Paper | None:
-        """One paper by its public id."""
-        return await self._store.get(public_id)
+    async def paper(self, public_id: str, guild_id: int | None = None) -> Paper | None:
+        """One paper by its public id (as the server `guild_id` sees it)."""
+        paper = await self._store.get(public_id)
+        return None if paper is None else (await self._shown(guild_id, [public_id]))(paper)
+
+    async def _shown(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
+        """The server's view of these papers (stored papers as they are outside a server)."""
+        if self._view is None or guild_id is None or not paper_ids:
+            return _as_stored
+        return await self._view.view(guild_id, paper_ids)
 
     async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
         """One paper by its arXiv id (without version) or its DOI."""
@@ -115,19 +146,32 @@ class SearchService:
         """Conference and workshop names containing `text`, for the `venue` option."""
         return await self._store.venue_names(text, limit)
 
-    async def papers(self, public_ids: Sequence[str]) -> list[Paper]:
-        """Papers by public id, in that order, leaving out any no longer in the catalog."""
+    async def papers(self, public_ids: Sequence[str],
+                     guild_id: int | None = None) -> list[Paper]:
+        """Papers by public id, in that order, leaving out any no longer in the catalog (as
+        the server `guild_id` sees them)."""
         found = [await self._store.get(public_id) for public_id in public_ids]
-        return [paper for paper in found if paper is not None]
+        shown = await self._shown(guild_id, public_ids)
+        return [shown(paper) for paper in found if paper is not None]
 
-    async def random(self) -> Paper | None:
-        """A random paper, or None for an empty catalog."""
-        return await self._store.random()
+    async def random(self, guild_id: int | None = None) -> Paper | None:
+        """A random paper, or None for an empty catalog (as the server sees it)."""
+        paper = await self._store.random()
+        return None if paper is None else (await self._shown(guild_id, [paper.id]))(paper)
 
     async def search(
-        self, query: SearchQuery, *, limit: int = 10, offset: int = 0
+        self, query: SearchQuery, *, limit: int = 10, offset: int = 0,
+        guild_id: int | None = None,
     ) -> SearchOutcome:
-        """Run the query; fall back to corrected words, then to any word, when nothing matches."""
+        """Run the query; fall back to corrected words, then to any word, when nothing matches.
+        The hits' papers are as the server `guild_id` sees them."""
+        outcome = await self._search(query, limit=limit, offset=offset)
+        shown = await self._shown(guild_id, [hit.id for hit in outcome.hits])
+        if shown is _as_stored:
+            return outcome
+        return replace(outcome, hits=[_seen(hit, shown) for hit in outcome.hits])
+
+    async def _search(self, query: SearchQuery, *, limit: int, offset: int) -> SearchOutcome:
         if query.is_empty():
             return SearchOutcome([], Strategy.NONE)
         wanted = max(0, limit) + max(0, offset)

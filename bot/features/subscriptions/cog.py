@@ -33,7 +33,8 @@ ERASED_COUNT_KEYS = {
     ErasedKind.BOOKMARKS: "count.bookmarks", ErasedKind.BALLOTS: "count.ballots",
     ErasedKind.SUGGESTIONS: "count.suggestions", ErasedKind.PRESENTATIONS: "count.presentations",
     ErasedKind.FEEDS: "count.feeds",
-    ErasedKind.RATINGS: "count.ratings"}
+    ErasedKind.RATINGS: "count.ratings",
+    ErasedKind.CORRECTIONS: "count.corrections"}
 DELIVERY_KEYS = {Delivery.DM: "delivery.dm", Delivery.MENTION: "delivery.mention"}
 
 
@@ -147,7 +148,8 @@ class SubscriptionsCog(commands.Cog):
                   for kind, key in ERASED_COUNT_KEYS.items()}
         await respond(interaction, t(lang, "subs.forgotten", **counts) + "\n"
                       + t(lang, "group.forgotten", **counts) + "\n"
-                      + t(lang, "recommend.forgotten", **counts), ephemeral=True)
+                      + t(lang, "recommend.forgotten", **counts) + "\n"
+                      + t(lang, "corrections.forgotten", **counts), ephemeral=True)
 
     @app_commands.command(name="subscriptions-admin",
                           description="Topics followed in this server (admins)")

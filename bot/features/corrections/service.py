@@ -1,0 +1,226 @@
+"""Corrections (纠错): members propose a fix to one field of a paper, a server's curators
+approve or reject it once, and approved fixes are an overlay kept apart from the source record
+(a catalog reload, an arXiv update or a BibTeX import rewrites the record, never the overlay).
+Everything is per server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Protocol
+
+from bot.features.corrections.rules import (
+    checked_reason,
+    checked_value,
+    current_value,
+    overlaid,
+)
+from bot.features.corrections.store import CorrectionStore
+from bot.shared.clock import Clock, utc_now
+from bot.shared.messages import Refusal
+from domain.corrections import (
+    Event,
+    Field,
+    NewProposal,
+    Proposal,
+    ReviewSettings,
+    Status,
+    Target,
+)
+from domain.paper import Paper
+
+
+class PaperLookup(Protocol):
+    """The catalog's source records by public id (`PaperStore.get`)."""
+
+    async def get(self, public_id: str) -> Paper | None:
+        """A paper as the catalog holds it, or None."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """What the proposal form shows: the paper as the server sees it and the field's value."""
+
+    paper: Paper
+    target: Target
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """A stored proposal, the paper it corrects (as the server sees it before the change), and
+    where the server reviews proposals (None: no channel set)."""
+
+    proposal: Proposal
+    paper: Paper
+    review_channel_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """`/corrections list`: the proposals, and outcomes owed to the asker."""
+
+    proposals: list[Proposal]
+    untold: list[Proposal]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceChange:
+    """An approved correction whose field the source record has changed since."""
+
+    correction: Proposal
+    source_value: str
+
+
+class CorrectionService:
+    """Propose, decide once, revert, list and overlay a server's corrections."""
+
+    def __init__(self, store: CorrectionStore, papers: PaperLookup,
+                 clock: Clock = utc_now) -> None:
+        self._store = store
+        self._papers = papers
+        self._clock = clock
+
+    async def draft(self, guild_id: int, paper_id: str, field: Field,
+                    position: int = 0) -> Draft:
+        """The form's prefilled value: the field as the server sees it now."""
+        source = await self._source(paper_id)
+        paper = await self._overlaid(guild_id, source)
+        target = Target(source.id, field, position)
+        return Draft(paper, target, current_value(paper, target))
+
+    async def propose(self, guild_id: int, target: Target, text: str, reason: str,
+                      user_id: int) -> Submitted:
+        """A pending proposal and where to review it; refused when the value is unchanged
+        or breaks the field's rules (a `Refusal`)."""
+        draft = await self.draft(guild_id, target.paper_id, target.field, target.position)
+        value = checked_value(target.field, text)
+        if value == draft.value:
+            raise Refusal("corrections.unchanged")
+        proposal = await self._store.propose(NewProposal(
+            guild_id, draft.target, draft.value, value, checked_reason(reason), user_id,
+            self._clock()))
+        settings = await self._store.review_settings(guild_id)
+        return Submitted(proposal, draft.paper, settings.channel_id)
+
+    async def decide(self, guild_id: int, proposal_id: int, *, approve: bool, by: int,
+                     note: str = "") -> Proposal | None:
+        """Approve or reject, once: None when someone else decided first."""
+        proposal = await self._store.proposal(guild_id, proposal_id)
+        if proposal is None:
+            raise Refusal("corrections.no_such", id=proposal_id)
+        source = await self._papers.get(proposal.target.paper_id)
+        source_value = "" if source is None else _value_or_blank(source, proposal.target)
+        return await self._store.decide(
+            guild_id, proposal_id, Status.APPROVED if approve else Status.REJECTED, by,
+            self._clock(), checked_reason(note), source_value)
+
+    async def revert(self, guild_id: int, proposal_id: int, *, by: int,
+                     note: str = "") -> Proposal | None:
+        """Withdraw an approved correction, once: None when it is not approved (any more)."""
+        return await self._store.revert(guild_id, proposal_id, by, self._clock(),
+                                        checked_reason(note))
+
+    async def proposal(self, guild_id: int, proposal_id: int) -> Proposal:
+        """One of the server's proposals (a `Refusal` for another server's or none)."""
+        found = await self._store.proposal(guild_id, proposal_id)
+        if found is None:
+            raise Refusal("corrections.no_such", id=proposal_id)
+        return found
+
+    async def proposals(self, guild_id: int, status: Status | None = None,
+                        limit: int = 50) -> list[Proposal]:
+        """The server's proposals, newest first."""
+        return await self._store.proposals(guild_id, status=status, limit=limit)
+
+    async def listing(self, guild_id: int, status: Status, user_id: int,
+                      limit: int = 50) -> Listing:
+        """The server's proposals of one status, and the outcomes of the asker's own
+        proposals they could not be told by DM (each given once)."""
+        untold = [p for p in await self._store.untold_outcomes(guild_id, user_id)
+                  if await self._store.claim_outcome_notice(p.id)]
+        return Listing(await self.proposals(guild_id, status, limit), untold)
+
+    async def release_outcome_notice(self, proposal_id: int) -> None:
+        """The proposer's DMs are closed: tell them the next time they list corrections."""
+        await self._store.release_outcome_notice(proposal_id)
+
+    async def history(self, guild_id: int, paper_id: str) -> list[Event]:
+        """Every change of the server's corrections of a paper: who, when, why."""
+        return await self._store.history(guild_id, paper_id)
+
+    async def overlay(self, guild_id: int | None, papers: Sequence[Paper]) -> list[Paper]:
+        """The papers as the server sees them (unchanged outside a server)."""
+        if guild_id is None or not papers:
+            return list(papers)
+        approved = await self._store.approved(guild_id, [p.id for p in papers])
+        if not approved:
+            return list(papers)
+        return [overlaid(paper, approved) for paper in papers]
+
+    async def view(self, guild_id: int | None, paper_ids: Sequence[str]
+                   ) -> Callable[[Paper], Paper]:
+        """What shows these papers as the server sees them (the search service's hook): one
+        read of their approved corrections, applied to each paper when it is built."""
+        if guild_id is None or not paper_ids:
+            return _as_stored
+        approved = await self._store.approved(guild_id, list(paper_ids))
+        if not approved:
+            return _as_stored
+        return partial(overlaid, corrections=tuple(approved))
+
+    async def overlay_one(self, guild_id: int | None, paper: Paper) -> Paper:
+        """One paper as the server sees it."""
+        return (await self.overlay(guild_id, [paper]))[0]
+
+    async def source_changes(self, guild_id: int, paper: Paper) -> list[SourceChange]:
+        """Approved corrections of `paper` whose field the source changed since they were
+        approved, each returned once ever (the curators are told once and decide again; the
+        correction stays shown meanwhile)."""
+        changes = []
+        for correction in await self._store.approved(guild_id, [paper.id]):
+            now = _value_or_blank(paper, correction.target)
+            if now != correction.source_value and await self._store.claim_source_change(
+                    correction.id, self._clock()):
+                changes.append(SourceChange(correction, now))
+        return changes
+
+    async def claim_outcome_notice(self, proposal_id: int) -> bool:
+        """True once per decided proposal: the caller tells the proposer."""
+        return await self._store.claim_outcome_notice(proposal_id)
+
+    async def set_review_message(self, proposal: Proposal, channel_id: int,
+                                 message_id: int) -> None:
+        """Remember where a proposal's review message is."""
+        await self._store.set_review_message(proposal.id, channel_id, message_id)
+
+    async def review_settings(self, guild_id: int) -> ReviewSettings:
+        """Where the server reviews proposals."""
+        return await self._store.review_settings(guild_id)
+
+    async def set_review_settings(self, guild_id: int, settings: ReviewSettings) -> None:
+        """Choose the review channel and the curator role."""
+        await self._store.set_review_settings(guild_id, settings)
+
+    async def _source(self, paper_id: str) -> Paper:
+        paper = await self._papers.get(paper_id)
+        if paper is None:
+            raise Refusal("corrections.no_paper", id=paper_id)
+        return paper
+
+    async def _overlaid(self, guild_id: int, paper: Paper) -> Paper:
+        return await self.overlay_one(guild_id, paper)
+
+
+def _as_stored(paper: Paper) -> Paper:
+    return paper
+
+
+def _value_or_blank(paper: Paper, target: Target) -> str:
+    """The field's value, or '' when the source no longer has it (a dropped affiliation)."""
+    try:
+        return current_value(paper, target)
+    except Refusal:
+        return ""

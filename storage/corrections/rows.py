@@ -1,0 +1,30 @@
+"""Rows of the corrections tables as domain values (shared by both backends)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.corrections import Action, Event, Field, Proposal, Status, Target
+from storage.times import loaded
+
+PROPOSAL_COLUMNS = ("id, guild_id, paper_id, field, position, old_value, new_value, reason, "
+                    "proposed_by, created_at, status, decided_by, decided_at, channel_id, "
+                    "message_id, source_value")
+EVENT_COLUMNS = "correction_id, action, actor_id, at, note"
+
+
+def proposal_from_row(row: Sequence[Any]) -> Proposal:
+    """A `corrections` row, columns as `PROPOSAL_COLUMNS`."""
+    return Proposal(
+        id=int(row[0]), guild_id=int(row[1]),
+        target=Target(str(row[2]), Field(row[3]), int(row[4])),
+        old_value=str(row[5]), new_value=str(row[6]), reason=str(row[7]),
+        proposed_by=row[8], created_at=loaded(row[9]), status=Status(row[10]),
+        decided_by=row[11], decided_at=loaded(row[12]) if row[12] else None,
+        channel_id=row[13], message_id=row[14], source_value=str(row[15]))
+
+
+def event_from_row(row: Sequence[Any]) -> Event:
+    """A `correction_events` row, columns as `EVENT_COLUMNS`."""
+    return Event(int(row[0]), Action(row[1]), row[2], loaded(row[3]), str(row[4]))
