@@ -35,6 +35,7 @@ from pathlib import Path
 from opencc import OpenCC
 
 from bench.catalog_queries import known_queries, real_papers, synthetic_queries
+from bench.realworld import ARXIV_SAMPLE
 from bench.report import fmt_ms, p99, progress, publish
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
@@ -47,8 +48,7 @@ from tools.synthetic_catalog import write_listing
 
 TAG = "crosslingual"
 OUT = Path(__file__).parent / "out" / "crosslingual.md"
-SAMPLE = (Path(__file__).resolve().parents[1] / ".." / "shared" / "realworld" / "arxiv-metadata"
-          / "arxiv-sample.jsonl")
+SAMPLE = ARXIV_SAMPLE
 TO_TAIWAN = OpenCC("s2twp")
 
 # Chinese query <TAB> English term | variants (judged in title or abstract)
@@ -399,10 +399,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run both query sets on both systems and print the table."""
     sample = args.sample
-    if not sample.exists():
-        alternative = Path(__file__).resolve().parents[2] / ".." / "shared" / "realworld" / \
-            "arxiv-metadata" / "arxiv-sample.jsonl"
-        sample = alternative if alternative.exists() else sample
     if not sample.exists():
         progress(TAG, f"no arXiv sample at {sample}")
         return 2

@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.svm import LinearSVC
 
+from bench.realworld import ARXIV_SAMPLE
 from bench.report import p99 as report_p99
 from bench.report import progress, publish
 from bot.features.recommend import features, model
@@ -39,10 +40,7 @@ from bot.features.recommend.profile import Profile, seed_profile
 from domain.paper import Links, Paper
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_NAME = Path("shared") / "realworld" / "arxiv-metadata" / "arxiv-sample.jsonl"
-SAMPLE = next((path for path in (ROOT / ".." / SAMPLE_NAME, ROOT / ".." / ".." / SAMPLE_NAME)
-               if path.exists()), ROOT / ".." / SAMPLE_NAME)
-"""Beside the repository (a worktree one level deeper finds it one level up)."""
+SAMPLE = ARXIV_SAMPLE
 OUT = ROOT / "bench" / "out" / "recommend.md"
 SEEDS = (1, 3, 10)
 TOP = 10

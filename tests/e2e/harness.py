@@ -30,7 +30,9 @@ async def start_claim_owner(standin: StandIn, settings: Settings, clock: FakeClo
                             owner: str) -> PaperclubBot:
     """One paperclub process (named `owner` in its claims) on the shared database; its
     IDENTIFY comes Discord's 5 s after the last one (the stand-in's clock, a `Ticker`, is moved
-    by hand). A process that does not catch up is stopped before the failure is raised."""
+    by hand). It has caught up and finished its start's background work (the feeds' catch-up,
+    which would otherwise race a test's own claims); a process that does not is stopped before
+    the failure is raised."""
     paperclub = await build_bot(settings, clock=clock, claim_owner=owner,
                                 guild_ready_timeout=0.05)
     ticker = standin.world.clock
@@ -39,6 +41,7 @@ async def start_claim_owner(standin: StandIn, settings: Settings, clock: FakeClo
     await standin.start_bot(paperclub)
     try:
         await asyncio.wait_for(paperclub.caught_up.wait(), 10)
+        await asyncio.wait_for(paperclub.background.wait(), 10)
     except BaseException:
         await standin.stop_bot(paperclub)
         raise
