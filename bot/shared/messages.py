@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from bot.features.adding import strings as adding
 from bot.features.calendar import strings as calendar
+from bot.features.catalog import strings as catalog
 from bot.features.corrections import strings as corrections
 from bot.features.digest import strings as digest
+from bot.features.export import strings as export
 from bot.features.feeds import strings as feeds
+from bot.features.group import strings as group
 from bot.features.papers import strings as papers
+from bot.features.presenters import strings as presenters
 from bot.features.queue import strings as queue
 from bot.features.reading import history_strings as history
 from bot.features.reading import strings as reading
@@ -31,7 +35,8 @@ _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           queue.STRINGS, votes.STRINGS, reading.STRINGS, sessions.STRINGS,
           history.STRINGS, adding.STRINGS,
           feeds.STRINGS, recommend.STRINGS, calendar.STRINGS,
-          corrections.STRINGS)
+          corrections.STRINGS, catalog.STRINGS, export.STRINGS, group.STRINGS,
+          presenters.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

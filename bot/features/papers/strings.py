@@ -1,4 +1,4 @@
-"""Paper cards, result lists and `/catalog`."""
+"""Paper cards and result lists (`/paper`, `/random-paper`)."""
 
 from __future__ import annotations
 
@@ -69,21 +69,6 @@ STRINGS: dict[str, Texts] = {
         "這是 {name} 的搜尋結果；請自己執行 `/paper`。"),
     "results.failed": tr("Something went wrong with these results; please search again.",
                          "这些结果出了问题，请重新搜索。", "這些結果出了問題，請重新搜尋。"),
-    "catalog.title": tr("Paper catalog", "论文库", "論文庫"),
-    "catalog.stats": tr("**{papers}** papers · {workshops} workshops · last loaded {when}",
-                        "共 **{papers}** 篇论文 · {workshops} 个研讨会 · 最近加载 {when}",
-                        "共 **{papers}** 篇論文 · {workshops} 個研討會 · 最近載入 {when}"),
-    "catalog.rejected": tr("Records rejected by the last load: {count}.",
-                           "最近一次加载拒收的记录：{count} 条。",
-                           "最近一次載入拒收的紀錄：{count} 筆。"),
-    "catalog.rejected_lines": tr("Records rejected by the last load: {count} (line {lines}).",
-                                 "最近一次加载拒收的记录：{count} 条（第 {lines} 行）。",
-                                 "最近一次載入拒收的紀錄：{count} 筆（第 {lines} 行）。"),
-    "catalog.reloaded": tr(
-        "{file}: {added} added, {updated} updated, {unchanged} unchanged, {rejected} rejected",
-        "{file}：新增 {added} 篇，更新 {updated} 篇，未变 {unchanged} 篇，拒收 {rejected} 篇",
-        "{file}：新增 {added} 篇，更新 {updated} 篇，未變 {unchanged} 篇，拒收 {rejected} 篇"),
-    "catalog.track.unknown": tr("track not given", "未注明分会", "未註明分會"),
     "lookup.choose": tr(
         "Which paper do you mean by **{q}**? Give its id (or pick it from the suggestions):",
         "**{q}** 指的是哪一篇论文？请给出论文编号（或从建议中选择）：",

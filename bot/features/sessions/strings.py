@@ -1,35 +1,10 @@
-"""`/session`, `/group`, `/present`: sessions, reminders, organisers and the rotation."""
+"""`/session`: scheduling, moving, cancelling and finishing sessions, and their reminders."""
 
 from __future__ import annotations
 
 from bot.shared.lang import Texts, tr
 
 STRINGS: dict[str, Texts] = {
-    # organisers
-    "organiser.only": tr("Only organisers ({who}) can {action}.",
-                         "只有组织者（{who}）才能{action}。", "只有組織者（{who}）才能{action}。"),
-    "organiser.who_role": tr("{perm} or {role}", "{perm}或 {role}", "{perm}或 {role}"),
-    "organiser.action.schedule": tr("schedule sessions", "安排读书会", "安排讀書會"),
-    "organiser.action.move": tr("move sessions", "改期读书会", "改期讀書會"),
-    "organiser.action.cancel": tr("cancel sessions", "取消读书会", "取消讀書會"),
-    "organiser.action.vote_start": tr("start votes", "发起投票", "發起投票"),
-    "organiser.action.vote_close": tr("close votes", "结束投票", "結束投票"),
-    "group.organisers.role": tr(
-        "Organisers: members with {perm}, and members of {role}.",
-        "组织者：拥有{perm}权限的成员，以及 {role} 的成员。",
-        "組織者：擁有{perm}權限的成員，以及 {role} 的成員。"),
-    "group.organisers.default": tr("Organisers: members with {perm} only.",
-                                   "组织者：仅限拥有{perm}权限的成员。",
-                                   "組織者：僅限擁有{perm}權限的成員。"),
-    "group.timezone.saved": tr("Sessions use the time zone {zone}.",
-                               "读书会使用时区 {zone}。", "讀書會使用時區 {zone}。"),
-    "group.timezone.digest_wins": tr(
-        "While the paper of the day is set up, its time zone ({zone}) is used instead.",
-        "设置了每日论文时，将改用其时区（{zone}）。",
-        "設定了每日論文時，將改用其時區（{zone}）。"),
-    "group.reminders.saved": tr("Reminders go out {before} before each session.",
-                                "每次读书会前 {before} 发送提醒。",
-                                "每次讀書會前 {before} 發送提醒。"),
     # one reminder offset in words, and the list of them ("1 day and 1 hour")
     "offset.days.one": tr("{n} day", "{n} 天", "{n} 天"),
     "offset.days.other": tr("{n} days", "{n} 天", "{n} 天"),
@@ -111,17 +86,6 @@ STRINGS: dict[str, Texts] = {
         "event: {event}",
         "已安排读书会 #{id}：**{title}**，{when}（{local} {zone}）。公告：{link} · 活动：{event}",
         "已安排讀書會 #{id}：**{title}**，{when}（{local} {zone}）。公告：{link} · 活動：{event}"),
-    "rotation.proposed": tr("Presenter proposed by the rotation: {presenter} — {ago}.",
-                            "轮值推荐的报告人：{presenter} — {ago}。",
-                            "輪值推薦的報告人：{presenter} — {ago}。"),
-    "rotation.never": tr("has not presented yet", "还没有报告过", "還沒有報告過"),
-    # turns, not presentations: a turn may be a session not yet held, or a turn skipped
-    "rotation.ago.one": tr("had the previous turn", "上一轮轮到过", "上一輪輪到過"),
-    "rotation.ago.other": tr("had a turn {n} turns ago", "{n} 轮之前轮到过",
-                             "{n} 輪之前輪到過"),
-    "rotation.nobody": tr("No presenter yet: nobody has volunteered (`/present volunteer`).",
-                          "暂无报告人：还没有人报名（`/present volunteer`）。",
-                          "暫無報告人：還沒有人報名（`/present volunteer`）。"),
     "session.list.title": tr("Upcoming sessions", "即将举行的读书会", "即將舉行的讀書會"),
     "session.list.empty": tr("No sessions are scheduled.", "目前没有安排读书会。",
                              "目前沒有安排讀書會。"),
@@ -137,24 +101,6 @@ STRINGS: dict[str, Texts] = {
     "session.done": tr("Session #{id} is done and its paper recorded as discussed ({where}).",
                        "读书会 #{id} 已完成，论文已记为讨论过（{where}）。",
                        "讀書會 #{id} 已完成，論文已記為討論過（{where}）。"),
-    # the rotation
-    "rotation.joined": tr("You're in the presenter rotation.", "你已加入报告轮值。",
-                          "你已加入報告輪值。"),
-    "rotation.already": tr("You're already in the presenter rotation.", "你已经在报告轮值中了。",
-                           "你已經在報告輪值中了。"),
-    "rotation.left": tr("You left the presenter rotation.", "你已退出报告轮值。",
-                        "你已退出報告輪值。"),
-    "rotation.skipped": tr("You'll be proposed after everyone else.",
-                           "你将排在其他所有人之后。", "你將排在其他所有人之後。"),
-    "rotation.not_volunteer": tr("You're not in the rotation: use `/present volunteer` first.",
-                                 "你不在轮值中：请先使用 `/present volunteer`。",
-                                 "你不在輪值中：請先使用 `/present volunteer`。"),
-    "rotation.swapped": tr("You and {member} swapped places in the rotation.",
-                           "你和 {member} 交换了轮值顺序。", "你和 {member} 交換了輪值順序。"),
-    "rotation.swap_refused": tr(
-        "Both you and {member} must be in the rotation (`/present volunteer`) to swap.",
-        "你和 {member} 都必须在轮值中（`/present volunteer`）才能交换。",
-        "你和 {member} 都必須在輪值中（`/present volunteer`）才能交換。"),
     # reasons
     "reason.later_reminder_due": tr("a later reminder was already due when the bot caught up",
                                     "机器人恢复时，更晚的提醒已经到期",

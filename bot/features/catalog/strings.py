@@ -1,0 +1,23 @@
+"""`/catalog`: the catalog's statistics and reloads."""
+
+from __future__ import annotations
+
+from bot.shared.lang import Texts, tr
+
+STRINGS: dict[str, Texts] = {
+    "catalog.title": tr("Paper catalog", "论文库", "論文庫"),
+    "catalog.stats": tr("**{papers}** papers · {workshops} workshops · last loaded {when}",
+                        "共 **{papers}** 篇论文 · {workshops} 个研讨会 · 最近加载 {when}",
+                        "共 **{papers}** 篇論文 · {workshops} 個研討會 · 最近載入 {when}"),
+    "catalog.rejected": tr("Records rejected by the last load: {count}.",
+                           "最近一次加载拒收的记录：{count} 条。",
+                           "最近一次載入拒收的紀錄：{count} 筆。"),
+    "catalog.rejected_lines": tr("Records rejected by the last load: {count} (line {lines}).",
+                                 "最近一次加载拒收的记录：{count} 条（第 {lines} 行）。",
+                                 "最近一次載入拒收的紀錄：{count} 筆（第 {lines} 行）。"),
+    "catalog.reloaded": tr(
+        "{file}: {added} added, {updated} updated, {unchanged} unchanged, {rejected} rejected",
+        "{file}：新增 {added} 篇，更新 {updated} 篇，未变 {unchanged} 篇，拒收 {rejected} 篇",
+        "{file}：新增 {added} 篇，更新 {updated} 篇，未變 {unchanged} 篇，拒收 {rejected} 篇"),
+    "catalog.track.unknown": tr("track not given", "未注明分会", "未註明分會"),
+}

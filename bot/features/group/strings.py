@@ -1,0 +1,32 @@
+"""`/group`: organisers, the time zone, reminders, who adds papers."""
+
+from __future__ import annotations
+
+from bot.shared.lang import Texts, tr
+
+STRINGS: dict[str, Texts] = {
+    "organiser.only": tr("Only organisers ({who}) can {action}.",
+                         "只有组织者（{who}）才能{action}。", "只有組織者（{who}）才能{action}。"),
+    "organiser.who_role": tr("{perm} or {role}", "{perm}或 {role}", "{perm}或 {role}"),
+    "organiser.action.schedule": tr("schedule sessions", "安排读书会", "安排讀書會"),
+    "organiser.action.move": tr("move sessions", "改期读书会", "改期讀書會"),
+    "organiser.action.cancel": tr("cancel sessions", "取消读书会", "取消讀書會"),
+    "organiser.action.vote_start": tr("start votes", "发起投票", "發起投票"),
+    "organiser.action.vote_close": tr("close votes", "结束投票", "結束投票"),
+    "group.organisers.role": tr(
+        "Organisers: members with {perm}, and members of {role}.",
+        "组织者：拥有{perm}权限的成员，以及 {role} 的成员。",
+        "組織者：擁有{perm}權限的成員，以及 {role} 的成員。"),
+    "group.organisers.default": tr("Organisers: members with {perm} only.",
+                                   "组织者：仅限拥有{perm}权限的成员。",
+                                   "組織者：僅限擁有{perm}權限的成員。"),
+    "group.timezone.saved": tr("Sessions use the time zone {zone}.",
+                               "读书会使用时区 {zone}。", "讀書會使用時區 {zone}。"),
+    "group.timezone.digest_wins": tr(
+        "While the paper of the day is set up, its time zone ({zone}) is used instead.",
+        "设置了每日论文时，将改用其时区（{zone}）。",
+        "設定了每日論文時，將改用其時區（{zone}）。"),
+    "group.reminders.saved": tr("Reminders go out {before} before each session.",
+                                "每次读书会前 {before} 发送提醒。",
+                                "每次讀書會前 {before} 發送提醒。"),
+}
