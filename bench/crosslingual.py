@@ -35,7 +35,6 @@ from pathlib import Path
 from opencc import OpenCC
 
 from bench.catalog_queries import known_queries, real_papers, synthetic_queries
-from bench.realworld import ARXIV_SAMPLE
 from bench.report import fmt_ms, p99, progress, publish
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
@@ -44,6 +43,7 @@ from bot.settings import bundled_catalog
 from domain.paper import Paper
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
+from tools.realworld import ARXIV_SAMPLE
 from tools.synthetic_catalog import write_listing
 
 TAG = "crosslingual"

@@ -32,12 +32,12 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.svm import LinearSVC
 
-from bench.realworld import ARXIV_SAMPLE
 from bench.report import p99 as report_p99
 from bench.report import progress, publish
 from bot.features.recommend import features, model
 from bot.features.recommend.profile import Profile, seed_profile
 from domain.paper import Links, Paper
+from tools.realworld import ARXIV_SAMPLE
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ARXIV_SAMPLE

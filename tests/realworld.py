@@ -1,37 +1,20 @@
 """Where the real files nobody on this project wrote live (`shared/realworld/`, see its
 SOURCES.md), for tests that read them by path; a test skips when the folder is absent.
 
-`PAPERCLUB_REALWORLD` names the folder (`.ci/run` sets it); otherwise it is looked for beside
-the repository (`../shared/realworld`) and, for a git worktree under a folder of worktrees, one
-level further up."""
+`tools.realworld` finds the folder (`PAPERCLUB_REALWORLD`, else beside the repository)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tools.realworld import ARXIV_SAMPLE, realworld
 
-
-def _located() -> Path:
-    named = os.environ.get("PAPERCLUB_REALWORLD")
-    if named:
-        return Path(named)
-    candidates = [REPO / ".." / "shared" / "realworld", REPO / ".." / ".." / "shared" / "realworld"]
-    return next((c for c in candidates if c.exists()), candidates[0])
-
-
-REALWORLD = _located()
+REALWORLD = realworld()
 BIBTEX = REALWORLD / "bibtex"
 ARXIV_ATOM = REALWORLD / "arxiv_atom"
-ARXIV_METADATA = REALWORLD / "arxiv-metadata" / "arxiv-sample.jsonl"
-
-
-def realworld(*parts: str) -> Path:
-    """A path under `shared/realworld/`."""
-    return REALWORLD.joinpath(*parts)
+ARXIV_METADATA = ARXIV_SAMPLE
 
 
 def real(path: Path) -> Path:

@@ -17,7 +17,7 @@ from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.sqlite.database import Database
-from tests.realworld import realworld
+from tools.realworld import realworld
 from tools.synthetic_catalog import write_listing
 from tools.throwaway_postgres import PostgresServer
 

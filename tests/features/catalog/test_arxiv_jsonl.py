@@ -16,7 +16,7 @@ from bot.features.papers.query import parse_query
 from domain.catalog import AddStatus
 from domain.paper import Paper
 from tests.backends import Backend
-from tests.realworld import realworld
+from tools.realworld import realworld
 
 SAMPLE = realworld("arxiv-metadata", "arxiv-sample.jsonl")
 needs_sample = pytest.mark.skipif(not SAMPLE.exists(),

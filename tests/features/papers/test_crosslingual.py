@@ -20,7 +20,7 @@ from domain.paper import Paper
 from domain.text import has_cjk
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from tests.realworld import realworld
+from tools.realworld import realworld
 
 SAMPLE = realworld("arxiv-metadata", "arxiv-sample.jsonl")
 PAPERS_FROM_SAMPLE = 2500

@@ -1,6 +1,6 @@
-"""Where the benches find `shared/realworld/` (the real inputs nobody here wrote):
-`PAPERCLUB_REALWORLD` when set (`.ci/run` sets it), else beside the repository, else one level
-further up (a git worktree under a folder of worktrees)."""
+"""Where `shared/realworld/` is (the real inputs nobody here wrote), for the tests and the
+benches alike: `PAPERCLUB_REALWORLD` when set (`.ci/run` sets it), else beside the repository,
+else one level further up (a git worktree under a folder of worktrees)."""
 
 from __future__ import annotations
 
