@@ -113,8 +113,12 @@ class Glossary:
         self._longest_zh = max(map(len, self._zh), default=0)
         self._longest_en = max(map(len, self._en), default=0)
 
+    def terms(self) -> list[Term]:
+        """Every term once, in the glossary's order."""
+        return list({id(t): t for terms in self._en.values() for t in terms}.values())
+
     def __len__(self) -> int:
-        return len({id(t) for terms in self._en.values() for t in terms})
+        return len(self.terms())
 
     def pieces(self, words: tuple[str, ...]) -> list[_Piece]:
         """The words cut into glossary terms, longest first, and the words between them."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +28,7 @@ from discord_standin import (
     StandIn,
     User,
 )
+from domain.crosslingual import default_glossary
 from domain.paper import Paper
 from domain.text import to_traditional
 from tests.clocks import FakeClock
@@ -102,12 +102,9 @@ def _catalog_data(papers: list[Paper], lang: Lang) -> list[str]:
 
 def _glossary_english() -> list[str]:
     """The glossary's English terms: "matched 岭回归 → ridge regression" names the catalog's
-    own words, read in the other language (the bundled glossary, domain/data)."""
-    path = Path(__file__).resolve().parents[2] / "domain" / "data" / "glossary_zh_en.tsv"
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.startswith("#")]
-    forms = {form.strip() for line in lines for form in line.split("\t")[1].split("|")}
-    return sorted(forms - {""}, key=len, reverse=True)
+    own words, read in the other language."""
+    forms = {form for term in default_glossary().terms() for form in term.en_text}
+    return sorted(forms, key=len, reverse=True)
 
 
 def _leftover(text: str, data: Iterable[str]) -> str:
