@@ -423,3 +423,7 @@ FOLLOWERS_QUEUED = (
     "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
 )
 """Both backends' statements for the ledger's "followers queued" flag."""
+
+
+VOTE_STYLE = ("ALTER TABLE votes ADD COLUMN style TEXT NOT NULL DEFAULT 'buttons'",)
+"""Both backends' statement for a vote's style (`buttons` or `poll`)."""

@@ -36,6 +36,7 @@ from storage.schema import (
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
+    VOTE_STYLE,
     VOTES,
     correction_tables,
     feed_tables,
@@ -148,11 +149,13 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
+              "(whose message is the vote's message)", VOTE_STYLE),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19}
+                                9: 17, 10: 18, 11: 19, 13: 21}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -35,6 +35,7 @@ from storage.schema import (
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
+    VOTE_STYLE,
     VOTES,
     correction_tables,
     feed_tables,
@@ -210,6 +211,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
+              "message is the vote's message)", VOTE_STYLE),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
