@@ -136,3 +136,24 @@ async def test_the_live_tally_coalesces_clicks_and_ends_on_the_true_counts(
     final = standin.message(message.id)
     assert _labels(final) == ["1 · 1", "2 · 1", "3 · 1"]
     assert all(c.get("disabled") for c in final.walk_components() if c.get("type") == 2)
+
+
+async def test_closing_a_poll_early_ends_it_and_announces_its_counts(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    standin.set_clock(clock)
+    await _queue(standin, guild, people, bundled_papers[:3])
+    start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
+                                guild=guild, user=people.bob)
+    await start.response()
+    posted = start.message
+    assert posted is not None and posted.poll is not None
+    await standin.poll_vote(posted, people.carol, 3)
+    closing = await standin.slash("vote close", guild=guild, user=people.bob)
+    await closing.response()
+    assert "Closed" in (await closing.followup()).content
+    assert posted.poll.finalized
+    (announcement,) = _announcements(standin, guild)
+    assert f"chose **{bundled_papers[2].title_en[:30]}" in announcement.content
+    assert len([m for m in standin.messages(guild.channel("general")) if m.type == 46]) == 1
+    assert standin.requests("POST", f"/channels/{posted.channel_id}/polls/{posted.id}/expire")
