@@ -35,6 +35,8 @@ class Unfit(StrEnum):
     TOO_MANY = "too_many"
     AMBIGUOUS = "ambiguous"
     DURATION = "duration"
+    PERMISSION = "permission"
+    """paperclub may not send polls in the channel (Send Polls)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.client.bot import PaperclubBot
 from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
-from discord_standin import Guild, Message, StandIn, User
+from discord_standin import Guild, Message, Overwrite, Permission, StandIn, User
 from domain.paper import Paper
 from tests.clocks import FakeClock
 from tests.e2e.group_steps import suggest
@@ -157,3 +157,19 @@ async def test_closing_a_poll_early_ends_it_and_announces_its_counts(
     assert f"chose **{bundled_papers[2].title_en[:30]}" in announcement.content
     assert len([m for m in standin.messages(guild.channel("general")) if m.type == 46]) == 1
     assert standin.requests("POST", f"/channels/{posted.channel_id}/polls/{posted.id}/expire")
+
+
+async def test_without_send_polls_the_vote_uses_buttons_and_says_why(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    general = guild.channel("general")
+    general.overwrites.append(Overwrite.for_member(standin.bot_user,
+                                                  deny=int(Permission.SEND_POLLS)))
+    await _queue(standin, guild, people, bundled_papers[:3])
+    start = await standin.slash("vote start", {"style": "poll"}, guild=guild, user=people.bob,
+                                locale="zh-TW")
+    await start.response()
+    why = await start.followup()
+    assert why.ephemeral and "無權在此頻道發起投票" in why.content
+    assert start.message is not None and start.message.poll is None
+    assert len(_buttons(start.message)) == 3

@@ -38,7 +38,8 @@ STYLE_CHOICES = [app_commands.Choice(name="Buttons", value=VoteStyle.BUTTONS.val
                  app_commands.Choice(name="Discord poll", value=VoteStyle.POLL.value)]
 FALLBACK_KEYS = {Unfit.TOO_MANY: "vote.fallback.too_many",
                  Unfit.AMBIGUOUS: "vote.fallback.ambiguous",
-                 Unfit.DURATION: "vote.fallback.duration"}
+                 Unfit.DURATION: "vote.fallback.duration",
+                 Unfit.PERMISSION: "vote.fallback.permission"}
 CLOSE_KEYS = {CloseStatus.ANNOUNCED: "vote.closed_now", CloseStatus.ALREADY: "vote.closing",
               CloseStatus.PENDING: "vote.closing", CloseStatus.FAILED: "vote.failed"}
 
@@ -69,9 +70,12 @@ class VotesCog(commands.Cog):
         planned: list[PollPlan | Unfit] = []
 
         def planner(options: Sequence[tuple[str, Paper | None]]) -> PollPlan | Unfit:
-            planned.append(plan_poll(t(lang, "vote.title"),
-                                     [title(paper, lang, pid) for pid, paper in options],
-                                     timedelta(hours=hours)))
+            if not interaction.app_permissions.send_polls:
+                planned.append(Unfit.PERMISSION)
+            else:
+                planned.append(plan_poll(t(lang, "vote.title"),
+                                         [title(paper, lang, pid) for pid, paper in options],
+                                         timedelta(hours=hours)))
             return planned[-1]
 
         vote, papers = await self.services.votes.start(

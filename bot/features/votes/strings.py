@@ -90,6 +90,11 @@ STRINGS: dict[str, Texts] = {
         "A Discord poll lasts 1 to 768 hours: this vote uses buttons instead.",
         "Discord 投票时长为 1 到 768 小时：改用按钮投票。",
         "Discord 投票時長為 1 到 768 小時：改用按鈕投票。"),
+    "vote.fallback.permission": tr(
+        "paperclub may not send polls in this channel (the Send Polls permission): this vote "
+        "uses buttons instead.",
+        "paperclub 无权在此频道发起投票（需要“发起投票”权限）：改用按钮投票。",
+        "paperclub 無權在此頻道發起投票（需要「發起投票」權限）：改用按鈕投票。"),
     "count.hours.one": tr("{n} hour", "{n} 小时", "{n} 小時"),
     "count.hours.other": tr("{n} hours", "{n} 小时", "{n} 小時"),
     "vote.results": tr("Results", "结果", "結果"),

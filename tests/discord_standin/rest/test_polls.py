@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from discord_standin import Guild, StandIn, check_message
+from discord_standin import Guild, Overwrite, Permission, StandIn, check_message
 from tests.discord_standin.testbot import TestBot
 from tests.group import People
 
@@ -157,3 +157,12 @@ async def _until(check: Any, timeout: float = 5.0) -> None:
     async with asyncio.timeout(timeout):
         while not check():
             await asyncio.sleep(0.01)
+
+
+async def test_a_poll_needs_send_polls(standin: StandIn, bot: TestBot, guild: Guild) -> None:
+    general = guild.channel("general")
+    general.overwrites.append(Overwrite.for_member(standin.bot_user,
+                                                   deny=int(Permission.SEND_POLLS)))
+    with pytest.raises(discord.Forbidden) as caught:
+        await _post(bot, general.id, _poll(["a", "b"]))
+    assert caught.value.code == 50013 and standin.messages(general) == []
