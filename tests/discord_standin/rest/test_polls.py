@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from discord_standin import Guild, Overwrite, Permission, StandIn, check_message
+from discord_standin import Guild, Overwrite, Permission, StandIn, check_message, render_message
 from tests.discord_standin.testbot import TestBot
 from tests.group import People
 
@@ -118,6 +118,8 @@ async def test_members_vote_and_the_poll_ends_at_its_expiry_finalised(
     ended = await channel.fetch_message(sent.id)  # the request itself finds the poll over
     assert ended.poll is not None and ended.poll.is_finalized()
     assert [a.vote_count for a in ended.poll.answers] == [0, 3, 0]
+    shown = render_message(standin.message(sent.id))
+    assert "📊 Which paper? (final)" in shown and "  2. Distillation — 3" in shown
     with pytest.raises(ValueError, match="ended"):
         await standin.poll_vote(message, people.bob, 1)
     (result,) = [m for m in standin.messages(general) if m.type == 46]
