@@ -76,7 +76,8 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
         (ErasedKind.FEEDS, stores.FEEDS.open(db)),
         (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db)),
-        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db))])
+        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db)),
+        (ErasedKind.SUBSCRIPTIONS, stores.SIMILAR.open(db))])  # papers like their bookmarks
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,

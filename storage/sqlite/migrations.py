@@ -18,6 +18,7 @@ from storage.schema import (
     CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
+    DIGEST_PICK,
     DIGEST_SETTINGS,
     DISCUSSED,
     DM_PAUSES,
@@ -32,6 +33,7 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
+    SIMILAR_SUBSCRIPTIONS,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
@@ -210,6 +212,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(24, "the paper of the day may be the group's recommended paper; members follow "
+              "papers like their bookmarks",
+              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
