@@ -23,6 +23,7 @@ from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.corrections.service import CorrectionService
 from bot.features.digest.poster import DiscordDigestPoster
+from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.digest.store import DigestStore
@@ -214,9 +215,10 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         leases = Leaser(claim_owner or process_owner(),
                         timedelta(seconds=settings.digest.claim_lease_seconds),
                         lease_clock or clock)
-        outbox = OutboxService(
+        outbox, recommend = OutboxService(
             stores.OUTBOX.open(db), subscription_store, papers,
-            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
+            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards), \
+            RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""
@@ -229,7 +231,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=requests_per_second, leases=leases, shards=shards,
-                history=history_store)
+                history=history_store, picker=RecommendedPicker(recommend, papers))
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
@@ -258,8 +260,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
-                            recommend=RecommendService(
-                                papers, stores.RECOMMENDATIONS.open(db), clock),
+                            recommend=recommend,
                             corrections=corrections), sender
 
         async def release() -> None:
