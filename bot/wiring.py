@@ -47,6 +47,7 @@ from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
+from bot.features.subscriptions.similar import SimilarService
 from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.votes.announcer import DiscordVoteAnnouncer
 from bot.features.votes.service import VoteService
@@ -192,10 +193,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
                                view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
-        subscriptions = SubscriptionService(subscription_store, papers, search)
+        recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock)
+        subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
+            stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)
-        sync_record = SyncRecord(stores.STATE.open(db))
-        lookup = PaperLookup(search)
+        sync_record, lookup = SyncRecord(stores.STATE.open(db)), PaperLookup(search)
         vote_store: VoteStore = stores.VOTES.open(db)
         queue_store: QueueStore = stores.QUEUE.open(db)
         queue = QueueService(queue_store, lookup, clock)
@@ -215,10 +217,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         leases = Leaser(claim_owner or process_owner(),
                         timedelta(seconds=settings.digest.claim_lease_seconds),
                         lease_clock or clock)
-        outbox, recommend = OutboxService(
+        outbox = OutboxService(
             stores.OUTBOX.open(db), subscription_store, papers,
-            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards), \
-            RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock)
+            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""

@@ -13,7 +13,7 @@ from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
-from bot.features.digest.notes import pick_note
+from bot.features.digest.notes import PREVIEW_NOTES, pick_note
 from bot.features.digest.plan import parse_local_time, resolve_zone, suggest_zones
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape, paper_message
@@ -197,7 +197,7 @@ class DigestCog(AdminGroupCog, group_name="digest",
             raise UserFacingError(notice + t(lang_of(interaction), "digest.preview.empty"))
         paper, choice, like = noticed.result
         lang = Lang.from_locale(str(interaction.guild_locale))  # as the channel will see it
-        note = pick_note(lang, "digest.preview", choice.recommended, like, choice.position,
+        note = pick_note(lang, PREVIEW_NOTES, choice.recommended, like, choice.position,
                          choice.cycle_size)
         embed, view = paper_message(paper, lang, note=note)
         await respond(interaction, notice or None, embed=embed, view=self.bot.track(view),
