@@ -64,14 +64,17 @@ def freshness(published: date | None, day: date) -> float:
     return float(0.5 ** (age / HALF_LIFE_DAYS))
 
 
+def ranked(candidates: Sequence[tuple[Pick, date | None]], day: date) -> list[Recommendation]:
+    """The candidates by score plus recency prior, best first (ties: the smaller id)."""
+    scored = sorted((-(pick.score + RECENCY_WEIGHT * freshness(published, day)), pick.paper_id,
+                     pick.like) for pick, published in candidates)
+    return [Recommendation(pid, like, round(-total, 6)) for total, pid, like in scored]
+
+
 def best(candidates: Sequence[tuple[Pick, date | None]], day: date) -> Recommendation | None:
-    """The candidate with the highest score plus recency prior (ties: the smaller id)."""
-    if not candidates:
-        return None
-    scored = sorted(((-(pick.score + RECENCY_WEIGHT * freshness(published, day)), pick.paper_id,
-                      pick) for pick, published in candidates))
-    total, _, pick = scored[0]
-    return Recommendation(pick.paper_id, pick.like, round(-total, 6))
+    """The candidate `ranked` puts first, None without candidates."""
+    order = ranked(candidates, day)
+    return order[0] if order else None
 
 
 class RecommendedPicker:
