@@ -62,3 +62,5 @@ async def test_a_new_paper_like_the_bookmarks_is_told_once_and_an_unrelated_one_
     assert "no longer follow papers like your bookmarks" in (await stopped.reply()).content
     after = await standin.slash("subscriptions", guild=guild, user=people.alice)
     assert "Papers like your bookmarks" not in (await after.reply()).content
+    bare = await standin.slash("subscribe", {}, guild=guild, user=people.alice)
+    assert "Name a topic" in (await bare.reply()).content  # kind:topic needs its topic
