@@ -52,6 +52,7 @@ async def test_a_new_paper_like_the_bookmarks_is_told_once_and_an_unrelated_one_
     await bot.background_done()
     (dm,) = _dms(standin, people.alice)
     assert CLOSE_TITLE in dm and "like your bookmarks (" in dm and FAR_TITLE not in dm
+    assert dm.startswith("New papers in **Reading Group** are like your bookmarks and 👍:")
     assert _dms(standin, people.carol) == []  # nothing liked: nothing is close
 
     changed = await standin.slash("subscribe", {"kind": "similar", "threshold": 100},

@@ -53,7 +53,10 @@ def matched(topics: Sequence[str], lang: Lang) -> str:
 def new_papers_message(papers: Sequence[tuple[Paper, Sequence[str]]], guild_name: str,
                        lang: Lang) -> str:
     """One DM per load: at most 10 papers listed, then how many more."""
-    lines = [t(lang, "notify.new_papers", guild=escape(guild_name))]
+    only_similar = all(similar_standing(topic) is not None
+                       for _, topics in papers for topic in topics)
+    lines = [t(lang, "notify.new_papers_similar" if only_similar else "notify.new_papers",
+               guild=escape(guild_name))]
     for paper, topics in papers[:MAX_LISTED]:
         title = titles_in_order(paper, lang.chinese, lang)[0]
         lines.append(f"• **{escape(fit(title, 200))}** — {matched(topics, lang)} "
