@@ -335,6 +335,10 @@ SEVERAL_SERVICE_CALLS = {
                              "it is suggested",
     ("sessions", "done"): "one call on each path: with notes the session is marked done, "
                              "without them the form opens once the member may finish it",
+    ("subscriptions", "subscribe"): "one call on each path: `kind:topic` subscribes to a "
+                                    "topic, `kind:similar` follows papers like the member's",
+    ("subscriptions", "unsubscribe"): "one call on each path: a topic, or papers like the "
+                                      "member's",
     ("corrections", "submit"): "the review message exists only once the proposal is stored: "
                                "`set_review_message` records its id",
 }

@@ -18,6 +18,7 @@ from storage.schema import (
     CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
+    DIGEST_PICK,
     DIGEST_SETTINGS,
     DISCUSSED,
     DM_PAUSES,
@@ -32,6 +33,7 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
+    SIMILAR_SUBSCRIPTIONS,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
@@ -213,6 +215,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               correction_tables(SQLITE)),
     Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
               "message is the vote's message)", VOTE_STYLE),
+    Migration(24, "the paper of the day may be the group's recommended paper; members follow "
+              "papers like their bookmarks",
+              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
