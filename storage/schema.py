@@ -339,6 +339,31 @@ CORRECTION_REVIEW = Table("correction_review", (
 """Where each server's proposals are reviewed, and by which role besides Manage Server."""
 
 
+CORRECTION_NOTICES = Table("correction_notices", (
+    "correction_id {big} PRIMARY KEY REFERENCES corrections (id) ON DELETE CASCADE",
+    "guild_id {big} NOT NULL",
+    "old_source TEXT NOT NULL",
+    "new_source TEXT NOT NULL",
+    "token TEXT NOT NULL",
+    "status TEXT NOT NULL CHECK (status IN ('pending', 'posted'))",
+    "attempts INTEGER NOT NULL DEFAULT 0",
+    "owner TEXT",
+    "lease_until TEXT",
+    "channel_id {big}",
+    "message_id {big}",
+    "created_at TEXT NOT NULL",
+), indexes=(
+    "CREATE INDEX correction_notices_open ON correction_notices (status, lease_until)",
+))
+"""Notices that a source changed a corrected field: queued once, leased, posted, decided."""
+
+
+def correction_notice_tables(dialect: Dialect) -> tuple[str, ...]:
+    """The source-change notices, and the flag of corrections applied from a file."""
+    return (*CORRECTION_NOTICES.create(dialect),
+            "ALTER TABLE corrections ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
+
+
 def correction_tables(dialect: Dialect) -> tuple[str, ...]:
     """The corrections tables and their indexes in one backend's types."""
     return (*CORRECTIONS.create(dialect), *CORRECTION_EVENTS.create(dialect),

@@ -37,6 +37,7 @@ from storage.schema import (
     VOTE_BALLOTS,
     VOTE_OPTIONS,
     VOTES,
+    correction_notice_tables,
     correction_tables,
     feed_tables,
 )
@@ -148,11 +149,14 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(15, "SQLite 23: corrections: the curators' notices that a source changed a "
+              "corrected field, and corrections applied from a file",
+              correction_notice_tables(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19}
+                                9: 17, 10: 18, 11: 19, 15: 23}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

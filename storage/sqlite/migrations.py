@@ -36,6 +36,7 @@ from storage.schema import (
     VOTE_BALLOTS,
     VOTE_OPTIONS,
     VOTES,
+    correction_notice_tables,
     correction_tables,
     feed_tables,
 )
@@ -210,6 +211,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(23, "corrections: the curators' notices that a source changed a corrected field, "
+              "and corrections applied from a file", correction_notice_tables(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -17,6 +17,7 @@ from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.corrections.service import Draft, Submitted
+from bot.features.corrections.source_ui import SourceButton
 from bot.features.corrections.ui import (
     ACTION_KEYS,
     ProposalModal,
@@ -193,4 +194,5 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: the cog and its persistent review buttons."""
     host = host_of(bot)
     await bot.add_cog(CorrectionsCog(host, host.services))
-    bot.add_dynamic_items(ReviewButton)  # review buttons keep working after a restart
+    # review and source-change buttons keep working after a restart
+    bot.add_dynamic_items(ReviewButton, SourceButton)

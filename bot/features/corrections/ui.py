@@ -52,7 +52,8 @@ FIELD_KEYS = {
 ACTION_KEYS = {
     Action.PROPOSED: "corrections.action.proposed", Action.APPROVED: "corrections.action.approved",
     Action.REJECTED: "corrections.action.rejected", Action.REVERTED: "corrections.action.reverted",
-    Action.SUPERSEDED: "corrections.action.superseded"}
+    Action.SUPERSEDED: "corrections.action.superseded", Action.KEPT: "corrections.action.kept",
+    Action.DROPPED: "corrections.action.dropped", Action.IMPORTED: "corrections.action.imported"}
 
 
 def field_name(target: Target, lang: Lang) -> str:
@@ -75,7 +76,7 @@ def review_embed(proposal: Proposal, paper_title: str, lang: Lang) -> discord.Em
     embed.add_field(name=t(lang, "corrections.review.field"),
                     value=field_name(proposal.target, lang), inline=True)
     embed.add_field(name=t(lang, "corrections.review.by"),
-                    value=who(proposal.proposed_by, lang), inline=True)
+                    value=proposer(proposal, lang), inline=True)
     embed.add_field(name=t(lang, "corrections.review.status"),
                     value=status_text(proposal, lang), inline=True)
     if proposal.reason:
@@ -85,11 +86,19 @@ def review_embed(proposal: Proposal, paper_title: str, lang: Lang) -> discord.Em
     return embed
 
 
+def proposer(proposal: Proposal, lang: Lang) -> str:
+    """Who proposed it: a member (never pinged), "a former member", or "import"."""
+    return t(lang, "corrections.by_import") if proposal.imported else who(
+        proposal.proposed_by, lang)
+
+
 def status_text(proposal: Proposal, lang: Lang) -> str:
     """`Approved by @x`, `Pending`."""
     text = t(lang, STATUS_KEYS[proposal.status])
     if proposal.status is not Status.PENDING:
-        text += " · " + who(proposal.decided_by, lang)
+        decider = proposer(proposal, lang) if proposal.imported else who(proposal.decided_by,
+                                                                         lang)
+        text += " · " + decider
     return text
 
 
