@@ -16,7 +16,13 @@ from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.features.corrections.rules import diff_text
 from bot.features.corrections.source_watch import NoticePost
-from bot.features.corrections.ui import code_block, curators_only, field_name, is_curator
+from bot.features.corrections.ui import (
+    code_block,
+    curators_only,
+    field_name,
+    is_curator,
+    show_decision,
+)
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape
@@ -96,8 +102,7 @@ class SourceButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         outcome = t(shown, "corrections.source.kept" if self.keep else
                     "corrections.source.dropped", who=who(interaction.user.id, shown))
         embed = notice_embed(NoticePost(notice, decided, paper), shown, outcome)
-        await interaction.response.edit_message(
-            embed=embed, view=notice_view(decided.id, shown, done=True))
+        await show_decision(interaction, embed, notice_view(decided.id, shown, done=True))
 
 
 class DiscordNoticePoster:

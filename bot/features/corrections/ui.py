@@ -155,8 +155,24 @@ async def decide(interaction: discord.Interaction, proposal_id: int, approve: bo
     shown = server_lang(interaction)
     paper = await services.search.paper(decided.target.paper_id)
     embed = review_embed(decided, title(paper, shown, decided.target.paper_id), shown)
-    await interaction.response.edit_message(embed=embed, view=review_view(decided))
-    await tell_proposer(interaction, services, decided)
+    try:
+        await show_decision(interaction, embed, review_view(decided))
+    finally:  # the decision is made: its proposer is told whatever became of the answer
+        await tell_proposer(interaction, services, decided)
+
+
+async def show_decision(interaction: discord.Interaction, embed: discord.Embed,
+                        view: discord.ui.View) -> None:
+    """The clicked message shows the decision: through the click's answer, or, when another
+    process answered the click first (both sessions of a shard get it during a rolling
+    restart), by editing the message itself."""
+    try:
+        await interaction.response.edit_message(embed=embed, view=view)
+    except discord.HTTPException as exc:
+        if interaction.message is None:
+            raise
+        log.info("the click was answered elsewhere (%s): editing the message", exc.code)
+        await interaction.message.edit(embed=embed, view=view)
 
 
 async def tell_proposer(interaction: discord.Interaction, services: Services,
