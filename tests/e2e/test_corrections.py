@@ -180,3 +180,8 @@ async def test_forget_me_leaves_the_correction_by_a_former_member(
     card = json.dumps((await shown.response()).embeds)
     assert "a former member" in card and str(people.alice.id) not in card
     assert FIXED in await _card_text(standin, guild, paper, people)
+    history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
+                                  user=people.bob)
+    lines = ((await history.reply()).content or "").splitlines()
+    assert lines[0].startswith("#") and "proposed by a former member" in lines[0]
+    assert str(people.alice.id) not in "".join(lines) and f"<@{people.bob.id}>" in lines[1]
