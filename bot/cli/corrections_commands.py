@@ -33,12 +33,14 @@ async def _export(settings: Settings, server: int, output: Path | None) -> int:
     async with opened_corrections(settings, read_only=True) as transfer:
         records = await transfer.export(server)
     text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
+    # a lone surrogate (never stored by paperclub itself) stays a valid JSON escape
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
         try:
-            output.write_text(text, encoding="utf-8")
+            output.write_bytes(data)
         except OSError as exc:
             raise Fail(f"cannot write {output}: {exc.strerror or exc}") from None
     err.print(f"exported {len(records)} approved correction{'s' * (len(records) != 1)} of "
