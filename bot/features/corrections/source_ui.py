@@ -42,8 +42,10 @@ def notice_embed(post: NoticePost, lang: Lang, outcome: str = "") -> discord.Emb
     heading = t(lang, "corrections.source.title", id=correction.id,
                 title=title(post.paper, lang, correction.target.paper_id))
     intro = outcome or t(lang, "corrections.source.intro")
-    diff = code_block(fit(diff_text(notice.old_source, notice.new_source),
-                          DESCRIPTION_LIMIT - len(intro) - 20))
+    room = DESCRIPTION_LIMIT - len(intro) - 20
+    side = room // 3  # both values show however long (and the line of changed words)
+    diff = code_block(fit(diff_text(fit(notice.old_source, side), fit(notice.new_source, side)),
+                          room))
     embed = discord.Embed(title=fit(heading, 256), description=f"{intro}\n{diff}",
                           colour=CARD_COLOUR)
     embed.add_field(name=t(lang, "corrections.review.field"),

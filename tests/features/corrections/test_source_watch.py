@@ -13,11 +13,13 @@ import pytest
 
 from bot.features.catalog.loader import load_catalog
 from bot.features.corrections.service import CorrectionService
+from bot.features.corrections.source_ui import notice_embed
 from bot.features.corrections.source_watch import RETRY_AFTER, NoticePost, SourceWatch
 from bot.features.digest.delivery import DeliveryFailed
+from bot.shared.lang import Lang
 from bot.shared.leases import Leaser
 from domain.catalog import LoadSource
-from domain.corrections import Field, ReviewSettings, Status, Target
+from domain.corrections import Field, Proposal, ReviewSettings, SourceNotice, Status, Target
 from domain.reasons import Reason, ReasonCode
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.sqlite import SqliteCorrectionStore
@@ -154,3 +156,15 @@ async def test_a_refused_notice_waits_then_decisions_apply_once(
     assert dropped is not None and dropped.status is Status.REVERTED
     await _upstream_changes(store, paper_id, "第三次")
     assert await watch.tick() == 0  # dropped: nothing is corrected any more
+
+
+def test_a_notice_of_long_values_shows_both_within_discords_limits() -> None:
+    old, new = "旧" * 3000, "新" * 3000
+    correction = Proposal(7, GUILD, Target("p1", Field.SUMMARY_ZH), old, "改" * 3000, "",
+                          MEMBER, datetime(2026, 12, 1, tzinfo=UTC), Status.APPROVED,
+                          source_value=old)
+    notice = SourceNotice(7, GUILD, old, new, "t0k3n", datetime(2026, 12, 1, tzinfo=UTC))
+    embed = notice_embed(NoticePost(notice, correction, None), Lang.ZH_HANS)
+    description = embed.description or ""
+    assert "- 旧" in description and "+ 新" in description and len(description) <= 4096
+    assert len(embed) <= 6000 and (embed.footer.text or "").endswith("corrsrc:7:t0k3n")
