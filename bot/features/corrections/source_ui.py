@@ -41,7 +41,8 @@ def notice_embed(post: NoticePost, lang: Lang, outcome: str = "") -> discord.Emb
     correction, notice = post.correction, post.notice
     heading = t(lang, "corrections.source.title", id=correction.id,
                 title=title(post.paper, lang, correction.target.paper_id))
-    intro = outcome or t(lang, "corrections.source.intro")
+    intro = (outcome or t(lang, "corrections.source.intro")) + "\n" + t(
+        lang, "corrections.source.change")
     room = DESCRIPTION_LIMIT - len(intro) - 20
     side = room // 3  # both values show however long (and the line of changed words)
     diff = code_block(fit(diff_text(fit(notice.old_source, side), fit(notice.new_source, side)),

@@ -16,6 +16,8 @@ import pytest
 
 from bot.features.corrections.service import CorrectionService
 from bot.features.corrections.transfer import CorrectionTransfer
+from bot.features.corrections.ui import review_embed
+from bot.shared.lang import Lang
 from bot.shared.messages import Refusal
 from domain.corrections import Action, Field, Status, Target
 from storage.corrections.sqlite import SqliteCorrectionStore
@@ -82,6 +84,9 @@ async def test_export_then_import_round_trips_into_another_server(
             await service.overlay_one(SOURCE_GUILD, paper))
     imported = await service.proposals(TARGET_GUILD, Status.APPROVED)
     assert all(p.imported and p.proposed_by is None for p in imported)
+    card = review_embed(imported[0], "x", Lang.EN).to_dict()
+    by = {f["name"]: f["value"] for f in card.get("fields", [])}
+    assert by["Proposed by"] == "import" and by["Status"].endswith("· import")
     history = await service.history(TARGET_GUILD, first)
     assert [(e.action, e.actor_id, e.note) for e in history] == [(Action.IMPORTED, None, "机翻")]
     again = _paperclub("corrections", "import", "--server", str(TARGET_GUILD), str(exported),
