@@ -12,7 +12,7 @@ import discord
 from bot.client.answers import title, who
 from bot.client.cog_host import host_of
 from bot.client.own_posts import delivery_failure, find_own_post
-from bot.client.respond import respond
+from bot.client.respond import respond, safe_send
 from bot.client.tree import lang_of
 from bot.features.corrections.rules import diff_text
 from bot.features.corrections.source_watch import NoticePost
@@ -96,9 +96,9 @@ class SourceButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         notice = await services.correction_sources.notice(self.correction_id)
         decided = await services.correction_sources.decide(
             guild_id, self.correction_id, keep=self.keep, by=interaction.user.id)
-        if decided is None or notice is None:
-            await respond(interaction, t(lang, "corrections.already_decided",
-                                         id=self.correction_id), ephemeral=True)
+        if decided is None or notice is None:  # another process may have answered the click
+            await safe_send(interaction, t(lang, "corrections.already_decided",
+                                           id=self.correction_id))
             return
         shown = guild_lang(interaction.client, guild_id)
         paper = await services.search.paper(decided.target.paper_id)

@@ -148,9 +148,8 @@ async def decide(interaction: discord.Interaction, proposal_id: int, approve: bo
     except Refusal as exc:
         await respond(interaction, exc.text(lang), ephemeral=True)
         return
-    if decided is None:
-        await respond(interaction, t(lang, "corrections.already_decided", id=proposal_id),
-                      ephemeral=True)
+    if decided is None:  # safe_send: another process may have answered this very click
+        await safe_send(interaction, t(lang, "corrections.already_decided", id=proposal_id))
         return
     shown = server_lang(interaction)
     paper = await services.search.paper(decided.target.paper_id)
