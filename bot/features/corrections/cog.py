@@ -131,8 +131,9 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                                                              correction)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        await respond(interaction, embed=review_embed(found, found.target.paper_id, lang),
-                      ephemeral=True)
+        owed = await self._owed(interaction)
+        await respond(interaction, "\n".join(owed)[:2000] or None,
+                      embed=review_embed(found, found.target.paper_id, lang), ephemeral=True)
 
     @app_commands.command(name="history", description="Every change to a paper's corrections")
     @app_commands.describe(paper="A title, author or topic; pick one from the list")
@@ -141,14 +142,23 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
         """Who did what, when and why, oldest first."""
         lang = lang_of(interaction)
         events = await self.services.corrections.history(interaction.guild_id or 0, paper)
+        owed = await self._owed(interaction)
         if not events:
-            await respond(interaction, t(lang, "corrections.no_history"), ephemeral=True)
+            await respond(interaction, "\n".join([*owed, t(lang, "corrections.no_history")]),
+                          ephemeral=True)
             return
-        lines = [fit(t(lang, ACTION_KEYS[e.action], id=e.proposal_id,
+        lines = owed + [fit(t(lang, ACTION_KEYS[e.action], id=e.proposal_id,
                        who=who(e.actor_id, lang), when=f"<t:{int(e.at.timestamp())}:f>")
                      + (f" — {escape(e.note)}" if e.note else ""), LINE_LIMIT)
                  for e in events]
         await respond(interaction, "\n".join(lines)[:2000], ephemeral=True)
+
+    async def _owed(self, interaction: discord.Interaction) -> list[str]:
+        """The outcomes owed to the member (their DMs were closed), one line each."""
+        owed = await self.services.corrections.owed_outcomes(interaction.guild_id or 0,
+                                                             interaction.user.id)
+        guild = escape(interaction.guild.name) if interaction.guild else ""
+        return [outcome_text(p, lang_of(interaction), guild) for p in owed]
 
     @history.autocomplete("paper")
     async def history_autocomplete(self, interaction: discord.Interaction,
