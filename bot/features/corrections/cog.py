@@ -33,7 +33,7 @@ from bot.features.corrections.ui import (
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape
 from bot.shared.messages import Refusal, t
-from domain.corrections import Field, Status, Target
+from domain.corrections import Field, Proposal, Status, Target
 
 log = logging.getLogger(__name__)
 
@@ -127,12 +127,11 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
         """The review card of one correction."""
         lang = lang_of(interaction)
         try:
-            found = await self.services.corrections.proposal(interaction.guild_id or 0,
-                                                             correction)
+            found, owed = await self.services.corrections.shown(
+                interaction.guild_id or 0, correction, interaction.user.id)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        owed = await self._owed(interaction)
-        await respond(interaction, "\n".join(owed)[:2000] or None,
+        await respond(interaction, "\n".join(_owed(interaction, owed))[:2000] or None,
                       embed=review_embed(found, found.target.paper_id, lang), ephemeral=True)
 
     @app_commands.command(name="history", description="Every change to a paper's corrections")
@@ -141,8 +140,9 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                       paper: app_commands.Range[str, 1, 300]) -> None:
         """Who did what, when and why, oldest first."""
         lang = lang_of(interaction)
-        events = await self.services.corrections.history(interaction.guild_id or 0, paper)
-        owed = await self._owed(interaction)
+        events, untold = await self.services.corrections.traced(
+            interaction.guild_id or 0, paper, interaction.user.id)
+        owed = _owed(interaction, untold)
         if not events:
             await respond(interaction, "\n".join([*owed, t(lang, "corrections.no_history")]),
                           ephemeral=True)
@@ -152,13 +152,6 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                      + (f" — {escape(e.note)}" if e.note else ""), LINE_LIMIT)
                  for e in events]
         await respond(interaction, "\n".join(lines)[:2000], ephemeral=True)
-
-    async def _owed(self, interaction: discord.Interaction) -> list[str]:
-        """The outcomes owed to the member (their DMs were closed), one line each."""
-        owed = await self.services.corrections.owed_outcomes(interaction.guild_id or 0,
-                                                             interaction.user.id)
-        guild = escape(interaction.guild.name) if interaction.guild else ""
-        return [outcome_text(p, lang_of(interaction), guild) for p in owed]
 
     @history.autocomplete("paper")
     async def history_autocomplete(self, interaction: discord.Interaction,
@@ -179,6 +172,12 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
             interaction.guild_id or 0, correction, by=interaction.user.id, note=reason)
         key = "corrections.reverted" if reverted else "corrections.not_approved"
         await respond(interaction, t(lang, key, id=correction), ephemeral=True)
+
+
+def _owed(interaction: discord.Interaction, owed: list[Proposal]) -> list[str]:
+    """The outcomes owed to the member (their DMs were closed), one line each."""
+    guild = escape(interaction.guild.name) if interaction.guild else ""
+    return [outcome_text(p, lang_of(interaction), guild) for p in owed]
 
 
 async def _post_review(interaction: discord.Interaction,

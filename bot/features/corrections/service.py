@@ -142,6 +142,18 @@ class CorrectionService:
         untold = await self.owed_outcomes(guild_id, user_id)
         return Listing(await self.proposals(guild_id, status, limit), untold)
 
+    async def shown(self, guild_id: int, proposal_id: int,
+                    user_id: int) -> tuple[Proposal, list[Proposal]]:
+        """`/corrections show`: the proposal, and the outcomes owed to the asker."""
+        return (await self.proposal(guild_id, proposal_id),
+                await self.owed_outcomes(guild_id, user_id))
+
+    async def traced(self, guild_id: int, paper_id: str,
+                     user_id: int) -> tuple[list[Event], list[Proposal]]:
+        """`/corrections history`: the paper's events, and the outcomes owed to the asker."""
+        return (await self.history(guild_id, paper_id),
+                await self.owed_outcomes(guild_id, user_id))
+
     async def owed_outcomes(self, guild_id: int, user_id: int) -> list[Proposal]:
         """The outcomes of the member's proposals they could not be told by DM, each given
         once (shown with whichever `/corrections` command they use next)."""
