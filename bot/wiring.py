@@ -4,7 +4,7 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, timedelta
 from typing import Any
@@ -22,6 +22,9 @@ from bot.features.adding.service import AddingService
 from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.corrections.service import CorrectionService
+from bot.features.corrections.source_ui import DiscordNoticePoster
+from bot.features.corrections.source_watch import SourceWatch
+from bot.features.corrections.transfer import CorrectionTransfer
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.scheduler import DigestScheduler
@@ -156,6 +159,19 @@ async def opened_calendar(settings: Settings, *,
         await db.close()
 
 
+@asynccontextmanager
+async def opened_corrections(settings: Settings, *, read_only: bool = False,
+                             clock: Clock = utc_now) -> AsyncIterator[CorrectionTransfer]:
+    """Corrections to and from files on the configured database, without Discord
+    (`paperclub corrections`); `read_only` (an export) never creates or migrates it."""
+    db = await open_configured(settings.database, existing=read_only)
+    try:
+        papers, store = stores.PAPERS.open(db), stores.CORRECTIONS.open(db)
+        yield CorrectionTransfer(store, CorrectionService(store, papers, clock), papers, clock)
+    finally:
+        await db.close()
+
+
 def calendar_service(db: AnyDatabase, settings: Settings, *,
                      clock: Clock = utc_now) -> CalendarService:
     """The calendar feed's service on one open database (links under `[web] base_url`)."""
@@ -189,7 +205,10 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         papers: PaperStore = stores.PAPERS.open(db)
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
-        corrections = CorrectionService(stores.CORRECTIONS.open(db), papers, clock)
+        leases = Leaser(claim_owner or process_owner(),
+                        timedelta(seconds=settings.digest.claim_lease_seconds),
+                        lease_clock or clock)
+        corrections, sources = _corrections(db, papers, leases, clock)
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
                                view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
@@ -214,9 +233,6 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         pacing = dm_interval if dm_interval is not None else (
             1 / (settings.subscriptions.dm_per_second * share))
 
-        leases = Leaser(claim_owner or process_owner(),
-                        timedelta(seconds=settings.digest.claim_lease_seconds),
-                        lease_clock or clock)
         outbox = OutboxService(
             stores.OUTBOX.open(db), subscription_store, papers,
             lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
@@ -225,8 +241,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             """The Discord side needs the client: the bot calls this with itself, once."""
             sender = OutboxSender(client, outbox, interval=pacing)
             notifier = Notifier(subscriptions, outbox, sender)
-            # after a load or add: subscribers hear of new papers, the typo vocabulary is rebuilt
-            catalog.announcer, catalog.on_change = notifier, search.prepare
+            # after a load or add: subscribers hear of new papers, and `after_change` runs
+            catalog.announcer, catalog.on_change, sources.poster = (
+                notifier, _after_change(search, sources, background), DiscordNoticePoster(client))
             digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
@@ -263,7 +280,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
                             recommend=recommend,
-                            corrections=corrections), sender
+                            corrections=corrections, correction_sources=sources), sender
 
         async def release() -> None:
             try:
@@ -282,6 +299,26 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         await arxiv_source.close()
         await db.close()
         raise
+
+
+def _corrections(db: AnyDatabase, papers: PaperStore, leases: Leaser,
+                 clock: Clock) -> tuple[CorrectionService, SourceWatch]:
+    """Corrections, and the watch on their sources (its poster is set with the client)."""
+    return (CorrectionService(stores.CORRECTIONS.open(db), papers, clock),
+            SourceWatch(stores.CORRECTION_NOTICES.open(db), stores.CORRECTIONS.open(db), papers,
+                        leases, clock))
+
+
+def _after_change(search: SearchService, sources: SourceWatch,
+                  background: BackgroundTasks) -> Callable[[], Awaitable[None]]:
+    """What runs after every load and add: the typo vocabulary is rebuilt, and source changes
+    under corrections are put before the curators (both in the background)."""
+
+    async def after_change() -> None:
+        await search.prepare()
+        background.spawn(sources.tick(), "corrections: source changes")
+
+    return after_change
 
 
 def _feed_options(settings: Settings, *, clock: Clock, leases: Leaser, shards: Shards,

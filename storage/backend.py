@@ -16,6 +16,8 @@ from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
 from storage.calendar.postgres import PgCalendarLinkStore
 from storage.calendar.sqlite import SqliteCalendarLinkStore
+from storage.corrections.notices_postgres import PgSourceNoticeStore
+from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
 from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.digest.postgres import PgDigestStore
@@ -167,6 +169,9 @@ RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommend
 
 CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
 """Members' corrections of catalog papers, per server, and their review."""
+CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
+                               PgSourceNoticeStore)
+"""The curators' notices that a source changed a corrected field."""
 
 SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
@@ -174,5 +179,5 @@ SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
-    CALENDAR_LINKS, CORRECTIONS, SIMILAR)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR)
 """Every store, once: the factory's and the contract suite's one list."""

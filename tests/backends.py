@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.features.adding.store import AddPolicyStore
 from bot.features.calendar.store import CalendarLinkStore
-from bot.features.corrections.store import CorrectionStore
+from bot.features.corrections.store import CorrectionStore, SourceNoticeStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
@@ -90,6 +90,9 @@ class Backend:
 
     def corrections(self) -> CorrectionStore:
         return stores.CORRECTIONS.open(self.db)
+
+    def correction_notices(self) -> SourceNoticeStore:
+        return stores.CORRECTION_NOTICES.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

@@ -11,6 +11,7 @@ one that has shipped.
 
 from __future__ import annotations
 
+from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import POSTGRES, Migration
 from storage.schema import (
     ADD_POLICY,
@@ -40,7 +41,6 @@ from storage.schema import (
     VOTE_OPTIONS,
     VOTE_STYLE,
     VOTES,
-    correction_tables,
     feed_tables,
 )
 
@@ -153,6 +153,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               "review them", correction_tables(POSTGRES)),
     Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
               "(whose message is the vote's message)", VOTE_STYLE),
+    Migration(15, "SQLite 23: corrections: the curators' notices that a source changed a "
+              "corrected field, and corrections applied from a file",
+              correction_notice_tables(POSTGRES)),
     Migration(16, "SQLite 24: the paper of the day may be the group's recommended paper; members "
               "follow papers like their bookmarks",
               (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(POSTGRES))),
@@ -161,6 +164,6 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 13: 21, 16: 24}
+                                9: 17, 10: 18, 11: 19, 13: 21, 15: 23, 16: 24}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

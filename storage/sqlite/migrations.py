@@ -9,6 +9,7 @@ are stated once in `storage.schema` and rendered here in SQLite's types.
 
 from __future__ import annotations
 
+from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import SQLITE, Migration
 from storage.papers.fts import STORED_FIELDS
 from storage.schema import (
@@ -39,7 +40,6 @@ from storage.schema import (
     VOTE_OPTIONS,
     VOTE_STYLE,
     VOTES,
-    correction_tables,
     feed_tables,
 )
 
@@ -215,6 +215,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               correction_tables(SQLITE)),
     Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
               "message is the vote's message)", VOTE_STYLE),
+    Migration(23, "corrections: the curators' notices that a source changed a corrected field, "
+              "and corrections applied from a file", correction_notice_tables(SQLITE)),
     Migration(24, "the paper of the day may be the group's recommended paper; members follow "
               "papers like their bookmarks",
               (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),

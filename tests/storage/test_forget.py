@@ -37,7 +37,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     # counts, flags, numbers
     "added", "updated", "unchanged", "removed", "rejected", "attempts", "claims", "polls",
     "poll", "cycle", "cycle_size", "position", "support", "late", "followers_queued",
-    "closed_early", "consecutive_failures", "enabled", "failure_notice_pending",
+    "closed_early", "consecutive_failures", "enabled", "failure_notice_pending", "imported",
     "notice_pending", "mention_subscribers", "skip_discussed", "thread", "joined",
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens",
