@@ -49,6 +49,8 @@ from storage.subscriptions.postgres import PgSubscriptionStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from storage.votes.postgres import PgVoteStore
 from storage.votes.sqlite import SqliteVoteStore
+from storage.web.postgres import PgWebLinkStore
+from storage.web.sqlite import SqliteWebLinkStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""
@@ -160,6 +162,9 @@ FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 CALENDAR_LINKS = StorePair("calendar_links", SqliteCalendarLinkStore, PgCalendarLinkStore)
 """Each server's calendar feed link."""
 
+WEB_LINKS = StorePair("web_links", SqliteWebLinkStore, PgWebLinkStore)
+"""Each server's read-only web page link."""
+
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
@@ -169,5 +174,5 @@ CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
-    CALENDAR_LINKS, CORRECTIONS)
+    CALENDAR_LINKS, CORRECTIONS, WEB_LINKS)
 """Every store, once: the factory's and the contract suite's one list."""

@@ -417,6 +417,14 @@ CALENDAR_LINKS = Table("calendar_links", (
 """Each server's calendar feed link: its unguessable token, NULL once organisers turned it off."""
 
 
+WEB_LINKS = Table("web_links", (
+    "guild_id {big} PRIMARY KEY",
+    "token TEXT UNIQUE",
+    "updated_at TEXT NOT NULL",
+))
+"""Each server's read-only web page link: its unguessable token, NULL once turned off."""
+
+
 FOLLOWERS_QUEUED = (
     "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
     # Rows finished before this version had their followers queued the old way.

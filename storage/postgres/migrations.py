@@ -37,6 +37,7 @@ from storage.schema import (
     VOTE_BALLOTS,
     VOTE_OPTIONS,
     VOTES,
+    WEB_LINKS,
     correction_tables,
     feed_tables,
 )
@@ -148,11 +149,13 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(12, "SQLite 20: each server's read-only web page link (its token, or off)",
+              WEB_LINKS.create(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19}
+                                9: 17, 10: 18, 11: 19, 12: 20}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

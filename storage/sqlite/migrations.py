@@ -36,6 +36,7 @@ from storage.schema import (
     VOTE_BALLOTS,
     VOTE_OPTIONS,
     VOTES,
+    WEB_LINKS,
     correction_tables,
     feed_tables,
 )
@@ -210,6 +211,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(20, "each server's read-only web page link (its token, or off)",
+              WEB_LINKS.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
