@@ -24,6 +24,7 @@ from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
 from bot.features.votes.service import VoteService
+from bot.features.web.service import WebPageService
 from bot.shared.sync_record import SyncRecord
 
 
@@ -59,3 +60,5 @@ class Services:
     """Recommendations, papers like one, 👍 / 👎."""
     corrections: CorrectionService
     """Members' corrections, their review, and the overlay each server sees."""
+    web: WebPageService
+    """Each server's read-only web page and its link."""
