@@ -116,6 +116,12 @@ class WebServer:
         await site.start()
         log.info("web pages and calendar feeds served at %s", self.settings.public_base())
 
+    @property
+    def port(self) -> int:
+        """The port listened on (the one `[web] port = 0` picked)."""
+        assert self._runner is not None, "not started"
+        return int(self._runner.addresses[0][1])
+
     async def stop(self) -> None:
         """Stop listening and finish open answers."""
         if self._runner is not None:
