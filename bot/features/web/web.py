@@ -6,20 +6,28 @@
 process first served that body) and are revalidated each time (`no-cache`), with a strict
 Content-Security-Policy, no referrer and no sniffing. aiohttp reads each connection in its own
 task: a slow client holds a socket, never the event loop; a connection that sends nothing is
-closed after `IDLE_SECONDS`."""
+closed after `IDLE_SECONDS`.
+
+Under load the same page is built once: concurrent requests for one (server, language,
+search) share one build, and a built page is reused for `PAGE_SECONDS` (so a change shows
+within that long); the HTML is rendered off the event loop, in a worker thread. Members'
+display names are remembered for `NAME_SECONDS`, so loads do not turn into Discord requests."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from typing import TypeVar
 
 import discord
 from aiohttp import web
 
+from bot.features.calendar.service import NameOf
 from bot.features.calendar.web import TOKEN, not_modified, presenter_names
 from bot.features.notifications.notices import guild_lang
 from bot.features.web.render import CONTENT_SECURITY_POLICY, render_page
@@ -30,10 +38,18 @@ from bot.shared.lang import Lang
 from bot.shared.messages import t
 
 log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
 IDLE_SECONDS = 15.0
 """A connection that sends no request (or stays idle between requests) this long is closed."""
 SEEN_BODIES = 4096
 """Bodies whose first-served time is remembered (for Last-Modified)."""
+PAGE_SECONDS = 2.0
+"""How long a built page is served again before it is rebuilt."""
+NAME_SECONDS = 600.0
+"""How long a member's display name is remembered."""
+KEPT = 1024
+"""Built pages and names remembered at most (the oldest go first)."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY, "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
@@ -54,6 +70,9 @@ class WebPages:
         self.pages = pages
         self.clock = clock
         self._seen: OrderedDict[str, datetime] = OrderedDict()
+        self._built: OrderedDict[tuple[int, Lang, str], tuple[datetime, asyncio.Task[bytes]]] \
+            = OrderedDict()
+        self._names: OrderedDict[tuple[int, int], tuple[datetime, str | None]] = OrderedDict()
 
     def add_routes(self, app: web.Application) -> None:
         """The page's routes."""
@@ -76,11 +95,8 @@ class WebPages:
         if guild_id is None:
             lang = _lang(request, Lang.EN)
             raise web.HTTPNotFound(text=t(lang, "web.not_found") + "\n", headers=SECURITY_HEADERS)
-        guild = self.client.get_guild(guild_id)
         lang = _lang(request, guild_lang(self.client, guild_id))
-        data = await self.pages.page(guild_id, query=request.query.get("q", ""),
-                                     names=presenter_names(guild))
-        body = render_page(page_context(data, lang, guild.name if guild else "paperclub"))
+        body = await self._body(guild_id, lang, request.query.get("q", "").strip())
         etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
         modified = format_datetime(self._first_served(etag), usegmt=True)
         headers = {**SECURITY_HEADERS, "ETag": etag, "Last-Modified": modified,
@@ -89,6 +105,50 @@ class WebPages:
             return web.Response(status=304, headers=headers)
         return web.Response(body=body, headers=headers, content_type="text/html",
                             charset="utf-8")
+
+
+    async def _body(self, guild_id: int, lang: Lang, query: str) -> bytes:
+        """The page, built once for concurrent and recent requests alike."""
+        key, now = (guild_id, lang, query), self.clock()
+        built = self._built.get(key)
+        if built is None or built[0] <= now or _failed(built[1]):
+            built = (now + timedelta(seconds=PAGE_SECONDS),
+                     asyncio.create_task(self._build(guild_id, lang, query)))
+            self._built[key] = built
+            _trim(self._built)
+        return await asyncio.shield(built[1])
+
+    async def _build(self, guild_id: int, lang: Lang, query: str) -> bytes:
+        guild = self.client.get_guild(guild_id)
+        data = await self.pages.page(guild_id, query=query, names=self._names_in(guild))
+        name = guild.name if guild is not None else "paperclub"
+        return await asyncio.to_thread(lambda: render_page(page_context(data, lang, name)))
+
+    def _names_in(self, guild: discord.Guild | None) -> NameOf:
+        """Display names, remembered across pages (Discord is asked only for new ones)."""
+        fetch = presenter_names(guild)
+        guild_id = guild.id if guild is not None else 0
+
+        async def name_of(user_id: int) -> str | None:
+            key, now = (guild_id, user_id), self.clock()
+            known = self._names.get(key)
+            if known is not None and known[0] > now:
+                return known[1]
+            name = await fetch(user_id)
+            self._names[key] = (now + timedelta(seconds=NAME_SECONDS), name)
+            _trim(self._names)
+            return name
+
+        return name_of
+
+
+def _failed(task: asyncio.Task[bytes]) -> bool:
+    return task.done() and (task.cancelled() or task.exception() is not None)
+
+
+def _trim(kept: OrderedDict[K, V]) -> None:
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
 
 
 class WebServer:

@@ -4,13 +4,18 @@ through OpenCC), and the catalog search `/paper` uses."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date, datetime, timedelta
 from html.parser import HTMLParser
+from typing import Any
+
+import pytest
 
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService
 from bot.features.web.render import STYLE_HASH
-from bot.features.web.service import LinkAction
+from bot.features.web.service import LinkAction, PageData
+from bot.features.web.web import PAGE_SECONDS
 from domain.digest import Claim, Lease
 from domain.paper import Paper
 from domain.text import to_traditional
@@ -184,3 +189,25 @@ async def test_sessions_history_and_paper_of_the_day(
     assert body.index(papers[7].title_en) < body.index(papers[6].title_en)  # newest first
     assert papers[8].title_en not in body
     assert f"https://discord.com/channels/{GUILD}/888" in body
+
+
+async def test_concurrent_loads_share_one_build_and_changes_show_after_the_window(
+        site: Site, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    built = []
+    page = site.pages.page
+
+    async def counted(guild_id: int, **options: Any) -> PageData:
+        built.append(guild_id)
+        return await page(guild_id, **options)
+
+    monkeypatch.setattr(site.pages, "page", counted)
+    path = _path(await site.pages.link(GUILD))
+    answers = await asyncio.gather(*(site.http.get(path) for _ in range(20)))
+    assert [a.status for a in answers] == [200] * 20 and built == [GUILD]
+    assert len({a.headers["ETag"] for a in answers}) == 1
+    await site.queue.suggest(GUILD, 1, bundled_papers[0].id, "")
+    site.clock.advance(seconds=PAGE_SECONDS)
+    fresh = await (await site.http.get(path)).text()
+    assert bundled_papers[0].title_en in fresh and built == [GUILD, GUILD]
+    await site.http.get(path + "?lang=zh-CN")
+    assert len(built) == 3  # each language is its own page
