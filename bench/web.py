@@ -6,13 +6,15 @@ The real bot (`build_bot`, `[web] enabled`) serves the page from its own event l
 production; the synthetic catalog holds the 30 bundled papers. The server has a queue, a
 history and a scheduled session, so each page holds dozens of paper cards; one load in four
 also searches (`?q=`). Page loads are timed from the request to the last byte with
-`time.perf_counter`. Bench, stand-in, HTTP clients and bot share one process and event loop,
-so every figure includes the clients' own work."""
+`time.perf_counter` in a separate client process (browsers are not in the bot's process);
+bench, stand-in and bot share one process and event loop, so the `/paper` figures include the
+stand-in's own work."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import itertools
 import platform
 import socket
@@ -123,13 +125,28 @@ async def _load(http: aiohttp.ClientSession, url: str, result: Result) -> None:
         result.failed += 1
 
 
-async def _pages(url: str, result: Result, concurrency: int, rounds: int) -> None:
+async def _loads(url: str, concurrency: int, rounds: int) -> Result:
+    result = Result(0, concurrency)
     connector = aiohttp.TCPConnector(limit=0, force_close=True)
     queries = itertools.cycle(["", "", "", *(f"?q={q}" for q in PAGE_QUERIES)])
     async with aiohttp.ClientSession(connector=connector) as http:
         for _ in range(rounds):
             await asyncio.gather(*(_load(http, url + next(queries), result)
                                    for _ in range(concurrency)))
+    return result
+
+
+def _client_process(url: str, concurrency: int, rounds: int) -> Result:
+    """The page loads, in a process of their own (with its own event loop)."""
+    return asyncio.run(_loads(url, concurrency, rounds))
+
+
+async def _pages(url: str, result: Result, concurrency: int, rounds: int) -> None:
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
+        loaded = await asyncio.get_running_loop().run_in_executor(
+            pool, _client_process, url, concurrency, rounds)
+    result.pages, result.failed, result.page_bytes = (loaded.pages, loaded.failed,
+                                                      loaded.page_bytes)
 
 
 async def _bench(tmp: Path, args: argparse.Namespace) -> Result:
