@@ -100,7 +100,7 @@ class Watched:
 
 async def _phone(browser: Browser, *, javascript: bool = True) -> Watched:
     context = await browser.new_context(viewport={"width": 390, "height": 844},
-                                        device_scale_factor=2, is_mobile=True,
+                                        device_scale_factor=1, is_mobile=True,
                                         java_script_enabled=javascript)
     return Watched(await context.new_page())
 
@@ -181,7 +181,7 @@ async def test_the_page_in_chromium_matches_the_commands_and_stays_inert(
     shots = Path(os.environ.get("PAPERCLUB_SCREENSHOT_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(shots / "web-phone.png"), full_page=False)
-    assert (shots / "web-phone.png").stat().st_size > 10_000
+    assert (shots / "web-phone.png").stat().st_size > 5_000
 
     # Traditional Chinese through the switch, the catalog's Chinese converted by OpenCC.
     await page.click("nav.langs a[hreflang=zh-TW]")

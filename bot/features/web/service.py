@@ -4,6 +4,9 @@ unguessable token: shown, rotated, turned off, looked up)."""
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
@@ -30,6 +33,10 @@ RESULT_LIMIT = 10
 UPCOMING_LIMIT = 25
 DAILY_LIMIT = 30
 """Paper-of-the-day rows shown (about a month)."""
+TOKEN_SECONDS = 2.0
+"""How long a token's server is remembered; a rotation in this process forgets it at once,
+one in another process is seen within this long."""
+TOKENS_KEPT = 4096
 
 
 def page_url(base_url: str, token: str) -> str:
@@ -112,7 +119,8 @@ class WebPageService:
 
     def __init__(self, *, links: WebLinkStore, queue: QueueService, history: HistoryService,
                  sessions: SessionStore, digests: DigestStore, search: SearchService,
-                 group: GroupService, base_url: str) -> None:
+                 group: GroupService, base_url: str,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.links = links
         self.queue = queue
         self.history = history
@@ -121,6 +129,8 @@ class WebPageService:
         self.search = search
         self.group = group
         self.base_url = base_url
+        self.monotonic = monotonic
+        self._tokens: OrderedDict[str, tuple[float, int | None]] = OrderedDict()
 
     async def link(self, guild_id: int) -> str | None:
         """The server's page link (made the first time anyone asks); None while off."""
@@ -131,11 +141,18 @@ class WebPageService:
         """A new link (the old one stops working at once); turns a page that was off on."""
         token = new_token()
         await self.links.rotate(guild_id, token)
+        self._forget(guild_id)
         return page_url(self.base_url, token)
 
     async def turn_off(self, guild_id: int) -> bool:
         """No link works any more (until rotated); False when it was already off."""
-        return await self.links.turn_off(guild_id)
+        changed = await self.links.turn_off(guild_id)
+        self._forget(guild_id)
+        return changed
+
+    def _forget(self, guild_id: int) -> None:
+        for token in [t for t, (_, g) in self._tokens.items() if g == guild_id]:
+            del self._tokens[token]
 
     async def act(self, guild_id: int, action: LinkAction) -> LinkAnswer:
         """Show, rotate or turn off the server's link."""
@@ -146,8 +163,17 @@ class WebPageService:
         return LinkAnswer(await self.link(guild_id), False)
 
     async def guild_of(self, token: str) -> int | None:
-        """The server whose live page link holds `token`."""
-        return await self.links.guild_of(token)
+        """The server whose live page link holds `token` (remembered for `TOKEN_SECONDS`, so a
+        burst of page loads is one database read)."""
+        now = self.monotonic()
+        known = self._tokens.get(token)
+        if known is not None and known[0] > now:
+            return known[1]
+        guild_id = await self.links.guild_of(token)
+        self._tokens[token] = (now + TOKEN_SECONDS, guild_id)
+        while len(self._tokens) > TOKENS_KEPT:
+            self._tokens.popitem(last=False)
+        return guild_id
 
     async def page(self, guild_id: int, *, query: str = "",
                    names: NameOf = _nobody) -> PageData:

@@ -31,7 +31,7 @@ from bot.features.calendar.service import NameOf
 from bot.features.calendar.web import TOKEN, not_modified, presenter_names
 from bot.features.notifications.notices import guild_lang
 from bot.features.web.render import CONTENT_SECURITY_POLICY, render_page
-from bot.features.web.service import WebPageService
+from bot.features.web.service import QUERY_LIMIT, WebPageService
 from bot.features.web.view import page_context
 from bot.settings import WebSettings
 from bot.shared.lang import Lang
@@ -40,6 +40,8 @@ from bot.shared.messages import t
 log = logging.getLogger(__name__)
 K = TypeVar("K")
 V = TypeVar("V")
+Building = asyncio.Task[tuple[bytes, str]]
+"""A page being built (or built): its HTML and ETag."""
 IDLE_SECONDS = 15.0
 """A connection that sends no request (or stays idle between requests) this long is closed."""
 SEEN_BODIES = 4096
@@ -70,8 +72,7 @@ class WebPages:
         self.pages = pages
         self.clock = clock
         self._seen: OrderedDict[str, datetime] = OrderedDict()
-        self._built: OrderedDict[tuple[int, Lang, str], tuple[datetime, asyncio.Task[bytes]]] \
-            = OrderedDict()
+        self._built: OrderedDict[tuple[int, Lang, str], tuple[datetime, Building]] = OrderedDict()
         self._names: OrderedDict[tuple[int, int], tuple[datetime, str | None]] = OrderedDict()
 
     def add_routes(self, app: web.Application) -> None:
@@ -96,8 +97,8 @@ class WebPages:
             lang = _lang(request, Lang.EN)
             raise web.HTTPNotFound(text=t(lang, "web.not_found") + "\n", headers=SECURITY_HEADERS)
         lang = _lang(request, guild_lang(self.client, guild_id))
-        body = await self._body(guild_id, lang, request.query.get("q", "").strip())
-        etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+        query = request.query.get("q", "").strip()[:QUERY_LIMIT]
+        body, etag = await self._body(guild_id, lang, query)
         modified = format_datetime(self._first_served(etag), usegmt=True)
         headers = {**SECURITY_HEADERS, "ETag": etag, "Last-Modified": modified,
                    "Cache-Control": "private, no-cache", "Content-Language": lang.value}
@@ -106,8 +107,7 @@ class WebPages:
         return web.Response(body=body, headers=headers, content_type="text/html",
                             charset="utf-8")
 
-
-    async def _body(self, guild_id: int, lang: Lang, query: str) -> bytes:
+    async def _body(self, guild_id: int, lang: Lang, query: str) -> tuple[bytes, str]:
         """The page, built once for concurrent and recent requests alike."""
         key, now = (guild_id, lang, query), self.clock()
         built = self._built.get(key)
@@ -118,11 +118,13 @@ class WebPages:
             _trim(self._built)
         return await asyncio.shield(built[1])
 
-    async def _build(self, guild_id: int, lang: Lang, query: str) -> bytes:
+    async def _build(self, guild_id: int, lang: Lang, query: str) -> tuple[bytes, str]:
+        """The page's HTML and its ETag, rendered in a worker thread."""
         guild = self.client.get_guild(guild_id)
         data = await self.pages.page(guild_id, query=query, names=self._names_in(guild))
         name = guild.name if guild is not None else "paperclub"
-        return await asyncio.to_thread(lambda: render_page(page_context(data, lang, name)))
+        body = await asyncio.to_thread(lambda: render_page(page_context(data, lang, name)))
+        return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'
 
     def _names_in(self, guild: discord.Guild | None) -> NameOf:
         """Display names, remembered across pages (Discord is asked only for new ones)."""
@@ -142,7 +144,7 @@ class WebPages:
         return name_of
 
 
-def _failed(task: asyncio.Task[bytes]) -> bool:
+def _failed(task: Building) -> bool:
     return task.done() and (task.cancelled() or task.exception() is not None)
 
 

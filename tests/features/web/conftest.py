@@ -76,6 +76,10 @@ class Site:
     http: TestClient[Any, Any]
     digests: DigestStore
     clock: FakeClock
+    elsewhere: WebPageService
+    """Another process's service on the same database."""
+    ticks: list[float]
+    """The services' monotonic seconds."""
 
 
 @pytest.fixture
@@ -89,12 +93,19 @@ async def site(db: Database, search: SearchService, clock: FakeClock) -> AsyncIt
     queue = QueueService(stores.QUEUE.open(db), lookup, clock)
     history = HistoryService(stores.HISTORY.open(db), lookup)
     digests = stores.DIGESTS.open(db)
-    pages = WebPageService(links=stores.WEB_LINKS.open(db), queue=queue, history=history,
-                           sessions=stores.SESSIONS.open(db), digests=digests, search=search,
-                           group=GroupService(stores.GROUPS.open(db), digests), base_url=BASE)
+    ticks = [0.0]
+
+    def service() -> WebPageService:
+        return WebPageService(
+            links=stores.WEB_LINKS.open(db), queue=queue, history=history,
+            sessions=stores.SESSIONS.open(db), digests=digests, search=search,
+            group=GroupService(stores.GROUPS.open(db), digests), base_url=BASE,
+            monotonic=lambda: ticks[0])
+
+    pages = service()
     client = FakeClient({GUILD: FakeGuild(GUILD, "Reading Club", members={42: "Ada L."}),
                          OTHER: FakeGuild(OTHER, "其他读书会", preferred_locale="zh-TW")})
     app = web.Application()
     WebPages(client, pages, clock=clock).add_routes(app)  # type: ignore[arg-type]
     async with TestClient(TestServer(app)) as http:
-        yield Site(pages, queue, history, client, http, digests, clock)
+        yield Site(pages, queue, history, client, http, digests, clock, service(), ticks)

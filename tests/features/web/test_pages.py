@@ -14,7 +14,7 @@ import pytest
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService
 from bot.features.web.render import STYLE_HASH
-from bot.features.web.service import LinkAction, PageData
+from bot.features.web.service import TOKEN_SECONDS, LinkAction, PageData
 from bot.features.web.web import PAGE_SECONDS
 from domain.digest import Claim, Lease
 from domain.paper import Paper
@@ -87,6 +87,15 @@ async def test_rotated_and_turned_off_links_answer_404(site: Site) -> None:
     assert (await site.http.get(new)).status == 404
     assert (await site.pages.act(GUILD, LinkAction.SHOW)).url is None  # stays off
     assert not (await site.pages.act(GUILD, LinkAction.OFF)).changed
+
+
+async def test_a_rotation_in_another_process_is_seen_within_the_token_window(
+        site: Site) -> None:
+    path = _path(await site.pages.link(GUILD))
+    assert (await site.http.get(path)).status == 200
+    await site.elsewhere.rotate(GUILD)
+    site.ticks[0] += TOKEN_SECONDS
+    assert (await site.http.get(path)).status == 404
 
 
 async def test_headers_cache_and_revalidate(site: Site, bundled_papers: list[Paper]) -> None:
