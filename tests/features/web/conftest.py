@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
@@ -41,15 +42,23 @@ class FakeGuild:
     name: str
     preferred_locale: str = "en-US"
     members: dict[int, str] = field(default_factory=dict)
+    fetched: list[int] = field(default_factory=list)
+    """Members asked of Discord (not in the cache)."""
 
     def get_member(self, user_id: int) -> FakeMember | None:
         name = self.members.get(user_id)
         return FakeMember(name) if name is not None else None
 
     async def fetch_member(self, user_id: int) -> FakeMember:
-        import discord
+        self.fetched.append(user_id)
+        if user_id in self.left:
+            raise discord.NotFound(_Response(), "unknown member")
+        return FakeMember(f"Fetched {user_id}")
 
-        raise discord.NotFound(_Response(), "unknown member")
+    @property
+    def left(self) -> set[int]:
+        """Members who left the server (odd ids, in these tests)."""
+        return {user_id for user_id in self.fetched if user_id % 2}
 
 
 class _Response:

@@ -220,3 +220,19 @@ async def test_concurrent_loads_share_one_build_and_changes_show_after_the_windo
     assert bundled_papers[0].title_en in fresh and built == [GUILD, GUILD]
     await site.http.get(path + "?lang=zh-CN")
     assert len(built) == 3  # each language is its own page
+
+
+async def test_display_names_are_fetched_once_across_pages(
+        site: Site, db: Database, bundled_papers: list[Paper]) -> None:
+    history = stores.HISTORY.open(db)
+    when = site.clock()
+    for n, presenter in enumerate((42, 1000, 1001)):  # cached, fetched, left the server
+        await history.record_discussed(GUILD, bundled_papers[n].id, when, presenter, "", None)
+    path = _path(await site.pages.link(GUILD))
+    first = await (await site.http.get(path)).text()
+    site.clock.advance(seconds=PAGE_SECONDS)
+    again = await (await site.http.get(path)).text()
+    assert first == again
+    assert "Presenter: Ada L." in first and "Presenter: Fetched 1000" in first
+    assert "Presenter: a former member" in first
+    assert sorted(site.client.guilds[GUILD].fetched) == [1000, 1001]  # not again later
