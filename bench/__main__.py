@@ -48,6 +48,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "web": ("bench.web",
             "each server's web page: 200 page loads in flight at once while /paper lookups "
             "go through the stand-in, their p50/p99 beside /paper alone"),
+    "similar": ("bench.similar",
+                "papers like my bookmarks on the real arXiv sample split in time: precision, "
+                "recall and volume per threshold; the paper of the day's pick with and without "
+                "the recency prior"),
 }
 """Benchmark name -> (module, one-line description)."""
 

@@ -23,6 +23,7 @@ from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.corrections.service import CorrectionService
 from bot.features.digest.poster import DiscordDigestPoster
+from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.digest.store import DigestStore
@@ -46,6 +47,7 @@ from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
+from bot.features.subscriptions.similar import SimilarService
 from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.votes.announcer import DiscordVoteAnnouncer
 from bot.features.votes.service import VoteService
@@ -77,7 +79,8 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
         (ErasedKind.FEEDS, stores.FEEDS.open(db)),
         (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db)),
-        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db))])
+        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db)),
+        (ErasedKind.SUBSCRIPTIONS, stores.SIMILAR.open(db))])  # papers like their bookmarks
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
@@ -191,10 +194,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
                                view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
-        subscriptions = SubscriptionService(subscription_store, papers, search)
+        recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock)
+        subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
+            stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)
-        sync_record = SyncRecord(stores.STATE.open(db))
-        lookup = PaperLookup(search)
+        sync_record, lookup = SyncRecord(stores.STATE.open(db)), PaperLookup(search)
         vote_store: VoteStore = stores.VOTES.open(db)
         queue_store: QueueStore = stores.QUEUE.open(db)
         queue = QueueService(queue_store, lookup, clock)
@@ -229,7 +233,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=requests_per_second, leases=leases, shards=shards,
-                history=history_store)
+                history=history_store, picker=RecommendedPicker(recommend, papers))
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
@@ -240,7 +244,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
                                               DiscordVoteAnnouncer(client), clock,
-                                              shards=shards, leases=leases),
+                                              shards=shards, leases=leases,
+                                              spawner=background),
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
                                                     session_poster, clock, lookup, queue),
@@ -258,8 +263,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
-                            recommend=RecommendService(
-                                papers, stores.RECOMMENDATIONS.open(db), clock),
+                            recommend=recommend,
                             corrections=corrections,
                             web=WebPageService(
                                 links=stores.WEB_LINKS.open(db), queue=queue, history=history,

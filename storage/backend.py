@@ -46,6 +46,8 @@ from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.postgres import PgStateStore
 from storage.state.sqlite import SqliteStateStore
 from storage.subscriptions.postgres import PgSubscriptionStore
+from storage.subscriptions.similar_postgres import PgSimilarStore
+from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from storage.votes.postgres import PgVoteStore
 from storage.votes.sqlite import SqliteVoteStore
@@ -171,8 +173,11 @@ RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommend
 CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
 """Members' corrections of catalog papers, per server, and their review."""
 
+SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
+"""Members following papers like their bookmarks, with their thresholds."""
+
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
-    CALENDAR_LINKS, CORRECTIONS, WEB_LINKS)
+    CALENDAR_LINKS, CORRECTIONS, SIMILAR, WEB_LINKS)
 """Every store, once: the factory's and the contract suite's one list."""

@@ -431,3 +431,21 @@ FOLLOWERS_QUEUED = (
     "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
 )
 """Both backends' statements for the ledger's "followers queued" flag."""
+
+
+VOTE_STYLE = ("ALTER TABLE votes ADD COLUMN style TEXT NOT NULL DEFAULT 'buttons'",)
+"""Both backends' statement for a vote's style (`buttons` or `poll`)."""
+SIMILAR_SUBSCRIPTIONS = Table("similar_subscriptions", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "threshold INTEGER NOT NULL CHECK (threshold BETWEEN 0 AND 100)",
+    "updated_at TEXT NOT NULL",
+    "PRIMARY KEY (guild_id, user_id)",
+), indexes=("CREATE INDEX similar_subscriptions_user ON similar_subscriptions (user_id)",))
+"""Members told of new papers like their bookmarks and 👍, with their threshold (0-100)."""
+DIGEST_PICK = (
+    "ALTER TABLE digest_settings ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
+    "ALTER TABLE digest_ledger ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
+    "ALTER TABLE digest_ledger ADD COLUMN pick_like TEXT",
+)
+"""Both backends' statements: how the paper of the day is picked, and how each day's was."""

@@ -22,7 +22,7 @@ from bot.features.queue.store import QueueStore
 from bot.features.reading.store import BookmarkStore, HistoryStore
 from bot.features.recommend.store import RecommendStore
 from bot.features.sessions.store import SessionStore
-from bot.features.subscriptions.store import SubscriptionStore
+from bot.features.subscriptions.store import SimilarStore, SubscriptionStore
 from bot.features.votes.store import VoteStore
 from bot.shared.state_store import StateStore
 from storage import backend as stores
@@ -51,6 +51,9 @@ class Backend:
 
     def subscriptions(self) -> SubscriptionStore:
         return stores.SUBSCRIPTIONS.open(self.db)
+
+    def similar(self) -> SimilarStore:
+        return stores.SIMILAR.open(self.db)
 
     def outbox(self) -> OutboxStore:
         return stores.OUTBOX.open(self.db)

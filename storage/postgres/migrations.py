@@ -19,6 +19,7 @@ from storage.schema import (
     CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
+    DIGEST_PICK,
     DIGEST_SETTINGS,
     DISCUSSED,
     DM_PAUSES,
@@ -33,9 +34,11 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
+    SIMILAR_SUBSCRIPTIONS,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
+    VOTE_STYLE,
     VOTES,
     WEB_LINKS,
     correction_tables,
@@ -151,11 +154,16 @@ MIGRATIONS: tuple[Migration, ...] = (
               "review them", correction_tables(POSTGRES)),
     Migration(12, "SQLite 20: each server's read-only web page link (its token, or off)",
               WEB_LINKS.create(POSTGRES)),
+    Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
+              "(whose message is the vote's message)", VOTE_STYLE),
+    Migration(16, "SQLite 24: the paper of the day may be the group's recommended paper; members "
+              "follow papers like their bookmarks",
+              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(POSTGRES))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 12: 20}
+                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 16: 24}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -18,6 +18,7 @@ from storage.schema import (
     CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
+    DIGEST_PICK,
     DIGEST_SETTINGS,
     DISCUSSED,
     DM_PAUSES,
@@ -32,9 +33,11 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
+    SIMILAR_SUBSCRIPTIONS,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
+    VOTE_STYLE,
     VOTES,
     WEB_LINKS,
     correction_tables,
@@ -213,6 +216,11 @@ MIGRATIONS: tuple[Migration, ...] = (
               correction_tables(SQLITE)),
     Migration(20, "each server's read-only web page link (its token, or off)",
               WEB_LINKS.create(SQLITE)),
+    Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
+              "message is the vote's message)", VOTE_STYLE),
+    Migration(24, "the paper of the day may be the group's recommended paper; members follow "
+              "papers like their bookmarks",
+              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

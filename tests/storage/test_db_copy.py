@@ -82,6 +82,8 @@ _STATE = (
      "VALUES (?, ?, ?, ?, ?)", (3, "proposed", 5, "t", "")),
     ("INSERT INTO correction_review (guild_id, channel_id, updated_at) VALUES (?, ?, ?)",
      (GUILD, 5, "t")),
+    ("INSERT INTO similar_subscriptions (guild_id, user_id, threshold, updated_at) "
+     "VALUES (?, ?, ?, ?)", (GUILD, USER, 90, "t")),
 )
 
 
