@@ -417,12 +417,8 @@ CALENDAR_LINKS = Table("calendar_links", (
 """Each server's calendar feed link: its unguessable token, NULL once organisers turned it off."""
 
 
-WEB_LINKS = Table("web_links", (
-    "guild_id {big} PRIMARY KEY",
-    "token TEXT UNIQUE",
-    "updated_at TEXT NOT NULL",
-))
-"""Each server's read-only web page link: its unguessable token, NULL once turned off."""
+WEB_LINKS = Table("web_links", CALENDAR_LINKS.lines)
+"""Each server's read-only web page link (the calendar links' columns), NULL once off."""
 
 
 FOLLOWERS_QUEUED = (
