@@ -65,6 +65,10 @@ class SweepRow:
     """Answer times: INTERACTION_CREATE sent -> callback received."""
     inject_ms: list[float] = field(default_factory=list)
     """Time inside `StandIn.slash` before the event went out (the stand-in's settle gate)."""
+    seen_ms: list[float] = field(default_factory=list)
+    """INTERACTION_CREATE sent -> the answer the member sees (the followup after a deferral)."""
+    unseen: int = 0
+    """Lookups whose answer never came within the timeout."""
     callbacks: Counter[int] = field(default_factory=Counter)
     seconds: float = 0.0
 
@@ -106,6 +110,10 @@ async def _one_pool(settings: Settings, readers: int, plan: SweepPlan, queries: 
                     row.ms.append(answer.answer_ms)
                     row.inject_ms.append(answer.inject_ms)
                     row.callbacks[answer.type or 0] += 1
+                    if answer.seen_ms is None:
+                        row.unseen += 1
+                    else:
+                        row.seen_ms.append(answer.seen_ms)
                 rows.append(row)
             problems = await standin.problems()
             if problems:
@@ -126,6 +134,13 @@ async def run_sweep(settings: Settings, plan: SweepPlan, queries: Sequence[str],
     return rows
 
 
+def _seen(row: SweepRow) -> str:
+    if not row.seen_ms:
+        return "–"
+    text = f"{fmt_ms(statistics.median(row.seen_ms))} / {fmt_ms(p99(row.seen_ms))}"
+    return text + (f" ({row.unseen} never)" if row.unseen else "")
+
+
 def sweep_report(rows: Sequence[SweepRow], plan: SweepPlan, catalog: int) -> str:
     """The sweep's Markdown section: one table row per (in flight, readers)."""
     pool = max(plan.readers)
@@ -140,17 +155,20 @@ def sweep_report(rows: Sequence[SweepRow], plan: SweepPlan, catalog: int) -> str
         "INTERACTION_CREATE sent until the bot's callback arrives (Discord's "
         f"{DEADLINE_MS / 1000:.0f} s deadline counts this). `StandIn.slash` first waits until "
         "no REST request of the bot is in flight; that wait is the last column, not part of "
-        "the answer time.",
+        "the answer time. *Answer seen*: until what the member sees (the followup after a "
+        "deferral); each step ends when every answer is seen.",
         "",
         "| in flight | readers | lookups | p50 ms | p99 ms | max ms | lookups/s | "
-        f"later than {DEADLINE_MS / 1000:.0f} s | deferred | slash wait p50 / max ms |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"later than {DEADLINE_MS / 1000:.0f} s | deferred | answer seen p50 / p99 ms | "
+        "slash wait p50 / max ms |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in sorted(rows, key=lambda r: (r.in_flight, r.readers)):
         lines.append(
             f"| {row.in_flight} | {row.readers} | {len(row.ms):,} | "
             f"{fmt_ms(statistics.median(row.ms))} | {fmt_ms(p99(row.ms))} | "
             f"{fmt_ms(max(row.ms))} | {row.rate:,.0f} | {row.late} | {row.deferred} | "
+            f"{_seen(row)} | "
             f"{fmt_ms(statistics.median(row.inject_ms))} / {fmt_ms(max(row.inject_ms))} |")
     late = sum(row.late for row in rows if row.readers == pool)
     lines += ["", f"With the pool, {late} answer(s) came later than Discord's deadline."]

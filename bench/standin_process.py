@@ -37,6 +37,9 @@ class Answer:
     """From the stand-in's call until INTERACTION_CREATE was sent."""
     answer_ms: float
     """From INTERACTION_CREATE sent until the bot's first callback arrived."""
+    seen_ms: float | None = None
+    """From INTERACTION_CREATE sent until the answer the member sees (the followup after a
+    deferral); None when it never came."""
 
     @property
     def round_trip_ms(self) -> float:
@@ -140,7 +143,8 @@ class StandInProcess:
             if response.status != 200:
                 raise RuntimeError(f"stand-in refused the batch: {await response.text()}")
             data = await response.json()
-        answers = [Answer(r["type"], r["inject_ms"], r["answer_ms"]) for r in data["results"]]
+        answers = [Answer(r["type"], r["inject_ms"], r["answer_ms"], r["seen_ms"])
+                   for r in data["results"]]
         return Batch(answers, float(data["seconds"]), float(data["cpu_seconds"]))
 
     async def problems(self) -> list[str]:

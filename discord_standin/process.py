@@ -15,7 +15,9 @@ Control API (JSON in, JSON out, on 127.0.0.1):
   forgotten (when given). Answers ``{"results": [{"type", "inject_ms", "answer_ms"}],
   "seconds", "cpu_seconds"}``: ``inject_ms`` from the call until INTERACTION_CREATE was sent,
   ``answer_ms`` from then until the first callback (``type`` null: none within ``timeout``);
-  the batch's wall time and the stand-in process's CPU time during it.
+  ``seen_ms`` until what the member sees (the callback, or the followup after a deferral; the
+  batch answers once every one has it); the batch's wall time (until the last first callback)
+  and the stand-in process's CPU time.
 - ``GET /problems``: the stand-in's internal errors and requests it did not know.
 - ``POST /stop``.
 """
@@ -34,6 +36,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .interactions import InteractionHandle
 from .model import Guild, JSONObject, User
 from .server import StandIn
 
@@ -73,37 +76,51 @@ class ControlApi:
             raise web.HTTPBadRequest(text=f"bad batch: {exc!r}") from None
         if in_flight < 1:
             raise web.HTTPBadRequest(text="in_flight must be at least 1")
-        results: list[JSONObject | None] = [None] * len(batch)
+        results: list[JSONObject] = [{} for _ in batch]
         queue = iter(range(len(batch)))
+        answers: list[asyncio.Task[None]] = []
 
         async def worker() -> None:
             for index in queue:
                 if in_flight == 1:
                     await self.standin.settle()  # the previous answer's trailing requests
-                results[index] = await self._one(str(body["command"]), batch[index], guild,
-                                                 user, timeout)
+                handle, sent = await self._first(str(body["command"]), batch[index], guild,
+                                                 user, timeout, results[index])
+                answers.append(asyncio.create_task(
+                    self._seen(handle, sent, timeout, results[index])))
 
         started, cpu = time.perf_counter(), time.process_time()
         async with asyncio.TaskGroup() as group:
             for _ in range(min(in_flight, len(batch))):
                 group.create_task(worker())
-        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        seconds = time.perf_counter() - started
+        await asyncio.gather(*answers)  # no lookup's work spills into the next batch
+        cpu = time.process_time() - cpu
         if body.get("keep") is not None:
             await self.standin.settle()
             self.standin.forget_history(keep=int(body["keep"]))
         return _reply({"results": results, "seconds": seconds, "cpu_seconds": cpu})
 
-    async def _one(self, command: str, options: JSONObject, guild: Guild | None, user: User,
-                   timeout: float) -> JSONObject:
+    async def _first(self, command: str, options: JSONObject, guild: Guild | None, user: User,
+                     timeout: float, into: JSONObject) -> tuple[InteractionHandle, float]:
+        """Inject one interaction and wait for its first callback."""
         called = time.perf_counter()
         handle = await self.standin.slash(command, options, guild=guild, user=user)
         sent = time.perf_counter()
-        kind: int | None = None
+        into["type"] = None
         with contextlib.suppress(TimeoutError):
-            kind = int((await handle.response(timeout=timeout)).type)
-        answered = time.perf_counter()
-        return {"type": kind, "inject_ms": (sent - called) * 1000,
-                "answer_ms": (answered - sent) * 1000}
+            into["type"] = int((await handle.response(timeout=timeout)).type)
+        into["inject_ms"] = (sent - called) * 1000
+        into["answer_ms"] = (time.perf_counter() - sent) * 1000
+        return handle, sent
+
+    async def _seen(self, handle: InteractionHandle, sent: float, timeout: float,
+                    into: JSONObject) -> None:
+        """Wait for what the member sees (the callback, or the followup after a deferral)."""
+        into["seen_ms"] = None
+        with contextlib.suppress(TimeoutError):
+            await handle.reply(timeout=timeout)
+            into["seen_ms"] = (time.perf_counter() - sent) * 1000
 
     async def problems(self, _: web.Request) -> web.Response:
         """What went wrong inside the stand-in, as text."""
