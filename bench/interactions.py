@@ -1,24 +1,24 @@
 """`/paper` interaction round trips through the local Discord stand-in, idle and during a reload.
 
-The real paperclub bot (`build_bot`) connects to `discord_standin.StandIn` over 127.0.0.1 and
-answers `/paper` lookups on a synthetic catalog (the 30 bundled papers spread inside it). Each
-lookup is timed end to end with `time.perf_counter`: from calling `StandIn.slash` (the stand-in
-builds the INTERACTION_CREATE and sends it over the gateway websocket) until `handle.response()`
-returns (the bot has POSTed its callback and the stand-in has woken the waiter). The stand-in
-records no receive timestamp, so this end-to-end figure is what is reported. Three phases, same
-queries, then a concurrency sweep:
+The real paperclub bot (`build_bot`) runs in this process and connects over 127.0.0.1 to the
+stand-in, which runs in a process of its own (`bench.standin_process.StandInProcess`, i.e.
+`python -m discord_standin`), as Discord would. It answers `/paper` lookups on a synthetic
+catalog (the 30 bundled papers spread inside it). The bench hands the stand-in batches of
+queries over its control API; the stand-in injects each one (builds INTERACTION_CREATE and sends
+it over the gateway websocket) and times it with `time.perf_counter` until the bot's callback
+arrives. Three phases, same queries, then a concurrency sweep:
 
-1. idle: `/paper` through the stand-in;
+1. idle: `/paper` through the stand-in, one at a time;
 2. during a reload: `load_catalog` of a *different* synthetic file (another seed, so it really
-   writes) runs in a background task while lookups go on until it finishes;
+   writes) runs in a background task in the bot's process while lookups go on until it ends;
 3. baseline: `bot.features.papers.search.search(parse_query(q))` called directly, no Discord
    round trip;
 4. sweep: for each size in `--sweep`, that many `/paper` lookups kept in flight at once, with a
    fresh bot on the same database per reader-pool size: `--pool-readers` (default 4) beside one
    reader connection, the baseline (see `bench/interaction_sweep.py`).
 
-Bench, stand-in and bot share one event loop in one process, so every figure includes the
-stand-in's own work (JSON, websocket, aiohttp) and the bench's bookkeeping.
+The bot's process holds only the bot (and, for the reload phase, the load); the stand-in's JSON,
+websocket and HTTP work and the timing are in the other process. Both share this machine's CPUs.
 """
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
+import io
 import os
 import platform
+import pstats
 import random
 import re
 import sqlite3
@@ -54,7 +57,8 @@ from bench.interaction_sweep import (
 from bench.report import fmt_ms as _fmt
 from bench.report import p99 as _p99
 from bench.report import progress, publish
-from bench.standin_records import trim_now_and_then
+from bench.standin_process import StandInProcess
+from bench.standin_records import FORGET_EVERY, KEEP
 from bot.client.bot import PaperclubBot
 from bot.features.catalog.files import LineReader
 from bot.features.catalog.listing import ListingParser, ParsedPaper
@@ -63,7 +67,7 @@ from bot.features.papers.cog import DEFER_AFTER_SECONDS, RESULT_LIMIT
 from bot.features.papers.query import parse_query
 from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
-from discord_standin import CallbackType, Guild, StandIn, User
+from discord_standin import CallbackType
 from domain.paper import Paper
 from domain.query import words_of
 from domain.text import CJK_RUN
@@ -79,6 +83,7 @@ DISCORD_DEADLINE_MS = 3000.0
 RELOAD_MAX_TARGET_MS = DEFER_AFTER_SECONDS * 1000
 """During a reload every answer should come before the bot's own defer point (half the deadline)."""
 WARMUP = 50
+RELOAD_BATCH = 10
 RESPONSE_TIMEOUT = 30.0
 LAG_TICK = 0.005
 
@@ -104,6 +109,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pool-readers", type=int, default=4,
                         help="reader connections of the pool measured beside one (default 4)")
     parser.add_argument("--out", type=Path, default=OUT, help="where to write the Markdown")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="cProfile the bot's process during the idle phase and write the "
+                             "functions taking the most time to this file")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="paperclub-interactions-") as tmp:
         plan = SweepPlan(args.sweep, args.sweep_lookups, (1, args.pool_readers))
         result = asyncio.run(_bench(Path(tmp), args.papers, args.lookups, args.seed, reload_seed,
-                                    plan))
+                                    plan, args.profile))
     result.seconds = time.perf_counter() - started
     text = _report(result)
     if result.sweep:
@@ -242,6 +250,15 @@ class Timings:
     inject_ms: list[float] = field(default_factory=list)
     """Part of each round trip spent inside `StandIn.slash` (building and sending the event)."""
     started: float = field(default_factory=time.perf_counter)
+    bot_cpu_s: float = 0.0
+    """CPU time of the bot's process (this one) while the lookups ran."""
+    standin_cpu_s: float = 0.0
+    """CPU time of the stand-in's process while the lookups ran."""
+
+    def cpu_per_lookup(self) -> str:
+        """`bot / stand-in` CPU ms per lookup."""
+        count = max(1, len(self.ms))
+        return f"{_fmt(self.bot_cpu_s * 1000 / count)} / {_fmt(self.standin_cpu_s * 1000 / count)}"
 
     def add(self, lookup: Lookup, ms: float, callback: int | None = None,
             inject_ms: float | None = None) -> None:
@@ -292,26 +309,27 @@ class Result:
 
 
 class _Driver:
-    """Sends `/paper` lookups into the stand-in as one guild member and times the answers."""
+    """Sends `/paper` lookups through the stand-in's process, one at a time, as one member."""
 
-    def __init__(self, standin: StandIn, guild: Guild, user: User) -> None:
-        self.standin, self.guild, self.user = standin, guild, user
+    def __init__(self, standin: StandInProcess) -> None:
+        self.standin = standin
         self.lookups = 0
 
-    async def lookup(self, query: str) -> tuple[float, int, float]:
-        """(round trip ms, callback type, ms spent in `slash`) for one `/paper query:...`."""
-        # Let the previous answer's trailing requests (e.g. original_response) finish first, so
-        # they are not charged to this lookup; `slash` settles again (cheaply) inside the timing.
-        await self.standin.settle()
-        trim_now_and_then(self.standin, self.lookups)
-        self.lookups += 1
-        start = time.perf_counter()
-        handle = await self.standin.slash("paper", {"query": query}, guild=self.guild,
-                                          user=self.user)
-        injected = time.perf_counter()
-        callback = await handle.response(timeout=RESPONSE_TIMEOUT)
-        end = time.perf_counter()
-        return (end - start) * 1000, callback.type, (injected - start) * 1000
+    async def run(self, lookups: Sequence[Lookup], into: Timings | None) -> None:
+        """Each lookup after the previous one's answer (and its trailing requests); the
+        stand-in's records are trimmed every `FORGET_EVERY` lookups, outside the timings."""
+        for start in range(0, len(lookups), FORGET_EVERY):
+            batch = lookups[start : start + FORGET_EVERY]
+            cpu = time.process_time()
+            done = await self.standin.lookups([q.text for q in batch], keep=KEEP,
+                                              timeout=RESPONSE_TIMEOUT)
+            self.lookups += len(done.answers)
+            if into is None:
+                continue
+            into.bot_cpu_s += time.process_time() - cpu
+            into.standin_cpu_s += done.standin_cpu_seconds
+            for lookup, answer in zip(batch, done.answers, strict=True):
+                into.add(lookup, answer.round_trip_ms, answer.type, answer.inject_ms)
 
 
 async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | None,
@@ -331,13 +349,31 @@ async def _loop_lag(samples: list[float]) -> None:
         samples.append((time.perf_counter() - start - LAG_TICK) * 1000)
 
 
+@contextlib.contextmanager
+def _profiled(path: Path | None) -> Iterator[None]:
+    """cProfile this process inside the block; the 40 functions of most own time to `path`."""
+    if path is None:
+        yield
+        return
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        yield
+    finally:
+        profiler.disable()
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(40)
+        path.write_text(text.getvalue(), encoding="utf-8")
+        _progress(f"profile of the idle phase written to {path}")
+
+
 def _cycle(lookups: Sequence[Lookup]) -> Iterator[Lookup]:
     while True:
         yield from lookups
 
 
 async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
-                 reload_seed: int, plan: SweepPlan) -> Result:
+                 reload_seed: int, plan: SweepPlan, profile: Path | None = None) -> Result:
     real = real_papers()
     _progress(f"writing two {count:,}-paper synthetic listings (seeds {seed}, {reload_seed}) …")
     started = time.perf_counter()
@@ -350,9 +386,7 @@ async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
         "PAPERCLUB_DISCORD__SYNC": "global",
         "PAPERCLUB_CATALOG__PATH": str(first),
     })
-    user = User("reader")
-    guild = Guild("Reading Group", channels=["general"], members=[user])
-    async with StandIn(guilds=[guild]) as standin:
+    async with StandInProcess() as standin:
         _progress(f"loading {first.name} into a fresh database (build_bot) …")
         started = time.perf_counter()
         bot = await build_bot(settings, guild_ready_timeout=0.05)
@@ -361,14 +395,10 @@ async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
             await standin.start_bot(bot, timeout=60)
             result = Result(count, lookups, Timings(), Timings(), Timings(), Timings(),
                             write_s, load_s, await bot.services.catalog.count())
-            await _phases(bot, _Driver(standin, guild, user), other, lookups, result)
+            await _phases(bot, _Driver(standin), other, lookups, result, profile)
+            result.leftovers += await standin.problems()
         finally:
-            with contextlib.suppress(Exception):
-                await standin.settle()  # the last answer's trailing requests, before closing
             await standin.stop_bot(bot)
-        errors = [str(e) for e in standin.internal_errors]
-        result.leftovers += [f"stand-in internal error: {e}" for e in errors]
-        result.leftovers += [f"unknown request: {r}" for r in standin.unknown_requests]
     if plan.sizes:
         result.sweep = await run_sweep(settings, plan, [q.text for q in lookups], WARMUP,
                                        _progress)
@@ -376,20 +406,20 @@ async def _bench(tmp: Path, count: int, lookups_wanted: int, seed: int,
 
 
 async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequence[Lookup],
-                  result: Result) -> None:
+                  result: Result, profile: Path | None = None) -> None:
     """Warm up, then time idle `/paper`, the direct baseline, and `/paper` during a reload."""
     result.load_average = os.getloadavg()
     _progress("warming up (first lookup cold, then a direct pass over every query) …")
-    result.first_lookup_ms = (await driver.lookup(lookups[0].text))[0]
+    first = Timings()
+    await driver.run(lookups[:1], first)
+    result.first_lookup_ms = first.ms[0]
     await _direct(bot, lookups, None)
-    for lookup in lookups[:WARMUP]:
-        await driver.lookup(lookup.text)
+    await driver.run(lookups[:WARMUP], None)
 
-    _progress(f"idle: {len(lookups)} /paper lookups through the stand-in …")
+    _progress(f"idle: {len(lookups)} /paper lookups through the stand-in's process …")
     result.idle.started = time.perf_counter()
-    for lookup in lookups:
-        ms, callback, inject = await driver.lookup(lookup.text)
-        result.idle.add(lookup, ms, callback, inject)
+    with _profiled(profile):
+        await driver.run(lookups, result.idle)
     _progress("baseline: the same queries through SearchService.search directly …")
     await _direct(bot, lookups, result.direct)
     await _direct(bot, lookups, result.direct10, limit=10)
@@ -401,10 +431,8 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
     reload = asyncio.create_task(load_catalog(bot.services.catalog.papers, other))
     try:
         queries = _cycle(lookups)
-        while not reload.done():
-            lookup = next(queries)
-            ms, callback, inject = await driver.lookup(lookup.text)
-            result.reload.add(lookup, ms, callback, inject)
+        while not reload.done():  # small batches, so the lookups stop soon after the reload
+            await driver.run([next(queries) for _ in range(RELOAD_BATCH)], result.reload)
         report = await reload
     finally:
         monitor.cancel()
@@ -464,14 +492,13 @@ def _report(r: Result) -> str:
         f"({r.catalog_after_load:,} in the database). {len(r.lookups):,} lookups derived from "
         "the papers' own fields, kinds taking turns: "
         + ", ".join(f"{k} {kinds[k]}" for k in KINDS)
-        + ". Each is timed end to end with `perf_counter`: from calling `StandIn.slash` "
-        "(the stand-in builds INTERACTION_CREATE and sends it over the gateway websocket) until "
-        "`handle.response()` returns (discord.py parsed the event, the cog searched and rendered, "
-        "the bot POSTed the callback over HTTP, the stand-in stored it and woke the waiter). The "
-        "stand-in records no receive timestamp, so this end-to-end figure is the one reported. "
-        "**Bench, stand-in and bot all run on one event loop in one process**: the figures "
-        "include the stand-in's own JSON/websocket/HTTP work and the bench's bookkeeping, which "
-        "real Discord would do elsewhere. Baseline: `bot.search.search(parse_query(q), "
+        + ". Each is timed end to end with `perf_counter` **in the stand-in's own process** "
+        "(`python -m discord_standin`): from calling `StandIn.slash` (the stand-in builds "
+        "INTERACTION_CREATE and sends it over the gateway websocket) until `handle.response()` "
+        "returns (discord.py parsed the event, the cog searched and rendered, the bot POSTed the "
+        "callback over HTTP, the stand-in stored it and woke the waiter). The bot's process runs "
+        "only the bot (and the reload); the bench hands the stand-in batches of queries over its "
+        "control API, outside the timings. Baseline: `bot.search.search(parse_query(q), "
         f"limit={RESULT_LIMIT})` (the limit `/paper` uses) on the same bot, no Discord layer. "
         f"Warm: a cold first lookup, a direct pass over all queries and {WARMUP} lookups first.",
         "",
@@ -484,6 +511,8 @@ def _report(r: Result) -> str:
         f"| max ms | {_fmt(idle_max)} | {_fmt(dir_max)} | {_ratio(idle_max, dir_max)} |",
         f"| added by the Discord layer, median ms | {_fmt(idle_med - dir_med)} | | |",
         f"| of which inside `StandIn.slash`, median ms | {_fmt(inject_med)} | | |",
+        f"| CPU per lookup, bot's process / stand-in's process, ms | "
+        f"{r.idle.cpu_per_lookup()} | | |",
         f"| direct search with limit 10 instead (context), median / p99 ms | | "
         f"{_fmt(statistics.median(r.direct10.ms))} / {_fmt(_p99(r.direct10.ms))} | |",
     ]
@@ -518,6 +547,8 @@ def _report(r: Result) -> str:
         f"| max ms | {_fmt(rel_max)} | {_fmt(idle_max)} | {_ratio(rel_max, idle_max)} |",
         f"| median ms inside `StandIn.slash` | {_fmt(statistics.median(r.reload.inject_ms))} | "
         f"{_fmt(inject_med)} | |",
+        f"| CPU per lookup, bot's (with the reload) / stand-in's process, ms | "
+        f"{r.reload.cpu_per_lookup()} | {r.idle.cpu_per_lookup()} | |",
         f"| answers direct (type 4) / deferred (type 5) | {direct_answers} / {deferred} | "
         f"{r.idle.callbacks[4]} / {idle_deferred} | |",
         f"| event-loop stall, p99 / max ms ({LAG_TICK * 1000:.0f} ms sleep overshoot) | "

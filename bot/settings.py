@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,7 +26,16 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+    TomlConfigSettingsSource,
+)
 
 from domain.shards import Shards
 
@@ -248,8 +260,12 @@ class LoggingSettings(_Section):
         return value.upper() if isinstance(value, str) else value
 
 
-class Settings(_Section):
-    """All of paperclub's settings."""
+class Settings(BaseSettings):
+    """All of paperclub's settings. `load_settings` reads them; `Settings(...)` alone takes only
+    its arguments and the defaults (no environment, no file)."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter="__",
+                                      extra="forbid", frozen=True, strict=True)
 
     database: DatabaseSettings = DatabaseSettings()
     catalog: CatalogSettings = CatalogSettings()
@@ -261,6 +277,22 @@ class Settings(_Section):
     arxiv: ArxivSettings = ArxivSettings()
     web: WebSettings = WebSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Arguments (the token), then the environment, then the file, then the defaults."""
+        load = _LOADING.get()
+        if load is None:
+            return (init_settings,)
+        files = [_ConfigFile(settings_cls, load.path)] if load.path is not None else []
+        return init_settings, _Environment(settings_cls, load.env), *files
 
     @model_validator(mode="after")
     def _leases_outlast_a_discord_call(self) -> Settings:
@@ -288,23 +320,82 @@ def bundled_catalog() -> Path:
     return Path(__file__).resolve().parent / "data" / "icml2026.txt"
 
 
-def _env_value(value: str) -> Any:
+@dataclass(frozen=True)
+class _Load:
+    """The file and environment of the `load_settings` call in progress."""
+
+    path: Path | None
+    env: Mapping[str, str]
+
+
+_LOADING: ContextVar[_Load | None] = ContextVar("paperclub_settings_load", default=None)
+
+
+def _toml_literal(value: Any) -> Any:
     """A TOML literal (`[1, 2]`, `true`, `5`) where the text is one, else the text itself."""
     try:
-        return tomllib.loads(f"v = {value}")["v"]
+        return tomllib.loads(f"v = {value}")["v"] if isinstance(value, str) else value
     except tomllib.TOMLDecodeError:
         return value
 
 
-def _env_overrides(env: Mapping[str, str]) -> dict[tuple[str, str], tuple[str, Any]]:
-    """`(section, key)` → (variable name, value) for every `PAPERCLUB_SECTION__KEY`."""
-    overrides: dict[tuple[str, str], tuple[str, Any]] = {}
-    for name, value in sorted(env.items()):
-        if not name.startswith(ENV_PREFIX) or "__" not in name:
-            continue
-        section, _, key = name[len(ENV_PREFIX) :].lower().partition("__")
-        overrides[section, key] = (name, _env_value(value))
-    return overrides
+class _Environment(EnvSettingsSource):
+    """The variables of a given mapping, names in any case, each value a TOML literal."""
+
+    def __init__(self, settings_cls: type[BaseSettings], env: Mapping[str, str]) -> None:
+        self.given = env
+        for path, name in env_paths(env).items():
+            if len(path) > 1 and path[-1] in TOKEN_KEYS:
+                raise ConfigError(f"{name}: {TOKEN_HINT}")
+            if len(path) > 1 and path[0] not in settings_cls.model_fields:
+                raise ConfigError(f"{name}: Extra inputs are not permitted")
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return {name.lower(): value for name, value in self.given.items()}
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        if field_name == "discord_token":  # only ever DISCORD_TOKEN, never PAPERCLUB_…
+            return None, field_name, False
+        return super().get_field_value(field, field_name)
+
+    def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
+        return _toml_literal(value)
+
+    def _coerce_env_val_strict(self, field: FieldInfo | None, value: Any) -> Any:
+        return _toml_literal(value)
+
+
+class _ConfigFile(TomlConfigSettingsSource):
+    """The TOML file: it must exist and hold no token; relative paths are relative to it."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path) -> None:
+        if not path.is_file():
+            raise ConfigError(f"{path}: config file not found" if not path.exists()
+                              else f"{path}: cannot read config file (not a file)")
+        super().__init__(settings_cls, toml_file=path)
+
+    def _read_file(self, file_path: Path | Traversable) -> dict[str, Any]:
+        try:
+            data = super()._read_file(file_path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{file_path}: cannot read config file ({exc})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{file_path}: not valid TOML ({exc})") from None
+        if tokens := _token_keys(data):
+            raise ConfigError(f"{file_path}: {tokens[0]}: {TOKEN_HINT}")
+        for section, key in (("database", "path"), ("database", "url"), ("catalog", "path")):
+            value = data[section].get(key) if isinstance(data.get(section), dict) else None
+            if (isinstance(value, str) and value not in {"", ":memory:"} and "://" not in value
+                    and not Path(value).is_absolute()):
+                data[section][key] = str(Path(str(file_path)).parent / value)
+        return data
+
+
+def env_paths(env: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    """The key path (`("search", "limit")`) → name of every `PAPERCLUB_…` variable."""
+    return {tuple(name[len(ENV_PREFIX):].lower().split("__")): name for name in sorted(env)
+            if name.upper().startswith(ENV_PREFIX)}
 
 
 def _token_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
@@ -318,72 +409,34 @@ def _token_keys(table: Mapping[str, Any], prefix: str = "") -> list[str]:
     return found
 
 
-def _resolve_relative(data: dict[str, Any], base: Path) -> None:
-    for section, key in (("database", "path"), ("database", "url"), ("catalog", "path")):
-        value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
-        relative = (isinstance(value, str) and value not in {"", ":memory:"}
-                    and "://" not in value)
-        if relative and not Path(str(value)).is_absolute():
-            data[section][key] = str(base / str(value))
-
-
-def _describe(
-    exc: ValidationError,
-    path: Path | None,
-    overrides: Mapping[tuple[str, str], tuple[str, Any]],
-    file_sections: set[str],
-) -> str:
+def _describe(exc: ValidationError, load: _Load) -> str:
     """One line naming each problem by its TOML key path, or by its environment variable."""
+    variables = env_paths(load.env)
     in_file: list[str] = []
     from_env: list[str] = []
     for error in exc.errors():
         # a check across sections (a lease against the Discord call bound) names its key
         loc = tuple(str(part) for part in error.get("ctx", {}).get("loc", error["loc"]))
-        if len(loc) >= 2 and (loc[0], loc[1]) in overrides:
-            items = "".join(f"[{part}]" for part in loc[2:])
-            from_env.append(f"{overrides[loc[0], loc[1]][0]}{items}: {error['msg']}")
-            continue
-        names = [
-            name for (section, _), (name, _) in overrides.items()
-            if len(loc) == 1 and section == loc[0] and section not in file_sections
-        ]  # a whole section that only the environment brought
-        if names:
-            from_env.append(f"{', '.join(names)}: {error['msg']}")
+        if size := next((n for n in range(len(loc), 0, -1) if loc[:n] in variables), 0):
+            items = "".join(f"[{part}]" for part in loc[size:])
+            from_env.append(f"{variables[loc[:size]]}{items}: {error['msg']}")
         else:
             in_file.append(f"{'.'.join(loc) or '(top level)'}: {error['msg']}")
-    where = f"{path}: " if path else ""
+    where = f"{load.path}: " if load.path else ""
     return "; ".join(([where + "; ".join(in_file)] if in_file else []) + from_env)
 
 
 def load_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
-    """Read, merge and validate; raises `ConfigError` naming the offending key or variable."""
-    env = {} if env is None else env
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: config file not found") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read config file ({exc})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-        tokens = _token_keys(data)
-        if tokens:
-            raise ConfigError(f"{path}: {tokens[0]}: {TOKEN_HINT}")
-        _resolve_relative(data, path.parent)
-    file_sections = set(data)
-    overrides = _env_overrides(env)
-    for (section, key), (name, value) in overrides.items():
-        if key in TOKEN_KEYS:
-            raise ConfigError(f"{name}: {TOKEN_HINT}")
-        target = data.setdefault(section, {})
-        if not isinstance(target, dict):
-            raise ConfigError(f"{name}: '{section}' is not a section")
-        target[key] = value
-    if env.get(TOKEN_ENV):
-        data["discord_token"] = env[TOKEN_ENV]
+    """Defaults, then the TOML file, then `PAPERCLUB_SECTION__KEY` variables (and the token from
+    `DISCORD_TOKEN`), validated once; raises `ConfigError` naming the key or the variable."""
+    load = _Load(path, {} if env is None else env)
+    token = load.env.get(TOKEN_ENV)
+    reset = _LOADING.set(load)
     try:
-        return Settings.model_validate(data)
+        return Settings(discord_token=SecretStr(token) if token else None)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc, path, overrides, file_sections)) from None
+        raise ConfigError(_describe(exc, load)) from None
+    except SettingsError as exc:  # a source that could not read a value
+        raise ConfigError(f"{exc}: {exc.__cause__}") from None
+    finally:
+        _LOADING.reset(reset)

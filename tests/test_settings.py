@@ -313,3 +313,41 @@ def test_a_shorter_call_bound_allows_a_shorter_lease(tmp_path: Path) -> None:
     assert settings.discord.call_timeout_seconds == 1 and settings.digest.claim_lease_seconds == 1
     with pytest.raises(ConfigError, match=r"outbox_lease_seconds: 60 s .* at least 90"):
         load_settings(None, {"PAPERCLUB_DISCORD__CALL_TIMEOUT_SECONDS": "90"})
+
+
+def test_settings_alone_reads_neither_the_process_environment_nor_a_file(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERCLUB_SEARCH__LIMIT", "3")
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    assert Settings().search.limit == 10 and Settings().discord_token is None
+    assert Settings() == Settings.model_validate({})
+
+
+def test_a_whole_section_from_one_variable_is_named_by_it() -> None:
+    settings = load_settings(None, {"PAPERCLUB_SEARCH": "{limit = 7, fuzzy_threshold = 80}"})
+    assert (settings.search.limit, settings.search.fuzzy_threshold) == (7, 80.0)
+    with pytest.raises(ConfigError, match=r"^PAPERCLUB_SEARCH\[limit\]: Input should be"):
+        load_settings(None, {"PAPERCLUB_SEARCH": "{limit = 0}"})
+
+
+def test_variable_names_in_any_case_and_other_paperclub_variables_ignored() -> None:
+    env = {"paperclub_search__limit": "7", "PAPERCLUB_REALWORLD": "/elsewhere",
+           "PAPERCLUB_TOKEN": "not ours", "PAPERCLUB_DISCORD_TOKEN": "not read"}
+    settings = load_settings(None, env)
+    assert settings.search.limit == 7 and settings.discord_token is None
+
+
+def test_a_list_item_from_the_environment_is_named_by_its_index() -> None:
+    with pytest.raises(ConfigError, match=r"^PAPERCLUB_DISCORD__OWNER_IDS\[1\]: Input should be "
+                                          r"a valid integer"):
+        load_settings(None, {"PAPERCLUB_DISCORD__OWNER_IDS": "[12, true]"})
+
+
+def test_a_token_that_looks_like_a_number_stays_text() -> None:
+    token = load_settings(None, {"DISCORD_TOKEN": "12345"}).discord_token
+    assert token is not None and token.get_secret_value() == "12345"
+
+
+def test_a_directory_is_not_a_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=f"^{re.escape(str(tmp_path))}: cannot read config file"):
+        load_settings(tmp_path, {})
