@@ -16,7 +16,7 @@ from bot.client.cog_host import CogHost, host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
-from bot.features.papers.card_view import AbstractButton, escape, paper_message
+from bot.features.papers.card_view import AbstractButton, CorrectButton, escape, paper_message
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import (
@@ -200,4 +200,5 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: add the cog to the paperclub bot."""
     host = host_of(bot)
     await bot.add_cog(PapersCog(host, host.services))
-    bot.add_dynamic_items(AbstractButton)  # a card's buttons keep working after a restart
+    # a card's buttons keep working after a restart
+    bot.add_dynamic_items(AbstractButton, CorrectButton)

@@ -1,0 +1,82 @@
+"""A card's "Suggest a correction" end to end through the stand-in: a click on a card posted
+before a restart asks which field, the choice opens the form prefilled with that field's value,
+sending it posts the curators' review, and an approval shows on `/paper` at once."""
+
+from __future__ import annotations
+
+import json
+
+from bot.settings import Settings
+from discord_standin import Guild, Message, StandIn
+from domain.paper import Paper
+from tests.clocks import FakeClock
+from tests.e2e.harness import start_paperclub
+from tests.group import People
+
+FIXED = "基于岭回归的顿悟现象更准确的中文标题"
+
+
+def _component(message: Message, prefix: str) -> dict[str, object]:
+    (found,) = [c for c in message.walk_components()
+                if str(c.get("custom_id", "")).startswith(prefix)]
+    return found
+
+
+async def _card(standin: StandIn, guild: Guild | None, paper: Paper, people: People
+                ) -> Message:
+    handle = await standin.slash("paper", {"query": paper.id}, guild=guild, user=people.alice,
+                                 locale="zh-CN")
+    await handle.response()
+    assert handle.message is not None
+    return handle.message
+
+
+async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
+        standin: StandIn, guild: Guild, people: People, bundled_papers: list[Paper],
+        settings: Settings, clock: FakeClock) -> None:
+    paper = next(p for p in bundled_papers if p.affiliations and p.title_zh)
+    bot = await start_paperclub(standin, settings, clock)
+    try:
+        await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                                   guild=guild, user=people.bob)).response()
+        card = await _card(standin, guild, paper, people)
+        button = _component(card, "paperclub:correct:")
+        assert button["custom_id"] == f"paperclub:correct:{paper.id}"
+        assert button["label"] == "建议纠错"
+    finally:
+        await standin.stop_bot(bot)
+    bot = await start_paperclub(standin, settings, clock)  # the card was posted before this
+    try:
+        clicked = await standin.click(card, f"paperclub:correct:{paper.id}", user=people.alice,
+                                      locale="zh-CN")
+        asked = await clicked.response()
+        assert asked.ephemeral and "哪里有误" in asked.content
+        assert clicked.message is not None
+        menu = _component(clicked.message, "paperclub:correct-field:")
+        options = {str(o["value"]): o for o in menu["options"]}  # type: ignore[attr-defined]
+        assert options["title_zh:0"]["label"] == "中文标题"
+        assert options["title_zh:0"]["description"] == paper.title_zh[:100]
+        assert len(options) <= 25 and "affiliation_en:0" in options
+        opened = await standin.select(clicked.message, str(menu["custom_id"]), ["title_zh:0"],
+                                      user=people.alice)
+        await opened.response()
+        assert opened.modal is not None
+        (prefilled,) = [c.get("value", "") for row in opened.modal["components"]
+                        for c in row["components"] if c["custom_id"] == "value"]
+        assert prefilled == paper.title_zh
+        sent = await standin.submit_modal(opened, {"value": FIXED, "reason": "@everyone 译错了"})
+        assert "sent to the curators" in (await sent.response()).content
+        review = standin.messages(guild.channel("papers"))[-1]
+        text = json.dumps(review.embeds, ensure_ascii=False)
+        assert f"- {paper.title_zh}" in text and f"+ {FIXED}" in text
+        assert review.pings.everyone is False
+        approve = _component(review, "paperclub:correction:1:approve")
+        await (await standin.click(review, str(approve["custom_id"]), user=people.bob)).response()
+        shown = await _card(standin, guild, paper, people)
+        assert FIXED in json.dumps(shown.embeds, ensure_ascii=False)
+        in_dm = await _card(standin, None, paper, people)
+        assert FIXED not in json.dumps(in_dm.embeds, ensure_ascii=False)
+        refused = await standin.click(in_dm, f"paperclub:correct:{paper.id}", user=people.alice)
+        assert "only in a server" in (await refused.response()).content
+    finally:
+        await standin.stop_bot(bot)
