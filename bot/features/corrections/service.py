@@ -19,6 +19,7 @@ from bot.features.corrections.rules import (
 from bot.features.corrections.store import CorrectionStore
 from bot.shared.clock import Clock, utc_now
 from bot.shared.messages import Refusal
+from bot.shared.server_view import as_stored
 from domain.corrections import (
     Event,
     Field,
@@ -165,10 +166,10 @@ class CorrectionService:
         """What shows these papers as the server sees them (the search service's hook): one
         read of their approved corrections, applied to each paper when it is built."""
         if guild_id is None or not paper_ids:
-            return _as_stored
+            return as_stored
         approved = await self._store.approved(guild_id, list(paper_ids))
         if not approved:
-            return _as_stored
+            return as_stored
         return partial(overlaid, corrections=tuple(approved))
 
     async def overlay_one(self, guild_id: int | None, paper: Paper) -> Paper:
@@ -212,10 +213,6 @@ class CorrectionService:
 
     async def _overlaid(self, guild_id: int, paper: Paper) -> Paper:
         return await self.overlay_one(guild_id, paper)
-
-
-def _as_stored(paper: Paper) -> Paper:
-    return paper
 
 
 def _value_or_blank(paper: Paper, target: Target) -> str:

@@ -21,6 +21,7 @@ from bot.features.reading.store import HistoryStore
 from bot.shared.clock import Clock, utc_now
 from bot.shared.messages import Refusal
 from bot.shared.noticed import Noticed
+from bot.shared.server_view import seen
 from domain.digest import DigestConfig, DigestState, LedgerEntry
 from domain.paper import Paper
 from domain.reasons import Reason
@@ -69,7 +70,8 @@ class DigestService:
         choice = await choose_next(self.digests, self.papers, self.history, config)
         if choice is None:
             return None
-        paper = await self.papers.get(choice.paper_id)
+        paper = await seen(self.scheduler.view, config.guild_id,
+                           await self.papers.get(choice.paper_id))
         return (paper, choice) if paper else None
 
     async def config(self, guild_id: int) -> DigestConfig | None:

@@ -109,10 +109,10 @@ class PapersCog(commands.Cog):
         lang = lang_of(interaction)
         text_query = (query or "").strip()
         if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
-            named = await PaperLookup(self.services.search).identify(text_query)
+            named = await PaperLookup(self.services.search).identify(text_query,
+                                                                     interaction.guild_id)
             if named.paper is not None:  # as this server sees it (its corrections applied)
-                shown = await self.services.search.paper(named.paper.id, interaction.guild_id)
-                embed, view = paper_message(shown or named.paper, lang)
+                embed, view = paper_message(named.paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
                               view=self.bot.track(view))
                 return

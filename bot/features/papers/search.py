@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Protocol
 
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.results import UNFILTERED_CAP
 from bot.features.papers.store import PaperStore
+from bot.shared.server_view import ServerView, Shown, as_stored, shown_by
 from domain.catalog import SearchHit
 from domain.crosslingual import Translation, cross_queries
 from domain.paper import Paper
@@ -43,25 +43,9 @@ class SearchOutcome:
     """The hits found only through the other language, by public id, with the terms read."""
 
 
-Shown = Callable[[Paper], Paper]
-"""A paper as one server sees it (its approved corrections applied)."""
-
-
-def _as_stored(paper: Paper) -> Paper:
-    return paper
-
-
 def _seen(hit: SearchHit, shown: Shown) -> SearchHit:
     """The hit with its paper, still built on first use, as the server sees it."""
     return SearchHit(hit.id, hit.score, lambda: shown(hit.paper))
-
-
-class ServerView(Protocol):
-    """How a server sees catalog papers (the corrections feature: `CorrectionService`)."""
-
-    async def view(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
-        """What turns these papers, as stored, into what the server sees."""
-        ...
 
 
 class SearchService:
@@ -134,13 +118,19 @@ class SearchService:
 
     async def _shown(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
         """The server's view of these papers (stored papers as they are outside a server)."""
-        if self._view is None or guild_id is None or not paper_ids:
-            return _as_stored
-        return await self._view.view(guild_id, paper_ids)
+        return await shown_by(self._view, guild_id, paper_ids)
 
-    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
-        """One paper by its arXiv id (without version) or its DOI."""
-        return await self._store.by_link(arxiv_id=arxiv_id, doi=doi)
+    async def seen(self, guild_id: int | None, papers: Sequence[Paper]) -> list[Paper]:
+        """Papers at hand as the server `guild_id` sees them (one read of corrections)."""
+        shown = await self._shown(guild_id, [paper.id for paper in papers])
+        return [shown(paper) for paper in papers]
+
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "",
+                      guild_id: int | None = None) -> Paper | None:
+        """One paper by its arXiv id (without version) or its DOI (as the server `guild_id`
+        sees it)."""
+        paper = await self._store.by_link(arxiv_id=arxiv_id, doi=doi)
+        return None if paper is None else (await self._shown(guild_id, [paper.id]))(paper)
 
     async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
         """Conference and workshop names containing `text`, for the `venue` option."""
@@ -167,7 +157,7 @@ class SearchService:
         The hits' papers are as the server `guild_id` sees them."""
         outcome = await self._search(query, limit=limit, offset=offset)
         shown = await self._shown(guild_id, [hit.id for hit in outcome.hits])
-        if shown is _as_stored:
+        if shown is as_stored:
             return outcome
         return replace(outcome, hits=[_seen(hit, shown) for hit in outcome.hits])
 

@@ -203,7 +203,9 @@ class SubscriptionService:
 
     async def new_paper_matches(self, guild_id: int, papers: list[Paper]
                                 ) -> dict[int, list[tuple[Paper, list[str]]]]:
-        """Members of a server (DMs not paused) with the new papers matching their topics."""
+        """Members of a server (DMs not paused) with the new papers matching their topics (the
+        papers as the server sees them: a corrected title matches)."""
+        papers = await self.search.seen(guild_id, papers)
         by_id = {paper.id: paper for paper in papers}
         per_member: dict[int, list[tuple[Paper, list[str]]]] = defaultdict(list)
         for paper_id, members in (await self.interested(guild_id, papers)).items():

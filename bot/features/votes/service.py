@@ -119,7 +119,7 @@ class VoteService:
                                       now + timedelta(hours=hours), options)
         if vote is None:
             raise Refusal("vote.already_open")
-        return vote, await self._lookup.many([o.paper_id for o in options])
+        return vote, await self._lookup.many([o.paper_id for o in options], guild_id)
 
     async def attach(self, vote_id: int, message_id: int) -> None:
         """Remember the message with the buttons (to grey them out at the close)."""
@@ -132,7 +132,7 @@ class VoteService:
         option = vote.option(position) if vote is not None else None
         if vote is None or option is None:
             return BallotOutcome.UNKNOWN, None
-        paper = await self._lookup.by_id(option.paper_id)
+        paper = await self._lookup.by_id(option.paper_id, vote.guild_id)
         if vote.status is VoteStatus.OPEN and vote.ends_at <= self._clock():
             return BallotOutcome.CLOSED, paper
         outcome = await self._votes.cast(vote_id, user_id, option.paper_id, self._clock())
@@ -191,7 +191,7 @@ class VoteService:
 
     async def _results(self, vote: Vote) -> tuple[Tallied, ...]:
         counts = tally(vote.options, await self._votes.ballots(vote.id))
-        papers = await self._lookup.many([o.paper_id for o in vote.options])
+        papers = await self._lookup.many([o.paper_id for o in vote.options], vote.guild_id)
         return tuple(Tallied(o.position, o.paper_id, papers.get(o.paper_id),
                              counts[o.paper_id]) for o in vote.options)
 
