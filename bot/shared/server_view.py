@@ -20,6 +20,10 @@ class ServerView(Protocol):
         """What turns these papers, as stored, into what the server sees (one read)."""
         ...
 
+    async def corrected(self, guild_id: int) -> list[Paper]:
+        """Every paper the server has corrected, as it sees them (for its searches)."""
+        ...
+
 
 def as_stored(paper: Paper) -> Paper:
     """A paper as the catalog holds it."""

@@ -31,6 +31,14 @@ async def _card(standin: StandIn, guild: Guild | None, paper: Paper, people: Peo
     return handle.message
 
 
+async def _found(standin: StandIn, guild: Guild, people: People) -> str:
+    """What `/paper` with the correction's own new words shows a Chinese reader."""
+    handle = await standin.slash("paper", {"query": "更准确的中文标题"}, guild=guild,
+                                 user=people.bob, locale="zh-CN")
+    reply = await handle.reply()
+    return json.dumps([reply.content, reply.embeds], ensure_ascii=False)
+
+
 async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
         standin: StandIn, guild: Guild, people: People, bundled_papers: list[Paper],
         settings: Settings, clock: FakeClock) -> None:
@@ -74,9 +82,40 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
         await (await standin.click(review, str(approve["custom_id"]), user=people.bob)).response()
         shown = await _card(standin, guild, paper, people)
         assert FIXED in json.dumps(shown.embeds, ensure_ascii=False)
+        assert FIXED in await _found(standin, guild, people)  # by its new words, at once
+        reload = await standin.slash("catalog reload", guild=guild, user=people.bob)
+        assert "30 unchanged" in (await reload.followup()).content
+        assert FIXED in await _found(standin, guild, people)
+        other = await standin.add_guild(Guild("elsewhere", members=[people.alice, people.bob]))
+        assert FIXED not in json.dumps((await _card(standin, other, paper, people)).embeds,
+                                       ensure_ascii=False)
+        assert FIXED not in await _found(standin, other, people)
+        # a rejected proposal changes nothing
+        card = await _card(standin, guild, paper, people)
+        clicked = await standin.click(card, f"paperclub:correct:{paper.id}", user=people.alice)
+        await clicked.response()
+        assert clicked.message is not None
+        opened = await standin.select(clicked.message, f"paperclub:correct-field:{paper.id}",
+                                      ["title_zh:0"], user=people.alice)
+        await opened.response()
+        sent = await standin.submit_modal(opened, {"value": "错的标题", "reason": ""})
+        assert "sent to the curators" in (await sent.response()).content
+        review = standin.messages(guild.channel("papers"))[-1]
+        reject = _component(review, "paperclub:correction:2:reject")
+        await (await standin.click(review, str(reject["custom_id"]), user=people.bob)).response()
+        shown = await _card(standin, guild, paper, people)
+        assert FIXED in json.dumps(shown.embeds, ensure_ascii=False)
+        assert "错的标题" not in json.dumps(shown.embeds, ensure_ascii=False)
         in_dm = await _card(standin, None, paper, people)
         assert FIXED not in json.dumps(in_dm.embeds, ensure_ascii=False)
         refused = await standin.click(in_dm, f"paperclub:correct:{paper.id}", user=people.alice)
         assert "only in a server" in (await refused.response()).content
+    finally:
+        await standin.stop_bot(bot)
+    bot = await start_paperclub(standin, settings, clock)
+    try:
+        assert FIXED in json.dumps((await _card(standin, guild, paper, people)).embeds,
+                                   ensure_ascii=False)
+        assert FIXED in await _found(standin, guild, people)
     finally:
         await standin.stop_bot(bot)

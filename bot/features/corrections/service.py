@@ -31,6 +31,9 @@ from domain.corrections import (
 )
 from domain.paper import Paper
 
+CORRECTED_LIMIT = 10_000
+"""The most corrected papers a server's searches take into account."""
+
 
 class PaperLookup(Protocol):
     """The catalog's source records by public id (`PaperStore.get`)."""
@@ -171,6 +174,15 @@ class CorrectionService:
         if not approved:
             return as_stored
         return partial(overlaid, corrections=tuple(approved))
+
+    async def corrected(self, guild_id: int) -> list[Paper]:
+        """Every paper the server has an approved correction of, as it sees them (what its
+        searches merge into the shared index's hits)."""
+        approved = await self._store.proposals(guild_id, status=Status.APPROVED,
+                                               limit=CORRECTED_LIMIT)
+        found = [await self._papers.get(paper_id)
+                 for paper_id in dict.fromkeys(p.target.paper_id for p in approved)]
+        return await self.overlay(guild_id, [paper for paper in found if paper is not None])
 
     async def overlay_one(self, guild_id: int | None, paper: Paper) -> Paper:
         """One paper as the server sees it."""

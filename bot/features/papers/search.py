@@ -10,9 +10,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.features.papers.fuzzy import Vocabulary
+from bot.features.papers.overlay_search import merged
 from bot.features.papers.results import UNFILTERED_CAP
 from bot.features.papers.store import PaperStore
-from bot.shared.server_view import ServerView, Shown, as_stored, shown_by
+from bot.shared.server_view import ServerView, Shown, shown_by
 from domain.catalog import SearchHit
 from domain.crosslingual import Translation, cross_queries
 from domain.paper import Paper
@@ -154,12 +155,24 @@ class SearchService:
         guild_id: int | None = None,
     ) -> SearchOutcome:
         """Run the query; fall back to corrected words, then to any word, when nothing matches.
-        The hits' papers are as the server `guild_id` sees them."""
+        The hits' papers are as the server `guild_id` sees them, and its corrected papers are
+        found by their corrected text, not by the words corrected away (`overlay_search`)."""
         outcome = await self._search(query, limit=limit, offset=offset)
-        shown = await self._shown(guild_id, [hit.id for hit in outcome.hits])
-        if shown is as_stored:
+        if self._view is None or guild_id is None:
             return outcome
-        return replace(outcome, hits=[_seen(hit, shown) for hit in outcome.hits])
+        corrected = {paper.id: paper for paper in await self._view.corrected(guild_id)}
+        if not corrected:
+            return outcome
+        if outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE):
+            return replace(outcome, hits=merged(outcome.hits, query, corrected, limit=limit,
+                                                insert=offset == 0))
+        # the index had no exact match: a corrected paper that matches is one (no fallback)
+        exact = merged([], query, corrected, limit=limit, insert=offset == 0)
+        if exact:
+            return SearchOutcome(exact, Strategy.EXACT)
+        # a typo-corrected or any-word page: the server's corrections shown, nothing moved
+        return replace(outcome, hits=[_seen(hit, lambda p: corrected.get(p.id, p))
+                                      for hit in outcome.hits])
 
     async def _search(self, query: SearchQuery, *, limit: int, offset: int) -> SearchOutcome:
         if query.is_empty():

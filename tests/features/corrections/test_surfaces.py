@@ -44,6 +44,11 @@ class RetitlingView:
         return lambda paper: (replace(paper, title_zh=self.titles[paper.id])
                               if paper.id in self.titles else paper)
 
+    async def corrected(self, guild_id: int) -> list[Paper]:
+        """None to merge into searches (these surfaces look papers up by id or reference:
+        tests/storage/test_search_corrections.py covers searches by words)."""
+        return []
+
 
 class CountingStore(SqlitePaperStore):
     """The real store, counting single-paper reads."""
