@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from bot.client.bot import PaperclubBot
 from bot.settings import Settings
 from discord_standin import Guild, Message, StandIn
 from domain.paper import Paper
@@ -119,3 +120,23 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
         assert FIXED in await _found(standin, guild, people)
     finally:
         await standin.stop_bot(bot)
+
+
+async def test_a_card_opened_from_a_result_list_suggests_a_correction_too(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    listed = await standin.slash("paper", {"query": "learning"}, guild=guild, user=people.alice)
+    await listed.response()
+    assert listed.message is not None
+    (menu,) = [c for c in listed.message.walk_components() if c.get("type") == 3]
+    chosen = str(menu["options"][0]["value"])
+    opened = await standin.select(listed.message, str(menu["custom_id"]), [chosen],
+                                  user=people.alice)
+    await opened.response()
+    card = standin.message(listed.message.id)
+    (correct,) = [c for c in card.walk_components()
+                  if c.get("type") == 2 and c.get("label") == "Suggest a correction"]
+    clicked = await standin.click(card, str(correct["custom_id"]), user=people.alice)
+    assert "What is wrong in" in (await clicked.response()).content
+    assert clicked.message is not None
+    assert _component(clicked.message, "paperclub:correct-field:")["custom_id"] == \
+        f"paperclub:correct-field:{chosen}"

@@ -126,14 +126,20 @@ class CorrectButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         return cls(match["paper"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the corrections feature (or say it is not loaded)."""
-        cog: Suggesting | None = getattr(interaction.client, "get_cog", lambda _: None)(
-            CORRECTIONS_COG)
-        if cog is None:
-            await interaction.response.send_message(t(lang_of(interaction), "card.correct_off"),
-                                                    ephemeral=True)
-            return
-        await cog.suggest(interaction, self.paper_id)
+        """Hand the click to the corrections feature."""
+        await suggest_correction(interaction, self.paper_id)
+
+
+async def suggest_correction(interaction: discord.Interaction, paper_id: str) -> None:
+    """Hand a "Suggest a correction" click to the corrections feature (or say it is not
+    loaded)."""
+    cog: Suggesting | None = getattr(interaction.client, "get_cog", lambda _: None)(
+        CORRECTIONS_COG)
+    if cog is None:
+        await interaction.response.send_message(t(lang_of(interaction), "card.correct_off"),
+                                                ephemeral=True)
+        return
+    await cog.suggest(interaction, paper_id)
 
 
 def correct_button(paper_id: str, lang: Lang) -> CorrectButton:
