@@ -20,8 +20,10 @@ results."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from bot.features.subscriptions.topic_match import (
     CompiledTopic,
@@ -44,8 +46,10 @@ HEADLINE_COLUMNS = range(AUTHORS_COLUMN + 1)
 (`storage.papers.fts.HEADLINE_COLUMNS`)."""
 
 
+@lru_cache(maxsize=4096)
 def _terms(paper: Paper) -> tuple[PaperTerms, PaperTerms]:
-    """The paper's terms everywhere, and in its headline columns only (same venue facts)."""
+    """The paper's terms everywhere, and in its headline columns only (same venue facts);
+    kept for the papers a server corrected, which each of its searches tests."""
     columns = [index_tokens(text) for text in index_columns(paper)]
     full = PaperTerms.of(paper)
     return full, replace(full, everywhere=IndexedText.of([columns[n] for n in HEADLINE_COLUMNS]))
@@ -74,28 +78,37 @@ class Matcher:
 
 
 def merged(hits: Sequence[SearchHit], query: SearchQuery, corrected: Mapping[str, Paper], *,
-           limit: int, insert: bool = True) -> list[SearchHit]:
-    """The index's `hits` with the server's `corrected` papers (by id, as the server sees
-    them) merged in as the module says; at most `limit`. Without `insert` (a later page) a
-    corrected paper is only kept or left out, never added."""
+           limit: int, insert: bool = True,
+           crossed: Collection[str] = frozenset()) -> list[SearchHit]:
+    """The index's `hits` (of which `crossed` were found through the other language) with the
+    server's `corrected` papers (by id, as the server sees them) merged in as the module
+    says; at most `limit`. Without `insert` (a later page) a corrected paper is only kept or
+    left out, never added."""
     matcher = Matcher(query)
-    kept: list[tuple[SearchHit, int]] = []
-    for hit in hits:
-        if hit.id in corrected:
-            tier = matcher.tier(corrected[hit.id])
-            if tier is not None:
-                kept.append((_as(hit.id, hit.score, corrected[hit.id]), tier))
-        else:
-            tier = matcher.tier(hit.paper)
-            kept.append((hit, CROSSED if tier is None else tier))
-    if insert:
-        found = {hit.id for hit, _ in kept} | {hit.id for hit in hits}
-        for paper_id, paper in corrected.items():
-            tier = None if paper_id in found else matcher.tier(paper)
-            if tier is not None:
-                at = next((n for n, (_, t) in enumerate(kept) if t > tier), len(kept))
-                kept.insert(at, (_as(paper_id, 0.0, paper), tier))
-    return [hit for hit, _ in kept[:max(0, limit)]]
+    kept = [hit if hit.id not in corrected else _as(hit.id, hit.score, corrected[hit.id])
+            for hit in hits
+            if hit.id not in corrected or matcher.tier(corrected[hit.id]) is not None]
+    if not insert:
+        return kept[:max(0, limit)]
+    present = {hit.id for hit in hits}
+    added = sorted(((tier, paper_id) for paper_id, paper in corrected.items()
+                    if paper_id not in present
+                    and (tier := matcher.tier(paper)) is not None), key=lambda t: t[0])
+    tiers: dict[str, int] = {}
+
+    def tier_of(hit: SearchHit) -> int:
+        """The tier of a hit on the page (the index's hits are in tier order)."""
+        if hit.id not in tiers:
+            found = (CROSSED if hit.id in crossed else
+                     matcher.tier(corrected.get(hit.id, hit.paper)))
+            tiers[hit.id] = CROSSED if found is None else found
+        return tiers[hit.id]
+
+    for tier, paper_id in added:
+        at = bisect_right(kept, tier, key=tier_of)
+        if at < limit:
+            kept.insert(at, _as(paper_id, 0.0, corrected[paper_id]))
+    return kept[:max(0, limit)]
 
 
 def _as(paper_id: str, score: float, paper: Paper) -> SearchHit:

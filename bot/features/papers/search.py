@@ -165,7 +165,7 @@ class SearchService:
             return outcome
         if outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE):
             return replace(outcome, hits=merged(outcome.hits, query, corrected, limit=limit,
-                                                insert=offset == 0))
+                                                insert=offset == 0, crossed=outcome.crossed))
         # the index had no exact match: a corrected paper that matches is one (no fallback)
         exact = merged([], query, corrected, limit=limit, insert=offset == 0)
         if exact:

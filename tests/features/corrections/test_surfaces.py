@@ -9,14 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 from bot.features.calendar.service import CalendarService
+from bot.features.catalog.jsonl import dumps
+from bot.features.catalog.loader import load_catalog
+from bot.features.corrections.service import CorrectionService
 from bot.features.group.service import GroupService
 from bot.features.papers.lookup import PaperLookup, Via
 from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
 from bot.features.recommend.service import Audience, RecommendService
 from bot.shared.lang import Lang
+from domain.corrections import Field, Target
 from domain.paper import Paper
 from domain.recommend import Verdict
 from domain.sessions import Place
@@ -128,3 +133,34 @@ async def test_the_calendar_feed_titles_show_the_correction(db: Database,
     there = await service.source(OTHER, server_name="Other", lang=Lang.ZH_HANS)
     assert [e.paper.title_zh for e in here.entries if e.paper] == ["日历里的更正"]
     assert [e.paper.title_zh for e in there.entries if e.paper] == [paper.title_zh]
+
+
+async def test_a_servers_corrected_papers_follow_each_decision_and_the_catalog(
+        db: Database, store: SqlitePaperStore, tmp_path: Path) -> None:
+    service = CorrectionService(stores.CORRECTIONS.open(db), store, lambda: T0)
+    first, second = (await store.paper_ids())[:2]
+
+    async def approve(paper_id: str, value: str) -> int:
+        made = (await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), value, "",
+                                      10)).proposal
+        assert await service.decide(GUILD, made.id, approve=True, by=20)
+        return made.id
+
+    assert await service.corrected(GUILD) == []
+    made = await approve(first, "第一个更正")
+    assert [p.title_zh for p in await service.corrected(GUILD)] == ["第一个更正"]
+    await approve(second, "第二个更正")
+    assert sorted(p.title_zh for p in await service.corrected(GUILD)) == [
+        "第一个更正", "第二个更正"]
+    assert await service.corrected(OTHER) == []
+    assert await service.revert(GUILD, made, by=20)
+    assert [p.title_zh for p in await service.corrected(GUILD)] == ["第二个更正"]
+    source = await store.get(second)
+    assert source is not None
+    changed = [replace(p, authors=("Ada Lovelace",)) if p.id == second else p
+               async for p in store.iter_papers()]
+    listing = tmp_path / "changed.jsonl"
+    listing.write_text("".join(dumps(p) + "\n" for p in changed), encoding="utf-8")
+    await load_catalog(store, listing)  # the source record changes
+    (shown,) = await service.corrected(GUILD)
+    assert shown.title_zh == "第二个更正" and shown.authors == ("Ada Lovelace",)
