@@ -46,6 +46,8 @@ async def test_the_paper_of_the_day_its_subscribers_and_exports_show_the_correct
     (post,) = [m for m in standin.messages(guild.channel("papers")) if m.embeds]
     assert WORD.title() in post.embeds[0]["title"]
     assert people.carol.id in post.pings.users  # the corrected title matches her topic
+    mine = await answer(standin, "subscriptions", guild=guild, user=people.carol)
+    assert "1 paper" in json.dumps([mine.content, mine.embeds])
     # an exact reference (the paper's id) reads the paper once, as this server sees it
     by_id = await answer(standin, "paper", {"query": paper.id}, guild=guild, user=people.bob)
     assert WORD.title() in by_id.embeds[0]["title"]
