@@ -21,7 +21,7 @@ results."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -29,9 +29,9 @@ from bot.features.subscriptions.topic_match import (
     CompiledTopic,
     IndexedText,
     PaperTerms,
-    cross_topics,
 )
 from domain.catalog import SearchHit
+from domain.crosslingual import Translation, cross_queries
 from domain.index_text import AUTHORS_COLUMN, index_columns, index_tokens
 from domain.paper import Paper
 from domain.query import SearchQuery
@@ -60,7 +60,9 @@ class Matcher:
 
     def __init__(self, query: SearchQuery) -> None:
         self.topic = CompiledTopic.from_query(query)
-        self.cross = cross_topics(self.topic) if self.topic is not None else ()
+        self.cross = [(topic, cross.translations) for cross in cross_queries(query)
+                      if (topic := CompiledTopic.from_query(cross.query)) is not None
+                      ] if self.topic is not None else []
         self.exact = title_key(" ".join(query.phrase))
 
     def tier(self, paper: Paper) -> int | None:
@@ -72,24 +74,33 @@ class Matcher:
             if self.exact and self.exact == title_key(paper.title_en):
                 return EXACT
             return HEADLINE if self.topic.matches(headline) else ANYWHERE
-        if any(cross.matches(terms) for cross in self.cross):
+        if self.translations(paper):
             return CROSSED
         return None
+
+    def translations(self, paper: Paper) -> tuple[Translation, ...]:
+        """The terms of the first spelling in the other language that finds `paper` (none:
+        not found that way)."""
+        terms, _ = _terms(paper)
+        return next((read for topic, read in self.cross if topic.matches(terms)), ())
 
 
 def merged(hits: Sequence[SearchHit], query: SearchQuery, corrected: Mapping[str, Paper], *,
            limit: int, insert: bool = True,
-           crossed: Collection[str] = frozenset()) -> list[SearchHit]:
-    """The index's `hits` (of which `crossed` were found through the other language) with the
-    server's `corrected` papers (by id, as the server sees them) merged in as the module
-    says; at most `limit`. Without `insert` (a later page) a corrected paper is only kept or
-    left out, never added."""
+           crossed: Mapping[str, tuple[Translation, ...]] | None = None
+           ) -> tuple[list[SearchHit], dict[str, tuple[Translation, ...]]]:
+    """The index's `hits` (`crossed`: those found through the other language, with the terms
+    read) with the server's `corrected` papers (by id, as the server sees them) merged in as
+    the module says; at most `limit`, and the page's hits found through the other language.
+    Without `insert` (a later page) a corrected paper is only kept or left out, never
+    added."""
+    crossed = dict(crossed or {})
     matcher = Matcher(query)
     kept = [hit if hit.id not in corrected else _as(hit.id, hit.score, corrected[hit.id])
             for hit in hits
             if hit.id not in corrected or matcher.tier(corrected[hit.id]) is not None]
     if not insert:
-        return kept[:max(0, limit)]
+        return _page(kept, limit, crossed, matcher, corrected)
     present = {hit.id for hit in hits}
     added = sorted(((tier, paper_id) for paper_id, paper in corrected.items()
                     if paper_id not in present
@@ -108,7 +119,25 @@ def merged(hits: Sequence[SearchHit], query: SearchQuery, corrected: Mapping[str
         at = bisect_right(kept, tier, key=tier_of)
         if at < limit:
             kept.insert(at, _as(paper_id, 0.0, corrected[paper_id]))
-    return kept[:max(0, limit)]
+    return _page(kept, limit, crossed, matcher, corrected)
+
+
+def _page(kept: list[SearchHit], limit: int, crossed: dict[str, tuple[Translation, ...]],
+          matcher: Matcher, corrected: Mapping[str, Paper]
+          ) -> tuple[list[SearchHit], dict[str, tuple[Translation, ...]]]:
+    """The first `limit` hits and, for each found through the other language, the terms
+    read (a corrected paper's as its corrected text is found)."""
+    page = kept[:max(0, limit)]
+    found: dict[str, tuple[Translation, ...]] = {}
+    for hit in page:
+        if hit.id in corrected:
+            own = matcher.topic is not None and matcher.topic.matches(_terms(corrected[hit.id])[0])
+            read = () if own else matcher.translations(corrected[hit.id])
+        else:
+            read = crossed.get(hit.id, ())
+        if read:
+            found[hit.id] = read
+    return page, found
 
 
 def _as(paper_id: str, score: float, paper: Paper) -> SearchHit:

@@ -164,12 +164,15 @@ class SearchService:
         if not corrected:
             return outcome
         if outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE):
-            return replace(outcome, hits=merged(outcome.hits, query, corrected, limit=limit,
-                                                insert=offset == 0, crossed=outcome.crossed))
+            hits, crossed = merged(outcome.hits, query, corrected, limit=limit,
+                                   insert=offset == 0, crossed=outcome.crossed)
+            return replace(outcome, hits=hits, crossed=crossed)
         # the index had no exact match: a corrected paper that matches is one (no fallback)
-        exact = merged([], query, corrected, limit=limit, insert=offset == 0)
+        exact, crossed = merged([], query, corrected, limit=limit, insert=offset == 0)
         if exact:
-            return SearchOutcome(exact, Strategy.EXACT)
+            same = any(hit.id not in crossed for hit in exact)
+            return SearchOutcome(exact, Strategy.EXACT if same else Strategy.CROSS_LANGUAGE,
+                                 crossed=crossed)
         # a typo-corrected or any-word page: the server's corrections shown, nothing moved
         return replace(outcome, hits=[_seen(hit, lambda p: corrected.get(p.id, p))
                                       for hit in outcome.hits])

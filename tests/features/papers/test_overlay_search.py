@@ -36,17 +36,27 @@ def test_a_corrected_paper_moves_to_its_tier_and_one_corrected_away_drops() -> N
     hits = [_hit(TITLED), _hit(SUMMARISED)]
     renamed = Paper(title_en="Alpha Networks Revisited", title_zh="", authors=("G Hopper",),
                     kept_key=OTHER.key)
-    merged_hits = merged(hits, parse_query("alpha networks"), {OTHER.id: renamed}, limit=10)
+    merged_hits, crossed = merged(hits, parse_query("alpha networks"), {OTHER.id: renamed},
+                                  limit=10)
+    assert crossed == {}
     assert _ids(merged_hits) == [TITLED.id, OTHER.id, SUMMARISED.id]
     assert merged_hits[1].paper.title_en == "Alpha Networks Revisited"
     wrong_away = Paper(title_en="Something Else", title_zh="", authors=("Ada Lovelace",),
                        kept_key=TITLED.key)
     assert _ids(merged(hits, parse_query("alpha networks"), {TITLED.id: wrong_away},
-                       limit=10)) == [SUMMARISED.id]
-    exact = merged(hits, parse_query("Alpha Networks Revisited"), {OTHER.id: renamed},
-                   limit=10)
+                       limit=10)[0]) == [SUMMARISED.id]
+    exact, _ = merged(hits, parse_query("Alpha Networks Revisited"), {OTHER.id: renamed},
+                      limit=10)
     assert _ids(exact)[0] == OTHER.id
     assert _ids(merged(hits, parse_query("alpha networks"), {OTHER.id: renamed}, limit=10,
-                       insert=False)) == [TITLED.id, SUMMARISED.id]
+                       insert=False)[0]) == [TITLED.id, SUMMARISED.id]
     assert _ids(merged(hits, parse_query("alpha networks"), {OTHER.id: renamed},
-                       limit=2)) == [TITLED.id, OTHER.id]
+                       limit=2)[0]) == [TITLED.id, OTHER.id]
+
+
+def test_a_corrected_paper_found_through_the_other_language_says_so() -> None:
+    renamed = Paper(title_en="Diffusion Models for Songbirds", title_zh="", authors=("G H",),
+                    kept_key=OTHER.key)
+    hits, crossed = merged([], parse_query("扩散模型"), {OTHER.id: renamed}, limit=10)
+    assert _ids(hits) == [OTHER.id]
+    assert str(crossed[OTHER.id][0]) == "扩散模型 → diffusion model"
