@@ -9,10 +9,11 @@ merges them into the index's hits:
 
 - a corrected paper the index found but whose corrected text no longer matches (the old, wrong
   words) is left out;
-- a corrected paper that matches (its new words) is kept, or placed where the index ranks such
-  a match: an exact English title first, then title and author matches, then matches elsewhere,
-  then the other language's spellings (`domain.crosslingual`), each after the index's own hits
-  of that tier.
+- a corrected paper that matches (by its new words, or by what it kept) is placed where the
+  index ranks such a match, whether or not the index found it (it ranked it by the source
+  text): an exact English title first, then title and author matches, then matches
+  elsewhere, then the other language's spellings (`domain.crosslingual`), each after the
+  index's own hits of that tier.
 
 Within a tier a corrected paper follows the index's hits (it has no bm25 score: the index does
 not hold its text). The same function runs whichever backend answered, so both give the same
@@ -96,15 +97,15 @@ def merged(hits: Sequence[SearchHit], query: SearchQuery, corrected: Mapping[str
     added."""
     crossed = dict(crossed or {})
     matcher = Matcher(query)
-    kept = [hit if hit.id not in corrected else _as(hit.id, hit.score, corrected[hit.id])
-            for hit in hits
-            if hit.id not in corrected or matcher.tier(corrected[hit.id]) is not None]
     if not insert:
-        return _page(kept, limit, crossed, matcher, corrected)
-    present = {hit.id for hit in hits}
+        return _page([hit if hit.id not in corrected
+                      else _as(hit.id, hit.score, corrected[hit.id]) for hit in hits
+                      if hit.id not in corrected or matcher.tier(corrected[hit.id]) is not None],
+                     limit, crossed, matcher, corrected)
+    # the index ranked a corrected paper by its source text: each is placed by its own
+    kept = [hit for hit in hits if hit.id not in corrected]
     added = sorted(((tier, paper_id) for paper_id, paper in corrected.items()
-                    if paper_id not in present
-                    and (tier := matcher.tier(paper)) is not None), key=lambda t: t[0])
+                    if (tier := matcher.tier(paper)) is not None), key=lambda t: t[0])
     tiers: dict[str, int] = {}
 
     def tier_of(hit: SearchHit) -> int:

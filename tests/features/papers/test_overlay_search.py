@@ -60,3 +60,14 @@ def test_a_corrected_paper_found_through_the_other_language_says_so() -> None:
     hits, crossed = merged([], parse_query("扩散模型"), {OTHER.id: renamed}, limit=10)
     assert _ids(hits) == [OTHER.id]
     assert str(crossed[OTHER.id][0]) == "扩散模型 → diffusion model"
+
+
+def test_a_paper_the_index_ranked_by_its_wrong_title_is_placed_by_its_corrected_one() -> None:
+    wrong = Paper(title_en="Alpha Networks", title_zh="", authors=("B C",),
+                  summary_en="Alpha networks, briefly.")
+    fixed = Paper(title_en="Epsilon Graphs", title_zh="", authors=("B C",),
+                  summary_en="Alpha networks, briefly.", kept_key=wrong.key)
+    hits = [_hit(wrong), _hit(TITLED), _hit(SUMMARISED)]
+    placed, _ = merged(hits, parse_query("alpha networks"), {wrong.id: fixed}, limit=10)
+    assert _ids(placed) == [TITLED.id, SUMMARISED.id, wrong.id]
+    assert placed[2].paper.title_en == "Epsilon Graphs"
