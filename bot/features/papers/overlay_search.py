@@ -34,7 +34,7 @@ from bot.features.subscriptions.topic_match import (
 from domain.catalog import SearchHit
 from domain.crosslingual import Translation, cross_queries
 from domain.index_text import AUTHORS_COLUMN, index_columns, index_tokens
-from domain.paper import Paper
+from domain.paper import Paper, Venue
 from domain.query import SearchQuery
 from domain.text import title_key
 
@@ -47,13 +47,19 @@ HEADLINE_COLUMNS = range(AUTHORS_COLUMN + 1)
 (`storage.papers.fts.HEADLINE_COLUMNS`)."""
 
 
-@lru_cache(maxsize=4096)
 def _terms(paper: Paper) -> tuple[PaperTerms, PaperTerms]:
-    """The paper's terms everywhere, and in its headline columns only (same venue facts);
-    kept for the papers a server corrected, which each of its searches tests."""
-    columns = [index_tokens(text) for text in index_columns(paper)]
+    """The paper's terms everywhere, and in its headline columns only (same venue facts)."""
     full = PaperTerms.of(paper)
+    # the headline columns of a paper stripped of its long texts: tokenised cheaply
+    bare = replace(paper, affiliations=(), summary_zh="", summary_en="", comments="",
+                   journal_ref="", venue=Venue())
+    columns = [index_tokens(text) for text in index_columns(bare)]
     return full, replace(full, everywhere=IndexedText.of([columns[n] for n in HEADLINE_COLUMNS]))
+
+
+_corrected_terms = lru_cache(maxsize=4096)(_terms)
+"""`_terms` kept for the papers servers corrected, which each of their searches tests (the
+index's hits are tested at most a few times each, and would only crowd them out)."""
 
 
 class Matcher:
@@ -66,23 +72,25 @@ class Matcher:
                       ] if self.topic is not None else []
         self.exact = title_key(" ".join(query.phrase))
 
-    def tier(self, paper: Paper) -> int | None:
-        """Where the exact search would rank `paper`, or None when it would not find it."""
+    def tier(self, paper: Paper, *, corrected: bool = True) -> int | None:
+        """Where the exact search would rank `paper`, or None when it would not find it
+        (`corrected`: one of a server's corrected papers, whose terms are kept)."""
         if self.topic is None:
             return None
-        terms, headline = _terms(paper)
+        terms, headline = (_corrected_terms if corrected else _terms)(paper)
         if self.topic.matches(terms):
             if self.exact and self.exact == title_key(paper.title_en):
                 return EXACT
             return HEADLINE if self.topic.matches(headline) else ANYWHERE
-        if self.translations(paper):
+        if self.translations(paper, corrected=corrected):
             return CROSSED
         return None
 
-    def translations(self, paper: Paper) -> tuple[Translation, ...]:
+    def translations(self, paper: Paper, *, corrected: bool = True
+                     ) -> tuple[Translation, ...]:
         """The terms of the first spelling in the other language that finds `paper` (none:
         not found that way)."""
-        terms, _ = _terms(paper)
+        terms, _ = (_corrected_terms if corrected else _terms)(paper)
         return next((read for topic, read in self.cross if topic.matches(terms)), ())
 
 
@@ -111,8 +119,8 @@ def merged(hits: Sequence[SearchHit], query: SearchQuery, corrected: Mapping[str
     def tier_of(hit: SearchHit) -> int:
         """The tier of a hit on the page (the index's hits are in tier order)."""
         if hit.id not in tiers:
-            found = (CROSSED if hit.id in crossed else
-                     matcher.tier(corrected.get(hit.id, hit.paper)))
+            found = (CROSSED if hit.id in crossed else matcher.tier(corrected[hit.id])
+                     if hit.id in corrected else matcher.tier(hit.paper, corrected=False))
             tiers[hit.id] = CROSSED if found is None else found
         return tiers[hit.id]
 
@@ -132,7 +140,8 @@ def _page(kept: list[SearchHit], limit: int, crossed: dict[str, tuple[Translatio
     found: dict[str, tuple[Translation, ...]] = {}
     for hit in page:
         if hit.id in corrected:
-            own = matcher.topic is not None and matcher.topic.matches(_terms(corrected[hit.id])[0])
+            own = matcher.topic is not None and matcher.topic.matches(
+                _corrected_terms(corrected[hit.id])[0])
             read = () if own else matcher.translations(corrected[hit.id])
         else:
             read = crossed.get(hit.id, ())
