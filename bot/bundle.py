@@ -9,6 +9,7 @@ from bot.features.adding.service import AddingService
 from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.corrections.service import CorrectionService
+from bot.features.corrections.source_watch import SourceWatch
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.export.service import ExportService
@@ -59,3 +60,5 @@ class Services:
     """Recommendations, papers like one, 👍 / 👎."""
     corrections: CorrectionService
     """Members' corrections, their review, and the overlay each server sees."""
+    correction_sources: SourceWatch
+    """Source changes under approved corrections, put before the curators once."""

@@ -4,7 +4,7 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, timedelta
 from typing import Any
@@ -22,7 +22,11 @@ from bot.features.adding.service import AddingService
 from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.corrections.service import CorrectionService
+from bot.features.corrections.source_ui import DiscordNoticePoster
+from bot.features.corrections.source_watch import SourceWatch
+from bot.features.corrections.transfer import CorrectionTransfer
 from bot.features.digest.poster import DiscordDigestPoster
+from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.scheduler import DigestScheduler
 from bot.features.digest.service import DigestService
 from bot.features.digest.store import DigestStore
@@ -46,6 +50,7 @@ from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
+from bot.features.subscriptions.similar import SimilarService
 from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.votes.announcer import DiscordVoteAnnouncer
 from bot.features.votes.service import VoteService
@@ -76,7 +81,8 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.PRESENTATIONS, stores.GROUPS.open(db)),  # the presenter rotation's places
         (ErasedKind.FEEDS, stores.FEEDS.open(db)),
         (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db)),
-        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db))])
+        (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db)),
+        (ErasedKind.SUBSCRIPTIONS, stores.SIMILAR.open(db))])  # papers like their bookmarks
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
@@ -154,6 +160,19 @@ async def opened_calendar(settings: Settings, *,
         await db.close()
 
 
+@asynccontextmanager
+async def opened_corrections(settings: Settings, *, read_only: bool = False,
+                             clock: Clock = utc_now) -> AsyncIterator[CorrectionTransfer]:
+    """Corrections to and from files on the configured database, without Discord
+    (`paperclub corrections`); `read_only` (an export) never creates or migrates it."""
+    db = await open_configured(settings.database, existing=read_only)
+    try:
+        papers, store = stores.PAPERS.open(db), stores.CORRECTIONS.open(db)
+        yield CorrectionTransfer(store, CorrectionService(store, papers, clock), papers, clock)
+    finally:
+        await db.close()
+
+
 def calendar_service(db: AnyDatabase, settings: Settings, *,
                      clock: Clock = utc_now) -> CalendarService:
     """The calendar feed's service on one open database (links under `[web] base_url`)."""
@@ -189,14 +208,19 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         papers: PaperStore = stores.PAPERS.open(db)
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
-        corrections = CorrectionService(stores.CORRECTIONS.open(db), papers, clock)
+        leases = Leaser(claim_owner or process_owner(),
+                        timedelta(seconds=settings.digest.claim_lease_seconds),
+                        lease_clock or clock)
+        corrections, sources = _corrections(db, papers, leases, clock)
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
                                view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
-        subscriptions = SubscriptionService(subscription_store, papers, search)
+        recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
+                                     view=corrections)
+        subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
+            stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)
-        sync_record = SyncRecord(stores.STATE.open(db))
-        lookup = PaperLookup(search)
+        sync_record, lookup = SyncRecord(stores.STATE.open(db)), PaperLookup(search)
         vote_store: VoteStore = stores.VOTES.open(db)
         queue_store: QueueStore = stores.QUEUE.open(db)
         queue = QueueService(queue_store, lookup, clock)
@@ -213,9 +237,6 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         pacing = dm_interval if dm_interval is not None else (
             1 / (settings.subscriptions.dm_per_second * share))
 
-        leases = Leaser(claim_owner or process_owner(),
-                        timedelta(seconds=settings.digest.claim_lease_seconds),
-                        lease_clock or clock)
         outbox = OutboxService(
             stores.OUTBOX.open(db), subscription_store, papers,
             lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards,
@@ -225,14 +246,16 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             """The Discord side needs the client: the bot calls this with itself, once."""
             sender = OutboxSender(client, outbox, interval=pacing)
             notifier = Notifier(subscriptions, outbox, sender)
-            # after a load or add: subscribers hear of new papers, the typo vocabulary is rebuilt
-            catalog.announcer, catalog.on_change = notifier, search.prepare
+            # after a load or add: subscribers hear of new papers, and `after_change` runs
+            catalog.announcer, catalog.on_change, sources.poster = (
+                notifier, _after_change(search, sources, background), DiscordNoticePoster(client))
             digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=requests_per_second, leases=leases, shards=shards,
-                history=history_store, view=corrections)
+                history=history_store, picker=RecommendedPicker(recommend, papers),
+                view=corrections)
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
@@ -243,7 +266,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
                                               DiscordVoteAnnouncer(client), clock,
-                                              shards=shards, leases=leases),
+                                              shards=shards, leases=leases,
+                                              spawner=background),
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
                                                     session_poster, clock, lookup, queue,
@@ -262,10 +286,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
-                            recommend=RecommendService(
-                                papers, stores.RECOMMENDATIONS.open(db), clock,
-                                view=corrections),
-                            corrections=corrections), sender
+                            recommend=recommend,
+                            corrections=corrections, correction_sources=sources), sender
 
         async def release() -> None:
             try:
@@ -284,6 +306,26 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         await arxiv_source.close()
         await db.close()
         raise
+
+
+def _corrections(db: AnyDatabase, papers: PaperStore, leases: Leaser,
+                 clock: Clock) -> tuple[CorrectionService, SourceWatch]:
+    """Corrections, and the watch on their sources (its poster is set with the client)."""
+    return (CorrectionService(stores.CORRECTIONS.open(db), papers, clock),
+            SourceWatch(stores.CORRECTION_NOTICES.open(db), stores.CORRECTIONS.open(db), papers,
+                        leases, clock))
+
+
+def _after_change(search: SearchService, sources: SourceWatch,
+                  background: BackgroundTasks) -> Callable[[], Awaitable[None]]:
+    """What runs after every load and add: the typo vocabulary is rebuilt, and source changes
+    under corrections are put before the curators (both in the background)."""
+
+    async def after_change() -> None:
+        await search.prepare()
+        background.spawn(sources.tick(), "corrections: source changes")
+
+    return after_change
 
 
 def _feed_options(settings: Settings, *, clock: Clock, leases: Leaser, shards: Shards,

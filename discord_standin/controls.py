@@ -10,7 +10,7 @@ from datetime import datetime
 from .faults import Fault, FaultRule, Stall
 from .gateway import CloseHow, Gateway, GatewayStats, Intent
 from .messages import Message
-from .model import Channel, Guild, JSONObject, User
+from .model import Channel, Guild, JSONObject, Permission, User
 from .rest import RecordedRequest, RestApi
 from .state import World
 
@@ -38,6 +38,22 @@ class StandInControls:
             "MESSAGE_CREATE", message.payload(), intent=int(Intent.GUILD_MESSAGES)
         )
         return message
+
+    async def poll_vote(self, message: Message, user: User, *answers: int) -> None:
+        """``user`` chooses ``answers`` (answer ids, from 1) in the message's poll, replacing
+        their earlier choice (none: they remove their vote); connected bots with the polls
+        intent get MESSAGE_POLL_VOTE_ADD/REMOVE. Raises as Discord's client would refuse: an
+        ended poll, several answers without multiselect, a user who cannot see the channel."""
+        stored = self.world.messages[message.id]
+        channel = self.world.channels[stored.channel_id]
+        if not self.world.permissions(self.world.add_user(user), channel) & Permission.VIEW_CHANNEL:
+            raise PermissionError(f"{user.name} cannot see #{channel.name}")
+        await self.rest.polls.finish_due()
+        await self.rest.polls.vote(stored, user.id, list(answers))
+
+    async def end_due_polls(self) -> None:
+        """End every poll whose expiry has come now (they also end before any request)."""
+        await self.rest.polls.finish_due()
 
     def scheduled_events(self, guild: Guild) -> list[JSONObject]:
         """The guild's scheduled events, as Discord returns them."""

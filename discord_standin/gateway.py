@@ -45,6 +45,8 @@ class Intent(IntFlag):
     GUILD_MEMBERS = 1 << 1
     GUILD_MESSAGES = 1 << 9
     DIRECT_MESSAGES = 1 << 12
+    GUILD_MESSAGE_POLLS = 1 << 24
+    DIRECT_MESSAGE_POLLS = 1 << 25
 
 
 @dataclass(eq=False)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from enum import IntFlag
 
 from .model import Channel, JSONObject, User, iso_now, new_id
+from .polls import Poll
 
 
 class MessageFlag(IntFlag):
@@ -81,6 +82,7 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     edits: int = 0
+    poll: Poll | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -128,6 +130,8 @@ class Message:
             data["message_reference"] = self.message_reference
         if self.thread is not None:
             data["thread"] = self.thread.payload()
+        if self.poll is not None:
+            data["poll"] = self.poll.payload()
         return data
 
     def walk_components(self) -> Iterator[JSONObject]:

@@ -77,6 +77,7 @@ class Permission(IntFlag):
     CREATE_PUBLIC_THREADS = 1 << 35
     CREATE_PRIVATE_THREADS = 1 << 36
     SEND_MESSAGES_IN_THREADS = 1 << 38
+    SEND_POLLS = 1 << 49
 
 
 ALL_PERMISSIONS = (1 << 53) - 1
@@ -94,6 +95,7 @@ DEFAULT_EVERYONE_PERMISSIONS = CHAT_PERMISSIONS | int(
     Permission.CREATE_PUBLIC_THREADS
     | Permission.CREATE_PRIVATE_THREADS
     | Permission.SEND_MESSAGES_IN_THREADS
+    | Permission.SEND_POLLS
 )
 """What @everyone may do in a fresh guild (close to Discord's defaults)."""
 

@@ -58,8 +58,23 @@ def render_message(
         lines.extend(text(line) for line in _embed(embed))
     for attachment in data.get("attachments") or []:
         lines.append(f"📎 {attachment.get('filename', 'file')}")
+    if isinstance(data.get("poll"), Mapping):
+        lines.extend(_poll(data["poll"]))
     lines.extend(_components(data.get("components") or []))
     return "\n".join(lines)
+
+
+def _poll(poll: Mapping[str, Any]) -> list[str]:
+    """A poll: its question, then each answer with its votes (final once Discord counted)."""
+    results = poll.get("results") or {}
+    counts = {int(c["id"]): int(c["count"]) for c in results.get("answer_counts") or []}
+    state = "final" if results.get("is_finalized") else f"ends {poll.get('expiry', '?')}"
+    lines = [f"📊 {(poll.get('question') or {}).get('text', '')} ({state})"]
+    for answer in poll.get("answers") or []:
+        answer_id = int(answer.get("answer_id") or 0)
+        text = (answer.get("poll_media") or {}).get("text", "")
+        lines.append(f"  {answer_id}. {text} — {counts.get(answer_id, 0)}")
+    return lines
 
 
 def render_callback(

@@ -22,6 +22,7 @@ from .model import (
     iso_now,
     new_id,
 )
+from .polls import Poll
 
 if TYPE_CHECKING:
     from .interactions import InteractionHandle
@@ -177,6 +178,8 @@ class World:
             message.type = 20 if interaction.type == 2 else 0
             message.interaction_metadata = interaction.metadata()
         self._apply(message, body, interaction=interaction is not None)
+        if isinstance(body.get("poll"), dict):
+            message.poll = Poll.create(body["poll"], self.now())
         self.messages[message.id] = message
         if channel.is_thread:
             channel.message_count += 1

@@ -8,6 +8,7 @@ from typing import Any
 
 from .messages import MessageFlag, walk_components
 from .model import JSONObject
+from .polls import ANSWER_LIMIT, EMOJI_NAME_LIMIT, MAX_ANSWERS, MAX_HOURS, QUESTION_LIMIT
 
 Path = tuple[str | int, ...]
 
@@ -176,6 +177,78 @@ def check_message(body: JSONObject) -> list[FormError]:
         if len(body.get(key) or ()) > limit:
             errors.append(too_many((key,), limit))
     errors += check_allowed_mentions(body.get("allowed_mentions"))
+    errors += check_poll(body.get("poll"))
+    return errors
+
+
+def _bad_length(path: Path, low: int, high: int) -> FormError:
+    return FormError(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
+
+
+def _required(path: Path) -> FormError:
+    return FormError(path, "BASE_TYPE_REQUIRED", "This field is required")
+
+
+def _check_media(media: Any, path: Path, limit: int) -> list[FormError]:
+    if not isinstance(media, dict):
+        return [_required(path)]
+    errors: list[FormError] = []
+    text = media.get("text")
+    if not isinstance(text, str) or not 1 <= len(text) <= limit:
+        errors.append(_bad_length((*path, "text"), 1, limit))
+    emoji = media.get("emoji")
+    if isinstance(emoji, dict):
+        name = emoji.get("name")
+        if isinstance(name, str) and len(name) > EMOJI_NAME_LIMIT:
+            errors.append(FormError((*path, "emoji", "name"), "BASE_TYPE_MAX_LENGTH",
+                                    f"Must be {EMOJI_NAME_LIMIT} or fewer in length."))
+    return errors
+
+
+def _check_duration(raw: Any) -> list[FormError]:
+    """Whole hours, 1 to 768 (discord.py sends a float such as 24.0: an integral number is an
+    integer to Discord; 1.5 is not)."""
+    where: Path = ("poll", "duration")
+    if raw is None:
+        return []
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or raw != int(raw):
+        return [FormError(where, "NUMBER_TYPE_COERCE", f'Value "{raw}" is not int.')]
+    if raw < 1:
+        return [FormError(where, "NUMBER_TYPE_MIN",
+                          "int value should be greater than or equal to 1.")]
+    if raw > MAX_HOURS:
+        return [FormError(where, "NUMBER_TYPE_MAX",
+                          f"int value should be less than or equal to {MAX_HOURS}.")]
+    return []
+
+
+def check_poll(poll: Any) -> list[FormError]:
+    """A create-message body's ``poll``: question 1-300 characters, 1-10 answers of 1-55
+    characters, whole hours 1-768, the default layout, a boolean multiselect."""
+    if poll is None:
+        return []
+    if not isinstance(poll, dict):
+        return [FormError(("poll",), "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a "
+                          "ModelType")]
+    errors = _check_media(poll.get("question"), ("poll", "question"), QUESTION_LIMIT)
+    answers = poll.get("answers")
+    if not isinstance(answers, list) or not answers:
+        errors.append(_required(("poll", "answers")))
+        answers = []
+    elif len(answers) > MAX_ANSWERS:
+        errors.append(too_many(("poll", "answers"), MAX_ANSWERS))
+    for i, answer in enumerate(answers):
+        media = answer.get("poll_media") if isinstance(answer, dict) else None
+        errors += _check_media(media, ("poll", "answers", i, "poll_media"), ANSWER_LIMIT)
+    errors += _check_duration(poll.get("duration"))
+    if poll.get("layout_type") not in (None, 1):
+        errors.append(FormError(("poll", "layout_type"), "ENUM_TYPE_COERCE",
+                                f"Value \"{poll.get('layout_type')}\" is not a valid enum "
+                                "value."))
+    multiselect = poll.get("allow_multiselect")
+    if multiselect is not None and not isinstance(multiselect, bool):
+        errors.append(FormError(("poll", "allow_multiselect"), "BOOLEAN_TYPE_CONVERT",
+                                "Must be either true or false."))
     return errors
 
 

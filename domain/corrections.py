@@ -49,6 +49,12 @@ class Action(StrEnum):
     REVERTED = "reverted"
     SUPERSEDED = "superseded"
     """Another approved correction of the same field replaced it."""
+    KEPT = "kept"
+    """The source changed the field; the curators kept the correction over the new value."""
+    DROPPED = "dropped"
+    """The source changed the field; the curators dropped the correction for the new value."""
+    IMPORTED = "imported"
+    """Applied from a file (`paperclub corrections import`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +101,8 @@ class Proposal:
     source_value: str = ""
     """The source record's value of the field when the correction was approved (proposed,
     while pending): a reload that changes it asks the curators to decide again."""
+    imported: bool = False
+    """Applied from a file rather than proposed by a member (shown as "import")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +122,20 @@ class ReviewSettings:
 
     channel_id: int | None = None
     curator_role_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceNotice:
+    """The curators' notice that the source changed a corrected field: the correction, the
+    source's value when it was approved and now, and where the notice goes (or went)."""
+
+    correction_id: int
+    guild_id: int
+    old_source: str
+    new_source: str
+    token: str
+    """Random, one per notice: its nonce and the marker it is found by after a crash."""
+    created_at: datetime
+    channel_id: int | None = None
+    message_id: int | None = None
+    attempts: int = 0

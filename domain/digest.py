@@ -32,6 +32,15 @@ class OutcomeStatus(StrEnum):
     ERROR = "error"
 
 
+class DigestPick(StrEnum):
+    """How a server's paper of the day is chosen."""
+
+    CYCLE = "cycle"
+    """The fair random cycle through the catalog."""
+    RECOMMENDED = "recommended"
+    """The group's best unseen paper (the cycle while the group has no signals)."""
+
+
 class DigestState(StrEnum):
     """Whether a server's digest runs."""
 
@@ -52,6 +61,7 @@ class DigestConfig:
     mention_subscribers: bool = True
     track: str | None = None
     skip_discussed: bool = False
+    pick: DigestPick = DigestPick.CYCLE
     enabled: bool = True
     enabled_since: datetime | None = None
     paused_reason: Reason | None = None
@@ -88,6 +98,10 @@ class LedgerEntry:
     lease: Lease | None = None
     followers_queued: bool = False
     """The DMs and follow-up mentions of the post are queued (with its pings recorded)."""
+    pick: DigestPick = DigestPick.CYCLE
+    """How the paper was chosen (recorded with the claim, before anything is sent)."""
+    pick_like: str | None = None
+    """For a recommended pick, the group's liked paper it is closest to."""
 
     def held_by_other(self, owner: str, now: datetime) -> bool:
         """Whether another process holds a live lease on this row (it must be left alone)."""
@@ -118,3 +132,5 @@ class Claim:
     channel_id: int
     late: bool
     lease: Lease
+    pick: DigestPick = DigestPick.CYCLE
+    pick_like: str | None = None

@@ -41,3 +41,22 @@ class Forgotten:
 
     subscriptions: int
     notifications: int
+
+
+SIMILAR_MARK = "\u2060similar:"
+"""How a "papers like my bookmarks" match is written among a notification's matched topics:
+a word joiner first, which no topic can hold (`domain.text.tidy` removes it from what members
+type), then the paper's standing (0-100)."""
+
+
+def similar_topic(standing: int) -> str:
+    """The matched-topic entry of a paper close to what a member liked."""
+    return f"{SIMILAR_MARK}{standing}"
+
+
+def similar_standing(topic: str) -> int | None:
+    """The standing written by `similar_topic`, None for an ordinary topic."""
+    if not topic.startswith(SIMILAR_MARK):
+        return None
+    rest = topic[len(SIMILAR_MARK):]
+    return int(rest) if rest.isdigit() else None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from domain.polls import VoteStyle
 from domain.reasons import Reason
 
 MAX_OPTIONS = 10
@@ -65,6 +66,9 @@ class Vote:
     reason: Reason | None = None
     claimed_at: datetime | None = None
     """When the close was claimed: the resumed announcement searches the channel since."""
+    style: VoteStyle = VoteStyle.BUTTONS
+    """Buttons (ballots in the store) or a native poll (counted by Discord; `message_id` is
+    the poll's message)."""
 
     def option(self, position: int) -> VoteOption | None:
         """The option at a 1-based position."""

@@ -16,6 +16,8 @@ from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
 from storage.calendar.postgres import PgCalendarLinkStore
 from storage.calendar.sqlite import SqliteCalendarLinkStore
+from storage.corrections.notices_postgres import PgSourceNoticeStore
+from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
 from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.digest.postgres import PgDigestStore
@@ -46,6 +48,8 @@ from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.postgres import PgStateStore
 from storage.state.sqlite import SqliteStateStore
 from storage.subscriptions.postgres import PgSubscriptionStore
+from storage.subscriptions.similar_postgres import PgSimilarStore
+from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from storage.votes.postgres import PgVoteStore
 from storage.votes.sqlite import SqliteVoteStore
@@ -165,9 +169,15 @@ RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommend
 
 CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
 """Members' corrections of catalog papers, per server, and their review."""
+CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
+                               PgSourceNoticeStore)
+"""The curators' notices that a source changed a corrected field."""
+
+SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
+"""Members following papers like their bookmarks, with their thresholds."""
 
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
-    CALENDAR_LINKS, CORRECTIONS)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR)
 """Every store, once: the factory's and the contract suite's one list."""

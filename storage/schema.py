@@ -293,58 +293,6 @@ ADD_POLICY = Table("add_policy", (
 ))
 
 
-CORRECTIONS = Table("corrections", (
-    "id {serial}",
-    "guild_id {big} NOT NULL",
-    "paper_id TEXT NOT NULL",
-    "field TEXT NOT NULL",
-    "position INTEGER NOT NULL DEFAULT 0",
-    "old_value TEXT NOT NULL",
-    "new_value TEXT NOT NULL",
-    "reason TEXT NOT NULL",
-    "proposed_by {big}",
-    "created_at TEXT NOT NULL",
-    "status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected', 'reverted'))",
-    "decided_by {big}",
-    "decided_at TEXT",
-    "source_value TEXT NOT NULL",
-    "source_changed_at TEXT",
-    "outcome_notified INTEGER NOT NULL DEFAULT 0",
-    "channel_id {big}",
-    "message_id {big}",
-), indexes=(
-    "CREATE INDEX corrections_paper ON corrections (guild_id, paper_id, status)",
-    "CREATE INDEX corrections_status ON corrections (guild_id, status, id)",
-))
-"""Proposed corrections of one field of a paper, per server, and their decisions."""
-
-CORRECTION_EVENTS = Table("correction_events", (
-    "id {serial}",
-    "correction_id {big} NOT NULL REFERENCES corrections (id) ON DELETE CASCADE",
-    "action TEXT NOT NULL",
-    "actor_id {big}",
-    "at TEXT NOT NULL",
-    "note TEXT NOT NULL",
-), indexes=(
-    "CREATE INDEX correction_events_correction ON correction_events (correction_id)",
-))
-"""Every change of a correction: who, when and why."""
-
-CORRECTION_REVIEW = Table("correction_review", (
-    "guild_id {big} PRIMARY KEY",
-    "channel_id {big}",
-    "curator_role_id {big}",
-    "updated_at TEXT NOT NULL",
-))
-"""Where each server's proposals are reviewed, and by which role besides Manage Server."""
-
-
-def correction_tables(dialect: Dialect) -> tuple[str, ...]:
-    """The corrections tables and their indexes in one backend's types."""
-    return (*CORRECTIONS.create(dialect), *CORRECTION_EVENTS.create(dialect),
-            *CORRECTION_REVIEW.create(dialect))
-
-
 _FEED_TABLES = (
     """CREATE TABLE feeds (
         id {serial},
@@ -423,3 +371,21 @@ FOLLOWERS_QUEUED = (
     "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
 )
 """Both backends' statements for the ledger's "followers queued" flag."""
+
+
+VOTE_STYLE = ("ALTER TABLE votes ADD COLUMN style TEXT NOT NULL DEFAULT 'buttons'",)
+"""Both backends' statement for a vote's style (`buttons` or `poll`)."""
+SIMILAR_SUBSCRIPTIONS = Table("similar_subscriptions", (
+    "guild_id {big} NOT NULL",
+    "user_id {big} NOT NULL",
+    "threshold INTEGER NOT NULL CHECK (threshold BETWEEN 0 AND 100)",
+    "updated_at TEXT NOT NULL",
+    "PRIMARY KEY (guild_id, user_id)",
+), indexes=("CREATE INDEX similar_subscriptions_user ON similar_subscriptions (user_id)",))
+"""Members told of new papers like their bookmarks and 👍, with their threshold (0-100)."""
+DIGEST_PICK = (
+    "ALTER TABLE digest_settings ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
+    "ALTER TABLE digest_ledger ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
+    "ALTER TABLE digest_ledger ADD COLUMN pick_like TEXT",
+)
+"""Both backends' statements: how the paper of the day is picked, and how each day's was."""

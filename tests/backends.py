@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.features.adding.store import AddPolicyStore
 from bot.features.calendar.store import CalendarLinkStore
-from bot.features.corrections.store import CorrectionStore
+from bot.features.corrections.store import CorrectionStore, SourceNoticeStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
@@ -22,7 +22,7 @@ from bot.features.queue.store import QueueStore
 from bot.features.reading.store import BookmarkStore, HistoryStore
 from bot.features.recommend.store import RecommendStore
 from bot.features.sessions.store import SessionStore
-from bot.features.subscriptions.store import SubscriptionStore
+from bot.features.subscriptions.store import SimilarStore, SubscriptionStore
 from bot.features.votes.store import VoteStore
 from bot.shared.state_store import StateStore
 from storage import backend as stores
@@ -51,6 +51,9 @@ class Backend:
 
     def subscriptions(self) -> SubscriptionStore:
         return stores.SUBSCRIPTIONS.open(self.db)
+
+    def similar(self) -> SimilarStore:
+        return stores.SIMILAR.open(self.db)
 
     def outbox(self) -> OutboxStore:
         return stores.OUTBOX.open(self.db)
@@ -87,6 +90,9 @@ class Backend:
 
     def corrections(self) -> CorrectionStore:
         return stores.CORRECTIONS.open(self.db)
+
+    def correction_notices(self) -> SourceNoticeStore:
+        return stores.CORRECTION_NOTICES.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

@@ -299,7 +299,7 @@ class FakeDigestStore:
                            paper_id=claim.paper_id, cycle=claim.cycle, position=claim.position,
                            cycle_size=claim.cycle_size, channel_id=claim.channel_id,
                            late=claim.late, attempts=attempts, claimed_at=self.clock(),
-                           lease=claim.lease)
+                           lease=claim.lease, pick=claim.pick, pick_like=claim.pick_like)
 
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
         if (guild_id, local_date) in self.ledger:
@@ -376,6 +376,11 @@ class FakeDigestStore:
     async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
         return {e.paper_id for (g, _), e in self.ledger.items()
                 if g == guild_id and e.cycle == cycle and e.paper_id is not None
+                and e.status in (LedgerStatus.CLAIMED, LedgerStatus.POSTED)}
+
+    async def claimed_papers(self, guild_id: int) -> set[str]:
+        return {e.paper_id for (g, _), e in self.ledger.items()
+                if g == guild_id and e.paper_id is not None
                 and e.status in (LedgerStatus.CLAIMED, LedgerStatus.POSTED)}
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:

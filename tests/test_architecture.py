@@ -12,12 +12,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_view", "results_view",
-                          "poster", "announcer", "answer", "sender", "notices", "web", "views"})
+                          "poster", "announcer", "answer", "sender", "notices", "web",
+                          "source_ui", "views"})
 """Modules of a feature folder that speak Discord: its cogs, views, posters and senders."""
 SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
                           "forget", "reminders", "bookmarks", "history", "store", "scheduler",
-                          "followers"})
+                          "followers", "tally", "source_watch", "transfer"})
 """Modules of a feature folder that run its use cases: services, ports and their stores."""
 
 
@@ -335,6 +336,10 @@ SEVERAL_SERVICE_CALLS = {
                              "it is suggested",
     ("sessions", "done"): "one call on each path: with notes the session is marked done, "
                              "without them the form opens once the member may finish it",
+    ("subscriptions", "subscribe"): "one call on each path: `kind:topic` subscribes to a "
+                                    "topic, `kind:similar` follows papers like the member's",
+    ("subscriptions", "unsubscribe"): "one call on each path: a topic, or papers like the "
+                                      "member's",
     ("corrections", "submit"): "the review message exists only once the proposal is stored: "
                                "`set_review_message` records its id",
 }

@@ -15,6 +15,7 @@ from rich.markup import escape
 from bot.cli.calendar_commands import calendar_command
 from bot.cli.catalog_commands import add_command, import_command, search, show, stats
 from bot.cli.common import EXIT_OK, common_options, err
+from bot.cli.corrections_commands import corrections_group
 from bot.cli.db_copy import db_group
 from bot.cli.discord_commands import invite, local, run, sync
 from bot.cli.export_commands import export
@@ -57,7 +58,7 @@ def cli() -> None:
 
 
 for _command in (import_command, add_command, search, show, stats, export, local, run, sync,
-                 invite, db_group):
+                 invite, db_group, corrections_group):
     cli.add_command(_command)
 register_recommend(cli)
 cli.add_command(calendar_command(common_options))

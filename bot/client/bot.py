@@ -139,13 +139,15 @@ class PaperclubBot(commands.AutoShardedBot):
         self.background.spawn(self.feed_tick(), "feeds catch-up")
 
     async def digest_tick(self) -> None:
-        """The scheduler's wake-up: the digest, the votes and the reminders decide what is due.
+        """The scheduler's wake-up: the digest, the votes, the reminders and the corrections'
+        source-change notices decide what is due.
 
         Each runs on its own, so a failing one never holds the other back."""
         if self.is_ready() and not self.is_closed():
             async with self._tick_lock:
                 for tick in (self.services.digest_scheduler.tick, self.services.votes.tick,
-                             self.services.reminders.tick):
+                             self.services.reminders.tick,
+                             self.services.correction_sources.tick):
                     try:
                         await tick()
                     except Exception:

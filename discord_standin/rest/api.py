@@ -18,6 +18,7 @@ from .gateway_info import GatewayInfo
 from .guilds import Guilds
 from .interactions import Interactions
 from .messages import Messages
+from .polls import Polls
 from .resource import Resource
 from .routing import (
     API_PREFIX,
@@ -66,9 +67,11 @@ class RestApi:
         self.rate_limited = 0
         self.in_flight = 0
         self.internal_errors: list[Exception] = []
+        self.polls = Polls(world, dispatch)
+        """Polls end at their expiry: checked before every request is served."""
         self.routes: list[Route] = [
             route for kind in RESOURCES for route in kind(world, dispatch).routes()
-        ]
+        ] + self.polls.routes()
         if gateway_bot is not None:
             self.routes += GatewayInfo(world, dispatch, gateway_bot).routes()
 
@@ -90,6 +93,7 @@ class RestApi:
             request.method, path, dict(request.query), body, headers, files=files
         )
         self.log.append(record)
+        await self.polls.finish_due()
         found = self._resolve(record.method, path)
         record.route = None if found is None else found[0].pattern
         touched: list[InteractionHandle] = []

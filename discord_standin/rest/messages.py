@@ -64,6 +64,9 @@ class Messages(Resource):
         if channel.is_dm and not all(user.dms_open for user in channel.recipients):
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body = call.json
+        if body.get("poll") is not None and not channel.is_dm and not (
+                self.world.permissions(self.world.bot_user, channel) & Permission.SEND_POLLS):
+            raise ApiError(403, 50013, "Missing Permissions")
         if body.get("enforce_nonce"):
             existing = self.world.nonce_hit(channel, self.world.bot_user, body.get("nonce"))
             if existing is not None:
@@ -84,6 +87,8 @@ class Messages(Resource):
         message = self._message(channel, call.snowflake("message_id"))
         if message.author is not self.world.bot_user:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if call.json.get("poll") is not None:
+            raise ApiError(400, 520003, "Cannot edit a poll message")
         self._validate(call.json, partial=True)
         self.world.edit_message(message, call.json)
         self._touch(call, message)

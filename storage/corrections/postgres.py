@@ -97,6 +97,25 @@ class PgCorrectionStore:
                 await _supersede(conn, decided, at)
         return decided
 
+    async def import_approved(self, proposal: NewProposal, source_value: str) -> Proposal:
+        """Store an approved correction applied from a file, superseding the field's earlier
+        one, with its "imported" event."""
+        target = proposal.target
+        async with self._db.transaction() as conn:
+            row = await conn.fetchrow(
+                "INSERT INTO corrections (guild_id, paper_id, field, position, old_value, "
+                "new_value, reason, proposed_by, created_at, status, decided_at, source_value, "
+                "outcome_notified, imported) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, $8, 'approved', $8, $9, 1, 1) "
+                f"{_RETURNING}",
+                proposal.guild_id, target.paper_id, target.field.value, target.position,
+                proposal.old_value, proposal.new_value, proposal.reason, stored(proposal.at),
+                source_value)
+            imported = proposal_from_row(row)
+            await _event(conn, imported.id, Action.IMPORTED, None, proposal.at, proposal.reason)
+            await _supersede(conn, imported, proposal.at)
+        return imported
+
     async def revert(self, guild_id: int, proposal_id: int, by: int, at: datetime,
                      note: str) -> Proposal | None:
         """Withdraw an approved correction, once."""

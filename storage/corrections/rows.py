@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.corrections import Action, Event, Field, Proposal, Status, Target
+from domain.corrections import Action, Event, Field, Proposal, SourceNotice, Status, Target
 from storage.times import loaded
 
 PROPOSAL_COLUMNS = ("id, guild_id, paper_id, field, position, old_value, new_value, reason, "
                     "proposed_by, created_at, status, decided_by, decided_at, channel_id, "
-                    "message_id, source_value")
+                    "message_id, source_value, imported")
 EVENT_COLUMNS = "correction_id, action, actor_id, at, note"
+NOTICE_COLUMNS = ("correction_id, guild_id, old_source, new_source, token, created_at, "
+                  "channel_id, message_id, attempts")
 
 
 def proposal_from_row(row: Sequence[Any]) -> Proposal:
@@ -22,9 +24,16 @@ def proposal_from_row(row: Sequence[Any]) -> Proposal:
         old_value=str(row[5]), new_value=str(row[6]), reason=str(row[7]),
         proposed_by=row[8], created_at=loaded(row[9]), status=Status(row[10]),
         decided_by=row[11], decided_at=loaded(row[12]) if row[12] else None,
-        channel_id=row[13], message_id=row[14], source_value=str(row[15]))
+        channel_id=row[13], message_id=row[14], source_value=str(row[15]),
+        imported=bool(row[16]))
 
 
 def event_from_row(row: Sequence[Any]) -> Event:
     """A `correction_events` row, columns as `EVENT_COLUMNS`."""
     return Event(int(row[0]), Action(row[1]), row[2], loaded(row[3]), str(row[4]))
+
+
+def notice_from_row(row: Sequence[Any]) -> SourceNotice:
+    """A `correction_notices` row, columns as `NOTICE_COLUMNS`."""
+    return SourceNotice(int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]),
+                        loaded(row[5]), row[6], row[7], int(row[8]))

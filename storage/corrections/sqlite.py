@@ -101,6 +101,27 @@ class SqliteCorrectionStore:
                 await _supersede(conn, decided, at)
         return decided
 
+    async def import_approved(self, proposal: NewProposal, source_value: str) -> Proposal:
+        """Store an approved correction applied from a file, superseding the field's earlier
+        one, with its "imported" event."""
+        target = proposal.target
+        async with self._db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO corrections (guild_id, paper_id, field, position, old_value, "
+                "new_value, reason, proposed_by, created_at, status, decided_at, source_value, "
+                "outcome_notified, imported) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, 'approved', ?, ?, 1, 1)",
+                (proposal.guild_id, target.paper_id, target.field.value, target.position,
+                 proposal.old_value, proposal.new_value, proposal.reason, stored(proposal.at),
+                 stored(proposal.at), source_value))
+            new_id = cursor.lastrowid
+            assert new_id is not None
+            await _event(conn, new_id, Action.IMPORTED, None, proposal.at, proposal.reason)
+            imported = await _proposal_row(conn, "id = ?", (new_id,))
+            assert imported is not None
+            await _supersede(conn, imported, proposal.at)
+        return imported
+
     async def revert(self, guild_id: int, proposal_id: int, by: int, at: datetime,
                      note: str) -> Proposal | None:
         """Withdraw an approved correction, once."""

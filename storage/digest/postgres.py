@@ -45,13 +45,13 @@ class PgDigestStore:
         async with self._db.transaction() as conn:
             await conn.execute(
                 f"INSERT INTO digest_settings ({', '.join(columns)}) VALUES "
-                "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
+                "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) "
                 f"ON CONFLICT (guild_id) DO UPDATE SET {updates}",
                 config.guild_id, config.channel_id, config.local_time, config.timezone,
                 int(config.thread), int(config.mention_subscribers), config.track,
                 int(config.enabled), since, encoded(config.paused_reason),
                 config.consecutive_failures, int(config.failure_notice_pending),
-                int(config.skip_discussed), utc_timestamp(),
+                int(config.skip_discussed), config.pick.value, utc_timestamp(),
             )
 
     async def config(self, guild_id: int) -> DigestConfig | None:
@@ -103,13 +103,14 @@ class PgDigestStore:
         async with self._db.transaction() as conn:
             row = await conn.fetchrow(
                 "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, paper_id, cycle, "
-                "position, cycle_size, channel_id, late, claimed_at, owner, lease_until) VALUES "
-                "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+                "position, cycle_size, channel_id, late, claimed_at, owner, lease_until, pick, "
+                "pick_like) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+                "$15) "
                 f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
                 guild_id, local_date.isoformat(), LedgerStatus.CLAIMED.value, claim.nonce,
                 claim.paper_id, claim.cycle, claim.position, claim.cycle_size, claim.channel_id,
                 int(claim.late), utc_timestamp(), claim.lease.owner,
-                lease_instant(claim.lease.until))
+                lease_instant(claim.lease.until), claim.pick.value, claim.pick_like)
         return entry_from_row(row) if row else None
 
     async def reclaim_failed(self, guild_id: int, local_date: date,
@@ -121,13 +122,14 @@ class PgDigestStore:
                 "UPDATE digest_ledger SET status = $1, paper_id = $2, cycle = $3, position = $4, "
                 "cycle_size = $5, channel_id = $6, late = $7, message_id = NULL, "
                 "thread_id = NULL, reason = NULL, claimed_at = $8, finished_at = NULL, "
-                "owner = $9, lease_until = $10 "
+                "owner = $9, lease_until = $10, pick = $14, pick_like = $15 "
                 "WHERE guild_id = $11 AND local_date = $12 AND status = $13 "
                 f"RETURNING {LEDGER_COLUMNS}",
                 LedgerStatus.CLAIMED.value, claim.paper_id, claim.cycle, claim.position,
                 claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
                 claim.lease.owner, lease_instant(claim.lease.until), guild_id,
-                local_date.isoformat(), LedgerStatus.FAILED.value)
+                local_date.isoformat(), LedgerStatus.FAILED.value, claim.pick.value,
+                claim.pick_like)
         return entry_from_row(row) if row else None
 
     async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
@@ -222,6 +224,13 @@ class PgDigestStore:
             "SELECT paper_id FROM digest_ledger WHERE guild_id = $1 AND cycle = $2 "
             "AND status IN ($3, $4) AND paper_id IS NOT NULL",
             guild_id, cycle, LedgerStatus.CLAIMED.value, LedgerStatus.POSTED.value)}
+
+    async def claimed_papers(self, guild_id: int) -> set[str]:
+        """Papers ever claimed (posted or being posted) in a server, in any cycle."""
+        return {str(row[0]) for row in await self._db.fetch(
+            "SELECT DISTINCT paper_id FROM digest_ledger WHERE guild_id = $1 "
+            "AND status IN ($2, $3) AND paper_id IS NOT NULL",
+            guild_id, LedgerStatus.CLAIMED.value, LedgerStatus.POSTED.value)}
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
         """The latest ledger rows, newest first."""

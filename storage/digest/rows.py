@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.digest import (
     DigestConfig,
+    DigestPick,
     Lease,
     LedgerEntry,
     LedgerStatus,
@@ -17,14 +18,15 @@ from domain.reasons import Reason, decode_optional
 
 CONFIG_COLUMNS = (
     "guild_id, channel_id, local_time, timezone, thread, mention_subscribers, track, enabled, "
-    "enabled_since, paused_reason, consecutive_failures, failure_notice_pending, skip_discussed"
+    "enabled_since, paused_reason, consecutive_failures, failure_notice_pending, skip_discussed, "
+    "pick"
 )
 
 
 LEDGER_COLUMNS = (
     "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
     "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until, "
-    "followers_queued"
+    "followers_queued, pick, pick_like"
 )
 
 
@@ -44,6 +46,7 @@ def config_from_row(row: Sequence[Any]) -> DigestConfig:
         enabled=bool(row[7]), enabled_since=datetime.fromisoformat(row[8]),
         paused_reason=decode_optional(row[9]), consecutive_failures=row[10],
         failure_notice_pending=bool(row[11]), skip_discussed=bool(row[12]),
+        pick=DigestPick(row[13]),
     )
 
 
@@ -56,5 +59,5 @@ def entry_from_row(row: Sequence[Any]) -> LedgerEntry:
         reason=decode_optional(row[12]),
         attempts=row[13], claimed_at=datetime.fromisoformat(row[14]),
         lease=Lease(row[15], datetime.fromisoformat(row[16])) if row[15] and row[16] else None,
-        followers_queued=bool(row[17]),
+        followers_queued=bool(row[17]), pick=DigestPick(row[18]), pick_like=row[19],
     )

@@ -39,12 +39,12 @@ class SqliteDigestStore:
         async with self._db.transaction() as conn:
             await conn.execute(
                 f"INSERT OR REPLACE INTO digest_settings ({CONFIG_COLUMNS}, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (config.guild_id, config.channel_id, config.local_time, config.timezone,
                  int(config.thread), int(config.mention_subscribers), config.track,
                  int(config.enabled), since, encoded(config.paused_reason),
                  config.consecutive_failures, int(config.failure_notice_pending),
-                 int(config.skip_discussed), utc_timestamp()),
+                 int(config.skip_discussed), config.pick.value, utc_timestamp()),
             )
 
     async def config(self, guild_id: int) -> DigestConfig | None:
@@ -103,12 +103,12 @@ class SqliteDigestStore:
         async with self._db.transaction() as conn, conn.execute(
             "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, "
             "paper_id, cycle, position, cycle_size, channel_id, late, claimed_at, owner, "
-            "lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "lease_until, pick, pick_like) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
             (guild_id, local_date.isoformat(), LedgerStatus.CLAIMED, claim.nonce,
              claim.paper_id, claim.cycle, claim.position, claim.cycle_size,
              claim.channel_id, int(claim.late), utc_timestamp(), claim.lease.owner,
-             lease_instant(claim.lease.until)),
+             lease_instant(claim.lease.until), claim.pick.value, claim.pick_like),
         ) as cursor:
             row = await cursor.fetchone()
         return entry_from_row(row) if row else None
@@ -122,12 +122,13 @@ class SqliteDigestStore:
         async with self._db.transaction() as conn, conn.execute(
             "UPDATE digest_ledger SET status = ?, paper_id = ?, cycle = ?, position = ?, "
             "cycle_size = ?, channel_id = ?, late = ?, message_id = NULL, thread_id = NULL, "
-            "reason = NULL, claimed_at = ?, finished_at = NULL, owner = ?, lease_until = ? "
+            "reason = NULL, claimed_at = ?, finished_at = NULL, owner = ?, lease_until = ?, "
+            "pick = ?, pick_like = ? "
             f"WHERE guild_id = ? AND local_date = ? AND status = ? RETURNING {LEDGER_COLUMNS}",
             (LedgerStatus.CLAIMED, claim.paper_id, claim.cycle, claim.position,
              claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
-             claim.lease.owner, lease_instant(claim.lease.until), guild_id,
-             local_date.isoformat(), LedgerStatus.FAILED),
+             claim.lease.owner, lease_instant(claim.lease.until), claim.pick.value,
+             claim.pick_like, guild_id, local_date.isoformat(), LedgerStatus.FAILED),
         ) as cursor:
             row = await cursor.fetchone()
         return entry_from_row(row) if row else None
@@ -232,6 +233,14 @@ class SqliteDigestStore:
             "SELECT paper_id FROM digest_ledger WHERE guild_id = ? AND cycle = ? "
             "AND status IN (?, ?) AND paper_id IS NOT NULL",
             (guild_id, cycle, LedgerStatus.CLAIMED, LedgerStatus.POSTED)
+        )}
+
+    async def claimed_papers(self, guild_id: int) -> set[str]:
+        """Papers ever claimed (posted or being posted) in a server, in any cycle."""
+        return {str(row[0]) for row in await self._db.fetchall(
+            "SELECT DISTINCT paper_id FROM digest_ledger WHERE guild_id = ? "
+            "AND status IN (?, ?) AND paper_id IS NOT NULL",
+            (guild_id, LedgerStatus.CLAIMED, LedgerStatus.POSTED)
         )}
 
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:

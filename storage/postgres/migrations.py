@@ -11,6 +11,7 @@ one that has shipped.
 
 from __future__ import annotations
 
+from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import POSTGRES, Migration
 from storage.schema import (
     ADD_POLICY,
@@ -19,6 +20,7 @@ from storage.schema import (
     CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
+    DIGEST_PICK,
     DIGEST_SETTINGS,
     DISCUSSED,
     DM_PAUSES,
@@ -33,11 +35,12 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
+    SIMILAR_SUBSCRIPTIONS,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
+    VOTE_STYLE,
     VOTES,
-    correction_tables,
     feed_tables,
 )
 
@@ -148,11 +151,19 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
+              "(whose message is the vote's message)", VOTE_STYLE),
+    Migration(15, "SQLite 23: corrections: the curators' notices that a source changed a "
+              "corrected field, and corrections applied from a file",
+              correction_notice_tables(POSTGRES)),
+    Migration(16, "SQLite 24: the paper of the day may be the group's recommended paper; members "
+              "follow papers like their bookmarks",
+              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(POSTGRES))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19}
+                                9: 17, 10: 18, 11: 19, 13: 21, 15: 23, 16: 24}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -9,6 +9,7 @@ are stated once in `storage.schema` and rendered here in SQLite's types.
 
 from __future__ import annotations
 
+from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import SQLITE, Migration
 from storage.papers.fts import STORED_FIELDS
 from storage.schema import (
@@ -18,6 +19,7 @@ from storage.schema import (
     CALENDAR_LINKS,
     CATALOG_LOADS,
     DIGEST_LEDGER,
+    DIGEST_PICK,
     DIGEST_SETTINGS,
     DISCUSSED,
     DM_PAUSES,
@@ -32,11 +34,12 @@ from storage.schema import (
     QUEUE_SUPPORT,
     SESSION_REMINDERS,
     SESSIONS,
+    SIMILAR_SUBSCRIPTIONS,
     SUBSCRIPTIONS,
     VOTE_BALLOTS,
     VOTE_OPTIONS,
+    VOTE_STYLE,
     VOTES,
-    correction_tables,
     feed_tables,
 )
 
@@ -210,6 +213,13 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
+              "message is the vote's message)", VOTE_STYLE),
+    Migration(23, "corrections: the curators' notices that a source changed a corrected field, "
+              "and corrections applied from a file", correction_notice_tables(SQLITE)),
+    Migration(24, "the paper of the day may be the group's recommended paper; members follow "
+              "papers like their bookmarks",
+              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.digest import Lease
+from domain.polls import VoteStyle
 from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption, VoteStatus
 from storage.postgres.database import PgDatabase, rows_affected
@@ -48,14 +49,16 @@ class PgVoteStore:
         return votes[0] if votes else None
 
     async def open(self, guild_id: int, channel_id: int, created_by: int, opened_at: datetime,
-                   ends_at: datetime, options: Sequence[VoteOption]) -> Vote | None:
-        """Open a vote; None when the server already has a live one."""
+                   ends_at: datetime, options: Sequence[VoteOption], *,
+                   style: VoteStyle = VoteStyle.BUTTONS) -> Vote | None:
+        """Open a vote (members vote with `style`); None when the server already has a live
+        one."""
         async with self._db.transaction() as conn:
             vote_id = await conn.fetchval(
                 "INSERT INTO votes (guild_id, channel_id, created_by, opened_at, ends_at, "
-                "status) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id",
-                guild_id, channel_id, created_by, stored(opened_at), stored(ends_at),
-                VoteStatus.OPEN.value)
+                "status, style) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING "
+                "RETURNING id", guild_id, channel_id, created_by, stored(opened_at),
+                stored(ends_at), VoteStatus.OPEN.value, style.value)
             if vote_id is None:
                 return None
             await conn.executemany(

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.digest import Lease
+from domain.polls import VoteStyle
 from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption, VoteStatus
 from storage.sqlite.database import Database
@@ -36,14 +37,16 @@ class SqliteVoteStore:
         return [vote_from_row(r, await self._options(r[0])) for r in rows]
 
     async def open(self, guild_id: int, channel_id: int, created_by: int, opened_at: datetime,
-                   ends_at: datetime, options: Sequence[VoteOption]) -> Vote | None:
-        """Open a vote; None when the server already has a live one."""
+                   ends_at: datetime, options: Sequence[VoteOption], *,
+                   style: VoteStyle = VoteStyle.BUTTONS) -> Vote | None:
+        """Open a vote (members vote with `style`); None when the server already has a live
+        one."""
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT OR IGNORE INTO votes (guild_id, channel_id, created_by, opened_at, "
-                "ends_at, status) VALUES (?, ?, ?, ?, ?, ?)",
+                "ends_at, status, style) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, created_by, stored(opened_at), stored(ends_at),
-                 VoteStatus.OPEN))
+                 VoteStatus.OPEN, style.value))
             if cursor.rowcount == 0:
                 return None
             vote_id = cursor.lastrowid

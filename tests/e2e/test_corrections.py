@@ -180,3 +180,33 @@ async def test_forget_me_leaves_the_correction_by_a_former_member(
     card = json.dumps((await shown.response()).embeds)
     assert "a former member" in card and str(people.alice.id) not in card
     assert FIXED in await _card_text(standin, guild, paper, people)
+    history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
+                                  user=people.bob)
+    lines = ((await history.reply()).content or "").splitlines()
+    assert lines[0].startswith("#") and "proposed by a former member" in lines[0]
+    assert str(people.alice.id) not in "".join(lines) and f"<@{people.bob.id}>" in lines[1]
+
+
+async def test_a_closed_dm_outcome_is_told_with_the_next_corrections_command(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    paper = bundled_papers[7]
+    await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                               guild=guild, user=people.bob)).response()
+    _, answer = await _propose(standin, guild, people.carol, paper, "title_zh", FIXED)
+    assert "sent to the curators" in answer
+    review = _review(standin, guild)
+    await (await standin.click(review, _button(review, "approve"), user=people.bob)).response()
+    # carol's DMs are closed (Discord refuses with 50007): her next /corrections show says so
+    told = ""
+    async with asyncio.timeout(5):
+        while "was approved" not in told:
+            shown = await standin.slash("corrections show", {"correction": 1}, guild=guild,
+                                        user=people.carol)
+            reply = await shown.response()
+            assert reply.embeds  # the card is answered either way
+            told = reply.content or ""
+    history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
+                                  user=people.carol)
+    assert "was approved" not in ((await history.response()).content or "")  # once
+    assert standin.messages(standin.dm_channel(people.carol)) == []

@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings, load_settings
+from tests.e2e.test_corrections import (
+    test_forget_me_leaves_the_correction_by_a_former_member,
+    test_propose_review_approve_once_and_trace,
+)
 from tests.e2e.test_digest import (
     test_a_failed_post_is_retried_by_digest_now_after_set,
     test_digest_now_twice_posts_once,
@@ -48,10 +52,13 @@ ON_POSTGRES = (
     test_subscribe_list_unsubscribe_and_limits,
     test_two_processes_resume_a_crashed_reminder_claim_once,
     test_two_processes_resume_a_crashed_vote_announcement_once,
+    test_propose_review_approve_once_and_trace,
+    test_forget_me_leaves_the_correction_by_a_former_member,
 )
 """The flows run here: the paper of the day (claims, retries, skip-discussed), subscriptions
 and the outbox, the queue, a vote across restarts, bookmarks, forgetting, `/paper`, two
-processes racing to resume one crashed reminder or vote claim."""
+processes racing to resume one crashed reminder or vote claim, a correction decided once and
+its proposer forgotten."""
 
 
 FIXTURES = (forgetful,)

@@ -12,10 +12,13 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from domain.corrections import Field, NewProposal, ReviewSettings, Status, Target
 from domain.digest import Claim, DigestConfig, Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place
+from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
+from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.sessions.sqlite import SqliteSessionStore
@@ -97,3 +100,31 @@ async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
     assert await statements(db, lambda: claim("b")) == ["UPDATE"]
     assert claimed[0] is not None and claimed[0].key == "dm:1:p:2" and claimed[1] is None
 
+
+
+async def test_claiming_and_deciding_a_source_notice_are_single_statements(db: Database) -> None:
+    corrections, notices = SqliteCorrectionStore(db), SqliteSourceNoticeStore(db)
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    made = await corrections.propose(NewProposal(1, Target("p1", Field.TITLE_ZH), "旧", "新", "",
+                                                 5, at))
+    await corrections.decide(1, made.id, Status.APPROVED, 6, at, "", "旧")
+    await corrections.set_review_settings(1, ReviewSettings(7))
+    queued: list[bool] = []
+
+    async def queue() -> None:
+        queued.append(await notices.queue(made.id, "上游", "t1", at))
+
+    # the approval is claimed by its UPDATE; the notice row follows only for the winner
+    assert await statements(db, queue) == ["UPDATE", "INSERT"]
+    assert await statements(db, queue) == ["UPDATE"] and queued == [True, False]
+    lease = Lease("a", at + timedelta(minutes=5))
+    claimed = await statements(db, lambda: notices.claim(lease, at))
+    assert claimed == ["UPDATE"]
+    decided: list[object] = []
+
+    async def decide() -> None:
+        decided.append(await notices.decide(1, made.id, keep=True, by=6, at=at))
+
+    first = await statements(db, decide)
+    assert first[0] == "DELETE" and await statements(db, decide) == ["DELETE"]
+    assert decided[0] is not None and decided[1] is None

@@ -80,6 +80,11 @@ _STATE = (
      "VALUES (?, ?, ?, ?, ?)", (3, "proposed", 5, "t", "")),
     ("INSERT INTO correction_review (guild_id, channel_id, updated_at) VALUES (?, ?, ?)",
      (GUILD, 5, "t")),
+    ("INSERT INTO similar_subscriptions (guild_id, user_id, threshold, updated_at) "
+     "VALUES (?, ?, ?, ?)", (GUILD, USER, 90, "t")),
+    ("INSERT INTO correction_notices (correction_id, guild_id, old_source, new_source, token, "
+     "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+     (3, GUILD, "旧", "上游", "a1b2c3", "pending", "t")),
 )
 
 

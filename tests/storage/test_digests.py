@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 from bot.shared.lang import Lang
 from bot.shared.messages import render_reason
-from domain.digest import Claim, DigestConfig, Lease
+from domain.digest import Claim, DigestConfig, DigestPick, Lease
 from domain.reasons import Reason, ReasonCode
 from tests.backends import Backend
 
@@ -165,3 +166,29 @@ async def test_a_claim_too_late_to_post_is_recorded_as_skipped(backend: Backend)
     assert await store.claimed_in_cycle(GUILD, 1) == set()
     await store.mark_skipped(GUILD, DAY, Reason(ReasonCode.LATER_DAY_DUE))  # only a claim
     assert (await store.entry(GUILD, DAY)).reason == offline  # type: ignore[union-attr]
+
+
+async def test_the_pick_is_stored_with_the_settings_and_with_each_claim(backend: Backend) -> None:
+    """`pick` survives a round trip; a recommended claim records the liked paper it names,
+    and every paper ever claimed (any cycle, not skipped) is known."""
+    store = backend.digests()
+    await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC", pick=DigestPick.RECOMMENDED))
+    config = await store.config(GUILD)
+    assert config is not None and config.pick is DigestPick.RECOMMENDED
+    await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))
+    config = await store.config(GUILD)
+    assert config is not None and config.pick is DigestPick.CYCLE
+    recommended = replace(_claim("p2", cycle=2), pick=DigestPick.RECOMMENDED, pick_like="p9")
+    first = await store.claim(GUILD, DAY, _claim("p1"))
+    second = await store.claim(GUILD, DAY + timedelta(days=1), recommended)
+    assert first is not None and (first.pick, first.pick_like) == (DigestPick.CYCLE, None)
+    assert second is not None and (second.pick, second.pick_like) == (
+        DigestPick.RECOMMENDED, "p9")
+    await store.record_skips(GUILD, [DAY + timedelta(days=2)], Reason(ReasonCode.LATER_DAY_DUE))
+    assert await store.claimed_papers(GUILD) == {"p1", "p2"}
+    assert await store.claimed_papers(GUILD + 1) == set()
+    await store.mark_failed(GUILD, DAY, Reason(ReasonCode.NO_PERMISSION))
+    assert await store.claimed_papers(GUILD) == {"p2"}
+    again = await store.reclaim_failed(GUILD, DAY, recommended)
+    assert again is not None and (again.paper_id, again.pick, again.pick_like) == (
+        "p2", DigestPick.RECOMMENDED, "p9")

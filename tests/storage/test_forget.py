@@ -37,11 +37,11 @@ NOT_MEMBER_COLUMNS = frozenset({
     # counts, flags, numbers
     "added", "updated", "unchanged", "removed", "rejected", "attempts", "claims", "polls",
     "poll", "cycle", "cycle_size", "position", "support", "late", "followers_queued",
-    "closed_early", "consecutive_failures", "enabled", "failure_notice_pending",
+    "closed_early", "consecutive_failures", "enabled", "failure_notice_pending", "imported",
     "notice_pending", "mention_subscribers", "skip_discussed", "thread", "joined",
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens",
-    "outcome_notified",
+    "outcome_notified", "threshold",
     "version",  # PostgreSQL: the schema version table
 })
 
@@ -72,6 +72,7 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
     assert vote is not None
     await votes.cast(vote.id, user, "p1", T0)
     await backend.recommendations().rate(GUILD, user, "p1", Verdict.UP, T0)
+    await backend.similar().follow(GUILD, user, 90)
     corrections = backend.corrections()
     proposal = await corrections.propose(
         NewProposal(GUILD, Target("p1", Field.TITLE_ZH), "旧", "新", "", user, T0))
@@ -131,7 +132,7 @@ async def test_forget_me_reaches_every_column_that_holds_a_member(backend: Backe
     assert await _mentioning(backend, MEMBER) == set()
     # Another member keeps every record; the member's sessions, feeds and votes stay, nameless.
     assert await _holding(backend, member_columns, OTHER) == member_columns
-    assert erased == {ErasedKind.SUBSCRIPTIONS: 1, ErasedKind.NOTIFICATIONS: 1,
+    assert erased == {ErasedKind.SUBSCRIPTIONS: 2, ErasedKind.NOTIFICATIONS: 1,
                       ErasedKind.BOOKMARKS: 1, ErasedKind.SUGGESTIONS: 1, ErasedKind.BALLOTS: 1,
                       ErasedKind.PRESENTATIONS: 3, ErasedKind.FEEDS: 1, ErasedKind.RATINGS: 1,
                       ErasedKind.CORRECTIONS: 1}

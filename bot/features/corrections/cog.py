@@ -17,6 +17,7 @@ from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.corrections.service import Draft
+from bot.features.corrections.source_ui import SourceButton
 from bot.features.corrections.ui import (
     ACTION_KEYS,
     ProposalModal,
@@ -31,7 +32,7 @@ from bot.features.corrections.views import FieldSelect, ask_field, submit
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape
 from bot.shared.messages import Refusal, t
-from domain.corrections import Field, Status, Target
+from domain.corrections import Field, Proposal, Status, Target
 
 log = logging.getLogger(__name__)
 
@@ -121,12 +122,12 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
         """The review card of one correction."""
         lang = lang_of(interaction)
         try:
-            found = await self.services.corrections.proposal(interaction.guild_id or 0,
-                                                             correction)
+            found, owed = await self.services.corrections.shown(
+                interaction.guild_id or 0, correction, interaction.user.id)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        await respond(interaction, embed=review_embed(found, found.target.paper_id, lang),
-                      ephemeral=True)
+        await respond(interaction, "\n".join(_owed(interaction, owed))[:2000] or None,
+                      embed=review_embed(found, found.target.paper_id, lang), ephemeral=True)
 
     @app_commands.command(name="history", description="Every change to a paper's corrections")
     @app_commands.describe(paper="A title, author or topic; pick one from the list")
@@ -134,11 +135,14 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                       paper: app_commands.Range[str, 1, 300]) -> None:
         """Who did what, when and why, oldest first."""
         lang = lang_of(interaction)
-        events = await self.services.corrections.history(interaction.guild_id or 0, paper)
+        events, untold = await self.services.corrections.traced(
+            interaction.guild_id or 0, paper, interaction.user.id)
+        owed = _owed(interaction, untold)
         if not events:
-            await respond(interaction, t(lang, "corrections.no_history"), ephemeral=True)
+            await respond(interaction, "\n".join([*owed, t(lang, "corrections.no_history")]),
+                          ephemeral=True)
             return
-        lines = [fit(t(lang, ACTION_KEYS[e.action], id=e.proposal_id,
+        lines = owed + [fit(t(lang, ACTION_KEYS[e.action], id=e.proposal_id,
                        who=who(e.actor_id, lang), when=f"<t:{int(e.at.timestamp())}:f>")
                      + (f" — {escape(e.note)}" if e.note else ""), LINE_LIMIT)
                  for e in events]
@@ -165,9 +169,16 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
         await respond(interaction, t(lang, key, id=correction), ephemeral=True)
 
 
+def _owed(interaction: discord.Interaction, owed: list[Proposal]) -> list[str]:
+    """The outcomes owed to the member (their DMs were closed), one line each."""
+    guild = escape(interaction.guild.name) if interaction.guild else ""
+    return [outcome_text(p, lang_of(interaction), guild) for p in owed]
+
+
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: the cog and its persistent review buttons."""
     host = host_of(bot)
     await bot.add_cog(CorrectionsCog(host, host.services))
-    # review buttons and the cards' "Suggest a correction" keep working after a restart
-    bot.add_dynamic_items(ReviewButton, FieldSelect)
+    # review and source-change buttons, and the cards' "Suggest a correction" menu, keep
+    # working after a restart
+    bot.add_dynamic_items(ReviewButton, SourceButton, FieldSelect)

@@ -153,9 +153,26 @@ class CorrectionService:
                       limit: int = 50) -> Listing:
         """The server's proposals of one status, and the outcomes of the asker's own
         proposals they could not be told by DM (each given once)."""
-        untold = [p for p in await self._store.untold_outcomes(guild_id, user_id)
-                  if await self._store.claim_outcome_notice(p.id)]
+        untold = await self.owed_outcomes(guild_id, user_id)
         return Listing(await self.proposals(guild_id, status, limit), untold)
+
+    async def shown(self, guild_id: int, proposal_id: int,
+                    user_id: int) -> tuple[Proposal, list[Proposal]]:
+        """`/corrections show`: the proposal, and the outcomes owed to the asker."""
+        return (await self.proposal(guild_id, proposal_id),
+                await self.owed_outcomes(guild_id, user_id))
+
+    async def traced(self, guild_id: int, paper_id: str,
+                     user_id: int) -> tuple[list[Event], list[Proposal]]:
+        """`/corrections history`: the paper's events, and the outcomes owed to the asker."""
+        return (await self.history(guild_id, paper_id),
+                await self.owed_outcomes(guild_id, user_id))
+
+    async def owed_outcomes(self, guild_id: int, user_id: int) -> list[Proposal]:
+        """The outcomes of the member's proposals they could not be told by DM, each given
+        once (shown with whichever `/corrections` command they use next)."""
+        return [p for p in await self._store.untold_outcomes(guild_id, user_id)
+                if await self._store.claim_outcome_notice(p.id)]
 
     async def release_outcome_notice(self, proposal_id: int) -> None:
         """The proposer's DMs are closed: tell them the next time they list corrections."""

@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from domain.corrections import Event, NewProposal, Proposal, ReviewSettings, Status
+from domain.corrections import (
+    Event,
+    NewProposal,
+    Proposal,
+    ReviewSettings,
+    SourceNotice,
+    Status,
+)
+from domain.digest import Lease
 
 
 class CorrectionStore(Protocol):
@@ -38,6 +46,11 @@ class CorrectionStore(Protocol):
         """Approve or reject a pending proposal, once: None when it is not pending any more.
         An approval supersedes the field's earlier approved correction and records the
         source's value of the field then (`source_value`)."""
+        ...
+
+    async def import_approved(self, proposal: NewProposal, source_value: str) -> Proposal:
+        """Store an approved correction applied from a file (no member proposed or decided
+        it; its "imported" event carries the reason), superseding the field's earlier one."""
         ...
 
     async def revert(self, guild_id: int, proposal_id: int, by: int, at: datetime,
@@ -81,4 +94,47 @@ class CorrectionStore(Protocol):
     async def forget(self, user_id: int) -> int:
         """Remove a member's name from every proposal and event; the corrections stay. How
         many corrections named them."""
+        ...
+
+
+class SourceNoticeStore(Protocol):
+    """The curators' notices that a source changed a corrected field. A notice is queued once
+    per approval (a second reload, or a second process, queues nothing), claimed with a lease
+    before it is sent, marked posted after, and deleted by the one decision that keeps or
+    drops the correction."""
+
+    async def watched(self) -> list[Proposal]:
+        """Every server's approved corrections with no notice open (the ones a source change
+        would be news about)."""
+        ...
+
+    async def queue(self, proposal_id: int, new_source: str, token: str,
+                    at: datetime) -> bool:
+        """Queue the notice (named by `token`) for an approved correction, once: False when
+        one was queued since its approval (or it is not approved any more)."""
+        ...
+
+    async def claim(self, lease: Lease, now: datetime) -> SourceNotice | None:
+        """Lease the oldest notice not posted yet whose server has a review channel (never
+        leased, or its lease expired), with the channel it goes to; None when none is due."""
+        ...
+
+    async def posted(self, proposal_id: int, owner: str, channel_id: int,
+                     message_id: int) -> bool:
+        """Record where the notice was posted (while `owner` holds it)."""
+        ...
+
+    async def retry_later(self, proposal_id: int, owner: str, not_before: datetime) -> None:
+        """Give the notice back, claimable again from `not_before`."""
+        ...
+
+    async def notice(self, proposal_id: int) -> SourceNotice | None:
+        """The correction's open notice, or None."""
+        ...
+
+    async def decide(self, guild_id: int, proposal_id: int, *, keep: bool, by: int,
+                     at: datetime) -> Proposal | None:
+        """Keep the correction (the new source value becomes the one it is compared with) or
+        drop it (withdrawn, the source shown again), once: None when the notice was decided
+        already or the correction is not approved any more."""
         ...

@@ -196,4 +196,32 @@ STRINGS: dict[str, Texts] = {
         "Your name was removed from {corrections}; they stay, by \"a former member\".",
         "已从 {corrections}中移除你的名字；纠错本身保留，署名为“一位前成员”。",
         "已從 {corrections}中移除你的名字；糾錯本身保留，署名為「一位前成員」。"),
+    "corrections.action.kept": tr(
+        "#{id} kept over a changed source by {who} {when}",
+        "#{id} 在来源变更后由 {who} 保留（{when}）", "#{id} 在來源變更後由 {who} 保留（{when}）"),
+    "corrections.action.dropped": tr(
+        "#{id} dropped for the changed source by {who} {when}",
+        "#{id} 因来源变更由 {who} 放弃（{when}）", "#{id} 因來源變更由 {who} 放棄（{when}）"),
+    "corrections.action.imported": tr("#{id} imported from a file {when}",
+                                      "#{id} 从文件导入（{when}）", "#{id} 從檔案匯入（{when}）"),
+    "corrections.by_import": tr("import", "导入", "匯入"),
+    "corrections.source.title": tr("The source changed under correction #{id}: {title}",
+                                   "纠错 #{id} 的来源已变更：{title}",
+                                   "糾錯 #{id} 的來源已變更：{title}"),
+    "corrections.source.intro": tr(
+        "The catalog's source now says something else for this field. The correction is "
+        "still shown; keep it, or drop it to show the new source value.",
+        "论文库来源中此栏的内容已改变。纠错仍在显示；可保留它，或放弃它以显示新的来源内容。",
+        "論文庫來源中此欄的內容已改變。糾錯仍在顯示；可保留它，或放棄它以顯示新的來源內容。"),
+    "corrections.source.change": tr("Source: before → now", "来源：之前 → 现在",
+                                    "來源：之前 → 現在"),
+    "corrections.source.correction": tr("The correction shows", "纠错显示为", "糾錯顯示為"),
+    "corrections.source.keep": tr("Keep the correction", "保留纠错", "保留糾錯"),
+    "corrections.source.drop": tr("Drop it (use the source)", "放弃（使用来源）",
+                                  "放棄（使用來源）"),
+    "corrections.source.kept": tr("Kept by {who}: the correction stays.",
+                                  "{who} 已保留：纠错继续生效。", "{who} 已保留：糾錯繼續生效。"),
+    "corrections.source.dropped": tr("Dropped by {who}: the source value is shown.",
+                                     "{who} 已放弃：显示来源内容。",
+                                     "{who} 已放棄：顯示來源內容。"),
 }

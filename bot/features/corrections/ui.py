@@ -52,7 +52,8 @@ FIELD_KEYS = {
 ACTION_KEYS = {
     Action.PROPOSED: "corrections.action.proposed", Action.APPROVED: "corrections.action.approved",
     Action.REJECTED: "corrections.action.rejected", Action.REVERTED: "corrections.action.reverted",
-    Action.SUPERSEDED: "corrections.action.superseded"}
+    Action.SUPERSEDED: "corrections.action.superseded", Action.KEPT: "corrections.action.kept",
+    Action.DROPPED: "corrections.action.dropped", Action.IMPORTED: "corrections.action.imported"}
 
 
 def field_name(target: Target, lang: Lang) -> str:
@@ -75,7 +76,7 @@ def review_embed(proposal: Proposal, paper_title: str, lang: Lang) -> discord.Em
     embed.add_field(name=t(lang, "corrections.review.field"),
                     value=field_name(proposal.target, lang), inline=True)
     embed.add_field(name=t(lang, "corrections.review.by"),
-                    value=who(proposal.proposed_by, lang), inline=True)
+                    value=proposer(proposal, lang), inline=True)
     embed.add_field(name=t(lang, "corrections.review.status"),
                     value=status_text(proposal, lang), inline=True)
     if proposal.reason:
@@ -85,11 +86,19 @@ def review_embed(proposal: Proposal, paper_title: str, lang: Lang) -> discord.Em
     return embed
 
 
+def proposer(proposal: Proposal, lang: Lang) -> str:
+    """Who proposed it: a member (never pinged), "a former member", or "import"."""
+    return t(lang, "corrections.by_import") if proposal.imported else who(
+        proposal.proposed_by, lang)
+
+
 def status_text(proposal: Proposal, lang: Lang) -> str:
     """`Approved by @x`, `Pending`."""
     text = t(lang, STATUS_KEYS[proposal.status])
     if proposal.status is not Status.PENDING:
-        text += " · " + who(proposal.decided_by, lang)
+        decider = proposer(proposal, lang) if proposal.imported else who(proposal.decided_by,
+                                                                         lang)
+        text += " · " + decider
     return text
 
 
@@ -139,15 +148,30 @@ async def decide(interaction: discord.Interaction, proposal_id: int, approve: bo
     except Refusal as exc:
         await respond(interaction, exc.text(lang), ephemeral=True)
         return
-    if decided is None:
-        await respond(interaction, t(lang, "corrections.already_decided", id=proposal_id),
-                      ephemeral=True)
+    if decided is None:  # safe_send: another process may have answered this very click
+        await safe_send(interaction, t(lang, "corrections.already_decided", id=proposal_id))
         return
     shown = server_lang(interaction)
     paper = await services.search.paper(decided.target.paper_id)
     embed = review_embed(decided, title(paper, shown, decided.target.paper_id), shown)
-    await interaction.response.edit_message(embed=embed, view=review_view(decided))
-    await tell_proposer(interaction, services, decided)
+    try:
+        await show_decision(interaction, embed, review_view(decided))
+    finally:  # the decision is made: its proposer is told whatever became of the answer
+        await tell_proposer(interaction, services, decided)
+
+
+async def show_decision(interaction: discord.Interaction, embed: discord.Embed,
+                        view: discord.ui.View) -> None:
+    """The clicked message shows the decision: through the click's answer, or, when another
+    process answered the click first (both sessions of a shard get it during a rolling
+    restart), by editing the message itself."""
+    try:
+        await interaction.response.edit_message(embed=embed, view=view)
+    except discord.HTTPException as exc:
+        if interaction.message is None:
+            raise
+        log.info("the click was answered elsewhere (%s): editing the message", exc.code)
+        await interaction.message.edit(embed=embed, view=view)
 
 
 async def tell_proposer(interaction: discord.Interaction, services: Services,

@@ -13,12 +13,13 @@ from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
+from bot.features.digest.notes import PREVIEW_NOTES, pick_note
 from bot.features.digest.plan import parse_local_time, resolve_zone, suggest_zones
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape, paper_message
 from bot.shared.lang import Lang
 from bot.shared.messages import refusal_text, render_reason, t, weekday
-from domain.digest import DigestState, LedgerStatus, OutcomeStatus
+from domain.digest import DigestPick, DigestState, LedgerStatus, OutcomeStatus
 from domain.reasons import Reason, ReasonCode, text_reason
 
 if TYPE_CHECKING:
@@ -55,6 +56,11 @@ def _reason(lang: Lang, reason: Reason) -> str:
     return escape(render_reason(lang, reason))
 
 
+def _pick_state(lang: Lang, falls_back: bool) -> str:
+    """`pick:recommended`, and whether the cycle picks meanwhile (no signals yet)."""
+    return t(lang, "digest.option.pick_fallback" if falls_back else "digest.option.pick")
+
+
 def _switch(lang: Lang, on: bool) -> str:
     return t(lang, "digest.status.on" if on else "digest.status.off")
 
@@ -77,15 +83,21 @@ class DigestCog(AdminGroupCog, group_name="digest",
                            thread="Open a discussion thread for each paper",
                            mention_subscribers="Mention members subscribed to the paper's topics",
                            venue="Only main-track or only workshop papers",
-                           skip_discussed="Skip papers the group has already discussed")
+                           skip_discussed="Skip papers the group has already discussed",
+                           pick="Cycle through the catalog, or the group's recommended paper")
     @app_commands.choices(venue=[app_commands.Choice(name="Main track", value="main"),
                                  app_commands.Choice(name="Workshop", value="workshop"),
-                                 app_commands.Choice(name="Any", value="any")])
+                                 app_commands.Choice(name="Any", value="any")],
+                          pick=[app_commands.Choice(name="Cycle through the catalog",
+                                                    value=DigestPick.CYCLE.value),
+                                app_commands.Choice(name="Recommended for the group",
+                                                    value=DigestPick.RECOMMENDED.value)])
     async def set_digest(self, interaction: discord.Interaction, channel: discord.TextChannel,
                          time: app_commands.Range[str, 1, 10],
                          timezone: app_commands.Range[str, 1, 64], thread: bool = True,
                          mention_subscribers: bool = True, venue: str = "any",
-                         skip_discussed: bool = False) -> None:
+                         skip_discussed: bool = False, pick: str = DigestPick.CYCLE.value
+                         ) -> None:
         """Validate, check the bot's permissions in the channel, and save."""
         lang = lang_of(interaction)
         try:
@@ -101,11 +113,13 @@ class DigestCog(AdminGroupCog, group_name="digest",
         configured = await self.services.digest.configure(
             channel.guild.id, channel.id, at, zone, thread=thread,
             mention_subscribers=mention_subscribers, track=None if venue == "any" else venue,
-            skip_discussed=skip_discussed)
+            skip_discussed=skip_discussed, pick=DigestPick(pick))
         config, next_at = configured.config, configured.next_post_at
-        await respond(interaction, t(lang, "digest.saved", channel=channel.mention,
-                                     time=config.local_time, zone=zone.key,
-                                     next=_when(next_at, zone.key, lang)), ephemeral=True)
+        text = t(lang, "digest.saved", channel=channel.mention, time=config.local_time,
+                 zone=zone.key, next=_when(next_at, zone.key, lang))
+        if config.pick is DigestPick.RECOMMENDED:
+            text += "\n" + _pick_state(lang, configured.falls_back)
+        await respond(interaction, text, ephemeral=True)
 
     @set_digest.autocomplete("timezone")
     async def timezone_autocomplete(self, interaction: discord.Interaction,
@@ -148,6 +162,8 @@ class DigestCog(AdminGroupCog, group_name="digest",
                      track=t(lang, track) if track else config.track),
                    t(lang, "digest.option.skip_discussed",
                      state=_switch(lang, config.skip_discussed))]
+        if config.pick is DigestPick.RECOMMENDED:
+            options.append(_pick_state(lang, status.falls_back))
         embed.add_field(name=t(lang, "digest.status.options"), value=", ".join(options))
         if status.next_post_at is not None:
             embed.add_field(name=t(lang, "digest.status.next"),
@@ -158,8 +174,10 @@ class DigestCog(AdminGroupCog, group_name="digest",
             status_key = STATUS_KEYS.get(entry.status)
             line = f"{entry.local_date} {t(lang, status_key) if status_key else entry.status}"
             if entry.position and entry.status is LedgerStatus.POSTED:
-                line += " · " + t(lang, "digest.recent.position", position=entry.position,
-                                  size=entry.cycle_size)
+                line += " · " + (t(lang, "digest.recent.recommended")
+                                 if entry.pick is DigestPick.RECOMMENDED else
+                                 t(lang, "digest.recent.position", position=entry.position,
+                                   size=entry.cycle_size))
                 if entry.late:
                     line += " · " + t(lang, "digest.recent.late")
             if entry.reason:
@@ -177,9 +195,10 @@ class DigestCog(AdminGroupCog, group_name="digest",
         notice = self._notice(interaction, noticed.notices)
         if noticed.result is None:
             raise UserFacingError(notice + t(lang_of(interaction), "digest.preview.empty"))
-        paper, choice = noticed.result
+        paper, choice, like = noticed.result
         lang = Lang.from_locale(str(interaction.guild_locale))  # as the channel will see it
-        note = t(lang, "digest.preview.note", position=choice.position, size=choice.cycle_size)
+        note = pick_note(lang, PREVIEW_NOTES, choice.recommended, like, choice.position,
+                         choice.cycle_size)
         embed, view = paper_message(paper, lang, note=note)
         await respond(interaction, notice or None, embed=embed, view=self.bot.track(view),
                       ephemeral=True)

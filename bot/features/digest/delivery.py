@@ -43,6 +43,10 @@ class DigestPost:
     late: bool
     marker: str
     audience: Audience = field(default_factory=Audience)
+    recommended: bool = False
+    """Picked for the group by `pick:recommended` (the note says so instead of the cycle)."""
+    like: Paper | None = None
+    """The group's liked paper the recommendation is closest to."""
 
 
 class DigestPoster(Protocol):

@@ -28,6 +28,10 @@ class Choice:
     position: int
     cycle_size: int
     new_cycle: bool = False
+    recommended: bool = False
+    """Picked by `pick:recommended` (counted in the cycle, so the cycle never repeats it)."""
+    like: str | None = None
+    """For a recommended pick, the group's liked paper its reason names."""
 
 
 def rank(guild_id: int, cycle: int, paper_id: str) -> bytes:

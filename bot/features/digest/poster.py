@@ -9,6 +9,7 @@ import discord
 
 from bot.client.own_posts import delivery_failure, find_own_post
 from bot.features.digest.delivery import DigestPost
+from bot.features.digest.notes import POST_NOTES, pick_note
 from bot.features.notifications.notices import guild_lang, mention_line, pinging
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import paper_message
@@ -31,7 +32,8 @@ class DiscordDigestPoster:
         """Post the card with the nonce (discord.py sends `enforce_nonce` with it), pinging the
         first batch of mentioned members (the notifier queues the others)."""
         lang = guild_lang(self.client, post.guild_id)
-        note = t(lang, "digest.post.note", position=post.position, size=post.cycle_size)
+        note = pick_note(lang, POST_NOTES, post.recommended, post.like, post.position,
+                         post.cycle_size)
         if post.late:
             note += "\n" + t(lang, "digest.post.late")
         embed, view = paper_message(post.paper, lang, note=note, footer_note=post.marker)

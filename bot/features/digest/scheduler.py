@@ -45,6 +45,7 @@ from bot.features.digest.plan import (
     parse_local_time,
     plan,
 )
+from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.store import DigestStore
 from bot.features.papers.store import PaperStore
 from bot.features.reading.store import HistoryStore
@@ -56,6 +57,7 @@ from bot.shared.server_view import ServerView, seen
 from domain.digest import (
     Claim,
     DigestConfig,
+    DigestPick,
     Lease,
     LedgerEntry,
     LedgerStatus,
@@ -98,9 +100,12 @@ def digest_marker(local_date: date) -> str:
 
 
 async def choose_next(digests: DigestStore, papers: PaperStore, history: HistoryStore | None,
-                      config: DigestConfig) -> Choice | None:
-    """The paper a server's next post carries (None when none is eligible), unclaimed: what
-    the scheduler claims and what `/digest preview` shows."""
+                      config: DigestConfig, *, day: date,
+                      picker: RecommendedPicker | None = None) -> Choice | None:
+    """The paper a server's post of `day` carries (None when none is eligible), unclaimed:
+    what the scheduler claims and what `/digest preview` shows. With `pick:recommended` the
+    group's recommendation (counted in the current cycle), else, or while the group has no
+    signals, the cycle's next paper."""
     eligible = await papers.paper_ids(config.track)
     if config.skip_discussed and history is not None:
         # Once the group has discussed every eligible paper, the day's post goes on with
@@ -109,6 +114,13 @@ async def choose_next(digests: DigestStore, papers: PaperStore, history: History
         eligible = [pid for pid in eligible if pid not in discussed] or eligible
     cycle = await digests.current_cycle(config.guild_id)
     posted = await digests.claimed_in_cycle(config.guild_id, cycle)
+    if config.pick is DigestPick.RECOMMENDED and picker is not None:
+        chosen = await picker.pick(config.guild_id, eligible,
+                                   await digests.claimed_papers(config.guild_id), day)
+        if chosen is not None:
+            size = len(set(eligible))
+            return Choice(chosen.paper_id, cycle, len(set(eligible) & posted) + 1, size,
+                          recommended=True, like=chosen.like)
     recent = await digests.recent(config.guild_id, limit=1)
     last = recent[0].paper_id if recent else None
     return next_paper(eligible, posted, config.guild_id, cycle, avoid=last)
@@ -142,16 +154,19 @@ class DigestScheduler:
                  audience: DigestAudience | None = None,
                  requests_per_second: float = 45.0, leases: Leaser | None = None,
                  shards: Shards = ALL_SHARDS, history: HistoryStore | None = None,
+                 picker: RecommendedPicker | None = None,
                  view: ServerView | None = None) -> None:
         """`view` shows each server its corrections of the paper. `leases` names this
         process in its claims and times their leases (default: this
         process, `DEFAULT_LEASE` by `clock`). The scheduled turn
         covers only servers on `shards`; `requests_per_second` is this process's budget.
-        `history` tells which papers a server discussed, for servers that skip them."""
+        `history` tells which papers a server discussed, for servers that skip them;
+        `picker` picks for servers set to `pick:recommended` (without it, the cycle does)."""
         self.digests = digests
         self.papers = papers
         self.view = view
         self.history = history
+        self.picker = picker
         self.poster = poster
         self.followers = Followers(audience)
         # Pace our own requests below Discord's global 50/s: when hundreds of servers are due
@@ -223,10 +238,9 @@ class DigestScheduler:
         if failed.paper_id and await self.papers.get(failed.paper_id) is not None:
             claim = Claim(failed.paper_id, failed.cycle or 1, failed.position or 1,
                           failed.cycle_size or 1, failed.nonce, config.channel_id, late=False,
-                          lease=self._new_lease())
-        elif (choice := await self._choose(config)) is not None:
-            claim = Claim(choice.paper_id, choice.cycle, choice.position, choice.cycle_size,
-                          failed.nonce, config.channel_id, late=False, lease=self._new_lease())
+                          lease=self._new_lease(), pick=failed.pick, pick_like=failed.pick_like)
+        elif (choice := await self._choose(config, failed.local_date)) is not None:
+            claim = self._claim_of(choice, failed.nonce, config.channel_id, late=False)
         if claim is None:
             return Outcome(config.guild_id, OutcomeStatus.FAILED, failed.local_date,
                            reason=Reason(ReasonCode.NO_ELIGIBLE_PAPER))
@@ -235,8 +249,17 @@ class DigestScheduler:
             return Outcome(config.guild_id, OutcomeStatus.ALREADY, failed.local_date)
         return await self._deliver(config, entry, resumed=False, now=self.clock())
 
-    async def _choose(self, config: DigestConfig) -> Choice | None:
-        return await choose_next(self.digests, self.papers, self.history, config)
+    async def _choose(self, config: DigestConfig, day: date) -> Choice | None:
+        return await choose_next(self.digests, self.papers, self.history, config, day=day,
+                                 picker=self.picker)
+
+    def _claim_of(self, choice: Choice, nonce: str, channel_id: int, *, late: bool) -> Claim:
+        """The claim of a chosen paper: how it was picked is recorded before any send, so a
+        resume after a crash posts the same paper with the same note."""
+        return Claim(choice.paper_id, choice.cycle, choice.position, choice.cycle_size, nonce,
+                     channel_id, late=late, lease=self._new_lease(),
+                     pick=DigestPick.RECOMMENDED if choice.recommended else DigestPick.CYCLE,
+                     pick_like=choice.like)
 
     async def _paced(self, call: Callable[[], Awaitable[T]]) -> T:
         return await paced(self._pace, call)
@@ -296,16 +319,13 @@ class DigestScheduler:
 
     async def _claim_and_deliver(self, config: DigestConfig, local_date: date, *,
                                  late: bool) -> Outcome:
-        choice = await self._choose(config)
+        choice = await self._choose(config, local_date)
         if choice is None:
             none_left = Reason(ReasonCode.NO_ELIGIBLE_PAPER)
             await self.digests.record_skips(config.guild_id, [local_date], none_left)
             return Outcome(config.guild_id, OutcomeStatus.SKIPPED, local_date, reason=none_left)
-        entry = await self.digests.claim(config.guild_id, local_date, Claim(
-            paper_id=choice.paper_id, cycle=choice.cycle, position=choice.position,
-            cycle_size=choice.cycle_size, nonce=digest_nonce(config.guild_id, local_date),
-            channel_id=config.channel_id, late=late,
-            lease=self._new_lease()))
+        entry = await self.digests.claim(config.guild_id, local_date, self._claim_of(
+            choice, digest_nonce(config.guild_id, local_date), config.channel_id, late=late))
         if entry is None:
             return Outcome(config.guild_id, OutcomeStatus.ALREADY, local_date)
         return await self._deliver(config, entry, resumed=False, now=self.clock())
@@ -322,8 +342,11 @@ class DigestScheduler:
         audience = await self.followers.who(config, paper)
         late_by = overdue(config, day, now)
         late = entry.late or (resumed and late_by > LATE_TOLERANCE)  # finished after a crash
+        like = (await self.papers.get(entry.pick_like)
+                if entry.pick is DigestPick.RECOMMENDED and entry.pick_like else None)
         post = DigestPost(guild_id, channel_id, day, paper, entry.position or 1,
-                          entry.cycle_size or 1, late, marker, audience or Audience())
+                          entry.cycle_size or 1, late, marker, audience or Audience(),
+                          recommended=entry.pick is DigestPick.RECOMMENDED, like=like)
         since = (entry.claimed_at or now) - HISTORY_MARGIN
         try:
             message_id = None

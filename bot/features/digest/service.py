@@ -13,7 +13,8 @@ from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
 from bot.features.digest.paper_order import Choice
-from bot.features.digest.plan import next_due, parse_local_time
+from bot.features.digest.plan import local_date_of, next_due, parse_local_time
+from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.scheduler import DigestScheduler, Outcome, choose_next
 from bot.features.digest.store import DigestStore
 from bot.features.papers.store import PaperStore
@@ -22,7 +23,7 @@ from bot.shared.clock import Clock, utc_now
 from bot.shared.messages import Refusal
 from bot.shared.noticed import Noticed
 from bot.shared.server_view import seen
-from domain.digest import DigestConfig, DigestState, LedgerEntry
+from domain.digest import DigestConfig, DigestPick, DigestState, LedgerEntry
 from domain.paper import Paper
 from domain.reasons import Reason
 
@@ -33,6 +34,8 @@ class Configured:
 
     config: DigestConfig
     next_post_at: datetime
+    falls_back: bool = False
+    """`pick:recommended` while the group has no signals: the cycle picks meanwhile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,8 @@ class DigestStatus:
     config: DigestConfig
     next_post_at: datetime | None
     recent: tuple[LedgerEntry, ...]
+    falls_back: bool = False
+    """`pick:recommended` while the group has no signals: the cycle picks meanwhile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,16 +63,24 @@ class DigestService:
     def __init__(self, digests: DigestStore, papers: PaperStore, scheduler: DigestScheduler,
                  *, clock: Clock = utc_now, history: HistoryStore | None = None) -> None:
         """`history` tells which papers a server discussed, for servers that skip them (as
-        the scheduler is told, so that the preview is the paper it will post)."""
+        the scheduler is told, so that the preview is the paper it will post); the
+        scheduler's picker picks for `pick:recommended`, for the preview too."""
         self.digests = digests
         self.papers = papers
         self.scheduler = scheduler
         self.clock = clock
         self.history = history
 
+    @property
+    def picker(self) -> RecommendedPicker | None:
+        """What picks for `pick:recommended` (the scheduler's)."""
+        return self.scheduler.picker if self.scheduler is not None else None
+
     async def preview(self, config: DigestConfig) -> tuple[Paper, Choice] | None:
         """The paper the next post will carry, without claiming it."""
-        choice = await choose_next(self.digests, self.papers, self.history, config)
+        day = local_date_of(await self._next_post_at(config), ZoneInfo(config.timezone))
+        choice = await choose_next(self.digests, self.papers, self.history, config, day=day,
+                                   picker=self.picker)
         if choice is None:
             return None
         paper = await seen(self.scheduler.view, config.guild_id,
@@ -80,14 +93,15 @@ class DigestService:
 
     async def configure(self, guild_id: int, channel_id: int, at: time, zone: ZoneInfo, *,
                         thread: bool, mention_subscribers: bool,
-                        track: str | None, skip_discussed: bool = False) -> Configured:
+                        track: str | None, skip_discussed: bool = False,
+                        pick: DigestPick = DigestPick.CYCLE) -> Configured:
         """Save a server's settings (enabled from now) and say when the next post is due."""
         config = DigestConfig(
             guild_id=guild_id, channel_id=channel_id, local_time=at.strftime("%H:%M"),
             timezone=zone.key, thread=thread, mention_subscribers=mention_subscribers,
-            track=track, skip_discussed=skip_discussed, enabled_since=self.clock())
+            track=track, skip_discussed=skip_discussed, pick=pick, enabled_since=self.clock())
         await self.digests.save_config(config)
-        return Configured(config, await self._next_post_at(config))
+        return Configured(config, await self._next_post_at(config), await self.falls_back(config))
 
     async def disable(self, guild_id: int) -> bool:
         """Turn a server's digest off (settings and history kept); False if it had none."""
@@ -121,12 +135,18 @@ class DigestService:
         return Noticed(await self.status(guild_id), notices)
 
     async def preview_next(self, guild_id: int
-                           ) -> Noticed[tuple[Paper, Choice] | None, Reason]:
-        """`/digest preview`: the next paper (None when none is eligible), with the pending
-        pause notice; a `Refusal` when the server has no digest yet."""
+                           ) -> Noticed[tuple[Paper, Choice, Paper | None] | None, Reason]:
+        """`/digest preview`: the next paper (None when none is eligible) with, for a
+        recommended pick, the group's liked paper it is like, and the pending pause notice;
+        a `Refusal` when the server has no digest yet."""
         config = await self._configured(guild_id)
         notices = await self._notices(guild_id)
-        return Noticed(await self.preview(config), notices)
+        found = await self.preview(config)
+        if found is None:
+            return Noticed(None, notices)
+        paper, choice = found
+        like = await self.papers.get(choice.like) if choice.like else None
+        return Noticed((paper, choice, like), notices)
 
     async def post_today(self, guild_id: int, *,
                          posting: Callable[[], Awaitable[None]] | None = None
@@ -151,7 +171,14 @@ class DigestService:
         next_at = (await self._next_post_at(config)
                    if config.state is DigestState.ON else None)
         return DigestStatus(config, next_at,
-                            tuple(await self.digests.recent(guild_id, limit=recent)))
+                            tuple(await self.digests.recent(guild_id, limit=recent)),
+                            falls_back=await self.falls_back(config))
+
+    async def falls_back(self, config: DigestConfig) -> bool:
+        """`pick:recommended` without signals to go on: the cycle picks until there are."""
+        if config.pick is not DigestPick.RECOMMENDED:
+            return False
+        return self.picker is None or not await self.picker.has_signals(config.guild_id)
 
     async def _next_post_at(self, config: DigestConfig) -> datetime:
         return next_due(self.clock(), parse_local_time(config.local_time),

@@ -88,6 +88,10 @@ class DigestStore(Protocol):
         """Papers claimed (posted or being posted) in a cycle."""
         ...
 
+    async def claimed_papers(self, guild_id: int) -> set[str]:
+        """Papers ever claimed (posted or being posted) in a server, in any cycle."""
+        ...
+
     async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
         """The latest ledger rows, newest first."""
         ...

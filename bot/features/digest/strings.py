@@ -83,6 +83,38 @@ STRINGS: dict[str, Texts] = {
     "digest.post.note": tr("**Paper of the day** · {position} of {size} in this cycle",
                            "**每日论文** · 本轮第 {position}/{size} 篇",
                            "**每日論文** · 本輪第 {position}/{size} 篇"),
+    "digest.post.recommended": tr(
+        "**Paper of the day** · recommended for the group, like *{title}*",
+        "**每日论文** · 为小组推荐，与《{title}》相似",
+        "**每日論文** · 為小組推薦，與《{title}》相似"),
+    "digest.post.recommended_plain": tr("**Paper of the day** · recommended for the group",
+                                        "**每日论文** · 为小组推荐", "**每日論文** · 為小組推薦"),
+    "digest.preview.recommended": tr(
+        "**Next paper of the day** (preview) · recommended for the group, like *{title}*",
+        "**下一篇每日论文**（预览）· 为小组推荐，与《{title}》相似",
+        "**下一篇每日論文**（預覽）· 為小組推薦，與《{title}》相似"),
+    "digest.preview.recommended_plain": tr(
+        "**Next paper of the day** (preview) · recommended for the group",
+        "**下一篇每日论文**（预览）· 为小组推荐", "**下一篇每日論文**（預覽）· 為小組推薦"),
+    "digest.option.pick": tr(
+        "picked: the group's recommended paper (never one posted, discussed or bookmarked "
+        "before; fresh papers preferred)",
+        "选题：小组的推荐论文（不选发布过、讨论过或收藏过的；优先较新的论文）",
+        "選題：小組的推薦論文（不選發布過、討論過或收藏過的；優先較新的論文）"),
+    "digest.option.pick_fallback": tr(
+        "picked: the group's recommended paper — the group has no signals yet, so the cycle "
+        "picks until someone bookmarks, 👍s, suggests or votes for a paper, or one is "
+        "discussed",
+        "选题：小组的推荐论文 — 小组还没有任何依据，在有人收藏、👍、推荐或投票给论文，"
+        "或讨论过论文之前，按轮换选题",
+        "選題：小組的推薦論文 — 小組還沒有任何依據，在有人收藏、👍、推薦或投票給論文，"
+        "或討論過論文之前，按輪換選題"),
+    "digest.recent.recommended": tr("recommended", "推荐", "推薦"),
+    "cmd.name.pick": tr("pick", "选题", "選題"),
+    "cmd.desc.pick": tr("Cycle through the catalog, or the group's recommended paper",
+                        "轮换整个论文库，或选小组的推荐论文", "輪換整個論文庫，或選小組的推薦論文"),
+    "cmd.choice.cycle": tr("Cycle through the catalog", "轮换论文库", "輪換論文庫"),
+    "cmd.choice.recommended": tr("Recommended for the group", "为小组推荐", "為小組推薦"),
     "digest.thread.name": tr("Paper of the day", "每日论文", "每日論文"),
     "digest.post.late": tr("Posted late: the bot was offline at the scheduled time.",
                            "延迟发布：预定时间机器人不在线。", "延遲發布：預定時間機器人不在線。"),

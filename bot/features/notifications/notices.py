@@ -13,6 +13,7 @@ from bot.shared.lang import Lang
 from bot.shared.mentions import CONTENT_LIMIT, people
 from bot.shared.messages import t
 from domain.paper import Paper
+from domain.subscriptions import similar_standing
 
 MAX_LISTED = 10
 
@@ -38,13 +39,27 @@ def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
                                    users=[discord.Object(id=user_id) for user_id in user_ids])
 
 
+def matched(topics: Sequence[str], lang: Lang) -> str:
+    """What a paper matched, escaped: the member's topics, and "like your bookmarks" with its
+    standing for a paper close to what they liked."""
+    shown = []
+    for topic in topics:
+        standing = similar_standing(topic)
+        shown.append(escape(topic) if standing is None
+                     else t(lang, "notify.similar", standing=standing))
+    return ", ".join(shown)
+
+
 def new_papers_message(papers: Sequence[tuple[Paper, Sequence[str]]], guild_name: str,
                        lang: Lang) -> str:
     """One DM per load: at most 10 papers listed, then how many more."""
-    lines = [t(lang, "notify.new_papers", guild=escape(guild_name))]
+    only_similar = all(similar_standing(topic) is not None
+                       for _, topics in papers for topic in topics)
+    lines = [t(lang, "notify.new_papers_similar" if only_similar else "notify.new_papers",
+               guild=escape(guild_name))]
     for paper, topics in papers[:MAX_LISTED]:
         title = titles_in_order(paper, lang.chinese, lang)[0]
-        lines.append(f"• **{escape(fit(title, 200))}** — {escape(', '.join(topics))} "
+        lines.append(f"• **{escape(fit(title, 200))}** — {matched(topics, lang)} "
                      f"(`/paper {paper.id}`)")
     if len(papers) > MAX_LISTED:
         lines.append(t(lang, "notify.more", n=len(papers) - MAX_LISTED))

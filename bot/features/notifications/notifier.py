@@ -3,6 +3,7 @@ follow-up mentions in the outbox (`outbox_sender` sends them)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import date
 
 from bot.features.notifications.outbox import OutboxService
@@ -10,6 +11,7 @@ from bot.features.notifications.sender import OutboxSender
 from bot.features.subscriptions.service import Audience, SubscriptionService
 from bot.shared.mentions import mention_batches
 from domain.paper import Paper
+from domain.subscriptions import similar_topic
 
 
 class Notifier:
@@ -27,12 +29,27 @@ class Notifier:
 
     async def announce(self, papers: list[Paper]) -> None:
         """New papers were loaded: queue one DM per member and server listing the new papers
-        matching their topics."""
+        matching their topics or close to what they liked ("papers like my bookmarks"), each
+        paper once per member."""
         queued = 0
-        for guild_id in await self.service.guilds_with_subscriptions():
-            per_member = await self.service.new_paper_matches(guild_id, papers)
+        similar = self.service.similar
+        guilds = set(await self.service.guilds_with_subscriptions())
+        guilds |= set(await similar.guilds()) if similar is not None else set()
+        order = {paper.id: n for n, paper in enumerate(papers)}
+        for guild_id in sorted(guilds):
+            per_member: dict[int, dict[str, list[str]]] = defaultdict(dict)
+            for user_id, matches in (await self.service.new_paper_matches(
+                    guild_id, papers)).items():
+                for paper, topics in matches:
+                    per_member[user_id][paper.id] = list(topics)
+            if similar is not None:
+                close = await similar.new_paper_matches(guild_id, [p.id for p in papers])
+                for user_id, standings in close.items():
+                    for paper_id, standing in standings:
+                        per_member[user_id].setdefault(paper_id, []).append(
+                            similar_topic(standing))
             queued += await self.outbox.queue_new_papers(guild_id, {
-                user_id: [(paper.id, topics) for paper, topics in matches]
+                user_id: sorted(matches.items(), key=lambda item: order[item[0]])
                 for user_id, matches in per_member.items()})
         if queued:
             self.sender.wake()

@@ -7,7 +7,8 @@ papers added since are transformed alone (`FeatureIndex.with_papers`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+import dataclasses
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -17,6 +18,7 @@ from bot.features.recommend import features, model
 from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.model import Pick
 from bot.features.recommend.profile import group_profile, member_profile
+from bot.features.recommend.standing import Standing, standing
 from bot.features.recommend.store import RecommendStore
 from bot.shared.server_view import ServerView, shown_by
 from domain.paper import Paper
@@ -139,3 +141,29 @@ class RecommendService:
             p.id for _, paper, like in found for p in (paper, like) if p is not None])
         return [Recommended(pick, shown(paper), None if like is None else shown(like))
                 for pick, paper, like in found]
+
+    # -- hooks for the paper of the day and "papers like my bookmarks" ----------------------
+
+    async def group_liked(self, guild_id: int) -> int:
+        """How many papers the group's profile likes (0: no signals to rank from)."""
+        return len(group_profile(await self._store.signals(guild_id)).positives)
+
+    async def group_picks(self, guild_id: int, *, exclude: Iterable[str],
+                          limit: int) -> list[Pick]:
+        """The group's best unseen papers, leaving out `exclude` too; the same state gives the
+        same list (empty without liked papers)."""
+        profile = group_profile(await self._store.signals(guild_id))
+        if not profile.positives:
+            return []
+        profile = dataclasses.replace(profile, seen=profile.seen | frozenset(exclude))
+        index = await self.index()
+        return await asyncio.to_thread(model.recommend, index, profile, limit)
+
+    async def standings(self, guild_id: int, user_ids: Iterable[int],
+                        paper_ids: Sequence[str]) -> dict[int, Standing]:
+        """Each member's standing of these papers (see `standing`), from one read of the
+        server's signals; the ranking runs in a worker thread."""
+        signals = await self._store.signals(guild_id)
+        index = await self.index()
+        return {user_id: await asyncio.to_thread(standing, index, signals, user_id, paper_ids)
+                for user_id in user_ids}

@@ -36,6 +36,22 @@ ERASED_COUNT_KEYS = {
     ErasedKind.RATINGS: "count.ratings",
     ErasedKind.CORRECTIONS: "count.corrections"}
 DELIVERY_KEYS = {Delivery.DM: "delivery.dm", Delivery.MENTION: "delivery.mention"}
+KIND_TOPIC, KIND_SIMILAR = "topic", "similar"
+
+
+def similar_meaning(lang: Lang, threshold: int) -> str:
+    """A threshold in words: 90 is "ranks above 90% of the catalog for you"."""
+    if threshold >= 100:
+        return t(lang, "subs.similar.meaning_all", threshold=threshold)
+    if threshold <= 0:
+        return t(lang, "subs.similar.meaning_any", threshold=threshold)
+    return t(lang, "subs.similar.meaning", threshold=threshold, top=100 - threshold)
+
+
+def similar_basis(lang: Lang, liked: int) -> str:
+    """What the closeness is judged from (nothing yet: say how to start)."""
+    return (tn(lang, "subs.similar.basis", liked) if liked
+            else t(lang, "subs.similar.no_basis"))
 
 
 def _papers(lang: Lang, n: int) -> str:
@@ -53,16 +69,27 @@ class SubscriptionsCog(commands.Cog):
     @app_commands.command(name="subscribe",
                           description="Be told when a paper on a topic comes up")
     @app_commands.describe(topic="Words, an author (author:vardi) or a venue (venue:workshop)",
-                           delivery="How to tell you")
+                           delivery="How to tell you",
+                           kind="A topic, or new papers like your bookmarks and 👍",
+                           threshold="Papers like yours: how close, 0-100 (default 90)")
     @app_commands.choices(delivery=[
         app_commands.Choice(name="Direct message", value="dm"),
-        app_commands.Choice(name="Mention in the paper of the day", value="mention")])
+        app_commands.Choice(name="Mention in the paper of the day", value="mention")],
+        kind=[app_commands.Choice(name="A topic", value=KIND_TOPIC),
+              app_commands.Choice(name="Papers like my bookmarks and 👍", value=KIND_SIMILAR)])
     async def subscribe(self, interaction: discord.Interaction,
-                        topic: app_commands.Range[str, 1, 200],
-                        delivery: str = Delivery.DM.value) -> None:
-        """Add a topic and show what it matches now."""
+                        topic: app_commands.Range[str, 1, 200] | None = None,
+                        delivery: str = Delivery.DM.value, kind: str = KIND_TOPIC,
+                        threshold: app_commands.Range[int, 0, 100] | None = None) -> None:
+        """Add a topic and show what it matches now, or follow papers like the member's."""
         in_guild(interaction)
         lang = lang_of(interaction)
+        if kind == KIND_SIMILAR:
+            await respond(interaction, await self._follow_similar(interaction, threshold),
+                          ephemeral=True)
+            return
+        if topic is None:
+            raise UserFacingError(t(lang, "subs.topic_needed"))
         try:
             done = await self.services.subscriptions.subscribe(
                 interaction.guild_id or 0, interaction.user.id, topic, Delivery(delivery))
@@ -88,6 +115,27 @@ class SubscriptionsCog(commands.Cog):
                 text += "\n" + t(lang, "subs.dms_paused_hint")
         await respond(interaction, text, ephemeral=True)
 
+    async def _follow_similar(self, interaction: discord.Interaction,
+                              threshold: int | None) -> str:
+        """`/subscribe kind:similar`: follow (or change the threshold), said in words."""
+        lang = lang_of(interaction)
+        try:
+            follow, paused = await self.services.subscriptions.follow_similar(
+                interaction.guild_id or 0, interaction.user.id, threshold)
+        except TopicError as exc:
+            raise UserFacingError(exc.text(lang)) from None
+        if follow.previous is None:
+            text = t(lang, "subs.similar.added", meaning=similar_meaning(lang, follow.threshold))
+        elif follow.previous != follow.threshold:
+            text = t(lang, "subs.similar.changed", before=follow.previous,
+                     meaning=similar_meaning(lang, follow.threshold))
+        else:
+            text = t(lang, "subs.similar.same", meaning=similar_meaning(lang, follow.threshold))
+        text += "\n" + similar_basis(lang, follow.liked)
+        if paused:
+            text += "\n" + t(lang, "subs.dms_paused_hint")
+        return text
+
     @subscribe.autocomplete("topic")
     async def topic_suggestions(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
@@ -96,12 +144,25 @@ class SubscriptionsCog(commands.Cog):
                 for n in await self.services.subscriptions.suggest_topics(current)]
 
     @app_commands.command(name="unsubscribe", description="Stop following a topic")
-    @app_commands.describe(topic="One of your topics")
+    @app_commands.describe(topic="One of your topics",
+                           kind="A topic, or new papers like your bookmarks and 👍")
+    @app_commands.choices(kind=[
+        app_commands.Choice(name="A topic", value=KIND_TOPIC),
+        app_commands.Choice(name="Papers like my bookmarks and 👍", value=KIND_SIMILAR)])
     async def unsubscribe(self, interaction: discord.Interaction,
-                          topic: app_commands.Range[str, 1, 200]) -> None:
-        """Remove one of the member's topics."""
+                          topic: app_commands.Range[str, 1, 200] | None = None,
+                          kind: str = KIND_TOPIC) -> None:
+        """Remove one of the member's topics, or their papers like their bookmarks."""
         in_guild(interaction)
         lang = lang_of(interaction)
+        if kind == KIND_SIMILAR:
+            stopped = await self.services.subscriptions.unfollow_similar(
+                interaction.guild_id or 0, interaction.user.id)
+            await respond(interaction, t(lang, "subs.similar.removed" if stopped
+                                         else "subs.similar.not_following"), ephemeral=True)
+            return
+        if topic is None:
+            raise UserFacingError(t(lang, "subs.topic_needed"))
         removed = await self.services.subscriptions.unsubscribe(
             interaction.guild_id or 0, interaction.user.id, topic)
         text = t(lang, "subs.removed" if removed else "subs.not_following", topic=escape(topic))
@@ -131,7 +192,11 @@ class SubscriptionsCog(commands.Cog):
             lines.append(t(lang, "subs.line", topic=escape(followed.topic),
                            papers=_papers(lang, followed.matches),
                            delivery=t(lang, DELIVERY_KEYS[followed.delivery])))
-        if not overview.topics:
+        if overview.similar is not None:
+            lines.append(t(lang, "subs.similar.line",
+                           meaning=similar_meaning(lang, overview.similar.threshold),
+                           basis=similar_basis(lang, overview.similar.liked)))
+        if not overview.topics and overview.similar is None:
             lines.append(t(lang, "subs.none"))
         if overview.dm_pause:
             lines.append("\n" + t(lang, "subs.dms_paused",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.search import SearchService, Strategy
 from bot.features.papers.store import PaperStore
+from bot.features.subscriptions.similar import SimilarFollow, SimilarService
 from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.subscriptions.topic_match import (
     CompiledTopic,
@@ -61,6 +62,8 @@ class MemberOverview:
     resumed: bool
     topics: tuple[FollowedTopic, ...]
     dm_pause: Reason | None
+    similar: SimilarFollow | None = None
+    """Their "papers like my bookmarks", when they follow it here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +103,12 @@ class SubscriptionService:
     """Subscribing, listing, and working out who a paper concerns."""
 
     def __init__(self, store: SubscriptionStore, papers: PaperStore,
-                 search: SearchService) -> None:
+                 search: SearchService, similar: SimilarService | None = None) -> None:
         self.store = store
         self.papers = papers
         self.search = search
+        self.similar = similar
+        """"Papers like my bookmarks" (None: not offered)."""
 
     async def count_matches(self, topic: str, guild_id: int | None = None
                             ) -> tuple[int, tuple[Paper, ...]]:
@@ -128,6 +133,19 @@ class SubscriptionService:
         paused = delivery is Delivery.DM and await self.store.dm_pause(user_id) is not None
         return Subscribed(result, topic, matches, examples, dms_paused=paused,
                           did_you_mean=None if matches else await self._correction(topic))
+
+    async def follow_similar(self, guild_id: int, user_id: int,
+                             threshold: int | None) -> tuple[SimilarFollow, bool]:
+        """Follow papers like the member's bookmarks (or change the threshold), and whether
+        their DMs are paused (they hear by DM)."""
+        if self.similar is None:
+            raise TopicError("subs.similar_unavailable")
+        follow = await self.similar.follow(guild_id, user_id, threshold)
+        return follow, await self.store.dm_pause(user_id) is not None
+
+    async def unfollow_similar(self, guild_id: int, user_id: int) -> bool:
+        """Stop following papers like the member's bookmarks; False if they did not."""
+        return self.similar is not None and await self.similar.unfollow(guild_id, user_id)
 
     async def _correction(self, topic: str) -> str | None:
         """The corrected topic `/paper` would search instead, when that finds papers."""
@@ -179,7 +197,10 @@ class SubscriptionService:
         for subscription in await self.store.of_member(guild_id, user_id):
             matches, _ = await self.count_matches(subscription.topic, guild_id)
             topics.append(FollowedTopic(subscription.topic, subscription.delivery, matches))
-        return MemberOverview(resumed, tuple(topics), await self.store.dm_pause(user_id))
+        similar = (await self.similar.status(guild_id, user_id)
+                   if self.similar is not None else None)
+        return MemberOverview(resumed, tuple(topics), await self.store.dm_pause(user_id),
+                              similar)
 
     async def forget(self, user_id: int) -> Forgotten:
         """Delete everything about a member, in every server."""

@@ -70,3 +70,31 @@ class SubscriptionStore(Protocol):
     async def forget(self, user_id: int) -> Forgotten:
         """Delete every record of a member, in every server."""
         ...
+
+
+class SimilarStore(Protocol):
+    """Members who follow papers like their bookmarks and 👍, with a threshold each."""
+
+    async def follow(self, guild_id: int, user_id: int, threshold: int) -> int | None:
+        """Follow (or change the threshold); the previous threshold, None if new."""
+        ...
+
+    async def threshold(self, guild_id: int, user_id: int) -> int | None:
+        """A member's threshold in a server, None when they do not follow."""
+        ...
+
+    async def unfollow(self, guild_id: int, user_id: int) -> bool:
+        """Stop following; False if they did not."""
+        ...
+
+    async def in_guild(self, guild_id: int) -> dict[int, int]:
+        """Every follower of a server with their threshold."""
+        ...
+
+    async def guilds(self) -> list[int]:
+        """Servers with at least one follower."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Delete a member's follows in every server."""
+        ...

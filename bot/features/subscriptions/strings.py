@@ -74,5 +74,76 @@ STRINGS: dict[str, Texts] = {
                             "**{guild}** 有與你的主題相關的新論文："),
     "notify.more": tr("…and {n} more: search with `/paper`.", "…还有 {n} 篇：用 `/paper` 搜索。",
                       "…還有 {n} 篇：用 `/paper` 搜尋。"),
+    "subs.topic_needed": tr("Name a topic (`topic:`), or choose `kind:` papers like my "
+                            "bookmarks and 👍.",
+                            "请填写主题（`topic:`），或选择 `kind:` 与我的收藏和 👍 相似的论文。",
+                            "請填寫主題（`topic:`），或選擇 `kind:` 與我的收藏和 👍 相似的論文。"),
+    "subs.similar_unavailable": tr("Papers like your bookmarks are not offered here.",
+                                   "这里不提供与收藏相似的论文通知。",
+                                   "這裡不提供與收藏相似的論文通知。"),
+    "subs.similar.meaning": tr(
+        "{threshold} of 100: a new paper that would rank above {threshold}% of the catalog "
+        "for you (your top {top}%)",
+        "{threshold}/100：新论文在你的排序中高于论文库里 {threshold}% 的论文（你的前 {top}%）",
+        "{threshold}/100：新論文在你的排序中高於論文庫裡 {threshold}% 的論文（你的前 {top}%）"),
+    "subs.similar.meaning_all": tr(
+        "{threshold} of 100: only a new paper that would rank above every paper in the "
+        "catalog for you",
+        "{threshold}/100：只有在你的排序中高于论文库里所有论文的新论文",
+        "{threshold}/100：只有在你的排序中高於論文庫裡所有論文的新論文"),
+    "subs.similar.meaning_any": tr(
+        "{threshold} of 100: every new paper, however far from what you liked",
+        "{threshold}/100：所有新论文，不论与你喜欢的论文有多远",
+        "{threshold}/100：所有新論文，不論與你喜歡的論文有多遠"),
+    "subs.similar.added": tr(
+        "You'll get a DM when a new paper here is like your bookmarks and 👍 — threshold "
+        "{meaning}. Change it with `/subscribe kind:similar threshold:`.",
+        "当这里有与你的收藏和 👍 相似的新论文时，你会收到私信 — 阈值 {meaning}。"
+        "可用 `/subscribe kind:similar threshold:` 修改。",
+        "當這裡有與你的收藏和 👍 相似的新論文時，你會收到私訊 — 門檻 {meaning}。"
+        "可用 `/subscribe kind:similar threshold:` 修改。"),
+    "subs.similar.changed": tr(
+        "Papers like your bookmarks: threshold changed from {before} to {meaning}.",
+        "与收藏相似的论文：阈值从 {before} 改为 {meaning}。",
+        "與收藏相似的論文：門檻從 {before} 改為 {meaning}。"),
+    "subs.similar.same": tr("You already follow papers like your bookmarks here: {meaning}.",
+                            "你已经在这里关注与收藏相似的论文：{meaning}。",
+                            "你已經在這裡關注與收藏相似的論文：{meaning}。"),
+    "subs.similar.basis.one": tr("Judged from the {n:,} paper you bookmarked or 👍'd here.",
+                                 "依据你在这里收藏或 👍 的 {n:,} 篇论文。",
+                                 "依據你在這裡收藏或 👍 的 {n:,} 篇論文。"),
+    "subs.similar.basis.other": tr("Judged from the {n:,} papers you bookmarked or 👍'd here.",
+                                   "依据你在这里收藏或 👍 的 {n:,} 篇论文。",
+                                   "依據你在這裡收藏或 👍 的 {n:,} 篇論文。"),
+    "subs.similar.no_basis": tr(
+        "You haven't bookmarked or 👍'd a paper here yet: nothing is close until you do.",
+        "你还没有在这里收藏或 👍 任何论文：在那之前不会有相似的论文。",
+        "你還沒有在這裡收藏或 👍 任何論文：在那之前不會有相似的論文。"),
+    "subs.similar.line": tr("• **Papers like your bookmarks and 👍** — {meaning}. {basis}",
+                            "• **与你的收藏和 👍 相似的论文** — {meaning}。{basis}",
+                            "• **與你的收藏和 👍 相似的論文** — {meaning}。{basis}"),
+    "subs.similar.removed": tr("You no longer follow papers like your bookmarks here.",
+                               "你不再关注这里与收藏相似的论文。",
+                               "你不再關注這裡與收藏相似的論文。"),
+    "subs.similar.not_following": tr(
+        "You don't follow papers like your bookmarks here; `/subscriptions` lists what you do.",
+        "你没有在这里关注与收藏相似的论文；`/subscriptions` 会列出你关注的内容。",
+        "你沒有在這裡關注與收藏相似的論文；`/subscriptions` 會列出你關注的內容。"),
+    "notify.new_papers_similar": tr("New papers in **{guild}** are like your bookmarks and 👍:",
+                                    "**{guild}** 有与你的收藏和 👍 相似的新论文：",
+                                    "**{guild}** 有與你的收藏和 👍 相似的新論文："),
+    "notify.similar": tr("like your bookmarks ({standing}/100)", "与你的收藏相似（{standing}/100）",
+                         "與你的收藏相似（{standing}/100）"),
+    "cmd.name.kind": tr("kind", "类型", "類型"),
+    "cmd.desc.kind": tr("A topic, or new papers like your bookmarks and 👍",
+                        "主题，或与你的收藏和 👍 相似的新论文",
+                        "主題，或與你的收藏和 👍 相似的新論文"),
+    "cmd.choice.a_topic": tr("A topic", "主题", "主題"),
+    "cmd.choice.similar": tr("Papers like my bookmarks and 👍", "与我的收藏和 👍 相似的论文",
+                             "與我的收藏和 👍 相似的論文"),
+    "cmd.name.threshold": tr("threshold", "阈值", "門檻"),
+    "cmd.desc.threshold": tr("Papers like yours: how close, 0-100 (default 90)",
+                             "相似论文：接近程度，0-100（默认 90）",
+                             "相似論文：接近程度，0-100（預設 90）"),
     "notify.your_server": tr("your server", "你的服务器", "你的伺服器"),
 }

@@ -1,7 +1,9 @@
-"""The Discord side of a vote's close: announce the winner, find it again, grey the buttons."""
+"""The Discord side of a vote: its tally on the buttons, its poll's counts and end, the winner
+announced and found again."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 import discord
@@ -11,10 +13,13 @@ from bot.client.own_posts import delivery_failure, find_own_post
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
-from bot.features.votes.delivery import VoteAnnouncement
+from bot.features.votes.delivery import PollCounts, VoteAnnouncement
 from bot.features.votes.ui import ballot_view
 from bot.shared.messages import t, tn
+from domain.polls import answer_positions
 from domain.votes import Vote
+
+POLL_EXPIRED = 520001
 
 
 class DiscordVoteAnnouncer:
@@ -55,13 +60,42 @@ class DiscordVoteAnnouncer:
         """Our announcement, if it is out already (see `find_own_post`)."""
         return await find_own_post(self.client, channel_id, marker, nonce, since)
 
-    async def close_ballot(self, vote: Vote) -> None:
-        """Grey out the vote's buttons."""
+    def _message(self, vote: Vote, message_id: int) -> discord.PartialMessage:
+        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
+        return channel.get_partial_message(message_id)
+
+    async def show_tally(self, vote: Vote, counts: Mapping[int, int], *, closed: bool) -> None:
+        """Edit the buttons only (the embed, in the organiser's language, stays)."""
         if vote.message_id is None:
             return
-        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
         try:
-            await channel.get_partial_message(vote.message_id).edit(
-                view=ballot_view(vote, disabled=True))
+            await self._message(vote, vote.message_id).edit(
+                view=ballot_view(vote, disabled=closed, counts=counts))
         except discord.HTTPException as exc:
             raise delivery_failure(exc) from exc
+
+    async def poll_counts(self, vote: Vote) -> PollCounts:
+        """Read the poll's message: answer n is option n."""
+        if vote.message_id is None:
+            return PollCounts(finalized=True)
+        try:
+            message = await self._message(vote, vote.message_id).fetch()
+        except discord.NotFound:
+            return PollCounts(finalized=True)  # the poll was deleted: no votes to count
+        except discord.HTTPException as exc:
+            raise delivery_failure(exc) from exc
+        if message.poll is None:
+            return PollCounts(finalized=True)
+        positions = answer_positions([a.id for a in message.poll.answers])
+        return PollCounts(message.poll.is_finalized(),
+                          {positions[a.id]: a.vote_count for a in message.poll.answers})
+
+    async def end_poll(self, vote: Vote) -> None:
+        """`POST …/polls/{message}/expire`; a poll already over (520001) is fine."""
+        if vote.message_id is None:
+            return
+        try:
+            await self._message(vote, vote.message_id).end_poll()
+        except discord.HTTPException as exc:
+            if exc.code not in (POLL_EXPIRED, 10008):
+                raise delivery_failure(exc) from exc

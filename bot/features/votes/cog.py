@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,8 +18,10 @@ from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
 from bot.features.votes.service import CloseStatus
-from bot.features.votes.ui import VoteButton, ballot_embed, ballot_view
+from bot.features.votes.ui import VoteButton, ballot_embed, ballot_view, native_poll
 from bot.shared.messages import render_reason, t, tn
+from domain.paper import Paper
+from domain.polls import PollPlan, Unfit, VoteStyle, plan_poll
 from domain.votes import (
     DEFAULT_HOURS,
     DEFAULT_OPTIONS,
@@ -30,6 +34,12 @@ from domain.votes import (
 if TYPE_CHECKING:
     from bot.bundle import Services
 
+STYLE_CHOICES = [app_commands.Choice(name="Buttons", value=VoteStyle.BUTTONS.value),
+                 app_commands.Choice(name="Discord poll", value=VoteStyle.POLL.value)]
+FALLBACK_KEYS = {Unfit.TOO_MANY: "vote.fallback.too_many",
+                 Unfit.AMBIGUOUS: "vote.fallback.ambiguous",
+                 Unfit.DURATION: "vote.fallback.duration",
+                 Unfit.PERMISSION: "vote.fallback.permission"}
 CLOSE_KEYS = {CloseStatus.ANNOUNCED: "vote.closed_now", CloseStatus.ALREADY: "vote.closing",
               CloseStatus.PENDING: "vote.closing", CloseStatus.FAILED: "vote.failed"}
 
@@ -45,20 +55,48 @@ class VotesCog(commands.Cog):
 
     @vote.command(name="start", description="Open a vote on the top of the queue (organisers)")
     @app_commands.describe(from_="How many of the queue's top papers (2 to 10)",
-                           hours="How long the vote stays open, in hours")
+                           hours="How long the vote stays open, in hours",
+                           style="Buttons (default) or a native Discord poll")
     @app_commands.rename(from_="from")
+    @app_commands.choices(style=STYLE_CHOICES)
     async def start(self, interaction: discord.Interaction,
                     from_: app_commands.Range[int, MIN_OPTIONS, MAX_OPTIONS] = DEFAULT_OPTIONS,
-                    hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS) -> None:
-        """Post the ballot in this channel; its buttons survive restarts."""
+                    hours: app_commands.Range[int, 1, MAX_HOURS] = DEFAULT_HOURS,
+                    style: str = VoteStyle.BUTTONS.value) -> None:
+        """Post the ballot in this channel (its buttons survive restarts), or a native poll
+        when asked for and the papers fit one; the organiser hears why when they do not."""
         await is_organiser(interaction, self.services, "organiser.action.vote_start")
         lang = lang_of(interaction)
+        planned: list[PollPlan | Unfit] = []
+
+        def planner(options: Sequence[tuple[str, Paper | None]]) -> PollPlan | Unfit:
+            if not interaction.app_permissions.send_polls:
+                planned.append(Unfit.PERMISSION)
+            else:
+                planned.append(plan_poll(t(lang, "vote.title"),
+                                         [title(paper, lang, pid) for pid, paper in options],
+                                         timedelta(hours=hours)))
+            return planned[-1]
+
         vote, papers = await self.services.votes.start(
             interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
-            top=from_, hours=hours)
+            top=from_, hours=hours, poll=planner if style == VoteStyle.POLL else None)
+        plan = planned[-1] if planned else None
+        if vote.style is VoteStyle.POLL and isinstance(plan, PollPlan):
+            message = await respond(interaction, t(lang, "vote.poll_how", when=when(vote.ends_at)),
+                                    poll=native_poll(plan))
+            await self.services.votes.attach(vote.id, message.id)
+            note = t(lang, "vote.poll_started", hours=tn(lang, "count.hours", plan.hours))
+            if plan.shortened:
+                note += "\n" + t(lang, "vote.poll_shortened", n=plan.shortened)
+            await respond(interaction, note, ephemeral=True)
+            return
         message = await respond(interaction, embed=ballot_embed(vote, papers, lang),
                                 view=ballot_view(vote))
         await self.services.votes.attach(vote.id, message.id)
+        if isinstance(plan, Unfit):
+            await respond(interaction, t(lang, FALLBACK_KEYS[plan], n=len(vote.options)),
+                          ephemeral=True)
 
     @vote.command(name="status", description="Votes so far and when the vote ends")
     async def status(self, interaction: discord.Interaction) -> None:

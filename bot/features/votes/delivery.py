@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -13,7 +14,7 @@ from bot.features.digest.delivery import DeliveryFailed
 from domain.paper import Paper
 from domain.votes import Vote
 
-__all__ = ["DeliveryFailed", "Tallied", "VoteAnnouncement", "VoteAnnouncer"]
+__all__ = ["DeliveryFailed", "PollCounts", "Tallied", "VoteAnnouncement", "VoteAnnouncer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +43,17 @@ class VoteAnnouncement:
         return sum(r.votes for r in self.results)
 
 
+@dataclass(frozen=True, slots=True)
+class PollCounts:
+    """A native poll's votes per option position, and whether Discord has finalised them."""
+
+    finalized: bool
+    counts: Mapping[int, int] = field(default_factory=dict)
+
+
 class VoteAnnouncer(Protocol):
-    """Posts the winner, finds an earlier announcement, greys out the ballot."""
+    """Posts the winner, finds an earlier announcement, shows the ballot's tally, reads and
+    ends native polls."""
 
     async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
         """Send the announcement with the nonce; the message id."""
@@ -54,6 +64,16 @@ class VoteAnnouncer(Protocol):
         """Our announcement sent after `since` carrying `nonce` or `marker`, if any."""
         ...
 
-    async def close_ballot(self, vote: Vote) -> None:
-        """Disable the vote's buttons (best effort)."""
+    async def show_tally(self, vote: Vote, counts: Mapping[int, int], *, closed: bool) -> None:
+        """Show each option's count (by position) on the ballot's buttons; `closed` greys them
+        out."""
+        ...
+
+    async def poll_counts(self, vote: Vote) -> PollCounts:
+        """A poll vote's counts as its message reports them now (a poll whose message is gone
+        counts no votes)."""
+        ...
+
+    async def end_poll(self, vote: Vote) -> None:
+        """End a poll vote's poll now (nothing if it has ended already)."""
         ...

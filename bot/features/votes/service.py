@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
@@ -24,11 +25,13 @@ from bot.features.papers.lookup import PaperLookup
 from bot.features.queue.service import QueueService
 from bot.features.votes.delivery import DeliveryFailed, Tallied, VoteAnnouncement, VoteAnnouncer
 from bot.features.votes.store import VoteStore
+from bot.features.votes.tally import TALLY_INTERVAL, LiveTally, Spawner
 from bot.shared.clock import Clock
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.messages import Refusal
 from domain.nonce import nonce_of
 from domain.paper import Paper
+from domain.polls import PollPlan, Unfit, VoteStyle
 from domain.reasons import Reason
 from domain.shards import ALL_SHARDS, Shards
 from domain.votes import (
@@ -45,6 +48,10 @@ log = logging.getLogger(__name__)
 
 GIVE_UP_CODES = frozenset({10003, 50001, 50013})
 """Unknown channel, missing access, missing permissions: retrying will not help."""
+
+PollPlanner = Callable[[Sequence[tuple[str, Paper | None]]], PollPlan | Unfit]
+"""The options' paper ids and papers, in order -> their native poll, or why there cannot be
+one."""
 
 
 class CloseStatus(StrEnum):
@@ -91,9 +98,11 @@ class VoteService:
 
     def __init__(self, votes: VoteStore, queue: QueueService, lookup: PaperLookup,
                  announcer: VoteAnnouncer, clock: Clock, shards: Shards = ALL_SHARDS,
-                 leases: Leaser | None = None) -> None:
+                 leases: Leaser | None = None, spawner: Spawner | None = None,
+                 tally_interval: float = TALLY_INTERVAL) -> None:
         """The scheduled turn closes only votes of servers on `shards`; `leases` names this
-        process in its claims (default: this process, timed by `clock`)."""
+        process in its claims (default: this process, timed by `clock`); with a `spawner`, a
+        button ballot shows its counts live, edited at most every `tally_interval` seconds."""
         self._votes = votes
         self._queue = queue
         self._lookup = lookup
@@ -102,24 +111,33 @@ class VoteService:
         self._shards = shards
         self._leases = leases or Leaser(process_owner(), clock=clock)
         self._locks: dict[int, asyncio.Lock] = {}
+        self.tally = (LiveTally(self.show_tally, spawner, interval=tally_interval)
+                      if spawner is not None else None)
 
     def _lock(self, guild_id: int) -> asyncio.Lock:
         return self._locks.setdefault(guild_id, asyncio.Lock())
 
     async def start(self, guild_id: int, channel_id: int, user_id: int, *, top: int,
-                    hours: int) -> tuple[Vote, dict[str, Paper]]:
-        """Open a vote on the queue's top `top` papers for `hours`; a `Refusal` otherwise."""
+                    hours: int,
+                    poll: PollPlanner | None = None) -> tuple[Vote, dict[str, Paper]]:
+        """Open a vote on the queue's top `top` papers for `hours`; a `Refusal` otherwise.
+        With `poll`, a native poll when the planner finds the options fit one (buttons else)."""
         items = (await self._queue.items(guild_id))[:top]
         if len(items) < MIN_OPTIONS:
             raise Refusal("vote.queue_too_short", n=len(items))
         options = [VoteOption(n, i.paper_id, i.support, i.suggested_at)
                    for n, i in enumerate(items, start=1)]
+        papers = await self._lookup.many([o.paper_id for o in options], guild_id)
+        style = VoteStyle.BUTTONS
+        if poll is not None and isinstance(
+                poll([(o.paper_id, papers.get(o.paper_id)) for o in options]), PollPlan):
+            style = VoteStyle.POLL
         now = self._clock()
         vote = await self._votes.open(guild_id, channel_id, user_id, now,
-                                      now + timedelta(hours=hours), options)
+                                      now + timedelta(hours=hours), options, style=style)
         if vote is None:
             raise Refusal("vote.already_open")
-        return vote, await self._lookup.many([o.paper_id for o in options], guild_id)
+        return vote, papers
 
     async def attach(self, vote_id: int, message_id: int) -> None:
         """Remember the message with the buttons (to grey them out at the close)."""
@@ -136,14 +154,29 @@ class VoteService:
         if vote.status is VoteStatus.OPEN and vote.ends_at <= self._clock():
             return BallotOutcome.CLOSED, paper
         outcome = await self._votes.cast(vote_id, user_id, option.paper_id, self._clock())
+        if self.tally is not None and outcome in (BallotOutcome.CAST, BallotOutcome.CHANGED):
+            self.tally.changed(vote_id)
         return outcome, paper
+
+    async def show_tally(self, vote_id: int) -> None:
+        """Edit a button ballot to show its counts now (greyed out once it is closed)."""
+        vote = await self._votes.get(vote_id)
+        if vote is None or vote.style is not VoteStyle.BUTTONS or vote.message_id is None:
+            return
+        counts = tally(vote.options, await self._votes.ballots(vote.id))
+        await self._announcer.show_tally(
+            vote, {o.position: counts[o.paper_id] for o in vote.options},
+            closed=vote.status is not VoteStatus.OPEN)
 
     async def report(self, guild_id: int) -> VoteReport | None:
         """The live vote (or the last one) with its counts."""
         vote = await self._votes.live(guild_id) or await self._votes.latest(guild_id)
         if vote is None:
             return None
-        return VoteReport(vote, await self._results(vote))
+        try:
+            return VoteReport(vote, await self._results(vote))
+        except DeliveryFailed:  # the poll cannot be read just now: no counts to show
+            return VoteReport(vote, await self._tallied(vote, {}))
 
     async def close(self, guild_id: int) -> Closed:
         """`/vote close`: close the live vote now; a `Refusal` when none is open."""
@@ -189,15 +222,37 @@ class VoteService:
                  vote.guild_id)
         return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
 
+    async def _counts(self, vote: Vote, *, final: bool) -> dict[str, int] | None:
+        """Votes per paper: the ballots, or the poll's counts as Discord reports them; `final`
+        ends a poll still running and is None while Discord has not finalised its counts."""
+        if vote.style is VoteStyle.BUTTONS:
+            return tally(vote.options, await self._votes.ballots(vote.id))
+        result = await self._announcer.poll_counts(vote)
+        if final and not result.finalized:
+            await self._announcer.end_poll(vote)
+            result = await self._announcer.poll_counts(vote)
+            if not result.finalized:
+                return None
+        return {o.paper_id: result.counts.get(o.position, 0) for o in vote.options}
+
     async def _results(self, vote: Vote) -> tuple[Tallied, ...]:
-        counts = tally(vote.options, await self._votes.ballots(vote.id))
+        return await self._tallied(vote, await self._counts(vote, final=False) or {})
+
+    async def _tallied(self, vote: Vote, counts: dict[str, int]) -> tuple[Tallied, ...]:
         papers = await self._lookup.many([o.paper_id for o in vote.options], vote.guild_id)
         return tuple(Tallied(o.position, o.paper_id, papers.get(o.paper_id),
                              counts[o.paper_id]) for o in vote.options)
 
     async def _close(self, vote: Vote, *, early: bool) -> Closed:
         async with self._lock(vote.guild_id):
-            counts = tally(vote.options, await self._votes.ballots(vote.id))
+            try:
+                counts = await self._counts(vote, final=True)
+            except DeliveryFailed as exc:
+                log.warning("vote %s of guild %s: the poll's result is not readable (%s); will "
+                            "look again", vote.id, vote.guild_id, exc.reason)
+                return Closed(vote.id, vote.guild_id, CloseStatus.PENDING, reason=exc.reason)
+            if counts is None:  # Discord is still counting the poll
+                return Closed(vote.id, vote.guild_id, CloseStatus.PENDING)
             best = winner(vote.options, counts)
             claimed = await self._votes.claim(vote.id, best.paper_id, vote_nonce(vote.id),
                                               self._clock(), early=early,
@@ -208,12 +263,12 @@ class VoteService:
             return await self._announce(current, resumed=False)
 
     async def _announce(self, vote: Vote, *, resumed: bool) -> Closed:
-        results = await self._results(vote)
-        best = next(r for r in results if r.paper_id == vote.winner)
-        tie = sum(1 for r in results if r.votes == best.votes) > 1
         marker = vote_marker(vote.id)
-        announcement = VoteAnnouncement(vote, best, results, tie, marker)
         try:
+            results = await self._results(vote)  # a poll's: read from Discord again
+            best = next(r for r in results if r.paper_id == vote.winner)
+            tie = sum(1 for r in results if r.votes == best.votes) > 1
+            announcement = VoteAnnouncement(vote, best, results, tie, marker)
             nonce = vote.nonce or vote_nonce(vote.id)
             message_id = None
             if resumed:
@@ -235,8 +290,12 @@ class VoteService:
                         "again", vote.id, vote.guild_id, exc.reason)
             return Closed(vote.id, vote.guild_id, CloseStatus.PENDING, reason=exc.reason)
         await self._votes.mark_announced(vote.id, message_id, self._clock())
+        if self.tally is not None:
+            self.tally.forget(vote.id)
         try:
-            await self._announcer.close_ballot(vote)
+            if vote.style is VoteStyle.BUTTONS:
+                await self._announcer.show_tally(vote, {r.position: r.votes for r in results},
+                                                 closed=True)
         except DeliveryFailed as exc:
             log.info("could not grey out vote %s's buttons: %s", vote.id, exc.reason)
         return Closed(vote.id, vote.guild_id, CloseStatus.ANNOUNCED, message_id)

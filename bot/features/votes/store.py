@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from domain.digest import Lease
+from domain.polls import VoteStyle
 from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption
 
@@ -16,12 +17,14 @@ class VoteStore(Protocol):
     """Votes on the next paper and the exactly-once close."""
 
     async def open(self, guild_id: int, channel_id: int, created_by: int, opened_at: datetime,
-                   ends_at: datetime, options: Sequence[VoteOption]) -> Vote | None:
-        """Open a vote; None when the server already has a live one."""
+                   ends_at: datetime, options: Sequence[VoteOption], *,
+                   style: VoteStyle = VoteStyle.BUTTONS) -> Vote | None:
+        """Open a vote (members vote with `style`); None when the server already has a live
+        one."""
         ...
 
     async def set_message(self, vote_id: int, message_id: int) -> None:
-        """Record the message that carries the vote's buttons."""
+        """Record the message that carries the vote's buttons (or its poll)."""
         ...
 
     async def get(self, vote_id: int) -> Vote | None:

@@ -18,6 +18,11 @@ STRINGS: dict[str, Texts] = {
     "cmd.name.hours": tr("hours", "小时数", "小時數"),
     "cmd.desc.hours": tr("How long the vote stays open, in hours", "投票持续多少小时",
                          "投票持續多少小時"),
+    "cmd.name.style": tr("style", "方式", "方式"),
+    "cmd.desc.style": tr("Buttons (default) or a native Discord poll",
+                         "按钮（默认）或 Discord 原生投票", "按鈕（預設）或 Discord 原生投票"),
+    "cmd.choice.buttons": tr("Buttons", "按钮", "按鈕"),
+    "cmd.choice.poll": tr("Discord poll", "Discord 投票", "Discord 投票"),
     "cmd.desc.vote_status": tr("Votes so far and when the vote ends", "目前的票数和截止时间",
                                "目前的票數和截止時間"),
     "cmd.name.close": tr("close", "结束", "結束"),
@@ -59,6 +64,39 @@ STRINGS: dict[str, Texts] = {
     "vote.next": tr("Organisers can schedule it: paper id `{paper}`.",
                     "组织者可以安排讨论：论文编号 `{paper}`。",
                     "組織者可以安排討論：論文編號 `{paper}`。"),
+    "vote.poll_how": tr(
+        "🗳️ Vote in the poll; it ends {when}. The winner is announced here.",
+        "🗳️ 请在投票中选择；{when}截止，结果将在此公布。",
+        "🗳️ 請在投票中選擇；{when}截止，結果將在此公佈。"),
+    "vote.poll_started": tr(
+        "The poll is open for {hours} (Discord's polls last whole hours: the vote's length, "
+        "rounded up).",
+        "投票开放 {hours}（Discord 投票以整小时计：投票时长向上取整）。",
+        "投票開放 {hours}（Discord 投票以整小時計：投票時長向上取整）。"),
+    "vote.poll_shortened": tr(
+        "{n} long titles are shortened with … to fit the poll's 55 characters.",
+        "有 {n} 个较长的标题以 … 缩短，以符合投票选项 55 个字符的限制。",
+        "有 {n} 個較長的標題以 … 縮短，以符合投票選項 55 個字元的限制。"),
+    "vote.fallback.too_many": tr(
+        "A Discord poll takes at most 10 papers and this vote has {n}: it uses buttons instead.",
+        "Discord 投票最多 10 个选项，而这次投票有 {n} 篇：改用按钮投票。",
+        "Discord 投票最多 10 個選項，而這次投票有 {n} 篇：改用按鈕投票。"),
+    "vote.fallback.ambiguous": tr(
+        "Some titles are longer than a poll answer's 55 characters and would look alike once "
+        "shortened: this vote uses buttons instead.",
+        "有些标题超过投票选项的 55 个字符，缩短后无法区分：改用按钮投票。",
+        "有些標題超過投票選項的 55 個字元，縮短後無法區分：改用按鈕投票。"),
+    "vote.fallback.duration": tr(
+        "A Discord poll lasts 1 to 768 hours: this vote uses buttons instead.",
+        "Discord 投票时长为 1 到 768 小时：改用按钮投票。",
+        "Discord 投票時長為 1 到 768 小時：改用按鈕投票。"),
+    "vote.fallback.permission": tr(
+        "paperclub may not send polls in this channel (the Send Polls permission): this vote "
+        "uses buttons instead.",
+        "paperclub 无权在此频道发起投票（需要“发起投票”权限）：改用按钮投票。",
+        "paperclub 無權在此頻道發起投票（需要「發起投票」權限）：改用按鈕投票。"),
+    "count.hours.one": tr("{n} hour", "{n} 小时", "{n} 小時"),
+    "count.hours.other": tr("{n} hours", "{n} 小时", "{n} 小時"),
     "vote.results": tr("Results", "结果", "結果"),
     "vote.status_announced": tr("The last vote is over: the group chose **{title}**.",
                                 "上一次投票已结束：小组选出了 **{title}**。",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -22,6 +23,7 @@ from bot.features.papers.card_view import CARD_COLOUR
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
+from domain.polls import PollPlan
 from domain.votes import BallotOutcome, Vote
 
 log = logging.getLogger(__name__)
@@ -36,9 +38,11 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                  template=r"paperclub:vote:(?P<vote>\d+):(?P<position>\d+)"):
     """One option's button; the click is a ballot."""
 
-    def __init__(self, vote_id: int, position: int, *, disabled: bool = False) -> None:
+    def __init__(self, vote_id: int, position: int, *, disabled: bool = False,
+                 count: int | None = None) -> None:
+        label = str(position) if count is None else f"{position} · {count}"
         super().__init__(discord.ui.Button(
-            label=str(position), style=discord.ButtonStyle.primary, disabled=disabled,
+            label=label, style=discord.ButtonStyle.primary, disabled=disabled,
             custom_id=f"paperclub:vote:{vote_id}:{position}"))
         self.vote_id = vote_id
         self.position = position
@@ -59,11 +63,14 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             t(lang, BALLOT_KEYS[outcome], title=title(paper, lang)), ephemeral=True)
 
 
-def ballot_view(vote: Vote, *, disabled: bool = False) -> discord.ui.View:
-    """One button per option (a persistent view: no timeout)."""
+def ballot_view(vote: Vote, *, disabled: bool = False,
+                counts: Mapping[int, int] | None = None) -> discord.ui.View:
+    """One button per option (a persistent view: no timeout); with `counts` (by position) each
+    label shows its option's votes, `2 · 5`: counts only, never who voted."""
     view = discord.ui.View(timeout=None)
     for option in vote.options:
-        view.add_item(VoteButton(vote.id, option.position, disabled=disabled))
+        count = None if counts is None else counts.get(option.position, 0)
+        view.add_item(VoteButton(vote.id, option.position, disabled=disabled, count=count))
     return view
 
 
@@ -76,3 +83,11 @@ def ballot_embed(vote: Vote, papers: Mapping[str, Paper], lang: Lang) -> discord
                           colour=CARD_COLOUR)
     embed.set_footer(text=t(lang, "vote.how"))
     return embed
+
+
+def native_poll(plan: PollPlan) -> discord.Poll:
+    """Discord's poll for the plan: one answer per option, in order, one choice a member."""
+    poll = discord.Poll(plan.question, timedelta(hours=plan.hours), multiple=False)
+    for answer in plan.answers:
+        poll.add_answer(text=answer)
+    return poll

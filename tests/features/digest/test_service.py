@@ -251,7 +251,8 @@ async def test_status_preview_now_and_off(world: World) -> None:
     assert none.value.key == "digest.none_yet_first"
     previewed = (await world.admin.preview_next(TOKYO)).result
     assert previewed is not None
-    paper, choice = previewed
+    paper, choice, like = previewed
+    assert like is None and not choice.recommended
     assert (choice.paper_id, choice.position, choice.cycle_size) == (paper.id, 1, len(PAPERS))
     assert await world.digests.recent(TOKYO) == []  # a preview claims nothing
     world.clock.now = TOKYO_DUE + timedelta(hours=1)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from bot.features.votes.delivery import VoteAnnouncement, VoteAnnouncer
+from bot.features.votes.delivery import PollCounts, VoteAnnouncement, VoteAnnouncer
 from bot.features.votes.store import VoteStore
 from domain.digest import Lease
+from domain.polls import VoteStyle
 from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption, VoteStatus
 from tests.fakes import FakeChannels, lease_free
@@ -31,11 +32,12 @@ class FakeVoteStore:
         self.votes[vote_id] = replace(self.votes[vote_id], **changes)
 
     async def open(self, guild_id: int, channel_id: int, created_by: int, opened_at: datetime,
-                   ends_at: datetime, options: Sequence[VoteOption]) -> Vote | None:
+                   ends_at: datetime, options: Sequence[VoteOption], *,
+                   style: VoteStyle = VoteStyle.BUTTONS) -> Vote | None:
         if await self.live(guild_id) is not None:
             return None
         vote = Vote(len(self.votes) + 1, guild_id, channel_id, created_by, opened_at, ends_at,
-                    VoteStatus.OPEN, tuple(options))
+                    VoteStatus.OPEN, tuple(options), style=style)
         self.votes[vote.id] = vote
         self.cast_ballots[vote.id] = {}
         return vote
@@ -115,11 +117,17 @@ class FakeVoteStore:
 
 class FakeAnnouncer:
     """Announcements land in `channels` (operation "announce"); greyed-out ballots are
-    listed in `closed_ballots` (operation "close_ballot")."""
+    listed in `closed_ballots` (operation "close_ballot"), live tallies in `tallies`
+    (operation "tally"); a poll vote's poll is `polls[vote id]` (votes per position), ended
+    and finalised by `end_poll` unless `counting` (Discord still counting)."""
 
     def __init__(self, channels: FakeChannels) -> None:
         self.channels = channels
         self.closed_ballots: list[int] = []
+        self.tallies: list[tuple[int, dict[int, int]]] = []
+        self.polls: dict[int, dict[int, int]] = {}
+        self.finalized: set[int] = set()
+        self.counting = False
 
     async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
         return await self.channels.send("announce", announcement.vote.channel_id, nonce,
@@ -129,9 +137,20 @@ class FakeAnnouncer:
                    since: datetime) -> int | None:
         return await self.channels.find(channel_id, marker, nonce, since)
 
-    async def close_ballot(self, vote: Vote) -> None:
-        await self.channels.call("close_ballot", vote.channel_id)
-        self.closed_ballots.append(vote.id)
+    async def show_tally(self, vote: Vote, counts: Mapping[int, int], *, closed: bool) -> None:
+        await self.channels.call("close_ballot" if closed else "tally", vote.channel_id)
+        if closed:
+            self.closed_ballots.append(vote.id)
+        self.tallies.append((vote.id, dict(counts)))
+
+    async def poll_counts(self, vote: Vote) -> PollCounts:
+        await self.channels.call("poll_counts", vote.channel_id)
+        return PollCounts(vote.id in self.finalized, dict(self.polls.get(vote.id, {})))
+
+    async def end_poll(self, vote: Vote) -> None:
+        await self.channels.call("end_poll", vote.channel_id)
+        if not self.counting:
+            self.finalized.add(vote.id)
 
     def announcements(self, channel_id: int) -> list[VoteAnnouncement]:
         """What was announced in a channel, oldest first."""

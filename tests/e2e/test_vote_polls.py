@@ -1,0 +1,175 @@
+"""Votes as native Discord polls end to end: the same ballots give the same tally as buttons,
+long titles are shortened within the stand-in's 55 characters, titles that would shorten alike
+fall back to buttons with the organiser told why, and the button ballot's live tally."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from bot.client.bot import PaperclubBot
+from bot.features.catalog.jsonl import dumps
+from bot.features.catalog.loader import load_catalog
+from discord_standin import Guild, Message, Overwrite, Permission, StandIn, User
+from domain.paper import Paper
+from tests.clocks import FakeClock
+from tests.e2e.group_steps import suggest
+from tests.group import People
+
+
+def _buttons(message: Message) -> list[str]:
+    return [str(c["custom_id"]) for c in message.walk_components() if c.get("type") == 2]
+
+
+def _labels(message: Message) -> list[str]:
+    return [str(c["label"]) for c in message.walk_components() if c.get("type") == 2]
+
+
+def _announcements(standin: StandIn, guild: Guild) -> list[Message]:
+    return [m for m in standin.messages(guild.channel("general"))
+            if m.webhook_id is None and m.embeds and m.type == 0]
+
+
+async def _queue(standin: StandIn, guild: Guild, people: People, papers: list[Paper]) -> None:
+    """Three papers; the second has the most support."""
+    first, second, third = papers
+    await suggest(standin, guild, people.alice, first.id)
+    await suggest(standin, guild, people.alice, second.id)
+    await suggest(standin, guild, people.carol, second.id)
+    await suggest(standin, guild, people.carol, third.id)
+
+
+BALLOTS = ((0, 1), (1, 1), (2, 2))
+"""(voter index among alice, bob, carol; position voted for)."""
+
+
+async def test_a_poll_tallies_exactly_as_the_same_ballots_cast_with_buttons(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    standin.set_clock(clock)
+    voters: list[User] = [people.alice, people.bob, people.carol]
+    await _queue(standin, guild, people, bundled_papers[:3])
+    start = await standin.slash("vote start", {"from": 3, "hours": 2}, guild=guild,
+                                user=people.bob)
+    await start.response()
+    assert start.message is not None
+    buttons = _buttons(start.message)
+    for voter, position in BALLOTS:
+        click = await standin.click(start.message, buttons[position - 1], user=voters[voter])
+        await click.response()
+    clock.advance(hours=2)
+    (closed,) = await bot.services.votes.tick()
+    assert closed.status == "announced"
+
+    poll_start = await standin.slash("vote start", {"from": 3, "hours": 2, "style": "poll"},
+                                     guild=guild, user=people.bob)
+    await poll_start.response()
+    note = await poll_start.followup()
+    assert note.ephemeral and "2 hours" in note.content and "rounded up" in note.content
+    posted = poll_start.message
+    assert posted is not None and posted.poll is not None and posted.components == []
+    titles = [a["poll_media"]["text"] for a in posted.poll.answers]
+    assert len(titles) == 3 and all(len(t) <= 55 for t in titles)
+    for voter, position in BALLOTS:
+        await standin.poll_vote(posted, voters[voter], position)
+    status = await (await standin.slash("vote status", guild=guild, user=people.alice)).response()
+    assert "2 votes" in status.embeds[0]["description"]  # live counts, read from the poll
+    clock.advance(hours=2)
+    (polled,) = await bot.services.votes.tick()
+    assert polled.status == "announced"
+    assert posted.poll.finalized
+    button_result, poll_result = _announcements(standin, guild)
+    assert poll_result.content == button_result.content
+    assert poll_result.embeds[0]["description"] == button_result.embeds[0]["description"]
+    assert "2 votes" in poll_result.embeds[0]["description"]
+    assert not poll_result.pings.users and not poll_result.pings.everyone
+    assert await bot.services.votes.tick() == []
+    assert len(_announcements(standin, guild)) == 2
+
+
+async def test_titles_that_shorten_alike_fall_back_to_buttons_and_the_organiser_hears_why(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, tmp_path: Path,
+        bundled_papers: list[Paper]) -> None:
+    stem = "Grokking Beyond Modular Arithmetic: A Study of Delayed Generalisation in "
+    stem_zh = ("超越模运算的顿悟：关于延迟泛化现象在不同网络结构与不同训练设置之下的"
+               "系统性实证研究与理论分析及其在实际模型中的意义，")
+    twins = [replace(bundled_papers[n], title_en=stem + tail, title_zh=stem_zh + tail_zh)
+             for n, tail, tail_zh in ((0, "Transformers", "以变换器为例"),
+                                      (1, "Multilayer Perceptrons", "以多层感知机为例"))]
+    assert len(stem_zh) > 55
+    path = tmp_path / "twins.jsonl"
+    path.write_text("".join(dumps(p) + "\n" for p in twins), encoding="utf-8")
+    await load_catalog(bot.services.catalog.papers, path)
+    for paper in twins:
+        await suggest(standin, guild, people.alice, paper.id)
+    start = await standin.slash("vote start", {"from": 2, "style": "poll"}, guild=guild,
+                                user=people.bob, locale="zh-CN")
+    await start.response()
+    why = await start.followup()
+    assert why.ephemeral and "缩短后无法区分" in why.content
+    assert start.message is not None and start.message.poll is None
+    assert len(_buttons(start.message)) == 2
+    assert not [r for r in standin.requests("POST") if r.status == 400]
+
+
+async def test_the_live_tally_coalesces_clicks_and_ends_on_the_true_counts(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    await _queue(standin, guild, people, bundled_papers[:3])
+    start = await standin.slash("vote start", {"from": 3}, guild=guild, user=people.bob)
+    await start.response()
+    message = start.message
+    assert message is not None
+    buttons = _buttons(message)
+    voters = [people.alice, people.bob, people.carol]
+    clicks = [(voters[n % 3], n % 3 if n < 12 else (n + 1) % 3) for n in range(15)]
+    for user, index in clicks:
+        await (await standin.click(message, buttons[index], user=user)).response()
+    await bot.background_done()
+    edits = standin.requests("PATCH", f"/channels/{message.channel_id}/messages/{message.id}")
+    assert 1 <= len(edits) <= 3 < len(clicks)
+    assert all(r.status == 200 for r in edits)
+    # the last clicks: alice -> 2, bob -> 3, carol -> 1
+    assert _labels(standin.message(message.id)) == ["1 · 1", "2 · 1", "3 · 1"]
+    closing = await standin.slash("vote close", guild=guild, user=people.bob)
+    await closing.followup()
+    final = standin.message(message.id)
+    assert _labels(final) == ["1 · 1", "2 · 1", "3 · 1"]
+    assert all(c.get("disabled") for c in final.walk_components() if c.get("type") == 2)
+
+
+async def test_closing_a_poll_early_ends_it_and_announces_its_counts(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, clock: FakeClock,
+        bundled_papers: list[Paper]) -> None:
+    standin.set_clock(clock)
+    await _queue(standin, guild, people, bundled_papers[:3])
+    start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
+                                guild=guild, user=people.bob)
+    await start.response()
+    posted = start.message
+    assert posted is not None and posted.poll is not None
+    await standin.poll_vote(posted, people.carol, 3)
+    closing = await standin.slash("vote close", guild=guild, user=people.bob)
+    await closing.response()
+    assert "Closed" in (await closing.followup()).content
+    assert posted.poll.finalized
+    (announcement,) = _announcements(standin, guild)
+    assert f"chose **{bundled_papers[2].title_en[:30]}" in announcement.content
+    assert len([m for m in standin.messages(guild.channel("general")) if m.type == 46]) == 1
+    assert standin.requests("POST", f"/channels/{posted.channel_id}/polls/{posted.id}/expire")
+
+
+async def test_without_send_polls_the_vote_uses_buttons_and_says_why(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    general = guild.channel("general")
+    general.overwrites.append(Overwrite.for_member(standin.bot_user,
+                                                  deny=int(Permission.SEND_POLLS)))
+    await _queue(standin, guild, people, bundled_papers[:3])
+    start = await standin.slash("vote start", {"style": "poll"}, guild=guild, user=people.bob,
+                                locale="zh-TW")
+    await start.response()
+    why = await start.followup()
+    assert why.ephemeral and "無權在此頻道發起投票" in why.content
+    assert start.message is not None and start.message.poll is None
+    assert len(_buttons(start.message)) == 3
