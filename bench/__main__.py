@@ -45,6 +45,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                   "recommendations on 11,648 real arXiv papers: nDCG@10 and Recall@10 for "
                   "simulated members seeded with 1, 3, 10 papers, beside arxiv-sanity-lite's "
                   "recipe, most recent first and random; and what two 👎 do to the next page"),
+    "web": ("bench.web",
+            "each server's web page: 200 page loads in flight at once while /paper lookups "
+            "go through the stand-in, their p50/p99 beside /paper alone"),
     "similar": ("bench.similar",
                 "papers like my bookmarks on the real arXiv sample split in time: precision, "
                 "recall and volume per threshold; the paper of the day's pick with and without "

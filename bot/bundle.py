@@ -25,6 +25,7 @@ from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
 from bot.features.votes.service import VoteService
+from bot.features.web.service import WebPageService
 from bot.shared.sync_record import SyncRecord
 
 
@@ -62,3 +63,5 @@ class Services:
     """Members' corrections, their review, and the overlay each server sees."""
     correction_sources: SourceWatch
     """Source changes under approved corrections, put before the curators once."""
+    web: WebPageService
+    """Each server's read-only web page and its link."""

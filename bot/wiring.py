@@ -55,6 +55,7 @@ from bot.features.subscriptions.store import SubscriptionStore
 from bot.features.votes.announcer import DiscordVoteAnnouncer
 from bot.features.votes.service import VoteService
 from bot.features.votes.store import VoteStore
+from bot.features.web.service import WebPageService
 from bot.settings import DatabaseSettings, Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.leases import Leaser, process_owner
@@ -287,7 +288,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
                             recommend=recommend,
-                            corrections=corrections, correction_sources=sources), sender
+                            corrections=corrections, correction_sources=sources,
+                            web=WebPageService(
+                                links=stores.WEB_LINKS.open(db), queue=queue, history=history,
+                                sessions=sessions, digests=digests, search=search, group=group,
+                                base_url=settings.web.public_base())), sender
 
         async def release() -> None:
             try:

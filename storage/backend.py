@@ -53,6 +53,8 @@ from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from storage.votes.postgres import PgVoteStore
 from storage.votes.sqlite import SqliteVoteStore
+from storage.web.postgres import PgWebLinkStore
+from storage.web.sqlite import SqliteWebLinkStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""
@@ -164,6 +166,9 @@ FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 CALENDAR_LINKS = StorePair("calendar_links", SqliteCalendarLinkStore, PgCalendarLinkStore)
 """Each server's calendar feed link."""
 
+WEB_LINKS = StorePair("web_links", SqliteWebLinkStore, PgWebLinkStore)
+"""Each server's read-only web page link."""
+
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
@@ -179,5 +184,5 @@ SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
-    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS)
 """Every store, once: the factory's and the contract suite's one list."""

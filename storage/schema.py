@@ -365,6 +365,10 @@ CALENDAR_LINKS = Table("calendar_links", (
 """Each server's calendar feed link: its unguessable token, NULL once organisers turned it off."""
 
 
+WEB_LINKS = Table("web_links", CALENDAR_LINKS.lines)
+"""Each server's read-only web page link (the calendar links' columns), NULL once off."""
+
+
 FOLLOWERS_QUEUED = (
     "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
     # Rows finished before this version had their followers queued the old way.

@@ -88,6 +88,9 @@ class Backend:
     def calendar_links(self) -> CalendarLinkStore:
         return stores.CALENDAR_LINKS.open(self.db)
 
+    def web_links(self) -> CalendarLinkStore:
+        return stores.WEB_LINKS.open(self.db)
+
     def corrections(self) -> CorrectionStore:
         return stores.CORRECTIONS.open(self.db)
 

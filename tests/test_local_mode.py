@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.cli.local import local_session, run_script
@@ -130,3 +132,17 @@ async def test_timestamps_show_in_the_servers_zone_with_its_name(settings: Setti
                      "/session schedule paper:grokking when:2030-01-05 18:00")
     assert "**When:** 2030-01-05 18:00 Asia/Shanghai" in out
     assert "10:00" not in out
+
+
+async def test_local_mode_serves_the_web_page_and_prints_its_link(settings: Settings) -> None:
+    out: list[str] = []
+    async with local_session(settings, out.append) as session:
+        link = await session.web_link()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/s/[-\w]{32}/", link), link
+        await session.command("/suggest paper:grokking")
+        async with aiohttp.ClientSession() as http, http.get(link) as response:
+            assert response.status == 200
+            body = await response.text()
+    assert "Reading Group reading group" in body and "Grokking" in body
+    printed = await _run(settings, "/queue show")
+    assert f"The group's web page: {link}" in printed  # the same link in the next run

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import discord
 from pydantic import HttpUrl
 
+from bot.cli.local_web import local_web
 from bot.client.bot import PaperclubBot
 from bot.features.catalog.cog import ADD_MENU
 from bot.settings import Settings
@@ -138,6 +139,10 @@ class LocalSession:
                  if m.id not in self.shown and m.webhook_id is None]
         self.shown.update(m.id for m in fresh)
         return fresh
+
+    async def web_link(self) -> str:
+        """The local server's page link (made on first use)."""
+        return await self.bot.services.web.link(self.guild.id) or "(off: /group web)"
 
     async def watch(self) -> None:
         """Print the bot's own posts as they happen, between commands (runs until cancelled)."""
@@ -346,7 +351,8 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
         local_settings = settings.model_copy(update={
             "discord": settings.discord.model_copy(
                 update={"sync": "global", "owner_ids": (*settings.discord.owner_ids, you.id)}),
-            "arxiv": settings.arxiv.model_copy(update={"api_base": HttpUrl(arxiv.api_base)})})
+            "arxiv": settings.arxiv.model_copy(update={"api_base": HttpUrl(arxiv.api_base)}),
+            "web": local_web(settings)})
         # A new stand-in knows no commands: sync even if the database says nothing changed.
         bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True,
                               verify=True)
@@ -367,6 +373,7 @@ async def run_script(settings: Settings, lines: Iterable[str], write: Write) -> 
     async with local_session(settings, write) as session:
         write(f"paperclub is connected to the local Discord stand-in at {session.standin.url}; "
               f"{await session.bot.services.catalog.count()} papers in the catalog.")
+        write(f"The group's web page: {await session.web_link()}")
         for line in lines:
             if not await session.command(line):
                 break
@@ -378,6 +385,7 @@ async def run_interactive(settings: Settings, write: Write) -> None:
         session.echo = False
         write(f"paperclub (local mode) — {await session.bot.services.catalog.count()} papers. "
               "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
+        write(f"The group's web page (open it in a browser): {await session.web_link()}")
         while True:
             try:
                 line = await read_line("paperclub> ")

@@ -16,5 +16,6 @@ EXTENSIONS = (
     "bot.features.recommend.cog",
     "bot.features.calendar.cog",
     "bot.features.corrections.cog",
+    "bot.features.web.cog",
 )
 """In the order the commands were added before they were extensions (the sync payload's)."""

@@ -26,6 +26,7 @@ from bot.features.recommend import strings as recommend
 from bot.features.sessions import strings as sessions
 from bot.features.subscriptions import strings as subscriptions
 from bot.features.votes import strings as votes
+from bot.features.web import strings as web
 from bot.shared.lang import Lang, Texts
 from bot.shared.strings import commands, errors, reasons, refusals
 from domain.reasons import Reason, ReasonCode
@@ -36,7 +37,7 @@ _PARTS = (papers.STRINGS, errors.STRINGS, digest.STRINGS, subscriptions.STRINGS,
           history.STRINGS, adding.STRINGS,
           feeds.STRINGS, recommend.STRINGS, calendar.STRINGS,
           corrections.STRINGS, catalog.STRINGS, export.STRINGS, group.STRINGS,
-          presenters.STRINGS)
+          presenters.STRINGS, web.STRINGS)
 
 
 def _merged(parts: tuple[dict[str, Texts], ...]) -> dict[str, Texts]:

@@ -41,6 +41,7 @@ from storage.schema import (
     VOTE_OPTIONS,
     VOTE_STYLE,
     VOTES,
+    WEB_LINKS,
     feed_tables,
 )
 
@@ -151,6 +152,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(12, "SQLite 20: each server's read-only web page link (its token, or off)",
+              WEB_LINKS.create(POSTGRES)),
     Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
               "(whose message is the vote's message)", VOTE_STYLE),
     Migration(15, "SQLite 23: corrections: the curators' notices that a source changed a "
@@ -164,6 +167,6 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 13: 21, 15: 23, 16: 24}
+                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 15: 23, 16: 24}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -40,6 +40,7 @@ from storage.schema import (
     VOTE_OPTIONS,
     VOTE_STYLE,
     VOTES,
+    WEB_LINKS,
     feed_tables,
 )
 
@@ -213,6 +214,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(20, "each server's read-only web page link (its token, or off)",
+              WEB_LINKS.create(SQLITE)),
     Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
               "message is the vote's message)", VOTE_STYLE),
     Migration(23, "corrections: the curators' notices that a source changed a corrected field, "

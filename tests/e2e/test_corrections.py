@@ -199,11 +199,11 @@ async def test_a_closed_dm_outcome_is_told_with_the_next_corrections_command(
     await (await standin.click(review, _button(review, "approve"), user=people.bob)).response()
     # carol's DMs are closed (Discord refuses with 50007): her next /corrections show says so
     told = ""
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(30):
         while "was approved" not in told:
             shown = await standin.slash("corrections show", {"correction": 1}, guild=guild,
                                         user=people.carol)
-            reply = await shown.response()
+            reply = await shown.reply()
             assert reply.embeds  # the card is answered either way
             told = reply.content or ""
     history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,

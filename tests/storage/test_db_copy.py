@@ -73,6 +73,8 @@ _STATE = (
      (4, 1, GUILD, 5, "cat:cs.LG", "[]", "pending", "t")),
     ("INSERT INTO calendar_links (guild_id, token, updated_at) VALUES (?, ?, ?)",
      (GUILD, "feed-token", "t")),
+    ("INSERT INTO web_links (guild_id, token, updated_at) VALUES (?, ?, ?)",
+     (GUILD, "page-token", "t")),
     ("INSERT INTO corrections (id, guild_id, paper_id, field, old_value, new_value, reason, "
      "proposed_by, created_at, status, source_value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
      (3, GUILD, "p1", "title_zh", "旧", "新", "", 5, "t", "pending", "旧")),

@@ -9,14 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.bundle import Services
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import ServiceGroupCog
-from bot.client.cog_host import CogHost, host_of
+from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.features.calendar.service import FeedLinks
-from bot.features.calendar.web import CalendarWeb
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 
@@ -31,31 +29,7 @@ def links_text(links: FeedLinks, lang: Lang, *, served: bool) -> str:
 
 class CalendarCog(ServiceGroupCog, group_name="calendar",
                   group_description="The reading group's sessions in your calendar app"):
-    """The calendar feed's links; with `[web] enabled`, the feed itself over HTTP (started once
-    the bot is ready, stopped when the cog is unloaded as the bot closes)."""
-
-    def __init__(self, bot: CogHost, services: Services) -> None:
-        super().__init__(bot, services)
-        self.web: CalendarWeb | None = None
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Serve the feed (once, not on every reconnect)."""
-        if self.web is None and self._served and isinstance(self.bot, discord.Client):
-            web = CalendarWeb(self.bot, self.services.calendar, self.bot.settings.web)
-            try:
-                await web.start()
-            except OSError as exc:  # the port is taken (another process serves the feed)
-                log.error("calendar feeds not served: cannot listen on %s:%s: %s",
-                          self.bot.settings.web.host, self.bot.settings.web.port, exc)
-                await web.stop()
-                return
-            self.web = web
-
-    async def cog_unload(self) -> None:
-        """Stop serving."""
-        if self.web is not None:
-            await self.web.stop()
+    """The calendar feed's links (with `[web] enabled` the web feature serves the feed)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Guild only."""

@@ -3,8 +3,7 @@
 (unknown, rotated, off). Answers carry an ETag and Last-Modified and are revalidated each time
 (`no-cache`), so calendar clients polling every few minutes mostly get `304 Not Modified`.
 
-aiohttp runs each connection in its own task with read timeouts: a slow client holds a socket,
-never the event loop."""
+The bot's one web server (`bot.features.web.web.WebServer`) serves it beside the pages."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ from aiohttp import web
 
 from bot.features.calendar.service import CalendarService, NameOf
 from bot.features.notifications.notices import guild_lang
-from bot.settings import WebSettings
 
 log = logging.getLogger(__name__)
 TOKEN = re.compile(r"^[-_A-Za-z0-9]{16,64}$")
@@ -46,7 +44,7 @@ def presenter_names(guild: discord.Guild | None) -> NameOf:
     return name_of
 
 
-def _not_modified(request: web.Request, etag: str, modified_http: str) -> bool:
+def not_modified(request: web.Request, etag: str, modified_http: str) -> bool:
     """Whether the client's copy is current (If-None-Match wins over If-Modified-Since)."""
     if (match := request.headers.get("If-None-Match")) is not None:
         return etag in {tag.strip() for tag in match.split(",")} or match.strip() == "*"
@@ -59,19 +57,20 @@ def _not_modified(request: web.Request, etag: str, modified_http: str) -> bool:
 
 
 class CalendarWeb:
-    """The feed's HTTP application and its runner."""
+    """The feed's HTTP routes (served by `bot.features.web.web.WebServer` beside the pages)."""
 
-    def __init__(self, client: discord.Client, calendar: CalendarService,
-                 settings: WebSettings) -> None:
+    def __init__(self, client: discord.Client, calendar: CalendarService) -> None:
         self.client = client
         self.calendar = calendar
-        self.settings = settings
-        self._runner: web.AppRunner | None = None
+
+    def add_routes(self, app: web.Application) -> None:
+        """The feed's route."""
+        app.router.add_get("/calendar/{token}.ics", self.feed)
 
     def app(self) -> web.Application:
-        """The routes (also for tests with aiohttp's test client)."""
+        """The feed alone (for tests with aiohttp's test client)."""
         app = web.Application()
-        app.router.add_get("/calendar/{token}.ics", self.feed)
+        self.add_routes(app)
         return app
 
     async def feed(self, request: web.Request) -> web.StreamResponse:
@@ -88,21 +87,7 @@ class CalendarWeb:
         modified = format_datetime(made.modified, usegmt=True)
         headers = {"ETag": etag, "Last-Modified": modified, "Cache-Control": "private, no-cache",
                    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
-        if _not_modified(request, etag, modified):
+        if not_modified(request, etag, modified):
             return web.Response(status=304, headers=headers)
         return web.Response(body=made.body, headers=headers, content_type=CALENDAR_TYPE,
                             charset="utf-8")
-
-    async def start(self) -> None:
-        """Listen on `[web] host:port`."""
-        self._runner = web.AppRunner(self.app(), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
-        await site.start()
-        log.info("calendar feeds served at %s", self.settings.public_base())
-
-    async def stop(self) -> None:
-        """Stop listening and finish open answers."""
-        if self._runner is not None:
-            runner, self._runner = self._runner, None
-            await runner.cleanup()

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
@@ -17,6 +18,7 @@ from bot.client.tree import lang_of, permission_name
 from bot.features.corrections.ui import review_settings_text
 from bot.features.digest.plan import resolve_zone, suggest_zones
 from bot.features.sessions.plan import parse_offsets
+from bot.features.web.service import LinkAction, LinkAnswer
 from bot.shared.lang import Lang
 from bot.shared.messages import t, tn
 from domain.adding import AddPolicy, WhoAdds
@@ -29,7 +31,32 @@ if TYPE_CHECKING:
 @app_commands.default_permissions(manage_guild=True)
 class GroupCog(AdminGroupCog, group_name="group",
                group_description="Reading-group settings for this server"):
-    """Server settings for sessions."""
+    """Server settings for sessions, and the group's web page link."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Manage Server, except `/group web`: its link is for any member the server lets use
+        it (Discord hides `/group` from others by default); rotate and off for organisers."""
+        if interaction.command is not None and interaction.command.name == "web":
+            return in_guild(interaction)
+        return await super().interaction_check(interaction)
+
+    @app_commands.command(name="web",
+                          description="The group's read-only web page: its link "
+                                      "(organisers: rotate, off)")
+    @app_commands.describe(action="Show the link, make a new one, or turn the page off")
+    @app_commands.choices(action=[
+        app_commands.Choice(name="Show the link", value="show"),
+        app_commands.Choice(name="New link (the old one stops working)", value="rotate"),
+        app_commands.Choice(name="Turn the page off", value="off")])
+    async def web(self, interaction: discord.Interaction, action: str = "show") -> None:
+        """The page's link, to the asker only; organisers rotate it or turn it off."""
+        lang = lang_of(interaction)
+        if action != "show":
+            await is_organiser(interaction, self.services, "organiser.action.web")
+        done = await self.services.web.act(interaction.guild_id or 0, LinkAction(action))
+        await respond(interaction, web_text(action, done, lang,
+                                            served=self.bot.settings.web.enabled),
+                      ephemeral=True)
 
     @app_commands.command(name="organiser-role",
                           description="Members of this role organise votes and sessions")
@@ -107,6 +134,18 @@ class GroupCog(AdminGroupCog, group_name="group",
         await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
         await respond(interaction, t(lang, "group.reminders.saved",
                                      before=offsets_in_words(offsets, lang)), ephemeral=True)
+
+
+def web_text(action: str, done: LinkAnswer, lang: Lang, *, served: bool) -> str:
+    """`/group web`'s answer: the link, or that the page is (already) off."""
+    if action == LinkAction.OFF:
+        return t(lang, "web.turned_off" if done.changed else "web.already_off")
+    if done.url is None:
+        return t(lang, "web.off")
+    text = t(lang, "web.link", url=done.url)
+    if action == LinkAction.ROTATE:
+        text = t(lang, "web.rotated") + "\n" + text
+    return text if served else text + "\n" + t(lang, "calendar.not_served")
 
 
 def offsets_in_words(offsets: Sequence[int], lang: Lang) -> str:

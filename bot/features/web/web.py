@@ -1,0 +1,191 @@
+"""The web page over HTTP, and the bot's one web server (the page beside the calendar feed).
+
+`GET /s/{token}/` answers the server whose live page link holds the token, 404 for any other
+(unknown, rotated, off). `?lang=en|zh-CN|zh-TW` picks the language (default: the server's),
+`?q=` searches the catalog. Answers carry an ETag (of the body) and Last-Modified (when this
+process first served that body) and are revalidated each time (`no-cache`), with a strict
+Content-Security-Policy, no referrer and no sniffing. aiohttp reads each connection in its own
+task: a slow client holds a socket, never the event loop; a connection that sends nothing is
+closed after `IDLE_SECONDS`.
+
+Under load the same page is built once: concurrent requests for one (server, language,
+search) share one build, and a built page is reused for `PAGE_SECONDS` (so a change shows
+within that long); the HTML is rendered off the event loop, in a worker thread. Members'
+display names are remembered for `NAME_SECONDS`, so loads do not turn into Discord requests."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from typing import TypeVar
+
+import discord
+from aiohttp import web
+
+from bot.features.calendar.service import NameOf
+from bot.features.calendar.web import TOKEN, not_modified, presenter_names
+from bot.features.notifications.notices import guild_lang
+from bot.features.web.render import CONTENT_SECURITY_POLICY, render_page
+from bot.features.web.service import QUERY_LIMIT, WebPageService
+from bot.features.web.view import page_context
+from bot.settings import WebSettings
+from bot.shared.lang import Lang
+from bot.shared.messages import t
+
+log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
+Building = asyncio.Task[tuple[bytes, str]]
+"""A page being built (or built): its HTML and ETag."""
+IDLE_SECONDS = 15.0
+"""A connection that sends no request (or stays idle between requests) this long is closed."""
+SEEN_BODIES = 4096
+"""Bodies whose first-served time is remembered (for Last-Modified)."""
+PAGE_SECONDS = 2.0
+"""How long a built page is served again before it is rebuilt."""
+NAME_SECONDS = 600.0
+"""How long a member's display name is remembered."""
+KEPT = 1024
+"""Built pages and names remembered at most (the oldest go first)."""
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY, "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin"}
+
+
+def _lang(request: web.Request, fallback: Lang) -> Lang:
+    wanted = request.query.get("lang", "")
+    return next((lang for lang in Lang if lang.value == wanted), fallback)
+
+
+class WebPages:
+    """Each server's read-only page."""
+
+    def __init__(self, client: discord.Client, pages: WebPageService, *,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.client = client
+        self.pages = pages
+        self.clock = clock
+        self._seen: OrderedDict[str, datetime] = OrderedDict()
+        self._built: OrderedDict[tuple[int, Lang, str], tuple[datetime, Building]] = OrderedDict()
+        self._names: OrderedDict[tuple[int, int], tuple[datetime, str | None]] = OrderedDict()
+
+    def add_routes(self, app: web.Application) -> None:
+        """The page's routes."""
+        app.router.add_get("/s/{token}/", self.page)
+
+    def _first_served(self, etag: str) -> datetime:
+        """When this process first served the body tagged `etag` (to the second)."""
+        if etag in self._seen:
+            self._seen.move_to_end(etag)
+        else:
+            self._seen[etag] = self.clock().replace(microsecond=0)
+            while len(self._seen) > SEEN_BODIES:
+                self._seen.popitem(last=False)
+        return self._seen[etag]
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        """One server's page, or 404."""
+        token = request.match_info["token"]
+        guild_id = await self.pages.guild_of(token) if TOKEN.match(token) else None
+        if guild_id is None:
+            lang = _lang(request, Lang.EN)
+            raise web.HTTPNotFound(text=t(lang, "web.not_found") + "\n", headers=SECURITY_HEADERS)
+        lang = _lang(request, guild_lang(self.client, guild_id))
+        query = request.query.get("q", "").strip()[:QUERY_LIMIT]
+        body, etag = await self._body(guild_id, lang, query)
+        modified = format_datetime(self._first_served(etag), usegmt=True)
+        headers = {**SECURITY_HEADERS, "ETag": etag, "Last-Modified": modified,
+                   "Cache-Control": "private, no-cache", "Content-Language": lang.value}
+        if not_modified(request, etag, modified):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=body, headers=headers, content_type="text/html",
+                            charset="utf-8")
+
+    async def _body(self, guild_id: int, lang: Lang, query: str) -> tuple[bytes, str]:
+        """The page, built once for concurrent and recent requests alike."""
+        key, now = (guild_id, lang, query), self.clock()
+        built = self._built.get(key)
+        if built is None or built[0] <= now or _failed(built[1]):
+            built = (now + timedelta(seconds=PAGE_SECONDS),
+                     asyncio.create_task(self._build(guild_id, lang, query)))
+            self._built[key] = built
+            _trim(self._built)
+        return await asyncio.shield(built[1])
+
+    async def _build(self, guild_id: int, lang: Lang, query: str) -> tuple[bytes, str]:
+        """The page's HTML and its ETag, rendered in a worker thread."""
+        guild = self.client.get_guild(guild_id)
+        data = await self.pages.page(guild_id, query=query, names=self._names_in(guild))
+        name = guild.name if guild is not None else "paperclub"
+        body = await asyncio.to_thread(lambda: render_page(page_context(data, lang, name)))
+        return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+    def _names_in(self, guild: discord.Guild | None) -> NameOf:
+        """Display names, remembered across pages (Discord is asked only for new ones)."""
+        fetch = presenter_names(guild)
+        guild_id = guild.id if guild is not None else 0
+
+        async def name_of(user_id: int) -> str | None:
+            key, now = (guild_id, user_id), self.clock()
+            known = self._names.get(key)
+            if known is not None and known[0] > now:
+                return known[1]
+            name = await fetch(user_id)
+            self._names[key] = (now + timedelta(seconds=NAME_SECONDS), name)
+            _trim(self._names)
+            return name
+
+        return name_of
+
+
+def _failed(task: Building) -> bool:
+    return task.done() and (task.cancelled() or task.exception() is not None)
+
+
+def _trim(kept: OrderedDict[K, V]) -> None:
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+
+
+class WebServer:
+    """One aiohttp application for every route the bot serves, and its runner."""
+
+    def __init__(self, settings: WebSettings,
+                 routes: list[Callable[[web.Application], None]]) -> None:
+        self.settings = settings
+        self.routes = routes
+        self._runner: web.AppRunner | None = None
+
+    def app(self) -> web.Application:
+        """The application (also for tests with aiohttp's test client)."""
+        app = web.Application()
+        for add in self.routes:
+            add(app)
+        return app
+
+    async def start(self) -> None:
+        """Listen on `[web] host:port`."""
+        self._runner = web.AppRunner(self.app(), access_log=None,
+                                     keepalive_timeout=IDLE_SECONDS)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
+        await site.start()
+        log.info("web pages and calendar feeds served at %s", self.settings.public_base())
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the one `[web] port = 0` picked)."""
+        assert self._runner is not None, "not started"
+        return int(self._runner.addresses[0][1])
+
+    async def stop(self) -> None:
+        """Stop listening and finish open answers."""
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
