@@ -135,10 +135,11 @@ async def opened_export(settings: Settings, *,
     it only reads, so it never creates or migrates the database."""
     db = await open_configured(settings.database, existing=True)
     try:
-        search = SearchService(stores.PAPERS.open(db),
-                               fuzzy_threshold=settings.search.fuzzy_threshold)
+        papers = stores.PAPERS.open(db)
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
+                               view=CorrectionService(stores.CORRECTIONS.open(db), papers, clock))
         try:
-            lookup = PaperLookup(search)
+            lookup = PaperLookup(search)  # a server's records show its corrections
             yield ExportService(HistoryService(stores.HISTORY.open(db), lookup),
                                 QueueService(stores.QUEUE.open(db), lookup, clock),
                                 BookmarkService(stores.BOOKMARKS.open(db), lookup, clock))
@@ -177,9 +178,11 @@ def calendar_service(db: AnyDatabase, settings: Settings, *,
                      clock: Clock = utc_now) -> CalendarService:
     """The calendar feed's service on one open database (links under `[web] base_url`)."""
     group = GroupService(stores.GROUPS.open(db), stores.DIGESTS.open(db))
-    return CalendarService(stores.SESSIONS.open(db), stores.PAPERS.open(db), group,
+    papers = stores.PAPERS.open(db)
+    return CalendarService(stores.SESSIONS.open(db), papers, group,
                            links=stores.CALENDAR_LINKS.open(db),
-                           base_url=settings.web.public_base(), clock=clock)
+                           base_url=settings.web.public_base(), clock=clock,
+                           view=CorrectionService(stores.CORRECTIONS.open(db), papers, clock))
 
 
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,
@@ -213,7 +216,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
                                view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
-        recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock)
+        recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
+                                     view=corrections)
         subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
             stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)
@@ -236,7 +240,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
 
         outbox = OutboxService(
             stores.OUTBOX.open(db), subscription_store, papers,
-            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards)
+            lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards,
+            view=corrections)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""
@@ -250,7 +255,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 grace=timedelta(hours=settings.digest.grace_hours),
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=requests_per_second, leases=leases, shards=shards,
-                history=history_store, picker=RecommendedPicker(recommend, papers))
+                history=history_store, picker=RecommendedPicker(recommend, papers),
+                view=corrections)
             session_poster = DiscordSessionPoster(client)
             return Services(search=search,
                             catalog=catalog,
@@ -265,12 +271,13 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                               spawner=background),
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
-                                                    session_poster, clock, lookup, queue),
+                                                    session_poster, clock, lookup, queue,
+                                                    view=corrections),
                             reminders=ReminderService(
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
                                 requests_per_second=requests_per_second, shards=shards,
-                                leases=leases),
+                                leases=leases, view=corrections),
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
                                                  stores.ADD_POLICIES.open(db)),

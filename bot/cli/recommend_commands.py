@@ -16,6 +16,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from bot.features.corrections.service import CorrectionService
 from bot.features.recommend.reasons import paper_title, reason
 from bot.features.recommend.service import MAX_COUNT, Audience, Recommended, RecommendService
 from bot.settings import ConfigError, Settings, load_settings
@@ -59,8 +60,9 @@ async def opened_recommend(settings: Settings) -> AsyncIterator[RecommendService
     reading command: an existing database, neither created nor migrated)."""
     db = await open_configured(settings.database, existing=True)
     try:
-        yield RecommendService(stores.PAPERS.open(db), stores.RECOMMENDATIONS.open(db),
-                               utc_now)
+        papers = stores.PAPERS.open(db)  # `--server`'s picks show its corrections
+        yield RecommendService(papers, stores.RECOMMENDATIONS.open(db), utc_now,
+                               view=CorrectionService(stores.CORRECTIONS.open(db), papers))
     finally:
         await db.close()
 

@@ -36,7 +36,8 @@ async def paper_choices(search: SearchService, interaction: discord.Interaction,
         return []
     if parsed.is_empty():
         return []
-    outcome = await search.search(parsed, limit=AUTOCOMPLETE_LIMIT)
+    outcome = await search.search(parsed, limit=AUTOCOMPLETE_LIMIT,
+                                  guild_id=interaction.guild_id)
     lang = lang_of(interaction)
     chinese = has_cjk(current) or lang.chinese
     return [app_commands.Choice(name=choice_name(hit.paper, chinese, lang), value=hit.paper.id)

@@ -15,9 +15,11 @@ ABSTRACT = ("We prove that $\\alpha$-regularised ridge\n  regression groks at 50
 
 
 def _buttons(message: Message) -> list[dict[str, Any]]:
-    """The card's link and abstract buttons (👍 / 👎 / More like this: tests/e2e/test_recommend)."""
+    """The card's link and abstract buttons (👍 / 👎 / More like this: tests/e2e/test_recommend;
+    Suggest a correction: tests/e2e/test_correction_button)."""
     return [c for c in message.walk_components() if c.get("type") == 2
-            and not str(c.get("custom_id", "")).startswith("paperclub:rate:")]
+            and not str(c.get("custom_id", "")).startswith(("paperclub:rate:",
+                                                            "paperclub:correct:"))]
 
 
 async def _with_links(bot: PaperclubBot, bundled_papers: list[Paper]) -> Paper:

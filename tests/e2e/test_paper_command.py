@@ -44,9 +44,11 @@ def _assert_within_limits(embed: dict[str, object]) -> None:
 
 
 def _buttons(message: Message) -> list[dict[str, Any]]:
-    """The card's link and abstract buttons (👍 / 👎 / More like this: tests/e2e/test_recommend)."""
+    """The card's link and abstract buttons (👍 / 👎 / More like this: tests/e2e/test_recommend;
+    Suggest a correction: tests/e2e/test_correction_button)."""
     return [c for c in message.walk_components() if c.get("type") == 2
-            and not str(c.get("custom_id", "")).startswith("paperclub:rate:")]
+            and not str(c.get("custom_id", "")).startswith(("paperclub:rate:",
+                                                            "paperclub:correct:"))]
 
 
 def _select(message: Message) -> dict[str, Any]:

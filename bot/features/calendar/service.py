@@ -21,6 +21,7 @@ from bot.features.papers.store import PaperStore
 from bot.features.sessions.store import SessionStore
 from bot.shared.clock import Clock
 from bot.shared.lang import Lang
+from bot.shared.server_view import ServerView, seen
 from domain.sessions import Session, SessionStatus
 
 NameOf = Callable[[int], Awaitable[str | None]]
@@ -67,8 +68,11 @@ class CalendarService:
     """Builds a server's iCalendar feed from the stores."""
 
     def __init__(self, sessions: SessionStore, papers: PaperStore, group: GroupService, *,
-                 links: CalendarLinkStore, base_url: str, clock: Clock) -> None:
+                 links: CalendarLinkStore, base_url: str, clock: Clock,
+                 view: ServerView | None = None) -> None:
+        """`view` shows each server its corrections of the papers' titles."""
         self.sessions = sessions
+        self.view = view
         self.papers = papers
         self.group = group
         self.links = links
@@ -106,7 +110,8 @@ class CalendarService:
         entries = []
         for session in await self._sessions(guild_id):
             name = None if session.presenter_id is None else await names(session.presenter_id)
-            entries.append(FeedEntry(session, await self.papers.get(session.paper_id), name))
+            paper = await seen(self.view, guild_id, await self.papers.get(session.paper_id))
+            entries.append(FeedEntry(session, paper, name))
         settings = await self.group.settings(guild_id)
         return FeedSource(guild_id=guild_id, server_name=server_name,
                           zone=await self.group.zone(guild_id), lang=lang,

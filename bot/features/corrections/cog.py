@@ -10,13 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.answers import paper_choices, title, who
+from bot.client.answers import paper_choices, who
 from bot.client.checks import in_guild
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
-from bot.features.corrections.service import Draft, Submitted
+from bot.features.corrections.service import Draft
 from bot.features.corrections.source_ui import SourceButton
 from bot.features.corrections.ui import (
     ACTION_KEYS,
@@ -27,9 +27,8 @@ from bot.features.corrections.ui import (
     is_curator,
     outcome_text,
     review_embed,
-    review_view,
-    server_lang,
 )
+from bot.features.corrections.views import FieldSelect, ask_field, submit
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape
 from bot.shared.messages import Refusal, t
@@ -94,15 +93,11 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
     async def submit(self, interaction: discord.Interaction, target: Target, value: str,
                      reason: str) -> None:
         """The form was sent: store the proposal, post it for review, answer the member."""
-        lang = lang_of(interaction)
-        submitted = await self.services.corrections.propose(
-            interaction.guild_id or 0, target, value, reason, interaction.user.id)
-        message = await _post_review(interaction, submitted)
-        if message is not None:
-            await self.services.corrections.set_review_message(
-                submitted.proposal, message.channel.id, message.id)
-        key = "corrections.proposed" if message else "corrections.proposed_unposted"
-        await respond(interaction, t(lang, key, id=submitted.proposal.id), ephemeral=True)
+        await submit(self.services, interaction, target, value, reason)
+
+    async def suggest(self, interaction: discord.Interaction, paper_id: str) -> None:
+        """A card's "Suggest a correction": which field, then the form."""
+        await ask_field(interaction, paper_id)
 
     @app_commands.command(name="list", description="Corrections proposed in this server")
     @app_commands.describe(status="Only those of one status (default: pending)")
@@ -180,28 +175,10 @@ def _owed(interaction: discord.Interaction, owed: list[Proposal]) -> list[str]:
     return [outcome_text(p, lang_of(interaction), guild) for p in owed]
 
 
-async def _post_review(interaction: discord.Interaction,
-                       submitted: Submitted) -> discord.Message | None:
-    """The review message in the curators' channel (None when none is set or reachable)."""
-    proposal = submitted.proposal
-    if submitted.review_channel_id is None:
-        return None
-    channel = interaction.client.get_channel(submitted.review_channel_id)
-    if not isinstance(channel, discord.abc.Messageable):
-        return None
-    lang = server_lang(interaction)
-    embed = review_embed(proposal, title(submitted.paper, lang), lang)
-    try:
-        return await channel.send(embed=embed, view=review_view(proposal))
-    except discord.HTTPException:
-        log.warning("could not post correction #%s for review in %s", proposal.id,
-                    submitted.review_channel_id)
-        return None
-
-
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: the cog and its persistent review buttons."""
     host = host_of(bot)
     await bot.add_cog(CorrectionsCog(host, host.services))
-    # review and source-change buttons keep working after a restart
-    bot.add_dynamic_items(ReviewButton, SourceButton)
+    # review and source-change buttons, and the cards' "Suggest a correction" menu, keep
+    # working after a restart
+    bot.add_dynamic_items(ReviewButton, SourceButton, FieldSelect)

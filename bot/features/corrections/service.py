@@ -5,6 +5,7 @@ Everything is per server."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -19,6 +20,7 @@ from bot.features.corrections.rules import (
 from bot.features.corrections.store import CorrectionStore
 from bot.shared.clock import Clock, utc_now
 from bot.shared.messages import Refusal
+from bot.shared.server_view import as_stored
 from domain.corrections import (
     Event,
     Field,
@@ -30,12 +32,21 @@ from domain.corrections import (
 )
 from domain.paper import Paper
 
+CORRECTED_LIMIT = 10_000
+"""The most corrected papers a server's searches take into account."""
+CACHED_GUILDS = 256
+"""Servers whose corrected papers are kept between searches."""
+
 
 class PaperLookup(Protocol):
     """The catalog's source records by public id (`PaperStore.get`)."""
 
     async def get(self, public_id: str) -> Paper | None:
         """A paper as the catalog holds it, or None."""
+        ...
+
+    async def catalog_version(self) -> int:
+        """A number that changes whenever the catalog does."""
         ...
 
 
@@ -82,6 +93,9 @@ class CorrectionService:
         self._store = store
         self._papers = papers
         self._clock = clock
+        self._corrected: OrderedDict[int, tuple[tuple[int, tuple[int, ...]], list[Paper]]] = (
+            OrderedDict())
+        """Per server: the key its corrected papers were read under, and those papers."""
 
     async def draft(self, guild_id: int, paper_id: str, field: Field,
                     position: int = 0) -> Draft:
@@ -182,11 +196,31 @@ class CorrectionService:
         """What shows these papers as the server sees them (the search service's hook): one
         read of their approved corrections, applied to each paper when it is built."""
         if guild_id is None or not paper_ids:
-            return _as_stored
+            return as_stored
         approved = await self._store.approved(guild_id, list(paper_ids))
         if not approved:
-            return _as_stored
+            return as_stored
         return partial(overlaid, corrections=tuple(approved))
+
+    async def corrected(self, guild_id: int) -> list[Paper]:
+        """Every paper the server has an approved correction of, as it sees them (what its
+        searches merge into the shared index's hits). Two reads: its approved corrections and
+        the catalog's version; the papers are read again only when either changed."""
+        approved = await self._store.proposals(guild_id, status=Status.APPROVED,
+                                               limit=CORRECTED_LIMIT)
+        key = (await self._papers.catalog_version(), tuple(p.id for p in approved))
+        cached = self._corrected.get(guild_id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        found = [await self._papers.get(paper_id)
+                 for paper_id in dict.fromkeys(p.target.paper_id for p in approved)]
+        in_order = sorted(approved, key=lambda p: (p.decided_at or p.created_at, p.id))
+        shown = [overlaid(paper, in_order) for paper in found if paper is not None]
+        self._corrected[guild_id] = (key, shown)
+        self._corrected.move_to_end(guild_id)
+        while len(self._corrected) > CACHED_GUILDS:
+            self._corrected.popitem(last=False)
+        return shown
 
     async def overlay_one(self, guild_id: int | None, paper: Paper) -> Paper:
         """One paper as the server sees it."""
@@ -229,10 +263,6 @@ class CorrectionService:
 
     async def _overlaid(self, guild_id: int, paper: Paper) -> Paper:
         return await self.overlay_one(guild_id, paper)
-
-
-def _as_stored(paper: Paper) -> Paper:
-    return paper
 
 
 def _value_or_blank(paper: Paper, target: Target) -> str:

@@ -136,6 +136,11 @@ STRINGS: dict[str, Texts] = {
     "corrections.action.superseded": tr("#{id} replaced by a later correction ({who}, {when})",
                                         "#{id} 被后来的纠错取代（{who}，{when}）",
                                         "#{id} 被後來的糾錯取代（{who}，{when}）"),
+    "corrections.pick_field": tr(
+        "What is wrong in **{title}**? Pick the field; the form shows its value now.",
+        "**{title}** 哪里有误？请选择字段，表单会显示它现在的值。",
+        "**{title}** 哪裡有誤？請選擇欄位，表單會顯示它現在的值。"),
+    "corrections.pick_placeholder": tr("The field to correct…", "要纠正的字段…", "要糾正的欄位…"),
     "corrections.modal.title": tr("Correct: {field}", "纠错：{field}", "糾錯：{field}"),
     "corrections.modal.reason": tr("Why (optional)", "理由（可选）", "理由（選填）"),
     "corrections.review.title": tr("Correction #{id}: {title}", "纠错 #{id}：{title}",

@@ -53,6 +53,7 @@ from bot.shared.clock import Clock, utc_now
 from bot.shared.fanout import each_isolated
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.pacing import discord_pace
+from bot.shared.server_view import ServerView, seen
 from domain.digest import (
     Claim,
     DigestConfig,
@@ -153,14 +154,17 @@ class DigestScheduler:
                  audience: DigestAudience | None = None,
                  requests_per_second: float = 45.0, leases: Leaser | None = None,
                  shards: Shards = ALL_SHARDS, history: HistoryStore | None = None,
-                 picker: RecommendedPicker | None = None) -> None:
-        """`leases` names this process in its claims and times their leases (default: this
+                 picker: RecommendedPicker | None = None,
+                 view: ServerView | None = None) -> None:
+        """`view` shows each server its corrections of the paper. `leases` names this
+        process in its claims and times their leases (default: this
         process, `DEFAULT_LEASE` by `clock`). The scheduled turn
         covers only servers on `shards`; `requests_per_second` is this process's budget.
         `history` tells which papers a server discussed, for servers that skip them;
         `picker` picks for servers set to `pick:recommended` (without it, the cycle does)."""
         self.digests = digests
         self.papers = papers
+        self.view = view
         self.history = history
         self.picker = picker
         self.poster = poster
@@ -285,7 +289,7 @@ class DigestScheduler:
         if not (thread_pending or followers_pending) \
                 or not await self._hold(config.guild_id, entry.local_date):
             return
-        paper = await self.papers.get(entry.paper_id or "")
+        paper = await seen(self.view, config.guild_id, await self.papers.get(entry.paper_id or ""))
         if thread_pending:
             await self._open_thread(config, entry, message_id, paper.title_en if paper else None)
             entry = await self.digests.entry(config.guild_id, entry.local_date) or entry
@@ -330,7 +334,7 @@ class DigestScheduler:
                        resumed: bool, now: datetime) -> Outcome:
         guild_id, day = config.guild_id, entry.local_date
         channel_id = entry.channel_id or config.channel_id
-        paper = await self.papers.get(entry.paper_id or "")
+        paper = await seen(self.view, guild_id, await self.papers.get(entry.paper_id or ""))
         if paper is None:
             gone = Reason(ReasonCode.PAPER_LEFT_CATALOG)
             return await self._failed(guild_id, day, gone)

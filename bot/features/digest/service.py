@@ -22,6 +22,7 @@ from bot.features.reading.store import HistoryStore
 from bot.shared.clock import Clock, utc_now
 from bot.shared.messages import Refusal
 from bot.shared.noticed import Noticed
+from bot.shared.server_view import seen
 from domain.digest import DigestConfig, DigestPick, DigestState, LedgerEntry
 from domain.paper import Paper
 from domain.reasons import Reason
@@ -82,7 +83,8 @@ class DigestService:
                                    picker=self.picker)
         if choice is None:
             return None
-        paper = await self.papers.get(choice.paper_id)
+        paper = await seen(self.scheduler.view, config.guild_id,
+                           await self.papers.get(choice.paper_id))
         return (paper, choice) if paper else None
 
     async def config(self, guild_id: int) -> DigestConfig | None:

@@ -17,6 +17,7 @@ from datetime import date
 from bot.features.notifications.store import OutboxStore
 from bot.features.papers.store import PaperStore
 from bot.features.subscriptions.store import SubscriptionStore
+from bot.shared.server_view import ServerView, seen
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
@@ -37,8 +38,11 @@ class OutboxService:
 
     def __init__(self, store: OutboxStore, subscriptions: SubscriptionStore,
                  papers: PaperStore, *, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                 clock: Callable[[], float] = time.time, shards: Shards = ALL_SHARDS) -> None:
-        """Only units of servers on `shards` are claimed (this process's share of the work)."""
+                 clock: Callable[[], float] = time.time, shards: Shards = ALL_SHARDS,
+                 view: ServerView | None = None) -> None:
+        """Only units of servers on `shards` are claimed (this process's share of the work);
+        `view` shows each server its corrections of the papers."""
+        self.view = view
         self.store = store
         self.subscriptions = subscriptions
         self.papers = papers
@@ -109,6 +113,7 @@ class OutboxService:
         """How many notifications wait to be sent."""
         return await self.store.pending()
 
-    async def paper(self, paper_id: str) -> Paper | None:
-        """A queued notification's paper (None if it left the catalog)."""
-        return await self.papers.get(paper_id)
+    async def paper(self, paper_id: str, guild_id: int | None = None) -> Paper | None:
+        """A queued notification's paper as its server sees it (None if it left the
+        catalog)."""
+        return await seen(self.view, guild_id, await self.papers.get(paper_id))

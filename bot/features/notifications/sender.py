@@ -162,8 +162,8 @@ class OutboxSender:
         finally:
             self._sending = None
 
-    async def _paper(self, paper_id: str) -> Paper:
-        paper = await self.outbox.paper(paper_id)
+    async def _paper(self, paper_id: str, guild_id: int) -> Paper:
+        paper = await self.outbox.paper(paper_id, guild_id)
         if paper is None:
             raise PaperLeft(paper_id)
         return paper
@@ -181,7 +181,7 @@ class OutboxSender:
             return
         dm = await self.client.create_dm(discord.Object(id=first.user_id))
         if unit.kind is OutboxKind.DIGEST_DM:
-            embed, view = paper_message(await self._paper(first.paper_id), lang)
+            embed, view = paper_message(await self._paper(first.paper_id, unit.guild_id), lang)
             view.stop()
             content = t(lang, "notify.digest_dm", topics=escape(", ".join(first.topics)),
                         link=first.link or "")
@@ -189,7 +189,7 @@ class OutboxSender:
                           allowed_mentions=discord.AllowedMentions.none())
             return
         listed = [(paper, entry.topics) for entry in unit.entries
-                  if (paper := await self.outbox.paper(entry.paper_id)) is not None]
+                  if (paper := await self.outbox.paper(entry.paper_id, unit.guild_id)) is not None]
         if not listed:
             raise PaperLeft(first.paper_id)
         guild = self.client.get_guild(unit.guild_id)

@@ -9,7 +9,7 @@ id `paperclub:abstract:<paper>:<en|zh>`), so it keeps working on cards posted be
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord.utils import escape_markdown, escape_mentions
@@ -97,6 +97,56 @@ async def send_abstract(interaction: discord.Interaction, paper_id: str,
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
+CORRECTIONS_COG = "CorrectionsCog"
+"""The cog that answers the button (`bot.features.corrections.cog`)."""
+
+
+class Suggesting(Protocol):
+    """What the corrections cog offers the card."""
+
+    async def suggest(self, interaction: discord.Interaction, paper_id: str) -> None:
+        """Start a member's proposal for `paper_id`."""
+        ...
+
+
+class CorrectButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                    template=r"paperclub:correct:(?P<paper>[0-9a-f]{16})"):
+    """A card's "Suggest a correction"; a click opens the proposal form (see the module)."""
+
+    def __init__(self, paper_id: str, label: str = "") -> None:
+        super().__init__(discord.ui.Button(
+            emoji="✏️", label=label or None, style=discord.ButtonStyle.secondary,
+            custom_id=f"paperclub:correct:{paper_id}"))
+        self.paper_id = paper_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> CorrectButton:
+        """Rebuild the button from its custom id (also after a restart)."""
+        return cls(match["paper"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the corrections feature."""
+        await suggest_correction(interaction, self.paper_id)
+
+
+async def suggest_correction(interaction: discord.Interaction, paper_id: str) -> None:
+    """Hand a "Suggest a correction" click to the corrections feature (or say it is not
+    loaded)."""
+    cog: Suggesting | None = getattr(interaction.client, "get_cog", lambda _: None)(
+        CORRECTIONS_COG)
+    if cog is None:
+        await interaction.response.send_message(t(lang_of(interaction), "card.correct_off"),
+                                                ephemeral=True)
+        return
+    await cog.suggest(interaction, paper_id)
+
+
+def correct_button(paper_id: str, lang: Lang) -> CorrectButton:
+    """The card's button for `paper_id`, labelled in `lang`."""
+    return CorrectButton(paper_id, t(lang, "card.correct"))
+
+
 def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
     """The card's link buttons: its arXiv page (or a search), and its PDF when known."""
     items: list[discord.ui.Item[Any]] = [link_button(card)]
@@ -120,6 +170,7 @@ def card_view(card: Card, lang: Lang = Lang.EN) -> discord.ui.View:
     if card.paper_id:
         for item in feedback_buttons(card.paper_id, lang):
             view.add_item(item)
+        view.add_item(correct_button(card.paper_id, lang))
     return view
 
 

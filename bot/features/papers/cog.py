@@ -16,7 +16,7 @@ from bot.client.cog_host import CogHost, host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
-from bot.features.papers.card_view import AbstractButton, escape, paper_message
+from bot.features.papers.card_view import AbstractButton, CorrectButton, escape, paper_message
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import (
@@ -109,10 +109,10 @@ class PapersCog(commands.Cog):
         lang = lang_of(interaction)
         text_query = (query or "").strip()
         if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
-            named = await PaperLookup(self.services.search).identify(text_query)
+            named = await PaperLookup(self.services.search).identify(text_query,
+                                                                     interaction.guild_id)
             if named.paper is not None:  # as this server sees it (its corrections applied)
-                shown = await self.services.search.paper(named.paper.id, interaction.guild_id)
-                embed, view = paper_message(shown or named.paper, lang)
+                embed, view = paper_message(named.paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
                               view=self.bot.track(view))
                 return
@@ -200,4 +200,5 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: add the cog to the paperclub bot."""
     host = host_of(bot)
     await bot.add_cog(PapersCog(host, host.services))
-    bot.add_dynamic_items(AbstractButton)  # a card's buttons keep working after a restart
+    # a card's buttons keep working after a restart
+    bot.add_dynamic_items(AbstractButton, CorrectButton)

@@ -99,33 +99,35 @@ class PaperLookup:
     def __init__(self, search: SearchService) -> None:
         self._search = search
 
-    async def by_id(self, paper_id: str) -> Paper | None:
-        """A paper by its public id."""
-        return await self._search.paper(paper_id)
+    async def by_id(self, paper_id: str, guild_id: int | None = None) -> Paper | None:
+        """A paper by its public id (as the server `guild_id` sees it)."""
+        return await self._search.paper(paper_id, guild_id)
 
-    async def identify(self, text: str) -> Resolved:
-        """The paper an id, arXiv id, DOI or exact English title names, without a search."""
+    async def identify(self, text: str, guild_id: int | None = None) -> Resolved:
+        """The paper an id, arXiv id, DOI or exact English title names, without a search, as
+        the server `guild_id` sees it (one read of the paper, one of its corrections)."""
         text = clean(text)
         if PAPER_ID.fullmatch(text.lower()):
-            found = await self._search.paper(text.lower())
+            found = await self._search.paper(text.lower(), guild_id)
             return Resolved(found, Via.ID if found else None, identifier=text.lower())
         ref = arxiv_reference(text)
         if ref is not None:
-            found = await self._search.by_link(arxiv_id=ref.id)
+            found = await self._search.by_link(arxiv_id=ref.id, guild_id=guild_id)
             return Resolved(found, Via.ARXIV if found else None, identifier=ref.versioned)
         doi = doi_reference(text)
         if doi:
-            found = await self._search.by_link(doi=doi)
+            found = await self._search.by_link(doi=doi, guild_id=guild_id)
             return Resolved(found, Via.DOI if found else None, identifier=doi)
         key = title_key(text)
-        found = await self._search.paper(paper_id(key)) if key else None
+        found = await self._search.paper(paper_id(key), guild_id) if key else None
         if found is not None and found.key == key:
             return Resolved(found, Via.TITLE)
         return Resolved()
 
-    async def lookup(self, text: str) -> Resolved:
-        """`identify`, else a search: its only exact match, or up to `MAX_CHOICES` choices."""
-        named = await self.identify(text)
+    async def lookup(self, text: str, guild_id: int | None = None) -> Resolved:
+        """`identify`, else a search: its only exact match, or up to `MAX_CHOICES` choices
+        (as the server `guild_id` sees them)."""
+        named = await self.identify(text, guild_id)
         if named.paper is not None or named.identifier:
             return named
         try:
@@ -134,7 +136,7 @@ class PaperLookup:
             return Resolved()
         if query.is_empty():
             return Resolved()
-        outcome = await self._search.search(query, limit=MAX_CHOICES + 1)
+        outcome = await self._search.search(query, limit=MAX_CHOICES + 1, guild_id=guild_id)
         papers = [hit.paper for hit in outcome.hits]
         titled = _same_title(papers, text)
         if titled is not None:
@@ -143,25 +145,23 @@ class PaperLookup:
             return Resolved(papers[0], Via.SEARCH)
         return Resolved(choices=tuple(papers[:MAX_CHOICES]))
 
-    async def resolve(self, text: str) -> Paper | None:
-        """The paper `text` names exactly or unambiguously; None when nothing matches.
+    async def resolve(self, text: str, guild_id: int | None = None) -> Paper | None:
+        """The paper `text` names exactly or unambiguously (as the server `guild_id` sees
+        it); None when nothing matches.
         `PaperChoices` when several papers (or only a corrected guess) match; a `Refusal` for
         an id, arXiv id or DOI that is not in the catalog."""
-        found = await self.lookup(text)
+        found = await self.lookup(text, guild_id)
         if found.choices:
             raise PaperChoices(text, found.choices)
         if found.paper is None and found.identifier:
             raise Refusal("lookup.not_in_catalog", ref=found.identifier[:100])
         return found.paper
 
-    async def many(self, paper_ids: list[str]) -> dict[str, Paper]:
-        """The papers still in the catalog among these ids."""
-        found: dict[str, Paper] = {}
-        for paper_id_ in dict.fromkeys(paper_ids):
-            paper = await self._search.paper(paper_id_)
-            if paper is not None:
-                found[paper_id_] = paper
-        return found
+    async def many(self, paper_ids: list[str], guild_id: int | None = None) -> dict[str, Paper]:
+        """The papers still in the catalog among these ids (as the server `guild_id` sees
+        them: one read of their corrections)."""
+        papers = await self._search.papers(list(dict.fromkeys(paper_ids)), guild_id)
+        return {paper.id: paper for paper in papers}
 
 
 def _same_title(papers: Sequence[Paper], text: str) -> Paper | None:

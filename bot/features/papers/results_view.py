@@ -25,6 +25,7 @@ from bot.features.papers.card_view import (
     escape,
     link_buttons,
     send_abstract,
+    suggest_correction,
 )
 from bot.features.papers.results import PER_PAGE, option_label, page_count, result_page
 from bot.shared.lang import Lang
@@ -139,6 +140,12 @@ class ResultsView(PagedMenu):
             other.callback = (  # type: ignore[method-assign]
                 lambda interaction: send_abstract(interaction, paper_id, kind))
             self.add_item(other)
+        correct = discord.ui.Button[ResultsView](emoji="✏️", label=t(self.lang, "card.correct"),
+                                                 style=discord.ButtonStyle.secondary)
+        shown_id = paper.id
+        correct.callback = (  # type: ignore[method-assign]
+            lambda interaction: suggest_correction(interaction, shown_id))
+        self.add_item(correct)
         return card_embed(card)
 
     async def _open(self, interaction: discord.Interaction) -> None:

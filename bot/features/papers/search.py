@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Protocol
 
 from bot.features.papers.fuzzy import Vocabulary
+from bot.features.papers.overlay_search import merged
 from bot.features.papers.results import UNFILTERED_CAP
 from bot.features.papers.store import PaperStore
+from bot.shared.server_view import ServerView, Shown, shown_by
 from domain.catalog import SearchHit
 from domain.crosslingual import Translation, cross_queries
 from domain.paper import Paper
@@ -43,25 +44,9 @@ class SearchOutcome:
     """The hits found only through the other language, by public id, with the terms read."""
 
 
-Shown = Callable[[Paper], Paper]
-"""A paper as one server sees it (its approved corrections applied)."""
-
-
-def _as_stored(paper: Paper) -> Paper:
-    return paper
-
-
 def _seen(hit: SearchHit, shown: Shown) -> SearchHit:
     """The hit with its paper, still built on first use, as the server sees it."""
     return SearchHit(hit.id, hit.score, lambda: shown(hit.paper))
-
-
-class ServerView(Protocol):
-    """How a server sees catalog papers (the corrections feature: `CorrectionService`)."""
-
-    async def view(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
-        """What turns these papers, as stored, into what the server sees."""
-        ...
 
 
 class SearchService:
@@ -134,13 +119,19 @@ class SearchService:
 
     async def _shown(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
         """The server's view of these papers (stored papers as they are outside a server)."""
-        if self._view is None or guild_id is None or not paper_ids:
-            return _as_stored
-        return await self._view.view(guild_id, paper_ids)
+        return await shown_by(self._view, guild_id, paper_ids)
 
-    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
-        """One paper by its arXiv id (without version) or its DOI."""
-        return await self._store.by_link(arxiv_id=arxiv_id, doi=doi)
+    async def seen(self, guild_id: int | None, papers: Sequence[Paper]) -> list[Paper]:
+        """Papers at hand as the server `guild_id` sees them (one read of corrections)."""
+        shown = await self._shown(guild_id, [paper.id for paper in papers])
+        return [shown(paper) for paper in papers]
+
+    async def by_link(self, *, arxiv_id: str = "", doi: str = "",
+                      guild_id: int | None = None) -> Paper | None:
+        """One paper by its arXiv id (without version) or its DOI (as the server `guild_id`
+        sees it)."""
+        paper = await self._store.by_link(arxiv_id=arxiv_id, doi=doi)
+        return None if paper is None else (await self._shown(guild_id, [paper.id]))(paper)
 
     async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
         """Conference and workshop names containing `text`, for the `venue` option."""
@@ -164,12 +155,27 @@ class SearchService:
         guild_id: int | None = None,
     ) -> SearchOutcome:
         """Run the query; fall back to corrected words, then to any word, when nothing matches.
-        The hits' papers are as the server `guild_id` sees them."""
+        The hits' papers are as the server `guild_id` sees them, and its corrected papers are
+        found by their corrected text, not by the words corrected away (`overlay_search`)."""
         outcome = await self._search(query, limit=limit, offset=offset)
-        shown = await self._shown(guild_id, [hit.id for hit in outcome.hits])
-        if shown is _as_stored:
+        if self._view is None or guild_id is None:
             return outcome
-        return replace(outcome, hits=[_seen(hit, shown) for hit in outcome.hits])
+        corrected = {paper.id: paper for paper in await self._view.corrected(guild_id)}
+        if not corrected:
+            return outcome
+        if outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE):
+            hits, crossed = merged(outcome.hits, query, corrected, limit=limit,
+                                   insert=offset == 0, crossed=outcome.crossed)
+            return replace(outcome, hits=hits, crossed=crossed)
+        # the index had no exact match: a corrected paper that matches is one (no fallback)
+        exact, crossed = merged([], query, corrected, limit=limit, insert=offset == 0)
+        if exact:
+            same = any(hit.id not in crossed for hit in exact)
+            return SearchOutcome(exact, Strategy.EXACT if same else Strategy.CROSS_LANGUAGE,
+                                 crossed=crossed)
+        # a typo-corrected or any-word page: the server's corrections shown, nothing moved
+        return replace(outcome, hits=[_seen(hit, lambda p: corrected.get(p.id, p))
+                                      for hit in outcome.hits])
 
     async def _search(self, query: SearchQuery, *, limit: int, offset: int) -> SearchOutcome:
         if query.is_empty():

@@ -37,16 +37,16 @@ class QueueService:
         self._lookup = lookup
         self._clock = clock
 
-    async def paper(self, text: str) -> Paper:
-        """The paper a `paper:` option names, or a `Refusal`."""
-        paper = await self._lookup.resolve(text)
+    async def paper(self, text: str, guild_id: int | None = None) -> Paper:
+        """The paper a `paper:` option names (as the server sees it), or a `Refusal`."""
+        paper = await self._lookup.resolve(text, guild_id)
         if paper is None:
             raise Refusal("group.no_paper", q=text[:100])
         return paper
 
     async def suggest(self, guild_id: int, user_id: int, text: str, note: str) -> Suggested:
         """Queue a paper (once per server); a later suggestion adds a +1."""
-        paper = await self.paper(text)
+        paper = await self.paper(text, guild_id)
         outcome = await self._queue.suggest(guild_id, paper.id, user_id, note.strip(),
                                             self._clock())
         item = await self._queue.item(guild_id, paper.id)
@@ -56,7 +56,7 @@ class QueueService:
     async def entries(self, guild_id: int) -> list[QueueEntry]:
         """The queue in order, with each paper's record."""
         items = await self._queue.queue(guild_id)
-        papers = await self._lookup.many([i.paper_id for i in items])
+        papers = await self._lookup.many([i.paper_id for i in items], guild_id)
         return [QueueEntry(item, papers.get(item.paper_id)) for item in items]
 
     async def items(self, guild_id: int) -> list[QueueItem]:
@@ -66,7 +66,7 @@ class QueueService:
     async def remove(self, guild_id: int, user_id: int, text: str, *,
                      organiser: bool) -> tuple[RemoveOutcome, Paper]:
         """Organisers and the first suggester remove a paper; a supporter withdraws a +1."""
-        paper = await self.paper(text)
+        paper = await self.paper(text, guild_id)
         item = await self._queue.item(guild_id, paper.id)
         if item is None:
             return RemoveOutcome.NOT_QUEUED, paper

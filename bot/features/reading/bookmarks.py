@@ -28,8 +28,8 @@ class BookmarkService:
         self._lookup = lookup
         self._clock = clock
 
-    async def _paper(self, text: str) -> Paper:
-        paper = await self._lookup.resolve(text)
+    async def _paper(self, text: str, guild_id: int) -> Paper:
+        paper = await self._lookup.resolve(text, guild_id)
         if paper is None:
             raise Refusal("group.no_paper", q=text[:100])
         return paper
@@ -37,7 +37,7 @@ class BookmarkService:
     async def toggle(self, guild_id: int, user_id: int, text: str, *,
                      remove: bool) -> tuple[bool, Paper]:
         """Bookmark (or, with `remove`, drop) a paper; whether anything changed."""
-        paper = await self._paper(text)
+        paper = await self._paper(text, guild_id)
         if remove:
             return await self._store.remove(guild_id, user_id, paper.id), paper
         return await self._store.add(guild_id, user_id, paper.id, self._clock()), paper
@@ -45,5 +45,5 @@ class BookmarkService:
     async def of_member(self, guild_id: int, user_id: int) -> list[Marked]:
         """The member's reading list, newest first."""
         marks = await self._store.of_member(guild_id, user_id)
-        papers = await self._lookup.many([m.paper_id for m in marks])
+        papers = await self._lookup.many([m.paper_id for m in marks], guild_id)
         return [Marked(m, papers.get(m.paper_id)) for m in marks]

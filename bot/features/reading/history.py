@@ -28,5 +28,5 @@ class HistoryService:
     async def entries(self, guild_id: int) -> list[HistoryEntry]:
         """The server's discussions, newest first, with each paper's record."""
         rows = await self._store.history(guild_id)
-        papers = await self._lookup.many([r.paper_id for r in rows])
+        papers = await self._lookup.many([r.paper_id for r in rows], guild_id)
         return [HistoryEntry(r, papers.get(r.paper_id)) for r in rows]

@@ -20,6 +20,7 @@ from bot.features.recommend.model import Pick
 from bot.features.recommend.profile import group_profile, member_profile
 from bot.features.recommend.standing import Standing, standing
 from bot.features.recommend.store import RecommendStore
+from bot.shared.server_view import ServerView, shown_by
 from domain.paper import Paper
 from domain.recommend import Verdict
 
@@ -69,7 +70,10 @@ class RecommendService:
     """Ranks the catalog from a server's signals (the same ranking for Discord and the CLI)."""
 
     def __init__(self, catalog: Catalog, store: RecommendStore,
-                 clock: Callable[[], datetime]) -> None:
+                 clock: Callable[[], datetime], view: ServerView | None = None) -> None:
+        """`view` shows each server its corrections of the picks and of the papers their
+        reasons name."""
+        self._view = view
         self._catalog = catalog
         self._store = store
         self._clock = clock
@@ -107,13 +111,14 @@ class RecommendService:
                    else group_profile(signals))
         index = await self.index()
         picks = await asyncio.to_thread(model.recommend, index, profile, count)
-        return await self._resolved(picks)
+        return await self._resolved(picks, guild_id)
 
-    async def similar(self, paper_id: str, count: int = DEFAULT_COUNT) -> list[Recommended]:
-        """The papers nearest to one."""
+    async def similar(self, paper_id: str, count: int = DEFAULT_COUNT,
+                      guild_id: int | None = None) -> list[Recommended]:
+        """The papers nearest to one (as the server `guild_id` sees them)."""
         index = await self.index()
         picks = model.similar(index, paper_id, max(1, min(count, MAX_COUNT)))
-        return await self._resolved(picks)
+        return await self._resolved(picks, guild_id)
 
     async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict) -> bool:
         """Record 👍 or 👎; False if the member had already said so."""
@@ -123,15 +128,19 @@ class RecommendService:
         """Remove a member's 👍 / 👎 everywhere."""
         return await self._store.forget(user_id)
 
-    async def _resolved(self, picks: Sequence[Pick]) -> list[Recommended]:
-        found = []
+    async def _resolved(self, picks: Sequence[Pick],
+                        guild_id: int | None = None) -> list[Recommended]:
+        found: list[tuple[Pick, Paper, Paper | None]] = []
         for pick in picks:
             paper = await self._catalog.get(pick.paper_id)
             if paper is None:
                 continue  # removed since the features were built
             like = await self._catalog.get(pick.like) if pick.like else None
-            found.append(Recommended(pick, paper, like))
-        return found
+            found.append((pick, paper, like))
+        shown = await shown_by(self._view, guild_id, [
+            p.id for _, paper, like in found for p in (paper, like) if p is not None])
+        return [Recommended(pick, shown(paper), None if like is None else shown(like))
+                for pick, paper, like in found]
 
     # -- hooks for the paper of the day and "papers like my bookmarks" ----------------------
 

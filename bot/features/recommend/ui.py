@@ -61,8 +61,9 @@ class FeedbackButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         services = host_of(interaction.client).services
         lang = lang_of(interaction)
         if self.action == MORE:
-            found = await services.recommend.similar(self.paper_id, SIMILAR_COUNT)
-            paper = await services.search.paper(self.paper_id)
+            found = await services.recommend.similar(self.paper_id, SIMILAR_COUNT,
+                                                     interaction.guild_id)
+            paper = await services.search.paper(self.paper_id, interaction.guild_id)
             if not found or paper is None:
                 await interaction.response.send_message(t(lang, "recommend.similar.none"),
                                                         ephemeral=True)
@@ -81,7 +82,7 @@ class FeedbackButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         verdict = Verdict(self.action)
         changed = await services.recommend.rate(interaction.guild_id, interaction.user.id,
                                                 self.paper_id, verdict)
-        paper = await services.search.paper(self.paper_id)
+        paper = await services.search.paper(self.paper_id, guild_id=interaction.guild_id)
         title = _inert(paper.title_en) if paper else self.paper_id
         said = "recommend.rated.up" if verdict.value == "up" else "recommend.rated.down"
         key = said if changed else "recommend.rated.same"

@@ -27,6 +27,7 @@ from bot.shared.clock import Clock
 from bot.shared.fanout import each_isolated
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.pacing import discord_pace
+from bot.shared.server_view import ServerView, seen
 from domain.nonce import nonce_of
 from domain.reasons import Reason, ReasonCode, text_reason
 from domain.sessions import ReminderEntry, ReminderStatus, Session
@@ -79,11 +80,12 @@ class ReminderService:
                  poster: SessionPoster, *, clock: Clock,
                  grace: timedelta = DEFAULT_REMINDER_GRACE, concurrency: int = 50,
                  requests_per_second: float = 45.0, shards: Shards = ALL_SHARDS,
-                 leases: Leaser | None = None) -> None:
+                 leases: Leaser | None = None, view: ServerView | None = None) -> None:
         """The scheduled turn covers only servers on `shards`; `requests_per_second` is this
         process's budget; `leases` names this process in its claims (default: this process,
-        timed by `clock`)."""
+        timed by `clock`); `view` shows each server its corrections of the papers."""
         self.sessions = sessions
+        self.view = view
         self.groups = groups
         self.papers = papers
         self.poster = poster
@@ -160,7 +162,7 @@ class ReminderService:
         """Find or send the reminder, renewing the lease before each Discord call (a slow
         answer must not let another process take the claim over while this one still sends);
         None when the claim stopped being ours (the other process finishes it)."""
-        paper = await self.papers.get(session.paper_id)
+        paper = await seen(self.view, session.guild_id, await self.papers.get(session.paper_id))
         if paper is None:
             return await self._failed(session, entry, Reason(ReasonCode.PAPER_LEFT_CATALOG))
         marker = reminder_marker(session, entry.offset_minutes)

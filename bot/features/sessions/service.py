@@ -18,6 +18,7 @@ from bot.features.sessions.store import SessionStore
 from bot.shared.clock import Clock
 from bot.shared.messages import Refusal
 from bot.shared.noticed import Noticed
+from bot.shared.server_view import ServerView, seen
 from domain.paper import Paper
 from domain.sessions import Place, Session, SessionStatus
 
@@ -51,8 +52,10 @@ class SessionService:
     def __init__(self, sessions: SessionStore, papers: PaperStore, history: HistoryStore,
                  group: GroupService, poster: SessionPoster,
                  clock: Clock, lookup: PaperLookup,
-                 queue: QueueService) -> None:
+                 queue: QueueService, view: ServerView | None = None) -> None:
+        """`view` shows each server its corrections of the papers."""
         self.sessions = sessions
+        self.view = view
         self.lookup = lookup
         self.queue = queue
         self.papers = papers
@@ -68,7 +71,8 @@ class SessionService:
 
         Refused (nothing kept) when the paper is unknown, the time is malformed or past, or
         Discord refuses the event or the announcement."""
-        paper = await self.lookup.resolve(paper_id)  # named exactly, or the only match: no guess
+        # named exactly, or the only match: no guess
+        paper = await self.lookup.resolve(paper_id, guild_id)
         if paper is None:
             raise Refusal("session.paper_unknown")
         zone = await self.group.zone(guild_id)
@@ -109,7 +113,8 @@ class SessionService:
     async def upcoming(self, guild_id: int) -> list[tuple[Session, Paper | None]]:
         """The server's scheduled sessions, soonest first, with their papers."""
         found = await self.sessions.of_guild(guild_id, SessionStatus.SCHEDULED)
-        return [(s, await self.papers.get(s.paper_id)) for s in found]
+        return [(s, await seen(self.view, guild_id, await self.papers.get(s.paper_id)))
+                for s in found]
 
     async def agenda(self, guild_id: int) -> Agenda:
         """`upcoming`, with the zone to show their times in."""
@@ -127,7 +132,7 @@ class SessionService:
         session = await self.sessions.get(guild_id, session_id)
         if session is None or session.status is not SessionStatus.SCHEDULED:
             raise Refusal("session.unknown")
-        paper = await self.papers.get(session.paper_id)
+        paper = await seen(self.view, guild_id, await self.papers.get(session.paper_id))
         if paper is None:
             raise Refusal("session.paper_unknown")
         return session, paper

@@ -110,9 +110,17 @@ class SubscriptionService:
         self.similar = similar
         """"Papers like my bookmarks" (None: not offered)."""
 
-    async def count_matches(self, topic: str) -> tuple[int, tuple[Paper, ...]]:
-        """How many papers a topic matches now (capped at 1,000), with a few examples."""
-        hits, _ = await self.search.exact(parse_query(topic), limit=COUNT_CAP)
+    async def count_matches(self, topic: str, guild_id: int | None = None
+                            ) -> tuple[int, tuple[Paper, ...]]:
+        """How many papers a topic matches now (capped at 1,000), with a few examples (as
+        the server `guild_id` sees them: a corrected title counts)."""
+        if guild_id is None:
+            hits, _ = await self.search.exact(parse_query(topic), limit=COUNT_CAP)
+        else:
+            outcome = await self.search.search(parse_query(topic), limit=COUNT_CAP,
+                                               guild_id=guild_id)
+            exact = outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE)
+            hits = outcome.hits if exact else []
         return len(hits), tuple(hit.paper for hit in hits[:EXAMPLES])
 
     async def subscribe(self, guild_id: int, user_id: int, text: str,
@@ -121,7 +129,7 @@ class SubscriptionService:
         what it matches, with `/paper`'s correction when it matches nothing."""
         topic, key = checked_topic(text)
         result = await self.store.add(Subscription(guild_id, user_id, topic, key, delivery))
-        matches, examples = await self.count_matches(topic)
+        matches, examples = await self.count_matches(topic, guild_id)
         paused = delivery is Delivery.DM and await self.store.dm_pause(user_id) is not None
         return Subscribed(result, topic, matches, examples, dms_paused=paused,
                           did_you_mean=None if matches else await self._correction(topic))
@@ -187,7 +195,7 @@ class SubscriptionService:
         resumed = resume_dms and await self.store.resume_dms(user_id)
         topics = []
         for subscription in await self.store.of_member(guild_id, user_id):
-            matches, _ = await self.count_matches(subscription.topic)
+            matches, _ = await self.count_matches(subscription.topic, guild_id)
             topics.append(FollowedTopic(subscription.topic, subscription.delivery, matches))
         similar = (await self.similar.status(guild_id, user_id)
                    if self.similar is not None else None)
@@ -224,7 +232,9 @@ class SubscriptionService:
 
     async def new_paper_matches(self, guild_id: int, papers: list[Paper]
                                 ) -> dict[int, list[tuple[Paper, list[str]]]]:
-        """Members of a server (DMs not paused) with the new papers matching their topics."""
+        """Members of a server (DMs not paused) with the new papers matching their topics (the
+        papers as the server sees them: a corrected title matches)."""
+        papers = await self.search.seen(guild_id, papers)
         by_id = {paper.id: paper for paper in papers}
         per_member: dict[int, list[tuple[Paper, list[str]]]] = defaultdict(list)
         for paper_id, members in (await self.interested(guild_id, papers)).items():

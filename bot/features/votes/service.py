@@ -127,7 +127,7 @@ class VoteService:
             raise Refusal("vote.queue_too_short", n=len(items))
         options = [VoteOption(n, i.paper_id, i.support, i.suggested_at)
                    for n, i in enumerate(items, start=1)]
-        papers = await self._lookup.many([o.paper_id for o in options])
+        papers = await self._lookup.many([o.paper_id for o in options], guild_id)
         style = VoteStyle.BUTTONS
         if poll is not None and isinstance(
                 poll([(o.paper_id, papers.get(o.paper_id)) for o in options]), PollPlan):
@@ -150,7 +150,7 @@ class VoteService:
         option = vote.option(position) if vote is not None else None
         if vote is None or option is None:
             return BallotOutcome.UNKNOWN, None
-        paper = await self._lookup.by_id(option.paper_id)
+        paper = await self._lookup.by_id(option.paper_id, vote.guild_id)
         if vote.status is VoteStatus.OPEN and vote.ends_at <= self._clock():
             return BallotOutcome.CLOSED, paper
         outcome = await self._votes.cast(vote_id, user_id, option.paper_id, self._clock())
@@ -239,7 +239,7 @@ class VoteService:
         return await self._tallied(vote, await self._counts(vote, final=False) or {})
 
     async def _tallied(self, vote: Vote, counts: dict[str, int]) -> tuple[Tallied, ...]:
-        papers = await self._lookup.many([o.paper_id for o in vote.options])
+        papers = await self._lookup.many([o.paper_id for o in vote.options], vote.guild_id)
         return tuple(Tallied(o.position, o.paper_id, papers.get(o.paper_id),
                              counts[o.paper_id]) for o in vote.options)
 

@@ -209,10 +209,9 @@ class WebPageService:
     async def find(self, guild_id: int, text: str) -> Found:
         """`/paper`'s search: an id, arXiv id, DOI or exact title names one paper; other words
         are searched (typos corrected, across languages), as the server sees the papers."""
-        named = await PaperLookup(self.search).identify(text)
+        named = await PaperLookup(self.search).identify(text, guild_id)  # one read
         if named.paper is not None:
-            shown = await self.search.paper(named.paper.id, guild_id)
-            return Found(text, (shown or named.paper,))
+            return Found(text, (named.paper,))
         try:
             parsed = parse_query(text)
         except QueryError as exc:
