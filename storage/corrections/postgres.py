@@ -165,14 +165,6 @@ class PgCorrectionStore:
             "AND outcome_notified = 0 ORDER BY id", guild_id, user_id)
         return [proposal_from_row(row) for row in rows]
 
-    async def claim_source_change(self, proposal_id: int, at: datetime) -> bool:
-        """True once per approval."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "UPDATE corrections SET source_changed_at = $1 WHERE id = $2 "
-                "AND status = 'approved' AND source_changed_at IS NULL",
-                stored(at), proposal_id)) == 1
-
     async def review_settings(self, guild_id: int) -> ReviewSettings:
         """Where a server reviews proposals (defaults when never set)."""
         row = await self._db.fetchrow(

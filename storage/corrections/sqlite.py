@@ -171,15 +171,6 @@ class SqliteCorrectionStore:
             (guild_id, user_id))
         return [proposal_from_row(row) for row in rows]
 
-    async def claim_source_change(self, proposal_id: int, at: datetime) -> bool:
-        """True once per approval."""
-        async with self._db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE corrections SET source_changed_at = ? WHERE id = ? "
-                "AND status = 'approved' AND source_changed_at IS NULL",
-                (stored(at), proposal_id))
-            return cursor.rowcount == 1
-
     async def review_settings(self, guild_id: int) -> ReviewSettings:
         """Where a server reviews proposals (defaults when never set)."""
         row = await self._db.fetchone(

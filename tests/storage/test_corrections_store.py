@@ -126,12 +126,9 @@ async def test_notices_are_claimed_once(backend: Backend) -> None:
     store = backend.corrections()
     made = await store.propose(_new())
     assert not await store.claim_outcome_notice(made.id)  # nothing decided yet
-    assert not await store.claim_source_change(made.id, T0)  # not approved
     await store.decide(GUILD, made.id, Status.APPROVED, CURATOR, T0, "", "旧标题")
     assert await store.claim_outcome_notice(made.id)
     assert not await store.claim_outcome_notice(made.id)
-    assert await store.claim_source_change(made.id, T0)
-    assert not await store.claim_source_change(made.id, T0)
 
 
 async def test_review_settings_and_message(backend: Backend) -> None:

@@ -77,14 +77,6 @@ class Listing:
     untold: list[Proposal]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceChange:
-    """An approved correction whose field the source record has changed since."""
-
-    correction: Proposal
-    source_value: str
-
-
 class CorrectionService:
     """Propose, decide once, revert, list and overlay a server's corrections."""
 
@@ -225,18 +217,6 @@ class CorrectionService:
     async def overlay_one(self, guild_id: int | None, paper: Paper) -> Paper:
         """One paper as the server sees it."""
         return (await self.overlay(guild_id, [paper]))[0]
-
-    async def source_changes(self, guild_id: int, paper: Paper) -> list[SourceChange]:
-        """Approved corrections of `paper` whose field the source changed since they were
-        approved, each returned once ever (the curators are told once and decide again; the
-        correction stays shown meanwhile)."""
-        changes = []
-        for correction in await self._store.approved(guild_id, [paper.id]):
-            now = _value_or_blank(paper, correction.target)
-            if now != correction.source_value and await self._store.claim_source_change(
-                    correction.id, self._clock()):
-                changes.append(SourceChange(correction, now))
-        return changes
 
     async def claim_outcome_notice(self, proposal_id: int) -> bool:
         """True once per decided proposal: the caller tells the proposer."""

@@ -79,10 +79,6 @@ class CorrectionStore(Protocol):
         """A member's decided proposals in a server whose outcome they were not told."""
         ...
 
-    async def claim_source_change(self, proposal_id: int, at: datetime) -> bool:
-        """True once per approval: the caller tells the curators the source changed."""
-        ...
-
     async def review_settings(self, guild_id: int) -> ReviewSettings:
         """Where a server reviews proposals (defaults when never set)."""
         ...

@@ -61,7 +61,6 @@ async def test_an_approved_title_survives_a_reload_and_stays_in_its_server(
     assert (await service.overlay_one(OTHER_GUILD, reloaded)).title_zh == source.title_zh
     assert (await service.overlay_one(None, reloaded)).title_zh == source.title_zh
     assert (await service.draft(GUILD, paper_id, Field.TITLE_ZH)).value == "更好的中文标题"
-    assert await service.source_changes(GUILD, reloaded) == []
 
 
 async def test_a_rejected_proposal_changes_nothing(service: CorrectionService,
@@ -117,9 +116,6 @@ async def test_the_source_changing_a_corrected_field_is_told_once(
     await store.load([(1, upstream)], source=LoadSource("upstream"))
     changed = await store.get(paper_id)
     assert changed is not None and changed.title_zh == "上游改过的标题"
-    told = await service.source_changes(GUILD, changed)
-    assert [(c.correction.id, c.source_value) for c in told] == [(made.id, "上游改过的标题")]
-    assert await service.source_changes(GUILD, changed) == []  # once
     # The correction is still shown until the curators decide.
     assert (await service.overlay_one(GUILD, changed)).title_zh == "馆员的标题"
     assert await service.revert(GUILD, made.id, by=CURATOR, note="上游已修正") is not None
