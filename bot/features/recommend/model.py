@@ -137,7 +137,8 @@ class _Ranking:
         away = np.asarray((chunk @ index.matrix[self.negatives].T).max(axis=1).todense()
                           ).ravel()
         near = _times(chunk, self.centroid)
-        return NEGATIVE_PENALTY * np.maximum(away - near, 0.0) * self.near_scale
+        penalty: np.ndarray = NEGATIVE_PENALTY * np.maximum(away - near, 0.0) * self.near_scale
+        return penalty
 
 
 def _ranking(index: FeatureIndex, profile: Profile) -> _Ranking | None:
