@@ -79,12 +79,12 @@ async def test_a_few_adds_extend_the_features_and_a_removal_rebuilds(
     assert await service.index() is first
     catalog.change(add=bundled_papers[25:27])
     grown = await service.index()
-    assert grown.vectorizers is first.vectorizers and len(grown) == 27
+    assert grown.vocabulary is first.vocabulary and len(grown) == 27
     catalog.change(remove=[bundled_papers[0].id])
     rebuilt = await service.index()
-    assert rebuilt.vectorizers is not first.vectorizers and len(rebuilt) == 26
+    assert rebuilt.vocabulary is not first.vocabulary and len(rebuilt) == 26
     catalog.change(add=bundled_papers[27:])
-    assert (await service.index()).vectorizers is not rebuilt.vectorizers  # 4 of 26: a rebuild
+    assert (await service.index()).vocabulary is not rebuilt.vocabulary  # 4 of 26: a rebuild
 
 
 async def test_ratings_steer_recommendations_and_forget_removes_them(
