@@ -4,7 +4,7 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, timedelta
 from typing import Any
@@ -187,8 +187,10 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         catalog = CatalogService(papers, settings.catalog_path())
         await catalog.load_if_empty()  # before the announcer is set: nothing is announced
         corrections = CorrectionService(stores.CORRECTIONS.open(db), papers, clock)
-        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                               view=corrections)
+        search, recommend = SearchService(
+            papers, fuzzy_threshold=settings.search.fuzzy_threshold, view=corrections
+        ), RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
+                            features=stores.RECOMMEND_FEATURES.open(db))
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         subscriptions = SubscriptionService(subscription_store, papers, search)
         digests: DigestStore = stores.DIGESTS.open(db)
@@ -221,8 +223,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             """The Discord side needs the client: the bot calls this with itself, once."""
             sender = OutboxSender(client, outbox, interval=pacing)
             notifier = Notifier(subscriptions, outbox, sender)
-            # after a load or add: subscribers hear of new papers, the typo vocabulary is rebuilt
-            catalog.announcer, catalog.on_change = notifier, search.prepare
+            catalog.announcer, catalog.on_change = notifier, after_change(search, recommend)
             digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
@@ -257,8 +258,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 DiscordFeedPoster(client), **_feed_options(
                                     settings, clock=clock, leases=leases, shards=shards,
                                     requests_per_second=requests_per_second)),
-                            recommend=RecommendService(
-                                papers, stores.RECOMMENDATIONS.open(db), clock),
+                            recommend=recommend,
                             corrections=corrections), sender
 
         async def release() -> None:
@@ -278,6 +278,16 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         await arxiv_source.close()
         await db.close()
         raise
+
+
+def after_change(search: SearchService,
+                 recommend: RecommendService) -> Callable[[], Awaitable[None]]:
+    """What a load or add starts, in the background: subscribers hear of new papers (the
+    announcer), the typo vocabulary is rebuilt and the recommendation features catch up."""
+    async def changed() -> None:
+        await search.prepare()
+        await recommend.prepare()
+    return changed
 
 
 def _feed_options(settings: Settings, *, clock: Clock, leases: Leaser, shards: Shards,

@@ -17,7 +17,7 @@ DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_vie
 SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
                           "forget", "reminders", "bookmarks", "history", "store", "scheduler",
-                          "followers"})
+                          "followers", "keeper"})
 """Modules of a feature folder that run its use cases: services, ports and their stores."""
 
 

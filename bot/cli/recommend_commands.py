@@ -59,8 +59,12 @@ async def opened_recommend(settings: Settings) -> AsyncIterator[RecommendService
     reading command: an existing database, neither created nor migrated)."""
     db = await open_configured(settings.database, existing=True)
     try:
-        yield RecommendService(stores.PAPERS.open(db), stores.RECOMMENDATIONS.open(db),
-                               utc_now)
+        service = RecommendService(stores.PAPERS.open(db), stores.RECOMMENDATIONS.open(db),
+                                   utc_now, features=stores.RECOMMEND_FEATURES.open(db))
+        try:
+            yield service
+        finally:
+            await service.close()
     finally:
         await db.close()
 

@@ -28,9 +28,11 @@ from storage.schema import (
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
     QUEUE_SUPPORT,
+    RECOMMEND_VOCABULARIES,
     SESSION_REMINDERS,
     SESSIONS,
     SUBSCRIPTIONS,
@@ -148,11 +150,14 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(17, "SQLite 25: recommendation features kept with the catalog: "
+              "each fit's vocabulary, every paper's vector",
+              (*RECOMMEND_VOCABULARIES.create(POSTGRES), *PAPER_VECTORS.create(POSTGRES))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19}
+                                9: 17, 10: 18, 11: 19, 17: 25}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

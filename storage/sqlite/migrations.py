@@ -27,9 +27,11 @@ from storage.schema import (
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
     QUEUE_SUPPORT,
+    RECOMMEND_VOCABULARIES,
     SESSION_REMINDERS,
     SESSIONS,
     SUBSCRIPTIONS,
@@ -210,6 +212,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(25, "recommendation features kept with the catalog: "
+              "each fit's vocabulary, every paper's vector",
+              (*RECOMMEND_VOCABULARIES.create(SQLITE), *PAPER_VECTORS.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

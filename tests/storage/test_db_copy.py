@@ -80,6 +80,10 @@ _STATE = (
      "VALUES (?, ?, ?, ?, ?)", (3, "proposed", 5, "t", "")),
     ("INSERT INTO correction_review (guild_id, channel_id, updated_at) VALUES (?, ?, ?)",
      (GUILD, 5, "t")),
+    ("INSERT INTO recommend_vocabularies (revision, catalog_version, papers, vocabulary, "
+     "started_at) VALUES (?, ?, ?, ?, ?)", (2, 1, 30, b"PCRV\x00\x01", "t")),
+    ("INSERT INTO paper_vectors (revision, paper_id, content_hash, vector) VALUES (?, ?, ?, ?)",
+     (2, "p1", "h", b"\x05\x00\x00\x00\x00\x00\x80\x3f")),
 )
 
 

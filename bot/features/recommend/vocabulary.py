@@ -145,6 +145,8 @@ class Vocabulary:
 
     def transform(self, papers: Sequence[Paper]) -> sp.csr_matrix:
         """Feature rows for papers (words not in the vocabulary are not features)."""
+        if not papers:
+            return sp.csr_matrix((0, len(self)), dtype=np.float32)
         english, chinese, meta = block_tokens(papers)
         analyzer = _english_analyzer()
         tokens = ([analyzer(text) for text in english],
