@@ -19,6 +19,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from bot.features.recommend.vocabulary import (
     AUTHOR_PREFIX,
     BLOCK_WEIGHTS,
+    CAP_FROM,
+    MAX_ROW_FEATURES,
     VENUE_PREFIX,
     Vocabulary,
     block_tokens,
@@ -146,5 +148,6 @@ def build(papers: Iterable[Paper]) -> FeatureIndex:
         fitted.append(vectorizer if block is not None else None)
         blocks.append(block * weight if block is not None
                       else sp.csr_matrix((len(ordered), 0), dtype=np.float32))
-    vocabulary = Vocabulary.fitted(fitted)
-    return FeatureIndex(tuple(p.id for p in ordered), stack(blocks), vocabulary)
+    vocabulary = Vocabulary.fitted(fitted, MAX_ROW_FEATURES if len(ordered) >= CAP_FROM else None)
+    return FeatureIndex(tuple(p.id for p in ordered), stack(blocks, vocabulary.row_cap),
+                        vocabulary)

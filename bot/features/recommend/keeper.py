@@ -152,7 +152,7 @@ class FeatureKeeper:
         fit = await self._store.current()
         if fit is not None and not await self._loaded_since(fit):
             kept = self._kept if self._kept and self._kept.revision == fit.revision else None
-            kept = kept or await self._read(fit, version)
+            kept = kept or await self.read_fit(self._store, fit, version)
             if kept is not None:
                 changed = sorted(pid for pid, h in hashes.items() if kept.hashes.get(pid) != h)
                 if fit.transformed + len(changed) <= INCREMENTAL_SHARE * max(fit.papers, 1):
@@ -165,15 +165,16 @@ class FeatureKeeper:
         return any(load.source not in ADD_SOURCES and load.changed
                    for load in await self._store.loads_since(fit.catalog_version))
 
-    async def _read(self, fit: StoredFit, version: int) -> Kept | None:
-        """The stored fit in memory (None when its vocabulary cannot be read)."""
+    @staticmethod
+    async def read_fit(store: FeatureStore, fit: StoredFit, version: int) -> Kept | None:
+        """A stored fit in memory (None when its vocabulary cannot be read)."""
         try:
             vocabulary = Vocabulary.decode(fit.vocabulary)
         except ValueError as exc:
             log.warning("stored recommendation features not read (%s): fitting again", exc)
             return None
         stored: list[StoredVector] = []
-        while page := await self._store.vectors(fit.revision,
+        while page := await store.vectors(fit.revision,
                                                 stored[-1].paper_id if stored else "",
                                                 READ_BATCH):
             stored.extend(page)

@@ -30,6 +30,12 @@ BLOCK_WEIGHTS = (1.0, 1.0, 0.35)
 """Relative weight of the English, Chinese and author/venue blocks."""
 AUTHOR_PREFIX = "@"
 VENUE_PREFIX = "#"
+MAX_ROW_FEATURES = 64
+"""In a catalog of `CAP_FROM` papers or more, a paper keeps its heaviest features of each block,
+this many at most (the lightest say least of it): a ranking reads every row, so this bounds its
+time and the memory of a paper's row. A small catalog keeps every feature (it needs them all to
+find neighbours)."""
+CAP_FROM = 1000
 FORMAT = 1
 """The stored vocabulary's format: a vocabulary of another format is refitted, not read."""
 _MAGIC = b"PCRV"
@@ -121,9 +127,12 @@ class Vocabulary:
     """The English, Chinese and author/venue blocks as fitted on a catalog."""
 
     blocks: tuple[Block, ...]
+    row_cap: int | None = None
+    """`MAX_ROW_FEATURES` when fitted on a catalog of `CAP_FROM` papers or more."""
 
     @classmethod
-    def fitted(cls, vectorizers: Sequence[TfidfVectorizer | None]) -> Vocabulary:
+    def fitted(cls, vectorizers: Sequence[TfidfVectorizer | None],
+               row_cap: int | None = None) -> Vocabulary:
         """The vocabulary of fitted vectorizers (None: a block with no term at all)."""
         blocks = []
         for vectorizer, weight in zip(vectorizers, BLOCK_WEIGHTS, strict=True):
@@ -133,7 +142,7 @@ class Vocabulary:
                 terms = tuple(str(t) for t in vectorizer.get_feature_names_out())
                 blocks.append(Block(terms, np.asarray(vectorizer.idf_, dtype=np.float64),
                                     weight))
-        return cls(tuple(blocks))
+        return cls(tuple(blocks), row_cap)
 
     @cached_property
     def terms(self) -> np.ndarray:
@@ -151,11 +160,12 @@ class Vocabulary:
         analyzer = _english_analyzer()
         tokens = ([analyzer(text) for text in english],
                   [chinese_bigrams(text) for text in chinese], meta)
-        return stack([b.rows(t) for b, t in zip(self.blocks, tokens, strict=True)])
+        return stack([b.rows(t) for b, t in zip(self.blocks, tokens, strict=True)],
+                     self.row_cap)
 
     def encode(self) -> bytes:
         """The vocabulary as bytes: a JSON header with the terms, then each block's idf."""
-        header = json.dumps({"format": FORMAT, "blocks": [
+        header = json.dumps({"format": FORMAT, "row_cap": self.row_cap, "blocks": [
             {"weight": b.weight, "terms": list(b.terms)} for b in self.blocks]},
             ensure_ascii=False).encode()
         idf = b"".join(np.asarray(b.idf, dtype="<f8").tobytes() for b in self.blocks)
@@ -180,14 +190,32 @@ class Vocabulary:
             blocks.append(Block(tuple(block["terms"]), idf, float(block["weight"])))
         if at != len(data):
             raise ValueError("a stored vocabulary of the wrong length")
-        return cls(tuple(blocks))
+        return cls(tuple(blocks), header.get("row_cap"))
 
 
-def stack(blocks: Sequence[sp.csr_matrix]) -> sp.csr_matrix:
-    """Blocks side by side, each row L2-normalised, in float32, its columns in order."""
-    stacked = sp.csr_matrix(sp.hstack(list(blocks), format="csr", dtype=np.float32))
+def stack(blocks: Sequence[sp.csr_matrix], row_cap: int | None) -> sp.csr_matrix:
+    """Blocks side by side (each row's heaviest `row_cap` of each), L2-normalised, in float32,
+    its columns in order."""
+    capped = [_heaviest(sp.csr_matrix(b, dtype=np.float32), row_cap) for b in blocks]
+    stacked = sp.csr_matrix(sp.hstack(capped, format="csr", dtype=np.float32))
     if stacked.shape[0] == 0:
         return stacked
     rows = sp.csr_matrix(normalize(stacked, norm="l2", copy=False), dtype=np.float32)
     rows.sort_indices()
     return rows
+
+
+def _heaviest(matrix: sp.csr_matrix, cap: int | None) -> sp.csr_matrix:
+    """Each row's `cap` largest entries (ties: the lower column); all of them without a cap."""
+    matrix.sort_indices()
+    counts = np.diff(matrix.indptr)
+    if cap is None or not len(counts) or counts.max() <= cap:
+        return matrix
+    keep = np.ones(matrix.nnz, dtype=bool)
+    for row in np.flatnonzero(counts > cap):
+        start, end = matrix.indptr[row], matrix.indptr[row + 1]
+        order = np.lexsort((matrix.indices[start:end], -matrix.data[start:end]))
+        keep[start + order[cap:]] = False
+    rows = np.repeat(np.arange(matrix.shape[0]), counts)[keep]
+    return sp.csr_matrix((matrix.data[keep], (rows, matrix.indices[keep])), shape=matrix.shape,
+                         dtype=np.float32)
