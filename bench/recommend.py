@@ -269,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
     dislikes = [dislike_effect(index, members, k) for k in SEEDS]
     sizes = (f"{len(papers):,} papers, {len(members)} members (arXiv categories), "
              f"features built in {built:.1f} s")
-    timings = [latency(papers, size, seeds, args.runs) for size in args.sizes or [100_000]]
-    publish(report(figures, dislikes, sizes) + latency_table(timings), args.out, TAG)
+    timings = [latency(papers, size, seeds, args.runs)
+               for size in (args.sizes if args.sizes is not None else [100_000])]
+    publish(report(figures, dislikes, sizes) + (latency_table(timings) if timings else ""),
+            args.out, TAG)
     return 0
