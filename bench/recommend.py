@@ -32,7 +32,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.svm import LinearSVC
 
-from bench.recommend_latency import latency, latency_table
+from bench.recommend_latency import latency, latency_table, tiled_latency
 from bench.report import progress, publish
 from bot.features.recommend import features, model
 from bot.features.recommend.profile import Profile, seed_profile
@@ -234,6 +234,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="catalog sizes for the latency part (the sample, repeated; "
                              "default 100,000, and 1,000,000 with --latency)")
     parser.add_argument("--runs", type=int, default=60, help="rankings per size and k")
+    parser.add_argument("--tiled", type=int, nargs="*", default=[],
+                        help="with --latency: also rank on the sample's features tiled to "
+                             "these sizes (ranking time only, no fit to wait for)")
     parser.add_argument("--latency", action="store_true",
                         help="only the latency part: p50/p99 ranking time, fitting time, "
                              "memory, SQLite round trip")
@@ -250,8 +253,9 @@ def run(args: argparse.Namespace) -> int:
     members = members_of(papers)
     seeds = [m.papers for m in members]
     if args.latency:
-        sizes = args.sizes or [100_000, 1_000_000]
+        sizes = args.sizes if args.sizes is not None else [100_000, 1_000_000]
         rows = [latency(papers, size, seeds, args.runs) for size in sizes]
+        rows += [tiled_latency(papers, size, seeds, args.runs) for size in args.tiled]
         publish(f"## Recommendation latency ({len(members)} members)" + latency_table(rows),
                 args.out if args.out != OUT else OUT.with_name("recommend-latency.md"), TAG)
         return 0

@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import scipy.sparse as sp
+
 from bench.report import p99 as report_p99
 from bench.report import progress
 from bot.features.recommend import features, model
@@ -122,6 +124,12 @@ def latency(papers: Sequence[Paper], size: int, members: Sequence[Sequence[str]]
     build, build_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     del grown
     progress(TAG, f"{size:,} papers: features fitted in {build:.1f} s (CPU {build_cpu:.1f} s)")
+    return _ranked(index, size, members, runs, build, build_cpu, store=size <= STORE_UP_TO)
+
+
+def _ranked(index: features.FeatureIndex, size: int, members: Sequence[Sequence[str]],
+            runs: int, build: float, build_cpu: float, *, store: bool) -> Latency:
+    """Time `runs` rankings per seed count on a fitted index (and its SQLite round trip)."""
     matrix = index.matrix
     megabytes = (matrix.data.nbytes + matrix.indices.nbytes + matrix.indptr.nbytes) / 2**20
     _ = index.sample_order
@@ -139,7 +147,7 @@ def latency(papers: Sequence[Paper], size: int, members: Sequence[Sequence[str]]
                       f"(CPU {cpu[k][1]:.0f} ms)")
     load = os.getloadavg()[0]
     stored = read = None
-    if size <= STORE_UP_TO:
+    if store:
         with tempfile.TemporaryDirectory() as folder:
             stored, read = asyncio.run(_round_trip(index, Path(folder)))
         progress(TAG, f"{size:,} papers: stored in {stored:.1f} s, read back in {read:.1f} s")
@@ -166,3 +174,24 @@ def latency_table(rows: list[Latency]) -> str:
                      f"{r.matrix_mb:.0f} MB | "
                      f"{r.rss_mb:,.0f} MB | {r.peak_mb:,.0f} MB | {stored} | {read} |")
     return "\n".join(lines)
+
+
+def tiled(index: features.FeatureIndex, size: int) -> features.FeatureIndex:
+    """`index`'s rows repeated to `size` rows under new ids (the first copy keeps its own):
+    a catalog of that size with the sample's own row lengths, for ranking time only, without
+    the wait of fitting it (a copy's rows tie with the original's; ties cost nothing more)."""
+    copies = -(-size // len(index))
+    matrix = sp.csr_matrix(sp.vstack([index.matrix] * copies, format="csr")[:size])
+    ids = list(index.ids) + [f"{i:016x}" for i in range(len(index), size)]
+    order = sorted(range(size), key=ids.__getitem__)
+    return features.FeatureIndex(tuple(ids[i] for i in order), sp.csr_matrix(matrix[order]),
+                                 index.vocabulary)
+
+
+def tiled_latency(papers: Sequence[Paper], size: int, members: Sequence[Sequence[str]],
+                  runs: int) -> Latency:
+    """Ranking time on the sample's features tiled to `size` rows (the fit is the sample's)."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    index = tiled(features.build(papers), size)
+    build, build_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    return _ranked(index, size, members, runs, build, build_cpu, store=False)

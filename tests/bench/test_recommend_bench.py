@@ -52,3 +52,16 @@ def test_the_latency_part_on_a_small_grown_catalog() -> None:
     assert set(row.wall_ms) == set(recommend_latency.SEEDS)
     assert all(p50 <= p99 for p50, p99 in row.wall_ms.values())
     assert "| 700 |" in recommend_latency.latency_table([row])
+
+
+def test_a_tiled_index_repeats_the_sample_rows_under_new_ids() -> None:
+    papers = recommend.read_sample(recommend.SAMPLE)[:200]
+    base = recommend_latency.features.build(papers)
+    grown = recommend_latency.tiled(base, 450)
+    assert len(grown) == 450 and len(set(grown.ids)) == 450
+    assert list(grown.ids) == sorted(grown.ids)
+    assert grown.matrix.nnz == base.matrix.nnz * 2 + base.matrix[:50].nnz
+    for pid in base.ids[:20]:
+        mine, theirs = grown.row(pid), base.row(pid)
+        assert mine is not None and theirs is not None
+        assert (grown.matrix[mine] != base.matrix[theirs]).nnz == 0
