@@ -9,6 +9,7 @@ from datetime import datetime
 import pytest
 
 from bench import recommend, recommend_latency
+from bot.features.recommend import features
 
 pytestmark = pytest.mark.skipif(not recommend.SAMPLE.exists(),
                                 reason=f"the shared real-world sample is absent: "
@@ -44,7 +45,7 @@ def test_the_latency_part_on_a_small_grown_catalog() -> None:
     grown = recommend_latency.scaled(papers, 700)
     assert len({p.id for p in grown}) == 700
     assert len({p.summary_en for p in grown}) > 600  # rotated abstracts, not copies
-    members = [m.papers for m in recommend.members_of(papers)] or [[p.id for p in papers[:10]]]
+    members = [m.papers for m in recommend.members_of(papers)] or [tuple(p.id for p in papers[:10])]
     row = recommend_latency.latency(papers, 700, members, runs=3)
     assert row.papers == 700 and row.build_s > 0 and row.matrix_mb > 0
     assert row.rss_mb > 0 and row.peak_mb >= row.rss_mb * 0.5
@@ -56,7 +57,7 @@ def test_the_latency_part_on_a_small_grown_catalog() -> None:
 
 def test_a_tiled_index_repeats_the_sample_rows_under_new_ids() -> None:
     papers = recommend.read_sample(recommend.SAMPLE)[:200]
-    base = recommend_latency.features.build(papers)
+    base = features.build(papers)
     grown = recommend_latency.tiled(base, 450)
     assert len(grown) == 450 and len(set(grown.ids)) == 450
     assert list(grown.ids) == sorted(grown.ids)
