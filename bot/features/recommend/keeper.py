@@ -174,9 +174,8 @@ class FeatureKeeper:
             log.warning("stored recommendation features not read (%s): fitting again", exc)
             return None
         stored: list[StoredVector] = []
-        while page := await store.vectors(fit.revision,
-                                                stored[-1].paper_id if stored else "",
-                                                READ_BATCH):
+        while page := await store.vectors(fit.revision, stored[-1].paper_id if stored else "",
+                                          READ_BATCH):
             stored.extend(page)
         matrix = await asyncio.to_thread(decode_rows, [v.vector for v in stored],
                                          len(vocabulary))
