@@ -24,7 +24,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,7 +32,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.svm import LinearSVC
 
-from bench.report import p99 as report_p99
+from bench.recommend_latency import latency, latency_table, tiled_latency
 from bench.report import progress, publish
 from bot.features.recommend import features, model
 from bot.features.recommend.profile import Profile, seed_profile
@@ -227,71 +227,19 @@ def report(figures: dict[tuple[str, int], tuple[float, float]], dislikes: list[D
     return "\n".join(lines)
 
 
-def scaled(papers: Sequence[Paper], size: int) -> list[Paper]:
-    """`size` papers from the sample, repeated with a numbered title (distinct ids) and the
-    abstract's sentences rotated, so that no two copies have the same text."""
-    grown = []
-    for i in range(size):
-        base = papers[i % len(papers)]
-        copy = i // len(papers)
-        sentences = base.summary_en.split(". ")
-        turn = copy % max(1, len(sentences))
-        grown.append(replace(base, title_en=f"{base.title_en} ({copy})" if copy else
-                             base.title_en,
-                             summary_en=". ".join(sentences[turn:] + sentences[:turn])))
-    return grown
-
-
-@dataclass(frozen=True)
-class Latency:
-    """Building the features and ranking for members at one catalog size."""
-
-    papers: int
-    build_s: float
-    matrix_mb: float
-    p50_ms: dict[int, float]
-    p99_ms: dict[int, float]
-
-
-def latency(papers: Sequence[Paper], size: int, members: Sequence[Member],
-            runs: int) -> Latency:
-    """Features built once; `runs` rankings (a member's `/recommend`) per seed count."""
-    grown = scaled(papers, size)
-    started = time.perf_counter()
-    index = features.build(grown)
-    build = time.perf_counter() - started
-    matrix = index.matrix
-    megabytes = (matrix.data.nbytes + matrix.indices.nbytes + matrix.indptr.nbytes) / 2**20
-    p50, p99 = {}, {}
-    for k in SEEDS:
-        times = []
-        for i in range(runs):
-            member = members[i % len(members)]
-            begun = time.perf_counter()
-            model.recommend(index, seed_profile(member.papers[:k]), TOP)
-            times.append((time.perf_counter() - begun) * 1000)
-        p50[k], p99[k] = statistics.median(times), report_p99(times)
-        progress(TAG, f"{size:,} papers k={k}: p99 {p99[k]:.0f} ms")
-    return Latency(size, build, megabytes, p50, p99)
-
-
-def latency_table(rows: list[Latency]) -> str:
-    lines = ["", "", "Ranking time of one member's recommendations (features already built):", "",
-             "| papers | features built | feature matrix | " + " | ".join(
-                 f"k={k} median / p99" for k in SEEDS) + " |",
-             "|---:|---:|---:|" + "---:|" * len(SEEDS)]
-    for r in rows:
-        cells = " | ".join(f"{r.p50_ms[k]:.0f} / {r.p99_ms[k]:.0f} ms" for k in SEEDS)
-        lines.append(f"| {r.papers:,} | {r.build_s:.1f} s | {r.matrix_mb:.0f} MB | {cells} |")
-    return "\n".join(lines)
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     parser.add_argument("--sample", type=Path, default=SAMPLE, help="the arXiv JSON Lines")
-    parser.add_argument("--sizes", type=int, nargs="*", default=[100_000],
-                        help="catalog sizes for the latency part (the sample, repeated)")
+    parser.add_argument("--sizes", type=int, nargs="*", default=None,
+                        help="catalog sizes for the latency part (the sample, repeated; "
+                             "default 100,000, and 1,000,000 with --latency)")
     parser.add_argument("--runs", type=int, default=60, help="rankings per size and k")
+    parser.add_argument("--tiled", type=int, nargs="*", default=[],
+                        help="with --latency: also rank on the sample's features tiled to "
+                             "these sizes (ranking time only, no fit to wait for)")
+    parser.add_argument("--latency", action="store_true",
+                        help="only the latency part: p50/p99 ranking time, fitting time, "
+                             "memory, SQLite round trip")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--seed", type=int, default=22, help="the random baseline's seed")
 
@@ -303,6 +251,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     papers = read_sample(args.sample)
     members = members_of(papers)
+    seeds = [m.papers for m in members]
+    if args.latency:
+        sizes = args.sizes if args.sizes is not None else [100_000, 1_000_000]
+        rows = [latency(papers, size, seeds, args.runs) for size in sizes]
+        rows += [tiled_latency(papers, size, seeds, args.runs) for size in args.tiled]
+        publish(f"## Recommendation latency ({len(members)} members)" + latency_table(rows),
+                args.out if args.out != OUT else OUT.with_name("recommend-latency.md"), TAG)
+        return 0
     started = time.perf_counter()
     index = features.build(papers)
     built = time.perf_counter() - started
@@ -317,6 +273,8 @@ def run(args: argparse.Namespace) -> int:
     dislikes = [dislike_effect(index, members, k) for k in SEEDS]
     sizes = (f"{len(papers):,} papers, {len(members)} members (arXiv categories), "
              f"features built in {built:.1f} s")
-    timings = [latency(papers, size, members, args.runs) for size in args.sizes]
-    publish(report(figures, dislikes, sizes) + latency_table(timings), args.out, TAG)
+    timings = [latency(papers, size, seeds, args.runs)
+               for size in (args.sizes if args.sizes is not None else [100_000])]
+    publish(report(figures, dislikes, sizes) + (latency_table(timings) if timings else ""),
+            args.out, TAG)
     return 0

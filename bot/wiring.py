@@ -217,7 +217,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                view=corrections)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
-                                     view=corrections)
+                                     view=corrections,
+                                     features=stores.RECOMMEND_FEATURES.open(db))
         subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
             stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)
@@ -249,7 +250,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             notifier = Notifier(subscriptions, outbox, sender)
             # after a load or add: subscribers hear of new papers, and `after_change` runs
             catalog.announcer, catalog.on_change, sources.poster = (
-                notifier, _after_change(search, sources, background), DiscordNoticePoster(client))
+                notifier, _after_change(search, recommend, sources, background),
+                DiscordNoticePoster(client))
             digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),
                 grace=timedelta(hours=settings.digest.grace_hours),
@@ -321,13 +323,15 @@ def _corrections(db: AnyDatabase, papers: PaperStore, leases: Leaser,
                         leases, clock))
 
 
-def _after_change(search: SearchService, sources: SourceWatch,
+def _after_change(search: SearchService, recommend: RecommendService, sources: SourceWatch,
                   background: BackgroundTasks) -> Callable[[], Awaitable[None]]:
-    """What runs after every load and add: the typo vocabulary is rebuilt, and source changes
-    under corrections are put before the curators (both in the background)."""
+    """What runs after every load and add: the typo vocabulary is rebuilt, the recommendation
+    features catch up, and source changes under corrections are put before the curators (in
+    the background)."""
 
     async def after_change() -> None:
         await search.prepare()
+        await recommend.prepare()
         background.spawn(sources.tick(), "corrections: source changes")
 
     return after_change

@@ -49,3 +49,34 @@ class Signal:
     paper_id: str
     kind: SignalKind
     at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFit:
+    """A finished fit of the recommendation features, as stored."""
+
+    revision: int
+    catalog_version: int
+    """The catalog's version when it was fitted."""
+    papers: int
+    """How many papers it was fitted on."""
+    transformed: int
+    """How many papers were transformed with it since (added or changed after the fit)."""
+    vocabulary: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVector:
+    """One paper's feature row under a fit, and the content hash of the paper it came from."""
+
+    paper_id: str
+    content_hash: str
+    vector: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogLoad:
+    """A load or add recorded since a fit: where it came from and how many papers it changed."""
+
+    source: str
+    changed: int

@@ -38,8 +38,8 @@ from storage.reading.bookmarks_postgres import PgBookmarkStore
 from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.reading.history_postgres import PgHistoryStore
 from storage.reading.history_sqlite import SqliteHistoryStore
-from storage.recommend.postgres import PgRecommendStore
-from storage.recommend.sqlite import SqliteRecommendStore
+from storage.recommend.postgres import PgFeatureStore, PgRecommendStore
+from storage.recommend.sqlite import SqliteFeatureStore, SqliteRecommendStore
 from storage.sessions.postgres import PgSessionStore
 from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
@@ -172,6 +172,9 @@ WEB_LINKS = StorePair("web_links", SqliteWebLinkStore, PgWebLinkStore)
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
+RECOMMEND_FEATURES = StorePair("recommend_features", SqliteFeatureStore, PgFeatureStore)
+"""The recommendation features kept with the catalog."""
+
 CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
 """Members' corrections of catalog papers, per server, and their review."""
 CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
@@ -183,6 +186,6 @@ SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
-    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS,
+    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
     CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS)
 """Every store, once: the factory's and the contract suite's one list."""

@@ -29,16 +29,18 @@ class Dialect:
     real: str
     without_rowid: bool
     """SQLite's clustered tables for composite keys (PostgreSQL has no such option)."""
+    blob: str = "BLOB"
 
     def types(self) -> dict[str, str]:
         """The placeholders a table's columns may hold."""
-        return {"big": self.big, "rowid": self.rowid, "serial": self.serial, "real": self.real}
+        return {"big": self.big, "rowid": self.rowid, "serial": self.serial, "real": self.real,
+                "blob": self.blob}
 
 
 SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
                  serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
 POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
-                   real="DOUBLE PRECISION", without_rowid=False)
+                   real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA")
 
 _COLUMN_INDENT = " " * 16
 _CLOSE_INDENT = " " * 12

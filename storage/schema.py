@@ -357,6 +357,30 @@ PAPER_FEEDBACK = Table("paper_feedback", (
 """Each member's 👍 / 👎 on papers, per server (recommendations)."""
 
 
+RECOMMEND_VOCABULARIES = Table("recommend_vocabularies", (
+    "revision {serial}",
+    "catalog_version {big} NOT NULL",
+    "papers {big} NOT NULL",
+    "transformed {big} NOT NULL DEFAULT 0",
+    "vocabulary {blob}",
+    "started_at TEXT NOT NULL",
+    "finished_at TEXT",
+))
+"""Each fit of the recommendation features: the catalog version and size it was fitted on, how
+many papers were transformed with it since, and its vocabulary (NULL while its vectors are
+being written; the newest finished one is current)."""
+
+PAPER_VECTORS = Table("paper_vectors", (
+    "revision {big} NOT NULL REFERENCES recommend_vocabularies (revision) ON DELETE CASCADE",
+    "paper_id TEXT NOT NULL",
+    "content_hash TEXT NOT NULL",
+    "vector {blob} NOT NULL",
+    "PRIMARY KEY (revision, paper_id)",
+), without_rowid=True)
+"""Each catalog paper's feature row under a fit, with the content hash of the paper it was
+computed from (a paper whose hash moved is transformed again)."""
+
+
 CALENDAR_LINKS = Table("calendar_links", (
     "guild_id {big} PRIMARY KEY",
     "token TEXT UNIQUE",

@@ -20,7 +20,7 @@ from bot.features.notifications.store import OutboxStore
 from bot.features.papers.store import PaperStore
 from bot.features.queue.store import QueueStore
 from bot.features.reading.store import BookmarkStore, HistoryStore
-from bot.features.recommend.store import RecommendStore
+from bot.features.recommend.store import FeatureStore, RecommendStore
 from bot.features.sessions.store import SessionStore
 from bot.features.subscriptions.store import SimilarStore, SubscriptionStore
 from bot.features.votes.store import VoteStore
@@ -84,6 +84,9 @@ class Backend:
 
     def recommendations(self) -> RecommendStore:
         return stores.RECOMMENDATIONS.open(self.db)
+
+    def recommend_features(self) -> FeatureStore:
+        return stores.RECOMMEND_FEATURES.open(self.db)
 
     def calendar_links(self) -> CalendarLinkStore:
         return stores.CALENDAR_LINKS.open(self.db)

@@ -61,8 +61,13 @@ async def opened_recommend(settings: Settings) -> AsyncIterator[RecommendService
     db = await open_configured(settings.database, existing=True)
     try:
         papers = stores.PAPERS.open(db)  # `--server`'s picks show its corrections
-        yield RecommendService(papers, stores.RECOMMENDATIONS.open(db), utc_now,
-                               view=CorrectionService(stores.CORRECTIONS.open(db), papers))
+        service = RecommendService(papers, stores.RECOMMENDATIONS.open(db), utc_now,
+                                   view=CorrectionService(stores.CORRECTIONS.open(db), papers),
+                                   features=stores.RECOMMEND_FEATURES.open(db))
+        try:
+            yield service
+        finally:
+            await service.close()
     finally:
         await db.close()
 

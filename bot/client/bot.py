@@ -104,9 +104,11 @@ class PaperclubBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Translator, cogs, the outbox (resuming what earlier runs left), the typo vocabulary
-        (built in the background), and a command sync if the settings ask for one."""
+        and the recommendation features (both brought up in the background), and a command
+        sync if the settings ask for one."""
         await self.add_commands()
         await self.services.search.prepare()
+        await self.services.recommend.prepare()
         self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
@@ -191,6 +193,7 @@ class PaperclubBot(commands.AutoShardedBot):
                 log.warning("closing while a feed turn is still running")
             await drained
             await self.background.cancel()
+            await self.services.recommend.close()  # a feature catch-up in flight
             for view in list(self._views):
                 view.stop()
             if self._ready is discord.utils.MISSING:  # never logged in: nothing to disconnect

@@ -30,9 +30,11 @@ from storage.schema import (
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
     QUEUE_SUPPORT,
+    RECOMMEND_VOCABULARIES,
     SESSION_REMINDERS,
     SESSIONS,
     SIMILAR_SUBSCRIPTIONS,
@@ -162,11 +164,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(16, "SQLite 24: the paper of the day may be the group's recommended paper; members "
               "follow papers like their bookmarks",
               (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(POSTGRES))),
+    Migration(17, "SQLite 25: recommendation features kept with the catalog: "
+              "each fit's vocabulary, every paper's vector",
+              (*RECOMMEND_VOCABULARIES.create(POSTGRES), *PAPER_VECTORS.create(POSTGRES))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 15: 23, 16: 24}
+                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 15: 23, 16: 24, 17: 25}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

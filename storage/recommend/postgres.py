@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from domain.recommend import Signal, Verdict
+from domain.recommend import CatalogLoad, Signal, StoredFit, StoredVector, Verdict
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.recommend.rows import SIGNALS_SQL, signal_from_row
+from storage.recommend.rows import (
+    CATALOG_HASHES_SQL,
+    CURRENT_FIT_SQL,
+    LOADS_SINCE_SQL,
+    SIGNALS_SQL,
+    UPSERT_VECTOR_SQL,
+    VECTORS_SQL,
+    fit_from_row,
+    load_from_row,
+    signal_from_row,
+    vector_from_row,
+)
 from storage.times import stored
 
 
@@ -52,3 +64,65 @@ class PgRecommendStore:
         async with self._db.transaction() as conn:
             return rows_affected(await conn.execute(
                 "DELETE FROM paper_feedback WHERE user_id = $1", user_id))
+
+
+class PgFeatureStore:
+    """The recommendation features kept with the catalog: fits and each paper's vector."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self._db = db
+
+    async def current(self) -> StoredFit | None:
+        """The newest finished fit, if any."""
+        row = await self._db.fetchrow(CURRENT_FIT_SQL)
+        return None if row is None else fit_from_row(row)
+
+    async def start(self, catalog_version: int, papers: int, at: datetime) -> int:
+        """A new fit's revision, not current until `finish`."""
+        async with self._db.transaction() as conn:
+            return int(await conn.fetchval(
+                "INSERT INTO recommend_vocabularies (catalog_version, papers, started_at) "
+                "VALUES ($1, $2, $3) RETURNING revision", catalog_version, papers, stored(at)))
+
+    async def write(self, revision: int, vectors: Sequence[StoredVector], *,
+                    transformed: bool = False) -> None:
+        """Store vectors of a fit, replacing a paper's earlier one."""
+        async with self._db.transaction() as conn:
+            await conn.executemany(UPSERT_VECTOR_SQL.format("$1", "$2", "$3", "$4"), [
+                (revision, v.paper_id, v.content_hash, v.vector) for v in vectors])
+            if transformed:
+                await conn.execute("UPDATE recommend_vocabularies SET transformed = "
+                                   "transformed + $1 WHERE revision = $2",
+                                   len(vectors), revision)
+
+    async def remove(self, revision: int, paper_ids: Sequence[str]) -> None:
+        """Drop these papers' vectors from a fit."""
+        async with self._db.transaction() as conn:
+            await conn.execute("DELETE FROM paper_vectors WHERE revision = $1 "
+                               "AND paper_id = ANY($2::text[])", revision, list(paper_ids))
+
+    async def finish(self, revision: int, vocabulary: bytes, at: datetime) -> None:
+        """Make a fit current; older fits and their vectors go."""
+        async with self._db.transaction() as conn:
+            await conn.execute("UPDATE recommend_vocabularies SET vocabulary = $1, "
+                               "finished_at = $2 WHERE revision = $3",
+                               vocabulary, stored(at), revision)
+            await conn.execute("DELETE FROM paper_vectors WHERE revision < $1", revision)
+            await conn.execute("DELETE FROM recommend_vocabularies WHERE revision < $1",
+                               revision)
+
+    async def vectors(self, revision: int, after: str, limit: int) -> list[StoredVector]:
+        """A fit's vectors in paper-id order, after `after`."""
+        rows = await self._db.fetch(VECTORS_SQL.format("$1", "$2", "$3", collate='COLLATE "C"'),
+                                    revision, after, limit)
+        return [vector_from_row(r) for r in rows]
+
+    async def catalog_hashes(self) -> dict[str, str]:
+        """Every catalog paper's id and content hash."""
+        return {str(pid): str(digest)
+                for pid, digest in await self._db.fetch(CATALOG_HASHES_SQL)}
+
+    async def loads_since(self, catalog_version: int) -> list[CatalogLoad]:
+        """The catalog's loads and adds after a version, oldest first."""
+        rows = await self._db.fetch(LOADS_SINCE_SQL.format("$1"), catalog_version)
+        return [load_from_row(r) for r in rows]

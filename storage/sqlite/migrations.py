@@ -29,9 +29,11 @@ from storage.schema import (
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
     QUEUE_SUPPORT,
+    RECOMMEND_VOCABULARIES,
     SESSION_REMINDERS,
     SESSIONS,
     SIMILAR_SUBSCRIPTIONS,
@@ -223,6 +225,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(24, "the paper of the day may be the group's recommended paper; members follow "
               "papers like their bookmarks",
               (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
+    Migration(25, "recommendation features kept with the catalog: "
+              "each fit's vocabulary, every paper's vector",
+              (*RECOMMEND_VOCABULARIES.create(SQLITE), *PAPER_VECTORS.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -8,7 +8,8 @@ from datetime import datetime
 
 import pytest
 
-from bench import recommend
+from bench import recommend, recommend_latency
+from bot.features.recommend import features
 
 pytestmark = pytest.mark.skipif(not recommend.SAMPLE.exists(),
                                 reason=f"the shared real-world sample is absent: "
@@ -37,3 +38,31 @@ def test_ndcg_and_recall_on_known_lists() -> None:
     assert recommend.ndcg(["x", "a"], relevant) == pytest.approx(expected)
     assert recommend.recall(["a", "x", "b", "y"], relevant) == pytest.approx(2 / 3)
     assert recommend.recall(["a", "x"], {"a"}) == 1.0
+
+
+def test_the_latency_part_on_a_small_grown_catalog() -> None:
+    papers = recommend.read_sample(recommend.SAMPLE)[:300]
+    grown = recommend_latency.scaled(papers, 700)
+    assert len({p.id for p in grown}) == 700
+    assert len({p.summary_en for p in grown}) > 600  # rotated abstracts, not copies
+    members = [m.papers for m in recommend.members_of(papers)] or [tuple(p.id for p in papers[:10])]
+    row = recommend_latency.latency(papers, 700, members, runs=3)
+    assert row.papers == 700 and row.build_s > 0 and row.matrix_mb > 0
+    assert row.rss_mb > 0 and row.peak_mb >= row.rss_mb * 0.5
+    assert row.stored_s is not None and row.read_s is not None  # the SQLite round trip ran
+    assert set(row.wall_ms) == set(recommend_latency.SEEDS)
+    assert all(p50 <= p99 for p50, p99 in row.wall_ms.values())
+    assert "| 700 |" in recommend_latency.latency_table([row])
+
+
+def test_a_tiled_index_repeats_the_sample_rows_under_new_ids() -> None:
+    papers = recommend.read_sample(recommend.SAMPLE)[:200]
+    base = features.build(papers)
+    grown = recommend_latency.tiled(base, 450)
+    assert len(grown) == 450 and len(set(grown.ids)) == 450
+    assert list(grown.ids) == sorted(grown.ids)
+    assert grown.matrix.nnz == base.matrix.nnz * 2 + base.matrix[:50].nnz
+    for pid in base.ids[:20]:
+        mine, theirs = grown.row(pid), base.row(pid)
+        assert mine is not None and theirs is not None
+        assert (grown.matrix[mine] != base.matrix[theirs]).nnz == 0

@@ -1,11 +1,14 @@
 """Ranking the catalog for a profile: a linear model with explicit negatives, in the spirit of
 arxiv-sanity-lite, and nearest neighbours for profiles with too few positives.
 
-With at least `MIN_POSITIVES` liked papers a `LinearSVC` separates them from a deterministic
-sample of the rest of the catalog, the 👎 papers weighted as hard negatives; its score is
-blended with the cosine similarity to the weighted centroid of the liked papers. With fewer,
-the centroid similarity alone ranks. Similarity to the turned-down papers lowers a score in
-both cases. Every pick names the liked paper closest to it and the words they share most.
+With at least `MIN_POSITIVES` liked papers a `LinearSVC` separates them from a fixed sample of
+the rest of the catalog, the 👎 papers weighted as hard negatives; its score is blended with the
+cosine similarity to the weighted centroid of the liked papers. With fewer, the centroid
+similarity alone ranks. Both are standardised by their spread over the fixed sample, so the
+blend is one direction and the catalog is scored by one sparse mat-vec. Being nearer a
+turned-down paper than the liked ones lowers a score; that penalty is computed only for the
+contenders that could still reach the top. Every pick names the liked paper closest to it and
+the words they share most.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ CENTROID_BLEND = 0.5
 NEGATIVE_PENALTY = 0.5
 """How much being nearer a turned-down paper than the liked ones lowers a score."""
 REASON_WORDS = 3
+FIRST_CONTENDERS = 256
+"""With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,16 +58,11 @@ def _rows(index: FeatureIndex, paper_ids: Sequence[str]) -> list[int]:
     return [r for r in (index.row(pid) for pid in paper_ids) if r is not None]
 
 
-def _times(index: FeatureIndex, vector: np.ndarray) -> np.ndarray:
-    """Every paper's dot product with `vector`, in the matrix's float32: a float64 vector would
-    make scipy copy the whole catalog's matrix to float64 first (150 MB at 100k papers)."""
-    return np.asarray(index.matrix @ vector.astype(index.matrix.dtype, copy=False),
+def _times(matrix: sp.csr_matrix, vector: np.ndarray) -> np.ndarray:
+    """Every row's dot product with `vector`, in the matrix's float32: a float64 vector would
+    make scipy copy the whole catalog's matrix to float64 first."""
+    return np.asarray(matrix @ vector.astype(matrix.dtype, copy=False),
                       dtype=np.float64).ravel()
-
-
-def _standardise(values: np.ndarray) -> np.ndarray:
-    spread = float(values.std())
-    return (values - float(values.mean())) / spread if spread > 0 else values * 0.0
 
 
 def _centroid(matrix: sp.csr_matrix, rows: list[int], weights: np.ndarray) -> np.ndarray:
@@ -74,69 +74,152 @@ def _centroid(matrix: sp.csr_matrix, rows: list[int], weights: np.ndarray) -> np
 def _background(index: FeatureIndex, labelled: set[int]) -> list[int]:
     """A fixed sample of unlabelled rows: the first in the index's hash order (the same for
     the same catalog, on any backend)."""
-    chosen = []
-    for row in index.sample_order:
-        if row not in labelled:
-            chosen.append(int(row))
-            if len(chosen) == BACKGROUND:
-                break
-    return sorted(chosen)
+    head = index.sample_order[:BACKGROUND + len(labelled)]
+    if labelled:
+        head = head[~np.isin(head, np.fromiter(labelled, dtype=np.int64))]
+    return sorted(head[:BACKGROUND].tolist())
 
 
-def _svm_scores(index: FeatureIndex, positives: list[int], weights: np.ndarray,
-                negatives: list[int]) -> np.ndarray:
-    background = _background(index, set(positives) | set(negatives))
+def _compact(train: sp.csr_matrix) -> tuple[sp.csr_matrix, np.ndarray]:
+    """The training rows over only the columns they use (liblinear's cost grows with the
+    catalog's whole vocabulary otherwise), and those columns."""
+    used = np.zeros(train.shape[1], dtype=bool)
+    used[train.indices] = True
+    columns = np.flatnonzero(used)
+    place = np.cumsum(used, dtype=np.int32) - 1
+    compact = sp.csr_matrix((train.data.astype(np.float64), place[train.indices],
+                             train.indptr), shape=(train.shape[0], len(columns)))
+    return compact, columns
+
+
+def _svm(index: FeatureIndex, positives: list[int], weights: np.ndarray,
+         negatives: list[int], background: list[int]) -> tuple[np.ndarray, float]:
+    """The linear model's weights over every feature, and its intercept."""
     rows = positives + negatives + background
     labels = np.array([1] * len(positives) + [0] * (len(negatives) + len(background)))
     sample_weight = np.concatenate([weights, np.full(len(negatives), HARD_NEGATIVE_WEIGHT),
                                     np.ones(len(background))])
+    train, columns = _compact(sp.csr_matrix(index.matrix[rows]))
     model = LinearSVC(C=SVM_C, class_weight="balanced", max_iter=10000, tol=SVM_TOL,
                       random_state=0)
-    model.fit(index.matrix[rows], labels, sample_weight=sample_weight)
-    return _times(index, model.coef_.ravel()) + float(model.intercept_[0])
+    model.fit(train, labels, sample_weight=sample_weight)
+    coef = np.zeros(index.matrix.shape[1])
+    coef[columns] = model.coef_.ravel()
+    return coef, float(model.intercept_[0])
 
 
-def scores(index: FeatureIndex, profile: Profile) -> np.ndarray:
-    """A score for every catalog paper (higher is better); empty without liked papers."""
+def _standard(values: np.ndarray) -> tuple[float, float]:
+    """(mean, 1 / spread) of a score over the sample; 0 scales a flat score away."""
+    spread = float(values.std())
+    return float(values.mean()), (1.0 / spread if spread > 0 else 0.0)
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """A profile's scoring direction and what the 👎 penalty needs."""
+
+    positive_ids: list[str]
+    positives: list[int]
+    centroid: np.ndarray
+    direction: np.ndarray
+    offset: float
+    negatives: list[int]
+    near_scale: float
+    """1 / the spread of the centroid similarity over the sample."""
+
+    def penalty(self, index: FeatureIndex, rows: np.ndarray) -> np.ndarray:
+        """How much nearer each row is to its closest turned-down paper than to the liked
+        centroid (0 when nearer the liked ones), in spreads of the centroid similarity: a 👎
+        pushes down its own neighbourhood without touching what the member plainly likes."""
+        if not self.negatives or not len(rows):
+            return np.zeros(len(rows))
+        chunk = index.matrix[rows]
+        away = np.asarray((chunk @ index.matrix[self.negatives].T).max(axis=1).todense()
+                          ).ravel()
+        near = _times(chunk, self.centroid)
+        penalty: np.ndarray = NEGATIVE_PENALTY * np.maximum(away - near, 0.0) * self.near_scale
+        return penalty
+
+
+def _ranking(index: FeatureIndex, profile: Profile) -> _Ranking | None:
     positive_ids = [pid for pid in profile.positives if index.row(pid) is not None]
     positives = _rows(index, positive_ids)
     if not positives:
-        return np.zeros(0)
+        return None
     weights = np.array([profile.positives[pid].weight for pid in positive_ids])
     negatives = _rows(index, sorted(profile.negatives))
     centroid = _centroid(index.matrix, positives, weights)
-    near = _times(index, centroid)
+    background = _background(index, set(positives) | set(negatives))
+    sample = index.matrix[background]
+    near_mean, near_scale = _standard(_times(sample, centroid))
+    direction = centroid * near_scale
+    offset = -near_mean * near_scale
     if len(positives) >= MIN_POSITIVES:
-        score = (_standardise(_svm_scores(index, positives, weights, negatives))
-                 + CENTROID_BLEND * _standardise(near))
-    else:
-        score = _standardise(near)
-    if negatives:
-        score = score - NEGATIVE_PENALTY * _closer_to_negatives(index, negatives, near)
+        coef, intercept = _svm(index, positives, weights, negatives, background)
+        svm_mean, svm_scale = _standard(_times(sample, coef) + intercept)
+        direction = coef * svm_scale + CENTROID_BLEND * direction
+        offset = (intercept - svm_mean) * svm_scale + CENTROID_BLEND * offset
+    return _Ranking(positive_ids, positives, centroid, direction, offset, negatives,
+                    near_scale)
+
+
+def scores(index: FeatureIndex, profile: Profile) -> np.ndarray:
+    """A score for every catalog paper (higher is better, the 👎 penalty taken off), as
+    `recommend` ranks them; empty without liked papers."""
+    ranking = _ranking(index, profile)
+    if ranking is None:
+        return np.zeros(0)
+    score: np.ndarray = _times(index.matrix, ranking.direction) + ranking.offset
+    if ranking.negatives:
+        score = score - ranking.penalty(index, np.arange(len(index)))
     return score
 
 
-def _closer_to_negatives(index: FeatureIndex, negatives: list[int],
-                         near: np.ndarray) -> np.ndarray:
-    """How much nearer each paper is to its closest turned-down paper than to the liked
-    centroid (0 when it is nearer the liked ones), in standard deviations of `near`: a 👎
-    pushes down its own neighbourhood without touching what the member plainly likes."""
-    away = np.asarray((index.matrix @ index.matrix[negatives].T).max(axis=1).todense()).ravel()
-    spread = float(near.std())
-    return np.maximum(away - near, 0.0) / spread if spread > 0 else away * 0.0
+def _seen_mask(index: FeatureIndex, seen: frozenset[str]) -> np.ndarray:
+    mask = np.zeros(len(index), dtype=bool)
+    mask[_rows(index, sorted(seen))] = True
+    return mask
 
 
-def _top(index: FeatureIndex, score: np.ndarray, seen: frozenset[str], limit: int) -> list[int]:
-    """The best rows not seen, ties broken by paper id (deterministic)."""
-    masked = score.astype(np.float64)
-    masked[_rows(index, sorted(seen))] = -np.inf
-    if limit <= 0 or not np.isfinite(masked).any():
-        return []
-    take = min(limit, len(masked))
-    cut = np.partition(masked, len(masked) - take)[len(masked) - take]
-    contenders = np.flatnonzero((masked >= cut) & np.isfinite(masked))
-    ordered = sorted(contenders, key=lambda r: (-masked[r], index.ids[r]))
+def _best(index: FeatureIndex, score: np.ndarray, rows: np.ndarray, limit: int) -> list[int]:
+    """`rows` ordered by score, ties by paper id, the first `limit`."""
+    ordered = sorted(rows.tolist(), key=lambda r: (-score[r], index.ids[r]))
     return [int(r) for r in ordered[:limit]]
+
+
+def _top(index: FeatureIndex, score: np.ndarray, seen: np.ndarray, limit: int) -> list[int]:
+    """The best rows not seen, ties broken by paper id (deterministic)."""
+    candidates = np.flatnonzero(~seen)
+    if limit <= 0 or not len(candidates):
+        return []
+    take = min(limit, len(candidates))
+    values = score[candidates]
+    cut = np.partition(values, len(values) - take)[len(values) - take]
+    return _best(index, score, candidates[values >= cut], limit)
+
+
+def _top_penalised(index: FeatureIndex, score: np.ndarray, seen: np.ndarray, limit: int,
+                   ranking: _Ranking) -> tuple[list[int], dict[int, float]]:
+    """The best unseen rows once the 👎 penalty is taken off, exactly: the penalty is never
+    negative, so a row whose unpenalised score is below the `limit`-th penalised one cannot
+    enter; contenders are taken best first until the rest are all below it."""
+    candidates = np.flatnonzero(~seen)
+    if limit <= 0 or not len(candidates):
+        return [], {}
+    order = candidates[np.argsort(-score[candidates], kind="stable")]
+    final: dict[int, float] = {}
+    size = FIRST_CONTENDERS
+    done = 0
+    while True:
+        batch = order[done:size]
+        final.update(zip(batch.tolist(),
+                         (score[batch] - ranking.penalty(index, batch)).tolist(), strict=True))
+        done = min(size, len(order))
+        best = sorted(final, key=lambda r: (-final[r], index.ids[r]))[:limit]
+        if done >= len(order) or (len(best) == limit
+                                  and score[order[done]] < final[best[-1]]):
+            return best, final
+        size *= 2
 
 
 def _shared_words(index: FeatureIndex, row: int, direction: np.ndarray) -> tuple[str, ...]:
@@ -155,21 +238,23 @@ def _shared_words(index: FeatureIndex, row: int, direction: np.ndarray) -> tuple
 
 def recommend(index: FeatureIndex, profile: Profile, limit: int) -> list[Pick]:
     """The best `limit` unseen papers for a profile, each with its reason."""
-    score = scores(index, profile)
-    if not len(score):
+    ranking = _ranking(index, profile)
+    if ranking is None:
         return []
-    positive_ids = [pid for pid in profile.positives if index.row(pid) is not None]
-    positives = _rows(index, positive_ids)
-    liked = index.matrix[positives]
-    weights = np.array([profile.positives[pid].weight for pid in positive_ids])
-    centroid = _centroid(index.matrix, positives, weights)
+    score = _times(index.matrix, ranking.direction) + ranking.offset
+    seen = _seen_mask(index, profile.seen)
+    if ranking.negatives:
+        top, final = _top_penalised(index, score, seen, limit, ranking)
+    else:
+        top, final = _top(index, score, seen, limit), {}
+    liked = index.matrix[ranking.positives]
     picks = []
-    for row in _top(index, score, profile.seen, limit):
+    for row in top:
         closeness = np.asarray((liked @ index.matrix[row].T).todense()).ravel()
-        nearest = positive_ids[int(np.argmax(closeness))]
-        picks.append(Pick(index.ids[row], round(float(score[row]), 6), nearest,
-                          profile.positives[nearest].kind,
-                          _shared_words(index, row, centroid)))
+        nearest = ranking.positive_ids[int(np.argmax(closeness))]
+        picks.append(Pick(index.ids[row], round(float(final.get(row, score[row])), 6),
+                          nearest, profile.positives[nearest].kind,
+                          _shared_words(index, row, ranking.centroid)))
     return picks
 
 
@@ -179,7 +264,8 @@ def similar(index: FeatureIndex, paper_id: str, limit: int) -> list[Pick]:
     if row is None:
         return []
     direction = np.asarray(index.matrix[row].todense()).ravel()
-    score = _times(index, direction)
+    score = _times(index.matrix, direction)
+    seen = _seen_mask(index, frozenset({paper_id}))
     return [Pick(index.ids[r], round(float(score[r]), 6), None, None,
                  _shared_words(index, r, direction))
-            for r in _top(index, score, frozenset({paper_id}), limit)]
+            for r in _top(index, score, seen, limit)]

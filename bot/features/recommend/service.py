@@ -1,7 +1,7 @@
 """Recommendations for a member or the group, papers like one paper, and 👍 / 👎.
 
-The catalog's features are built once (in a worker thread, beside the event loop) and kept;
-papers added since are transformed alone (`FeatureIndex.with_papers`).
+The catalog's features are kept with the catalog and in memory (`keeper.FeatureKeeper`): fitted
+in a worker thread after a load, read back after a restart, extended paper by paper on adds.
 """
 
 from __future__ import annotations
@@ -14,20 +14,18 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-from bot.features.recommend import features, model
+from bot.features.recommend import model
 from bot.features.recommend.features import FeatureIndex
+from bot.features.recommend.keeper import FeatureKeeper, MemoryFeatures
 from bot.features.recommend.model import Pick
 from bot.features.recommend.profile import group_profile, member_profile
 from bot.features.recommend.standing import Standing, standing
-from bot.features.recommend.store import RecommendStore
+from bot.features.recommend.store import FeatureStore, RecommendStore
 from bot.shared.server_view import ServerView, shown_by
 from domain.paper import Paper
 from domain.recommend import Verdict
 
 DEFAULT_COUNT, MAX_COUNT = 5, 25
-INCREMENTAL_SHARE = 0.1
-"""Up to this share of the catalog added since the features were built, only the added papers
-are transformed (their new words wait for the next rebuild)."""
 
 
 class Audience(StrEnum):
@@ -70,37 +68,29 @@ class RecommendService:
     """Ranks the catalog from a server's signals (the same ranking for Discord and the CLI)."""
 
     def __init__(self, catalog: Catalog, store: RecommendStore,
-                 clock: Callable[[], datetime], view: ServerView | None = None) -> None:
+                 clock: Callable[[], datetime], view: ServerView | None = None, *,
+                 features: FeatureStore | None = None) -> None:
         """`view` shows each server its corrections of the picks and of the papers their
-        reasons name."""
+        reasons name; `features` keeps the fitted features with the catalog."""
         self._view = view
         self._catalog = catalog
         self._store = store
         self._clock = clock
-        self._index: FeatureIndex | None = None
-        self._version: int | None = None
-        self._lock = asyncio.Lock()
+        self.features = FeatureKeeper(catalog, features or MemoryFeatures(catalog), clock)
+        """The features kept with the catalog (without a store: in memory only)."""
 
     async def index(self) -> FeatureIndex:
-        """The catalog's features. When the catalog changed by a few added papers only, those
-        are transformed into the kept features; otherwise (a load, removals, many adds) the
-        features are rebuilt, in a worker thread."""
-        version = await self._catalog.catalog_version()
-        async with self._lock:
-            if self._index is None or version != self._version:
-                self._index = await self._refreshed(self._index)
-                self._version = version
-            return self._index
+        """The catalog's features (see `FeatureKeeper.index`)."""
+        return await self.features.index()
 
-    async def _refreshed(self, kept: FeatureIndex | None) -> FeatureIndex:
-        if kept is not None:
-            ids = set(await self._catalog.paper_ids())
-            new = ids - set(kept.ids)
-            if len(ids) - len(new) == len(kept) and len(new) <= INCREMENTAL_SHARE * len(kept):
-                added = [p for p in [await self._catalog.get(pid) for pid in sorted(new)] if p]
-                return kept.with_papers(added)
-        papers = [p async for p in self._catalog.iter_papers()]
-        return await asyncio.to_thread(features.build, papers)
+    async def prepare(self) -> None:
+        """Start bringing the features up to date with the catalog, in the background, and
+        return at once: called at start and after every load or add."""
+        await self.features.prepare()
+
+    async def close(self) -> None:
+        """Stop a feature catch-up in flight."""
+        await self.features.close()
 
     async def recommend(self, guild_id: int, user_id: int, audience: Audience,
                         count: int = DEFAULT_COUNT) -> list[Recommended]:
@@ -117,7 +107,8 @@ class RecommendService:
                       guild_id: int | None = None) -> list[Recommended]:
         """The papers nearest to one (as the server `guild_id` sees them)."""
         index = await self.index()
-        picks = model.similar(index, paper_id, max(1, min(count, MAX_COUNT)))
+        picks = await asyncio.to_thread(model.similar, index, paper_id,
+                                        max(1, min(count, MAX_COUNT)))
         return await self._resolved(picks, guild_id)
 
     async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict) -> bool:

@@ -142,7 +142,7 @@ def test_adding_papers_transforms_only_them(index: FeatureIndex,
     new = replace(bundled_papers[2], title_en="Grokking in ridge regression, revisited")
     grown = index.with_papers([new])
     assert len(grown) == len(index) + 1
-    assert grown.vectorizers is index.vectorizers
+    assert grown.vocabulary is index.vocabulary
     row = grown.row(new.id)
     assert row is not None
     assert (grown.matrix[row] != index.transform([new])).nnz == 0

@@ -1,11 +1,13 @@
-"""RecommendService on an in-memory catalog: a few added papers are transformed into the kept
-features, a removal or a big load rebuilds them; 👍 / 👎 go to the store with the clock's time."""
+"""RecommendService on an in-memory catalog: added papers are transformed into the kept
+features and removed ones dropped, until more than a tenth of the fitted catalog was transformed
+and it is fitted again; 👍 / 👎 go to the store with the clock's time."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 
+from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.service import Audience, RecommendService
 from domain.paper import Paper
 from domain.recommend import Signal, Verdict
@@ -71,20 +73,31 @@ class MemorySignals:
         return len(mine)
 
 
-async def test_a_few_adds_extend_the_features_and_a_removal_rebuilds(
+async def _caught_up(service: RecommendService) -> FeatureIndex:
+    await service.prepare()
+    await service.features.built()
+    return await service.index()
+
+
+async def test_adds_and_removals_change_only_their_rows_until_many_adds_refit(
         bundled_papers: list[Paper]) -> None:
     catalog = MemoryCatalog(bundled_papers[:25])
     service = RecommendService(catalog, MemorySignals(), lambda: T0)
     first = await service.index()
-    assert await service.index() is first
+    assert await service.index() is first and service.features.fits == 1
     catalog.change(add=bundled_papers[25:27])
-    grown = await service.index()
-    assert grown.vectorizers is first.vectorizers and len(grown) == 27
+    assert await service.index() is first  # the kept features serve while catching up
+    grown = await _caught_up(service)
+    assert grown.vocabulary is first.vocabulary and len(grown) == 27
+    assert list(grown.ids) == sorted(grown.ids)
     catalog.change(remove=[bundled_papers[0].id])
-    rebuilt = await service.index()
-    assert rebuilt.vectorizers is not first.vectorizers and len(rebuilt) == 26
-    catalog.change(add=bundled_papers[27:])
-    assert (await service.index()).vectorizers is not rebuilt.vectorizers  # 4 of 26: a rebuild
+    trimmed = await _caught_up(service)
+    assert trimmed.vocabulary is first.vocabulary and len(trimmed) == 26
+    assert bundled_papers[0].id not in trimmed.ids and service.features.fits == 1
+    catalog.change(add=bundled_papers[27:])  # 5 transformed since a fit on 25: past 10%
+    refitted = await _caught_up(service)
+    assert refitted.vocabulary is not first.vocabulary and len(refitted) == 29
+    assert service.features.fits == 2
 
 
 async def test_ratings_steer_recommendations_and_forget_removes_them(
