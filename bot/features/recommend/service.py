@@ -156,5 +156,10 @@ class RecommendService:
         server's signals; the ranking runs in a worker thread."""
         signals = await self._store.signals(guild_id)
         index = await self.index()
+        if missing := [pid for pid in paper_ids if index.row(pid) is None]:
+            # just added: the kept features may not have caught up yet, so these papers are
+            # transformed here with the fitted vocabulary (as the catch-up will)
+            found = [paper for pid in missing if (paper := await self._catalog.get(pid))]
+            index = await asyncio.to_thread(index.with_papers, found)
         return {user_id: await asyncio.to_thread(standing, index, signals, user_id, paper_ids)
                 for user_id in user_ids}
