@@ -14,8 +14,6 @@ from typing import Generic, TypeVar
 
 from storage.adding.postgres import PgAddPolicyStore
 from storage.adding.sqlite import SqliteAddPolicyStore
-from storage.calendar.postgres import PgCalendarLinkStore
-from storage.calendar.sqlite import SqliteCalendarLinkStore
 from storage.corrections.notices_postgres import PgSourceNoticeStore
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
@@ -26,6 +24,8 @@ from storage.feeds.postgres import PgFeedStore
 from storage.feeds.sqlite import SqliteFeedStore
 from storage.group.postgres import PgGroupStore
 from storage.group.sqlite import SqliteGroupStore
+from storage.links.postgres import PgLinkStore
+from storage.links.sqlite import SqliteLinkStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
@@ -53,8 +53,6 @@ from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from storage.votes.postgres import PgVoteStore
 from storage.votes.sqlite import SqliteVoteStore
-from storage.web.postgres import PgWebLinkStore
-from storage.web.sqlite import SqliteWebLinkStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""
@@ -118,23 +116,27 @@ PgT_co = TypeVar("PgT_co", covariant=True)
 
 
 class StorePair(Generic[SqliteT_co, PgT_co]):
-    """One store written once per backend: its SQLite and its PostgreSQL class, and the name
-    the contract suite's accessor for it has (`tests/backends.py`)."""
+    """One store written once per backend: its SQLite and its PostgreSQL class, the name the
+    contract suite's accessor for it has (`tests/backends.py`), and what both classes take
+    after the database (a table, for a store written once for several tables)."""
 
-    __slots__ = ("name", "postgres", "sqlite")
+    __slots__ = ("args", "name", "postgres", "sqlite")
 
-    def __init__(self, name: str, sqlite: Callable[[Database], SqliteT_co],
-                 postgres: Callable[[PgDatabase], PgT_co]) -> None:
+    def __init__(self, name: str, sqlite: Callable[..., SqliteT_co],
+                 postgres: Callable[..., PgT_co], *args: str) -> None:
         self.name = name
         self.sqlite = sqlite
         self.postgres = postgres
+        self.args = args
 
     def __repr__(self) -> str:
         return f"StorePair({self.name!r})"
 
     def open(self, db: AnyDatabase) -> SqliteT_co | PgT_co:
         """The store on `db`, of the backend `db` is."""
-        return self.postgres(db) if isinstance(db, PgDatabase) else self.sqlite(db)
+        if isinstance(db, PgDatabase):
+            return self.postgres(db, *self.args)
+        return self.sqlite(db, *self.args)
 
 
 PAPERS = StorePair("papers", SqlitePaperStore, PgPaperStore)
@@ -163,10 +165,10 @@ ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 """arXiv feeds, their polls and announcements."""
-CALENDAR_LINKS = StorePair("calendar_links", SqliteCalendarLinkStore, PgCalendarLinkStore)
+CALENDAR_LINKS = StorePair("calendar_links", SqliteLinkStore, PgLinkStore, "calendar_links")
 """Each server's calendar feed link."""
 
-WEB_LINKS = StorePair("web_links", SqliteWebLinkStore, PgWebLinkStore)
+WEB_LINKS = StorePair("web_links", SqliteLinkStore, PgLinkStore, "web_links")
 """Each server's read-only web page link."""
 
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)

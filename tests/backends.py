@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.features.adding.store import AddPolicyStore
-from bot.features.calendar.store import CalendarLinkStore
 from bot.features.corrections.store import CorrectionStore, SourceNoticeStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
@@ -24,6 +23,7 @@ from bot.features.recommend.store import FeatureStore, RecommendStore
 from bot.features.sessions.store import SessionStore
 from bot.features.subscriptions.store import SimilarStore, SubscriptionStore
 from bot.features.votes.store import VoteStore
+from bot.shared.link_store import LinkStore
 from bot.shared.state_store import StateStore
 from storage import backend as stores
 from storage.backend import AnyDatabase
@@ -88,10 +88,10 @@ class Backend:
     def recommend_features(self) -> FeatureStore:
         return stores.RECOMMEND_FEATURES.open(self.db)
 
-    def calendar_links(self) -> CalendarLinkStore:
+    def calendar_links(self) -> LinkStore:
         return stores.CALENDAR_LINKS.open(self.db)
 
-    def web_links(self) -> CalendarLinkStore:
+    def web_links(self) -> LinkStore:
         return stores.WEB_LINKS.open(self.db)
 
     def corrections(self) -> CorrectionStore:

@@ -223,7 +223,7 @@ def _protocols() -> dict[str, ast.ClassDef]:
     """The store protocols, beside their features (`bot/features/*/store.py`) and the shared
     state store (`bot/shared/state_store.py`), by name."""
     paths = [*sorted((ROOT / "bot" / "features").glob("*/store.py")),
-             ROOT / "bot" / "shared" / "state_store.py"]
+             ROOT / "bot" / "shared" / "state_store.py", ROOT / "bot" / "shared" / "link_store.py"]
     return {name: cls for path in paths for name, cls in _classes(path).items()
             if name.endswith("Store")}
 

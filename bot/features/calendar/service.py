@@ -15,12 +15,12 @@ from bot.features.calendar.feed import (
     calendar_bytes,
     last_modified,
 )
-from bot.features.calendar.store import CalendarLinkStore
 from bot.features.group.service import GroupService
 from bot.features.papers.store import PaperStore
 from bot.features.sessions.store import SessionStore
 from bot.shared.clock import Clock
 from bot.shared.lang import Lang
+from bot.shared.link_store import LinkStore
 from bot.shared.server_view import ServerView, seen
 from domain.sessions import Session, SessionStatus
 
@@ -68,7 +68,7 @@ class CalendarService:
     """Builds a server's iCalendar feed from the stores."""
 
     def __init__(self, sessions: SessionStore, papers: PaperStore, group: GroupService, *,
-                 links: CalendarLinkStore, base_url: str, clock: Clock,
+                 links: LinkStore, base_url: str, clock: Clock,
                  view: ServerView | None = None) -> None:
         """`view` shows each server its corrections of the papers' titles."""
         self.sessions = sessions

@@ -21,7 +21,7 @@ from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueEntry, QueueService
 from bot.features.reading.history import HistoryEntry, HistoryService
 from bot.features.sessions.store import SessionStore
-from bot.features.web.store import WebLinkStore
+from bot.shared.link_store import LinkStore
 from domain.digest import LedgerStatus
 from domain.paper import Paper
 from domain.sessions import Session, SessionStatus
@@ -117,7 +117,7 @@ async def _nobody(_user_id: int) -> str | None:
 class WebPageService:
     """Reads what the page shows through the services the commands use, and keeps its link."""
 
-    def __init__(self, *, links: WebLinkStore, queue: QueueService, history: HistoryService,
+    def __init__(self, *, links: LinkStore, queue: QueueService, history: HistoryService,
                  sessions: SessionStore, digests: DigestStore, search: SearchService,
                  group: GroupService, base_url: str,
                  monotonic: Callable[[], float] = time.monotonic) -> None:

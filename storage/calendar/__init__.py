@@ -1,1 +1,0 @@
-"""The calendar feed's links, per backend."""
