@@ -34,7 +34,7 @@ _INTERNAL = frozenset({"paperclub_schema", "sqlite_sequence"})
 _PAPER_FIELDS = [c.removeprefix("p.") for c in PAPER_COLUMNS.split(", ")]
 _INDEX_COLUMNS = frozenset({"search", "search_tokens"})
 """PostgreSQL's index columns on `papers`: computed on the way in, never copied."""
-_PG_DERIVED = frozenset({"paper_heads"})
+_PG_DERIVED = frozenset({"paper_heads", "paper_terms"})
 """PostgreSQL's index tables, kept by a trigger from `papers`: never copied."""
 
 Row = tuple[Any, ...]

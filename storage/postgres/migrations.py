@@ -48,6 +48,41 @@ _SEARCH_COLUMNS = ("search TSVECTOR NOT NULL", "search_tokens INTEGER NOT NULL")
 _LEDGER_LEASE = ("owner TEXT", "lease_until TEXT")
 """The digest claim's owner and lease, SQLite's migration 7 flattened into the table."""
 
+_TERM_COUNTS = (
+    "SELECT u.lexeme, count(*) FROM {rows} r, unnest(r.search) u "
+    "WHERE ascii(u.lexeme) BETWEEN 97 AND 122 "
+    "GROUP BY 1 ORDER BY 1"
+)
+"""Papers per Latin term (starting with a-z: what `domain.prefixes` expands) among `rows`."""
+PAPER_TERMS = (
+    """CREATE TABLE paper_terms (
+        term TEXT COLLATE "C" PRIMARY KEY,
+        docs INTEGER NOT NULL
+    )""",
+    f"""CREATE FUNCTION paper_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+            UPDATE paper_terms t SET docs = t.docs - d.n
+            FROM ({_TERM_COUNTS.format(rows="old_rows")}) AS d (term, n) WHERE t.term = d.term;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+            INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows="new_rows")}
+            ON CONFLICT (term) DO UPDATE SET docs = paper_terms.docs + excluded.docs;
+        END IF;
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER papers_terms_insert AFTER INSERT ON papers REFERENCING NEW TABLE AS "
+    "new_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
+    "CREATE TRIGGER papers_terms_update AFTER UPDATE ON papers REFERENCING OLD TABLE AS "
+    "old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
+    "CREATE TRIGGER papers_terms_delete AFTER DELETE ON papers REFERENCING OLD TABLE AS "
+    "old_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
+    f"INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows='papers')}",
+)
+"""Migration 18: `paper_terms`, the papers holding each Latin term (PostgreSQL's own
+vocabulary, as FTS5's `paper_vocab` counts them), for prefix expansion. A term whose papers
+are gone keeps a row with 0 (never offered)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -148,11 +183,13 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(POSTGRES)),
     Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
               "review them", correction_tables(POSTGRES)),
+    Migration(18, "prefix expansion: the papers holding each Latin term, kept by statement "
+              "triggers from papers (FTS5's vocabulary on SQLite)", PAPER_TERMS),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19}
+                                9: 17, 10: 18, 11: 19, 18: 19}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""
