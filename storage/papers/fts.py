@@ -122,20 +122,26 @@ STORED_FIELDS = (
 abstract is not among them: no migration that rebuilds the index has run since it existed."""
 
 
+INDEXED_FIELDS = STORED_FIELDS + ", summary_en"
+"""`STORED_FIELDS` and the English abstract: every `papers` column the index text reads (the
+14-argument `paperclub_index` takes them, for migrations from 26 on)."""
+
+
 @lru_cache(maxsize=1)
 def _stored_index_row(title_en: str, title_zh: str, authors: str, affiliations: str,
                       summary: str, comments: str, journal_ref: str, conference: str | None,
                       year: int | None, track: str, workshop: str | None,
-                      honours: str) -> tuple[str, ...]:
+                      honours: str, summary_en: str = "") -> tuple[str, ...]:
     paper = paper_from_row((title_en, title_zh, authors, affiliations, summary, comments,
                             journal_ref, conference, year, track, workshop, honours,
-                            None, None, None, *EMPTY_LINK_VALUES))
+                            None, None, None, summary_en, *EMPTY_LINK_VALUES[1:]))
     return index_row(paper)
 
 
 def stored_index_column(column: int, *fields: str | int | None) -> str:
-    """SQL function `paperclub_index(column, <STORED_FIELDS>)`: one index column of a stored
-    paper, so a migration can rebuild the full-text index when `index_columns` changes."""
+    """SQL function `paperclub_index(column, <STORED_FIELDS>)` (or `<INDEXED_FIELDS>`): one
+    index column of a stored paper, so a migration can rebuild the full-text index when
+    `index_columns` changes."""
     return _stored_index_row(*fields)[column]
 
 

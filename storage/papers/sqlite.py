@@ -46,7 +46,8 @@ from storage.papers.rows import (
     hit_from_row,
     paper_from_row,
 )
-from storage.papers.sqlite_loading import FTS_INSERT, PAPER_INSERT, staged_load
+from storage.papers.sqlite_index import FTS_INSERT, unindex
+from storage.papers.sqlite_loading import PAPER_INSERT, staged_load
 from storage.papers.sqlite_ranking import escape_like, filter_clauses
 from storage.sqlite.database import Database
 from storage.times import utc_timestamp
@@ -73,6 +74,7 @@ class _SqliteRows:
         """Update a stored paper in place, with its index row."""
         values = paper_values(paper)
         assignments = ", ".join(f"{column.strip()} = ?" for column in STORED_COLUMNS.split(","))
+        await unindex(self._conn, [rowid])  # the text it was indexed with: before it changes
         await self._conn.execute(
             f"UPDATE papers SET {assignments}, content_hash = ?, updated_at = ? WHERE id = ?",
             (*values, content_hash(values), self._now, rowid))
@@ -88,9 +90,8 @@ class _SqliteRows:
         await self._index(int(cursor.lastrowid or 0), paper)
 
     async def _index(self, rowid: int, paper: Paper) -> None:
-        """(Re)write a paper's full-text row and honours."""
+        """Write a paper's full-text row (taken out first by `rewrite`) and honours."""
         conn = self._conn
-        await conn.execute("DELETE FROM paper_fts WHERE rowid = ?", (rowid,))
         await conn.execute(FTS_INSERT.format(table="paper_fts"), (rowid, *index_row(paper)))
         await conn.execute("DELETE FROM paper_honours WHERE paper_id = ?", (rowid,))
         await conn.executemany("INSERT OR IGNORE INTO paper_honours (honour, paper_id) "

@@ -61,6 +61,9 @@ PAPER_TERMS = (
     )""",
     f"""CREATE FUNCTION paper_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+        IF current_setting('paperclub.terms', true) = 'off' THEN  -- a load recounts at its end
+            RETURN NULL;
+        END IF;
         IF TG_OP IN ('UPDATE', 'DELETE') THEN
             UPDATE paper_terms t SET docs = t.docs - d.n
             FROM ({_TERM_COUNTS.format(rows="old_rows")}) AS d (term, n) WHERE t.term = d.term;
@@ -79,6 +82,10 @@ PAPER_TERMS = (
     "old_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
     f"INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows='papers')}",
 )
+RECOUNT_TERMS = ("DELETE FROM paper_terms",
+                 f"INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows='papers')}")
+"""What a load runs at its end, its writes having left `paper_terms` alone (`SET LOCAL
+paperclub.terms = 'off'`: a statement trigger per row written would cost a minute at 10k)."""
 """Migration 18: `paper_terms`, the papers holding each Latin term (PostgreSQL's own
 vocabulary, as FTS5's `paper_vocab` counts them), for prefix expansion. A term whose papers
 are gone keeps a row with 0 (never offered)."""
@@ -190,6 +197,6 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 18: 19}
+                                9: 17, 10: 18, 11: 19, 18: 26}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

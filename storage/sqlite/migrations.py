@@ -10,7 +10,7 @@ are stated once in `storage.schema` and rendered here in SQLite's types.
 from __future__ import annotations
 
 from storage.dialect import SQLITE, Migration
-from storage.papers.fts import STORED_FIELDS
+from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
 from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
@@ -210,6 +210,18 @@ MIGRATIONS: tuple[Migration, ...] = (
               CALENDAR_LINKS.create(SQLITE)),
     Migration(19, "corrections: proposals per server, their history, where curators review them",
               correction_tables(SQLITE)),
+    Migration(26, "the full-text index keeps no copy of its text (contentless FTS5): a third "
+              "of the database", (
+                  "DROP TABLE paper_vocab",
+                  "ALTER TABLE paper_fts RENAME TO paper_fts_stored",
+                  f"CREATE VIRTUAL TABLE paper_fts USING fts5 ({', '.join(_V12_COLUMNS)}, "
+                  f"content = '', {_FTS_OPTIONS})",
+                  f"INSERT INTO paper_fts (rowid, {', '.join(_V12_COLUMNS)}) SELECT id, "
+                  + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})"
+                              for i in range(len(_V12_COLUMNS))) + " FROM papers",
+                  "DROP TABLE paper_fts_stored",
+                  "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
+              )),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
