@@ -41,7 +41,7 @@ def ensure_venv() -> None:
     print("installing paperclub and its dependencies into .venv …", flush=True)
     subprocess.run([_python(), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
     subprocess.run(
-        [_python(), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True
+        [_python(), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,bench]"], check=True
     )
     STAMP.write_text(digest)
 

@@ -20,10 +20,10 @@ from typing import Any
 import asyncpg
 
 from domain.copy import TableCount
-from storage.papers.fts import COLUMNS as FTS_COLUMNS
 from storage.papers.fts import index_row
 from storage.papers.postgres_search import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
+from storage.papers.sqlite_index import FTS_INSERT, unindex
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import SQLITE_VERSION
 from storage.sqlite.database import Database
@@ -34,7 +34,7 @@ _INTERNAL = frozenset({"paperclub_schema", "sqlite_sequence"})
 _PAPER_FIELDS = [c.removeprefix("p.") for c in PAPER_COLUMNS.split(", ")]
 _INDEX_COLUMNS = frozenset({"search", "search_tokens"})
 """PostgreSQL's index columns on `papers`: computed on the way in, never copied."""
-_PG_DERIVED = frozenset({"paper_heads"})
+_PG_DERIVED = frozenset({"paper_heads", "paper_terms"})
 """PostgreSQL's index tables, kept by a trigger from `papers`: never copied."""
 
 Row = tuple[Any, ...]
@@ -93,14 +93,12 @@ class _Sqlite:
         sql = (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
                f"({', '.join('?' * len(columns))}) " + _upsert(columns, key))
         async with self.db.transaction() as conn:
+            if table == "papers":  # the FTS5 index, rebuilt from the papers: out before
+                await unindex(conn, [row[columns.index("id")] for row in rows])  # they change
             await conn.executemany(sql, rows)
-            if table == "papers":  # the FTS5 index, rebuilt from the papers
-                ids = [row[columns.index("id")] for row in rows]
-                marks = ", ".join("?" * len(ids))
-                await conn.execute(f"DELETE FROM paper_fts WHERE rowid IN ({marks})", ids)
+            if table == "papers":
                 await conn.executemany(
-                    f"INSERT INTO paper_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES "
-                    f"({', '.join('?' * (len(FTS_COLUMNS) + 1))})",
+                    FTS_INSERT.format(table="paper_fts"),
                     [(row[columns.index("id")], *index_row(_paper(columns, row)))
                      for row in rows])
 

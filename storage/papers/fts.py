@@ -6,10 +6,12 @@ read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words her
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 from domain.index_text import index_columns
 from domain.paper import Paper
+from domain.prefixes import Expansion, Expansions
 from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
 from storage.papers.rows import EMPTY_LINK_VALUES, paper_from_row
@@ -28,8 +30,19 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def word_expression(word: str) -> str:
-    """One word as a safe FTS5 term: a bigram phrase for CJK, a prefix term for Latin."""
+def expanded(expansion: Expansion) -> str:
+    """A prefix word as its completions (`storage.papers.prefixes`), each its own phrase."""
+    terms = [_quote(t) for t in expansion.terms]
+    if expansion.more:
+        terms.append(_quote(expansion.prefix) + "*")
+    return "(" + " OR ".join(terms) + ")"
+
+
+def word_expression(word: str, expansions: Expansions | None = None) -> str:
+    """One word as a safe FTS5 term: a bigram phrase for CJK, a prefix term for Latin (its
+    completions when `expansions` has it)."""
+    if expansions and word in expansions:
+        return expanded(expansions[word])
     if has_cjk(word):
         if len(word) == 1:
             return _quote(word) + "*"
@@ -44,20 +57,39 @@ HEADLINE_COLUMNS = ("title_en", "title_zh", "authors")
 
 
 def match_expression(query: SearchQuery, *, any_word: bool = False,
-                     columns: tuple[str, ...] | None = None) -> str | None:
+                     columns: tuple[str, ...] | None = None,
+                     expansions: Expansions | None = None) -> str | None:
     """The MATCH string for the query's words and author filter; None when it has neither.
 
-    `columns` restricts the words to those columns (`{title_en title_zh} : (...)`).
+    `columns` restricts the words to those columns (`{title_en title_zh} : (...)`);
+    `expansions` are the query words' completions.
     """
     clauses: list[str] = []
     if query.words:
         joiner = " OR " if any_word else " AND "
-        words = "(" + joiner.join(word_expression(w) for w in query.words) + ")"
+        words = "(" + joiner.join(word_expression(w, expansions) for w in query.words) + ")"
         clauses.append("{" + " ".join(columns) + "} : " + words if columns else words)
     if query.filters.author:
         names = " AND ".join(word_expression(w) for w in query.filters.author)
         clauses.append(f"authors : ({names})")
     return " AND ".join(clauses) if clauses else None
+
+
+def rare_expression(query: SearchQuery, expansions: Expansions, *, any_word: bool = False,
+                    columns: tuple[str, ...] | None = None) -> str | None:
+    """MATCH for the query's matches that hold a rare completion (`Expansion.rare`) of one of
+    its prefix words: what is ranked besides a frequent word's window. None when no word has
+    one."""
+    parts: list[str] = []
+    for word, expansion in expansions.items():
+        if not expansion.rare:
+            continue
+        narrowed = {**expansions, word: Expansion(expansion.prefix, expansion.rare, False)}
+        alone = dataclasses.replace(query, words=(word,)) if any_word else query
+        part = match_expression(alone, columns=columns, expansions=narrowed)
+        if part is not None:
+            parts.append(f"({part})")
+    return " OR ".join(parts) or None
 
 
 TITLE_COLUMNS = ("title_en", "title_zh")
@@ -90,20 +122,26 @@ STORED_FIELDS = (
 abstract is not among them: no migration that rebuilds the index has run since it existed."""
 
 
+INDEXED_FIELDS = STORED_FIELDS + ", summary_en"
+"""`STORED_FIELDS` and the English abstract: every `papers` column the index text reads (the
+14-argument `paperclub_index` takes them, for migrations from 26 on)."""
+
+
 @lru_cache(maxsize=1)
 def _stored_index_row(title_en: str, title_zh: str, authors: str, affiliations: str,
                       summary: str, comments: str, journal_ref: str, conference: str | None,
                       year: int | None, track: str, workshop: str | None,
-                      honours: str) -> tuple[str, ...]:
+                      honours: str, summary_en: str = "") -> tuple[str, ...]:
     paper = paper_from_row((title_en, title_zh, authors, affiliations, summary, comments,
                             journal_ref, conference, year, track, workshop, honours,
-                            None, None, None, *EMPTY_LINK_VALUES))
+                            None, None, None, summary_en, *EMPTY_LINK_VALUES[1:]))
     return index_row(paper)
 
 
 def stored_index_column(column: int, *fields: str | int | None) -> str:
-    """SQL function `paperclub_index(column, <STORED_FIELDS>)`: one index column of a stored
-    paper, so a migration can rebuild the full-text index when `index_columns` changes."""
+    """SQL function `paperclub_index(column, <STORED_FIELDS>)` (or `<INDEXED_FIELDS>`): one
+    index column of a stored paper, so a migration can rebuild the full-text index when
+    `index_columns` changes."""
     return _stored_index_row(*fields)[column]
 
 

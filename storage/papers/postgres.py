@@ -24,6 +24,7 @@ from domain.catalog import (
     VenueCount,
 )
 from domain.paper import Paper
+from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
 from domain.query import Filters, SearchQuery
 from domain.text import title_key
 from storage.papers.fts import RANK_WINDOW
@@ -36,6 +37,7 @@ from storage.papers.postgres_search import (
     _Phrase,
     match_query,
     phrase_query,
+    rare_query,
 )
 from storage.papers.prepared import (
     PreparedPaper,
@@ -160,7 +162,11 @@ class PgPaperStore:
         wanted = max(0, limit) + max(0, offset)
         phrase = phrase_query(query)
         async with self._db.transaction("repeatable_read") as conn:
-            search = _Search(conn, await self._corpus(conn), query)
+            corpus = await self._corpus(conn)
+            expansions = await _expansions(conn, corpus, query)
+            if expansions:
+                _, match = match_query(query, any_word=any_word, expansions=expansions)
+            search = _Search(conn, corpus, query, expansions)
             hits: list[SearchHit] = []
             if phrase.term and match.term:
                 hits = await search.phrase_hits(_all_of(phrase, match), wanted)
@@ -260,6 +266,21 @@ class PgPaperStore:
             last = int(rows[-1][PAPER_COLUMN_COUNT])
 
 
+async def _expansions(conn: asyncpg.Connection, corpus: _CorpusStats,
+                      query: SearchQuery) -> dict[str, Expansion]:
+    """The completions of the query's prefix words (`domain.prefixes`) from `paper_terms`,
+    kept with the corpus figures until the catalog version moves."""
+    found = corpus.expansions
+    for prefix in dict.fromkeys(p for p in map(expandable, query.words) if p is not None):
+        if prefix not in found:
+            if len(found) >= MAX_CACHED_COUNTS:
+                found.clear()
+            rows = await conn.fetch("SELECT term, docs FROM paper_terms WHERE term >= $1 "
+                                    "AND term < $2", prefix, upper_bound(prefix))
+            found[prefix] = choose(prefix, [(r[0], r[1]) for r in rows], RANK_WINDOW, RARE_ROWS)
+    return by_word(query.words, found)
+
+
 def _all_of(*matches: _Match) -> _Match:
     return _Match("(" + " & ".join(str(m.term) for m in matches) + ")",
                  tuple(p for m in matches for p in m.phrases))
@@ -269,8 +290,9 @@ class _Search:
     """One search's statements, on one connection in one snapshot."""
 
     def __init__(self, conn: asyncpg.Connection, corpus: _CorpusStats,
-                 query: SearchQuery) -> None:
+                 query: SearchQuery, expansions: dict[str, Expansion]) -> None:
         self._conn, self._corpus, self._query = conn, corpus, query
+        self._expansions = expansions
 
     async def _idfs(self, phrases: tuple[_Phrase, ...]) -> list[float]:
         """Each phrase's IDF; the rows holding it are counted once per catalog version."""
@@ -328,8 +350,8 @@ class _Search:
                + params.add(max(0, limit)))
         return _hits(await self._conn.fetch(sql, *params.values))
 
-    async def _top(self, match: _Match, limit: int, *, headline: bool = False
-                   ) -> list[SearchHit]:
+    async def _top(self, match: _Match, limit: int, *, headline: bool = False,
+                   rare: _Match | None = None) -> list[SearchHit]:
         """Rank among the `RANK_WINDOW` newest matches, as SQLite does. A headline match
         (titles, authors) reads the narrow `paper_heads` index instead of whole papers: its
         phrases count only headline instances, which are all in `head`, so the scores are the
@@ -339,15 +361,26 @@ class _Search:
                   else f"SELECT {_CANDIDATE} FROM papers p WHERE p.search")
         candidates = (f"{source} @@ {params.add(match.term, 'tsquery')} "
                       f"ORDER BY 1 DESC LIMIT {params.add(RANK_WINDOW)}")
+        if rare is not None and rare.term is not None:  # as SQLite's `_window`
+            candidates = (f"WITH newest AS MATERIALIZED ({candidates}) SELECT * FROM newest "
+                          f"UNION ALL {source} @@ {params.add(rare.term, 'tsquery')} "
+                          f"AND {'h' if headline else 'p'}.id NOT IN (SELECT id FROM newest)")
         return await self._ranked(match, candidates, params, "c.score, c.id", limit)
 
     async def _headline_first(self, any_word: bool, limit: int) -> list[SearchHit]:
         """Headline hits (titles, authors) first, then the rest."""
-        _, headline = match_query(self._query, any_word=any_word, weights=HEADLINE)
-        hits = await self._top(headline, limit, headline=True) if headline.term else []
+        query, expansions = self._query, self._expansions
+        _, headline = match_query(query, any_word=any_word, weights=HEADLINE,
+                                  expansions=expansions)
+        rare_head = rare_query(query, expansions, any_word=any_word, weights=HEADLINE)
+        rare = rare_query(query, expansions, any_word=any_word)
+        if rare_head is None or rare is None:
+            rare_head = rare = None
+        hits = (await self._top(headline, limit, headline=True, rare=rare_head)
+                if headline.term else [])
         if len(hits) < limit:
-            _, everywhere = match_query(self._query, any_word=any_word)
+            _, everywhere = match_query(query, any_word=any_word, expansions=expansions)
             seen = {hit.id for hit in hits}
-            more = await self._top(everywhere, limit + len(hits))
+            more = await self._top(everywhere, limit + len(hits), rare=rare)
             hits += [hit for hit in more if hit.id not in seen][: limit - len(hits)]
         return hits[:limit]

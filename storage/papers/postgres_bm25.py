@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.prefixes import Expansion
 from storage.papers.fts import WEIGHTS
 from storage.papers.postgres_search import WEIGHT_LETTERS, _Phrase
 
@@ -46,6 +47,8 @@ class _CorpusStats:
     rows: int
     tokens: int
     hits: dict[str, int] = field(default_factory=dict)
+    expansions: dict[str, Expansion] = field(default_factory=dict)
+    """Prefix expansions looked up so far (`domain.prefixes`), by prefix."""
 
     @property
     def avgdl(self) -> float:

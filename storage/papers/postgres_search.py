@@ -16,9 +16,11 @@ restriction a weight set (`'vardi':B`). User text never reaches the query syntax
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from domain.index_text import index_tokens
+from domain.prefixes import Expansion, Expansions
 from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
 from storage.papers.fts import COLUMNS
@@ -92,8 +94,18 @@ def _phrase(tokens: list[str], *, prefix: bool, weights: str) -> _Match:
     return _Match(phrase.term(), (phrase,))
 
 
-def word_match(word: str, weights: str = "") -> _Match:
+def _expanded(expansion: Expansion, weights: str) -> _Match:
+    """A prefix word as its completions, as `storage.papers.fts.expanded`."""
+    terms = [_phrase(index_tokens(t), prefix=False, weights=weights) for t in expansion.terms]
+    if expansion.more:
+        terms.append(_phrase(index_tokens(expansion.prefix), prefix=True, weights=weights))
+    return _any(terms)
+
+
+def word_match(word: str, weights: str = "", expansions: Expansions | None = None) -> _Match:
     """One query word as FTS5's `storage.papers.fts.word_expression` means it."""
+    if expansions and word in expansions:
+        return _expanded(expansions[word], weights)
     if has_cjk(word):
         if len(word) == 1:
             return _phrase(index_tokens(word), prefix=True, weights=weights)
@@ -114,19 +126,35 @@ def _any(matches: list[_Match]) -> _Match:
     return _Match("(" + " | ".join(str(m.term) for m in kept) + ")" if kept else None, phrases)
 
 
-def match_query(query: SearchQuery, *, any_word: bool = False,
-                weights: str = "") -> tuple[bool, _Match]:
+def match_query(query: SearchQuery, *, any_word: bool = False, weights: str = "",
+                expansions: Expansions | None = None) -> tuple[bool, _Match]:
     """(whether the query has words or an author filter, its match) as `match_expression`;
-    `weights` restricts the words to those columns."""
+    `weights` restricts the words to those columns, `expansions` are the prefix words'."""
     clauses: list[_Match] = []
     if query.words:
-        terms = [word_match(w, weights) for w in query.words]
+        terms = [word_match(w, weights, expansions) for w in query.words]
         clauses.append(_any(terms) if any_word else _all(terms))
     if query.filters.author:
         clauses.append(_all([word_match(w, AUTHORS) for w in query.filters.author]))
     if not clauses:
         return False, _Match(None)
     return True, _all(clauses)
+
+
+def rare_query(query: SearchQuery, expansions: Expansions, *, any_word: bool = False,
+               weights: str = "") -> _Match | None:
+    """The matches holding a rare completion of a prefix word, as
+    `storage.papers.fts.rare_expression`; None when no word has one."""
+    parts: list[_Match] = []
+    for word, expansion in expansions.items():
+        if not expansion.rare:
+            continue
+        narrowed = {**expansions, word: Expansion(expansion.prefix, expansion.rare, False)}
+        alone = dataclasses.replace(query, words=(word,)) if any_word else query
+        _, part = match_query(alone, weights=weights, expansions=narrowed)
+        if part.term is not None:
+            parts.append(part)
+    return _any(parts) if parts else None
 
 
 def phrase_query(query: SearchQuery) -> _Match:

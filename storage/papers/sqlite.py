@@ -19,18 +19,19 @@ from domain.catalog import (
     VenueCount,
 )
 from domain.paper import Paper
+from domain.prefixes import Expansion
 from domain.query import SearchQuery
 from domain.text import title_key
 from storage.papers import sqlite_ranking as paper_ranking
 from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.fts import (
     BM25,
-    HEADLINE_COLUMNS,
     index_row,
     match_expression,
     phrase_expression,
 )
 from storage.papers.identity import add_by_identity, added_tally
+from storage.papers.prefixes import ExpansionCache
 from storage.papers.prepared import (
     STORED_COLUMNS,
     PreparedPaper,
@@ -45,8 +46,9 @@ from storage.papers.rows import (
     hit_from_row,
     paper_from_row,
 )
-from storage.papers.sqlite_loading import FTS_INSERT, PAPER_INSERT, staged_load
-from storage.papers.sqlite_ranking import PHRASE_THEN_RANKED, RANKED, escape_like, filter_clauses
+from storage.papers.sqlite_index import FTS_INSERT, unindex
+from storage.papers.sqlite_loading import PAPER_INSERT, staged_load
+from storage.papers.sqlite_ranking import escape_like, filter_clauses
 from storage.sqlite.database import Database
 from storage.times import utc_timestamp
 
@@ -72,6 +74,7 @@ class _SqliteRows:
         """Update a stored paper in place, with its index row."""
         values = paper_values(paper)
         assignments = ", ".join(f"{column.strip()} = ?" for column in STORED_COLUMNS.split(","))
+        await unindex(self._conn, [rowid])  # the text it was indexed with: before it changes
         await self._conn.execute(
             f"UPDATE papers SET {assignments}, content_hash = ?, updated_at = ? WHERE id = ?",
             (*values, content_hash(values), self._now, rowid))
@@ -87,9 +90,8 @@ class _SqliteRows:
         await self._index(int(cursor.lastrowid or 0), paper)
 
     async def _index(self, rowid: int, paper: Paper) -> None:
-        """(Re)write a paper's full-text row and honours."""
+        """Write a paper's full-text row (taken out first by `rewrite`) and honours."""
         conn = self._conn
-        await conn.execute("DELETE FROM paper_fts WHERE rowid = ?", (rowid,))
         await conn.execute(FTS_INSERT.format(table="paper_fts"), (rowid, *index_row(paper)))
         await conn.execute("DELETE FROM paper_honours WHERE paper_id = ?", (rowid,))
         await conn.executemany("INSERT OR IGNORE INTO paper_honours (honour, paper_id) "
@@ -101,6 +103,7 @@ class SqlitePaperStore:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._expansions = ExpansionCache()
 
     async def load(
         self,
@@ -175,16 +178,17 @@ class SqlitePaperStore:
         Titles holding the words as one phrase come first, the exact title before them all:
         `attention is all you need` finds that paper above a title that merely contains it.
         """
-        match = match_expression(query, any_word=any_word)
         where, params = filter_clauses(query.filters)
-        if match is None and not where:
+        if not query.words and not query.filters.author and not where:
             return []
+        expansions = await paper_ranking.expansions(self._db, self._expansions, query)
+        match = match_expression(query, any_word=any_word, expansions=expansions)
         wanted = max(0, limit) + max(0, offset)
         phrase = bare = phrase_expression(query)
         if phrase and match:  # a phrase hit must match as the words do (an unindexable word
             phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
         if match is not None and not where:
-            hits = await self._ranked(query, any_word, phrase, bare, wanted)
+            hits = await self._ranked(query, any_word, phrase, bare, wanted, expansions)
         else:
             hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
             if len(hits) < wanted:
@@ -228,27 +232,18 @@ class SqlitePaperStore:
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, phrase: str | None,
-                      bare_phrase: str | None, limit: int) -> list[SearchHit]:
-        """Without filters, in one statement (`paper_ranking.RANKED`): the phrase hits, then
-        headline hits (title, authors), then the rest: titles outrank summaries, and a frequent
-        word needs no ranking of every summary that mentions it.
-
-        bm25 costs about a microsecond per matching row, so a word found in thousands of papers
-        is ranked among its `RANK_WINDOW` newest matches only, found by walking the index
-        backwards; narrower queries rank every match. One round trip for all the steps: a
-        search that finds nothing, as a typo does, once cost two, a phrase three.
-        """
-        everywhere = match_expression(query, any_word=any_word)
-        headline = match_expression(query, any_word=any_word, columns=HEADLINE_COLUMNS)
-        if everywhere is None or headline is None or limit <= 0:
+                      bare_phrase: str | None, limit: int,
+                      expansions: dict[str, Expansion]) -> list[SearchHit]:
+        """Without filters, in one statement (`paper_ranking.ranked_statement`): the phrase
+        hits, then headline hits (title, authors), then the rest: titles outrank summaries,
+        and a frequent word needs no ranking of every summary that mentions it. One round
+        trip for all the steps: a search that finds nothing, as a typo does, once cost two, a
+        phrase three."""
+        statement = paper_ranking.ranked_statement(query, any_word, phrase, bare_phrase, limit,
+                                                   expansions)
+        if statement is None:
             return []
-        values: tuple[Any, ...] = (headline, paper_ranking.RANK_WINDOW, limit, everywhere)
-        if phrase is None:
-            rows = await self._db.fetchall(RANKED, values)
-        else:
-            exact = title_key(" ".join(query.phrase))
-            rows = await self._db.fetchall(PHRASE_THEN_RANKED,
-                                           (*values, phrase, exact, bare_phrase))
+        rows = await self._db.fetchall(*statement)
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:

@@ -13,9 +13,9 @@ import aiosqlite
 from domain.catalog import LoadCounts, LoadSource
 from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.classify import LoadClassifier
-from storage.papers.fts import COLUMNS
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
+from storage.papers.sqlite_index import FTS_INSERT, indexed_rows
 from storage.sqlite.database import Database
 from storage.times import utc_timestamp
 
@@ -47,9 +47,6 @@ PAPER_INSERT = (
 )
 """What follows `INSERT INTO papers` (or `papers_next`): every column of a new row, bound in
 order (a load and an add write the same row)."""
-FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES ("
-              + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
-"""A paper's full-text row, into `{table}` (`paper_fts`, or `paper_fts_next` in a load)."""
 
 
 async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPaper]], *,
@@ -109,9 +106,8 @@ async def _carry_over(db: Database, pruned_source: str | None) -> None:
             marks = ",".join("?" * len(ids))
             await conn.execute(f"INSERT INTO papers_next SELECT * FROM papers "
                                f"WHERE id IN ({marks})", ids)
-            await conn.execute(
-                f"INSERT INTO paper_fts_next (rowid, {', '.join(COLUMNS)}) SELECT rowid, "
-                f"{', '.join(COLUMNS)} FROM paper_fts WHERE rowid IN ({marks})", ids)
+            await conn.executemany(FTS_INSERT.format(table="paper_fts_next"),
+                                   await indexed_rows(conn, "papers", ids))
             await conn.execute(f"INSERT INTO paper_honours_next SELECT * FROM "
                                f"paper_honours WHERE paper_id IN ({marks})", ids)
         last = ids[-1]

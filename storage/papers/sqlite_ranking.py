@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.query import Filters
+from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
+from domain.query import Filters, SearchQuery
+from domain.text import title_key
 from storage.papers import fts
-from storage.papers.fts import BM25
+from storage.papers.fts import BM25, HEADLINE_COLUMNS, match_expression, rare_expression
+from storage.papers.prefixes import ExpansionCache
 from storage.papers.rows import PAPER_COLUMNS
+from storage.sqlite.database import Database
 
 RANK_WINDOW = fts.RANK_WINDOW
 """The window both backends rank in (`storage.papers.fts.RANK_WINDOW`); the SQLite search
@@ -22,6 +26,20 @@ def _newest(match: str, room: str) -> str:
             f"AND ({room}) > 0 ORDER BY rowid DESC LIMIT ?2")
 
 
+def _window(match: str, room: str, newest: str, rare: str | None) -> str:
+    """The rows `match` ranks: its newest (`_newest`), and with `rare` also those matching
+    `rare` (rows holding a prefix word's rare completions, `domain.prefixes.Expansion.rare`,
+    which `match` holds too) outside them, scored as `match` scores them. FTS5 seeks each rare
+    row by rowid: `match` is reopened, and its bm25 figures recounted, per rare row, which is
+    why a rare set is a few rows (`domain.prefixes.RARE_ROWS`)."""
+    if rare is None:
+        return f"SELECT rowid, score FROM {newest}"
+    return (f"SELECT rowid, score FROM {newest} UNION ALL SELECT rowid, {BM25} FROM paper_fts "
+            f"WHERE paper_fts MATCH {match} AND ({room}) > 0 AND rowid IN (SELECT rowid FROM "
+            f"paper_fts WHERE paper_fts MATCH {rare} AND rowid NOT IN "
+            f"(SELECT rowid FROM {newest}))")
+
+
 _IF_PHRASE = ("LIMIT CASE WHEN EXISTS (SELECT 1 FROM paper_fts WHERE paper_fts MATCH ?7) "
               "THEN -1 ELSE 0 END")
 """No limit when the bare phrase `?7` is in some title, else a zero LIMIT, which SQLite tests
@@ -30,16 +48,20 @@ doclists of every term a prefix word such as `model*` starts, ~0.6 ms, and an EX
 WHERE clause was tested only after the open."""
 
 
-def _ranking_sql(phrase: bool) -> str:
+def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     """One statement ranking a page of `?3` rows in up to three steps, each only when the steps
     before leave room, each leaving out the rows already taken:
     1. (with `phrase`) titles holding the words as a phrase `?5`, the title whose key is `?6`
        first; not even opened when the bare phrase `?7` is in no title (`?5` is `?7` AND the
        words, whose prefix terms are what costs);
-    2. headline (titles, authors) matches `?1`, the best among their `?2` newest;
-    3. whole-paper matches `?4`, likewise.
+    2. headline (titles, authors) matches `?1`, the best among their `?2` newest (with
+       `rare`, and those holding a rare completion of a prefix word, `?8`);
+    3. whole-paper matches `?4`, likewise (`?9`).
     Ranked inside the full-text index; only the rows shown are joined to `papers`."""
     taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
+    materialized = " MATERIALIZED" if rare else ""  # read twice: walked once
+    rest_window = _window("?4", "?3 - (SELECT n FROM shown)", "rest_newest",
+                          "?9" if rare else None)
     steps = [
         "phrase AS MATERIALIZED (SELECT rowid, score, exact FROM (SELECT rowid, "
         f"{BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
@@ -49,12 +71,13 @@ def _ranking_sql(phrase: bool) -> str:
     unions = ["SELECT 0 AS step, rowid, score, exact FROM phrase"] if phrase else []
     left_out = " AND rowid NOT IN (SELECT rowid FROM phrase)" if phrase else ""
     steps += [
-        f"head_newest AS ({_newest('?1', f'?3 - {taken}')})",
-        f"head AS MATERIALIZED (SELECT rowid, score FROM head_newest WHERE TRUE{left_out} "
-        f"ORDER BY score, rowid LIMIT ?3 - {taken})",
+        f"head_newest AS{materialized} ({_newest('?1', f'?3 - {taken}')})",
+        f"head AS MATERIALIZED (SELECT rowid, score FROM "
+        f"({_window('?1', f'?3 - {taken}', 'head_newest', '?8' if rare else None)}) "
+        f"WHERE TRUE{left_out} ORDER BY score, rowid LIMIT ?3 - {taken})",
         f"shown AS MATERIALIZED (SELECT {taken} + (SELECT count(*) FROM head) AS n)",
-        f"rest_newest AS ({_newest('?4', '?3 - (SELECT n FROM shown)')})",
-        f"rest AS (SELECT rowid, score FROM rest_newest WHERE rowid NOT IN "
+        f"rest_newest AS{materialized} ({_newest('?4', '?3 - (SELECT n FROM shown)')})",
+        f"rest AS (SELECT rowid, score FROM ({rest_window}) WHERE rowid NOT IN "
         f"(SELECT rowid FROM head){left_out} ORDER BY score, rowid "
         "LIMIT ?3 - (SELECT n FROM shown))",
     ]
@@ -69,6 +92,39 @@ RANKED = _ranking_sql(phrase=False)
 """`_ranking_sql` without the phrase step: `?1` to `?4` bound."""
 PHRASE_THEN_RANKED = _ranking_sql(phrase=True)
 """`_ranking_sql` with the phrase step first: `?1` to `?7` bound."""
+RANKED_WITH_RARE = _ranking_sql(phrase=False, rare=True)
+"""`RANKED` with the rare completions' rows `?8`, `?9` (`?5` to `?7` unused, NULL)."""
+PHRASE_THEN_RANKED_WITH_RARE = _ranking_sql(phrase=True, rare=True)
+"""`PHRASE_THEN_RANKED` with the rare completions' rows `?8`, `?9`."""
+
+
+def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
+                     bare_phrase: str | None, limit: int,
+                     expansions: dict[str, Expansion]) -> tuple[str, tuple[Any, ...]] | None:
+    """The SQL and parameters ranking a page without filters (`RANKED` and its variants); None
+    when the query matches nothing.
+
+    bm25 costs about a microsecond per matching row, so a word found in thousands of papers is
+    ranked among its `RANK_WINDOW` newest matches only, found by walking the index backwards,
+    and those holding a rare completion of a prefix word; narrower queries rank every match.
+    """
+    everywhere = match_expression(query, any_word=any_word, expansions=expansions)
+    headline = match_expression(query, any_word=any_word, columns=HEADLINE_COLUMNS,
+                                expansions=expansions)
+    if everywhere is None or headline is None or limit <= 0:
+        return None
+    values: tuple[Any, ...] = (headline, RANK_WINDOW, limit, everywhere)
+    rare_head = rare_expression(query, expansions, any_word=any_word, columns=HEADLINE_COLUMNS)
+    rare = rare_expression(query, expansions, any_word=any_word)
+    if phrase is None:
+        sql, values = RANKED, (*values, None, None, None)
+    else:
+        exact_key = title_key(" ".join(query.phrase))
+        sql, values = PHRASE_THEN_RANKED, (*values, phrase, exact_key, bare_phrase)
+    if rare_head is not None and rare is not None:
+        sql = RANKED_WITH_RARE if phrase is None else PHRASE_THEN_RANKED_WITH_RARE
+        return sql, (*values, rare_head, rare)
+    return sql, values if phrase is not None else values[:4]
 
 
 def escape_like(text: str) -> str:
@@ -95,3 +151,21 @@ def filter_clauses(filters: Filters) -> tuple[list[str], list[Any]]:
         )
         params.append(filters.honour)
     return where, params
+
+
+async def expansions(db: Database, cache: ExpansionCache,
+                     query: SearchQuery) -> dict[str, Expansion]:
+    """The completions of the query's prefix words (`domain.prefixes`), from FTS5's vocabulary
+    (`paper_vocab`: each term's papers), kept in `cache` until the catalog version moves."""
+    prefixes = [p for p in map(expandable, query.words) if p is not None]
+    if not prefixes:
+        return {}
+    row = await db.fetchone("SELECT max(id) FROM catalog_loads")
+    version = int(row[0] or 0) if row else 0
+    found, missing = cache.lookup(version, prefixes)
+    for prefix in missing:
+        rows = await db.fetchall("SELECT term, doc FROM paper_vocab WHERE term >= ? AND term < ?",
+                                 (prefix, upper_bound(prefix)))
+        found[prefix] = expansion = choose(prefix, rows, RANK_WINDOW, RARE_ROWS)
+        cache.store(version, expansion)
+    return by_word(query.words, found)

@@ -54,6 +54,48 @@ _SEARCH_COLUMNS = ("search TSVECTOR NOT NULL", "search_tokens INTEGER NOT NULL")
 _LEDGER_LEASE = ("owner TEXT", "lease_until TEXT")
 """The digest claim's owner and lease, SQLite's migration 7 flattened into the table."""
 
+_TERM_COUNTS = (
+    "SELECT u.lexeme, count(*) FROM {rows} r, unnest(r.search) u "
+    "WHERE ascii(u.lexeme) BETWEEN 97 AND 122 "
+    "GROUP BY 1 ORDER BY 1"
+)
+"""Papers per Latin term (starting with a-z: what `domain.prefixes` expands) among `rows`."""
+PAPER_TERMS = (
+    """CREATE TABLE paper_terms (
+        term TEXT COLLATE "C" PRIMARY KEY,
+        docs INTEGER NOT NULL
+    )""",
+    f"""CREATE FUNCTION paper_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF current_setting('paperclub.terms', true) = 'off' THEN  -- a load recounts at its end
+            RETURN NULL;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+            UPDATE paper_terms t SET docs = t.docs - d.n
+            FROM ({_TERM_COUNTS.format(rows="old_rows")}) AS d (term, n) WHERE t.term = d.term;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+            INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows="new_rows")}
+            ON CONFLICT (term) DO UPDATE SET docs = paper_terms.docs + excluded.docs;
+        END IF;
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER papers_terms_insert AFTER INSERT ON papers REFERENCING NEW TABLE AS "
+    "new_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
+    "CREATE TRIGGER papers_terms_update AFTER UPDATE ON papers REFERENCING OLD TABLE AS "
+    "old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
+    "CREATE TRIGGER papers_terms_delete AFTER DELETE ON papers REFERENCING OLD TABLE AS "
+    "old_rows FOR EACH STATEMENT EXECUTE FUNCTION paper_terms_sync()",
+    f"INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows='papers')}",
+)
+RECOUNT_TERMS = ("DELETE FROM paper_terms",
+                 f"INSERT INTO paper_terms (term, docs) {_TERM_COUNTS.format(rows='papers')}")
+"""What a load runs at its end, its writes having left `paper_terms` alone (`SET LOCAL
+paperclub.terms = 'off'`: a statement trigger per row written would cost a minute at 10k)."""
+"""Migration 18: `paper_terms`, the papers holding each Latin term (PostgreSQL's own
+vocabulary, as FTS5's `paper_vocab` counts them), for prefix expansion. A term whose papers
+are gone keeps a row with 0 (never offered)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -158,20 +200,23 @@ MIGRATIONS: tuple[Migration, ...] = (
               WEB_LINKS.create(POSTGRES)),
     Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
               "(whose message is the vote's message)", VOTE_STYLE),
-    Migration(15, "SQLite 23: corrections: the curators' notices that a source changed a "
+    Migration(14, "SQLite 22: corrections: the curators' notices that a source changed a "
               "corrected field, and corrections applied from a file",
               correction_notice_tables(POSTGRES)),
-    Migration(16, "SQLite 24: the paper of the day may be the group's recommended paper; members "
+    Migration(15, "SQLite 23: the paper of the day may be the group's recommended paper; members "
               "follow papers like their bookmarks",
               (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(POSTGRES))),
-    Migration(17, "SQLite 25: recommendation features kept with the catalog: "
+    Migration(16, "SQLite 24: recommendation features kept with the catalog: "
               "each fit's vocabulary, every paper's vector",
               (*RECOMMEND_VOCABULARIES.create(POSTGRES), *PAPER_VECTORS.create(POSTGRES))),
+    Migration(17, "SQLite 25: prefix expansion: the papers holding each Latin term, kept by "
+              "statement triggers from papers (FTS5's vocabulary on SQLite)", PAPER_TERMS),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 15: 23, 16: 24, 17: 25}
+                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
+                                17: 25}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

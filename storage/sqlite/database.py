@@ -337,6 +337,7 @@ async def _connect(path: str | Path) -> aiosqlite.Connection:
             await conn.execute(pragma)
         await conn.create_function("paperclub_id", 1, paper_id, deterministic=True)
         await conn.create_function("paperclub_index", 13, stored_index_column, deterministic=True)
+        await conn.create_function("paperclub_index", 14, stored_index_column, deterministic=True)
     except BaseException:
         await conn.close()
         raise

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import SQLITE, Migration
-from storage.papers.fts import STORED_FIELDS
+from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
 from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
@@ -220,14 +220,26 @@ MIGRATIONS: tuple[Migration, ...] = (
               WEB_LINKS.create(SQLITE)),
     Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
               "message is the vote's message)", VOTE_STYLE),
-    Migration(23, "corrections: the curators' notices that a source changed a corrected field, "
+    Migration(22, "corrections: the curators' notices that a source changed a corrected field, "
               "and corrections applied from a file", correction_notice_tables(SQLITE)),
-    Migration(24, "the paper of the day may be the group's recommended paper; members follow "
+    Migration(23, "the paper of the day may be the group's recommended paper; members follow "
               "papers like their bookmarks",
               (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
-    Migration(25, "recommendation features kept with the catalog: "
+    Migration(24, "recommendation features kept with the catalog: "
               "each fit's vocabulary, every paper's vector",
               (*RECOMMEND_VOCABULARIES.create(SQLITE), *PAPER_VECTORS.create(SQLITE))),
+    Migration(25, "the full-text index keeps no copy of its text (contentless FTS5): a third "
+              "of the database", (
+                  "DROP TABLE paper_vocab",
+                  "ALTER TABLE paper_fts RENAME TO paper_fts_stored",
+                  f"CREATE VIRTUAL TABLE paper_fts USING fts5 ({', '.join(_V12_COLUMNS)}, "
+                  f"content = '', {_FTS_OPTIONS})",
+                  f"INSERT INTO paper_fts (rowid, {', '.join(_V12_COLUMNS)}) SELECT id, "
+                  + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})"
+                              for i in range(len(_V12_COLUMNS))) + " FROM papers",
+                  "DROP TABLE paper_fts_stored",
+                  "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
+              )),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import storage.papers.postgres
+import storage.papers.sqlite_ranking
 from bench.catalog_queries import Query, known_queries
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
@@ -175,3 +177,41 @@ async def test_cross_language_search_gives_the_same_papers_in_the_same_order(
     assert sum(len(crossed) for _, _, crossed in lite) > 100  # the queries crossed languages
     assert [(text, *a) for text, a in zip(CROSS_LANGUAGE, lite, strict=True)] == [
         (text, *b) for text, b in zip(CROSS_LANGUAGE, post, strict=True)]
+
+
+PREFIXES = ["con", "control", "spect", "mechan", "trans", "distrib", "pro", "learn", "model",
+            "gro", "re", "dif diff", "trans author:li", "pro year:2024"]
+
+
+@pytest.mark.slow
+async def test_prefix_expansions_give_sqlites_scores_and_order_on_postgresql(
+        tmp_path: Path, bundled_papers: list[Paper], postgres_server: PostgresServer | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prefix words searched as their completions (issue 26), with a rank window narrow enough
+    that frequent words' rare completions are ranked beside it: the same ten, order and bm25
+    numbers on both backends, all words or any word."""
+    if postgres_server is None:
+        pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
+    monkeypatch.setattr(storage.papers.sqlite_ranking, "RANK_WINDOW", 20)
+    monkeypatch.setattr(storage.papers.postgres, "RANK_WINDOW", 20)
+    listing = write_listing(tmp_path / "catalog.txt", SYNTHETIC, real=list(bundled_papers))
+    texts = PREFIXES + [q.text for q in known_queries(bundled_papers) if q.kind == "en prefix"]
+    sqlite = await Database.open(tmp_path / "prefixes.db")
+    url = await postgres_server.fresh_database()
+    pg = await PgDatabase.open(url)
+    try:
+        results = []
+        for store in (SqlitePaperStore(sqlite), PgPaperStore(pg)):
+            await load_catalog(store, listing)
+            await store.add_papers([Paper(title_en=f"Controllability study {i}", title_zh="",
+                                          authors=("Li Wei",)) for i in range(3)])
+            results.append(await _scored(store, texts))
+    finally:
+        await sqlite.close()
+        await pg.close()
+        await postgres_server.drop_database(url)
+    lite, post = results
+    assert sum(len(r) for r in lite) > len(texts)
+    differing = [(text, a[:3], b[:3]) for text, a, b
+                 in zip([t for t in texts for _ in (0, 1)], lite, post, strict=True) if a != b]
+    assert differing == []

@@ -1,0 +1,51 @@
+"""Writing the contentless full-text index (`paper_fts`, `content=''`, SQLite migration 25).
+
+FTS5 keeps no copy of the indexed text (a third of the database it was), so it cannot read
+back what to remove: a row leaves the index through FTS5's 'delete' command given the text it
+was indexed with, which is rebuilt here from the paper's stored row (`index_row` over the
+row, as the load and the add built it). So a paper is removed from the index before its row
+changes, and a load's carried-over papers are indexed from their rows."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from storage.papers.fts import COLUMNS, index_row
+from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
+
+FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES ("
+              + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
+"""A paper's full-text row, into `{table}` (`paper_fts`, or `paper_fts_next` in a load)."""
+FTS_DELETE = ("INSERT INTO {table} ({table}, rowid, " + ", ".join(COLUMNS) + ") VALUES "
+              "('delete', " + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
+"""FTS5's 'delete' command: a row out of the contentless `{table}`, given its indexed text."""
+
+
+def _index_rows(rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+    """(rowid, *index text) of stored paper rows (`PAPER_COLUMNS`, then the id)."""
+    return [(row[PAPER_COLUMN_COUNT], *index_row(paper_from_row(row))) for row in rows]
+
+
+async def indexed_rows(conn: aiosqlite.Connection, table: str,
+                       ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """(rowid, *index text) of the papers `ids` of `table` (`papers` or `papers_next`), the
+    text built in a worker thread."""
+    if not ids:
+        return []
+    async with conn.execute(
+            f"SELECT {PAPER_COLUMNS}, p.id FROM {table} p WHERE p.id IN "
+            f"({','.join('?' * len(ids))})", list(ids)) as cursor:
+        rows = list(await cursor.fetchall())
+    return await asyncio.to_thread(_index_rows, rows)
+
+
+async def unindex(conn: aiosqlite.Connection, ids: Sequence[int], *,
+                  table: str = "paper_fts", papers: str = "papers") -> None:
+    """Take the papers `ids` out of the full-text `table`, before their rows in `papers`
+    change (ids with no stored row are not in the index either)."""
+    rows = await indexed_rows(conn, papers, ids)
+    await conn.executemany(FTS_DELETE.format(table=table), rows)
