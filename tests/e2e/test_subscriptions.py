@@ -96,7 +96,7 @@ async def _next_paper_topic(standin: StandIn, guild: Guild, people: People) -> s
                                               "time": "09:00", "timezone": "Europe/Berlin"},
                                guild=guild, user=people.bob)).response()
     preview = await standin.slash("digest preview", guild=guild, user=people.bob)
-    (embed,) = (await preview.response()).embeds
+    (embed,) = (await preview.reply()).embeds  # deferred on a busy machine
     authors = next(str(f["value"]) for f in embed["fields"] if f["name"] == "Authors")
     return "author:" + authors.split(",")[0].split()[-1]
 

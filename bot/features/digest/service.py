@@ -83,8 +83,8 @@ class DigestService:
                                    picker=self.picker)
         if choice is None:
             return None
-        paper = await seen(self.scheduler.view, config.guild_id,
-                           await self.papers.get(choice.paper_id))
+        view = self.scheduler.view if self.scheduler is not None else None
+        paper = await seen(view, config.guild_id, await self.papers.get(choice.paper_id))
         return (paper, choice) if paper else None
 
     async def config(self, guild_id: int) -> DigestConfig | None:
