@@ -6,7 +6,7 @@ the rest of the catalog, the 👎 papers weighted as hard negatives; its score i
 cosine similarity to the weighted centroid of the liked papers. With fewer, the centroid
 similarity alone ranks. Both are standardised by their spread over the fixed sample, so the
 blend is one direction and the catalog is scored by one sparse mat-vec. Being nearer a
-turned-down paper than the liked ones lowers a score; that penalty is computed only for the
+turned-down paper than to any liked one lowers a score; that penalty is computed only for the
 contenders that could still reach the top. Every pick names the liked paper closest to it and
 the words they share most.
 """
@@ -31,11 +31,16 @@ SVM_TOL = 1e-4
 """liblinear's stopping tolerance (its default; 1e-6 took twice as long for the same ranks)."""
 BACKGROUND = 4000
 """How many unlabelled papers the linear model is trained against (a fixed hash sample)."""
-HARD_NEGATIVE_WEIGHT = 3.0
+NEGATIVE_SHARE = 0.01
+"""A 👎 paper's weight in the linear model's loss, as a share of one liked paper's: relative to
+the class balance, so it does not fade as the background sample grows or the profile shrinks
+(a fixed 3× of a background paper's weight was 0.2–0.8% of a liked paper's)."""
 CENTROID_BLEND = 0.5
 """Weight of the centroid similarity beside the linear model's score (both standardised)."""
 NEGATIVE_PENALTY = 0.5
 """How much being nearer a turned-down paper than the liked ones lowers a score."""
+PENALTY_BLOCK = 4096
+"""Rows whose closeness to every 👎 and liked paper is held densely at once."""
 REASON_WORDS = 3
 FIRST_CONTENDERS = 256
 """With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
@@ -97,7 +102,9 @@ def _svm(index: FeatureIndex, positives: list[int], weights: np.ndarray,
     """The linear model's weights over every feature, and its intercept."""
     rows = positives + negatives + background
     labels = np.array([1] * len(positives) + [0] * (len(negatives) + len(background)))
-    sample_weight = np.concatenate([weights, np.full(len(negatives), HARD_NEGATIVE_WEIGHT),
+    # balanced classes weigh a class-0 row n0/npos times less than a positive: undo that
+    hard = NEGATIVE_SHARE * (len(negatives) + len(background)) / len(positives)
+    sample_weight = np.concatenate([weights, np.full(len(negatives), hard),
                                     np.ones(len(background))])
     train, columns = _compact(sp.csr_matrix(index.matrix[rows]))
     model = LinearSVC(C=SVM_C, class_weight="balanced", max_iter=10000, tol=SVM_TOL,
@@ -128,15 +135,20 @@ class _Ranking:
     """1 / the spread of the centroid similarity over the sample."""
 
     def penalty(self, index: FeatureIndex, rows: np.ndarray) -> np.ndarray:
-        """How much nearer each row is to its closest turned-down paper than to the liked
-        centroid (0 when nearer the liked ones), in spreads of the centroid similarity: a 👎
-        pushes down its own neighbourhood without touching what the member plainly likes."""
+        """How much nearer each row is to its closest turned-down paper than to its closest
+        liked paper (0 when nearer a liked one), in spreads of the centroid similarity: a 👎
+        pushes down its own neighbourhood without touching what the member plainly likes.
+        Paper against paper on both sides: a centroid of many liked papers is near nothing as
+        much as one paper is near its neighbours, so against it a 👎 hit liked topics too."""
         if not self.negatives or not len(rows):
             return np.zeros(len(rows))
-        chunk = index.matrix[rows]
-        away = np.asarray((chunk @ index.matrix[self.negatives].T).max(axis=1).todense()
-                          ).ravel()
-        near = _times(chunk, self.centroid)
+        both = index.matrix[self.negatives + self.positives].T.tocsc()
+        away, near = np.empty(len(rows)), np.empty(len(rows))
+        for start in range(0, len(rows), PENALTY_BLOCK):
+            block = slice(start, start + PENALTY_BLOCK)
+            close = (index.matrix[rows[block]] @ both).toarray()
+            away[block] = close[:, :len(self.negatives)].max(axis=1)
+            near[block] = close[:, len(self.negatives):].max(axis=1)
         penalty: np.ndarray = NEGATIVE_PENALTY * np.maximum(away - near, 0.0) * self.near_scale
         return penalty
 
