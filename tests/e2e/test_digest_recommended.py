@@ -33,12 +33,12 @@ async def _set(standin: StandIn, guild: Guild, people: People, pick: str) -> str
     handle = await standin.slash("digest set", {
         "channel": guild.channel("papers").id, "time": "09:00", "timezone": "Europe/Berlin",
         "pick": pick}, guild=guild, user=people.bob)
-    return (await handle.response()).content
+    return (await handle.reply()).content
 
 
 async def _status(standin: StandIn, guild: Guild, people: People) -> dict[str, str]:
     handle = await standin.slash("digest status", guild=guild, user=people.bob)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     return {f["name"]: f["value"] for f in embed["fields"]}
 
 
@@ -56,7 +56,7 @@ async def test_the_group_s_bookmarks_pick_the_paper_of_the_day(
     options = (await _status(standin, guild, people))["Options"]
     assert "picked: the group's recommended paper" in options and "cycle picks" not in options
     preview = await standin.slash("digest preview", guild=guild, user=people.bob)
-    (previewed,) = (await preview.response()).embeds
+    (previewed,) = (await preview.reply()).embeds
     assert "recommended for the group, like *" in previewed["description"]
     clock.advance(hours=1)
     assert [o.status for o in await bot.services.digest_scheduler.tick()] == ["posted"]
