@@ -41,7 +41,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     "notice_pending", "mention_subscribers", "skip_discussed", "thread", "joined",
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens",
-    "outcome_notified", "threshold", "catalog_version", "papers", "transformed",
+    "outcome_notified", "threshold", "catalog_version", "papers", "transformed", "docs",
     "version",  # PostgreSQL: the schema version table
 })
 
