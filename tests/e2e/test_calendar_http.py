@@ -17,11 +17,12 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.features.calendar.feed import event_uid
-from bot.settings import Settings, load_settings
-from discord_standin import Guild, Member, StandIn
+from bot.settings import Settings
+from discord_standin import Guild, StandIn
 from domain.paper import Paper
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
+from tests.e2e.web_server import reading_group, web_settings
 from tests.group import People
 
 LINK = re.compile(r"<(https?://[^>]+/calendar/[-\w]+\.ics)>")
@@ -29,33 +30,16 @@ CLIENT = {"User-Agent": "Mozilla/5.0 (calendar client; like Thunderbird)",
           "Accept": "text/calendar, */*"}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def settings(tmp_path: Path, people: People) -> Settings:
     """The e2e settings with the web server on (a free local port)."""
-    return load_settings(None, {
-        "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
-        "PAPERCLUB_DISCORD__SYNC": "global",
-        "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
-        "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
-        "PAPERCLUB_ARXIV__API_BASE": "http://127.0.0.1:9/api/query",
-        "PAPERCLUB_ARXIV__MAX_RETRIES": "0",
-        "PAPERCLUB_WEB__ENABLED": "true",
-        "PAPERCLUB_WEB__PORT": str(_free_port()),
-    })
+    return web_settings(tmp_path, people)
 
 
 @pytest.fixture
 def guild(people: People) -> Guild:
     """The reading group; carol presents under her server nickname."""
-    return Guild("Reading Group", channels=["general", "papers"],
-                 members=[people.alice, Member(people.bob, roles=[people.admin_role]),
-                          Member(people.carol, nick="Carol Reader")])
+    return reading_group(people)
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,6 @@ import functools
 import os
 import re
 import shutil
-import socket
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,12 +19,13 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from bot.client.bot import PaperclubBot
 from bot.features.papers.query import parse_query
-from bot.settings import Settings, load_settings
-from discord_standin import Guild, Member, StandIn
+from bot.settings import Settings
+from discord_standin import Guild, StandIn
 from domain.paper import Paper
 from domain.text import to_traditional
 from tests.clocks import FakeClock
 from tests.e2e.group_steps import answer, suggest
+from tests.e2e.web_server import reading_group, web_settings
 from tests.group import People
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -40,12 +40,6 @@ DAY = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 TITLE_LINE = re.compile(r"^\*\*\d+\. (.+?)\*\*", re.MULTILINE)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _unmarkdown(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
@@ -53,24 +47,13 @@ def _unmarkdown(text: str) -> str:
 @pytest.fixture
 def settings(tmp_path: Path, people: People) -> Settings:
     """The e2e settings with the web server on (a free local port)."""
-    return load_settings(None, {
-        "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
-        "PAPERCLUB_DISCORD__SYNC": "global",
-        "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
-        "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
-        "PAPERCLUB_ARXIV__API_BASE": "http://127.0.0.1:9/api/query",
-        "PAPERCLUB_ARXIV__MAX_RETRIES": "0",
-        "PAPERCLUB_WEB__ENABLED": "true",
-        "PAPERCLUB_WEB__PORT": str(_free_port()),
-    })
+    return web_settings(tmp_path, people)
 
 
 @pytest.fixture
 def guild(people: People) -> Guild:
     """The reading group; carol presents under her server nickname."""
-    return Guild("Reading Group", channels=["general", "papers"],
-                 members=[people.alice, Member(people.bob, roles=[people.admin_role]),
-                          Member(people.carol, nick="Carol Reader")])
+    return reading_group(people)
 
 
 @pytest.fixture(autouse=True)
