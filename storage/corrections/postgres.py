@@ -18,6 +18,7 @@ from domain.corrections import (
     Status,
 )
 from storage.corrections.rows import (
+    DECIDED,
     EVENT_COLUMNS,
     PROPOSAL_COLUMNS,
     event_from_row,
@@ -26,7 +27,6 @@ from storage.corrections.rows import (
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.times import stored, utc_timestamp
 
-_DECIDED = {Status.APPROVED: Action.APPROVED, Status.REJECTED: Action.REJECTED}
 _RETURNING = f"RETURNING {PROPOSAL_COLUMNS}"
 
 
@@ -82,7 +82,7 @@ class PgCorrectionStore:
     async def decide(self, guild_id: int, proposal_id: int, status: Status, by: int,
                      at: datetime, note: str, source_value: str) -> Proposal | None:
         """Approve or reject a pending proposal, once (a conditional UPDATE claims it)."""
-        action = _DECIDED[status]
+        action = DECIDED[status]
         async with self._db.transaction() as conn:
             row = await conn.fetchrow(
                 "UPDATE corrections SET status = $1, decided_by = $2, decided_at = $3, "

@@ -14,6 +14,8 @@ PROPOSAL_COLUMNS = ("id, guild_id, paper_id, field, position, old_value, new_val
 EVENT_COLUMNS = "correction_id, action, actor_id, at, note"
 NOTICE_COLUMNS = ("correction_id, guild_id, old_source, new_source, token, created_at, "
                   "channel_id, message_id, attempts")
+DECIDED = {Status.APPROVED: Action.APPROVED, Status.REJECTED: Action.REJECTED}
+"""The history action a decision records."""
 
 
 def proposal_from_row(row: Sequence[Any]) -> Proposal:

@@ -16,6 +16,7 @@ from domain.corrections import (
     Status,
 )
 from storage.corrections.rows import (
+    DECIDED,
     EVENT_COLUMNS,
     PROPOSAL_COLUMNS,
     event_from_row,
@@ -23,8 +24,6 @@ from storage.corrections.rows import (
 )
 from storage.sqlite.database import Database
 from storage.times import stored, utc_timestamp
-
-_DECIDED = {Status.APPROVED: Action.APPROVED, Status.REJECTED: Action.REJECTED}
 
 
 class SqliteCorrectionStore:
@@ -84,7 +83,7 @@ class SqliteCorrectionStore:
     async def decide(self, guild_id: int, proposal_id: int, status: Status, by: int,
                      at: datetime, note: str, source_value: str) -> Proposal | None:
         """Approve or reject a pending proposal, once (a conditional UPDATE claims it)."""
-        action = _DECIDED[status]
+        action = DECIDED[status]
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE corrections SET status = ?, decided_by = ?, decided_at = ?, "
