@@ -91,6 +91,19 @@ class BotProcess:
             assert code == 0, self.log.read_text()
 
 
+async def restart_until_posted(bot: BotProcess, guild_id: int) -> None:
+    """Start the bot again and stop it once the server's post is finished (its thread open)."""
+    await bot.start()
+    try:
+        async def finished() -> bool:
+            entries = await _ledger(bot.db_path, guild_id)
+            return bool(entries) and entries[0].thread_id is not None
+
+        await _until(finished, "the restarted bot to finish the post")
+    finally:
+        await bot.stop()
+
+
 async def _configure(db_path: Path, guild: Guild) -> None:
     """A digest due two minutes ago, enabled an hour ago."""
     now = datetime.now(UTC)
@@ -141,15 +154,7 @@ async def test_killed_at_any_step_then_restarted_posts_exactly_once(
                         if r.path.endswith("/messages")])
 
         sends_before = sends()
-        await bot.start()
-        try:
-            async def finished() -> bool:
-                entries = await _ledger(bot.db_path, guild.id)
-                return bool(entries) and entries[0].thread_id is not None
-
-            await _until(finished, "the restarted bot to finish the post")
-        finally:
-            await bot.stop()
+        await restart_until_posted(bot, guild.id)
         posts = [m for m in standin.messages(papers) if m.embeds]
         assert len(posts) == 1, f"{step} (trial {trial}): {len(posts)} posts"
         (entry,) = await _ledger(bot.db_path, guild.id)

@@ -23,7 +23,14 @@ from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
-from tests.e2e.test_digest_crash import STEPS, TRIALS, BotProcess, _ledger, _until
+from tests.e2e.test_digest_crash import (
+    STEPS,
+    TRIALS,
+    BotProcess,
+    _ledger,
+    _until,
+    restart_until_posted,
+)
 from tests.group import People
 
 LIKED = ("To Grok Grokking", "How the Hessian-Spectrum of Neural Networks")
@@ -140,15 +147,7 @@ async def test_killed_between_pick_and_post_then_restarted_posts_the_pick_once(
             expected, DigestPick.RECOMMENDED, like)
         standin.rest.faults.clear()
         sends_before = sends()
-        await bot.start()
-        try:
-            async def finished() -> bool:
-                entries = await _ledger(bot.db_path, guild.id)
-                return bool(entries) and entries[0].thread_id is not None
-
-            await _until(finished, "the restarted bot to finish the post")
-        finally:
-            await bot.stop()
+        await restart_until_posted(bot, guild.id)
         posts = [m for m in standin.messages(papers) if m.embeds]
         assert len(posts) == 1, f"{step} (trial {trial}): {len(posts)} posts"
         (entry,) = await _ledger(bot.db_path, guild.id)
