@@ -22,6 +22,7 @@ import aiohttp
 import discord
 
 from bot.client.endpoints import set_discord_endpoints
+from discord_standin import BotRuns
 
 ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 30.0
@@ -63,7 +64,7 @@ class StandInProcess:
         self.member = member
         self._proc: asyncio.subprocess.Process | None = None
         self._session: aiohttp.ClientSession | None = None
-        self._bots: dict[discord.Client, asyncio.Task[None]] = {}
+        self._bots = BotRuns()
         self.control = self.guild_id = self.user_id = ""
 
     async def __aenter__(self) -> StandInProcess:
@@ -88,7 +89,7 @@ class StandInProcess:
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
-        for bot in list(self._bots):
+        for bot in self._bots:
             with contextlib.suppress(Exception):
                 await self.stop_bot(bot)
         if self._session is not None:
@@ -113,22 +114,11 @@ class StandInProcess:
 
     async def start_bot(self, bot: discord.Client, timeout: float = 60.0) -> None:
         """Start `bot` against the stand-in and return once it is ready."""
-        task = asyncio.create_task(bot.start(TOKEN), name="bench-bot")
-        self._bots[bot] = task
-        async with asyncio.timeout(timeout):
-            while not bot.is_ready():
-                if task.done():
-                    task.result()
-                    raise RuntimeError("the bot stopped before it was ready")
-                await asyncio.sleep(0.01)
+        await self._bots.start(bot, TOKEN, timeout=timeout, name="bench-bot")
 
     async def stop_bot(self, bot: discord.Client) -> None:
         """Close `bot` and wait for it."""
-        task = self._bots.pop(bot, None)
-        await bot.close()
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._bots.stop(bot)
 
     async def lookups(self, queries: Sequence[str], *, in_flight: int = 1,
                       keep: int | None = None, timeout: float = 30.0) -> Batch:

@@ -17,6 +17,7 @@ Use::
 Import from this package only; its submodules are internal. It imports nothing from paperclub.
 """
 
+from .bot_runs import BotRuns
 from .commandline import SlashLine, parse_slash
 from .faults import Fault, FaultRule, GlobalRateLimiter, Stall
 from .gateway import GatewayStats
@@ -29,6 +30,7 @@ from .server import StandIn
 from .validation import check_choices, check_commands, check_message, nest_errors
 
 __all__ = [
+    "BotRuns",
     "Callback",
     "CallbackType",
     "Channel",

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterable
@@ -13,6 +12,7 @@ from typing import ClassVar
 import discord
 from aiohttp import web
 
+from .bot_runs import BotRuns
 from .controls import StandInControls
 from .endpoints import discord_pointed_at
 from .faults import GlobalRateLimiter
@@ -87,7 +87,7 @@ class StandIn(InteractionInjection, StandInControls):
             self.rest.new_limiter = lambda: GlobalRateLimiter(rate_limit)
         self._runner: web.AppRunner | None = None
         self._endpoints: contextlib.ExitStack | None = None
-        self._bots: dict[discord.Client, asyncio.Task[None]] = {}
+        self._bots = BotRuns()
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -135,7 +135,7 @@ class StandIn(InteractionInjection, StandInControls):
         for stall in self.rest.stalls:
             stall.release()
         failures = []
-        for bot in list(self._bots):
+        for bot in self._bots:
             try:
                 await self.stop_bot(bot)
             except Exception as error:
@@ -182,24 +182,9 @@ class StandIn(InteractionInjection, StandInControls):
         timeout: float = 10.0,
     ) -> None:
         """Run ``bot.start(token)`` in a task and return once the bot is ready."""
-        task = asyncio.create_task(bot.start(token), name=f"standin-bot-{self.bot_user.name}")
-        self._bots[bot] = task
-        try:
-            async with asyncio.timeout(timeout):
-                while not bot.is_ready():
-                    if task.done():
-                        task.result()
-                        raise RuntimeError("the bot stopped before it was ready")
-                    await asyncio.sleep(0.005)
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await self.stop_bot(bot)
-            raise
+        await self._bots.start(bot, token, timeout=timeout,
+                               name=f"standin-bot-{self.bot_user.name}")
 
     async def stop_bot(self, bot: discord.Client) -> None:
         """Close ``bot`` and wait for its task; re-raises what the task raised."""
-        task = self._bots.pop(bot, None)
-        await bot.close()
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._bots.stop(bot)
