@@ -13,13 +13,17 @@ import pytest
 
 from bot.cli.local import local_session, run_script
 from bot.settings import Settings, load_settings
+from tests.e2e.web_server import free_port
 
 INTERNALS = ("Traceback", "no callback", "focused option", "invalid literal", "Ignoring exception")
 
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return load_settings(None, {"PAPERCLUB_DATABASE__PATH": str(tmp_path / "local.db")})
+    # a port of its own for the local web page: with the default (8080) another worker's local
+    # mode may hold it between two runs, and the second run's link would name another port
+    return load_settings(None, {"PAPERCLUB_DATABASE__PATH": str(tmp_path / "local.db"),
+                                "PAPERCLUB_WEB__PORT": str(free_port())})
 
 
 @pytest.fixture(autouse=True)
