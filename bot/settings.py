@@ -232,7 +232,7 @@ class ArxivSettings(_Section):
 
 
 class WebSettings(_Section):
-    """The bot's own web server: the calendar feed (off by default)."""
+    """The web server of the pages and calendar feeds (off by default)."""
 
     enabled: bool = False
     host: str = "127.0.0.1"
@@ -241,6 +241,8 @@ class WebSettings(_Section):
     base_url: HttpUrl | None = Field(default=None, strict=False)
     """The public address members reach it at (behind a reverse proxy with TLS: its https URL);
     default `http://HOST:PORT`."""
+    process: Literal["bot", "own"] = "bot"
+    """"own": served by a `paperclub web` process the bot starts and watches, not on its loop."""
 
     def public_base(self) -> str:
         """The address links start with, without a trailing slash."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -183,6 +184,41 @@ def calendar_service(db: AnyDatabase, settings: Settings, *,
                            links=stores.CALENDAR_LINKS.open(db),
                            base_url=settings.web.public_base(), clock=clock,
                            view=CorrectionService(stores.CORRECTIONS.open(db), papers, clock))
+
+
+@dataclass(frozen=True, slots=True)
+class WebServices:
+    """What the web page's own process serves: the pages and the calendar feeds."""
+
+    pages: WebPageService
+    calendar: CalendarService
+    search: SearchService
+
+
+@asynccontextmanager
+async def opened_web(settings: Settings, *, clock: Clock = utc_now) -> AsyncIterator[WebServices]:
+    """The pages and feeds on the configured database and nothing else (`paperclub web`: no
+    catalog load, no scheduler, no gateway); it only reads, so it never creates or migrates."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        papers = stores.PAPERS.open(db)
+        view = CorrectionService(stores.CORRECTIONS.open(db), papers, clock)
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold, view=view)
+        try:
+            lookup, digests = PaperLookup(search), stores.DIGESTS.open(db)
+            pages = WebPageService(
+                links=stores.WEB_LINKS.open(db), queue=QueueService(stores.QUEUE.open(db),
+                                                                    lookup, clock),
+                history=HistoryService(stores.HISTORY.open(db), lookup),
+                sessions=stores.SESSIONS.open(db), digests=digests, search=search,
+                group=GroupService(stores.GROUPS.open(db), digests),
+                base_url=settings.web.public_base())
+            await search.prepare()  # the typo vocabulary, in the background
+            yield WebServices(pages, calendar_service(db, settings, clock=clock), search)
+        finally:
+            await search.close()
+    finally:
+        await db.close()
 
 
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,

@@ -20,6 +20,7 @@ from bot.cli.db_copy import db_group
 from bot.cli.discord_commands import invite, local, run, sync
 from bot.cli.export_commands import export
 from bot.cli.recommend_commands import register as register_recommend
+from bot.cli.web_command import web
 
 
 class _OneLineErrors(click.Group):
@@ -58,7 +59,7 @@ def cli() -> None:
 
 
 for _command in (import_command, add_command, search, show, stats, export, local, run, sync,
-                 invite, db_group, corrections_group):
+                 invite, db_group, corrections_group, web):
     cli.add_command(_command)
 register_recommend(cli)
 cli.add_command(calendar_command(common_options))

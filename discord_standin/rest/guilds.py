@@ -6,6 +6,25 @@ from ..model import Guild, JSONObject
 from .resource import Resource
 from .routing import ApiError, Call, Result, Route
 
+GATEWAY_ONLY = ("channels", "threads", "members", "presences", "voice_states", "unavailable",
+                "large", "member_count", "joined_at", "stage_instances",
+                "guild_scheduled_events")
+"""GUILD_CREATE's fields that the REST guild object does not have."""
+REST_GUILD_DEFAULTS: JSONObject = {
+    "description": None, "home_header": None, "splash": None, "discovery_splash": None,
+    "banner": None,
+    "application_id": None, "region": "deprecated", "afk_channel_id": None, "afk_timeout": 300,
+    "system_channel_id": None, "system_channel_flags": 0, "widget_enabled": False,
+    "widget_channel_id": None, "verification_level": 0, "default_message_notifications": 0,
+    "mfa_level": 0, "explicit_content_filter": 0, "max_presences": None,
+    "max_members": 500000, "max_stage_video_channel_users": 50, "max_video_channel_users": 25,
+    "vanity_url_code": None, "premium_tier": 0, "premium_subscription_count": 0,
+    "rules_channel_id": None, "safety_alerts_channel_id": None,
+    "public_updates_channel_id": None, "premium_progress_bar_enabled": False, "nsfw": False,
+    "nsfw_level": 0, "incidents_data": None}
+"""The REST guild object's required fields the stand-in has no state for (Discord's values
+for a new server)."""
+
 
 class Guilds(Resource):
     """``/guilds/{guild_id}/...`` and ``GET /channels/{channel_id}``."""
@@ -34,10 +53,16 @@ class Guilds(Resource):
         return self._channel(call).payload()
 
     async def get_guild(self, call: Call) -> Result:
-        """GET /guilds/{id}."""
-        data: JSONObject = self._guild(call).payload()
-        for key in ("channels", "threads", "members", "presences", "voice_states"):
+        """GET /guilds/{id}: Discord's guild object (``GuildWithCountsResponse``), without the
+        gateway's GUILD_CREATE extras; ``with_counts=true`` adds the approximate counts."""
+        guild = self._guild(call)
+        data: JSONObject = guild.payload()
+        for key in GATEWAY_ONLY:
             data.pop(key, None)
+        data |= REST_GUILD_DEFAULTS
+        if call.query.get("with_counts", "").lower() in {"true", "1"}:
+            data["approximate_member_count"] = len(guild.members)
+            data["approximate_presence_count"] = 0
         return data
 
     async def guild_channels(self, call: Call) -> Result:

@@ -12,36 +12,14 @@ import logging
 import re
 from email.utils import format_datetime, parsedate_to_datetime
 
-import discord
 from aiohttp import web
 
-from bot.features.calendar.service import CalendarService, NameOf
-from bot.features.notifications.notices import guild_lang
+from bot.features.calendar.service import CalendarService
+from bot.features.web.directory import Directory, answer_names
 
 log = logging.getLogger(__name__)
 TOKEN = re.compile(r"^[-_A-Za-z0-9]{16,64}$")
-NAME_LOOKUPS = 25
-"""Members fetched from Discord at most per answer (the rest come from the cache, or unnamed)."""
 CALENDAR_TYPE = "text/calendar"
-
-
-def presenter_names(guild: discord.Guild | None) -> NameOf:
-    """Display names from the member cache, else Discord (a few per answer), else None."""
-    known: dict[int, str | None] = {}
-
-    async def name_of(user_id: int) -> str | None:
-        if user_id in known:
-            return known[user_id]
-        member = guild.get_member(user_id) if guild is not None else None
-        if member is None and guild is not None and len(known) < NAME_LOOKUPS:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        known[user_id] = member.display_name if member is not None else None
-        return known[user_id]
-
-    return name_of
 
 
 def not_modified(request: web.Request, etag: str, modified_http: str) -> bool:
@@ -59,8 +37,8 @@ def not_modified(request: web.Request, etag: str, modified_http: str) -> bool:
 class CalendarWeb:
     """The feed's HTTP routes (served by `bot.features.web.web.WebServer` beside the pages)."""
 
-    def __init__(self, client: discord.Client, calendar: CalendarService) -> None:
-        self.client = client
+    def __init__(self, directory: Directory, calendar: CalendarService) -> None:
+        self.directory = directory
         self.calendar = calendar
 
     def add_routes(self, app: web.Application) -> None:
@@ -79,10 +57,9 @@ class CalendarWeb:
         guild_id = await self.calendar.guild_of(token) if TOKEN.match(token) else None
         if guild_id is None:
             raise web.HTTPNotFound(text="no calendar here\n")
-        guild = self.client.get_guild(guild_id)
-        made = await self.calendar.feed_file(
-            guild_id, server_name=guild.name if guild is not None else "paperclub",
-            lang=guild_lang(self.client, guild_id), names=presenter_names(guild))
+        server = await self.directory.server(guild_id)
+        made = await self.calendar.feed_file(guild_id, server_name=server.name, lang=server.lang,
+                                             names=answer_names(self.directory, guild_id))
         etag = f'"{hashlib.sha256(made.body).hexdigest()[:32]}"'
         modified = format_datetime(made.modified, usegmt=True)
         headers = {"ETag": etag, "Last-Modified": modified, "Cache-Control": "private, no-cache",

@@ -1,18 +1,21 @@
 """The bot's web server: with `[web] enabled`, each server's read-only page and its calendar
 feed, in one aiohttp application (started once the bot is ready, stopped when the cog is
-unloaded as the bot closes). `/group web` hands out the page's link."""
+unloaded as the bot closes); with `[web] process = "own"`, a `paperclub web` child process
+serves them instead (`bot.client.web_child`). `/group web` hands out the page's link."""
 
 from __future__ import annotations
 
 import logging
+import os
 from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
 from bot.client.cog_host import CogHost, host_of
+from bot.client.web_child import WebChild, child_env
 from bot.features.calendar.web import CalendarWeb
-from bot.features.web.web import WebPages, WebServer
+from bot.features.web.web import GatewayDirectory, WebPages, WebServer
 
 if TYPE_CHECKING:
     from bot.bundle import Services
@@ -27,17 +30,25 @@ class WebCog(commands.Cog):
         self.bot = bot
         self.services = services
         self.server: WebServer | None = None
+        self.child: WebChild | None = None
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Serve (once, not on every reconnect)."""
         settings = self.bot.settings.web
-        if self.server is not None or not settings.enabled \
+        if self.server is not None or self.child is not None or not settings.enabled \
                 or not isinstance(self.bot, discord.Client):
             return
+        if settings.process == "own":
+            self.child = WebChild(child_env(
+                self.bot.settings, api_base=discord.http.Route.BASE,
+                token=self.bot.http.token or "", inherited=os.environ))
+            self.child.start()
+            return
+        directory = GatewayDirectory(self.bot)
         server = WebServer(settings, [
-            CalendarWeb(self.bot, self.services.calendar).add_routes,
-            WebPages(self.bot, self.services.web).add_routes])
+            CalendarWeb(directory, self.services.calendar).add_routes,
+            WebPages(directory, self.services.web).add_routes])
         try:
             await server.start()
         except OSError as exc:  # the port is taken (another process serves them)
@@ -48,7 +59,9 @@ class WebCog(commands.Cog):
         self.server = server
 
     async def cog_unload(self) -> None:
-        """Stop serving."""
+        """Stop serving (and the child serving)."""
+        if self.child is not None:
+            await self.child.stop()
         if self.server is not None:
             await self.server.stop()
 

@@ -10,30 +10,42 @@ closed after `IDLE_SECONDS`.
 
 Under load the same page is built once: concurrent requests for one (server, language,
 search) share one build, and a built page is reused for `PAGE_SECONDS` (so a change shows
-within that long); the HTML is rendered off the event loop, in a worker thread. Members'
-display names are remembered for `NAME_SECONDS`, so loads do not turn into Discord requests."""
+within that long); the HTML is rendered off the event loop, in a worker thread. The server's
+name and language and members' display names come from a `Directory` (the bot's gateway cache,
+or Discord's REST API in the page's own process), which remembers them, so loads do not turn
+into Discord requests."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import TypeVar
 
+import aiohttp
 import discord
 from aiohttp import web
 
-from bot.features.calendar.service import NameOf
-from bot.features.calendar.web import TOKEN, not_modified, presenter_names
-from bot.features.notifications.notices import guild_lang
+from bot.features.calendar.web import TOKEN, not_modified
+from bot.features.web.directory import (
+    DEFAULT_SERVER,
+    FAILED_SECONDS,
+    NAME_SECONDS,
+    Directory,
+    ServerInfo,
+    answer_names,
+    server_info,
+)
 from bot.features.web.render import CONTENT_SECURITY_POLICY, render_page
 from bot.features.web.service import QUERY_LIMIT, WebPageService
 from bot.features.web.view import page_context
 from bot.settings import WebSettings
+from bot.shared.expiring import Expiring
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 
@@ -48,10 +60,8 @@ SEEN_BODIES = 4096
 """Bodies whose first-served time is remembered (for Last-Modified)."""
 PAGE_SECONDS = 2.0
 """How long a built page is served again before it is rebuilt."""
-NAME_SECONDS = 600.0
-"""How long a member's display name is remembered."""
 KEPT = 1024
-"""Built pages and names remembered at most (the oldest go first)."""
+"""Built pages remembered at most (the oldest go first)."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY, "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
@@ -66,14 +76,13 @@ def _lang(request: web.Request, fallback: Lang) -> Lang:
 class WebPages:
     """Each server's read-only page."""
 
-    def __init__(self, client: discord.Client, pages: WebPageService, *,
+    def __init__(self, directory: Directory, pages: WebPageService, *,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
-        self.client = client
+        self.directory = directory
         self.pages = pages
         self.clock = clock
         self._seen: OrderedDict[str, datetime] = OrderedDict()
         self._built: OrderedDict[tuple[int, Lang, str], tuple[datetime, Building]] = OrderedDict()
-        self._names: OrderedDict[tuple[int, int], tuple[datetime, str | None]] = OrderedDict()
 
     def add_routes(self, app: web.Application) -> None:
         """The page's routes."""
@@ -96,7 +105,7 @@ class WebPages:
         if guild_id is None:
             lang = _lang(request, Lang.EN)
             raise web.HTTPNotFound(text=t(lang, "web.not_found") + "\n", headers=SECURITY_HEADERS)
-        lang = _lang(request, guild_lang(self.client, guild_id))
+        lang = _lang(request, (await self.directory.server(guild_id)).lang)
         query = request.query.get("q", "").strip()[:QUERY_LIMIT]
         body, etag = await self._body(guild_id, lang, query)
         modified = format_datetime(self._first_served(etag), usegmt=True)
@@ -120,28 +129,11 @@ class WebPages:
 
     async def _build(self, guild_id: int, lang: Lang, query: str) -> tuple[bytes, str]:
         """The page's HTML and its ETag, rendered in a worker thread."""
-        guild = self.client.get_guild(guild_id)
-        data = await self.pages.page(guild_id, query=query, names=self._names_in(guild))
-        name = guild.name if guild is not None else "paperclub"
-        body = await asyncio.to_thread(lambda: render_page(page_context(data, lang, name)))
+        server = await self.directory.server(guild_id)
+        data = await self.pages.page(guild_id, query=query,
+                                     names=answer_names(self.directory, guild_id))
+        body = await asyncio.to_thread(lambda: render_page(page_context(data, lang, server.name)))
         return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'
-
-    def _names_in(self, guild: discord.Guild | None) -> NameOf:
-        """Display names, remembered across pages (Discord is asked only for new ones)."""
-        fetch = presenter_names(guild)
-        guild_id = guild.id if guild is not None else 0
-
-        async def name_of(user_id: int) -> str | None:
-            key, now = (guild_id, user_id), self.clock()
-            known = self._names.get(key)
-            if known is not None and known[0] > now:
-                return known[1]
-            name = await fetch(user_id)
-            self._names[key] = (now + timedelta(seconds=NAME_SECONDS), name)
-            _trim(self._names)
-            return name
-
-        return name_of
 
 
 def _failed(task: Building) -> bool:
@@ -151,6 +143,40 @@ def _failed(task: Building) -> bool:
 def _trim(kept: OrderedDict[K, V]) -> None:
     while len(kept) > KEPT:
         kept.popitem(last=False)
+
+
+class GatewayDirectory:
+    """The bot's gateway cache; a member it does not hold is asked of Discord (remembered)."""
+
+    def __init__(self, client: discord.Client, *,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.client = client
+        self._names: Expiring[tuple[int, int], str | None] = Expiring(monotonic)
+
+    async def server(self, guild_id: int) -> ServerInfo:
+        """From the cache: the server's name and preferred locale."""
+        guild = self.client.get_guild(guild_id)
+        return server_info(guild) if guild is not None else DEFAULT_SERVER
+
+    async def member_name(self, guild_id: int, user_id: int, *, ask: bool = True) -> str | None:
+        """The cached member's display name, else Discord's answer (remembered)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None:
+            return None
+        if (member := guild.get_member(user_id)) is not None:
+            return member.display_name
+        if (known := self._names.get((guild_id, user_id))) is not None or not ask:
+            return known[0] if known is not None else None
+
+        async def fetch() -> tuple[str | None, float]:
+            try:
+                return (await guild.fetch_member(user_id)).display_name, NAME_SECONDS
+            except discord.NotFound:
+                return None, NAME_SECONDS
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError):
+                return None, FAILED_SECONDS
+
+        return await self._names.load((guild_id, user_id), fetch)
 
 
 class WebServer:

@@ -20,7 +20,7 @@ from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
 from bot.features.reading.history import HistoryService
 from bot.features.web.service import WebPageService
-from bot.features.web.web import WebPages
+from bot.features.web.web import GatewayDirectory, WebPages
 from storage import backend as stores
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -115,6 +115,7 @@ async def site(db: Database, search: SearchService, clock: FakeClock) -> AsyncIt
     client = FakeClient({GUILD: FakeGuild(GUILD, "Reading Club", members={42: "Ada L."}),
                          OTHER: FakeGuild(OTHER, "其他读书会", preferred_locale="zh-TW")})
     app = web.Application()
-    WebPages(client, pages, clock=clock).add_routes(app)  # type: ignore[arg-type]
+    WebPages(GatewayDirectory(client), pages,  # type: ignore[arg-type]
+             clock=clock).add_routes(app)
     async with TestClient(TestServer(app)) as http:
         yield Site(pages, queue, history, client, http, digests, clock, service(), ticks)

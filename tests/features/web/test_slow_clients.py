@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 
 from bot.features.web import web as web_module
-from bot.features.web.web import WebPages, WebServer
+from bot.features.web.web import GatewayDirectory, WebPages, WebServer
 from bot.settings import WebSettings
 from tests.features.web.conftest import BASE, GUILD, Site
 
@@ -25,7 +25,7 @@ liveness bound, far above a normal answer, never a measurement)."""
 @pytest.fixture
 async def server(site: Site, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[WebServer]:
     monkeypatch.setattr(web_module, "IDLE_SECONDS", 0.5)
-    pages = WebPages(site.client, site.pages)  # type: ignore[arg-type]
+    pages = WebPages(GatewayDirectory(site.client), site.pages)  # type: ignore[arg-type]
     running = WebServer(WebSettings(host="127.0.0.1", port=0), [pages.add_routes])
     await running.start()
     yield running
