@@ -47,7 +47,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                   "recipe, most recent first and random; and what two 👎 do to the next page"),
     "web": ("bench.web",
             "each server's web page: 200 page loads in flight at once while /paper lookups "
-            "go through the stand-in, their p50/p99 beside /paper alone"),
+            "go through the stand-in, their p50/p99 beside /paper alone, with the pages "
+            "served by the bot and by a process of their own"),
     "similar": ("bench.similar",
                 "papers like my bookmarks on the real arXiv sample split in time: precision, "
                 "recall and volume per threshold; the paper of the day's pick with and without "

@@ -1,9 +1,11 @@
 """Each server's web page under load: 200 page loads kept in flight at once, in rounds, while
 `/paper` lookups go through the Discord stand-in one after another; their p50/p99 beside the
-same lookups with nothing else running (the baseline).
+same lookups with nothing else running (the baseline), for each `--web-process` side by side.
 
-The real bot (`build_bot`, `[web] enabled`) serves the page from its own event loop, as in
-production; the synthetic catalog holds the 30 bundled papers. The server has a queue, a
+The real bot (`build_bot`, `[web] enabled`) serves the page from its own event loop
+(`[web] process = "bot"`), or starts `paperclub web` to serve it from a process of its own on
+the same database (`"own"`), as in production; the synthetic catalog holds the 30 bundled
+papers. The server has a queue, a
 history and a scheduled session, so each page holds dozens of paper cards; one load in four
 also searches (`?q=`). Page loads are timed from the request to the last byte with
 `time.perf_counter` in a separate client process (browsers are not in the bot's process);
@@ -44,6 +46,9 @@ QUERIES = ("grokking", "diffusion model", "蒸馏", "ridge regression", "attenti
            "grokkng", "low-rank", "author:vardi", "venue:workshop")
 PAGE_QUERIES = ("grokking", "蒸馏", "diffusion")
 RESPONSE_TIMEOUT = 60.0
+PROCESSES = ("bot", "own")
+CHILD_SECONDS = 120.0
+"""How long `paperclub web` may take to answer its first page."""
 
 
 @dataclass
@@ -52,6 +57,8 @@ class Result:
 
     papers: int
     concurrency: int
+    process: str = "bot"
+    """Who served the pages (`[web] process`)."""
     idle: list[float] = field(default_factory=list)
     """`/paper` round trips (ms) with nothing else running."""
     during: list[float] = field(default_factory=list)
@@ -72,7 +79,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="rounds of --concurrency page loads (default 5)")
     parser.add_argument("--lookups", type=int, default=200,
                         help="/paper lookups of the idle baseline (default 200)")
+    parser.add_argument("--web-process", type=_processes, default=PROCESSES,
+                        help="who serves the pages, one run each: bot (its event loop), own "
+                             "(a `paperclub web` process); default bot,own")
     parser.add_argument("--out", type=Path, default=OUT, help=f"report file (default {OUT})")
+
+
+def _processes(text: str) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not chosen or not set(chosen) <= set(PROCESSES):
+        raise argparse.ArgumentTypeError("a comma-separated list of bot and own")
+    return chosen
 
 
 def _free_port() -> int:
@@ -149,25 +166,43 @@ async def _pages(url: str, result: Result, concurrency: int, rounds: int) -> Non
                                                       loaded.page_bytes)
 
 
-async def _bench(tmp: Path, args: argparse.Namespace) -> Result:
+async def _served(url: str) -> None:
+    """Wait until `url` answers 200 (the web process has started)."""
+    deadline = time.perf_counter() + CHILD_SECONDS
+    async with aiohttp.ClientSession() as http:
+        while True:
+            try:
+                async with http.get(url) as response:
+                    if response.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"the web process did not answer {url}")
+            await asyncio.sleep(0.2)
+
+
+async def _bench(tmp: Path, args: argparse.Namespace, process: str = "bot") -> Result:
     real = [item.paper for item in ListingParser().parse(LineReader(bundled_catalog()))
             if isinstance(item, ParsedPaper)]
     catalog = write_listing(tmp / "catalog.txt", args.papers, 2026, list(real))
     settings = load_settings(None, {
-        "PAPERCLUB_DATABASE__PATH": str(tmp / "bench.db"), "PAPERCLUB_DISCORD__SYNC": "global",
-        "PAPERCLUB_CATALOG__PATH": str(catalog), "PAPERCLUB_WEB__ENABLED": "true",
+        "PAPERCLUB_DATABASE__PATH": str(tmp / f"bench-{process}.db"),
+        "PAPERCLUB_DISCORD__SYNC": "global", "PAPERCLUB_CATALOG__PATH": str(catalog),
+        "PAPERCLUB_WEB__ENABLED": "true", "PAPERCLUB_WEB__PROCESS": process,
         "PAPERCLUB_WEB__PORT": str(_free_port())})
     users = [User(f"member{n}") for n in range(5)]
     guild = Guild("Reading Group", channels=["general"], members=[Member(u) for u in users])
-    result = Result(args.papers, args.concurrency)
+    result = Result(args.papers, args.concurrency, process)
     async with StandIn(guilds=[guild]) as standin:
-        progress(TAG, f"loading {args.papers:,} papers …")
+        progress(TAG, f"[web] process = {process}: loading {args.papers:,} papers …")
         bot = await build_bot(settings, guild_ready_timeout=0.05)
         try:
             await standin.start_bot(bot, timeout=60)
             await _furnish(bot, guild, users, real)
             url = await bot.services.web.link(guild.id)
             assert url is not None
+            await _served(url)
             group = _Group(standin, guild, users[0])
             for query in QUERIES:  # warm-up: caches, the typo vocabulary
                 await group.lookup(query)
@@ -188,35 +223,46 @@ async def _bench(tmp: Path, args: argparse.Namespace) -> Result:
     return result
 
 
-def _row(name: str, values: list[float]) -> str:
+def _cells(values: list[float]) -> str:
     if not values:
-        return f"| {name} | 0 | – | – |"
-    return (f"| {name} | {len(values):,} | {fmt_ms(statistics.median(values))} | "
-            f"{fmt_ms(p99(values))} |")
+        return "0 | – | –"
+    return f"{len(values):,} | {fmt_ms(statistics.median(values))} | {fmt_ms(p99(values))}"
 
 
-def report(result: Result) -> str:
-    """The Markdown report."""
+def _pages_line(result: Result) -> str:
     loads = len(result.pages) + result.failed
+    return (f"- `{result.process}`: {loads:,} page loads, {result.failed} failed, "
+            f"{len(result.pages) / max(result.load_seconds, 1e-9):,.0f} pages/s, "
+            f"largest page {result.page_bytes / 1024:,.0f} KiB.")
+
+
+def report(results: list[Result]) -> str:
+    """The Markdown report: one column group per `[web] process`."""
+    first = results[0]
+    modes = " | ".join(f"{r.process}: n | p50 ms | p99 ms" for r in results)
+    rows = [("/paper, nothing else running (baseline)", "idle"),
+            (f"/paper while {first.concurrency} page loads are in flight", "during"),
+            ("page load (request to last byte)", "pages")]
     return "\n".join([
         f"# Web page under load ({datetime.now(UTC):%Y-%m-%d}, {platform.python_version()}, "
-        f"{result.papers:,} papers, {result.concurrency} page loads in flight)", "",
-        "| measured | n | p50 ms | p99 ms |", "|---|---:|---:|---:|",
-        _row("/paper, nothing else running (baseline)", result.idle),
-        _row(f"/paper while {result.concurrency} page loads are in flight", result.during),
-        _row("page load (request to last byte)", result.pages), "",
-        f"{loads:,} page loads, {result.failed} failed, "
-        f"{len(result.pages) / max(result.load_seconds, 1e-9):,.0f} pages/s, "
-        f"largest page {result.page_bytes / 1024:,.0f} KiB."])
+        f"{first.papers:,} papers, {first.concurrency} page loads in flight)", "",
+        "`[web] process`: `bot` serves the pages on the bot's event loop, `own` from a "
+        "`paperclub web` process of their own.", "",
+        f"| measured | {modes} |", "|---|" + "---:|---:|---:|" * len(results),
+        *(f"| {name} | " + " | ".join(_cells(getattr(r, key)) for r in results) + " |"
+          for name, key in rows), "",
+        *(_pages_line(r) for r in results)])
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the benchmark, print the report and write it to `--out`."""
+    """Run the benchmark for each `--web-process`, print the report and write it to `--out`."""
     if min(args.papers, args.concurrency, args.rounds, args.lookups) < 1:
         print("--papers, --concurrency, --rounds and --lookups must be positive",
               file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="paperclub-web-") as tmp:
-        result = asyncio.run(_bench(Path(tmp), args))
-    publish(report(result), args.out, TAG)
-    return 0 if result.failed == 0 else 1
+    results = []
+    for process in args.web_process:
+        with tempfile.TemporaryDirectory(prefix="paperclub-web-") as tmp:
+            results.append(asyncio.run(_bench(Path(tmp), args, process)))
+    publish(report(results), args.out, TAG)
+    return 0 if all(result.failed == 0 for result in results) else 1
