@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.settings import ENV_PREFIX, TOKEN_ENV, Settings
 
@@ -56,9 +56,11 @@ def web_command() -> list[str]:
 class WebChild:
     """The `paperclub web` child process, restarted when it exits unexpectedly."""
 
-    def __init__(self, env: Mapping[str, str], *, command: list[str] | None = None) -> None:
+    def __init__(self, env: Mapping[str, str], *, command: list[str] | None = None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.env = dict(env)
         self.command = command or web_command()
+        self.sleep = sleep
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
         self._watch: asyncio.Task[None] | None = None
@@ -95,7 +97,7 @@ class WebChild:
                 backoff = FIRST_BACKOFF
             log.error("web pages: `paperclub web` exited with %s; starting it again in %g s",
                       code, backoff)
-            await asyncio.sleep(backoff)
+            await self.sleep(backoff)
             backoff = min(backoff * 2, MAX_BACKOFF)
 
     async def stop(self) -> None:
