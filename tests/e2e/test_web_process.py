@@ -1,7 +1,8 @@
 """`[web] process = "own"`: the bot (in-process, with the stand-in) starts `paperclub web` as a
 child process on the same database; the child's page equals what the bot's own server answers
 (queue, history, presenters' display names, asked of the stand-in over REST), a rotated link
-answers 404 from it soon after, and a child killed with SIGKILL is started again."""
+answers 404 from it soon after, a paper added by the bot reaches its search and typo corrector,
+and a child killed with SIGKILL is started again."""
 
 from __future__ import annotations
 
@@ -136,6 +137,30 @@ async def test_a_rotated_link_answers_404_from_the_child(
     new_url = await bot.services.web.link(guild.id)
     assert new_url is not None and new_url != url
     assert (await _status(http, new_url))[0] == 200
+
+
+async def test_catalog_changes_reach_the_childs_search_and_typo_corrector(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper], http: aiohttp.ClientSession) -> None:
+    url = await _furnish(bot, standin, guild, people, bundled_papers)
+    await _until(http, url + "?q=grokking", 200)  # the child's typo vocabulary is built
+    added = Paper(title_en="Quorbitronic Attention for Paper Clubs", title_zh="读书会的注意力",
+                  authors=("Ada Quorbit",))
+    await bot.services.catalog.add_papers([added])
+    found = await _polled(http, url + "?q=quorbitronic", added.title_en)
+    assert "Showing results for" not in found
+    corrected = await _polled(http, url + "?q=quorbitronik", added.title_en)  # a typo of it
+    assert "Showing results for “quorbitronic”" in corrected
+
+
+async def _polled(http: aiohttp.ClientSession, url: str, text: str,
+                  seconds: float = 30.0) -> str:
+    """The page at `url` once it shows `text` (polled; fails after `seconds`)."""
+    deadline = time.monotonic() + seconds
+    while text not in (body := await _until(http, url, 200)):
+        assert time.monotonic() < deadline, f"{url} never showed {text!r}"
+        await asyncio.sleep(0.2)
+    return body
 
 
 async def test_a_killed_child_is_started_again_and_ends_with_the_bot(
