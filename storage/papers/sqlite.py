@@ -54,6 +54,8 @@ from storage.times import utc_timestamp
 
 _SCORE = PAPER_COLUMN_COUNT
 """Where a query's score (or id) column follows the paper's columns."""
+_VERSION = _SCORE + 1
+"""Where a ranked row's catalog version follows its score (`paper_ranking.CATALOG_VERSION`)."""
 
 
 class _SqliteRows:
@@ -181,15 +183,20 @@ class SqlitePaperStore:
         where, params = filter_clauses(query.filters)
         if not query.words and not query.filters.author and not where:
             return []
+        wanted = max(0, limit) + max(0, offset)
+        known = None if where else paper_ranking.cached_expansions(self._expansions, query)
+        if known is not None:  # checked against the version the ranked rows carry
+            hits = await self._ranked(query, any_word, wanted, known[1], version=known[0])
+            if hits is not None:
+                return hits[max(0, offset) : wanted]
         expansions = await paper_ranking.expansions(self._db, self._expansions, query)
         match = match_expression(query, any_word=any_word, expansions=expansions)
-        wanted = max(0, limit) + max(0, offset)
-        phrase = bare = phrase_expression(query)
-        if phrase and match:  # a phrase hit must match as the words do (an unindexable word
-            phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
         if match is not None and not where:
-            hits = await self._ranked(query, any_word, phrase, bare, wanted, expansions)
+            hits = await self._ranked(query, any_word, wanted, expansions) or []
         else:
+            phrase = phrase_expression(query)
+            if phrase and match:
+                phrase = f"({phrase}) AND ({match})"
             hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
             if len(hits) < wanted:
                 rest = await self._matches(match, where, params, wanted + len(hits))
@@ -231,19 +238,27 @@ class SqlitePaperStore:
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
-    async def _ranked(self, query: SearchQuery, any_word: bool, phrase: str | None,
-                      bare_phrase: str | None, limit: int,
-                      expansions: dict[str, Expansion]) -> list[SearchHit]:
+    async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
+                      expansions: dict[str, Expansion], *,
+                      version: int | None = None) -> list[SearchHit] | None:
         """Without filters, in one statement (`paper_ranking.ranked_statement`): the phrase
         hits, then headline hits (title, authors), then the rest: titles outrank summaries,
         and a frequent word needs no ranking of every summary that mentions it. One round
         trip for all the steps: a search that finds nothing, as a typo does, once cost two, a
-        phrase three."""
-        statement = paper_ranking.ranked_statement(query, any_word, phrase, bare_phrase, limit,
+        phrase three. With `version`, the catalog version `expansions` are of: None when the
+        catalog has moved since (they must be looked up again)."""
+        match = match_expression(query, any_word=any_word, expansions=expansions)
+        phrase = bare = phrase_expression(query)
+        if phrase and match:  # a phrase hit must match as the words do (an unindexable word
+            phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
+        statement = paper_ranking.ranked_statement(query, any_word, phrase, bare, limit,
                                                    expansions)
-        if statement is None:
-            return []
-        rows = await self._db.fetchall(*statement)
+        rows = [] if statement is None else await self._db.fetchall(*statement)
+        if version is not None:
+            stored = int(rows[0][_VERSION] or 0) if rows else await paper_ranking.catalog_version(
+                self._db)
+            if stored != version:
+                return None
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
