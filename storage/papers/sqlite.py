@@ -54,8 +54,6 @@ from storage.times import utc_timestamp
 
 _SCORE = PAPER_COLUMN_COUNT
 """Where a query's score (or id) column follows the paper's columns."""
-_VERSION = _SCORE + 1
-"""Where a ranked row's catalog version follows its score (`paper_ranking.CATALOG_VERSION`)."""
 
 
 class _SqliteRows:
@@ -241,25 +239,11 @@ class SqlitePaperStore:
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
                       expansions: dict[str, Expansion], *,
                       version: int | None = None) -> list[SearchHit] | None:
-        """Without filters, in one statement (`paper_ranking.ranked_statement`): the phrase
-        hits, then headline hits (title, authors), then the rest: titles outrank summaries,
-        and a frequent word needs no ranking of every summary that mentions it. One round
-        trip for all the steps: a search that finds nothing, as a typo does, once cost two, a
-        phrase three. With `version`, the catalog version `expansions` are of: None when the
-        catalog has moved since (they must be looked up again)."""
-        match = match_expression(query, any_word=any_word, expansions=expansions)
-        phrase = bare = phrase_expression(query)
-        if phrase and match:  # a phrase hit must match as the words do (an unindexable word
-            phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
-        statement = paper_ranking.ranked_statement(query, any_word, phrase, bare, limit,
-                                                   expansions)
-        rows = [] if statement is None else await self._db.fetchall(*statement)
-        if version is not None:
-            stored = int(rows[0][_VERSION] or 0) if rows else await paper_ranking.catalog_version(
-                self._db)
-            if stored != version:
-                return None
-        return [hit_from_row(row, float(row[_SCORE])) for row in rows]
+        """Without filters, in one statement (`paper_ranking.ranked_rows`); None when
+        `expansions`, of the catalog version `version`, are out of date."""
+        rows = await paper_ranking.ranked_rows(self._db, query, any_word, limit, expansions,
+                                               version)
+        return None if rows is None else [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (case-insensitive), most papers first."""

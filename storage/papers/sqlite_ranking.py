@@ -9,9 +9,15 @@ from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, u
 from domain.query import Filters, SearchQuery
 from domain.text import title_key
 from storage.papers import fts
-from storage.papers.fts import BM25, HEADLINE_COLUMNS, match_expression, rare_expression
+from storage.papers.fts import (
+    BM25,
+    HEADLINE_COLUMNS,
+    match_expression,
+    phrase_expression,
+    rare_expression,
+)
 from storage.papers.prefixes import ExpansionCache
-from storage.papers.rows import PAPER_COLUMNS
+from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS
 from storage.sqlite.database import Database
 
 RANK_WINDOW = fts.RANK_WINDOW
@@ -62,7 +68,10 @@ WHERE clause was tested only after the open."""
 CATALOG_VERSION = "(SELECT max(id) FROM catalog_loads)"
 """The catalog version (the last load's id) in SQL: a ranked row carries it after its score,
 read in the same snapshot as the row, so a search with cached expansions (`cached_expansions`)
-checks them without a round trip of its own."""
+checks them without a round trip of its own. A ranking that finds nothing returns one row of
+NULLs with the version."""
+_VERSION = PAPER_COLUMN_COUNT + 1
+"""Where a ranked row's catalog version follows its score."""
 
 
 def _ranking_sql(phrase: bool, rare: bool = False) -> str:
@@ -103,8 +112,9 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     unions += ["SELECT 1 AS step, rowid, score, 0 AS exact FROM head",
                "SELECT 2, rowid, score, 0 FROM rest"]
     return (f"WITH {', '.join(steps)}, top AS ({' UNION ALL '.join(unions)}) "
-            f"SELECT {PAPER_COLUMNS}, top.score, {CATALOG_VERSION} FROM top "
-            "JOIN papers p ON p.id = top.rowid "
+            f"SELECT {PAPER_COLUMNS}, top.score, version.id FROM "
+            f"(SELECT {CATALOG_VERSION} AS id) AS version LEFT JOIN "
+            "(top JOIN papers p ON p.id = top.rowid) ON TRUE "
             "ORDER BY top.step, top.exact DESC, top.score, p.id")
 
 
@@ -145,6 +155,29 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
         sql = RANKED_WITH_RARE if phrase is None else PHRASE_THEN_RANKED_WITH_RARE
         return sql, (*values, rare_head, rare)
     return sql, values if phrase is not None else values[:4]
+
+
+async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: int,
+                      expansions: dict[str, Expansion],
+                      version: int | None = None) -> list[Any] | None:
+    """The rows (`PAPER_COLUMNS`, score) of a page without filters, in one statement: the
+    phrase hits, then headline hits (title, authors), then the rest: titles outrank
+    summaries, and a frequent word needs no ranking of every summary that mentions it. One
+    round trip for all the steps: a search that finds nothing, as a typo does, once cost two,
+    a phrase three. With `version`, the catalog version `expansions` are of: None when the
+    catalog has moved since (they must be looked up again), checked against the version the
+    rows carry (`CATALOG_VERSION`)."""
+    match = match_expression(query, any_word=any_word, expansions=expansions)
+    phrase = bare = phrase_expression(query)
+    if phrase and match:  # a phrase hit must match as the words do (an unindexable word
+        phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
+    statement = ranked_statement(query, any_word, phrase, bare, limit, expansions)
+    rows = [] if statement is None else await db.fetchall(*statement)
+    if version is not None:
+        stored = rows[0][_VERSION] if rows else await catalog_version(db)
+        if int(stored or 0) != version:
+            return None
+    return [row for row in rows if row[0] is not None]
 
 
 def escape_like(text: str) -> str:

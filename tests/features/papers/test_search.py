@@ -208,22 +208,20 @@ class StatementCounter:
         store._db.fetchall = counted  # type: ignore[method-assign]
 
 
-@pytest.mark.parametrize(("text", "statements"), [
-    ("zyxwvutain", 2), ("grokking", 1), ("low-rank pretraining", 1),
-    ("knowledge distillation object", 1), ("author:vardi ridge", 1)])
+@pytest.mark.parametrize("text", ["zyxwvutain", "grokking", "low-rank pretraining",
+                                  "knowledge distillation object", "author:vardi ridge"])
 async def test_a_search_without_filters_runs_one_statement(
-        store: SqlitePaperStore, text: str, statements: int) -> None:
+        store: SqlitePaperStore, text: str) -> None:
     """Phrase, headline and whole-paper matches are ranked in one round trip (a typo once cost
     two before its correction and two after, a phrase three). Prefix words' completions are
     looked up once per catalog version: a search again costs the ranking alone, whose rows
-    carry the version the cached completions are checked against; one that finds nothing
-    reads the version after it."""
+    (one row of NULLs when nothing matches, as for the typo) carry the version the cached
+    completions are checked against."""
     counter = StatementCounter(store)
     first = await store.search(parse_query(text), limit=50)
     counter.statements = 0
     assert await store.search(parse_query(text), limit=50) == first
-    assert counter.statements == statements
-    assert bool(first) == (statements == 1)
+    assert counter.statements == 1
 
 
 class BlockedVersionStore(SqlitePaperStore):
