@@ -35,6 +35,15 @@ class ExpansionCache:
                 found[prefix] = entry
         return found, missing
 
+    def cached(self, prefixes: Iterable[str]) -> tuple[int, dict[str, Expansion]] | None:
+        """(the version last seen, its expansions of `prefixes`) when every one is cached:
+        what a search may use at once and check against the version it reads with its
+        results (None when one is missing, or nothing was seen yet)."""
+        if self._version < 0:
+            return None
+        found, missing = self.lookup(self._version, prefixes)
+        return None if missing else (self._version, found)
+
     def store(self, version: int, expansion: Expansion) -> None:
         """Keep an expansion looked up at `version`."""
         if version != self._version:

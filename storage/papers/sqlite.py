@@ -181,15 +181,20 @@ class SqlitePaperStore:
         where, params = filter_clauses(query.filters)
         if not query.words and not query.filters.author and not where:
             return []
+        wanted = max(0, limit) + max(0, offset)
+        known = None if where else paper_ranking.cached_expansions(self._expansions, query)
+        if known is not None:  # checked against the version the ranked rows carry
+            hits = await self._ranked(query, any_word, wanted, known[1], version=known[0])
+            if hits is not None:
+                return hits[max(0, offset) : wanted]
         expansions = await paper_ranking.expansions(self._db, self._expansions, query)
         match = match_expression(query, any_word=any_word, expansions=expansions)
-        wanted = max(0, limit) + max(0, offset)
-        phrase = bare = phrase_expression(query)
-        if phrase and match:  # a phrase hit must match as the words do (an unindexable word
-            phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
         if match is not None and not where:
-            hits = await self._ranked(query, any_word, phrase, bare, wanted, expansions)
+            hits = await self._ranked(query, any_word, wanted, expansions) or []
         else:
+            phrase = phrase_expression(query)
+            if phrase and match:
+                phrase = f"({phrase}) AND ({match})"
             hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
             if len(hits) < wanted:
                 rest = await self._matches(match, where, params, wanted + len(hits))
@@ -231,20 +236,14 @@ class SqlitePaperStore:
         rows = await self._db.fetchall(sql, [*params, max(0, limit)])
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
-    async def _ranked(self, query: SearchQuery, any_word: bool, phrase: str | None,
-                      bare_phrase: str | None, limit: int,
-                      expansions: dict[str, Expansion]) -> list[SearchHit]:
-        """Without filters, in one statement (`paper_ranking.ranked_statement`): the phrase
-        hits, then headline hits (title, authors), then the rest: titles outrank summaries,
-        and a frequent word needs no ranking of every summary that mentions it. One round
-        trip for all the steps: a search that finds nothing, as a typo does, once cost two, a
-        phrase three."""
-        statement = paper_ranking.ranked_statement(query, any_word, phrase, bare_phrase, limit,
-                                                   expansions)
-        if statement is None:
-            return []
-        rows = await self._db.fetchall(*statement)
-        return [hit_from_row(row, float(row[_SCORE])) for row in rows]
+    async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
+                      expansions: dict[str, Expansion], *,
+                      version: int | None = None) -> list[SearchHit] | None:
+        """Without filters, in one statement (`paper_ranking.ranked_rows`); None when
+        `expansions`, of the catalog version `version`, are out of date."""
+        rows = await paper_ranking.ranked_rows(self._db, query, any_word, limit, expansions,
+                                               version)
+        return None if rows is None else [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (case-insensitive), most papers first."""

@@ -9,9 +9,15 @@ from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, u
 from domain.query import Filters, SearchQuery
 from domain.text import title_key
 from storage.papers import fts
-from storage.papers.fts import BM25, HEADLINE_COLUMNS, match_expression, rare_expression
+from storage.papers.fts import (
+    BM25,
+    HEADLINE_COLUMNS,
+    match_expression,
+    phrase_expression,
+    rare_expression,
+)
 from storage.papers.prefixes import ExpansionCache
-from storage.papers.rows import PAPER_COLUMNS
+from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS
 from storage.sqlite.database import Database
 
 RANK_WINDOW = fts.RANK_WINDOW
@@ -27,17 +33,28 @@ def _newest(match: str, room: str) -> str:
 
 
 def _window(match: str, room: str, newest: str, rare: str | None) -> str:
-    """The rows `match` ranks: its newest (`_newest`), and with `rare` also those matching
-    `rare` (rows holding a prefix word's rare completions, `domain.prefixes.Expansion.rare`,
-    which `match` holds too) outside them, scored as `match` scores them. FTS5 seeks each rare
-    row by rowid: `match` is reopened, and its bm25 figures recounted, per rare row, which is
-    why a rare set is a few rows (`domain.prefixes.RARE_ROWS`)."""
+    """The rows `match` ranks: its newest (`_newest`), and with `rare` also the rows of the CTE
+    `rare` (rows holding a prefix word's rare completions outside the newest,
+    `_rare_rows`), scored as `match` scores them.
+
+    All the rare rows are scored on one full-text cursor, walking `match` between the lowest
+    and the highest of them (a range FTS5 seeks to), the others left out before bm25 is
+    called: bm25 counts every phrase's rows (its IDF) once per cursor, and a seek per row by
+    rowid (`rowid IN (...)`) opened a cursor per row, recounting them all each time."""
     if rare is None:
         return f"SELECT rowid, score FROM {newest}"
     return (f"SELECT rowid, score FROM {newest} UNION ALL SELECT rowid, {BM25} FROM paper_fts "
-            f"WHERE paper_fts MATCH {match} AND ({room}) > 0 AND rowid IN (SELECT rowid FROM "
-            f"paper_fts WHERE paper_fts MATCH {rare} AND rowid NOT IN "
-            f"(SELECT rowid FROM {newest}))")
+            f"WHERE paper_fts MATCH {match} AND ({room}) > 0 "
+            f"AND rowid >= (SELECT min(rowid) FROM {rare}) "
+            f"AND rowid <= (SELECT max(rowid) FROM {rare}) "
+            f"AND +rowid IN (SELECT rowid FROM {rare})")
+
+
+def _rare_rows(name: str, rare: str, newest: str) -> str:
+    """The CTE `name`: the rows matching `rare` (those holding a rare completion of a prefix
+    word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`."""
+    return (f"{name} AS MATERIALIZED (SELECT rowid FROM paper_fts WHERE paper_fts MATCH {rare} "
+            f"AND rowid NOT IN (SELECT rowid FROM {newest}))")
 
 
 _IF_PHRASE = ("LIMIT CASE WHEN EXISTS (SELECT 1 FROM paper_fts WHERE paper_fts MATCH ?7) "
@@ -46,6 +63,15 @@ _IF_PHRASE = ("LIMIT CASE WHEN EXISTS (SELECT 1 FROM paper_fts WHERE paper_fts M
 before it opens the full-text cursor: opening `?5` (the phrase AND the words) merges the
 doclists of every term a prefix word such as `model*` starts, ~0.6 ms, and an EXISTS in the
 WHERE clause was tested only after the open."""
+
+
+CATALOG_VERSION = "(SELECT max(id) FROM catalog_loads)"
+"""The catalog version (the last load's id) in SQL: a ranked row carries it after its score,
+read in the same snapshot as the row, so a search with cached expansions (`cached_expansions`)
+checks them without a round trip of its own. A ranking that finds nothing returns one row of
+NULLs with the version."""
+_VERSION = PAPER_COLUMN_COUNT + 1
+"""Where a ranked row's catalog version follows its score."""
 
 
 def _ranking_sql(phrase: bool, rare: bool = False) -> str:
@@ -61,7 +87,7 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
     materialized = " MATERIALIZED" if rare else ""  # read twice: walked once
     rest_window = _window("?4", "?3 - (SELECT n FROM shown)", "rest_newest",
-                          "?9" if rare else None)
+                          "rest_rare" if rare else None)
     steps = [
         "phrase AS MATERIALIZED (SELECT rowid, score, exact FROM (SELECT rowid, "
         f"{BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
@@ -72,11 +98,13 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     left_out = " AND rowid NOT IN (SELECT rowid FROM phrase)" if phrase else ""
     steps += [
         f"head_newest AS{materialized} ({_newest('?1', f'?3 - {taken}')})",
+        *([_rare_rows("head_rare", "?8", "head_newest")] if rare else []),
         f"head AS MATERIALIZED (SELECT rowid, score FROM "
-        f"({_window('?1', f'?3 - {taken}', 'head_newest', '?8' if rare else None)}) "
+        f"({_window('?1', f'?3 - {taken}', 'head_newest', 'head_rare' if rare else None)}) "
         f"WHERE TRUE{left_out} ORDER BY score, rowid LIMIT ?3 - {taken})",
         f"shown AS MATERIALIZED (SELECT {taken} + (SELECT count(*) FROM head) AS n)",
         f"rest_newest AS{materialized} ({_newest('?4', '?3 - (SELECT n FROM shown)')})",
+        *([_rare_rows("rest_rare", "?9", "rest_newest")] if rare else []),
         f"rest AS (SELECT rowid, score FROM ({rest_window}) WHERE rowid NOT IN "
         f"(SELECT rowid FROM head){left_out} ORDER BY score, rowid "
         "LIMIT ?3 - (SELECT n FROM shown))",
@@ -84,7 +112,9 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     unions += ["SELECT 1 AS step, rowid, score, 0 AS exact FROM head",
                "SELECT 2, rowid, score, 0 FROM rest"]
     return (f"WITH {', '.join(steps)}, top AS ({' UNION ALL '.join(unions)}) "
-            f"SELECT {PAPER_COLUMNS}, top.score FROM top JOIN papers p ON p.id = top.rowid "
+            f"SELECT {PAPER_COLUMNS}, top.score, version.id FROM "
+            f"(SELECT {CATALOG_VERSION} AS id) AS version LEFT JOIN "
+            "(top JOIN papers p ON p.id = top.rowid) ON TRUE "
             "ORDER BY top.step, top.exact DESC, top.score, p.id")
 
 
@@ -127,6 +157,29 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
     return sql, values if phrase is not None else values[:4]
 
 
+async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: int,
+                      expansions: dict[str, Expansion],
+                      version: int | None = None) -> list[Any] | None:
+    """The rows (`PAPER_COLUMNS`, score) of a page without filters, in one statement: the
+    phrase hits, then headline hits (title, authors), then the rest: titles outrank
+    summaries, and a frequent word needs no ranking of every summary that mentions it. One
+    round trip for all the steps: a search that finds nothing, as a typo does, once cost two,
+    a phrase three. With `version`, the catalog version `expansions` are of: None when the
+    catalog has moved since (they must be looked up again), checked against the version the
+    rows carry (`CATALOG_VERSION`)."""
+    match = match_expression(query, any_word=any_word, expansions=expansions)
+    phrase = bare = phrase_expression(query)
+    if phrase and match:  # a phrase hit must match as the words do (an unindexable word
+        phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
+    statement = ranked_statement(query, any_word, phrase, bare, limit, expansions)
+    rows = [] if statement is None else await db.fetchall(*statement)
+    if version is not None:
+        stored = rows[0][_VERSION] if rows else await catalog_version(db)
+        if int(stored or 0) != version:
+            return None
+    return [row for row in rows if row[0] is not None]
+
+
 def escape_like(text: str) -> str:
     """`text` as a literal inside a LIKE pattern with `ESCAPE '\\'`."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -153,6 +206,26 @@ def filter_clauses(filters: Filters) -> tuple[list[str], list[Any]]:
     return where, params
 
 
+def cached_expansions(cache: ExpansionCache,
+                      query: SearchQuery) -> tuple[int | None, dict[str, Expansion]] | None:
+    """(the version they are of, the query's expansions) when `cache` holds every one (the
+    version None: the query has no prefix word, nothing to check); None when one is missing."""
+    prefixes = [p for p in map(expandable, query.words) if p is not None]
+    if not prefixes:
+        return None, {}
+    known = cache.cached(prefixes)
+    if known is None:
+        return None
+    version, found = known
+    return version, by_word(query.words, found)
+
+
+async def catalog_version(db: Database) -> int:
+    """The catalog version (`CATALOG_VERSION`)."""
+    row = await db.fetchone(f"SELECT {CATALOG_VERSION}")
+    return int(row[0] or 0) if row else 0
+
+
 async def expansions(db: Database, cache: ExpansionCache,
                      query: SearchQuery) -> dict[str, Expansion]:
     """The completions of the query's prefix words (`domain.prefixes`), from FTS5's vocabulary
@@ -160,8 +233,7 @@ async def expansions(db: Database, cache: ExpansionCache,
     prefixes = [p for p in map(expandable, query.words) if p is not None]
     if not prefixes:
         return {}
-    row = await db.fetchone("SELECT max(id) FROM catalog_loads")
-    version = int(row[0] or 0) if row else 0
+    version = await catalog_version(db)
     found, missing = cache.lookup(version, prefixes)
     for prefix in missing:
         rows = await db.fetchall("SELECT term, doc FROM paper_vocab WHERE term >= ? AND term < ?",

@@ -10,6 +10,7 @@ import pytest
 import storage.papers.postgres
 import storage.papers.sqlite_ranking
 from bot.features.papers.query import parse_query
+from domain.catalog import LoadSource
 from domain.paper import Paper
 from domain.prefixes import PREFIX_CAP
 from tests.backends import Backend
@@ -70,3 +71,48 @@ async def test_completions_follow_adds(backend: Backend) -> None:
     await store.add_papers([_paper("Grokking at the edge of stability")])
     assert set(await _titles(backend, "grok")) == {"Grok the basics",
                                                    "Grokking at the edge of stability"}
+
+
+async def test_several_rare_completions_keep_the_scores_a_full_ranking_gives(
+        backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three old papers, each with its own rare completion of `control`, are outside a window
+    of 3 (scored together, on one full-text cursor, on SQLite): each comes with the score it
+    has when every match is ranked, in the same order."""
+    rare = ["Controllability of delayed systems", "Controllers that learn from noise",
+            "Controlled diffusion with drift"]
+    store = backend.papers()
+    await store.add_papers([_paper(title) for title in rare])
+    await store.add_papers([_paper(f"Control of robots {i}") for i in range(10)])
+    full = await store.search(parse_query("control"), limit=20)
+    for module in (storage.papers.sqlite_ranking, storage.papers.postgres):
+        monkeypatch.setattr(module, "RANK_WINDOW", 3)
+    narrow = await backend.papers().search(parse_query("control"), limit=20)
+    scores = {hit.paper.title_en: hit.score for hit in full}
+    assert [hit.paper.title_en for hit in narrow][:3] == [
+        title for title in (hit.paper.title_en for hit in full) if title in rare]
+    assert {hit.paper.title_en: hit.score for hit in narrow[:3]} == {t: scores[t] for t in rare}
+
+
+async def test_completions_follow_another_stores_add(backend: Backend) -> None:
+    """A store's cached completions are checked against the catalog version the results are
+    read with: another store's (another process's) add is found by the next search."""
+    reader, writer = backend.papers(), backend.papers()
+    await writer.add_papers([_paper("Grok the basics")])
+    assert [hit.paper.title_en for hit in await reader.search(parse_query("grok"))] == [
+        "Grok the basics"]
+    await writer.add_papers([_paper("Grokking at the edge of stability")])
+    found = {hit.paper.title_en for hit in await reader.search(parse_query("grok"))}
+    assert found == {"Grok the basics", "Grokking at the edge of stability"}
+
+
+async def test_completions_follow_another_stores_load_when_nothing_matches(
+        backend: Backend) -> None:
+    """When the cached completions match nothing, the version is read on its own: a catalog
+    another store loaded meanwhile (its only paper holding a new completion) is searched."""
+    reader, writer = backend.papers(), backend.papers()
+    await writer.load(enumerate([_paper("Grok the basics")]), source=LoadSource("a"))
+    assert len(await reader.search(parse_query("grok"))) == 1
+    await writer.load(enumerate([_paper("Grokking at the edge of stability")]),
+                      source=LoadSource("a"), prune=True)
+    found = [hit.paper.title_en for hit in await reader.search(parse_query("grok"))]
+    assert found == ["Grokking at the edge of stability"]
