@@ -156,9 +156,9 @@ class PapersCog(commands.Cog):
                                             guild_id=interaction.guild_id),
                               matched=outcome.crossed)
         embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
-        results.message = await respond(interaction, note or None, embed=embed,
-                                        view=self.bot.track(self.live.add(results)),
-                                        ephemeral=private)
+        with self.live.adding(results) as live:  # the oldest list greyed out after this answer
+            results.message = await respond(interaction, note or None, embed=embed,
+                                            view=self.bot.track(live), ephemeral=private)
 
     @paper.autocomplete("query")
     async def paper_autocomplete(self, interaction: discord.Interaction,
