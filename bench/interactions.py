@@ -337,11 +337,14 @@ class _Driver:
 
 async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | None,
                   limit: int = RESULT_LIMIT) -> None:
+    cpu = time.process_time()
     for lookup in lookups:
         start = time.perf_counter()
         await bot.services.search.search(parse_query(lookup.text), limit=limit)
         if into is not None:
             into.add(lookup, (time.perf_counter() - start) * 1000)
+    if into is not None:
+        into.bot_cpu_s += time.process_time() - cpu
 
 
 async def _loop_lag(samples: list[float]) -> None:
@@ -520,7 +523,8 @@ def _report(r: Result) -> str:
         f"| added by the Discord layer, median ms | {_fmt(idle_med - dir_med)} | | |",
         f"| of which inside `StandIn.slash`, median ms | {_fmt(inject_med)} | | |",
         f"| CPU per lookup, bot's process / stand-in's process, ms | "
-        f"{r.idle.cpu_per_lookup()} | | |",
+        f"{r.idle.cpu_per_lookup()} | {r.direct.cpu_per_lookup().split(' / ')[0]} (search "
+        f"alone, its reader threads included) | |",
         f"| direct search with limit 10 instead (context), median / p99 ms | | "
         f"{_fmt(statistics.median(r.direct10.ms))} / {_fmt(_p99(r.direct10.ms))} | |",
     ]
