@@ -46,6 +46,7 @@ from pathlib import Path
 
 import discord
 
+from bench.gc_pauses import GcPauses
 from bench.interaction_sweep import (
     DEFAULT_SWEEP,
     SweepPlan,
@@ -301,6 +302,8 @@ class Result:
     loop_lag_max_ms: float = 0.0
     loop_lag_p99_ms: float = 0.0
     first_lookup_ms: float = 0.0
+    idle_gc: GcPauses = field(default_factory=GcPauses)
+    """The bot's process's garbage collections during the idle phase."""
     seconds: float = 0.0
     load_average: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """`os.getloadavg()` when the timed phases began: other processes compete for the CPUs."""
@@ -334,11 +337,14 @@ class _Driver:
 
 async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | None,
                   limit: int = RESULT_LIMIT) -> None:
+    cpu = time.process_time()
     for lookup in lookups:
         start = time.perf_counter()
         await bot.services.search.search(parse_query(lookup.text), limit=limit)
         if into is not None:
             into.add(lookup, (time.perf_counter() - start) * 1000)
+    if into is not None:
+        into.bot_cpu_s += time.process_time() - cpu
 
 
 async def _loop_lag(samples: list[float]) -> None:
@@ -351,7 +357,9 @@ async def _loop_lag(samples: list[float]) -> None:
 
 @contextlib.contextmanager
 def _profiled(path: Path | None) -> Iterator[None]:
-    """cProfile this process inside the block; the 40 functions of most own time to `path`."""
+    """cProfile this process inside the block; the 40 functions of most own time, then the 40
+    of most time inside them, to `path`, and the raw statistics beside it (`.pstats`, for
+    `python -m pstats`)."""
     if path is None:
         yield
         return
@@ -362,7 +370,10 @@ def _profiled(path: Path | None) -> Iterator[None]:
     finally:
         profiler.disable()
         text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(40)
+        stats = pstats.Stats(profiler, stream=text)
+        stats.sort_stats("tottime").print_stats(40)
+        stats.sort_stats("cumulative").print_stats(40)
+        stats.dump_stats(path.with_suffix(".pstats"))
         path.write_text(text.getvalue(), encoding="utf-8")
         _progress(f"profile of the idle phase written to {path}")
 
@@ -418,7 +429,7 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
 
     _progress(f"idle: {len(lookups)} /paper lookups through the stand-in's process …")
     result.idle.started = time.perf_counter()
-    with _profiled(profile):
+    with _profiled(profile), result.idle_gc.counting():
         await driver.run(lookups, result.idle)
     _progress("baseline: the same queries through SearchService.search directly …")
     await _direct(bot, lookups, result.direct)
@@ -512,7 +523,8 @@ def _report(r: Result) -> str:
         f"| added by the Discord layer, median ms | {_fmt(idle_med - dir_med)} | | |",
         f"| of which inside `StandIn.slash`, median ms | {_fmt(inject_med)} | | |",
         f"| CPU per lookup, bot's process / stand-in's process, ms | "
-        f"{r.idle.cpu_per_lookup()} | | |",
+        f"{r.idle.cpu_per_lookup()} | {r.direct.cpu_per_lookup().split(' / ')[0]} (search "
+        f"alone, its reader threads included) | |",
         f"| direct search with limit 10 instead (context), median / p99 ms | | "
         f"{_fmt(statistics.median(r.direct10.ms))} / {_fmt(_p99(r.direct10.ms))} | |",
     ]
@@ -526,6 +538,8 @@ def _report(r: Result) -> str:
         f"| callbacks (type 4 direct / type 5 deferred) | {r.idle.callbacks[4]} / "
         f"{idle_deferred} | | |",
         f"| first lookup after start (cold) ms | {_fmt(r.first_lookup_ms)} | | |",
+        f"| garbage collections in the bot's process, gen 0 / 1 / 2 (pause ms, total) | "
+        f"{r.idle_gc.summary()} | | |",
         f"| median ms, first / last {block} lookups (drift) | {_drift(r.idle.ms, block)} | "
         f"{_drift(r.direct.ms, block)} | |",
         "",

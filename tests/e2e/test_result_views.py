@@ -64,6 +64,30 @@ async def test_beyond_the_cap_the_oldest_list_is_disabled_first(
     await paged.response()
 
 
+async def test_the_oldest_list_is_greyed_out_only_after_the_new_answer_is_sent(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The edit that greys out the evicted list starts once the new list's answer has reached
+    Discord, so building and sending it never delays the answer the member is waiting for."""
+    _cog(bot).live.cap = 1
+    newest: list[InteractionHandle] = []
+    answered_first: list[bool] = []
+    disable = ResultsView.disable
+
+    async def recorded(view: ResultsView) -> None:
+        answered_first.append(newest[-1].callback is not None)
+        await disable(view)
+
+    monkeypatch.setattr(ResultsView, "disable", recorded)
+    for query in ("venue:workshop", "learning"):
+        newest.append(await standin.slash("paper", {"query": query}, guild=guild,
+                                          user=people.alice))
+        await newest[-1].response()
+    await newest[0].edited(timeout=5)
+    assert answered_first == [True]
+    assert _controls_disabled(newest[0], standin) and not _controls_disabled(newest[1], standin)
+
+
 async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
         monkeypatch: pytest.MonkeyPatch) -> None:

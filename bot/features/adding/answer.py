@@ -78,5 +78,5 @@ async def answer_report(bot: CogHost, services: Services, live: LiveViews,
                           query="arXiv", lang=lang, fetch=services.search.papers,
                           heading=t(lang, "adding.found", n=len(papers)))
     embed = await results.render()
-    results.message = await respond(interaction, text, embed=embed,
-                                    view=bot.track(live.add(results)))
+    with live.adding(results) as shown:
+        results.message = await respond(interaction, text, embed=embed, view=bot.track(shown))

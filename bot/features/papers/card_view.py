@@ -33,8 +33,17 @@ from domain.paper import Paper
 CARD_COLOUR = discord.Colour.from_rgb(88, 101, 242)
 
 
+_MAY_NEED_ESCAPING = re.compile(r"[_\\~|*`\[@]|^\s*[->#]", re.MULTILINE)
+"""A superset of what `escape_markdown` and `escape_mentions` change: a markdown character,
+a `[` (of a masked link), an `@`, or a line starting (after spaces) with `-`, `>` or `#`."""
+
+
 def escape(text: str) -> str:
-    """Catalog or user text made inert: no markdown, no mention syntax."""
+    """Catalog or user text made inert: no markdown, no mention syntax. Text with nothing to
+    escape, as most titles, authors and venues are, is returned as it is without running
+    discord.py's two substitutions (a quarter of a result page's rendering)."""
+    if _MAY_NEED_ESCAPING.search(text) is None:
+        return text
     return escape_mentions(escape_markdown(text))
 
 

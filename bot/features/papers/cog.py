@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -17,7 +17,7 @@ from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import AbstractButton, CorrectButton, escape, paper_message
-from bot.features.papers.lookup import PaperLookup
+from bot.features.papers.lookup import PaperLookup, names_by_identifier
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import (
     CHOICE_NAME_LIMIT,
@@ -26,9 +26,11 @@ from bot.features.papers.results import (
     no_match_message,
 )
 from bot.features.papers.results_view import LiveViews, ResultsView
-from bot.features.papers.search import Strategy
+from bot.features.papers.search import SearchOutcome, Strategy
+from bot.shared.ahead import ahead, drop
 from bot.shared.lang import Lang
 from bot.shared.messages import t
+from domain.query import SearchQuery
 
 if TYPE_CHECKING:
     from bot.bundle import Services
@@ -108,10 +110,26 @@ class PapersCog(commands.Cog):
         """One match: its card. Several: a paged list. None: suggestions."""
         lang = lang_of(interaction)
         text_query = (query or "").strip()
+        try:
+            parsed: SearchQuery | None = parse_query(text_query, author=author, venue=venue,
+                                                     honour=honours)
+            refused = None
+        except QueryError as exc:
+            parsed, refused = None, exc
+        searching: asyncio.Task[SearchOutcome] | None = None
         if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
-            named = await PaperLookup(self.services.search).identify(text_query,
-                                                                     interaction.guild_id)
+            if (parsed is not None and not parsed.is_empty()
+                    and not names_by_identifier(text_query)):
+                # the search, needed unless the text is an exact title, overlaps that check
+                searching = ahead(self._search(parsed, interaction.guild_id))
+            try:
+                named = await PaperLookup(self.services.search).identify(text_query,
+                                                                         interaction.guild_id)
+            except BaseException:
+                drop(searching)
+                raise
             if named.paper is not None:  # as this server sees it (its corrections applied)
+                drop(searching)
                 embed, view = paper_message(named.paper, lang)
                 await respond(interaction, ephemeral=private, embed=embed,
                               view=self.bot.track(view))
@@ -119,18 +137,16 @@ class PapersCog(commands.Cog):
             if named.identifier:
                 raise UserFacingError(t(lang, "lookup.not_in_catalog",
                                         ref=named.identifier[:100]))
-        try:
-            parsed = parse_query(text_query, author=author, venue=venue, honour=honours)
-        except QueryError as exc:
-            raise UserFacingError(exc.text(lang)) from None
+        if parsed is None:
+            assert refused is not None
+            raise UserFacingError(refused.text(lang)) from None
         if parsed.is_empty():
             if text_query or author:
                 raise UserFacingError(t(lang, "query.no_words"))
             await self._random(interaction, lang, private)
             return
         outcome = await self.deadline.answer(
-            interaction, self.services.search.search(parsed, limit=RESULT_LIMIT,
-                                                     guild_id=interaction.guild_id),
+            interaction, searching or self._search(parsed, interaction.guild_id),
             ephemeral=private)
         shown_query = text_query or parsed.describe()
         if not outcome.hits:
@@ -156,9 +172,13 @@ class PapersCog(commands.Cog):
                                             guild_id=interaction.guild_id),
                               matched=outcome.crossed)
         embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
-        results.message = await respond(interaction, note or None, embed=embed,
-                                        view=self.bot.track(self.live.add(results)),
-                                        ephemeral=private)
+        with self.live.adding(results) as live:  # the oldest list greyed out after this answer
+            results.message = await respond(interaction, note or None, embed=embed,
+                                            view=self.bot.track(live), ephemeral=private)
+
+    def _search(self, parsed: SearchQuery, guild_id: int | None
+                ) -> Coroutine[Any, Any, SearchOutcome]:
+        return self.services.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id)
 
     @paper.autocomplete("query")
     async def paper_autocomplete(self, interaction: discord.Interaction,

@@ -93,6 +93,14 @@ def doi_reference(text: str) -> str:
     return match.group(1).rstrip(".,;") if match else ""
 
 
+def names_by_identifier(text: str) -> bool:
+    """Whether `text` is a paperclub id, an arXiv id or link, or a DOI: `identify` then
+    answers without a search, found or not (pure: no read)."""
+    text = clean(text)
+    return bool(PAPER_ID.fullmatch(text.lower()) or arxiv_reference(text) is not None
+                or doi_reference(text))
+
+
 class PaperLookup:
     """Resolves a `paper:` option (see the module's docstring for the rules)."""
 

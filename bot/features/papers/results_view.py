@@ -7,10 +7,11 @@ through the search service when it is shown, so a live list costs a few kilobyte
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,8 +164,9 @@ class ResultsView(PagedMenu):
 class LiveViews:
     """The result lists still answering their buttons, oldest first, at most `cap` of them.
 
-    Adding one more disables the oldest (stopped at once; its message is edited in the
-    background). Finished views are forgotten: only weak references are kept."""
+    Adding one more disables the oldest: stopped at once, its message edited in the
+    background once the new list's answer is sent (`adding`), so the edit never delays it.
+    Finished views are forgotten: only weak references are kept."""
 
     def __init__(self, spawn: Spawn, cap: int = MAX_LIVE_VIEWS) -> None:
         self.cap = cap
@@ -174,17 +176,24 @@ class LiveViews:
     def __len__(self) -> int:
         return sum(1 for ref in self._views if not _done(ref))
 
-    def add(self, view: ResultsView) -> ResultsView:
-        """Track `view`; disable the oldest live views beyond the cap."""
+    @contextlib.contextmanager
+    def adding(self, view: ResultsView) -> Iterator[ResultsView]:
+        """Track `view` inside the block that sends it; the oldest live views beyond the cap
+        stop at once and their messages are greyed out when the block ends."""
         self._views.append(weakref.ref(view))
         while self._views and _done(self._views[0]):  # views expire in about creation order
             self._views.popleft()
+        evicted = []
         while len(self._views) > self.cap:
             oldest = self._views.popleft()()
             if oldest is not None:
                 oldest.stop()
+                evicted.append(oldest)
+        try:
+            yield view
+        finally:
+            for oldest in evicted:
                 self._spawn(oldest.disable(), "disable the oldest result list")
-        return view
 
 
 def _done(ref: weakref.ref[ResultsView]) -> bool:

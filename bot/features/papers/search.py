@@ -13,6 +13,7 @@ from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.overlay_search import merged
 from bot.features.papers.results import UNFILTERED_CAP
 from bot.features.papers.store import PaperStore
+from bot.shared.ahead import ahead, drop
 from bot.shared.server_view import ServerView, Shown, shown_by
 from domain.catalog import SearchHit
 from domain.crosslingual import Translation, cross_queries
@@ -157,10 +158,15 @@ class SearchService:
         """Run the query; fall back to corrected words, then to any word, when nothing matches.
         The hits' papers are as the server `guild_id` sees them, and its corrected papers are
         found by their corrected text, not by the words corrected away (`overlay_search`)."""
-        outcome = await self._search(query, limit=limit, offset=offset)
         if self._view is None or guild_id is None:
-            return outcome
-        corrected = {paper.id: paper for paper in await self._view.corrected(guild_id)}
+            return await self._search(query, limit=limit, offset=offset)
+        reading = ahead(self._view.corrected(guild_id))  # its reads overlap the search's
+        try:
+            outcome = await self._search(query, limit=limit, offset=offset)
+        except BaseException:
+            drop(reading)
+            raise
+        corrected = {paper.id: paper for paper in await reading}
         if not corrected:
             return outcome
         if outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE):
