@@ -30,7 +30,7 @@ from storage.papers.fts import RANK_WINDOW
 from storage.papers.identity import add_by_identity, added_tally
 from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats
 from storage.papers.postgres_loading import PgRows, load_prepared, take_load_slot
-from storage.papers.postgres_search import _Phrase, match_query
+from storage.papers.postgres_search import match_query
 from storage.papers.postgres_tiers import SearchPlan
 from storage.papers.prepared import (
     PreparedPaper,
@@ -176,7 +176,7 @@ class PgPaperStore:
         if corpus is None or any(p not in corpus.expansions for p in prefixes):
             return None
         plan = _plan(query, any_word, filtered, by_word(query.words, corpus.expansions))
-        if any(p.term() not in corpus.hits for p in plan.phrases()):
+        if any(term not in corpus.hits for term in plan.counted()):
             return None
         return corpus, plan
 
@@ -186,7 +186,7 @@ class PgPaperStore:
         corpus = await self._corpus(conn)
         expansions = await _expansions(conn, corpus, query)
         plan = _plan(query, any_word, filtered, expansions)
-        await _count_phrases(conn, corpus, plan.phrases())
+        await _count_terms(conn, corpus, plan.counted())
         return corpus, plan
 
     async def _ranked(self, conn: asyncpg.Connection | None, corpus: _CorpusStats,
@@ -316,15 +316,15 @@ def _where(query: SearchQuery, params: Params) -> list[str]:
     return where
 
 
-async def _count_phrases(conn: asyncpg.Connection, corpus: _CorpusStats,
-                         phrases: list[_Phrase]) -> None:
-    """The rows holding each phrase not counted yet, kept for the catalog version."""
+async def _count_terms(conn: asyncpg.Connection, corpus: _CorpusStats,
+                       terms: list[str]) -> None:
+    """The papers matching each `tsquery` not counted yet, kept for the catalog version."""
     hits = corpus.hits
-    missing = list(dict.fromkeys(p.term() for p in phrases if p.term() not in hits))
+    missing = list(dict.fromkeys(term for term in terms if term not in hits))
     if missing:
         if len(hits) + len(missing) > MAX_CACHED_COUNTS:
             hits.clear()
-            missing = list(dict.fromkeys(p.term() for p in phrases))
+            missing = list(dict.fromkeys(terms))
         counts = await conn.fetchrow("SELECT " + ", ".join(
             f"(SELECT count(*) FROM papers WHERE search @@ ${i}::tsquery)"
             for i in range(1, len(missing) + 1)), *missing)

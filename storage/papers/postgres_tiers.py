@@ -24,7 +24,6 @@ from storage.papers.postgres_bm25 import Params, _CorpusStats, idf, scored
 from storage.papers.postgres_search import (
     HEADLINE,
     _Match,
-    _Phrase,
     match_query,
     phrase_query,
     rare_query,
@@ -62,7 +61,7 @@ class SearchPlan:
 
     def __init__(self, query: SearchQuery, match: _Match, expansions: dict[str, Expansion], *,
                  any_word: bool, filtered: bool) -> None:
-        self.query = query
+        self.query, self.filtered = query, filtered
         self.tiers: list[_Tier] = []
         phrase = phrase_query(query)
         if phrase.term and match.term:
@@ -82,9 +81,32 @@ class SearchPlan:
                 self.tiers.append(_Tier("window", headline, headline=True, rare=rare_head))
             self.tiers.append(_Tier("window", match, rare=rare))
 
-    def phrases(self) -> list[_Phrase]:
-        """Every phrase whose document count bm25 needs."""
-        return [p for tier in self.tiers for p in tier.match.phrases]
+    def counted(self) -> list[str]:
+        """The `tsquery` terms whose papers are counted (per catalog version): every phrase's
+        (bm25's document frequency), and the title phrase's and headline window's, which tell
+        when the next tier can never be reached (so it is not even planned)."""
+        phrases = [p.term() for tier in self.tiers for p in tier.match.phrases]
+        return phrases + [str(t.match.term) for t in self.tiers[:-1] if self._decisive(t)]
+
+    def _decisive(self, tier: _Tier) -> bool:
+        return tier.headline or (tier.kind == "phrase" and not self.filtered)
+
+    def _needed(self, corpus: _CorpusStats, wanted: int, window: int) -> list[_Tier]:
+        """The tiers up to the first that fills the page by itself, by its papers' count: a
+        title phrase (no filters) matching `wanted` papers, or a headline window holding as
+        many rows as the everywhere window's gate asks at most (`wanted` more after a title
+        phrase tier)."""
+        needed: list[_Tier] = []
+        for tier in self.tiers:
+            needed.append(tier)
+            if not self._decisive(tier) or tier is self.tiers[-1]:
+                continue
+            count = corpus.hits[str(tier.match.term)]
+            if tier.kind == "phrase" and count >= wanted:
+                break
+            if tier.headline and min(count, window) >= wanted * len(needed):
+                break
+        return needed
 
     def statement(self, corpus: _CorpusStats, where: str, params: Params, wanted: int,
                   window: int) -> str:
@@ -94,7 +116,7 @@ class SearchPlan:
         w = params.add(wanted, "bigint")
         names: list[str] = []
         phrase_count = head_count = ""
-        for n, tier in enumerate(self.tiers, start=1):
+        for n, tier in enumerate(self._needed(corpus, wanted, window), start=1):
             ranked = self._ranked(tier, corpus, where, params, window)
             gates = []  # a later tier runs only while the page has room
             if tier.kind != "phrase" and phrase_count:
