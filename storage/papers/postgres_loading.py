@@ -17,7 +17,7 @@ from storage.papers.postgres_search import tsvector_literal
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, content_hash, paper_values
 from storage.papers.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.postgres.migrations import RECOUNT_TERMS
+from storage.postgres.migrations import RECOUNT_TERMS, WRITE_HEADS
 from storage.times import utc_timestamp
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
@@ -44,6 +44,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
     async with db.transaction() as conn:
         await take_load_slot(conn)
         await conn.execute("SET LOCAL paperclub.terms = 'off'")
+        await conn.execute("SET LOCAL paperclub.heads = 'off'")
         next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
         classifier = LoadClassifier(source.name, counts, next_id)
         await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
@@ -54,6 +55,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
                 "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
                 "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
             counts.removed = rows_affected(status)
+        await conn.execute(WRITE_HEADS)
         for statement in RECOUNT_TERMS:
             await conn.execute(statement)
         await conn.execute(
