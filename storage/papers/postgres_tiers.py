@@ -48,6 +48,9 @@ class _Tier:
     match: _Match
     headline: bool = False
     rare: _Match | None = None
+    title: str | None = None
+    """A title phrase tier's phrase (titles, with the author filter): only headline lexemes, so
+    its papers are found in the narrow `paper_heads` first."""
 
 
 def _all_of(*matches: _Match) -> _Match:
@@ -65,7 +68,7 @@ class SearchPlan:
         self.tiers: list[_Tier] = []
         phrase = phrase_query(query)
         if phrase.term and match.term:
-            self.tiers.append(_Tier("phrase", _all_of(phrase, match)))
+            self.tiers.append(_Tier("phrase", _all_of(phrase, match), title=phrase.term))
         if match.term is None:
             self.tiers.append(_Tier("listing", match))
         elif filtered:
@@ -160,7 +163,9 @@ class SearchPlan:
         else:
             candidates = (f"SELECT {CANDIDATE} FROM papers p WHERE p.search @@ "
                           f"{params.add(tier.match.term, 'tsquery')}" + where)
-            if tier.kind == "phrase":
+            if tier.kind == "phrase":  # the papers the phrase narrows to, read by id
+                candidates += (" AND p.id = ANY(ARRAY(SELECT h.id FROM paper_heads h WHERE "
+                               f"h.head @@ {params.add(tier.title, 'tsquery')}))")
                 exact = params.add(title_key(" ".join(self.query.phrase)))
                 order = f"c.title_key = {exact} DESC, {_BY_SCORE}"
         idfs = [idf(corpus.rows, corpus.hits[p.term()]) for p in tier.match.phrases]
