@@ -128,8 +128,9 @@ def scored(candidates: str, phrases: tuple[_Phrase, ...], idfs: list[float], avg
     for i, value in enumerate(idfs):
         f = f"f.f{i}"
         score = (f"({score} + {params.add(value, 'float8')} * "
-                 f"(({f} * {k1_plus_1}) / ({f} + {k1} * {length})))")
+                 f"(({f} * {k1_plus_1}) / ({f} + {k1} * f.len)))")
     lexemes = f"SELECT u.lexeme AS l, x.pos, x.w, {_weight_case()} AS wt FROM {lexemes}"
+    frequencies += f", {length} AS len"  # the row's length factor, computed once
     if not phrases:
         lateral = "SELECT 1 AS f"
     elif all(len(p.tokens) == 1 for p in phrases):  # one pass, no materialised lexemes
