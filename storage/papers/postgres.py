@@ -26,19 +26,12 @@ from domain.catalog import (
 from domain.paper import Paper
 from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
 from domain.query import Filters, SearchQuery
-from domain.text import title_key
 from storage.papers.fts import RANK_WINDOW
 from storage.papers.identity import add_by_identity, added_tally
-from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats, idf, scored
+from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats
 from storage.papers.postgres_loading import PgRows, load_prepared, take_load_slot
-from storage.papers.postgres_search import (
-    HEADLINE,
-    _Match,
-    _Phrase,
-    match_query,
-    phrase_query,
-    rare_query,
-)
+from storage.papers.postgres_search import match_query
+from storage.papers.postgres_tiers import SearchPlan
 from storage.papers.prepared import (
     PreparedPaper,
     prepared_batches,
@@ -51,14 +44,11 @@ from storage.papers.rows import (
     paper_from_row,
 )
 from storage.postgres.database import PgDatabase
-from storage.postgres.migrations import HEAD_WEIGHTS
 from storage.times import utc_timestamp
 
 _PAPER_COLUMNS = PAPER_COLUMNS
-_CANDIDATE = "p.id, p.search, p.search_tokens, p.title_key"
-_HEAD_CANDIDATE = "SELECT h.id, h.head AS search, h.search_tokens"
-assert "{" + ",".join(HEADLINE.lower()) + "}" == HEAD_WEIGHTS, \
-    "paper_heads must hold exactly the headline weight letters"
+_ATTEMPTS = 3
+"""Searches ranked outside a transaction before one runs in a snapshot of its own."""
 _ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
 
@@ -90,10 +80,6 @@ def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
         where.append("EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id "
                      f"AND h.honour = {param(filters.honour)})")
     return where, params
-
-
-def _hits(rows: list[asyncpg.Record]) -> list[SearchHit]:
-    return [hit_from_row(row, float(row[PAPER_COLUMN_COUNT])) for row in rows]
 
 
 class PgPaperStore:
@@ -154,37 +140,74 @@ class PgPaperStore:
                      offset: int = 0) -> list[SearchHit]:
         """Ranked as SQLite ranks, by FTS5's bm25 (`storage.papers.postgres_bm25`): the exact title,
         then title phrases, then headline hits (titles, authors), then the rest; filters narrow
-        in SQL with bound parameters. One snapshot, so the corpus figures fit the rows."""
+        in SQL with bound parameters. One statement (`storage.papers.postgres_tiers`), ranked
+        with the bm25 figures of the catalog version it reads in its own snapshot; figures not
+        known yet for that version are read first, in one snapshot of their own."""
         has_match, match = match_query(query, any_word=any_word)
         where, _ = filter_clauses(query.filters, 1)
         if (has_match and match.term is None) or (not has_match and not where):
             return []
         wanted = max(0, limit) + max(0, offset)
-        phrase = phrase_query(query)
-        async with self._db.transaction("repeatable_read") as conn:
-            corpus = await self._corpus(conn)
-            expansions = await _expansions(conn, corpus, query)
-            if expansions:
-                _, match = match_query(query, any_word=any_word, expansions=expansions)
-            search = _Search(conn, corpus, query, expansions)
-            hits: list[SearchHit] = []
-            if phrase.term and match.term:
-                hits = await search.phrase_hits(_all_of(phrase, match), wanted)
-            if len(hits) < wanted:
-                rest = await search.matches(any_word, match, wanted + len(hits))
-                seen = {hit.id for hit in hits}
-                hits += [hit for hit in rest if hit.id not in seen]
-        return hits[max(0, offset):wanted]
+        if not wanted:
+            return []
+        for attempt in range(_ATTEMPTS):
+            if attempt == _ATTEMPTS - 1:  # loads keep landing in between: all in one snapshot
+                async with self._db.transaction("repeatable_read") as conn:
+                    corpus, plan = await self._planned(conn, query, any_word, bool(where))
+                    rows = await self._ranked(conn, corpus, plan, wanted)
+                break
+            known = self._known(query, any_word, bool(where))
+            if known is None:
+                async with self._db.transaction("repeatable_read") as conn:
+                    known = await self._planned(conn, query, any_word, bool(where))
+            rows = await self._ranked(None, *known, wanted)
+            if rows[0][-1] == known[0].version:
+                break
+            self._stats = None  # ranked with another version's figures: read them again
+        return [hit_from_row(row, float(row[PAPER_COLUMN_COUNT])) for row in rows
+                if row[PAPER_COLUMN_COUNT + 1] is not None][max(0, offset):wanted]
+
+    def _known(self, query: SearchQuery, any_word: bool,
+               filtered: bool) -> tuple[_CorpusStats, SearchPlan] | None:
+        """The query's plan from the figures kept for the last version seen, or None when some
+        are missing (the first search after a load, a new prefix or phrase)."""
+        corpus = self._stats
+        prefixes = [p for p in map(expandable, query.words) if p is not None]
+        if corpus is None or any(p not in corpus.expansions for p in prefixes):
+            return None
+        plan = _plan(query, any_word, filtered, by_word(query.words, corpus.expansions))
+        if any(term not in corpus.hits for term in plan.counted()):
+            return None
+        return corpus, plan
+
+    async def _planned(self, conn: asyncpg.Connection, query: SearchQuery, any_word: bool,
+                       filtered: bool) -> tuple[_CorpusStats, SearchPlan]:
+        """The figures of the version `conn` sees, with what this query needs."""
+        corpus = await self._corpus(conn)
+        expansions = await _expansions(conn, corpus, query)
+        plan = _plan(query, any_word, filtered, expansions)
+        await _count_terms(conn, corpus, plan.counted())
+        return corpus, plan
+
+    async def _ranked(self, conn: asyncpg.Connection | None, corpus: _CorpusStats,
+                      plan: SearchPlan, wanted: int) -> list[asyncpg.Record]:
+        params = Params()
+        where = "".join(f" AND {c}" for c in _where(plan.query, params))
+        sql = plan.statement(corpus, where, params, wanted, RANK_WINDOW)
+        if conn is None:
+            return await self._db.fetch(sql, *params.values)
+        return list(await conn.fetch(sql, *params.values))
 
     async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:
         """The table's rows and tokens for bm25, kept until the catalog version moves (every
         load and add records one)."""
         version = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM catalog_loads"))
-        if self._stats is None or self._stats.version != version:
+        stats = self._stats
+        if stats is None or stats.version != version:
             rows, tokens = await conn.fetchrow(
                 "SELECT count(*), coalesce(sum(search_tokens), 0) FROM papers")
-            self._stats = _CorpusStats(version, int(rows), int(tokens))
-        return self._stats
+            stats = self._stats = _CorpusStats(version, int(rows), int(tokens))
+        return stats
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (A-Z case-insensitive), most papers first."""
@@ -281,106 +304,28 @@ async def _expansions(conn: asyncpg.Connection, corpus: _CorpusStats,
     return by_word(query.words, found)
 
 
-def _all_of(*matches: _Match) -> _Match:
-    return _Match("(" + " & ".join(str(m.term) for m in matches) + ")",
-                 tuple(p for m in matches for p in m.phrases))
+def _plan(query: SearchQuery, any_word: bool, filtered: bool,
+          expansions: dict[str, Expansion]) -> SearchPlan:
+    _, match = match_query(query, any_word=any_word, expansions=expansions)
+    return SearchPlan(query, match, expansions, any_word=any_word, filtered=filtered)
 
 
-class _Search:
-    """One search's statements, on one connection in one snapshot."""
+def _where(query: SearchQuery, params: Params) -> list[str]:
+    where, values = filter_clauses(query.filters, len(params.values) + 1)
+    params.values.extend(values)
+    return where
 
-    def __init__(self, conn: asyncpg.Connection, corpus: _CorpusStats,
-                 query: SearchQuery, expansions: dict[str, Expansion]) -> None:
-        self._conn, self._corpus, self._query = conn, corpus, query
-        self._expansions = expansions
 
-    async def _idfs(self, phrases: tuple[_Phrase, ...]) -> list[float]:
-        """Each phrase's IDF; the rows holding it are counted once per catalog version."""
-        hits = self._corpus.hits
-        missing = list(dict.fromkeys(p.term() for p in phrases if p.term() not in hits))
-        if missing:
-            if len(hits) + len(missing) > MAX_CACHED_COUNTS:
-                hits.clear()
-            counts = await self._conn.fetchrow("SELECT " + ", ".join(
-                f"(SELECT count(*) FROM papers WHERE search @@ ${i}::tsquery)"
-                for i in range(1, len(missing) + 1)), *missing)
-            hits.update(zip(missing, (int(c) for c in counts), strict=True))
-        return [idf(self._corpus.rows, hits[p.term()]) for p in phrases]
-
-    async def _ranked(self, match: _Match, candidates: str, params: Params, order: str,
-                      limit: int) -> list[SearchHit]:
-        """The first `limit` of `candidates` (SQL on `papers p` giving `id, search,
-        search_tokens, title_key`) by `order` over the bm25 `score`."""
-        idfs = await self._idfs(match.phrases)
-        ranked = scored(candidates, match.phrases, idfs, self._corpus.avgdl, params)
-        top = params.add(max(0, limit))
-        rows = await self._conn.fetch(
-            f"WITH s AS (SELECT * FROM ({ranked}) c ORDER BY {order} LIMIT {top}) "
-            f"SELECT {_PAPER_COLUMNS}, s.score FROM s JOIN papers p ON p.id = s.id "
-            f"ORDER BY {order.replace('c.', 's.')}", *params.values)
-        return _hits(rows)
-
-    def _where(self, params: Params) -> str:
-        where, values = filter_clauses(self._query.filters, len(params.values) + 1)
-        params.values.extend(values)
-        return "".join(f" AND {c}" for c in where)
-
-    async def phrase_hits(self, match: _Match, limit: int) -> list[SearchHit]:
-        """Papers with the words as a phrase in a title, the exact English title first."""
-        params = Params()
-        term = params.add(match.term, "tsquery")
-        candidates = (f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ {term}"
-                      + self._where(params))
-        exact = params.add(title_key(" ".join(self._query.phrase)))
-        return await self._ranked(match, candidates, params,
-                                  f"c.title_key = {exact} DESC, c.score, c.id", limit)
-
-    async def matches(self, any_word: bool, match: _Match, limit: int) -> list[SearchHit]:
-        """The first `limit` matches by bm25 (or, with filters only, newest first)."""
-        params = Params()
-        where = self._where(params)
-        if match.term is not None and not where:
-            return await self._headline_first(any_word, limit)
-        if match.term is not None:
-            term = params.add(match.term, "tsquery")
-            candidates = f"SELECT {_CANDIDATE} FROM papers p WHERE p.search @@ {term}" + where
-            return await self._ranked(match, candidates, params, "c.score, c.id", limit)
-        sql = (f"SELECT {_PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE TRUE" + where
-               + " ORDER BY p.year DESC NULLS LAST, p.title_key COLLATE \"C\" LIMIT "
-               + params.add(max(0, limit)))
-        return _hits(await self._conn.fetch(sql, *params.values))
-
-    async def _top(self, match: _Match, limit: int, *, headline: bool = False,
-                   rare: _Match | None = None) -> list[SearchHit]:
-        """Rank among the `RANK_WINDOW` newest matches, as SQLite does. A headline match
-        (titles, authors) reads the narrow `paper_heads` index instead of whole papers: its
-        phrases count only headline instances, which are all in `head`, so the scores are the
-        same, for a quarter of the lexemes and no wide rows to walk past."""
-        params = Params()
-        source = (_HEAD_CANDIDATE + " FROM paper_heads h WHERE h.head" if headline
-                  else f"SELECT {_CANDIDATE} FROM papers p WHERE p.search")
-        candidates = (f"{source} @@ {params.add(match.term, 'tsquery')} "
-                      f"ORDER BY 1 DESC LIMIT {params.add(RANK_WINDOW)}")
-        if rare is not None and rare.term is not None:  # as SQLite's `_window`
-            candidates = (f"WITH newest AS MATERIALIZED ({candidates}) SELECT * FROM newest "
-                          f"UNION ALL {source} @@ {params.add(rare.term, 'tsquery')} "
-                          f"AND {'h' if headline else 'p'}.id NOT IN (SELECT id FROM newest)")
-        return await self._ranked(match, candidates, params, "c.score, c.id", limit)
-
-    async def _headline_first(self, any_word: bool, limit: int) -> list[SearchHit]:
-        """Headline hits (titles, authors) first, then the rest."""
-        query, expansions = self._query, self._expansions
-        _, headline = match_query(query, any_word=any_word, weights=HEADLINE,
-                                  expansions=expansions)
-        rare_head = rare_query(query, expansions, any_word=any_word, weights=HEADLINE)
-        rare = rare_query(query, expansions, any_word=any_word)
-        if rare_head is None or rare is None:
-            rare_head = rare = None
-        hits = (await self._top(headline, limit, headline=True, rare=rare_head)
-                if headline.term else [])
-        if len(hits) < limit:
-            _, everywhere = match_query(query, any_word=any_word, expansions=expansions)
-            seen = {hit.id for hit in hits}
-            more = await self._top(everywhere, limit + len(hits), rare=rare)
-            hits += [hit for hit in more if hit.id not in seen][: limit - len(hits)]
-        return hits[:limit]
+async def _count_terms(conn: asyncpg.Connection, corpus: _CorpusStats,
+                       terms: list[str]) -> None:
+    """The papers matching each `tsquery` not counted yet, kept for the catalog version."""
+    hits = corpus.hits
+    missing = list(dict.fromkeys(term for term in terms if term not in hits))
+    if missing:
+        if len(hits) + len(missing) > MAX_CACHED_COUNTS:
+            hits.clear()
+            missing = list(dict.fromkeys(terms))
+        counts = await conn.fetchrow("SELECT " + ", ".join(
+            f"(SELECT count(*) FROM papers WHERE search @@ ${i}::tsquery)"
+            for i in range(1, len(missing) + 1)), *missing)
+        hits.update(zip(missing, (int(c) for c in counts), strict=True))

@@ -78,6 +78,11 @@ def _token_condition(alias: str, token: str, prefix: bool, weights: str,
     return condition
 
 
+def _one(phrase: _Phrase) -> tuple[str, bool, str]:
+    """A one-token phrase's token, whether it is a prefix, and its weights."""
+    return phrase.tokens[0], phrase.prefix, phrase.weights
+
+
 def _frequency(phrase: _Phrase, params: Params) -> str:
     """SQL for the weighted instance count of one phrase among the row's matched lexemes `m`."""
     last = len(phrase.tokens) - 1
@@ -104,10 +109,18 @@ def scored(candidates: str, phrases: tuple[_Phrase, ...], idfs: list[float], avg
     `id, search, search_tokens` (and any other columns, passed through as `c.*`)."""
     exact = sorted({t for p in phrases for t in (p.tokens[:-1] if p.prefix else p.tokens)})
     prefixes = sorted({p.tokens[-1] for p in phrases if p.prefix})
-    wanted = [f"u.lexeme = ANY({params.add(exact, 'text[]')})"]
+    exact_list = params.add(exact, "text[]")
     if prefixes:
-        wanted.append(f"u.lexeme ^@ ANY({params.add(prefixes, 'text[]')})")
-    frequencies = ", ".join(f"{_frequency(p, params)} AS f{i}" for i, p in enumerate(phrases))
+        lexemes = (f"unnest(c.search) u, unnest(u.positions, u.weights) AS x(pos, w) "
+                   f"WHERE u.lexeme = ANY({exact_list}) "
+                   f"OR u.lexeme ^@ ANY({params.add(prefixes, 'text[]')})")
+    else:  # the row's vector cut to the wanted lexemes first: unnest builds far fewer arrays
+        lexemes = (f"unnest(ts_delete(c.search, tsvector_to_array(ts_delete(c.search, "
+                   f"{exact_list})))) u, unnest(u.positions, u.weights) AS x(pos, w)")
+    frequencies = ", ".join(
+        f"coalesce(sum(m0.wt) FILTER (WHERE {_token_condition('m0', *_one(p), params)}), "
+        f"0::float8) AS f{i}" if len(p.tokens) == 1 else f"{_frequency(p, params)} AS f{i}"
+        for i, p in enumerate(phrases))
     k1, k1_plus_1 = params.add(K1, "float8"), params.add(K1 + 1.0, "float8")
     one_minus_b, b = params.add(1 - B, "float8"), params.add(B, "float8")
     length = f"({one_minus_b} + ({b} * c.search_tokens::float8) / {params.add(avgdl, 'float8')})"
@@ -115,10 +128,15 @@ def scored(candidates: str, phrases: tuple[_Phrase, ...], idfs: list[float], avg
     for i, value in enumerate(idfs):
         f = f"f.f{i}"
         score = (f"({score} + {params.add(value, 'float8')} * "
-                 f"(({f} * {k1_plus_1}) / ({f} + {k1} * {length})))")
-    lateral = (f"WITH m AS (SELECT u.lexeme AS l, x.pos, x.w, {_weight_case()} AS wt "
-               "FROM unnest(c.search) u, unnest(u.positions, u.weights) AS x(pos, w) "
-               f"WHERE {' OR '.join(wanted)}) SELECT {frequencies or '1 AS f'}")
+                 f"(({f} * {k1_plus_1}) / ({f} + {k1} * f.len)))")
+    lexemes = f"SELECT u.lexeme AS l, x.pos, x.w, {_weight_case()} AS wt FROM {lexemes}"
+    frequencies += f", {length} AS len"  # the row's length factor, computed once
+    if not phrases:
+        lateral = "SELECT 1 AS f"
+    elif all(len(p.tokens) == 1 for p in phrases):  # one pass, no materialised lexemes
+        lateral = f"SELECT {frequencies} FROM ({lexemes}) m0"
+    else:
+        lateral = f"WITH m AS ({lexemes}) SELECT {frequencies} FROM m m0"
     return (f"SELECT c.*, -1::float8 * {score} AS score FROM ({candidates}) c "
             f"CROSS JOIN LATERAL ({lateral}) f")
 

@@ -17,7 +17,7 @@ from storage.papers.postgres_search import tsvector_literal
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, content_hash, paper_values
 from storage.papers.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 from storage.postgres.database import PgDatabase, rows_affected
-from storage.postgres.migrations import RECOUNT_TERMS
+from storage.postgres.migrations import RECOUNT_TERMS, WRITE_HEADS
 from storage.times import utc_timestamp
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
@@ -27,6 +27,10 @@ _STORED = (
 )
 _STORED_COUNT = _STORED.count(",") + 1
 _GIN_INDEXES = ("papers_search", "paper_heads_head")
+_STAGED = (f"CREATE TEMP TABLE staged ON COMMIT DROP AS SELECT "
+           f"{_STORED.replace('search,', 'search::text AS search,')} FROM papers WITH NO DATA")
+"""Each batch's rows, copied in (COPY: one round trip, no statement per row), then upserted
+into `papers` in one statement; the `tsvector` travels as text and is parsed there."""
 
 
 async def take_load_slot(conn: asyncpg.Connection) -> None:
@@ -44,9 +48,11 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
     async with db.transaction() as conn:
         await take_load_slot(conn)
         await conn.execute("SET LOCAL paperclub.terms = 'off'")
+        await conn.execute("SET LOCAL paperclub.heads = 'off'")
         next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
         classifier = LoadClassifier(source.name, counts, next_id)
         await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
+        await conn.execute(_STAGED)
         async for batch in batches:
             await _write(conn, classifier, batch)
         if prune:
@@ -54,6 +60,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
                 "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
                 "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
             counts.removed = rows_affected(status)
+        await conn.execute(WRITE_HEADS)
         for statement in RECOUNT_TERMS:
             await conn.execute(statement)
         await conn.execute(
@@ -92,15 +99,15 @@ async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
     searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
     columns = _STORED.split(", ")
     updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
-    await conn.executemany(
-        f"INSERT INTO papers ({_STORED}) VALUES ("
-        + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
-        + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT}) "
-        f"ON CONFLICT (id) DO UPDATE SET {updates}",
-        [(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
+    await conn.copy_records_to_table(
+        "staged", columns=columns,
+        records=[(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
+    await conn.execute(
+        f"INSERT INTO papers ({_STORED}) SELECT {_STORED.replace('search,', 'search::tsvector,')} "
+        f"FROM staged ON CONFLICT (id) DO UPDATE SET {updates}")
+    await conn.execute("INSERT INTO loaded (id) SELECT id FROM staged ON CONFLICT DO NOTHING")
+    await conn.execute("TRUNCATE staged")
     ids = [row[0] for row in rows]
-    await conn.execute("INSERT INTO loaded (id) SELECT unnest($1::bigint[]) "
-                       "ON CONFLICT DO NOTHING", ids)
     await conn.execute("DELETE FROM paper_honours WHERE paper_id = ANY($1)", ids)
     await conn.executemany("INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) "
                            "ON CONFLICT DO NOTHING", honours)

@@ -17,6 +17,7 @@ restriction a weight set (`'vardi':B`). User text never reaches the query syntax
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 from domain.index_text import index_tokens
@@ -46,19 +47,33 @@ def lexeme(token: str) -> str:
 def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int]:
     """The `tsvector` of a paper's index columns
     (`storage.papers.fts.index_row`), and its token count
-    (bm25's document length)."""
+    (bm25's document length). A load builds one per paper, so it is written for speed."""
     positions: dict[str, list[str]] = {}
     position, total = 1, 0
     for text, weight in zip(columns, WEIGHT_LETTERS, strict=True):
         tokens = index_tokens(text)
         total += len(tokens)
         for token in tokens:
-            if len(token.encode()) <= MAX_LEXEME_BYTES:
-                positions.setdefault(token, []).append(f"{min(position, MAX_POSITION)}{weight}")
+            if len(token) <= _SURELY_SHORT or len(token.encode()) <= MAX_LEXEME_BYTES:
+                entry = f"{position if position < MAX_POSITION else MAX_POSITION}{weight}"
+                found = positions.get(token)
+                if found is None:
+                    positions[token] = [entry]
+                else:
+                    found.append(entry)
             position += 1
         position += 1
-    literal = " ".join(f"{lexeme(t)}:{','.join(dict.fromkeys(p))}" for t, p in positions.items())
+    capped = position > MAX_POSITION  # only then can a lexeme repeat a position
+    literal = " ".join(
+        f"{lexeme(t) if _ESCAPED(t) else chr(39) + t + chr(39)}:"
+        f"{','.join(dict.fromkeys(p) if capped else p)}"
+        for t, p in positions.items())
     return literal, total
+
+
+_SURELY_SHORT = MAX_LEXEME_BYTES // 4
+"""A token of at most this many characters is within `MAX_LEXEME_BYTES` in UTF-8."""
+_ESCAPED = re.compile(r"['\\]").search
 
 
 @dataclass(frozen=True, slots=True)

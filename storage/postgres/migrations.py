@@ -96,6 +96,29 @@ paperclub.terms = 'off'`: a statement trigger per row written would cost a minut
 vocabulary, as FTS5's `paper_vocab` counts them), for prefix expansion. A term whose papers
 are gone keeps a row with 0 (never offered)."""
 
+HEADS_AFTER_LOAD = (
+    f"""CREATE OR REPLACE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF current_setting('paperclub.heads', true) = 'off' THEN  -- a load writes them at its end
+            RETURN NULL;
+        END IF;
+        INSERT INTO paper_heads (id, head, search_tokens)
+        VALUES (NEW.id, ts_filter(NEW.search, '{HEAD_WEIGHTS}'), NEW.search_tokens)
+        ON CONFLICT (id) DO UPDATE
+        SET head = excluded.head, search_tokens = excluded.search_tokens;
+        RETURN NULL;
+    END $$""",
+)
+"""Migration 18: a load (`SET LOCAL paperclub.heads = 'off'`) writes `paper_heads` for its
+papers in one statement at its end (`WRITE_HEADS`) instead of a trigger call per row."""
+WRITE_HEADS = (
+    "INSERT INTO paper_heads (id, head, search_tokens) "
+    f"SELECT p.id, ts_filter(p.search, '{HEAD_WEIGHTS}'), p.search_tokens FROM papers p "
+    "JOIN loaded l ON l.id = p.id ON CONFLICT (id) DO UPDATE "
+    "SET head = excluded.head, search_tokens = excluded.search_tokens"
+)
+"""The headline rows of the papers a load wrote (its temporary `loaded` table)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -211,12 +234,14 @@ MIGRATIONS: tuple[Migration, ...] = (
               (*RECOMMEND_VOCABULARIES.create(POSTGRES), *PAPER_VECTORS.create(POSTGRES))),
     Migration(17, "SQLite 25: prefix expansion: the papers holding each Latin term, kept by "
               "statement triggers from papers (FTS5's vocabulary on SQLite)", PAPER_TERMS),
+    Migration(18, "load speed: a load writes the headline index of its papers in one statement "
+              "at its end, not through the per-row trigger", HEADS_AFTER_LOAD),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
                                 9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25}
+                                17: 25, 18: 25}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

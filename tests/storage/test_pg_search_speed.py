@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Any
+
+import asyncpg
+import pytest
 
 from bot.features.papers.query import parse_query
 from domain.catalog import LoadSource
@@ -92,3 +96,54 @@ async def test_a_load_leaves_the_planner_figures_of_the_search_tables_current(
         await db.close()
     assert [(r[0], r[1]) for r in rows] == [("paper_heads", len(bundled_papers)),
                                             ("papers", len(bundled_papers))]
+
+
+async def test_a_search_is_one_statement_once_its_figures_are_known(
+        postgres_url: str, bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: the tiers, the page's rows and the catalog version in one round trip (the
+    bm25 figures are read once per catalog version), and no reset query on release."""
+    db = await PgDatabase.open(postgres_url, pool_size=1)
+    store = PgPaperStore(db)
+    sent: list[str] = []
+    for name in ("fetch", "fetchrow", "fetchval", "execute"):
+        monkeypatch.setattr(asyncpg.Connection, name, _counting(getattr(asyncpg.Connection, name),
+                                                                sent))
+    try:
+        await store.load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        texts = ["grokk", "learning", "vardi", "稳定", "neural networks", "venue:workshop",
+                 "learning author:vardi"]
+        first = [await store.search(parse_query(t)) for t in texts]
+        sent.clear()
+        again = [await store.search(parse_query(t)) for t in texts]
+    finally:
+        await db.close()
+    assert any(first) and again == first
+    assert len(sent) == len(texts), sent
+
+
+async def test_a_catalog_change_between_searches_is_seen_in_the_same_snapshot(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    """A store whose bm25 figures are from before another process's add ranks with the new
+    version's figures (its statement reads the version it ranks): the same hits and scores as
+    a store that never searched before."""
+    db = await PgDatabase.open(postgres_url)
+    try:
+        store, other = PgPaperStore(db), PgPaperStore(db)
+        await store.load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        query = parse_query("learning")
+        before = await store.search(query)
+        await other.add_papers([dataclasses.replace(
+            bundled_papers[0], title_en="Learning to learn, added by another process")])
+        after = await store.search(query)
+        fresh = await PgPaperStore(db).search(query)
+    finally:
+        await db.close()
+    assert [(h.id, h.score) for h in after] == [(h.id, h.score) for h in fresh]
+    assert [(h.id, h.score) for h in after] != [(h.id, h.score) for h in before]
+
+
+def _counting(method: Any, sent: list[str]) -> Any:
+    async def counted(self: asyncpg.Connection, sql: str, *args: Any, **kwargs: Any) -> Any:
+        sent.append(sql[:80])
+        return await method(self, sql, *args, **kwargs)
+    return counted
