@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
 import itertools
+import os
 import platform
 import socket
 import statistics
@@ -67,6 +69,8 @@ class Result:
     failed: int = 0
     page_bytes: int = 0
     load_seconds: float = 0.0
+    cores_apart: bool = False
+    """Whether the bot's process had CPU 0 to itself (`--cores-apart`)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -75,13 +79,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="synthetic catalog size (default 10000)")
     parser.add_argument("--concurrency", type=int, default=200,
                         help="page loads in flight at once (default 200)")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="rounds of --concurrency page loads (default 5)")
-    parser.add_argument("--lookups", type=int, default=200,
-                        help="/paper lookups of the idle baseline (default 200)")
+    parser.add_argument("--rounds", type=int, default=20,
+                        help="rounds of --concurrency page loads (default 20)")
+    parser.add_argument("--lookups", type=int, default=600,
+                        help="/paper lookups of the idle baseline (default 600)")
     parser.add_argument("--web-process", type=_processes, default=PROCESSES,
                         help="who serves the pages, one run each: bot (its event loop), own "
                              "(a `paperclub web` process); default bot,own")
+    parser.add_argument("--cores-apart", action="store_true",
+                        help="the bot's process (with the stand-in) on CPU 0, the page "
+                             "loads' client and a web process of their own on the others")
     parser.add_argument("--out", type=Path, default=OUT, help=f"report file (default {OUT})")
 
 
@@ -153,15 +160,39 @@ async def _loads(url: str, concurrency: int, rounds: int) -> Result:
     return result
 
 
-def _client_process(url: str, concurrency: int, rounds: int) -> Result:
+def _client_process(url: str, concurrency: int, rounds: int,
+                    cores: set[int] | None) -> Result:
     """The page loads, in a process of their own (with its own event loop)."""
+    if cores is not None:
+        os.sched_setaffinity(0, cores)
     return asyncio.run(_loads(url, concurrency, rounds))
 
 
-async def _pages(url: str, result: Result, concurrency: int, rounds: int) -> None:
+def _apart(bot: PaperclubBot) -> set[int]:
+    """`--cores-apart`: this process (bot and stand-in) on CPU 0, the web child (if any) on
+    the others; the cores left for the page loads' client."""
+    others = set(os.sched_getaffinity(0)) - {0}
+    if not others:
+        raise RuntimeError("--cores-apart needs at least two CPUs")
+    _pin(os.getpid(), {0})
+    child = getattr(bot.get_cog("WebCog"), "child", None)
+    if child is not None and child.pid is not None:
+        _pin(child.pid, others)
+    return others
+
+
+def _pin(pid: int, cores: set[int]) -> None:
+    """Every thread of process `pid` on `cores` (new threads inherit their creator's)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(int(task.name), cores)
+
+
+async def _pages(url: str, result: Result, concurrency: int, rounds: int,
+                 cores: set[int] | None) -> None:
     with concurrent.futures.ProcessPoolExecutor(max_workers=1) as pool:
         loaded = await asyncio.get_running_loop().run_in_executor(
-            pool, _client_process, url, concurrency, rounds)
+            pool, _client_process, url, concurrency, rounds, cores)
     result.pages, result.failed, result.page_bytes = (loaded.pages, loaded.failed,
                                                       loaded.page_bytes)
 
@@ -203,6 +234,9 @@ async def _bench(tmp: Path, args: argparse.Namespace, process: str = "bot") -> R
             url = await bot.services.web.link(guild.id)
             assert url is not None
             await _served(url)
+            everywhere = set(os.sched_getaffinity(0))
+            cores = _apart(bot) if args.cores_apart else None
+            result.cores_apart = cores is not None
             group = _Group(standin, guild, users[0])
             for query in QUERIES:  # warm-up: caches, the typo vocabulary
                 await group.lookup(query)
@@ -211,7 +245,8 @@ async def _bench(tmp: Path, args: argparse.Namespace, process: str = "bot") -> R
                 result.idle.append(await group.lookup(query))
             progress(TAG, f"{args.rounds} × {args.concurrency} page loads with /paper …")
             started = time.perf_counter()
-            pages = asyncio.create_task(_pages(url, result, args.concurrency, args.rounds))
+            pages = asyncio.create_task(_pages(url, result, args.concurrency, args.rounds,
+                                                 cores))
             for query in itertools.cycle(QUERIES):
                 if pages.done():
                     break
@@ -220,6 +255,8 @@ async def _bench(tmp: Path, args: argparse.Namespace, process: str = "bot") -> R
             result.load_seconds = time.perf_counter() - started
         finally:
             await standin.stop_bot(bot)
+            if args.cores_apart:
+                _pin(os.getpid(), everywhere)
     return result
 
 
@@ -247,7 +284,9 @@ def report(results: list[Result]) -> str:
         f"# Web page under load ({datetime.now(UTC):%Y-%m-%d}, {platform.python_version()}, "
         f"{first.papers:,} papers, {first.concurrency} page loads in flight)", "",
         "`[web] process`: `bot` serves the pages on the bot's event loop, `own` from a "
-        "`paperclub web` process of their own.", "",
+        "`paperclub web` process of their own."
+        + (" `--cores-apart`: the bot's process (with the stand-in) on CPU 0, the page loads' "
+           "client and the web process on the other CPUs." if first.cores_apart else ""), "",
         f"| measured | {modes} |", "|---|" + "---:|---:|---:|" * len(results),
         *(f"| {name} | " + " | ".join(_cells(getattr(r, key)) for r in results) + " |"
           for name, key in rows), "",
