@@ -14,23 +14,14 @@ from bot.features.adding.arxiv_client import ArxivClient
 from bot.settings import Settings, load_settings
 from discord_standin import Guild, StandIn
 from tests.clocks import FakeClock, SleepTime
-from tests.e2e.harness import start_paperclub
+from tests.e2e.harness import e2e_environment, start_paperclub
 from tests.group import People, assert_no_tasks_left
 
 
 @pytest.fixture
 def settings(tmp_path: Path, people: People) -> Settings:
-    """Settings for a test bot: its own database, global sync, bob as an owner; arXiv on a
-    local port nothing listens on, asked once (tests that add papers use the arXiv stand-in)."""
-    return load_settings(None, {
-        "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
-        "PAPERCLUB_DISCORD__SYNC": "global",
-        "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
-        "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
-        "PAPERCLUB_SUBSCRIPTIONS__DM_PER_SECOND": "50",
-        "PAPERCLUB_ARXIV__API_BASE": "http://127.0.0.1:9/api/query",
-        "PAPERCLUB_ARXIV__MAX_RETRIES": "0",
-    })
+    """Settings for a test bot (`e2e_environment`)."""
+    return load_settings(None, e2e_environment(tmp_path, people))
 
 
 @pytest.fixture

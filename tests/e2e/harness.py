@@ -4,6 +4,7 @@ several processes sharing a database."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from bot.client.bot import PaperclubBot
 from bot.features.adding.arxiv_port import ArxivSource
@@ -11,9 +12,24 @@ from bot.settings import Settings
 from bot.wiring import build_bot
 from discord_standin import StandIn
 from tests.clocks import FakeClock, Ticker
+from tests.group import People
 
 IDENTIFY_SPACING = 5.0
 """Discord's interval between two IDENTIFYs of one concurrency bucket."""
+
+
+def e2e_environment(tmp_path: Path, people: People) -> dict[str, str]:
+    """A test bot's settings as variables: its own database, global sync, bob as an owner; arXiv
+    on a local port nothing listens on, asked once (tests that add papers use the stand-in)."""
+    return {
+        "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
+        "PAPERCLUB_DISCORD__SYNC": "global",
+        "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
+        "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
+        "PAPERCLUB_SUBSCRIPTIONS__DM_PER_SECOND": "50",
+        "PAPERCLUB_ARXIV__API_BASE": "http://127.0.0.1:9/api/query",
+        "PAPERCLUB_ARXIV__MAX_RETRIES": "0",
+    }
 
 
 async def start_paperclub(standin: StandIn, settings: Settings, clock: FakeClock, *,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.settings import Settings, load_settings
 from discord_standin import Guild, Member
+from tests.e2e.harness import e2e_environment
 from tests.group import People
 
 
@@ -20,16 +21,9 @@ def free_port() -> int:
 
 def web_settings(tmp_path: Path, people: People) -> Settings:
     """The e2e settings with the web server on (a free local port)."""
-    return load_settings(None, {
-        "PAPERCLUB_DATABASE__PATH": str(tmp_path / "e2e.db"),
-        "PAPERCLUB_DISCORD__SYNC": "global",
-        "PAPERCLUB_DISCORD__OWNER_IDS": f"[{people.bob.id}]",
-        "PAPERCLUB_DIGEST__TICK_SECONDS": "3600",
-        "PAPERCLUB_ARXIV__API_BASE": "http://127.0.0.1:9/api/query",
-        "PAPERCLUB_ARXIV__MAX_RETRIES": "0",
-        "PAPERCLUB_WEB__ENABLED": "true",
-        "PAPERCLUB_WEB__PORT": str(free_port()),
-    })
+    return load_settings(None, {**e2e_environment(tmp_path, people),
+                                 "PAPERCLUB_WEB__ENABLED": "true",
+                                 "PAPERCLUB_WEB__PORT": str(free_port())})
 
 
 def reading_group(people: People) -> Guild:

@@ -3,6 +3,8 @@ for queries answered without typo correction, the same top-10 sets (issue 13).""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -48,28 +50,37 @@ def _variants(queries: list[Query]) -> list[str]:
         if q.kind == "surname"]
 
 
-async def _results(tmp_path: Path, bundled_papers: list[Paper],
-                   postgres_server: PostgresServer | None
-                   ) -> tuple[list[Query], list[list[tuple[str, list[str]]]]]:
+@contextlib.asynccontextmanager
+async def _both_stores(tmp_path: Path, postgres_server: PostgresServer | None, name: str
+                       ) -> AsyncIterator[tuple[PaperStore, PaperStore]]:
+    """An empty SQLite store and an empty PostgreSQL one (a database of its own, dropped
+    after); the test is skipped without PostgreSQL."""
     if postgres_server is None:
         pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
-    listing = write_listing(tmp_path / "catalog.txt", SYNTHETIC, real=list(bundled_papers))
-    queries = known_queries(bundled_papers)
-    texts = [q.text for q in queries]
-    sqlite = await Database.open(tmp_path / "agree.db")
+    sqlite = await Database.open(tmp_path / f"{name}.db")
     url = await postgres_server.fresh_database()
     pg = await PgDatabase.open(url)
     try:
-        results = []
-        for store in (SqlitePaperStore(sqlite), PgPaperStore(pg)):
-            await load_catalog(store, listing)
-            search = SearchService(store)
-            results.append(await _answers(search, texts))
-            await search.close()
+        yield SqlitePaperStore(sqlite), PgPaperStore(pg)
     finally:
         await sqlite.close()
         await pg.close()
         await postgres_server.drop_database(url)
+
+
+async def _results(tmp_path: Path, bundled_papers: list[Paper],
+                   postgres_server: PostgresServer | None
+                   ) -> tuple[list[Query], list[list[tuple[str, list[str]]]]]:
+    listing = write_listing(tmp_path / "catalog.txt", SYNTHETIC, real=list(bundled_papers))
+    queries = known_queries(bundled_papers)
+    texts = [q.text for q in queries]
+    results = []
+    async with _both_stores(tmp_path, postgres_server, "agree") as stores:
+        for store in stores:
+            await load_catalog(store, listing)
+            search = SearchService(store)
+            results.append(await _answers(search, texts))
+            await search.close()
     return queries, results
 
 
@@ -113,22 +124,13 @@ async def test_every_ranking_path_gives_sqlites_bm25_scores_and_order_on_postgre
     """Not only the same sets: the same ten in the same order with the same bm25 numbers, for
     the labelled queries, with a filter (no window), as two words (title phrases), with an
     author filter (a column restriction), all words or any word."""
-    if postgres_server is None:
-        pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
     listing = write_listing(tmp_path / "catalog.txt", SYNTHETIC, real=list(bundled_papers))
     texts = _variants(known_queries(bundled_papers))
-    sqlite = await Database.open(tmp_path / "scores.db")
-    url = await postgres_server.fresh_database()
-    pg = await PgDatabase.open(url)
-    try:
-        results = []
-        for store in (SqlitePaperStore(sqlite), PgPaperStore(pg)):
+    results = []
+    async with _both_stores(tmp_path, postgres_server, "scores") as stores:
+        for store in stores:
             await load_catalog(store, listing)
             results.append(await _scored(store, texts))
-    finally:
-        await sqlite.close()
-        await pg.close()
-        await postgres_server.drop_database(url)
     lite, post = results
     assert sum(len(r) for r in lite) > len(texts)  # the queries do find papers
     differing = [(text, a[:3], b[:3]) for text, a, b
@@ -149,17 +151,12 @@ async def test_cross_language_search_gives_the_same_papers_in_the_same_order(
         postgres_server: PostgresServer | None) -> None:
     """Chinese, Traditional, mixed and English queries over real English-only arXiv papers and
     the bilingual listing: the same hits, order, strategy and terms read on both backends."""
-    if postgres_server is None:
-        pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
     path = tmp_path / "arxiv.jsonl"
     with SAMPLE.open(encoding="utf-8") as handle:
         path.write_text("".join(next(handle) for _ in range(1500)), encoding="utf-8")
-    sqlite = await Database.open(tmp_path / "cross.db")
-    url = await postgres_server.fresh_database()
-    pg = await PgDatabase.open(url)
-    try:
-        results = []
-        for store in (SqlitePaperStore(sqlite), PgPaperStore(pg)):
+    results = []
+    async with _both_stores(tmp_path, postgres_server, "cross") as stores:
+        for store in stores:
             await load_catalog(store, path)
             await store.add_papers(bundled_papers)
             search = SearchService(store)
@@ -169,10 +166,6 @@ async def test_cross_language_search_gives_the_same_papers_in_the_same_order(
                 answers.append((outcome.strategy, [h.id for h in outcome.hits], outcome.crossed))
             results.append(answers)
             await search.close()
-    finally:
-        await sqlite.close()
-        await pg.close()
-        await postgres_server.drop_database(url)
     lite, post = results
     assert sum(len(crossed) for _, _, crossed in lite) > 100  # the queries crossed languages
     assert [(text, *a) for text, a in zip(CROSS_LANGUAGE, lite, strict=True)] == [
@@ -190,26 +183,17 @@ async def test_prefix_expansions_give_sqlites_scores_and_order_on_postgresql(
     """Prefix words searched as their completions (issue 26), with a rank window narrow enough
     that frequent words' rare completions are ranked beside it: the same ten, order and bm25
     numbers on both backends, all words or any word."""
-    if postgres_server is None:
-        pytest.skip("PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run")
     monkeypatch.setattr(storage.papers.sqlite_ranking, "RANK_WINDOW", 20)
     monkeypatch.setattr(storage.papers.postgres, "RANK_WINDOW", 20)
     listing = write_listing(tmp_path / "catalog.txt", SYNTHETIC, real=list(bundled_papers))
     texts = PREFIXES + [q.text for q in known_queries(bundled_papers) if q.kind == "en prefix"]
-    sqlite = await Database.open(tmp_path / "prefixes.db")
-    url = await postgres_server.fresh_database()
-    pg = await PgDatabase.open(url)
-    try:
-        results = []
-        for store in (SqlitePaperStore(sqlite), PgPaperStore(pg)):
+    results = []
+    async with _both_stores(tmp_path, postgres_server, "prefixes") as stores:
+        for store in stores:
             await load_catalog(store, listing)
             await store.add_papers([Paper(title_en=f"Controllability study {i}", title_zh="",
                                           authors=("Li Wei",)) for i in range(3)])
             results.append(await _scored(store, texts))
-    finally:
-        await sqlite.close()
-        await pg.close()
-        await postgres_server.drop_database(url)
     lite, post = results
     assert sum(len(r) for r in lite) > len(texts)
     differing = [(text, a[:3], b[:3]) for text, a, b
