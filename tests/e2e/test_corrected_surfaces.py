@@ -32,7 +32,7 @@ async def test_the_paper_of_the_day_its_subscribers_and_exports_show_the_correct
     set_up = await standin.slash("digest set", {
         "channel": guild.channel("papers").id, "time": "09:00", "timezone": "Europe/Berlin",
         "thread": False, "mention_subscribers": True}, guild=guild, user=people.bob)
-    await set_up.response()
+    await set_up.reply()
     config = await bot.services.digest.config(guild.id)
     assert config is not None
     previewed = await bot.services.digest.preview(config)

@@ -40,7 +40,7 @@ async def _set(standin: StandIn, guild: Guild, people: People, **options: Option
     values = {"channel": guild.channel("papers").id, "time": "09:00",
               "timezone": "Europe/Berlin", **options}
     handle = await standin.slash("digest set", values, guild=guild, user=people.bob)
-    return (await handle.response()).content
+    return (await handle.reply()).content
 
 
 async def test_set_then_due_time_gives_one_post_and_one_thread(

@@ -48,7 +48,7 @@ async def _set(standin: StandIn, guild: Guild, people: People, **options: Option
     values = {"channel": guild.channel("papers").id, "time": "09:00",
               "timezone": "Europe/Berlin", **options}
     handle = await standin.slash("digest set", values, guild=guild, user=people.bob)
-    assert "every day at 09:00" in (await handle.response()).content
+    assert "every day at 09:00" in (await handle.reply()).content
 
 
 def _posts(standin: StandIn, channel: Channel) -> list[Message]:
@@ -212,7 +212,7 @@ async def test_a_thread_missing_after_a_crash_is_named_in_the_servers_language(
             handle = await standin.slash("digest set", {  # nothing due today by itself
                 "channel": papers.id, "time": "12:00", "timezone": "Europe/Berlin"},
                 guild=guild, user=people.bob)
-            assert "12:00" in (await handle.response()).content
+            assert "12:00" in (await handle.reply()).content
             digests = paperclub.services.digest.digests
             await digests.claim(guild.id, TODAY, Claim(
                 paper_id="gone-from-the-catalog", cycle=1, position=1, cycle_size=30,
