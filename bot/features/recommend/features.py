@@ -10,11 +10,10 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from bot.features.recommend.vocabulary import (
     AUTHOR_PREFIX,
@@ -32,6 +31,9 @@ from bot.features.recommend.vocabulary import (
 )
 from domain.paper import Paper
 
+if TYPE_CHECKING:  # scikit-learn takes seconds to import: imported where it is used
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
 __all__ = ["AUTHOR_PREFIX", "VENUE_PREFIX", "FeatureIndex", "build", "chinese_bigrams",
            "chinese_text", "english_text"]
 
@@ -48,6 +50,8 @@ def _identity(tokens: list[str]) -> list[str]:
 
 
 def _vectorizers(size: int) -> tuple[TfidfVectorizer, TfidfVectorizer, TfidfVectorizer]:
+    from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: PLC0415 - slow import
+
     min_df = MIN_DF if size >= MIN_DF_FROM else 1
     english = TfidfVectorizer(**english_options(), min_df=min_df,
                               max_df=MAX_DF if size >= MIN_DF_FROM else 1.0, sublinear_tf=True,

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.svm import LinearSVC
 
 from bot.features.recommend.features import AUTHOR_PREFIX, VENUE_PREFIX, FeatureIndex
 from bot.features.recommend.profile import Profile
@@ -107,6 +106,8 @@ def _svm(index: FeatureIndex, positives: list[int], weights: np.ndarray,
     sample_weight = np.concatenate([weights, np.full(len(negatives), hard),
                                     np.ones(len(background))])
     train, columns = _compact(sp.csr_matrix(index.matrix[rows]))
+    from sklearn.svm import LinearSVC  # noqa: PLC0415 - slow import, only to fit
+
     model = LinearSVC(C=SVM_C, class_weight="balanced", max_iter=10000, tol=SVM_TOL,
                       random_state=0)
     model.fit(train, labels, sample_weight=sample_weight)

@@ -15,14 +15,16 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.preprocessing import normalize
 
 from domain.paper import Paper
 from domain.text import CJK_RUN, cjk_bigrams, clean, fold_chinese
+
+if TYPE_CHECKING:  # scikit-learn takes seconds to import: imported where it is used
+    from sklearn.feature_extraction.text import TfidfVectorizer
 
 WORD_PATTERN = r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b"
 """arxiv-sanity-lite's token pattern: words that start with a letter."""
@@ -78,6 +80,8 @@ def english_options() -> dict[str, object]:
 
 @cache
 def _english_analyzer() -> Callable[[str], list[str]]:
+    from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: PLC0415 - slow import
+
     analyzer: Callable[[str], list[str]] = TfidfVectorizer(**english_options()).build_analyzer()
     return analyzer
 
@@ -118,6 +122,8 @@ class Block:
                                 np.array(indices, dtype=np.int32), np.array(indptr)),
                                shape=(len(tokens), len(self.terms)))
         matrix.data = (np.log(matrix.data) + 1.0) * self.idf[matrix.indices]
+        from sklearn.preprocessing import normalize  # noqa: PLC0415 - slow import
+
         weighted: sp.csr_matrix = normalize(matrix, norm="l2", copy=False) * self.weight
         return sp.csr_matrix(weighted, dtype=np.float32)
 
@@ -200,6 +206,8 @@ def stack(blocks: Sequence[sp.csr_matrix], row_cap: int | None) -> sp.csr_matrix
     stacked = sp.csr_matrix(sp.hstack(capped, format="csr", dtype=np.float32))
     if stacked.shape[0] == 0:
         return stacked
+    from sklearn.preprocessing import normalize  # noqa: PLC0415 - slow import
+
     rows = sp.csr_matrix(normalize(stacked, norm="l2", copy=False), dtype=np.float32)
     rows.sort_indices()
     return rows
