@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".paperclub-installed"
+PACKAGES = ("bot", "storage", "domain", "discord_standin", "arxiv_standin", "tools", "bench",
+            "tests")
+"""The project's own packages."""
 
 
 def _python() -> str:
@@ -85,7 +88,11 @@ def main(argv: list[str]) -> int:
             return run("paperclub", "local", "--db", str(Path(scratch) / "paperclub.db"), *rest)
     if task == "bench":
         return run("python", "-m", "bench", *rest)
-    for step in (("ruff", "check", "."), ("mypy",), ("pytest", "-q", *_parallel(rest), *rest)):
+    # Byte-compiled once here: the tests start hundreds of `paperclub` processes, and where
+    # PYTHONDONTWRITEBYTECODE is set each would compile every module again (~0.8 s of CPU).
+    compiled = ("python", "-m", "compileall", "-q", "-j", "0", *PACKAGES)
+    for step in (("ruff", "check", "."), ("mypy",), compiled,
+                 ("pytest", "-q", *_parallel(rest), *rest)):
         code = run(*step)
         if code:
             return code
