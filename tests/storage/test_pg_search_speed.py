@@ -19,7 +19,7 @@ from storage.postgres.database import PgDatabase
 _OUT_OF_STEP = (
     "SELECT count(*) FROM papers p FULL JOIN paper_heads h ON h.id = p.id "
     "WHERE p.id IS NULL OR h.id IS NULL OR h.head IS DISTINCT FROM ts_filter(p.search, '{a,b}') "
-    "OR h.search_tokens IS DISTINCT FROM p.search_tokens")
+    "OR h.head_tokens IS DISTINCT FROM p.head_tokens")
 
 
 async def test_every_pooled_connection_plans_each_statement_for_its_own_values(
