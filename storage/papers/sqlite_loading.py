@@ -65,8 +65,8 @@ async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPape
         async with _load_settings(db):
             await _pipelined(_BatchLoader(db, source.name, counts, next_id), batches)
             await _carry_over(db, source.name if prune else None)
-            for index in INDEXES:
-                await _merge_index(db, catalog_swap.shadow(index))
+            for index in reversed(INDEXES):  # the small one first: the pages its merge
+                await _merge_index(db, catalog_swap.shadow(index))  # frees are written again
         async with db.transaction() as conn:
             if prune:
                 counts.removed = await _pruned(conn, source.name)
