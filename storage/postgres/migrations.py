@@ -119,11 +119,13 @@ WRITE_HEADS = (
 )
 """The headline rows of the papers a load wrote (its temporary `loaded` table)."""
 
+HEAD_POSITIONS = (f"(SELECT count(*) FROM unnest(ts_filter(search, '{HEAD_WEIGHTS}')) u, "
+                  "unnest(u.positions) x)")
+"""A paper's headline tokens as its `tsvector` tells them: migration 19's backfill."""
 HEAD_TOKENS = (
     "SET LOCAL paperclub.terms = 'off'",  # the backfill changes no term
     "ALTER TABLE papers ADD COLUMN head_tokens INTEGER NOT NULL DEFAULT 0",
-    "UPDATE papers SET head_tokens = (SELECT count(*) FROM unnest(ts_filter(search, "
-    f"'{HEAD_WEIGHTS}')) u, unnest(u.positions) x)",
+    f"UPDATE papers SET head_tokens = {HEAD_POSITIONS}",
     "ALTER TABLE paper_heads RENAME COLUMN search_tokens TO head_tokens",
     "UPDATE paper_heads h SET head_tokens = p.head_tokens FROM papers p WHERE p.id = h.id",
     f"""CREATE OR REPLACE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
