@@ -44,6 +44,11 @@ class Expansion:
     """When all completions together are in more papers than the rank window holds: the
     rarest completions (of all, the tail too) held by at most `RARE_ROWS` papers together.
     Their matches are ranked besides the window's newest."""
+    exact: bool = False
+    """The prefix is itself one of `terms`, held by at most a rank window of papers: it is
+    searched twice (bm25 sums its phrases), so a paper holding the word as typed outranks one
+    holding only a longer completion (`xia` finds Xia before Xiaoyuan). A frequent word is
+    not: counting its papers a second time would cost what the window saves."""
 
 
 Expansions = Mapping[str, Expansion]
@@ -79,8 +84,10 @@ def choose(prefix: str, rows: Iterable[tuple[str, int]], window: int,
                 break
             rare.append(term)
             papers += n
-    return Expansion(prefix, tuple(t for t, _ in found[:PREFIX_CAP]), len(found) > PREFIX_CAP,
-                     tuple(rare))
+    terms = found[:PREFIX_CAP]
+    exact = any(term == prefix and n <= window for term, n in terms)
+    return Expansion(prefix, tuple(t for t, _ in terms), len(found) > PREFIX_CAP, tuple(rare),
+                     exact)
 
 
 def by_word(words: Iterable[str], expansions: Mapping[str, Expansion]) -> dict[str, Expansion]:

@@ -23,7 +23,7 @@ from domain.copy import TableCount
 from storage.papers.fts import index_row
 from storage.papers.postgres_search import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
-from storage.papers.sqlite_index import FTS_INSERT, unindex
+from storage.papers.sqlite_index import unindex, write_index
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import SQLITE_VERSION
 from storage.sqlite.database import Database
@@ -32,7 +32,7 @@ from storage.sqlite.errors import SchemaError, StorageError
 BATCH_ROWS = 1000
 _INTERNAL = frozenset({"paperclub_schema", "sqlite_sequence"})
 _PAPER_FIELDS = [c.removeprefix("p.") for c in PAPER_COLUMNS.split(", ")]
-_INDEX_COLUMNS = frozenset({"search", "search_tokens"})
+_INDEX_COLUMNS = frozenset({"search", "search_tokens", "head_tokens"})
 """PostgreSQL's index columns on `papers`: computed on the way in, never copied."""
 _PG_DERIVED = frozenset({"paper_heads", "paper_terms"})
 """PostgreSQL's index tables, kept by a trigger from `papers`: never copied."""
@@ -97,10 +97,8 @@ class _Sqlite:
                 await unindex(conn, [row[columns.index("id")] for row in rows])  # they change
             await conn.executemany(sql, rows)
             if table == "papers":
-                await conn.executemany(
-                    FTS_INSERT.format(table="paper_fts"),
-                    [(row[columns.index("id")], *index_row(_paper(columns, row)))
-                     for row in rows])
+                await write_index(conn, [(row[columns.index("id")],
+                                          *index_row(_paper(columns, row))) for row in rows])
 
     async def finish(self) -> None:
         """Nothing to do: SQLite's ids follow the largest one."""
@@ -172,12 +170,12 @@ class _Postgres:
         values = [tuple(f(v) for f, v in zip(converters, row, strict=True)) for row in rows]
         names = list(columns)
         if table == "papers":  # the tsvector, computed from the papers' own tokens
-            names += ["search", "search_tokens"]
+            names += ["search", "search_tokens", "head_tokens"]
             values = [(*row, *tsvector_literal(index_row(_paper(columns, row))))
                       for row in values]
         marks = [f"${i}" for i in range(1, len(names) + 1)]
         if table == "papers":
-            marks[-2] += "::tsvector"
+            marks[-3] += "::tsvector"
         sql = (f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(marks)}) "
                + _upsert(names, key))
         async with self.db.transaction() as conn:

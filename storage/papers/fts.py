@@ -31,8 +31,9 @@ def _quote(text: str) -> str:
 
 
 def expanded(expansion: Expansion) -> str:
-    """A prefix word as its completions (`storage.papers.prefixes`), each its own phrase."""
-    terms = [_quote(t) for t in expansion.terms]
+    """A prefix word as its completions (`storage.papers.prefixes`), each its own phrase (the
+    word as typed twice when `Expansion.exact`)."""
+    terms = [_quote(t) for t in (expansion.prefix,) * expansion.exact + expansion.terms]
     if expansion.more:
         terms.append(_quote(expansion.prefix) + "*")
     return "(" + " OR ".join(terms) + ")"
@@ -54,6 +55,14 @@ def word_expression(word: str, expansions: Expansions | None = None) -> str:
 
 # Matches in these columns rank above matches elsewhere (the summary, affiliations, venue).
 HEADLINE_COLUMNS = ("title_en", "title_zh", "authors")
+assert COLUMNS[:len(HEADLINE_COLUMNS)] == HEADLINE_COLUMNS
+HEAD_TABLE = "paper_fts_head"
+"""The headline index (SQLite migration 26): `HEADLINE_COLUMNS` alone, contentless, one row
+per paper (`paper_fts`'s rowid). The headline tier reads it: a common word's phrase count (its
+IDF) and its window walk doclists of titles and authors only, not of every summary."""
+HEAD_BM25 = (f"bm25({HEAD_TABLE}, "
+             + ", ".join(str(w) for w in WEIGHTS[:len(HEADLINE_COLUMNS)]) + ")")
+"""bm25 over the headline index: the headline tier's score (a row's length is its headline's)."""
 
 
 def match_expression(query: SearchQuery, *, any_word: bool = False,

@@ -204,9 +204,10 @@ class PgPaperStore:
         version = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM catalog_loads"))
         stats = self._stats
         if stats is None or stats.version != version:
-            rows, tokens = await conn.fetchrow(
-                "SELECT count(*), coalesce(sum(search_tokens), 0) FROM papers")
-            stats = self._stats = _CorpusStats(version, int(rows), int(tokens))
+            rows, tokens, head = await conn.fetchrow(
+                "SELECT count(*), coalesce(sum(search_tokens), 0), coalesce(sum(head_tokens), 0) "
+                "FROM papers")
+            stats = self._stats = _CorpusStats(version, int(rows), int(tokens), int(head))
         return stats
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:

@@ -46,6 +46,8 @@ class _CorpusStats:
     version: int
     rows: int
     tokens: int
+    head_tokens: int
+    """Tokens of the headline columns alone (SQLite's headline index, `paper_heads`)."""
     hits: dict[str, int] = field(default_factory=dict)
     expansions: dict[str, Expansion] = field(default_factory=dict)
     """Prefix expansions looked up so far (`domain.prefixes`), by prefix."""
@@ -54,6 +56,11 @@ class _CorpusStats:
     def avgdl(self) -> float:
         """Tokens per row, as FTS5 divides them."""
         return self.tokens / self.rows if self.rows else 1.0
+
+    @property
+    def head_avgdl(self) -> float:
+        """Headline tokens per row: the headline tier's `avgdl`."""
+        return self.head_tokens / self.rows if self.rows else 1.0
 
 
 class Params:

@@ -23,7 +23,7 @@ from storage.times import utc_timestamp
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
 _STORED = (
     "id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
-    "added_at, updated_at, search, search_tokens"
+    "added_at, updated_at, search, search_tokens, head_tokens"
 )
 _STORED_COUNT = _STORED.count(",") + 1
 _GIN_INDEXES = ("papers_search", "paper_heads_head")
@@ -101,7 +101,7 @@ async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
     updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
     await conn.copy_records_to_table(
         "staged", columns=columns,
-        records=[(*row, text, tokens) for row, (text, tokens) in zip(rows, searches, strict=True)])
+        records=[(*row, *search) for row, search in zip(rows, searches, strict=True)])
     await conn.execute(
         f"INSERT INTO papers ({_STORED}) SELECT {_STORED.replace('search,', 'search::tsvector,')} "
         f"FROM staged ON CONFLICT (id) DO UPDATE SET {updates}")
@@ -137,15 +137,14 @@ class PgRows:
 
     async def _write(self, rowid: int, paper: Paper, how: str) -> None:
         values = paper_values(paper)
-        text, tokens = tsvector_literal(index_row(paper))
         stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
-                  self._now, self._now, text, tokens)
+                  self._now, self._now, *tsvector_literal(index_row(paper)))
         columns = _STORED.split(", ")
         if how == "INSERT":
             await self._conn.execute(
                 f"INSERT INTO papers ({_STORED}) VALUES ("
-                + ", ".join(f"${i}" for i in range(1, _STORED_COUNT - 1))
-                + f", ${_STORED_COUNT - 1}::tsvector, ${_STORED_COUNT})", *stored)
+                + ", ".join(f"${i}" + ("::tsvector" if c == "search" else "")
+                            for i, c in enumerate(columns, start=1)) + ")", *stored)
         else:  # the row keeps its id, public id, key, source, line and `added_at`
             kept = {"id", "public_id", "title_key", "source", "source_line", "added_at"}
             changed = [(c, v) for c, v in zip(columns, stored, strict=True) if c not in kept]

@@ -24,7 +24,7 @@ from domain.index_text import index_tokens
 from domain.prefixes import Expansion, Expansions
 from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
-from storage.papers.fts import COLUMNS
+from storage.papers.fts import COLUMNS, HEADLINE_COLUMNS
 
 WEIGHT_LETTERS = ("A", "A", "B", "C", "C", "D", "C")
 """The weight letter of each full-text column, in `storage.papers.fts.COLUMNS` order."""
@@ -34,6 +34,7 @@ TITLES = "A"
 MAX_POSITION = 16383
 MAX_LEXEME_BYTES = 2046
 assert len(WEIGHT_LETTERS) == len(COLUMNS)
+assert set(WEIGHT_LETTERS[:len(HEADLINE_COLUMNS)]) == set(HEADLINE)
 
 Term = str | None
 """A tsquery fragment, or None for a term that can match nothing (FTS5's empty phrase)."""
@@ -44,13 +45,16 @@ def lexeme(token: str) -> str:
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int]:
-    """The `tsvector` of a paper's index columns
-    (`storage.papers.fts.index_row`), and its token count
-    (bm25's document length). A load builds one per paper, so it is written for speed."""
+def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int, int]:
+    """The `tsvector` of a paper's index columns (`storage.papers.fts.index_row`), its token
+    count (bm25's document length) and its headline's (`HEADLINE_COLUMNS`: the headline
+    tier's length, as SQLite's headline index counts it). A load builds one per paper, so it
+    is written for speed."""
     positions: dict[str, list[str]] = {}
-    position, total = 1, 0
-    for text, weight in zip(columns, WEIGHT_LETTERS, strict=True):
+    position, total, head = 1, 0, 0
+    for n, (text, weight) in enumerate(zip(columns, WEIGHT_LETTERS, strict=True)):
+        if n == _HEAD_COLUMNS:
+            head = total
         tokens = index_tokens(text)
         total += len(tokens)
         for token in tokens:
@@ -68,9 +72,10 @@ def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int]:
         f"{lexeme(t) if _ESCAPED(t) else chr(39) + t + chr(39)}:"
         f"{','.join(dict.fromkeys(p) if capped else p)}"
         for t, p in positions.items())
-    return literal, total
+    return literal, total, head
 
 
+_HEAD_COLUMNS = len(HEADLINE_COLUMNS)
 _SURELY_SHORT = MAX_LEXEME_BYTES // 4
 """A token of at most this many characters is within `MAX_LEXEME_BYTES` in UTF-8."""
 _ESCAPED = re.compile(r"['\\]").search
@@ -111,7 +116,8 @@ def _phrase(tokens: list[str], *, prefix: bool, weights: str) -> _Match:
 
 def _expanded(expansion: Expansion, weights: str) -> _Match:
     """A prefix word as its completions, as `storage.papers.fts.expanded`."""
-    terms = [_phrase(index_tokens(t), prefix=False, weights=weights) for t in expansion.terms]
+    terms = [_phrase(index_tokens(t), prefix=False, weights=weights)
+             for t in (expansion.prefix,) * expansion.exact + expansion.terms]
     if expansion.more:
         terms.append(_phrase(index_tokens(expansion.prefix), prefix=True, weights=weights))
     return _any(terms)

@@ -32,7 +32,9 @@ from storage.papers.rows import PAPER_COLUMNS
 from storage.postgres.migrations import HEAD_WEIGHTS
 
 CANDIDATE = "p.id, p.search, p.search_tokens, p.title_key"
-_HEAD_CANDIDATE = "SELECT h.id, h.head AS search, h.search_tokens"
+_HEAD_CANDIDATE = "SELECT h.id, h.head AS search, h.head_tokens AS search_tokens"
+"""A headline row as a bm25 candidate: its length is its headline's, as in SQLite's headline
+index (`storage.papers.fts.HEAD_TABLE`)."""
 _BY_SCORE = "c.score, c.id"
 assert "{" + ",".join(HEADLINE.lower()) + "}" == HEAD_WEIGHTS, \
     "paper_heads must hold exactly the headline weight letters"
@@ -169,5 +171,6 @@ class SearchPlan:
                 exact = params.add(title_key(" ".join(self.query.phrase)))
                 order = f"c.title_key = {exact} DESC, {_BY_SCORE}"
         idfs = [idf(corpus.rows, corpus.hits[p.term()]) for p in tier.match.phrases]
-        ranked = scored(candidates, tier.match.phrases, idfs, corpus.avgdl, params)
+        avgdl = corpus.head_avgdl if tier.headline else corpus.avgdl
+        ranked = scored(candidates, tier.match.phrases, idfs, avgdl, params)
         return f"SELECT c.id, c.score FROM ({ranked}) c ORDER BY {order}"

@@ -46,7 +46,7 @@ from storage.papers.rows import (
     hit_from_row,
     paper_from_row,
 )
-from storage.papers.sqlite_index import FTS_INSERT, unindex
+from storage.papers.sqlite_index import unindex, write_index
 from storage.papers.sqlite_loading import PAPER_INSERT, staged_load
 from storage.papers.sqlite_ranking import escape_like, filter_clauses
 from storage.sqlite.database import Database
@@ -92,7 +92,7 @@ class _SqliteRows:
     async def _index(self, rowid: int, paper: Paper) -> None:
         """Write a paper's full-text row (taken out first by `rewrite`) and honours."""
         conn = self._conn
-        await conn.execute(FTS_INSERT.format(table="paper_fts"), (rowid, *index_row(paper)))
+        await write_index(conn, [(rowid, *index_row(paper))])
         await conn.execute("DELETE FROM paper_honours WHERE paper_id = ?", (rowid,))
         await conn.executemany("INSERT OR IGNORE INTO paper_honours (honour, paper_id) "
                                "VALUES (?, ?)", [(h, rowid) for h in paper.venue.honours])

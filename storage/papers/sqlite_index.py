@@ -1,4 +1,5 @@
-"""Writing the contentless full-text index (`paper_fts`, `content=''`, SQLite migration 25).
+"""Writing the contentless full-text indexes (`paper_fts`, `content=''`, SQLite migration 25,
+and the headline index `paper_fts_head`, migration 26: every write goes to both).
 
 FTS5 keeps no copy of the indexed text (a third of the database it was), so it cannot read
 back what to remove: a row leaves the index through FTS5's 'delete' command given the text it
@@ -14,20 +15,40 @@ from typing import Any
 
 import aiosqlite
 
-from storage.papers.fts import COLUMNS, index_row
+from storage.papers.fts import COLUMNS, HEAD_TABLE, HEADLINE_COLUMNS, index_row
 from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 
+INDEXES = ("paper_fts", HEAD_TABLE)
+"""The full-text tables, written together."""
 FTS_INSERT = ("INSERT INTO {table} (rowid, " + ", ".join(COLUMNS) + ") VALUES ("
               + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
 """A paper's full-text row, into `{table}` (`paper_fts`, or `paper_fts_next` in a load)."""
 FTS_DELETE = ("INSERT INTO {table} ({table}, rowid, " + ", ".join(COLUMNS) + ") VALUES "
               "('delete', " + ", ".join("?" * (len(COLUMNS) + 1)) + ")")
 """FTS5's 'delete' command: a row out of the contentless `{table}`, given its indexed text."""
+_HEAD = len(HEADLINE_COLUMNS) + 1
+"""How much of a (rowid, *index text) row the headline index takes."""
+HEAD_INSERT = (f"INSERT INTO {{table}} (rowid, {', '.join(HEADLINE_COLUMNS)}) VALUES ("
+               + ", ".join("?" * _HEAD) + ")")
+"""A paper's headline row, into `{table}` (`HEAD_TABLE`, or its shadow in a load)."""
+HEAD_DELETE = (f"INSERT INTO {{table}} ({{table}}, rowid, {', '.join(HEADLINE_COLUMNS)}) "
+               "VALUES ('delete', " + ", ".join("?" * _HEAD) + ")")
+"""FTS5's 'delete' command for the headline index."""
 
 
 def _index_rows(rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
     """(rowid, *index text) of stored paper rows (`PAPER_COLUMNS`, then the id)."""
     return [(row[PAPER_COLUMN_COUNT], *index_row(paper_from_row(row))) for row in rows]
+
+
+async def write_index(conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]], *,
+                      suffix: str = "", delete: bool = False) -> None:
+    """Write (rowid, *index text) rows into both full-text indexes, `paper_fts` and
+    `HEAD_TABLE` (their load shadows with `suffix`), or with `delete` take them out."""
+    everywhere, headline = (FTS_DELETE, HEAD_DELETE) if delete else (FTS_INSERT, HEAD_INSERT)
+    await conn.executemany(everywhere.format(table="paper_fts" + suffix), rows)
+    await conn.executemany(headline.format(table=HEAD_TABLE + suffix),
+                           [row[:_HEAD] for row in rows])
 
 
 async def indexed_rows(conn: aiosqlite.Connection, table: str,
@@ -43,9 +64,7 @@ async def indexed_rows(conn: aiosqlite.Connection, table: str,
     return await asyncio.to_thread(_index_rows, rows)
 
 
-async def unindex(conn: aiosqlite.Connection, ids: Sequence[int], *,
-                  table: str = "paper_fts", papers: str = "papers") -> None:
-    """Take the papers `ids` out of the full-text `table`, before their rows in `papers`
+async def unindex(conn: aiosqlite.Connection, ids: Sequence[int]) -> None:
+    """Take the papers `ids` out of the full-text indexes, before their rows in `papers`
     change (ids with no stored row are not in the index either)."""
-    rows = await indexed_rows(conn, papers, ids)
-    await conn.executemany(FTS_DELETE.format(table=table), rows)
+    await write_index(conn, await indexed_rows(conn, "papers", ids), delete=True)

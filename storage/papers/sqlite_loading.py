@@ -15,7 +15,7 @@ from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.classify import LoadClassifier
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
-from storage.papers.sqlite_index import FTS_INSERT, indexed_rows
+from storage.papers.sqlite_index import INDEXES, indexed_rows, write_index
 from storage.sqlite.database import Database
 from storage.times import utc_timestamp
 
@@ -56,7 +56,8 @@ async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPape
     counts = LoadCounts()
     async with db.transaction() as conn:
         await catalog_swap.claim(conn)
-        await _fts_options(conn, catalog_swap.shadow("paper_fts"), LOAD_FTS_OPTIONS)
+        for index in INDEXES:
+            await _fts_options(conn, catalog_swap.shadow(index), LOAD_FTS_OPTIONS)
         async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
             row = await cursor.fetchone()
     try:
@@ -64,7 +65,8 @@ async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPape
         async with _load_settings(db):
             await _pipelined(_BatchLoader(db, source.name, counts, next_id), batches)
             await _carry_over(db, source.name if prune else None)
-            await _merge_index(db, catalog_swap.shadow("paper_fts"))
+            for index in reversed(INDEXES):  # the small one first: the pages its merge
+                await _merge_index(db, catalog_swap.shadow(index))  # frees are written again
         async with db.transaction() as conn:
             if prune:
                 counts.removed = await _pruned(conn, source.name)
@@ -76,7 +78,8 @@ async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPape
                  source.rejected + len(counts.duplicates) + len(counts.id_collisions)
                  + len(counts.arxiv_conflicts)),
             )
-            await _fts_options(conn, catalog_swap.shadow("paper_fts"), FTS_OPTIONS)
+            for index in INDEXES:
+                await _fts_options(conn, catalog_swap.shadow(index), FTS_OPTIONS)
             await catalog_swap.switch(conn)
     except BaseException:
         with contextlib.suppress(Exception):
@@ -106,8 +109,8 @@ async def _carry_over(db: Database, pruned_source: str | None) -> None:
             marks = ",".join("?" * len(ids))
             await conn.execute(f"INSERT INTO papers_next SELECT * FROM papers "
                                f"WHERE id IN ({marks})", ids)
-            await conn.executemany(FTS_INSERT.format(table="paper_fts_next"),
-                                   await indexed_rows(conn, "papers", ids))
+            await write_index(conn, await indexed_rows(conn, "papers", ids),
+                              suffix=catalog_swap.SUFFIX)
             await conn.execute(f"INSERT INTO paper_honours_next SELECT * FROM "
                                f"paper_honours WHERE paper_id IN ({marks})", ids)
         last = ids[-1]
@@ -272,7 +275,7 @@ class _BatchLoader(LoadClassifier):
         rows, fts_rows, honours = await asyncio.to_thread(  # off the event loop
             self.merge_and_classify, batch, found, taken, holders, earlier)
         await conn.executemany("INSERT INTO papers_next " + PAPER_INSERT, rows)
-        await conn.executemany(FTS_INSERT.format(table="paper_fts_next"), fts_rows)
+        await write_index(conn, fts_rows, suffix=catalog_swap.SUFFIX)
         await conn.executemany(
             "INSERT OR IGNORE INTO paper_honours_next (honour, paper_id) VALUES (?, ?)", honours
         )

@@ -11,7 +11,8 @@ from domain.text import title_key
 from storage.papers import fts
 from storage.papers.fts import (
     BM25,
-    HEADLINE_COLUMNS,
+    HEAD_BM25,
+    HEAD_TABLE,
     match_expression,
     phrase_expression,
     rare_expression,
@@ -25,14 +26,21 @@ RANK_WINDOW = fts.RANK_WINDOW
 reads it from here, where a test narrows it."""
 
 
-def _newest(match: str, room: str) -> str:
-    """The `?2` newest rows matching `match`, scored; walked only while `room` > 0 (a constant
-    condition, which SQLite tests before walking the index)."""
-    return (f"SELECT rowid, {BM25} AS score FROM paper_fts WHERE paper_fts MATCH {match} "
+_EVERYWHERE = ("paper_fts", BM25)
+_HEADLINE = (HEAD_TABLE, HEAD_BM25)
+"""(full-text table, its bm25): the whole-paper index and the headline index a tier reads."""
+
+
+def _newest(match: str, room: str, index: tuple[str, str] = _EVERYWHERE) -> str:
+    """The `?2` newest rows of `index` matching `match`, scored; walked only while `room` > 0
+    (a constant condition, which SQLite tests before walking the index)."""
+    table, bm25 = index
+    return (f"SELECT rowid, {bm25} AS score FROM {table} WHERE {table} MATCH {match} "
             f"AND ({room}) > 0 ORDER BY rowid DESC LIMIT ?2")
 
 
-def _window(match: str, room: str, newest: str, rare: str | None) -> str:
+def _window(match: str, room: str, newest: str, rare: str | None,
+            index: tuple[str, str] = _EVERYWHERE) -> str:
     """The rows `match` ranks: its newest (`_newest`), and with `rare` also the rows of the CTE
     `rare` (rows holding a prefix word's rare completions outside the newest,
     `_rare_rows`), scored as `match` scores them.
@@ -43,17 +51,18 @@ def _window(match: str, room: str, newest: str, rare: str | None) -> str:
     rowid (`rowid IN (...)`) opened a cursor per row, recounting them all each time."""
     if rare is None:
         return f"SELECT rowid, score FROM {newest}"
-    return (f"SELECT rowid, score FROM {newest} UNION ALL SELECT rowid, {BM25} FROM paper_fts "
-            f"WHERE paper_fts MATCH {match} AND ({room}) > 0 "
+    table, bm25 = index
+    return (f"SELECT rowid, score FROM {newest} UNION ALL SELECT rowid, {bm25} FROM {table} "
+            f"WHERE {table} MATCH {match} AND ({room}) > 0 "
             f"AND rowid >= (SELECT min(rowid) FROM {rare}) "
             f"AND rowid <= (SELECT max(rowid) FROM {rare}) "
             f"AND +rowid IN (SELECT rowid FROM {rare})")
 
 
-def _rare_rows(name: str, rare: str, newest: str) -> str:
-    """The CTE `name`: the rows matching `rare` (those holding a rare completion of a prefix
-    word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`."""
-    return (f"{name} AS MATERIALIZED (SELECT rowid FROM paper_fts WHERE paper_fts MATCH {rare} "
+def _rare_rows(name: str, rare: str, newest: str, table: str = "paper_fts") -> str:
+    """The CTE `name`: the rows of `table` matching `rare` (those holding a rare completion of
+    a prefix word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`."""
+    return (f"{name} AS MATERIALIZED (SELECT rowid FROM {table} WHERE {table} MATCH {rare} "
             f"AND rowid NOT IN (SELECT rowid FROM {newest}))")
 
 
@@ -80,14 +89,17 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     1. (with `phrase`) titles holding the words as a phrase `?5`, the title whose key is `?6`
        first; not even opened when the bare phrase `?7` is in no title (`?5` is `?7` AND the
        words, whose prefix terms are what costs);
-    2. headline (titles, authors) matches `?1`, the best among their `?2` newest (with
-       `rare`, and those holding a rare completion of a prefix word, `?8`);
+    2. headline (titles, authors) matches `?1` in the headline index (`HEAD_TABLE`, scored
+       by its bm25), the best among their `?2` newest (with `rare`, and those holding a rare
+       completion of a prefix word, `?8`);
     3. whole-paper matches `?4`, likewise (`?9`).
     Ranked inside the full-text index; only the rows shown are joined to `papers`."""
     taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
     materialized = " MATERIALIZED" if rare else ""  # read twice: walked once
     rest_window = _window("?4", "?3 - (SELECT n FROM shown)", "rest_newest",
                           "rest_rare" if rare else None)
+    head_window = _window("?1", f"?3 - {taken}", "head_newest", "head_rare" if rare else None,
+                          _HEADLINE)
     steps = [
         "phrase AS MATERIALIZED (SELECT rowid, score, exact FROM (SELECT rowid, "
         f"{BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
@@ -97,10 +109,9 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     unions = ["SELECT 0 AS step, rowid, score, exact FROM phrase"] if phrase else []
     left_out = " AND rowid NOT IN (SELECT rowid FROM phrase)" if phrase else ""
     steps += [
-        f"head_newest AS{materialized} ({_newest('?1', f'?3 - {taken}')})",
-        *([_rare_rows("head_rare", "?8", "head_newest")] if rare else []),
-        f"head AS MATERIALIZED (SELECT rowid, score FROM "
-        f"({_window('?1', f'?3 - {taken}', 'head_newest', 'head_rare' if rare else None)}) "
+        f"head_newest AS{materialized} ({_newest('?1', f'?3 - {taken}', _HEADLINE)})",
+        *([_rare_rows("head_rare", "?8", "head_newest", HEAD_TABLE)] if rare else []),
+        f"head AS MATERIALIZED (SELECT rowid, score FROM ({head_window}) "
         f"WHERE TRUE{left_out} ORDER BY score, rowid LIMIT ?3 - {taken})",
         f"shown AS MATERIALIZED (SELECT {taken} + (SELECT count(*) FROM head) AS n)",
         f"rest_newest AS{materialized} ({_newest('?4', '?3 - (SELECT n FROM shown)')})",
@@ -138,22 +149,20 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
     ranked among its `RANK_WINDOW` newest matches only, found by walking the index backwards,
     and those holding a rare completion of a prefix word; narrower queries rank every match.
     """
-    everywhere = match_expression(query, any_word=any_word, expansions=expansions)
-    headline = match_expression(query, any_word=any_word, columns=HEADLINE_COLUMNS,
-                                expansions=expansions)
-    if everywhere is None or headline is None or limit <= 0:
+    match = match_expression(query, any_word=any_word, expansions=expansions)
+    if match is None or limit <= 0:
         return None
-    values: tuple[Any, ...] = (headline, RANK_WINDOW, limit, everywhere)
-    rare_head = rare_expression(query, expansions, any_word=any_word, columns=HEADLINE_COLUMNS)
+    # one expression for both indexes: in HEAD_TABLE it matches the headline columns only
+    values: tuple[Any, ...] = (match, RANK_WINDOW, limit, match)
     rare = rare_expression(query, expansions, any_word=any_word)
     if phrase is None:
         sql, values = RANKED, (*values, None, None, None)
     else:
         exact_key = title_key(" ".join(query.phrase))
         sql, values = PHRASE_THEN_RANKED, (*values, phrase, exact_key, bare_phrase)
-    if rare_head is not None and rare is not None:
+    if rare is not None:
         sql = RANKED_WITH_RARE if phrase is None else PHRASE_THEN_RANKED_WITH_RARE
-        return sql, (*values, rare_head, rare)
+        return sql, (*values, rare, rare)
     return sql, values if phrase is not None else values[:4]
 
 

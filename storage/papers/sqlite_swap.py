@@ -1,9 +1,9 @@
 """The catalog's next generation: shadow tables built in short transactions, then one switch.
 
-A load writes the whole new catalog into `papers_next`, `paper_honours_next` and
-`paper_fts_next` (created from the live tables' own schema, so migrations stay the one source of
-truth), in bounded transactions that let other writers in between. The switch drops the live
-tables, renames the shadows into place and recreates their indexes in one short transaction.
+A load writes the whole new catalog into `papers_next`, `paper_honours_next`, `paper_fts_next`
+and `paper_fts_head_next` (created from the live tables' own schema, so migrations stay the one
+source of truth), in bounded transactions that let other writers in between. The switch drops the
+live tables, renames the shadows into place and recreates their indexes in one short transaction.
 A load that dies leaves the live catalog untouched; its leftover shadows are dropped by the
 next load. One load at a time: a slot in `bot_state` names the process holding it.
 """
@@ -18,7 +18,7 @@ import aiosqlite
 from storage.sqlite.errors import CatalogLoadRunning
 from storage.times import utc_timestamp
 
-LIVE = ("papers", "paper_honours", "paper_fts")
+LIVE = ("papers", "paper_honours", "paper_fts", "paper_fts_head")
 """Live tables, parents first."""
 SUFFIX = "_next"
 SLOT_KEY = "catalog_load"

@@ -112,12 +112,42 @@ HEADS_AFTER_LOAD = (
 """Migration 18: a load (`SET LOCAL paperclub.heads = 'off'`) writes `paper_heads` for its
 papers in one statement at its end (`WRITE_HEADS`) instead of a trigger call per row."""
 WRITE_HEADS = (
-    "INSERT INTO paper_heads (id, head, search_tokens) "
-    f"SELECT p.id, ts_filter(p.search, '{HEAD_WEIGHTS}'), p.search_tokens FROM papers p "
+    "INSERT INTO paper_heads (id, head, head_tokens) "
+    f"SELECT p.id, ts_filter(p.search, '{HEAD_WEIGHTS}'), p.head_tokens FROM papers p "
     "JOIN loaded l ON l.id = p.id ON CONFLICT (id) DO UPDATE "
-    "SET head = excluded.head, search_tokens = excluded.search_tokens"
+    "SET head = excluded.head, head_tokens = excluded.head_tokens"
 )
 """The headline rows of the papers a load wrote (its temporary `loaded` table)."""
+
+HEAD_POSITIONS = (f"(SELECT count(*) FROM unnest(ts_filter(search, '{HEAD_WEIGHTS}')) u, "
+                  "unnest(u.positions) x)")
+"""A paper's headline tokens as its `tsvector` tells them: migration 19's backfill."""
+HEAD_TOKENS = (
+    "SET LOCAL paperclub.terms = 'off'",  # the backfill changes no term
+    "ALTER TABLE papers ADD COLUMN head_tokens INTEGER NOT NULL DEFAULT 0",
+    f"UPDATE papers SET head_tokens = {HEAD_POSITIONS}",
+    "ALTER TABLE paper_heads RENAME COLUMN search_tokens TO head_tokens",
+    "UPDATE paper_heads h SET head_tokens = p.head_tokens FROM papers p WHERE p.id = h.id",
+    f"""CREATE OR REPLACE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF current_setting('paperclub.heads', true) = 'off' THEN  -- a load writes them at its end
+            RETURN NULL;
+        END IF;
+        INSERT INTO paper_heads (id, head, head_tokens)
+        VALUES (NEW.id, ts_filter(NEW.search, '{HEAD_WEIGHTS}'), NEW.head_tokens)
+        ON CONFLICT (id) DO UPDATE
+        SET head = excluded.head, head_tokens = excluded.head_tokens;
+        RETURN NULL;
+    END $$""",
+    "DROP TRIGGER papers_heads ON papers",
+    "CREATE TRIGGER papers_heads AFTER INSERT OR UPDATE OF search, head_tokens "
+    "ON papers FOR EACH ROW EXECUTE FUNCTION paper_heads_sync()",
+)
+"""Migration 19 (SQLite 26's headline index): `papers.head_tokens`, the headline's tokens
+(titles and authors; `tsvector_literal` counts them as FTS5 does), kept in `paper_heads`, the
+headline tier's bm25 length. Existing rows count their headline lexemes' positions, the same
+figure unless a headline runs past position 16,383 or repeats a lexeme 256 times (a load that
+rewrites the paper sets the exact one)."""
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -236,12 +266,14 @@ MIGRATIONS: tuple[Migration, ...] = (
               "statement triggers from papers (FTS5's vocabulary on SQLite)", PAPER_TERMS),
     Migration(18, "load speed: a load writes the headline index of its papers in one statement "
               "at its end, not through the per-row trigger", HEADS_AFTER_LOAD),
+    Migration(19, "SQLite 26: the headline tier's bm25 counts a paper's headline alone: each "
+              "paper's headline tokens", HEAD_TOKENS),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
                                 9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25, 18: 25}
+                                17: 25, 18: 25, 19: 26}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

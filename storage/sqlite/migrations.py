@@ -240,6 +240,14 @@ MIGRATIONS: tuple[Migration, ...] = (
                   "DROP TABLE paper_fts_stored",
                   "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
               )),
+    Migration(26, "a headline index (titles and authors alone, contentless FTS5) beside the "
+              "whole-paper one: a common word's headline tier no longer reads every summary", (
+                  f"CREATE VIRTUAL TABLE paper_fts_head USING fts5 ({', '.join(_V1_COLUMNS[:3])}, "
+                  f"content = '', {_FTS_OPTIONS})",
+                  f"INSERT INTO paper_fts_head (rowid, {', '.join(_V1_COLUMNS[:3])}) SELECT id, "
+                  + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})" for i in range(3))
+                  + " FROM papers",
+              )),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -34,3 +34,10 @@ def test_rare_completions_only_when_the_window_overflows() -> None:
     rare = choose("control", rows, window=500, rare_rows=4).rare
     assert rare == ("controllability", "controller")  # 1 + 2 papers fit in 4, + 40 do not
     assert choose("control", rows, window=500, rare_rows=0).rare == ()
+
+
+def test_the_word_as_typed_counts_twice_only_when_it_is_a_term_within_the_window() -> None:
+    rows = [("xia", 1), ("xiaoyuan", 1), ("xiaohui", 1)]
+    assert choose("xia", rows, window=500).exact
+    assert not choose("xia", rows, window=0).exact  # frequent: not counted again
+    assert not choose("xiao", rows, window=500).exact  # `xiao` is no term of its own

@@ -1,6 +1,7 @@
-"""The contentless full-text index (SQLite migration 25): no stored copy of the index text, and
-every write keeps FTS5's term counts exactly those of the stored papers (a row leaves the index
-through FTS5's 'delete' command, given the text rebuilt from its stored row)."""
+"""The contentless full-text indexes (SQLite migrations 25 and 26, the headline index): no stored
+copy of the index text, and every write keeps FTS5's term counts exactly those of the stored
+papers (a row leaves an index through FTS5's 'delete' command, given the text rebuilt from its
+stored row)."""
 
 from __future__ import annotations
 
@@ -12,25 +13,30 @@ from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
 from domain.index_text import index_tokens
 from domain.paper import Links, Paper
-from storage.papers.fts import index_row
+from storage.papers.fts import HEAD_TABLE, HEADLINE_COLUMNS, index_row
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 
 
-def _term_counts(path: Path) -> tuple[Counter[str], Counter[str]]:
-    """(papers per term as FTS5 counts them, papers per term of the stored papers' text)."""
+def _term_counts(path: Path, head: bool = False) -> tuple[Counter[str], Counter[str]]:
+    """(papers per term as FTS5 counts them, papers per term of the stored papers' text), of
+    the whole-paper index or with `head` of the headline index (`HEAD_TABLE`)."""
     conn = sqlite3.connect(path)
     try:
-        vocab = Counter(dict(conn.execute("SELECT term, doc FROM paper_vocab")))
+        conn.execute(f"CREATE VIRTUAL TABLE temp.head_vocab USING fts5vocab "
+                     f"(main, {HEAD_TABLE}, 'row')")
+        vocab = Counter(dict(conn.execute(
+            f"SELECT term, doc FROM {'temp.head_vocab' if head else 'paper_vocab'}")))
         stored: Counter[str] = Counter()
         for row in conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers p"):
-            stored.update({t for text in index_row(paper_from_row(row))
+            columns = index_row(paper_from_row(row))
+            stored.update({t for text in columns[:len(HEADLINE_COLUMNS) if head else None]
                            for t in index_tokens(text)})
         tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
     finally:
         conn.close()
-    assert "paper_fts_content" not in tables
+    assert "paper_fts_content" not in tables and f"{HEAD_TABLE}_content" not in tables
     return vocab, stored
 
 
@@ -54,6 +60,8 @@ async def test_loads_adds_and_rewrites_keep_the_index_equal_to_the_papers(
         await load_catalog(store, catalog_path)  # a reload carries the added paper over
         vocab, stored = _term_counts(path)
         assert vocab == stored and stored["quokkalike"] == 1 and "zanzibarian" not in vocab
+        head, stored_head = _term_counts(path, head=True)
+        assert head == stored_head and head["brand"] == 1 and "quokkalike" not in head
         hits = await store.search(parse_query("quokkalike"))
         assert [h.paper.title_en for h in hits] == [first.title_en]
         assert await store.search(parse_query("zanzibarian")) == []

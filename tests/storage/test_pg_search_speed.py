@@ -15,11 +15,12 @@ from domain.catalog import LoadSource
 from domain.paper import Paper
 from storage.papers.postgres import PgPaperStore
 from storage.postgres.database import PgDatabase
+from storage.postgres.migrations import HEAD_POSITIONS
 
 _OUT_OF_STEP = (
     "SELECT count(*) FROM papers p FULL JOIN paper_heads h ON h.id = p.id "
     "WHERE p.id IS NULL OR h.id IS NULL OR h.head IS DISTINCT FROM ts_filter(p.search, '{a,b}') "
-    "OR h.search_tokens IS DISTINCT FROM p.search_tokens")
+    "OR h.head_tokens IS DISTINCT FROM p.head_tokens")
 
 
 async def test_every_pooled_connection_plans_each_statement_for_its_own_values(
@@ -67,6 +68,20 @@ async def test_the_headline_index_follows_loads_updates_adds_and_prunes(
         assert [h.paper.id for h in await store.search(parse_query("adder"))] == [added.id]
     finally:
         await db.close()
+
+
+async def test_the_headline_lengths_migration_19_backfills_are_those_a_load_writes(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    """Migration 19 counts an existing paper's headline tokens from its `tsvector`; a load
+    counts them from the text, as FTS5 does (the headline tier's bm25 length): the same."""
+    db = await PgDatabase.open(postgres_url)
+    try:
+        await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        counts = await db.fetch(f"SELECT head_tokens, {HEAD_POSITIONS} FROM papers")
+    finally:
+        await db.close()
+    assert len(counts) == len(bundled_papers)
+    assert all(loaded == backfilled > 0 for loaded, backfilled in counts)
 
 
 async def test_searches_in_flight_on_many_connections_agree_with_one_at_a_time(

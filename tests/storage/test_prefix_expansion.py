@@ -38,6 +38,18 @@ async def test_a_rare_completion_outranks_a_frequent_one(backend: Backend) -> No
     assert (await _titles(backend, "controllab")) == [RARE]
 
 
+async def test_the_word_as_typed_outranks_a_longer_completion(backend: Backend) -> None:
+    """`xia` is a surname in one paper and starts a given name in another with a shorter
+    headline (bm25 favours it): the word as typed counts twice, so its paper comes first."""
+    store = backend.papers()
+    await store.add_papers([
+        Paper(title_en="Tracking drift with variation aware entropy scheduling for agents",
+              title_zh="", authors=("Tongxi Wang", "Zhuoyang Xia", "Xinran Chen")),
+        Paper(title_en="Low precision training", title_zh="", authors=("Xiaoyuan Liang",))])
+    found = await _titles(backend, "xia")
+    assert found[0].startswith("Tracking drift") and len(found) == 2
+
+
 async def test_more_completions_than_the_cap_still_match_every_paper(backend: Backend) -> None:
     """Beyond `PREFIX_CAP` completions the prefix itself is searched too: the same papers."""
     store = backend.papers()
