@@ -14,7 +14,8 @@ class SearchHit:
     """A paper found by a search; lower score is better (bm25), 0 when unranked.
 
     The paper is built from what the search read when first asked for (`paper`): a result
-    list shows one page of its hits and needs only the public ids of the others."""
+    list shows one page of its hits and needs only the public ids of the others (a search
+    asked for fewer papers than hits reads only those: the others' `paper` is `unread`)."""
 
     __slots__ = ("_build", "_paper", "id", "score")
 
@@ -42,6 +43,11 @@ class SearchHit:
 
     def __repr__(self) -> str:
         return f"SearchHit({self.id!r}, {self.score!r})"
+
+
+def unread() -> Paper:
+    """The paper of a hit whose row the search did not read (beyond its `papers`)."""
+    raise LookupError("this hit's paper was not read: the search was asked for fewer papers")
 
 
 @dataclass(slots=True)

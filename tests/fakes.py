@@ -95,7 +95,7 @@ class FakePaperStore:
         return None
 
     async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
-                     offset: int = 0) -> list[SearchHit]:
+                     offset: int = 0, papers: int | None = None) -> list[SearchHit]:
         def matches(p: Paper) -> bool:
             title = p.title_en.casefold()
             found = [w in title for w in query.words]

@@ -137,12 +137,13 @@ class PgPaperStore:
         return paper_from_row(row) if row else None
 
     async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
-                     offset: int = 0) -> list[SearchHit]:
+                     offset: int = 0, papers: int | None = None) -> list[SearchHit]:
         """Ranked as SQLite ranks, by FTS5's bm25 (`storage.papers.postgres_bm25`): the exact title,
         then title phrases, then headline hits (titles, authors), then the rest; filters narrow
         in SQL with bound parameters. One statement (`storage.papers.postgres_tiers`), ranked
         with the bm25 figures of the catalog version it reads in its own snapshot; figures not
-        known yet for that version are read first, in one snapshot of their own."""
+        known yet for that version are read first, in one snapshot of their own. Every hit's
+        paper is read (`papers` is a hint this store does not need)."""
         has_match, match = match_query(query, any_word=any_word)
         where, _ = filter_clauses(query.filters, 1)
         if (has_match and match.term is None) or (not has_match and not where):

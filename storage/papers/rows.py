@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.catalog import SearchHit
+from domain.catalog import SearchHit, unread
 from domain.paper import Affiliation, Links, Paper, Track, Venue, paper_id
 from domain.text import title_key
 
@@ -88,3 +88,17 @@ def hit_from_row(row: Sequence[Any], score: float) -> SearchHit:
     """A search hit whose paper is built from its `PAPER_COLUMNS` only when asked for (its
     public id comes from the title alone, as `Paper.id` does)."""
     return SearchHit(paper_id(title_key(row[0])), score, lambda: paper_from_row(row))
+
+
+def unread_hit(row: Sequence[Any], score: float) -> SearchHit:
+    """A search hit from a row that holds the English title alone (its id, as `hit_from_row`
+    gives it): its paper was not read."""
+    return SearchHit(paper_id(title_key(row[0])), score, unread)
+
+
+def read_columns(shown: str) -> str:
+    """`PAPER_COLUMNS` with every column but the English title NULL unless `shown` (an SQL
+    condition) holds: the rows of a page beyond the papers asked for carry their title (for
+    the id) and score only, their long texts never read."""
+    first, *rest = PAPER_COLUMNS.split(", ")
+    return ", ".join([first, *(f"CASE WHEN {shown} THEN {column} END" for column in rest)])

@@ -45,6 +45,7 @@ from storage.papers.rows import (
     READ_BATCH,
     hit_from_row,
     paper_from_row,
+    unread_hit,
 )
 from storage.papers.sqlite_index import unindex, write_index
 from storage.papers.sqlite_loading import PAPER_INSERT, staged_load
@@ -171,26 +172,30 @@ class SqlitePaperStore:
         return paper_from_row(row) if row else None
 
     async def search(
-        self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
+        self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0,
+        papers: int | None = None,
     ) -> list[SearchHit]:
         """Ranked by bm25 with column weights; filters narrow in SQL with bound parameters.
 
         Titles holding the words as one phrase come first, the exact title before them all:
         `attention is all you need` finds that paper above a title that merely contains it.
+        Without filters only the first `papers` hits' rows are read in full (None: all).
         """
         where, params = filter_clauses(query.filters)
         if not query.words and not query.filters.author and not where:
             return []
         wanted = max(0, limit) + max(0, offset)
+        read = None if papers is None else max(0, offset) + max(0, papers)
         known = None if where else paper_ranking.cached_expansions(self._expansions, query)
         if known is not None:  # checked against the version the ranked rows carry
-            hits = await self._ranked(query, any_word, wanted, known[1], version=known[0])
+            hits = await self._ranked(query, any_word, wanted, known[1], version=known[0],
+                                      read=read)
             if hits is not None:
                 return hits[max(0, offset) : wanted]
         expansions = await paper_ranking.expansions(self._db, self._expansions, query)
         match = match_expression(query, any_word=any_word, expansions=expansions)
         if match is not None and not where:
-            hits = await self._ranked(query, any_word, wanted, expansions) or []
+            hits = await self._ranked(query, any_word, wanted, expansions, read=read) or []
         else:
             phrase = phrase_expression(query)
             if phrase and match:
@@ -237,13 +242,18 @@ class SqlitePaperStore:
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
-                      expansions: dict[str, Expansion], *,
-                      version: int | None = None) -> list[SearchHit] | None:
-        """Without filters, in one statement (`paper_ranking.ranked_rows`); None when
-        `expansions`, of the catalog version `version`, are out of date."""
+                      expansions: dict[str, Expansion], *, version: int | None = None,
+                      read: int | None = None) -> list[SearchHit] | None:
+        """Without filters, in one statement (`paper_ranking.ranked_rows`), the papers of the
+        first `read` hits read (None: all); None when `expansions`, of the catalog version
+        `version`, are out of date."""
         rows = await paper_ranking.ranked_rows(self._db, query, any_word, limit, expansions,
-                                               version)
-        return None if rows is None else [hit_from_row(row, float(row[_SCORE])) for row in rows]
+                                               version, read)
+        if rows is None:
+            return None
+        full = len(rows) if read is None else read
+        return [(hit_from_row if n < full else unread_hit)(row, float(row[_SCORE]))
+                for n, row in enumerate(rows)]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
         """Workshop names containing `prefix` (case-insensitive), most papers first."""

@@ -18,7 +18,7 @@ from storage.papers.fts import (
     rare_expression,
 )
 from storage.papers.prefixes import ExpansionCache
-from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS
+from storage.papers.rows import PAPER_COLUMN_COUNT, read_columns
 from storage.sqlite.database import Database
 
 RANK_WINDOW = fts.RANK_WINDOW
@@ -93,7 +93,8 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
        by its bm25), the best among their `?2` newest (with `rare`, and those holding a rare
        completion of a prefix word, `?8`);
     3. whole-paper matches `?4`, likewise (`?9`).
-    Ranked inside the full-text index; only the rows shown are joined to `papers`."""
+    Ranked inside the full-text index; only the rows shown are joined to `papers`, and only
+    the first `?10` of them read in full (the others' English title alone, for their ids)."""
     taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
     materialized = " MATERIALIZED" if rare else ""  # read twice: walked once
     rest_window = _window("?4", "?3 - (SELECT n FROM shown)", "rest_newest",
@@ -122,15 +123,21 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     ]
     unions += ["SELECT 1 AS step, rowid, score, 0 AS exact FROM head",
                "SELECT 2, rowid, score, 0 FROM rest"]
-    return (f"WITH {', '.join(steps)}, top AS ({' UNION ALL '.join(unions)}) "
-            f"SELECT {PAPER_COLUMNS}, top.score, version.id FROM "
+    return (f"WITH {', '.join(steps)}, top AS ({' UNION ALL '.join(unions)}), "
+            "ranked AS (SELECT rowid, score, row_number() OVER "
+            "(ORDER BY step, exact DESC, score, rowid) AS place FROM top) "
+            f"SELECT {_READ_COLUMNS}, ranked.score, version.id FROM "
             f"(SELECT {CATALOG_VERSION} AS id) AS version LEFT JOIN "
-            "(top JOIN papers p ON p.id = top.rowid) ON TRUE "
-            "ORDER BY top.step, top.exact DESC, top.score, p.id")
+            "(ranked JOIN papers p ON p.id = ranked.rowid) ON TRUE ORDER BY ranked.place")
+
+
+_READ_COLUMNS = read_columns("ranked.place <= ?10")
+"""The page's `PAPER_COLUMNS`, read in full for its first `?10` rows only (`read_columns`)."""
 
 
 RANKED = _ranking_sql(phrase=False)
-"""`_ranking_sql` without the phrase step: `?1` to `?4` bound."""
+"""`_ranking_sql` without the phrase step: `?1` to `?4` bound (and `?10`, the rows read in
+full)."""
 PHRASE_THEN_RANKED = _ranking_sql(phrase=True)
 """`_ranking_sql` with the phrase step first: `?1` to `?7` bound."""
 RANKED_WITH_RARE = _ranking_sql(phrase=False, rare=True)
@@ -140,10 +147,11 @@ PHRASE_THEN_RANKED_WITH_RARE = _ranking_sql(phrase=True, rare=True)
 
 
 def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
-                     bare_phrase: str | None, limit: int,
-                     expansions: dict[str, Expansion]) -> tuple[str, tuple[Any, ...]] | None:
-    """The SQL and parameters ranking a page without filters (`RANKED` and its variants); None
-    when the query matches nothing.
+                     bare_phrase: str | None, limit: int, expansions: dict[str, Expansion],
+                     read: int | None = None) -> tuple[str, tuple[Any, ...]] | None:
+    """The SQL and parameters ranking a page without filters (`RANKED` and its variants), its
+    first `read` rows (None: all) read in full, the others' English title only; None when the
+    query matches nothing.
 
     bm25 costs about a microsecond per matching row, so a word found in thousands of papers is
     ranked among its `RANK_WINDOW` newest matches only, found by walking the index backwards,
@@ -162,25 +170,26 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
         sql, values = PHRASE_THEN_RANKED, (*values, phrase, exact_key, bare_phrase)
     if rare is not None:
         sql = RANKED_WITH_RARE if phrase is None else PHRASE_THEN_RANKED_WITH_RARE
-        return sql, (*values, rare, rare)
-    return sql, values if phrase is not None else values[:4]
+        return sql, (*values, rare, rare, limit if read is None else read)
+    return sql, (*values, None, None, limit if read is None else read)  # ?8, ?9 unused
 
 
 async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: int,
-                      expansions: dict[str, Expansion],
-                      version: int | None = None) -> list[Any] | None:
+                      expansions: dict[str, Expansion], version: int | None = None,
+                      read: int | None = None) -> list[Any] | None:
     """The rows (`PAPER_COLUMNS`, score) of a page without filters, in one statement: the
     phrase hits, then headline hits (title, authors), then the rest: titles outrank
     summaries, and a frequent word needs no ranking of every summary that mentions it. One
     round trip for all the steps: a search that finds nothing, as a typo does, once cost two,
     a phrase three. With `version`, the catalog version `expansions` are of: None when the
     catalog has moved since (they must be looked up again), checked against the version the
-    rows carry (`CATALOG_VERSION`)."""
+    rows carry (`CATALOG_VERSION`). Only the first `read` rows are read in full (None: all),
+    the others hold their English title alone (`read_columns`)."""
     match = match_expression(query, any_word=any_word, expansions=expansions)
     phrase = bare = phrase_expression(query)
     if phrase and match:  # a phrase hit must match as the words do (an unindexable word
         phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
-    statement = ranked_statement(query, any_word, phrase, bare, limit, expansions)
+    statement = ranked_statement(query, any_word, phrase, bare, limit, expansions, read)
     rows = [] if statement is None else await db.fetchall(*statement)
     if version is not None:
         stored = rows[0][_VERSION] if rows else await catalog_version(db)

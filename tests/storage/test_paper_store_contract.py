@@ -3,6 +3,7 @@ filters, search meaning (Traditional folding, CJK bigrams, prefixes, phrases, ho
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from bot.features.catalog.loader import load_catalog
@@ -76,3 +77,21 @@ async def test_a_hit_names_its_paper_before_building_it(
     for text in ("learning", "venue:workshop", "grokking", "学习"):
         hits = await store.search(parse_query(text), limit=50)
         assert hits and [hit.id for hit in hits] == [hit.paper.id for hit in hits]
+
+
+async def test_a_search_asked_for_fewer_papers_gives_the_same_hits(
+        backend: Backend, catalog_path: Path) -> None:
+    """`papers=`: the same hits, order and scores; the first that many papers are as a search
+    reading them all gives them, and any other is either those too or plainly not read."""
+    store = backend.papers()
+    await load_catalog(store, catalog_path)
+    for text in ("learning", "model", "学习", "venue:workshop", "learning", "model"):
+        for offset in (0, 3):
+            every = await store.search(parse_query(text), limit=20, offset=offset)
+            first = await store.search(parse_query(text), limit=20, offset=offset, papers=2)
+            assert len(every) > 2, text
+            assert [(h.id, h.score) for h in first] == [(h.id, h.score) for h in every]
+            assert [h.paper for h in first[:2]] == [h.paper for h in every[:2]]
+            for hit, full in zip(first[2:], every[2:], strict=True):
+                with contextlib.suppress(LookupError):  # not read: the store may leave it so
+                    assert hit.paper == full.paper

@@ -101,3 +101,21 @@ async def test_both_backends_give_the_same_corrected_pages(
         await sqlite.close()
         await pg.close()
         await postgres_server.drop_database(url)
+
+
+async def test_a_search_reading_its_first_papers_only_gives_the_same_pages(
+        backend: Backend, catalog_path: Path) -> None:
+    """`/paper` reads only its first page's papers (`papers=`): the hits, their order, scores
+    and strategy are the same as a search reading every paper's, in a server with corrections
+    and without, and the papers it read are the same."""
+    search, paper = await _corrected(backend.papers(), backend.corrections(), catalog_path)
+    compared = 0
+    for text in (*_queries(paper), "model", "学习"):
+        for guild in (GUILD, OTHER):
+            every = await search.search(parse_query(text), limit=10, guild_id=guild)
+            first = await search.search(parse_query(text), limit=10, guild_id=guild, papers=2)
+            assert ([(h.id, h.score) for h in first.hits], first.strategy, first.crossed) == (
+                [(h.id, h.score) for h in every.hits], every.strategy, every.crossed), text
+            assert [h.paper for h in first.hits[:2]] == [h.paper for h in every.hits[:2]]
+            compared += len(first.hits) > 2
+    assert compared

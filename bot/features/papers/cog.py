@@ -178,7 +178,9 @@ class PapersCog(commands.Cog):
 
     def _search(self, parsed: SearchQuery, guild_id: int | None
                 ) -> Coroutine[Any, Any, SearchOutcome]:
-        return self.services.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id)
+        # the list's first page is shown now; the other pages are read when turned to
+        return self.services.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id,
+                                           papers=PER_PAGE)
 
     @paper.autocomplete("query")
     async def paper_autocomplete(self, interaction: discord.Interaction,

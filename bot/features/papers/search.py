@@ -153,22 +153,26 @@ class SearchService:
 
     async def search(
         self, query: SearchQuery, *, limit: int = 10, offset: int = 0,
-        guild_id: int | None = None,
+        guild_id: int | None = None, papers: int | None = None,
     ) -> SearchOutcome:
         """Run the query; fall back to corrected words, then to any word, when nothing matches.
         The hits' papers are as the server `guild_id` sees them, and its corrected papers are
-        found by their corrected text, not by the words corrected away (`overlay_search`)."""
+        found by their corrected text, not by the words corrected away (`overlay_search`).
+        `papers`: only the first that many hits need their paper (a result list's first
+        page; the others' may be left unread, `domain.catalog.unread`); None: every hit's."""
         if self._view is None or guild_id is None:
-            return await self._search(query, limit=limit, offset=offset)
+            return await self._search(query, limit=limit, offset=offset, papers=papers)
         reading = ahead(self._view.corrected(guild_id))  # its reads overlap the search's
         try:
-            outcome = await self._search(query, limit=limit, offset=offset)
+            outcome = await self._search(query, limit=limit, offset=offset, papers=papers)
         except BaseException:
             drop(reading)
             raise
         corrected = {paper.id: paper for paper in await reading}
         if not corrected:
             return outcome
+        if papers is not None and len(outcome.hits) > papers:  # merging reads every paper
+            outcome = await self._search(query, limit=limit, offset=offset)
         if outcome.strategy in (Strategy.EXACT, Strategy.CROSS_LANGUAGE):
             hits, crossed = merged(outcome.hits, query, corrected, limit=limit,
                                    insert=offset == 0, crossed=outcome.crossed)
@@ -183,11 +187,13 @@ class SearchService:
         return replace(outcome, hits=[_seen(hit, lambda p: corrected.get(p.id, p))
                                       for hit in outcome.hits])
 
-    async def _search(self, query: SearchQuery, *, limit: int, offset: int) -> SearchOutcome:
+    async def _search(self, query: SearchQuery, *, limit: int, offset: int,
+                      papers: int | None = None) -> SearchOutcome:
         if query.is_empty():
             return SearchOutcome([], Strategy.NONE)
         wanted = max(0, limit) + max(0, offset)
-        hits, crossed = await self.exact(query, limit=wanted)
+        read = None if papers is None else max(0, offset) + max(0, papers)
+        hits, crossed = await self.exact(query, limit=wanted, papers=read)
         page = hits[max(0, offset):wanted]
         if page or not (query.words or query.filters.author) or offset:
             same = any(hit.id not in crossed for hit in hits)
@@ -201,27 +207,30 @@ class SearchService:
                                             author=vocabulary.correct_words(query.filters.author)))
         did_you_mean = corrected.describe() if corrected != query else None
         if corrected != query:
-            hits = await self._store.search(corrected, limit=limit)
+            hits = await self._store.search(corrected, limit=limit, papers=papers)
             if hits:
                 return SearchOutcome(hits, Strategy.CORRECTED, did_you_mean)
         if len(query.words) > 1:
-            hits = await self._store.search(corrected, any_word=True, limit=limit)
+            hits = await self._store.search(corrected, any_word=True, limit=limit,
+                                            papers=papers)
             if hits:
                 return SearchOutcome(hits, Strategy.ANY_WORD, did_you_mean)
         return SearchOutcome([], Strategy.NONE, did_you_mean, await self._unfiltered(query))
 
-    async def exact(self, query: SearchQuery, *, limit: int
+    async def exact(self, query: SearchQuery, *, limit: int, papers: int | None = None
                     ) -> tuple[list[SearchHit], dict[str, tuple[Translation, ...]]]:
         """The exact search's first `limit` hits: the query's own, then, while room is left,
         those of its spellings in the other language (`cross_queries`, an OR after every
         same-language tier, so an exact-title or same-language hit always ranks first), each
-        with the terms translated to find it."""
-        hits = await self._store.search(query, limit=limit)
+        with the terms translated to find it; the first `papers` with their papers read (a
+        hit among the first `papers` of the whole list is among the first of its own
+        search's)."""
+        hits = await self._store.search(query, limit=limit, papers=papers)
         crossed: dict[str, tuple[Translation, ...]] = {}
         seen = {hit.id for hit in hits}
         tried = cross_queries(query) if self._cross_language and len(hits) < limit else []
         for cross in tried:
-            for hit in await self._store.search(cross.query, limit=limit):
+            for hit in await self._store.search(cross.query, limit=limit, papers=papers):
                 if hit.id not in seen:
                     seen.add(hit.id)
                     hits.append(hit)
@@ -235,4 +244,4 @@ class SearchService:
         if query.filters.is_empty() or not query.words:
             return None
         bare = SearchQuery(words=query.words)
-        return len(await self._store.search(bare, limit=UNFILTERED_CAP + 1))
+        return len(await self._store.search(bare, limit=UNFILTERED_CAP + 1, papers=0))

@@ -62,9 +62,12 @@ class PaperStore(Protocol):
         ...
 
     async def search(
-        self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0
+        self, query: SearchQuery, *, any_word: bool = False, limit: int = 10, offset: int = 0,
+        papers: int | None = None,
     ) -> list[SearchHit]:
-        """Ranked papers matching every word (or any word), and all filters."""
+        """Ranked papers matching every word (or any word), and all filters. `papers`: only
+        the first that many hits need their paper (the store may leave the others' `unread`,
+        `domain.catalog.unread`); None: every hit's."""
         ...
 
     async def random(self) -> Paper | None:
