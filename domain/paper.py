@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import lru_cache
 
 from domain.text import title_key
 
@@ -130,8 +131,11 @@ class Paper:
 PAPER_ID_CHARS = 16
 
 
+@lru_cache(maxsize=8192)
 def paper_id(key: str) -> str:
-    """16 hex characters (64 bits) of the key's SHA-256: stable across databases and reloads.
+    """16 hex characters (64 bits) of the key's SHA-256: stable across databases and reloads
+    (kept for the last 8,192 keys, as `title_key` keeps its titles: a search's hits and a
+    page's papers ask for the same ids again and again).
 
     64 bits keep a collision between two titles improbable even at ten million papers (about
     1 in 370,000); 40 bits collided at one million about every other time.
