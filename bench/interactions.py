@@ -66,6 +66,7 @@ from bot.features.catalog.listing import ListingParser, ParsedPaper
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.cog import DEFER_AFTER_SECONDS, RESULT_LIMIT
 from bot.features.papers.query import parse_query
+from bot.features.papers.results import PER_PAGE
 from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
 from discord_standin import CallbackType
@@ -340,7 +341,8 @@ async def _direct(bot: PaperclubBot, lookups: Sequence[Lookup], into: Timings | 
     cpu = time.process_time()
     for lookup in lookups:
         start = time.perf_counter()
-        await bot.services.search.search(parse_query(lookup.text), limit=limit)
+        await bot.services.search.search(parse_query(lookup.text), limit=limit,
+                                         papers=min(limit, PER_PAGE))
         if into is not None:
             into.add(lookup, (time.perf_counter() - start) * 1000)
     if into is not None:
@@ -510,7 +512,8 @@ def _report(r: Result) -> str:
         "callback over HTTP, the stand-in stored it and woke the waiter). The bot's process runs "
         "only the bot (and the reload); the bench hands the stand-in batches of queries over its "
         "control API, outside the timings. Baseline: `bot.search.search(parse_query(q), "
-        f"limit={RESULT_LIMIT})` (the limit `/paper` uses) on the same bot, no Discord layer. "
+        f"limit={RESULT_LIMIT}, papers={PER_PAGE})` (the limit `/paper` uses, the first "
+        "page's papers read as `/paper` reads them) on the same bot, no Discord layer. "
         f"Warm: a cold first lookup, a direct pass over all queries and {WARMUP} lookups first.",
         "",
         "## Idle: what the Discord layer adds",
