@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Sequence
+import asyncio
+from collections.abc import AsyncIterable, Awaitable, Sequence
 
 import asyncpg
 
@@ -53,8 +54,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         classifier = LoadClassifier(source.name, counts, next_id)
         await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
         await conn.execute(_STAGED)
-        async for batch in batches:
-            await _write(conn, classifier, batch)
+        await _write_all(conn, classifier, batches)
         if prune:
             status = await conn.execute(
                 "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
@@ -83,8 +83,34 @@ async def _refresh_planner_figures(db: PgDatabase) -> None:
         await conn.execute("ANALYZE papers, paper_heads")
 
 
+async def _write_all(conn: asyncpg.Connection, classifier: LoadClassifier,
+                     batches: AsyncIterable[Sequence[PreparedPaper]]) -> None:
+    """Write each batch in turn; the next batch is read and its `tsvector` literals built (in
+    a thread) while the server writes the last one."""
+    written: asyncio.Future[None] | None = None
+    try:
+        async for batch in batches:
+            vectors = asyncio.ensure_future(asyncio.to_thread(_vectors, batch))
+            if written is not None:
+                await written
+            written = asyncio.ensure_future(_write(conn, classifier, batch, vectors))
+        if written is not None:
+            await written
+    finally:  # never leave the connection in the middle of a statement
+        if written is not None and not written.done():
+            await asyncio.wait([written])
+            if not written.cancelled():
+                written.exception()  # retrieved: the error that stopped the load is raised
+
+
+def _vectors(batch: Sequence[PreparedPaper]) -> dict[tuple[str, ...], tuple[str, int, int]]:
+    """Each record's `tsvector` literal and token count, by its index text."""
+    return {item.index_text: tsvector_literal(item.index_text) for item in batch}
+
+
 async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
-                 batch: Sequence[PreparedPaper]) -> None:
+                 batch: Sequence[PreparedPaper],
+                 vectors: Awaitable[dict[tuple[str, ...], tuple[str, int, int]]]) -> None:
     keys = [item.key for item in batch]
     found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await conn.fetch(
         f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
@@ -96,7 +122,9 @@ async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
         "SELECT public_id FROM papers WHERE public_id = ANY($1) "
         "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
     rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
-    searches = [tsvector_literal(tuple(index[1:])) for index in index_rows]
+    built = await vectors
+    searches = [built.get(text) or tsvector_literal(text)  # a record keeping an add's links
+                for text in (tuple(index[1:]) for index in index_rows)]
     columns = _STORED.split(", ")
     updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
     await conn.copy_records_to_table(
