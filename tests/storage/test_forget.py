@@ -40,7 +40,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     "closed_early", "consecutive_failures", "enabled", "failure_notice_pending", "imported",
     "notice_pending", "mention_subscribers", "skip_discussed", "thread", "joined",
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
-    "figures", "pages", "tables", "source_line", "year", "search_tokens",
+    "figures", "pages", "tables", "source_line", "year", "search_tokens", "head_tokens",
     "outcome_notified", "threshold", "catalog_version", "papers", "transformed", "docs",
     "version",  # PostgreSQL: the schema version table
 })
