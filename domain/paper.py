@@ -131,7 +131,6 @@ class Paper:
 PAPER_ID_CHARS = 16
 
 
-@lru_cache(maxsize=8192)
 def paper_id(key: str) -> str:
     """16 hex characters (64 bits) of the key's SHA-256: stable across databases and reloads
     (kept for the last 8,192 keys, as `title_key` keeps its titles: a search's hits and a
@@ -140,4 +139,11 @@ def paper_id(key: str) -> str:
     64 bits keep a collision between two titles improbable even at ten million papers (about
     1 in 370,000); 40 bits collided at one million about every other time.
     """
-    return hashlib.sha256(key.encode()).hexdigest()[:PAPER_ID_CHARS]
+    return _hashed(key, PAPER_ID_CHARS)
+
+
+@lru_cache(maxsize=8192)
+def _hashed(key: str, chars: int) -> str:
+    """The first `chars` hex characters of the key's SHA-256 (the length is part of the cache
+    key, so a shorter `PAPER_ID_CHARS` is never answered from longer ids)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:chars]
