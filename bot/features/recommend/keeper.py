@@ -144,6 +144,7 @@ class FeatureKeeper:
     def _start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._catch_up())
+            self._task.add_done_callback(_report_failure)
         return self._task
 
     async def _catch_up(self) -> None:
@@ -286,3 +287,11 @@ class MemoryFeatures:
     async def loads_since(self, catalog_version: int) -> list[CatalogLoad]:
         """Nothing: a catalog in memory records no loads."""
         return []
+
+
+def _report_failure(task: asyncio.Task[None]) -> None:
+    """Log a catch-up that failed (a caller waiting on it gets the error too): its outcome is
+    always retrieved, so a store closed under a catch-up started by `prepare` is one warning
+    instead of an unretrieved task's traceback at collection time."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("recommendation features not caught up: %s", error)
