@@ -4,9 +4,7 @@ with production defaults, so tests build the same graph with their own."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -20,12 +18,10 @@ from bot.client.write_wait import WriteWaitDeferral
 from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
-from bot.features.calendar.service import CalendarService
 from bot.features.catalog.service import CatalogService
 from bot.features.corrections.service import CorrectionService
 from bot.features.corrections.source_ui import DiscordNoticePoster
 from bot.features.corrections.source_watch import SourceWatch
-from bot.features.corrections.transfer import CorrectionTransfer
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.recommended import RecommendedPicker
 from bot.features.digest.scheduler import DigestScheduler
@@ -57,7 +53,9 @@ from bot.features.votes.announcer import DiscordVoteAnnouncer
 from bot.features.votes.service import VoteService
 from bot.features.votes.store import VoteStore
 from bot.features.web.service import WebPageService
-from bot.settings import DatabaseSettings, Settings
+from bot.graphs.calendar import calendar_service
+from bot.graphs.catalog import open_configured
+from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.sync_record import SyncRecord
@@ -65,10 +63,6 @@ from domain.group import ErasedKind
 from domain.shards import Shards
 from storage import backend as stores
 from storage.backend import AnyDatabase
-
-
-class MissingToken(Exception):
-    """No Discord token was configured."""
 
 
 def forget_service(db: AnyDatabase) -> ForgetService:
@@ -85,140 +79,6 @@ def forget_service(db: AnyDatabase) -> ForgetService:
         (ErasedKind.RATINGS, stores.RECOMMENDATIONS.open(db)),
         (ErasedKind.CORRECTIONS, stores.CORRECTIONS.open(db)),
         (ErasedKind.SUBSCRIPTIONS, stores.SIMILAR.open(db))])  # papers like their bookmarks
-
-
-async def open_configured(database: DatabaseSettings, *, verify: bool = False,
-                          before_wait: WriteWaitDeferral | None = None,
-                          existing: bool = False) -> AnyDatabase:
-    """The configured database: the PostgreSQL server of `url`, else the SQLite file;
-    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup);
-    `before_wait` defers a command that has to wait for the write lock; `existing` only
-    opens one already there, as it is (commands that only read)."""
-    return await stores.open_database(
-        postgres_url=database.postgres_url, sqlite_path=database.sqlite_path,
-        readers=database.readers, write_wait=database.write_wait_seconds,
-        pool_size=database.pool_size, verify=verify, before_wait=before_wait,
-        existing=existing)
-
-
-@asynccontextmanager
-async def opened_catalog(settings: Settings, *,
-                         read_only: bool = False) -> AsyncIterator[PaperStore]:
-    """The catalog store on the configured database, without Discord (the command line);
-    `read_only`: never create or migrate it (`NoDatabase` when there is none)."""
-    db = await open_configured(settings.database, existing=read_only)
-    try:
-        yield stores.PAPERS.open(db)
-    finally:
-        await db.close()
-
-
-@asynccontextmanager
-async def opened_adding(settings: Settings) -> AsyncIterator[AddingService]:
-    """Adding from arXiv (`arxiv.api_base`) on the configured database, without Discord
-    (`paperclub add`, `paperclub import --arxiv-query`)."""
-    db = await open_configured(settings.database)
-    client = ArxivClient.from_settings(settings.arxiv)
-    try:
-        catalog = CatalogService(stores.PAPERS.open(db), settings.catalog_path())
-        yield AddingService(catalog, client, stores.ADD_POLICIES.open(db))
-    finally:
-        try:
-            await client.close()
-        finally:
-            await db.close()
-
-
-@asynccontextmanager
-async def opened_export(settings: Settings, *,
-                        clock: Clock = utc_now) -> AsyncIterator[ExportService]:
-    """The export use case on the configured database, without Discord (`paperclub export`);
-    it only reads, so it never creates or migrates the database."""
-    db = await open_configured(settings.database, existing=True)
-    try:
-        papers = stores.PAPERS.open(db)
-        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                               view=CorrectionService(stores.CORRECTIONS.open(db), papers, clock))
-        try:
-            lookup = PaperLookup(search)  # a server's records show its corrections
-            yield ExportService(HistoryService(stores.HISTORY.open(db), lookup),
-                                QueueService(stores.QUEUE.open(db), lookup, clock),
-                                BookmarkService(stores.BOOKMARKS.open(db), lookup, clock))
-        finally:
-            await search.close()
-    finally:
-        await db.close()
-
-
-@asynccontextmanager
-async def opened_calendar(settings: Settings, *,
-                          clock: Clock = utc_now) -> AsyncIterator[CalendarService]:
-    """The calendar feed on the configured database, without Discord (`paperclub calendar`);
-    it only reads, so it never creates or migrates the database."""
-    db = await open_configured(settings.database, existing=True)
-    try:
-        yield calendar_service(db, settings, clock=clock)
-    finally:
-        await db.close()
-
-
-@asynccontextmanager
-async def opened_corrections(settings: Settings, *, read_only: bool = False,
-                             clock: Clock = utc_now) -> AsyncIterator[CorrectionTransfer]:
-    """Corrections to and from files on the configured database, without Discord
-    (`paperclub corrections`); `read_only` (an export) never creates or migrates it."""
-    db = await open_configured(settings.database, existing=read_only)
-    try:
-        papers, store = stores.PAPERS.open(db), stores.CORRECTIONS.open(db)
-        yield CorrectionTransfer(store, CorrectionService(store, papers, clock), papers, clock)
-    finally:
-        await db.close()
-
-
-def calendar_service(db: AnyDatabase, settings: Settings, *,
-                     clock: Clock = utc_now) -> CalendarService:
-    """The calendar feed's service on one open database (links under `[web] base_url`)."""
-    group = GroupService(stores.GROUPS.open(db), stores.DIGESTS.open(db))
-    papers = stores.PAPERS.open(db)
-    return CalendarService(stores.SESSIONS.open(db), papers, group,
-                           links=stores.CALENDAR_LINKS.open(db),
-                           base_url=settings.web.public_base(), clock=clock,
-                           view=CorrectionService(stores.CORRECTIONS.open(db), papers, clock))
-
-
-@dataclass(frozen=True, slots=True)
-class WebServices:
-    """What the web page's own process serves: the pages and the calendar feeds."""
-
-    pages: WebPageService
-    calendar: CalendarService
-    search: SearchService
-
-
-@asynccontextmanager
-async def opened_web(settings: Settings, *, clock: Clock = utc_now) -> AsyncIterator[WebServices]:
-    """The pages and feeds on the configured database and nothing else (`paperclub web`: no
-    catalog load, no scheduler, no gateway); it only reads, so it never creates or migrates."""
-    db = await open_configured(settings.database, existing=True)
-    try:
-        papers = stores.PAPERS.open(db)
-        view = CorrectionService(stores.CORRECTIONS.open(db), papers, clock)
-        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold, view=view)
-        try:
-            lookup, digests = PaperLookup(search), stores.DIGESTS.open(db)
-            pages = WebPageService(
-                links=stores.WEB_LINKS.open(db), queue=QueueService(stores.QUEUE.open(db),
-                                                                    lookup, clock),
-                history=HistoryService(stores.HISTORY.open(db), lookup),
-                sessions=stores.SESSIONS.open(db), digests=digests, search=search,
-                group=GroupService(stores.GROUPS.open(db), digests),
-                base_url=settings.web.public_base())
-            await search.prepare()  # the typo vocabulary, in the background
-            yield WebServices(pages, calendar_service(db, settings, clock=clock), search)
-        finally:
-            await search.close()
-    finally:
-        await db.close()
 
 
 async def build_bot(settings: Settings, *, clock: Clock = utc_now,
@@ -379,15 +239,3 @@ def _feed_options(settings: Settings, *, clock: Clock, leases: Leaser, shards: S
     return {"poll_every": timedelta(minutes=settings.arxiv.poll_minutes), "clock": clock,
             "leases": leases, "shards": shards, "concurrency": settings.digest.concurrency,
             "requests_per_second": requests_per_second}
-
-
-def token_of(settings: Settings) -> str:
-    """The Discord token, or `MissingToken` saying exactly what to do."""
-    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        raise MissingToken(
-            "no Discord token: set the DISCORD_TOKEN environment variable to your bot's token "
-            "(Discord Developer Portal -> your application -> Bot -> Reset Token). "
-            "To try paperclub without a Discord account, run `paperclub local` "
-            "(or `python3 dev.py demo`)."
-        )
-    return settings.discord_token.get_secret_value().strip()

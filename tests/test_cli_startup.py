@@ -1,10 +1,15 @@
 """The command line starts without the libraries only some commands need: scikit-learn alone
-took seconds to import, and every `paperclub` command paid it before parsing its arguments."""
+took seconds to import, and every `paperclub` command paid it before parsing its arguments; a
+catalog lookup (`paperclub search`) imports neither discord.py, nor the scheduler, nor arXiv's
+HTTP client (each command's module is imported when it runs)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+from bot.cli.main import COMMANDS
 
 SLOW = ("sklearn",)
 """Imported where recommendations are fitted or text is analysed, never at start."""
@@ -27,3 +32,28 @@ def test_recommendations_still_load_it_when_fitting() -> None:
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True).stdout.strip()
     assert loaded == "True"
+
+
+DISCORD_SIDE = ("discord", "apscheduler", "aiohttp", "sklearn", "numpy")
+"""What the bot, `add` and recommendations need, and a catalog lookup does not."""
+
+
+def test_a_lookup_imports_nothing_of_discord_or_arxiv(tmp_path: Path) -> None:
+    probe = ("import runpy, sys\n"
+             "slow = set(sys.argv[2:])\n"
+             "sys.argv = ['paperclub', 'search', 'grokking', '--db', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('bot', run_name='__main__')\n"
+             "except SystemExit:\n    pass\n"
+             "print(sorted({m.split('.')[0] for m in sys.modules} & slow))")
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "none.db"),
+                           *DISCORD_SIDE], capture_output=True, text=True, check=True)
+    assert "no database at" in done.stderr  # the command did run
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_help_still_lists_every_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "bot", "--help"], capture_output=True,
+                          text=True, check=True)
+    listed = {line.split()[0] for line in done.stdout.split("Commands:")[1].splitlines()
+              if line.strip()}
+    assert listed == set(COMMANDS)

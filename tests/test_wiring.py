@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.graphs.catalog import open_configured, opened_catalog
 from bot.settings import load_settings
-from bot.wiring import open_configured, opened_catalog
 from domain.paper import Paper
 from domain.storage_faults import CorruptDatabase
 from storage.postgres.database import PgDatabase

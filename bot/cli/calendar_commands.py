@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 
+from bot.cli.common import common_options
+from bot.graphs.calendar import opened_calendar
 from bot.settings import Settings
 from bot.shared.lang import Lang
-from bot.wiring import opened_calendar
-
-Options = Callable[[Callable[..., int]], Callable[..., None]]
-"""The command line's shared options (`--config`, `--db`, settings, failures as exit codes)."""
 
 
 async def write_calendar(settings: Settings, server: int, output: Path | None, lang: Lang,
@@ -35,22 +32,17 @@ async def write_calendar(settings: Settings, server: int, output: Path | None, l
     return 0
 
 
-def calendar_command(common_options: Options) -> click.Command:
-    """The `calendar` command, wrapped in the command line's shared options."""
-
-    @click.command("calendar")
-    @click.option("--server", type=click.IntRange(min=1), required=True, help="The server's id.")
-    @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
-                  help="File to write (default: standard output).")
-    @click.option("--lang", type=click.Choice([lang.value for lang in Lang]), default="en",
-                  show_default=True, help="The group's language (titles and descriptions).")
-    @click.option("--name", default="paperclub", show_default=True,
-                  help="The server's name, in the calendar's title.")
-    @common_options
-    def calendar(server: int, output: Path | None, lang: str, name: str) -> int:
-        """Write a server's sessions as an iCalendar (.ics) file: the same events its feed
-        serves, cancelled ones included."""
-        settings: Settings = click.get_current_context().obj
-        return asyncio.run(write_calendar(settings, server, output, Lang(lang), name))
-
-    return calendar
+@click.command("calendar")
+@click.option("--server", type=click.IntRange(min=1), required=True, help="The server's id.")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="File to write (default: standard output).")
+@click.option("--lang", type=click.Choice([lang.value for lang in Lang]), default="en",
+              show_default=True, help="The group's language (titles and descriptions).")
+@click.option("--name", default="paperclub", show_default=True,
+              help="The server's name, in the calendar's title.")
+@common_options
+def calendar(server: int, output: Path | None, lang: str, name: str) -> int:
+    """Write a server's sessions as an iCalendar (.ics) file: the same events its feed
+    serves, cancelled ones included."""
+    settings: Settings = click.get_current_context().obj
+    return asyncio.run(write_calendar(settings, server, output, Lang(lang), name))

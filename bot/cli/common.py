@@ -17,11 +17,11 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from bot.discord_token import MissingToken
 from bot.features.catalog.files import CatalogFileError
 from bot.features.catalog.loader import StrictLoadError
 from bot.features.papers.query import QueryError
 from bot.settings import ConfigError, Settings, load_settings
-from bot.wiring import MissingToken
 from storage.sqlite.errors import NoDatabase, StorageError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2

@@ -21,8 +21,8 @@ from bot.cli.common import (
     settings_of,
 )
 from bot.features.corrections.transfer import ImportReport
+from bot.graphs.corrections import opened_corrections
 from bot.settings import Settings
-from bot.wiring import opened_corrections
 
 SERVER_IDS = click.IntRange(min=1, max=2**63 - 1)
 SHOWN_PROBLEMS = 50

@@ -20,8 +20,9 @@ from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints
 from bot.client.invite import PERMISSIONS, SCOPES, invite_url
+from bot.discord_token import token_of
 from bot.settings import ConfigError, Settings
-from bot.wiring import build_bot, token_of
+from bot.wiring import build_bot
 from domain.shards import parse_shard_ids
 
 

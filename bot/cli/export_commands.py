@@ -30,9 +30,9 @@ from bot.features.export.service import (
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
 from bot.features.papers.store import PaperStore
+from bot.graphs.catalog import opened_catalog, opened_export
 from bot.settings import Settings
 from bot.shared.lang import Lang
-from bot.wiring import opened_catalog, opened_export
 from domain.paper import Paper
 
 

@@ -19,10 +19,10 @@ from rich.console import Console
 from bot.features.corrections.service import CorrectionService
 from bot.features.recommend.reasons import paper_title, reason
 from bot.features.recommend.service import MAX_COUNT, Audience, Recommended, RecommendService
+from bot.graphs.catalog import open_configured
 from bot.settings import ConfigError, Settings, load_settings
 from bot.shared.clock import utc_now
 from bot.shared.lang import Lang
-from bot.wiring import open_configured
 from storage import backend as stores
 from storage.sqlite.errors import StorageError
 
@@ -119,9 +119,3 @@ async def similar_command(settings: Settings, paper: str, limit: int, json_outpu
     async with opened_recommend(settings) as service:
         found = await service.similar(paper, limit)
     return _print(found, json_output)
-
-
-def register(group: click.Group) -> None:
-    """Add the commands to the `paperclub` group."""
-    group.add_command(recommend_command)
-    group.add_command(similar_command)

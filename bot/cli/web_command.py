@@ -15,10 +15,11 @@ import click
 from bot.cli.common import EXIT_OK, Fail, common_options, run_sync, settings_of
 from bot.client.endpoints import set_discord_endpoints
 from bot.client.rest_directory import RestDirectory
+from bot.discord_token import token_of
 from bot.features.calendar.web import CalendarWeb
 from bot.features.web.web import WebPages, WebServer
+from bot.graphs.web import opened_web
 from bot.settings import Settings
-from bot.wiring import opened_web, token_of
 
 log = logging.getLogger(__name__)
 PARENT_CHECK_SECONDS = 1.0

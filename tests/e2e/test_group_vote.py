@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.client.bot import PaperclubBot
+from bot.graphs.catalog import open_configured
 from bot.settings import Settings
-from bot.wiring import open_configured
 from discord_standin import Fault, Guild, Message, StandIn
 from domain.paper import Paper
 from domain.votes import VoteOption, VoteStatus

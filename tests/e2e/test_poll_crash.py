@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.features.votes.service import CloseStatus
+from bot.graphs.catalog import open_configured
 from bot.settings import Settings
-from bot.wiring import open_configured
 from discord_standin import Channel, Guild, Message, StandIn, User
 from domain.paper import Paper
 from domain.polls import VoteStyle

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.client.bot import PaperclubBot
+from bot.graphs.catalog import open_configured
 from bot.settings import Settings
-from bot.wiring import open_configured
 from discord_standin import Guild, Message, StandIn
 from domain.paper import Paper
 from storage import backend as stores

@@ -18,9 +18,9 @@ from bot.client.bot import PaperclubBot
 from bot.features.sessions.reminders import ReminderOutcome, reminder_nonce
 from bot.features.votes.service import CloseStatus, vote_nonce
 from bot.features.votes.store import VoteStore
+from bot.graphs.catalog import open_configured
 from bot.settings import Settings
 from bot.shared.leases import DEFAULT_LEASE
-from bot.wiring import open_configured
 from discord_standin import Channel, Guild, StandIn
 from domain.digest import Lease
 from domain.paper import Paper

@@ -12,9 +12,9 @@ from pathlib import Path
 import icalendar
 import ics
 
+from bot.graphs.calendar import calendar_service
 from bot.settings import Settings
 from bot.shared.lang import Lang
-from bot.wiring import calendar_service
 from domain.paper import Paper
 from domain.sessions import Place, SessionStatus
 from storage import backend as stores

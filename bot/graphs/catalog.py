@@ -1,0 +1,67 @@
+"""The configured database, the catalog store on it, and the export's graph."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.client.write_wait import WriteWaitDeferral
+from bot.features.corrections.service import CorrectionService
+from bot.features.export.service import ExportService
+from bot.features.papers.lookup import PaperLookup
+from bot.features.papers.search import SearchService
+from bot.features.papers.store import PaperStore
+from bot.features.queue.service import QueueService
+from bot.features.reading.bookmarks import BookmarkService
+from bot.features.reading.history import HistoryService
+from bot.settings import DatabaseSettings, Settings
+from bot.shared.clock import Clock, utc_now
+from storage import backend as stores
+from storage.backend import AnyDatabase
+
+
+async def open_configured(database: DatabaseSettings, *, verify: bool = False,
+                          before_wait: WriteWaitDeferral | None = None,
+                          existing: bool = False) -> AnyDatabase:
+    """The configured database: the PostgreSQL server of `url`, else the SQLite file;
+    `verify` checks a SQLite file's integrity first (at bot start, not for each lookup);
+    `before_wait` defers a command that has to wait for the write lock; `existing` only
+    opens one already there, as it is (commands that only read)."""
+    return await stores.open_database(
+        postgres_url=database.postgres_url, sqlite_path=database.sqlite_path,
+        readers=database.readers, write_wait=database.write_wait_seconds,
+        pool_size=database.pool_size, verify=verify, before_wait=before_wait,
+        existing=existing)
+
+
+@asynccontextmanager
+async def opened_catalog(settings: Settings, *,
+                         read_only: bool = False) -> AsyncIterator[PaperStore]:
+    """The catalog store on the configured database, without Discord (the command line);
+    `read_only`: never create or migrate it (`NoDatabase` when there is none)."""
+    db = await open_configured(settings.database, existing=read_only)
+    try:
+        yield stores.PAPERS.open(db)
+    finally:
+        await db.close()
+
+
+@asynccontextmanager
+async def opened_export(settings: Settings, *,
+                        clock: Clock = utc_now) -> AsyncIterator[ExportService]:
+    """The export use case on the configured database, without Discord (`paperclub export`);
+    it only reads, so it never creates or migrates the database."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        papers = stores.PAPERS.open(db)
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
+                               view=CorrectionService(stores.CORRECTIONS.open(db), papers, clock))
+        try:
+            lookup = PaperLookup(search)  # a server's records show its corrections
+            yield ExportService(HistoryService(stores.HISTORY.open(db), lookup),
+                                QueueService(stores.QUEUE.open(db), lookup, clock),
+                                BookmarkService(stores.BOOKMARKS.open(db), lookup, clock))
+        finally:
+            await search.close()
+    finally:
+        await db.close()
