@@ -14,6 +14,7 @@ a control symbol as its symbol (`\\|` -> `|`), and a space in an equation stays 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 from pylatexenc.latexencode import (
@@ -24,7 +25,7 @@ from pylatexenc.latexencode import (
 )
 from pylatexenc.latexwalker import LatexMacroNode
 from pylatexenc.latexwalker import get_default_latex_context_db as get_default_walker_context_db
-from pylatexenc.macrospec import MacroSpec
+from pylatexenc.macrospec import LatexContextDb, MacroSpec
 
 from domain.text import tidy
 
@@ -66,7 +67,45 @@ _CONTEXT.add_context_category(
             *(MacroTextSpec(name, "[%(4)s]") for name in _CITES),
             *(MacroTextSpec(name, "%(1)s") for name in _REFS),
             MacroTextSpec("eqref", "(%(1)s)"), MacroTextSpec("href", "%(2)s <%(1)s>")])
-_WALKER_CONTEXT = get_default_walker_context_db()
+
+
+class IndexedSpecials(LatexContextDb):  # type: ignore[misc]  # pylatexenc has no types
+    """A copy of a pylatexenc context database whose `test_for_specials` looks only at the
+    specials that start with the character at hand (the same answer: the longest match, the
+    first category's on a tie). The walker asks at every character of the text, and comparing
+    each position with every specials string was half of a long abstract's decoding time."""
+
+    def __init__(self, base: LatexContextDb) -> None:
+        super().__init__()
+        self.category_list = list(base.category_list)
+        self.d = dict(base.d)
+        self.unknown_macro_spec = base.unknown_macro_spec
+        self.unknown_environment_spec = base.unknown_environment_spec
+        self.unknown_specials_spec = base.unknown_specials_spec
+        self._by_first: dict[str, list[tuple[str, Any]]] | None = None
+
+    def add_context_category(self, *args: Any, **kwargs: Any) -> None:
+        """pylatexenc's, and the index is built again on the next lookup."""
+        super().add_context_category(*args, **kwargs)
+        self._by_first = None
+
+    def test_for_specials(self, s: str, pos: int, parsing_state: Any = None) -> Any:
+        """The specials spec matching `s` at `pos` (None when none does)."""
+        if self._by_first is None:
+            self._by_first = {}
+            for category in self.category_list:
+                for chars, spec in self.d[category]["specials"].items():
+                    if chars:
+                        self._by_first.setdefault(chars[0], []).append((chars, spec))
+        candidates = self._by_first.get(s[pos]) if pos < len(s) else None
+        best, best_len = None, 0
+        for chars, spec in candidates or ():
+            if len(chars) > best_len and s.startswith(chars, pos):
+                best, best_len = spec, len(chars)
+        return best
+
+
+_WALKER_CONTEXT = IndexedSpecials(get_default_walker_context_db())
 _WALKER_CONTEXT.add_context_category("paperclub", prepend=True,
                                      macros=[MacroSpec("href", "{{")])
 _ASCII_NAME = re.compile(r"[A-Za-z]*")
