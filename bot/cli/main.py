@@ -72,12 +72,10 @@ class _OneLineErrors(click.Group):
         sys.exit(code if isinstance(code, int) else EXIT_OK)
 
 
-
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="paperclub")
 def cli() -> None:
     """paperclub: a paper reading group's catalog, search and Discord bot."""
-
 
 
 def main() -> None:
