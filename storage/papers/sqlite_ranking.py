@@ -59,11 +59,12 @@ def _window(match: str, room: str, newest: str, rare: str | None,
             f"AND +rowid IN (SELECT rowid FROM {rare})")
 
 
-def _rare_rows(name: str, rare: str, newest: str, table: str = "paper_fts") -> str:
+def _rare_rows(name: str, rare: str, newest: str, room: str, table: str = "paper_fts") -> str:
     """The CTE `name`: the rows of `table` matching `rare` (those holding a rare completion of
-    a prefix word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`."""
+    a prefix word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`; not
+    looked for while `room` is not above 0 (the tier is not walked)."""
     return (f"{name} AS MATERIALIZED (SELECT rowid FROM {table} WHERE {table} MATCH {rare} "
-            f"AND rowid NOT IN (SELECT rowid FROM {newest}))")
+            f"AND ({room}) > 0 AND rowid NOT IN (SELECT rowid FROM {newest}))")
 
 
 _PHRASE_ROWS = (f"phrase_rows AS MATERIALIZED (SELECT rowid FROM {HEAD_TABLE} "
@@ -130,7 +131,8 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     left_out = " AND rowid NOT IN (SELECT rowid FROM phrase)" if phrase else ""
     steps += [
         f"head_newest AS{materialized} ({_newest('?1', f'?3 - {taken}', _HEADLINE)})",
-        *([_rare_rows("head_rare", "?8", "head_newest", HEAD_TABLE)] if rare else []),
+        *([_rare_rows("head_rare", "?8", "head_newest", f"?3 - {taken}", HEAD_TABLE)]
+          if rare else []),
         f"head AS MATERIALIZED (SELECT rowid, score FROM ({head_window}) "
         f"WHERE TRUE{left_out} ORDER BY score, rowid LIMIT ?3 - {taken})",
         f"shown AS MATERIALIZED (SELECT {taken} + (SELECT count(*) FROM head) AS n)",
@@ -138,7 +140,7 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
             "(SELECT n FROM shown)", "paper_fts", "?4", "head" + (", phrase" if phrase else "")
         ) + " AS n)",
         f"rest_newest AS{materialized} ({_newest('?4', rest_room)})",
-        *([_rare_rows("rest_rare", "?9", "rest_newest")] if rare else []),
+        *([_rare_rows("rest_rare", "?9", "rest_newest", rest_room)] if rare else []),
         f"rest AS (SELECT rowid, score FROM ({rest_window}) WHERE rowid NOT IN "
         f"(SELECT rowid FROM head){left_out} ORDER BY score, rowid "
         "LIMIT ?3 - (SELECT n FROM shown))",
@@ -184,7 +186,8 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None, lim
         return None
     # one expression for both indexes: in HEAD_TABLE it matches the headline columns only
     values: tuple[Any, ...] = (match, RANK_WINDOW, limit, match)
-    rare = rare_expression(query, expansions, any_word=any_word)
+    rare = None if _window_holds_all(query, any_word, expansions) else rare_expression(
+        query, expansions, any_word=any_word)
     if phrase is None:
         sql, values = RANKED, (*values, None, None, None)
     else:
@@ -194,6 +197,15 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None, lim
         sql = RANKED_WITH_RARE if phrase is None else PHRASE_THEN_RANKED_WITH_RARE
         return sql, (*values, rare, rare, limit if read is None else read)
     return sql, (*values, None, None, limit if read is None else read)  # ?8, ?9 unused
+
+
+def _window_holds_all(query: SearchQuery, any_word: bool,
+                      expansions: dict[str, Expansion]) -> bool:
+    """Whether every match of the query is among its `RANK_WINDOW` newest: all its words are
+    required and one of them is in at most that many papers (`Expansion.papers`). Then no
+    rare completion's rows are left outside the window, and none are looked for."""
+    return not any_word and any(e.papers is not None and e.papers <= RANK_WINDOW
+                                for word, e in expansions.items() if word in query.words)
 
 
 async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: int,
