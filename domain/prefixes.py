@@ -49,6 +49,9 @@ class Expansion:
     searched twice (bm25 sums its phrases), so a paper holding the word as typed outranks one
     holding only a longer completion (`xia` finds Xia before Xiaoyuan). A frequent word is
     not: counting its papers a second time would cost what the window saves."""
+    papers: int | None = None
+    """The papers its completions are in, summed (at least the papers the prefix matches);
+    None when not known."""
 
 
 Expansions = Mapping[str, Expansion]
@@ -87,7 +90,7 @@ def choose(prefix: str, rows: Iterable[tuple[str, int]], window: int,
     terms = found[:PREFIX_CAP]
     exact = any(term == prefix and n <= window for term, n in terms)
     return Expansion(prefix, tuple(t for t, _ in terms), len(found) > PREFIX_CAP, tuple(rare),
-                     exact)
+                     exact, sum(n for _, n in found))
 
 
 def by_word(words: Iterable[str], expansions: Mapping[str, Expansion]) -> dict[str, Expansion]:

@@ -154,7 +154,8 @@ def stored_index_column(column: int, *fields: str | int | None) -> str:
     return _stored_index_row(*fields)[column]
 
 
-RANK_WINDOW = 500
+RANK_WINDOW = 250
 """Matches ranked by bm25 for a frequent word: its newest this many (see `_ranking_sql`);
 PostgreSQL uses the same window. 500 kept hit@1 at 202/207 at 100k, where 2000 spent ~1.5 ms
-per frequent word scoring rows that never reach a page."""
+per frequent word scoring rows that never reach a page; with prefix expansion and rare
+completions 250 keeps hit@1 at 207/207 (issue 26) for ~0.5 ms less bm25 per frequent word."""

@@ -35,6 +35,7 @@ CANDIDATE = "p.id, p.search, p.search_tokens, p.title_key"
 _HEAD_CANDIDATE = "SELECT h.id, h.head AS search, h.head_tokens AS search_tokens"
 """A headline row as a bm25 candidate: its length is its headline's, as in SQLite's headline
 index (`storage.papers.fts.HEAD_TABLE`)."""
+_TITLE_KEY = "(SELECT p.title_key FROM papers p WHERE p.id = h.id) AS title_key"
 _BY_SCORE = "c.score, c.id"
 assert "{" + ",".join(HEADLINE.lower()) + "}" == HEAD_WEIGHTS, \
     "paper_heads must hold exactly the headline weight letters"
@@ -53,6 +54,15 @@ class _Tier:
     title: str | None = None
     """A title phrase tier's phrase (titles, with the author filter): only headline lexemes, so
     its papers are found in the narrow `paper_heads` first."""
+    scoring: _Match | None = None
+    """An unfiltered title phrase tier's score: the headline match, on the headline's length,
+    as the headline tier scores (SQLite's phrase step reads the headline index); `match`
+    (the phrase and the words) is then what is counted, not scored."""
+
+    @property
+    def scored(self) -> _Match:
+        """The match whose phrases the tier's bm25 sums."""
+        return self.match if self.scoring is None else self.scoring
 
 
 def _all_of(*matches: _Match) -> _Match:
@@ -69,15 +79,17 @@ class SearchPlan:
         self.query, self.filtered = query, filtered
         self.tiers: list[_Tier] = []
         phrase = phrase_query(query)
+        _, headline = match_query(query, any_word=any_word, weights=HEADLINE,
+                                  expansions=expansions)
         if phrase.term and match.term:
-            self.tiers.append(_Tier("phrase", _all_of(phrase, match), title=phrase.term))
+            scoring = None if filtered or headline.term is None else headline
+            self.tiers.append(_Tier("phrase", _all_of(phrase, match), title=phrase.term,
+                                    scoring=scoring))
         if match.term is None:
             self.tiers.append(_Tier("listing", match))
         elif filtered:
             self.tiers.append(_Tier("ranked", match))
         else:
-            _, headline = match_query(query, any_word=any_word, weights=HEADLINE,
-                                      expansions=expansions)
             rare_head = rare_query(query, expansions, any_word=any_word, weights=HEADLINE)
             rare = rare_query(query, expansions, any_word=any_word)
             if rare_head is None or rare is None:
@@ -90,7 +102,7 @@ class SearchPlan:
         """The `tsquery` terms whose papers are counted (per catalog version): every phrase's
         (bm25's document frequency), and the title phrase's and headline window's, which tell
         when the next tier can never be reached (so it is not even planned)."""
-        phrases = [p.term() for tier in self.tiers for p in tier.match.phrases]
+        phrases = [p.term() for tier in self.tiers for p in tier.scored.phrases]
         return phrases + [str(t.match.term) for t in self.tiers[:-1] if self._decisive(t)]
 
     def _decisive(self, tier: _Tier) -> bool:
@@ -162,15 +174,22 @@ class SearchPlan:
                               f"UNION ALL {source} @@ {params.add(rare.term, 'tsquery')} AND "
                               f"{'h' if tier.headline else 'p'}.id NOT IN "
                               "(SELECT id FROM newest)")
+        elif tier.scoring is not None:  # the headline match among the phrase's titles
+            candidates = (f"{_HEAD_CANDIDATE}, {_TITLE_KEY} FROM paper_heads h WHERE h.head @@ "
+                          f"{params.add(tier.scoring.term, 'tsquery')} AND h.id = ANY(ARRAY("
+                          "SELECT t.id FROM paper_heads t WHERE "
+                          f"t.head @@ {params.add(tier.title, 'tsquery')}))")
         else:
             candidates = (f"SELECT {CANDIDATE} FROM papers p WHERE p.search @@ "
                           f"{params.add(tier.match.term, 'tsquery')}" + where)
             if tier.kind == "phrase":  # the papers the phrase narrows to, read by id
                 candidates += (" AND p.id = ANY(ARRAY(SELECT h.id FROM paper_heads h WHERE "
                                f"h.head @@ {params.add(tier.title, 'tsquery')}))")
-                exact = params.add(title_key(" ".join(self.query.phrase)))
-                order = f"c.title_key = {exact} DESC, {_BY_SCORE}"
-        idfs = [idf(corpus.rows, corpus.hits[p.term()]) for p in tier.match.phrases]
-        avgdl = corpus.head_avgdl if tier.headline else corpus.avgdl
-        ranked = scored(candidates, tier.match.phrases, idfs, avgdl, params)
+        if tier.kind == "phrase":
+            exact = params.add(title_key(" ".join(self.query.phrase)))
+            order = f"c.title_key = {exact} DESC, {_BY_SCORE}"
+        idfs = [idf(corpus.rows, corpus.hits[p.term()]) for p in tier.scored.phrases]
+        headline = tier.headline or tier.scoring is not None
+        avgdl = corpus.head_avgdl if headline else corpus.avgdl
+        ranked = scored(candidates, tier.scored.phrases, idfs, avgdl, params)
         return f"SELECT c.id, c.score FROM ({ranked}) c ORDER BY {order}"

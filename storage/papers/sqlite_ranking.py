@@ -59,19 +59,33 @@ def _window(match: str, room: str, newest: str, rare: str | None,
             f"AND +rowid IN (SELECT rowid FROM {rare})")
 
 
-def _rare_rows(name: str, rare: str, newest: str, table: str = "paper_fts") -> str:
+def _rare_rows(name: str, rare: str, newest: str, room: str, table: str = "paper_fts") -> str:
     """The CTE `name`: the rows of `table` matching `rare` (those holding a rare completion of
-    a prefix word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`."""
+    a prefix word, `domain.prefixes.Expansion.rare`, at most a few) outside `newest`; not
+    looked for while `room` is not above 0 (the tier is not walked)."""
     return (f"{name} AS MATERIALIZED (SELECT rowid FROM {table} WHERE {table} MATCH {rare} "
-            f"AND rowid NOT IN (SELECT rowid FROM {newest}))")
+            f"AND ({room}) > 0 AND rowid NOT IN (SELECT rowid FROM {newest}))")
 
 
-_IF_PHRASE = ("LIMIT CASE WHEN EXISTS (SELECT 1 FROM paper_fts WHERE paper_fts MATCH ?7) "
-              "THEN -1 ELSE 0 END")
-"""No limit when the bare phrase `?7` is in some title, else a zero LIMIT, which SQLite tests
-before it opens the full-text cursor: opening `?5` (the phrase AND the words) merges the
-doclists of every term a prefix word such as `model*` starts, ~0.6 ms, and an EXISTS in the
-WHERE clause was tested only after the open."""
+_PHRASE_ROWS = (f"phrase_rows AS MATERIALIZED (SELECT rowid FROM {HEAD_TABLE} "
+                f"WHERE {HEAD_TABLE} MATCH ?7)")
+"""The CTE `phrase_rows`: the titles holding the bare phrase `?7` (with the author filter), read
+in the headline index (a phrase is in titles only): its doclists are of titles and authors,
+not of every summary."""
+_IF_PHRASE = "LIMIT CASE WHEN EXISTS (SELECT 1 FROM phrase_rows) THEN ?3 ELSE 0 END"
+"""A zero LIMIT when no title holds the phrase, which SQLite tests before it opens the
+headline cursor on `?1` (whose prefix terms' doclists are what costs)."""
+
+
+def _unseen_room(taken: str, table: str, match: str, seen: str) -> str:
+    """A tier's room: `?3` less the `taken` rows, or 0 when no row of `table` matching `match`
+    is outside the CTEs `seen`, found without bm25 (whose setup counts every phrase's rows
+    in `table`, ~0.5 ms for a common word in the whole-paper index): a rare word AND a
+    common one, all of whose matches an earlier tier took, never scores."""
+    outside = " ".join(f"AND rowid NOT IN (SELECT rowid FROM {name.strip()})"
+                       for name in seen.split(","))
+    return (f"CASE WHEN {taken} < ?3 AND EXISTS (SELECT 1 FROM {table} WHERE {table} MATCH "
+            f"{match} {outside}) THEN ?3 - {taken} ELSE 0 END")
 
 
 CATALOG_VERSION = "(SELECT max(id) FROM catalog_loads)"
@@ -86,9 +100,11 @@ _VERSION = PAPER_COLUMN_COUNT + 1
 def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     """One statement ranking a page of `?3` rows in up to three steps, each only when the steps
     before leave room, each leaving out the rows already taken:
-    1. (with `phrase`) titles holding the words as a phrase `?5`, the title whose key is `?6`
-       first; not even opened when the bare phrase `?7` is in no title (`?5` is `?7` AND the
-       words, whose prefix terms are what costs);
+    1. (with `phrase`) titles holding the words as a phrase `?7` (`phrase_rows`) that match
+       `?1` in the headline index, scored as the headline tier scores them (so a phrase hit
+       must match as the words do: an unindexable word such as U+19B0 drops out of the
+       phrase), the title whose key is `?6` first; `?1` not even opened when no title holds
+       the phrase;
     2. headline (titles, authors) matches `?1` in the headline index (`HEAD_TABLE`, scored
        by its bm25), the best among their `?2` newest (with `rare`, and those holding a rare
        completion of a prefix word, `?8`);
@@ -97,26 +113,34 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
     the first `?10` of them read in full (the others' English title alone, for their ids)."""
     taken = "(SELECT count(*) FROM phrase)" if phrase else "0"
     materialized = " MATERIALIZED" if rare else ""  # read twice: walked once
-    rest_window = _window("?4", "?3 - (SELECT n FROM shown)", "rest_newest",
-                          "rest_rare" if rare else None)
+    rest_room = "(SELECT n FROM rest_room)"
+    rest_window = _window("?4", rest_room, "rest_newest", "rest_rare" if rare else None)
     head_window = _window("?1", f"?3 - {taken}", "head_newest", "head_rare" if rare else None,
                           _HEADLINE)
     steps = [
+        _PHRASE_ROWS,
         "phrase AS MATERIALIZED (SELECT rowid, score, exact FROM (SELECT rowid, "
-        f"{BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
-        f"FROM paper_fts WHERE paper_fts MATCH ?5 {_IF_PHRASE}) "
-        "ORDER BY exact DESC, score, rowid LIMIT ?3)"
+        f"{HEAD_BM25} AS score, rowid IN (SELECT id FROM papers WHERE title_key = ?6) AS exact "
+        f"FROM {HEAD_TABLE} WHERE {HEAD_TABLE} MATCH ?1 "
+        "AND rowid >= (SELECT min(rowid) FROM phrase_rows) "
+        "AND rowid <= (SELECT max(rowid) FROM phrase_rows) "
+        "AND +rowid IN (SELECT rowid FROM phrase_rows)) "
+        f"ORDER BY exact DESC, score, rowid {_IF_PHRASE})"
     ] if phrase else []
     unions = ["SELECT 0 AS step, rowid, score, exact FROM phrase"] if phrase else []
     left_out = " AND rowid NOT IN (SELECT rowid FROM phrase)" if phrase else ""
     steps += [
         f"head_newest AS{materialized} ({_newest('?1', f'?3 - {taken}', _HEADLINE)})",
-        *([_rare_rows("head_rare", "?8", "head_newest", HEAD_TABLE)] if rare else []),
+        *([_rare_rows("head_rare", "?8", "head_newest", f"?3 - {taken}", HEAD_TABLE)]
+          if rare else []),
         f"head AS MATERIALIZED (SELECT rowid, score FROM ({head_window}) "
         f"WHERE TRUE{left_out} ORDER BY score, rowid LIMIT ?3 - {taken})",
         f"shown AS MATERIALIZED (SELECT {taken} + (SELECT count(*) FROM head) AS n)",
-        f"rest_newest AS{materialized} ({_newest('?4', '?3 - (SELECT n FROM shown)')})",
-        *([_rare_rows("rest_rare", "?9", "rest_newest")] if rare else []),
+        "rest_room AS MATERIALIZED (SELECT " + _unseen_room(
+            "(SELECT n FROM shown)", "paper_fts", "?4", "head" + (", phrase" if phrase else "")
+        ) + " AS n)",
+        f"rest_newest AS{materialized} ({_newest('?4', rest_room)})",
+        *([_rare_rows("rest_rare", "?9", "rest_newest", rest_room)] if rare else []),
         f"rest AS (SELECT rowid, score FROM ({rest_window}) WHERE rowid NOT IN "
         f"(SELECT rowid FROM head){left_out} ORDER BY score, rowid "
         "LIMIT ?3 - (SELECT n FROM shown))",
@@ -139,16 +163,16 @@ RANKED = _ranking_sql(phrase=False)
 """`_ranking_sql` without the phrase step: `?1` to `?4` bound (and `?10`, the rows read in
 full)."""
 PHRASE_THEN_RANKED = _ranking_sql(phrase=True)
-"""`_ranking_sql` with the phrase step first: `?1` to `?7` bound."""
+"""`_ranking_sql` with the phrase step first: `?1` to `?4`, `?6` and `?7` bound."""
 RANKED_WITH_RARE = _ranking_sql(phrase=False, rare=True)
 """`RANKED` with the rare completions' rows `?8`, `?9` (`?5` to `?7` unused, NULL)."""
 PHRASE_THEN_RANKED_WITH_RARE = _ranking_sql(phrase=True, rare=True)
 """`PHRASE_THEN_RANKED` with the rare completions' rows `?8`, `?9`."""
 
 
-def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
-                     bare_phrase: str | None, limit: int, expansions: dict[str, Expansion],
-                     read: int | None = None) -> tuple[str, tuple[Any, ...]] | None:
+def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None, limit: int,
+                     expansions: dict[str, Expansion], read: int | None = None
+                     ) -> tuple[str, tuple[Any, ...]] | None:
     """The SQL and parameters ranking a page without filters (`RANKED` and its variants), its
     first `read` rows (None: all) read in full, the others' English title only; None when the
     query matches nothing.
@@ -162,16 +186,26 @@ def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None,
         return None
     # one expression for both indexes: in HEAD_TABLE it matches the headline columns only
     values: tuple[Any, ...] = (match, RANK_WINDOW, limit, match)
-    rare = rare_expression(query, expansions, any_word=any_word)
+    rare = None if _window_holds_all(query, any_word, expansions) else rare_expression(
+        query, expansions, any_word=any_word)
     if phrase is None:
         sql, values = RANKED, (*values, None, None, None)
     else:
         exact_key = title_key(" ".join(query.phrase))
-        sql, values = PHRASE_THEN_RANKED, (*values, phrase, exact_key, bare_phrase)
+        sql, values = PHRASE_THEN_RANKED, (*values, None, exact_key, phrase)  # ?5 unused
     if rare is not None:
         sql = RANKED_WITH_RARE if phrase is None else PHRASE_THEN_RANKED_WITH_RARE
         return sql, (*values, rare, rare, limit if read is None else read)
     return sql, (*values, None, None, limit if read is None else read)  # ?8, ?9 unused
+
+
+def _window_holds_all(query: SearchQuery, any_word: bool,
+                      expansions: dict[str, Expansion]) -> bool:
+    """Whether every match of the query is among its `RANK_WINDOW` newest: all its words are
+    required and one of them is in at most that many papers (`Expansion.papers`). Then no
+    rare completion's rows are left outside the window, and none are looked for."""
+    return not any_word and any(e.papers is not None and e.papers <= RANK_WINDOW
+                                for word, e in expansions.items() if word in query.words)
 
 
 async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: int,
@@ -186,10 +220,8 @@ async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: i
     rows carry (`CATALOG_VERSION`). Only the first `read` rows are read in full (None: all),
     the others hold their English title alone (`read_columns`)."""
     match = match_expression(query, any_word=any_word, expansions=expansions)
-    phrase = bare = phrase_expression(query)
-    if phrase and match:  # a phrase hit must match as the words do (an unindexable word
-        phrase = f"({phrase}) AND ({match})"  # such as U+19B0 drops out of the phrase)
-    statement = ranked_statement(query, any_word, phrase, bare, limit, expansions, read)
+    phrase = phrase_expression(query) if match else None
+    statement = ranked_statement(query, any_word, phrase, limit, expansions, read)
     rows = [] if statement is None else await db.fetchall(*statement)
     if version is not None:
         stored = rows[0][_VERSION] if rows else await catalog_version(db)

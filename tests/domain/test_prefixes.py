@@ -41,3 +41,10 @@ def test_the_word_as_typed_counts_twice_only_when_it_is_a_term_within_the_window
     assert choose("xia", rows, window=500).exact
     assert not choose("xia", rows, window=0).exact  # frequent: not counted again
     assert not choose("xiao", rows, window=500).exact  # `xiao` is no term of its own
+
+
+def test_an_expansion_knows_how_many_papers_its_completions_are_in() -> None:
+    rows = [("control", 900), ("controller", 2), ("controls", 40), ("contour", 7)]
+    assert choose("control", rows, window=500).papers == 942  # `contour` is no completion
+    many = [(f"con{i:03d}", 1) for i in range(PREFIX_CAP + 5)]
+    assert choose("con", many, window=500).papers == PREFIX_CAP + 5  # the uncapped tail too

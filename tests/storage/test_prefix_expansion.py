@@ -12,7 +12,7 @@ import storage.papers.sqlite_ranking
 from bot.features.papers.query import parse_query
 from domain.catalog import LoadSource
 from domain.paper import Paper
-from domain.prefixes import PREFIX_CAP
+from domain.prefixes import PREFIX_CAP, Expansion
 from tests.backends import Backend
 
 
@@ -128,3 +128,21 @@ async def test_completions_follow_another_stores_load_when_nothing_matches(
                       source=LoadSource("a"), prune=True)
     found = [hit.paper.title_en for hit in await reader.search(parse_query("grok"))]
     assert found == ["Grokking at the edge of stability"]
+
+
+def test_no_rare_rows_are_looked_for_when_another_word_keeps_every_match_in_the_window() -> None:
+    """All words required and one in at most a rank window of papers: every match is among
+    the window's newest, so the rare completions' rows (outside it) need no search."""
+    ranking = storage.papers.sqlite_ranking
+    window = ranking.RANK_WINDOW
+    frequent = Expansion("contr", ("control", "controller"), False, ("controller",),
+                         papers=window + 1)
+    query = parse_query("contr perplexity")
+    for papers, sql in ((window, ranking.RANKED), (window + 1, ranking.RANKED_WITH_RARE)):
+        rare = Expansion("perplexity", ("perplexity",), False, (), papers=papers)
+        statement = ranking.ranked_statement(query, False, None, 10,
+                                             {"contr": frequent, "perplexity": rare})
+        assert statement is not None and statement[0] == sql, papers
+    statement = ranking.ranked_statement(query, True, None, 10,  # any word: no such bound
+                                         {"contr": frequent, "perplexity": rare})
+    assert statement is not None and statement[0] == ranking.RANKED_WITH_RARE

@@ -126,6 +126,21 @@ async def test_words_in_no_title_as_a_phrase_are_found_headline_first(db: Databa
     assert await _titles(store, "ridge grokked networks") == [both_in_title.title_en]
 
 
+async def test_a_title_phrase_hit_is_scored_as_the_headline_tier_scores_it(db: Database) -> None:
+    """The phrase step reads the headline index: a phrase hit's score is its headline bm25,
+    the same whichever order the words come in, and its summary does not move it."""
+    store = SqlitePaperStore(db)
+    wordy = _paper("Grokked Ridge Networks", summary="grokked ridge, grokked ridge 的再生。")
+    plain = _paper("Grokked Ridge Models")
+    await store.load(enumerate([wordy, plain], start=1), source=LoadSource("t"))
+    async def scores(text: str) -> dict[str, float]:
+        return {hit.paper.title_en: hit.score for hit in await store.search(parse_query(text))}
+
+    as_phrase, reversed_ = await scores("grokked ridge"), await scores("ridge grokked")
+    assert as_phrase == reversed_
+    assert as_phrase[wordy.title_en] == as_phrase[plain.title_en]
+
+
 async def test_the_english_abstract_is_found_and_ranks_below_titles(db: Database) -> None:
     store = SqlitePaperStore(db)
     in_abstract = dataclasses.replace(_paper("Limb Regrowth"),
