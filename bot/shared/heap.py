@@ -18,11 +18,17 @@ from __future__ import annotations
 import gc
 from collections.abc import Awaitable, Callable
 
+enabled = True
+"""False: `settle` only collects and freezes nothing (the test suite's bots: each start's full
+collection would walk the whole test process's heap again)."""
+
 
 def settle() -> int:
-    """Collect what is not frozen, then freeze what survives; how many objects are frozen."""
-    gc.collect()
-    gc.freeze()
+    """Collect what is not frozen, then freeze what survives; how many objects are frozen
+    (nothing is done when not `enabled`)."""
+    if enabled:
+        gc.collect()
+        gc.freeze()
     return gc.get_freeze_count()
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 import gc
 import weakref
 
+import pytest
+
+from bot.shared import heap
 from bot.shared.heap import release, settle, settle_after
+
+
+@pytest.fixture(autouse=True)
+def _enabled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(heap, "enabled", True)  # the suite's bots freeze nothing
 
 
 class _Node:
@@ -27,6 +35,11 @@ def test_settle_freezes_what_survives_and_later_garbage_is_still_collected() -> 
     finally:
         release()
     assert gc.get_freeze_count() == 0
+
+
+def test_disabled_settle_freezes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(heap, "enabled", False)
+    assert settle() == 0 and gc.get_freeze_count() == 0
 
 
 async def test_settle_after_waits_for_the_builds() -> None:
