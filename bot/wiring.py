@@ -57,6 +57,7 @@ from bot.graphs.calendar import calendar_service
 from bot.graphs.catalog import open_configured
 from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
+from bot.shared.heap import settle_after
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.sync_record import SyncRecord
 from domain.group import ErasedKind
@@ -229,6 +230,8 @@ def _after_change(search: SearchService, recommend: RecommendService, sources: S
         await search.prepare()
         await recommend.prepare()
         background.spawn(sources.tick(), "corrections: source changes")
+        background.spawn(settle_after(search.built, recommend.features.built),
+                         "freeze the rebuilt vocabulary and features")
 
     return after_change
 

@@ -12,6 +12,7 @@ from bot.features.catalog.listing import ListingParser, ParsedPaper
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.search import SearchService
 from bot.settings import bundled_catalog
+from bot.shared import heap
 from discord_standin import Guild
 from domain.paper import Paper
 from storage.papers.sqlite import SqlitePaperStore
@@ -25,6 +26,8 @@ REAL_PROCESSES = "real-processes"
 """The pytest-xdist group of the end-to-end tests that run real bot processes on the real clock
 (the `slow` ones in tests/e2e): one worker runs them one after another, so they never compete
 with each other for the CPU; pytest-xdist hands out the largest groups first."""
+
+heap.enabled = False  # each bot's start would walk the whole test process (`bot.shared.heap`)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups

@@ -28,6 +28,7 @@ from bot.client.tree import PaperclubTree
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.notifications.sender import OutboxSender
 from bot.settings import Settings
+from bot.shared.heap import release, settle_after
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,9 @@ class PaperclubBot(commands.AutoShardedBot):
         await self.add_commands()
         await self.services.search.prepare()
         await self.services.recommend.prepare()
+        self.background.spawn(settle_after(self.services.search.built,  # `bot.shared.heap`
+                                           self.services.recommend.features.built),
+                              "freeze the start-up heap")
         self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
@@ -204,4 +208,5 @@ class PaperclubBot(commands.AutoShardedBot):
             try:
                 await self._release()
             finally:
+                release()
                 self._closed.set()

@@ -196,10 +196,14 @@ class CorrectionService:
 
     async def corrected(self, guild_id: int) -> list[Paper]:
         """Every paper the server has an approved correction of, as it sees them (what its
-        searches merge into the shared index's hits). Two reads: its approved corrections and
-        the catalog's version; the papers are read again only when either changed."""
+        searches merge into the shared index's hits). One read, its approved corrections,
+        and when it has any a second, the catalog's version; the papers are read again only
+        when either changed (a server without corrections, the common case, costs one)."""
         approved = await self._store.proposals(guild_id, status=Status.APPROVED,
                                                limit=CORRECTED_LIMIT)
+        if not approved:
+            self._corrected.pop(guild_id, None)
+            return []
         key = (await self._papers.catalog_version(), tuple(p.id for p in approved))
         cached = self._corrected.get(guild_id)
         if cached is not None and cached[0] == key:

@@ -164,3 +164,25 @@ async def test_a_servers_corrected_papers_follow_each_decision_and_the_catalog(
     await load_catalog(store, listing)  # the source record changes
     (shown,) = await service.corrected(GUILD)
     assert shown.title_zh == "第二个更正" and shown.authors == ("Ada Lovelace",)
+
+
+async def test_a_server_without_corrections_costs_one_read_per_search(
+        db: Database, store: SqlitePaperStore) -> None:
+    service = CorrectionService(stores.CORRECTIONS.open(db), store, lambda: T0)
+    versions = 0
+    version = store.catalog_version
+
+    async def counted() -> int:
+        nonlocal versions
+        versions += 1
+        return await version()
+
+    store.catalog_version = counted  # type: ignore[method-assign]
+    assert await service.corrected(GUILD) == [] and versions == 0  # no catalog version read
+    paper_id = (await store.paper_ids())[0]
+    made = (await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "更正", "",
+                                  10)).proposal
+    assert await service.decide(GUILD, made.id, approve=True, by=20)
+    assert [p.title_zh for p in await service.corrected(GUILD)] == ["更正"] and versions == 1
+    assert await service.revert(GUILD, made.id, by=20)
+    assert await service.corrected(GUILD) == [] and versions == 1
