@@ -196,7 +196,7 @@ class PgPaperStore:
         where = "".join(f" AND {c}" for c in _where(plan.query, params))
         sql = plan.statement(corpus, where, params, wanted, RANK_WINDOW)
         if conn is None:
-            return await self._db.fetch(sql, *params.values)
+            return await self._db.fetch_planned_once(sql, *params.values)
         return list(await conn.fetch(sql, *params.values))
 
     async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:

@@ -36,6 +36,33 @@ async def test_every_pooled_connection_plans_each_statement_for_its_own_values(
     assert modes == ["force_custom_plan", "force_custom_plan"]
 
 
+async def test_a_search_statement_is_planned_once_on_its_connection(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    """Issue 26: the search's SQL fixes its plan's shape (`postgres_tiers._newest`), so it
+    runs on connections that plan a statement once, however long its SQL: planning it for
+    each run's values cost three times its running."""
+    db = await PgDatabase.open(postgres_url, pool_size=1)
+    store = PgPaperStore(db)
+    try:
+        await store.load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        texts = ["learning", "learn", "neural networks", "稳定", "gro", "vardi",
+                 "mod lea gen tra dis con opt rep pre"]  # nine prefixes: 16 KiB of SQL
+        first = [await store.search(parse_query(t)) for t in texts]
+        again = [await store.search(parse_query(t)) for t in texts for _ in range(3)]
+        plans = await db.fetch_planned_once(
+            "SELECT coalesce(sum(generic_plans), 0), coalesce(sum(custom_plans), 0), "
+            "count(*), max(length(statement)) FROM pg_prepared_statements")
+        mode = await db.fetch_planned_once("SHOW plan_cache_mode")
+    finally:
+        await db.close()
+    assert any(first) and again == [hits for hits in first for _ in range(3)]
+    generic, custom, statements, longest = plans[0]
+    assert mode[0][0] == "force_generic_plan"
+    assert custom == 0 and generic >= len(first) + len(again)
+    assert statements <= len(texts) + 1  # one form per shape, prepared once each
+    assert longest > 15 * 1024  # kept prepared past asyncpg's default 15 KiB
+
+
 async def _out_of_step(db: PgDatabase) -> tuple[int, int]:
     heads = int(await db.fetchval("SELECT count(*) FROM paper_heads"))
     return heads, int(await db.fetchval(_OUT_OF_STEP))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import storage.papers.postgres
+import storage.papers.postgres_tiers
 import storage.papers.sqlite_ranking
 from bench.catalog_queries import Query, known_queries
 from bot.features.catalog.loader import load_catalog
@@ -199,3 +200,27 @@ async def test_prefix_expansions_give_sqlites_scores_and_order_on_postgresql(
     differing = [(text, a[:3], b[:3]) for text, a, b
                  in zip([t for t in texts for _ in (0, 1)], lite, post, strict=True) if a != b]
     assert differing == []
+
+
+@pytest.mark.slow
+async def test_a_windows_newest_matches_are_the_same_walked_or_read_from_the_index(
+        tmp_path: Path, bundled_papers: list[Paper], postgres_server: PostgresServer | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL finds a window's newest matches by walking ids backwards or from the GIN
+    index, chosen by their count (`postgres_tiers.walk_from`): either way, SQLite's ten,
+    order and bm25 numbers, with a window narrow enough that common words overflow it."""
+    monkeypatch.setattr(storage.papers.sqlite_ranking, "RANK_WINDOW", 20)
+    monkeypatch.setattr(storage.papers.postgres, "RANK_WINDOW", 20)
+    listing = write_listing(tmp_path / "catalog.txt", SYNTHETIC, real=list(bundled_papers))
+    texts = [q.text for q in known_queries(bundled_papers)][::3] + PREFIXES
+    async with _both_stores(tmp_path, postgres_server, "walks") as (lite, post):
+        for store in (lite, post):
+            await load_catalog(store, listing)
+        expected = await _scored(lite, texts)
+        ways = []
+        for threshold in (0, SYNTHETIC * 10):  # every window walked, then none
+            monkeypatch.setattr(storage.papers.postgres_tiers, "walk_from",
+                                lambda rows, window, at=threshold: at)
+            ways.append(await _scored(post, texts))
+    assert sum(len(r) for r in expected) > len(texts)
+    assert ways == [expected, expected]
