@@ -189,3 +189,23 @@ def _counting(method: Any, sent: list[str]) -> Any:
         sent.append(sql[:80])
         return await method(self, sql, *args, **kwargs)
     return counted
+
+
+async def test_a_load_compresses_long_values_with_lz4_where_the_server_has_it(
+        postgres_url: str, bundled_papers: list[Paper]) -> None:
+    """Issue 26: lz4 rather than pglz for a load's long values (`SET LOCAL`, this load's only:
+    values written otherwise keep the server's default)."""
+    db = await PgDatabase.open(postgres_url)
+    try:
+        has_lz4 = await db.fetchval("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
+                                    "WHERE name = 'default_toast_compression'")
+        if not has_lz4:
+            pytest.skip("this PostgreSQL server was built without lz4")
+        await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
+        methods = await db.fetch("SELECT DISTINCT pg_column_compression(summary_zh) FROM papers "
+                                 "WHERE pg_column_compression(summary_zh) IS NOT NULL")
+        default = await db.fetchval("SHOW default_toast_compression")
+    finally:
+        await db.close()
+    assert [m[0] for m in methods] == ["lz4"]
+    assert default == "pglz"
