@@ -39,7 +39,20 @@ def test_settle_freezes_what_survives_and_later_garbage_is_still_collected() -> 
 
 def test_disabled_settle_freezes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(heap, "enabled", False)
+    before = gc.get_threshold()
     assert settle() == 0 and gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before
+
+
+def test_the_young_generations_are_collected_less_often_until_release() -> None:
+    before = gc.get_threshold()
+    try:
+        settle()
+        settle()  # after a load: the pace stays, the defaults are still known
+        assert gc.get_threshold() == heap.THRESHOLDS != before
+    finally:
+        release()
+    assert gc.get_threshold() == before
 
 
 async def test_settle_after_waits_for_the_builds() -> None:
