@@ -151,6 +151,8 @@ def word_match(word: str, weights: str = "", expansions: Expansions | None = Non
 
 
 def _all(matches: list[_Match]) -> _Match:
+    if len(matches) == 1:  # one term as itself: its papers are counted once (`counted`)
+        return matches[0]
     phrases = tuple(p for m in matches for p in m.phrases)
     if any(m.term is None for m in matches):
         return _Match(None, phrases)
