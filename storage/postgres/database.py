@@ -39,9 +39,11 @@ runs PostgreSQL would switch it to a generic plan, blind to the bound values: a 
 `tsquery` then looks as selective as any, and a rare word's search walked every row backwards
 by id instead of using the GIN index (0.6 s instead of 2 ms at 100k papers). Planning each
 statement for its values costs tens of microseconds."""
-PLANNED_ONCE_SETTINGS = {"plan_cache_mode": "force_generic_plan"}
+PLANNED_ONCE_SETTINGS = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}
 """Session settings of the connections `fetch_planned_once` uses: each prepared statement
-planned once, for its shape, never again for its values."""
+planned once, for its shape, never again for its values; and never a sequential scan, which a
+plan blind to the values could prefer to walking an index whose rows the table no longer
+keeps in order (after many reloads): a search's every step has an index way."""
 PLANNED_STATEMENTS = 256
 PLANNED_STATEMENT_BYTES = 256 * 1024
 """How many statements each of those connections keeps prepared, and up to what size: a
