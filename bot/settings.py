@@ -85,7 +85,7 @@ class DatabaseSettings(_Section):
     url: str | None = None
     """`postgresql://user:password@host:port/dbname` selects PostgreSQL."""
     pool_size: int = Field(default=10, ge=1, le=100)
-    """PostgreSQL connections in this process's pool."""
+    """PostgreSQL connections in this process's pool, and as many again at most for searches."""
     readers: int = Field(default=4, ge=1, le=32)
     """Reader connections serving concurrent lookups."""
     write_wait_seconds: float = Field(default=10.0, gt=0.0, le=120.0)

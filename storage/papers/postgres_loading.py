@@ -28,16 +28,15 @@ _STORED = (
 )
 _STORED_COUNT = _STORED.count(",") + 1
 _GIN_INDEXES = ("papers_search", "paper_heads_head")
-_LOAD_SETTINGS = "SET LOCAL work_mem = '64MB'; SET LOCAL gin_pending_list_limit = '64MB'"
-"""A load's new index entries gather in the GIN indexes' pending lists until 64 MB, and are
-merged into the indexes sorted in 64 MB of memory (PostgreSQL's 4 MB defaults flushed them
-16 times as often, in small sorts: 1.4 s of a 100k load's 31 s)."""
 _LZ4 = ("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
         "WHERE name = 'default_toast_compression'")
 _FAST_COMPRESSION = "SET LOCAL default_toast_compression = lz4"
 """Where the server was built with lz4 (PostgreSQL 14+ as most distributions ship it), a
 load's long values (`tsvector`s, summaries: staged, then stored) are compressed with lz4
-rather than pglz: 100k papers in 27 s instead of 29.6 s, and read back faster by searches."""
+rather than pglz: about 2.4 s less of a 100k load's 30 s (two runs each), and read back faster by
+searches.
+(A 64 MB GIN pending list saved another 1.4 s but made every search during the load scan it:
+median 3.7 → 7.9 ms, the slowest 0.7 → 2.5 s; the 4 MB default stays.)"""
 _STAGED = (f"CREATE TEMP TABLE staged ON COMMIT DROP AS SELECT "
            f"{_STORED.replace('search,', 'search::text AS search,')} FROM papers WITH NO DATA")
 """Each batch's rows, copied in (COPY: one round trip, no statement per row), then upserted
@@ -60,7 +59,6 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         await take_load_slot(conn)
         await conn.execute("SET LOCAL paperclub.terms = 'off'")
         await conn.execute("SET LOCAL paperclub.heads = 'off'")
-        await conn.execute(_LOAD_SETTINGS)
         if await conn.fetchval(_LZ4):
             await conn.execute(_FAST_COMPRESSION)
         next_id = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM papers")) + 1
