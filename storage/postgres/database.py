@@ -37,8 +37,9 @@ SERVER_SETTINGS = {"plan_cache_mode": "force_custom_plan"}
 """Session settings of every pooled connection. asyncpg prepares each statement, and after five
 runs PostgreSQL would switch it to a generic plan, blind to the bound values: a search's
 `tsquery` then looks as selective as any, and a rare word's search walked every row backwards
-by id instead of using the GIN index (0.6 s instead of 2 ms at 100k papers). Planning each
-statement for its values costs tens of microseconds."""
+by id instead of using the GIN index (0.6 s instead of 2 ms at 100k papers). Planning one of
+these statements for its values costs tens of microseconds; the search, whose SQL fixes its
+plan and takes long to plan, runs on connections of its own (`fetch_planned_once`)."""
 PLANNED_ONCE_SETTINGS = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}
 """Session settings of the connections `fetch_planned_once` uses: each prepared statement
 planned once, for its shape, never again for its values; and never a sequential scan, which a
@@ -118,9 +119,11 @@ class PgDatabase:
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
                 ValueError) as exc:
             raise _unreachable(exc, url) from exc
-        db = cls(pool, await _pool(url, 0, pool_size, PLANNED_ONCE_SETTINGS,
+        # opened as searches need them: nothing to connect (or fail) here
+        planned_once = await _pool(url, 0, pool_size, PLANNED_ONCE_SETTINGS,
                                    statement_cache_size=PLANNED_STATEMENTS,
-                                   max_cacheable_statement_size=PLANNED_STATEMENT_BYTES), url)
+                                   max_cacheable_statement_size=PLANNED_STATEMENT_BYTES)
+        db = cls(pool, planned_once, url)
         try:
             await db.check_version()
             if migrate:
