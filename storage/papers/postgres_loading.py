@@ -33,10 +33,9 @@ _LZ4 = ("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
 _FAST_COMPRESSION = "SET LOCAL default_toast_compression = lz4"
 """Where the server was built with lz4 (PostgreSQL 14+ as most distributions ship it), a
 load's long values (`tsvector`s, summaries: staged, then stored) are compressed with lz4
-rather than pglz: about 2.4 s less of a 100k load's 30 s (two runs each), and read back faster by
-searches.
-(A 64 MB GIN pending list saved another 1.4 s but made every search during the load scan it:
-median 3.7 → 7.9 ms, the slowest 0.7 → 2.5 s; the 4 MB default stays.)"""
+rather than pglz: about 2.4 s less of a 100k load's 30 s (two runs each), and faster for
+searches to read back. (A 64 MB GIN pending list saved another 1.4 s, but every search during
+the load scanned it: median 3.7 → 7.9 ms, the slowest 0.7 → 2.5 s; the 4 MB default stays.)"""
 _STAGED = (f"CREATE TEMP TABLE staged ON COMMIT DROP AS SELECT "
            f"{_STORED.replace('search,', 'search::text AS search,')} FROM papers WITH NO DATA")
 """Each batch's rows, copied in (COPY: one round trip, no statement per row), then upserted

@@ -177,7 +177,7 @@ class SearchPlan:
             if rare is not None and rare.term is not None:  # as SQLite's `_window`
                 candidates = (f"WITH newest AS MATERIALIZED ({candidates}) SELECT * FROM newest "
                               f"UNION ALL {source} @@ {params.add(rare.term, 'tsquery')} AND "
-                              f"{'h' if tier.headline else 'p'}.id NOT IN "
+                              f"{alias}.id NOT IN "
                               "(SELECT id FROM newest)")
         elif tier.scoring is not None:  # the headline match among the phrase's titles
             candidates = (f"{_HEAD_CANDIDATE}, {_TITLE_KEY} FROM paper_heads h WHERE h.head @@ "
