@@ -21,7 +21,7 @@ import asyncpg
 
 from domain.copy import TableCount
 from storage.papers.fts import index_row
-from storage.papers.postgres_search import tsvector_literal
+from storage.papers.postgres_vectors import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
 from storage.papers.sqlite_index import unindex, write_index
 from storage.postgres.database import PgDatabase

@@ -17,9 +17,7 @@ restriction a weight set (`'vardi':B`). User text never reaches the query syntax
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
 
 from domain.index_text import index_tokens
 from domain.prefixes import Expansion, Expansions
@@ -44,57 +42,6 @@ Term = str | None
 def lexeme(token: str) -> str:
     """One token as a quoted tsvector/tsquery lexeme."""
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
-def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int, int]:
-    """The `tsvector` of a paper's index columns (`storage.papers.fts.index_row`), its token
-    count (bm25's document length) and its headline's (`HEADLINE_COLUMNS`: the headline
-    tier's length, as SQLite's headline index counts it). A load builds one per paper, so it
-    is written for speed: each position's text (`12A`) comes from a table, a lexeme's
-    positions are joined as they come, and no lexeme needs quoting (`'` and `\\` separate
-    tokens)."""
-    tokens = [index_tokens(text) for text in columns]
-    total = sum(map(len, tokens))
-    head = sum(map(len, tokens[:_HEAD_COLUMNS])) if len(tokens) > _HEAD_COLUMNS else 0
-    if total + len(columns) > MAX_POSITION or any(
-            max(map(len, column), default=0) > _SURELY_SHORT for column in tokens):
-        return _capped_literal(tokens), total, head
-    positions: dict[str, str] = {}
-    get = positions.get
-    position = 1
-    for column, entries in zip(tokens, _entries(), strict=True):
-        end = position + len(column)
-        for token, entry in zip(column, entries[position:end], strict=True):
-            before = get(token)
-            positions[token] = entry if before is None else f"{before},{entry}"
-        position = end + 1
-    return " ".join([f"'{t}':{p}" for t, p in positions.items()]), total, head
-
-
-def _capped_literal(tokens: list[list[str]]) -> str:
-    """`tsvector_literal` of a paper with positions past `MAX_POSITION` (each lexeme keeps one
-    instance at that position) or tokens that may be over `MAX_LEXEME_BYTES` (left out)."""
-    positions: defaultdict[str, list[str]] = defaultdict(list)
-    position = 1
-    for column, entries in zip(tokens, _entries(), strict=True):
-        for token in column:
-            if len(token) <= _SURELY_SHORT or len(token.encode()) <= MAX_LEXEME_BYTES:
-                positions[token].append(entries[min(position, MAX_POSITION)])
-            position += 1
-        position += 1
-    return " ".join([f"'{t}':{','.join(dict.fromkeys(p))}" for t, p in positions.items()])
-
-
-_HEAD_COLUMNS = len(HEADLINE_COLUMNS)
-_SURELY_SHORT = MAX_LEXEME_BYTES // 4
-"""A token of at most this many characters is within `MAX_LEXEME_BYTES` in UTF-8."""
-
-
-@cache
-def _entries() -> tuple[list[str], ...]:
-    """Per full-text column, the text of each position (`1A` …) up to `MAX_POSITION`."""
-    tables = {w: [f"{p}{w}" for p in range(MAX_POSITION + 1)] for w in set(WEIGHT_LETTERS)}
-    return tuple(tables[w] for w in WEIGHT_LETTERS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,12 +172,22 @@ class PgDatabase:
             raise _translated(exc) from exc
 
     @asynccontextmanager
-    async def transaction(self, isolation: Isolation = "read_committed"
-                          ) -> AsyncIterator[asyncpg.Connection]:
-        """One connection in one transaction: COMMIT at the end, ROLLBACK on any exception."""
+    async def transaction(self, isolation: Isolation = "read_committed", *,
+                          binary_tsvector: bool = False) -> AsyncIterator[asyncpg.Connection]:
+        """One connection in one transaction: COMMIT at the end, ROLLBACK on any exception.
+        `binary_tsvector`: on this connection, for this transaction only, `tsvector` values
+        travel in their binary form, as bytes (`storage.papers.postgres_vectors`)."""
         try:
-            async with self._pool.acquire() as conn, conn.transaction(isolation=isolation):
-                yield conn
+            async with self._pool.acquire() as conn:
+                if binary_tsvector:
+                    await conn.set_type_codec("tsvector", schema="pg_catalog", encoder=bytes,
+                                              decoder=bytes, format="binary")
+                try:
+                    async with conn.transaction(isolation=isolation):
+                        yield conn
+                finally:
+                    if binary_tsvector and not conn.is_closed():
+                        await conn.reset_type_codec("tsvector", schema="pg_catalog")
         except Exception as exc:
             raise _translated(exc) from exc
 
