@@ -220,7 +220,8 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "> /paper grokking" in out
     assert "**To Grok Grokking: Provable Grokking in Ridge Regression**" in out
     assert "Showing results for **grokking**" in out
-    assert "12 papers match “venue:workshop”" in out and "Page 2 of 3" in out
+    assert "More than 10 papers match “venue:workshop”" in out and "Page 2 of 2+" in out
+    assert "12 papers match “venue:workshop”" in out and "Page 3 of 3" in out
     assert "only you can see this" in out
     assert "30** papers" in out
     assert "Subscribed to **differential equations** (mention in the paper of the day)" in out
@@ -238,7 +239,9 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     assert "Traceback" not in result.stderr
     opened = out.split("> open 6")[1].split("> back")[0]
     assert "[Back to results]" in opened and "**Not All Needles Are Found" in opened
-    assert "Page 2 of 3" in out.split("> back")[1].split("> /paper")[0]
+    back = out.split("> back")[1].split("> next")[0]
+    assert "Page 2 of 2+" in back  # back to the list's page, then on to the searched rest
+    assert "Page 3 of 3" in out.split("> back")[1].split("> next")[1].split("> /paper")[0]
     assert "\n! " not in out  # the script itself runs without a mistake
 
 

@@ -62,6 +62,7 @@ DEMO_SCRIPT = (
     "next",
     "open 6",
     "back",
+    "next",
     "/paper query:蒸馏 private:true",
     "/catalog stats",
     "/subscribe topic:differential equations delivery:mention",

@@ -13,6 +13,8 @@ from bot.client.bot import PaperclubBot
 from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.card import EMBED_TOTAL_LIMIT
+from bot.features.papers.query import parse_query
+from bot.features.papers.search import SearchOutcome
 from bot.settings import Settings
 from discord_standin import Fault, Guild, Message, OptionValue, StandIn
 from domain.paper import Paper
@@ -177,8 +179,8 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
     (embed,) = (await handle.response()).embeds
-    assert embed["title"] == "12 papers match “venue:workshop”"
-    assert embed["footer"]["text"] == "Page 1 of 3"
+    assert embed["title"] == "More than 10 papers match “venue:workshop”"
+    assert embed["footer"]["text"] == "Page 1 of 2+"
     message = handle.message
     assert message is not None
     prev, nxt = _buttons(message)
@@ -188,11 +190,11 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
     refused = await standin.click(message, str(nxt["custom_id"]), user=people.bob)
     answer = await refused.response()
     assert answer.ephemeral and "alice" in answer.content
-    assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 1 of 3"
+    assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 1 of 2+"
 
     paged = await standin.click(message, str(nxt["custom_id"]), user=people.alice)
     await paged.response()
-    assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 2 of 3"
+    assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 2 of 2+"
 
     menu = _select(standin.message(message.id))
     first_option = menu["options"][0]
@@ -202,6 +204,41 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
     card = standin.message(message.id).embeds[0]
     assert card["title"].startswith(str(first_option["label"]).rstrip("…"))
     assert any(f["name"] == "Authors" for f in card["fields"])
+
+
+async def test_a_page_past_the_first_answer_searches_the_whole_list(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first answer holds 10 results (11 searched for: the list goes on); turning past
+    its second page searches the whole list once, whose first 10 are the same papers."""
+    search = bot.services.search
+    limits: list[int] = []
+    run = search.search
+
+    async def counted(*args: Any, **kwargs: Any) -> SearchOutcome:
+        limits.append(kwargs["limit"])
+        return await run(*args, **kwargs)
+
+    monkeypatch.setattr(search, "search", counted)
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    await handle.response()
+    message = handle.message
+    assert message is not None and limits == [11]
+    shown = [_select(message)["options"]]
+    for page in ("Page 2 of 2+", "Page 3 of 3"):
+        turned = await standin.click(standin.message(message.id),
+                                     str(_buttons(standin.message(message.id))[1]["custom_id"]),
+                                     user=people.alice)
+        await turned.response()
+        (embed,) = standin.message(message.id).embeds
+        assert embed["footer"]["text"] == page
+        shown.append(_select(standin.message(message.id))["options"])
+    assert embed["title"] == "12 papers match “venue:workshop”"
+    assert limits == [11, 50]
+    assert _buttons(standin.message(message.id))[1].get("disabled") is True
+    whole = await run(parse_query("venue:workshop"), limit=50, guild_id=guild.id)
+    assert [o["value"] for page in shown for o in page] == [h.id for h in whole.hits]
 
 
 async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,

@@ -30,6 +30,7 @@ from bot.features.papers.search import SearchOutcome, Strategy
 from bot.shared.ahead import ahead, drop
 from bot.shared.lang import Lang
 from bot.shared.messages import t
+from domain.crosslingual import Translation
 from domain.query import SearchQuery
 
 if TYPE_CHECKING:
@@ -39,6 +40,12 @@ T = TypeVar("T")
 
 AUTOCOMPLETE_LIMIT = 25
 RESULT_LIMIT = 50
+"""Results a list holds at most."""
+FIRST_ANSWER = 2 * PER_PAGE
+"""Results `/paper`'s first answer holds; one more is searched for, to know whether the list
+goes on. The rest (up to `RESULT_LIMIT`) are searched when a page past them is turned to: most
+lists are never turned past their second page, and ranking 50 took 1.4 times as long as 11
+(median 1.20 against 0.84 ms over `bench interactions`' 1,000 lookups at 100k papers)."""
 DEFER_AFTER_SECONDS = 1.5
 BUSY_LOOKUPS = 8
 """Lookups in flight beyond which a new one is deferred at once."""
@@ -166,11 +173,14 @@ class PapersCog(commands.Cog):
             embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
             await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
             return
-        results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in outcome.hits],
+        held = outcome.hits[:FIRST_ANSWER]
+        results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in held],
                               query=shown_query, lang=lang,
                               fetch=partial(self.services.search.papers,
                                             guild_id=interaction.guild_id),
-                              matched=outcome.crossed)
+                              matched=outcome.crossed,
+                              more=partial(self._whole_list, parsed, interaction.guild_id)
+                              if len(outcome.hits) > FIRST_ANSWER else None)
         embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
         with self.live.adding(results) as live:  # the oldest list greyed out after this answer
             results.message = await respond(interaction, note or None, embed=embed,
@@ -179,8 +189,16 @@ class PapersCog(commands.Cog):
     def _search(self, parsed: SearchQuery, guild_id: int | None
                 ) -> Coroutine[Any, Any, SearchOutcome]:
         # the list's first page is shown now; the other pages are read when turned to
-        return self.services.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id,
+        return self.services.search.search(parsed, limit=FIRST_ANSWER + 1, guild_id=guild_id,
                                            papers=PER_PAGE)
+
+    async def _whole_list(self, parsed: SearchQuery, guild_id: int | None
+                          ) -> tuple[list[str], dict[str, tuple[Translation, ...]]]:
+        """The ids of the list's `RESULT_LIMIT` results (their papers are read as their pages
+        are shown) and those found through the other language."""
+        outcome = await self.services.search.search(parsed, limit=RESULT_LIMIT,
+                                                    guild_id=guild_id, papers=0)
+        return [hit.id for hit in outcome.hits], outcome.crossed
 
     @paper.autocomplete("query")
     async def paper_autocomplete(self, interaction: discord.Interaction,

@@ -76,11 +76,13 @@ def page_count(total: int, per_page: int = PER_PAGE) -> int:
 def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang: Lang,
                 escape: Callable[[str], str], per_page: int = PER_PAGE,
                 heading: str | None = None,
-                matched: Mapping[str, Sequence[Translation]] | None = None) -> ResultPage:
+                matched: Mapping[str, Sequence[Translation]] | None = None,
+                more: bool = False) -> ResultPage:
     """Page `page` (0-based) of a list of `total` results, given the papers on that page:
     numbered titles with authors and venue, and for a paper found through the other language
     the terms read (`matched`, by paper id); headed "N papers match “query”" unless
-    `heading`."""
+    `heading`. `more`: the list goes on past these `total` (not searched yet): "More than N
+    papers match", "Page 1 of 2+"."""
     pages = page_count(total, per_page)
     page = min(max(page, 0), pages - 1)
     shown = tuple(shown[:per_page])
@@ -97,8 +99,10 @@ def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang:
             entry += f"\n*{escape(fit(note, 200))}*"
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
-    heading = fit(heading or t(lang, "results.found", n=total, q=escape(fit(query, 100))), 256)
-    return ResultPage(heading, body, t(lang, "results.page", page=page + 1, pages=pages), shown,
+    found, footer = ("results.found_more", "results.page_more") if more else (
+        "results.found", "results.page")
+    heading = fit(heading or t(lang, found, n=total, q=escape(fit(query, 100))), 256)
+    return ResultPage(heading, body, t(lang, footer, page=page + 1, pages=pages), shown,
                       first=page * per_page)
 
 

@@ -1,13 +1,16 @@
 """The result list: pages of papers with buttons, and a select menu that opens one card.
 
 A view keeps the ids of its results, not the papers: each page (or opened card) is fetched again
-through the search service when it is shown, so a live list costs a few kilobytes. At most
-`MAX_LIVE_VIEWS` lists answer their buttons at once; beyond that the oldest is disabled.
+through the search service when it is shown, so a live list costs a few kilobytes. A list may
+hold a first answer's results only, the rest searched when a page past them is turned to
+(`WholeList`). At most `MAX_LIVE_VIEWS` lists answer their buttons at once; beyond that the
+oldest is disabled.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import weakref
 from collections import deque
@@ -41,6 +44,9 @@ MAX_LIVE_VIEWS = 500
 
 PaperFetch = Callable[[Sequence[str]], Awaitable[Sequence[Paper]]]
 """Papers by id, in the order asked, leaving out any no longer in the catalog."""
+WholeList = Callable[[], Awaitable[tuple[Sequence[str], Mapping[str, Sequence[Translation]]]]]
+"""The whole list's ids, best first, and its papers found through the other language (by id):
+searched when a page past the ones a first answer holds is turned to."""
 Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
 
 
@@ -58,10 +64,17 @@ class PaperPages:
     """Shown instead of "N papers match “query”" (a list that is not a search's)."""
     matched: Mapping[str, Sequence[Translation]] = field(default_factory=dict)
     """The papers found through the other language, with the terms read, by id."""
+    more: WholeList | None = None
+    """Set while the list holds a first answer's results only and goes on past them."""
 
     @property
     def page_count(self) -> int:
-        """Number of pages."""
+        """Number of pages (one more while the list goes on: the next is searched for)."""
+        return page_count(len(self.paper_ids)) + (self.more is not None)
+
+    @property
+    def held_pages(self) -> int:
+        """The pages of the results held."""
         return page_count(len(self.paper_ids))
 
     async def page(self, number: int, at_hand: Sequence[Paper] = ()) -> ShownPage:
@@ -73,7 +86,8 @@ class PaperPages:
         if tuple(paper.id for paper in shown) != wanted:
             shown = tuple(await self.fetch(wanted))
         page = result_page(shown, number, len(self.paper_ids), self.query, self.lang, escape,
-                           heading=self.heading, matched=self.matched)
+                           heading=self.heading, matched=self.matched,
+                           more=self.more is not None)
         embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
         embed.set_footer(text=page.footer)
         return ShownPage(embed, [self._select(page.papers)] if page.papers else [])
@@ -99,9 +113,10 @@ class ResultsView(PagedMenu):
     def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
                  lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
                  heading: str | None = None,
-                 matched: Mapping[str, Sequence[Translation]] | None = None) -> None:
+                 matched: Mapping[str, Sequence[Translation]] | None = None,
+                 more: WholeList | None = None) -> None:
         super().__init__(PaperPages(tuple(paper_ids), query, lang, fetch, self._open,
-                                    heading=heading, matched=dict(matched or {})),
+                                    heading=heading, matched=dict(matched or {}), more=more),
                          owner=owner, lang=lang, timeout=timeout)
         self.opened: str | None = None
         """The id of the paper whose card is shown instead of the list."""
@@ -123,7 +138,20 @@ class ResultsView(PagedMenu):
             if found:
                 return self._card(found[0])
             self.opened = None  # gone from the catalog since: back to the list
+        if self.source.more is not None and self.page >= self.source.held_pages:
+            await self._search_the_rest()
         return self.lay_out(await self.source.page(self.page, at_hand))
+
+    async def _search_the_rest(self) -> None:
+        """The whole list, in place of the first answer's results (kept if the search now
+        finds nothing: the catalog changed since)."""
+        held = self.source
+        assert held.more is not None
+        paper_ids, matched = await held.more()
+        self.source = dataclasses.replace(
+            held, paper_ids=tuple(paper_ids) or held.paper_ids,
+            matched=dict(matched) if paper_ids else held.matched, more=None)
+        self.page = min(self.page, self.page_count - 1)
 
     def _card(self, paper: Paper) -> discord.Embed:
         card = card_for(paper, self.lang)
