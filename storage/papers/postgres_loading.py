@@ -27,7 +27,6 @@ _STORED = (
     "id, public_id, title_key, " + STORED_COLUMNS + ", source, source_line, content_hash, "
     "added_at, updated_at, search, search_tokens, head_tokens"
 )
-_STORED_COUNT = _STORED.count(",") + 1
 _GIN_INDEXES = ("papers_search", "paper_heads_head")
 _LZ4 = ("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
         "WHERE name = 'default_toast_compression'")
