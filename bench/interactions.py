@@ -64,7 +64,7 @@ from bot.client.bot import PaperclubBot
 from bot.features.catalog.files import LineReader
 from bot.features.catalog.listing import ListingParser, ParsedPaper
 from bot.features.catalog.loader import load_catalog
-from bot.features.papers.cog import DEFER_AFTER_SECONDS, FIRST_ANSWER, RESULT_LIMIT
+from bot.features.papers.cog import DEFER_AFTER_SECONDS, FIRST_SEARCH, RESULT_LIMIT
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import PER_PAGE
 from bot.settings import bundled_catalog, load_settings
@@ -144,10 +144,6 @@ def _progress(message: str) -> None:
 
 
 # --- queries ---------------------------------------------------------------------------------
-
-
-FIRST_SEARCH = FIRST_ANSWER + 1
-"""The limit of `/paper`'s first search (`bot.features.papers.cog.FIRST_ANSWER`)."""
 
 
 @dataclass(frozen=True, slots=True)

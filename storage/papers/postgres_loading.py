@@ -15,7 +15,7 @@ from domain.paper import Paper
 from domain.storage_faults import CatalogLoadRunning
 from storage.papers.classify import LoadClassifier
 from storage.papers.fts import index_row
-from storage.papers.postgres_vectors import tsvector_binary, tsvector_literal
+from storage.papers.postgres_vectors import tsvector_for_copy, tsvector_literal
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, content_hash, paper_values
 from storage.papers.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 from storage.postgres.database import PgDatabase, rows_affected
@@ -122,21 +122,13 @@ async def _write_all(conn: asyncpg.Connection, classifier: LoadClassifier,
 
 
 _Vector = tuple[bytes | None, str | None, int, int]
-"""A paper's `tsvector` in binary form, or else its literal; its token counts (whole, head)."""
-
-
-def _vector(index_text: tuple[str, ...]) -> _Vector:
-    """The paper's `tsvector` as a load sends it."""
-    binary = tsvector_binary(index_text)
-    if binary is not None:
-        return binary[0], None, *binary[1:]
-    literal, total, head = tsvector_literal(index_text)
-    return None, literal, total, head
+"""A paper's `tsvector` in binary form, or else its literal; its token counts (whole, head)
+(`tsvector_for_copy`)."""
 
 
 def _vectors(batch: Sequence[PreparedPaper]) -> dict[tuple[str, ...], _Vector]:
     """Each record's `tsvector` and token counts, by its index text."""
-    return {item.index_text: _vector(item.index_text) for item in batch}
+    return {item.index_text: tsvector_for_copy(item.index_text) for item in batch}
 
 
 async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
@@ -154,7 +146,7 @@ async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
         "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
     rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
     built = await vectors
-    searches = [built.get(text) or _vector(text)  # a record keeping an add's links
+    searches = [built.get(text) or tsvector_for_copy(text)  # a record keeping an add's links
                 for text in (tuple(index[1:]) for index in index_rows)]
     new: list[tuple[Any, ...]] = []
     stored: list[tuple[Any, ...]] = []

@@ -27,7 +27,7 @@ def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int, int]:
     positions are joined as they come, and no lexeme needs quoting (`'` and `\\` separate
     tokens)."""
     tokens, total, head = _tokenized(columns)
-    if _needs_capping(tokens, len(columns)):
+    if _needs_capping(tokens, total, len(columns)):
         return _capped_literal(tokens), total, head
     positions = _positions(tokens, _entries(), ",")
     return " ".join([f"'{t}':{p}" for t, p in positions.items()]), total, head
@@ -36,17 +36,24 @@ def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int, int]:
 def tsvector_binary(columns: tuple[str, ...]) -> tuple[bytes, int, int] | None:
     """`tsvector_literal`'s value in PostgreSQL's binary form (`tsvectorsend`: the lexeme
     count, then each lexeme NUL-terminated with its position count and positions), with the
-    same token counts; None for a paper `tsvector_literal` caps, sent as its literal.
+    same token counts; None for a paper `tsvector_literal` caps, sent as its literal."""
+    binary, _, total, head = tsvector_for_copy(columns)
+    return None if binary is None else (binary, total, head)
 
-    A load copies its new papers in with it: the server stores the value as it comes, where a
-    literal cost it a parse per paper and a staging table to parse it from."""
+
+def tsvector_for_copy(columns: tuple[str, ...]) -> tuple[bytes | None, str | None, int, int]:
+    """What a load sends of a paper, its text tokenized once: the `tsvector` in binary form
+    (`tsvector_binary`), or for a paper the literal caps its literal; and the token counts.
+
+    A load copies its new papers in with the binary form: the server stores the value as it
+    comes, where a literal cost it a parse per paper and a staging table to parse it from."""
     tokens, total, head = _tokenized(columns)
-    if _needs_capping(tokens, len(columns)):
-        return None
+    if _needs_capping(tokens, total, len(columns)):
+        return None, _capped_literal(tokens), total, head
     positions = _positions(tokens, _binary_entries(), b"")
     counts, kept = _position_counts(), 2 * MAX_POSITIONS_PER_LEXEME
     lexemes = [f"{t}\0".encode() + counts[len(p) >> 1] + p[:kept] for t, p in positions.items()]
-    return len(lexemes).to_bytes(4, "big") + b"".join(lexemes), total, head
+    return len(lexemes).to_bytes(4, "big") + b"".join(lexemes), None, total, head
 
 
 def _tokenized(columns: tuple[str, ...]) -> tuple[list[list[str]], int, int]:
@@ -56,10 +63,10 @@ def _tokenized(columns: tuple[str, ...]) -> tuple[list[list[str]], int, int]:
     return tokens, sum(map(len, tokens)), head
 
 
-def _needs_capping(tokens: list[list[str]], gaps: int) -> bool:
-    """Whether a position would pass `MAX_POSITION` or a token may be over
-    `MAX_LEXEME_BYTES`."""
-    return sum(map(len, tokens)) + gaps > MAX_POSITION or any(
+def _needs_capping(tokens: list[list[str]], total: int, gaps: int) -> bool:
+    """Whether a position would pass `MAX_POSITION` (`total` tokens, `gaps` between columns)
+    or a token may be over `MAX_LEXEME_BYTES`."""
+    return total + gaps > MAX_POSITION or any(
         max(map(len, column), default=0) > _SURELY_SHORT for column in tokens)
 
 

@@ -46,6 +46,8 @@ FIRST_ANSWER = 2 * PER_PAGE
 goes on. The rest (up to `RESULT_LIMIT`) are searched when a page past them is turned to: most
 lists are never turned past their second page, and ranking 50 took 1.4 times as long as 11
 (median 1.20 against 0.84 ms over `bench interactions`' 1,000 lookups at 100k papers)."""
+FIRST_SEARCH = FIRST_ANSWER + 1
+"""The limit of the first answer's search."""
 DEFER_AFTER_SECONDS = 1.5
 BUSY_LOOKUPS = 8
 """Lookups in flight beyond which a new one is deferred at once."""
@@ -189,7 +191,7 @@ class PapersCog(commands.Cog):
     def _search(self, parsed: SearchQuery, guild_id: int | None
                 ) -> Coroutine[Any, Any, SearchOutcome]:
         # the list's first page is shown now; the other pages are read when turned to
-        return self.services.search.search(parsed, limit=FIRST_ANSWER + 1, guild_id=guild_id,
+        return self.services.search.search(parsed, limit=FIRST_SEARCH, guild_id=guild_id,
                                            papers=PER_PAGE)
 
     async def _whole_list(self, parsed: SearchQuery, guild_id: int | None

@@ -70,7 +70,7 @@ class PaperPages:
     @property
     def page_count(self) -> int:
         """Number of pages (one more while the list goes on: the next is searched for)."""
-        return page_count(len(self.paper_ids)) + (self.more is not None)
+        return self.held_pages + (self.more is not None)
 
     @property
     def held_pages(self) -> int:
