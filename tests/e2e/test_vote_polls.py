@@ -1,19 +1,29 @@
 """Votes as native Discord polls end to end: the same ballots give the same tally as buttons,
 long titles are shortened within the stand-in's 55 characters, titles that would shorten alike
-fall back to buttons with the organiser told why, and the button ballot's live tally."""
+fall back to buttons with the organiser told why, the button ballot's live tally, and a close
+that comes between the poll's post and the record of its id."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
+from bot.settings import Settings
 from discord_standin import Guild, Message, Overwrite, Permission, StandIn, User
 from domain.paper import Paper
+from domain.storage_faults import DiskFull
+from domain.votes import Vote
+from storage.votes.sqlite import SqliteVoteStore
 from tests.clocks import FakeClock
 from tests.e2e.group_steps import suggest
+from tests.e2e.harness import start_paperclub
 from tests.group import People
 
 
@@ -173,3 +183,81 @@ async def test_without_send_polls_the_vote_uses_buttons_and_says_why(
     assert why.ephemeral and "無權在此頻道發起投票" in why.content
     assert start.message is not None and start.message.poll is None
     assert len(_buttons(start.message)) == 3
+
+
+async def _closed_with_the_polls_counts(standin: StandIn, guild: Guild, posted: Message,
+                                        papers: list[Paper]) -> None:
+    """`/vote close` ends the poll and announces carol's vote for the third paper."""
+    assert posted.poll is not None
+    assert posted.poll.finalized
+    (announcement,) = _announcements(standin, guild)
+    assert f"chose **{papers[2].title_en[:30]}" in announcement.content
+    assert standin.requests("POST", f"/channels/{posted.channel_id}/polls/{posted.id}/expire")
+
+
+async def test_a_close_between_the_polls_post_and_its_record_waits_for_the_record(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, clock: FakeClock,
+        bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flaky race, held open: the close reads the vote before the poll's id is recorded."""
+    standin.set_clock(clock)
+    await _queue(standin, guild, people, bundled_papers[:3])
+    recorded, read = asyncio.Event(), asyncio.Event()
+    set_message, live = SqliteVoteStore.set_message, SqliteVoteStore.live
+
+    async def held(store: SqliteVoteStore, vote_id: int, message_id: int) -> None:
+        await recorded.wait()
+        await set_message(store, vote_id, message_id)
+
+    async def seen(store: SqliteVoteStore, guild_id: int) -> Vote | None:
+        vote = await live(store, guild_id)
+        read.set()
+        return vote
+
+    monkeypatch.setattr(SqliteVoteStore, "set_message", held)
+    monkeypatch.setattr(SqliteVoteStore, "live", seen)
+    start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
+                                guild=guild, user=people.bob)
+    await start.response()
+    posted = start.message
+    assert posted is not None and posted.poll is not None
+    await standin.poll_vote(posted, people.carol, 3)
+    closing = await standin.slash("vote close", guild=guild, user=people.bob)
+    await closing.response()
+    await read.wait()  # the close has the vote, with no poll recorded
+    recorded.set()
+    assert "Closed" in (await closing.followup()).content
+    await start.followup()
+    await _closed_with_the_polls_counts(standin, guild, posted, bundled_papers)
+
+
+async def test_a_poll_whose_record_was_lost_is_found_by_its_marker_and_closed(
+        standin: StandIn, settings: Settings, guild: Guild, people: People,
+        bundled_papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The poll went out, then its id could not be saved (as after a crash): the close finds
+    the poll in the channel by the vote's marker, ends it and announces its counts. The bot's
+    clock is the stand-in's, as the search looks where the message ids say the poll went out."""
+    clock = FakeClock(datetime.now(UTC))
+    standin.set_clock(clock)
+    paperclub = await start_paperclub(standin, settings, clock)
+    try:
+        await _queue(standin, guild, people, bundled_papers[:3])
+
+        async def lost(store: SqliteVoteStore, vote_id: int, message_id: int) -> None:
+            raise DiskFull("disk full: database or disk is full")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(SqliteVoteStore, "set_message", lost)
+            start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
+                                        guild=guild, user=people.bob)
+            await start.response()
+            assert "can't save" in (await start.followup()).content
+        posted = start.message
+        assert posted is not None and posted.poll is not None
+        assert posted.content.endswith("\n-# 🗳️ #1")
+        await standin.poll_vote(posted, people.carol, 3)
+        closing = await standin.slash("vote close", guild=guild, user=people.bob)
+        await closing.response()
+        assert "Closed" in (await closing.followup()).content
+        await _closed_with_the_polls_counts(standin, guild, posted, bundled_papers)
+    finally:
+        await standin.stop_bot(paperclub)

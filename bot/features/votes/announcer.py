@@ -1,5 +1,5 @@
-"""The Discord side of a vote: its tally on the buttons, its poll's counts and end, the winner
-announced and found again."""
+"""The Discord side of a vote: its tally on the buttons, its poll found again, its counts and
+end, the winner announced and found again."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.client.answers import title
-from bot.client.own_posts import delivery_failure, find_own_post
+from bot.client.own_posts import carries_marker, delivery_failure, find_own_post
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
@@ -74,10 +74,27 @@ class DiscordVoteAnnouncer:
         except discord.HTTPException as exc:
             raise delivery_failure(exc) from exc
 
+    async def find_poll(self, vote: Vote, marker: str, since: datetime,
+                        until: datetime) -> int | None:
+        """Our poll between `since` and `until` whose text ends with `marker` (as `poll_text`
+        writes it): oldest first, 100 a page."""
+        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
+        me = self.client.user
+        try:
+            async for message in channel.history(limit=None, after=since, before=until,
+                                                 oldest_first=True):
+                if message.poll is not None and (me is None or message.author.id == me.id) \
+                        and carries_marker(message.content, marker):
+                    return message.id
+        except discord.HTTPException as exc:
+            raise delivery_failure(exc) from exc
+        return None
+
     async def poll_counts(self, vote: Vote) -> PollCounts:
-        """Read the poll's message: answer n is option n."""
+        """Read the poll's message: answer n is option n. With no message id recorded there is
+        nothing to read yet: not finalised (never "over with no votes")."""
         if vote.message_id is None:
-            return PollCounts(finalized=True)
+            return PollCounts(finalized=False)
         try:
             message = await self._message(vote, vote.message_id).fetch()
         except discord.NotFound:

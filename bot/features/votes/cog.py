@@ -18,7 +18,7 @@ from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
 from bot.features.votes.service import CloseStatus
-from bot.features.votes.ui import VoteButton, ballot_embed, ballot_view, native_poll
+from bot.features.votes.ui import VoteButton, ballot_embed, ballot_view, native_poll, poll_text
 from bot.shared.messages import render_reason, t, tn
 from domain.paper import Paper
 from domain.polls import PollPlan, Unfit, VoteStyle, plan_poll
@@ -28,6 +28,7 @@ from domain.votes import (
     MAX_HOURS,
     MAX_OPTIONS,
     MIN_OPTIONS,
+    Vote,
     VoteStatus,
 )
 
@@ -78,23 +79,28 @@ class VotesCog(commands.Cog):
                                          timedelta(hours=hours)))
             return planned[-1]
 
-        vote, papers = await self.services.votes.start(
+        async def post(vote: Vote, papers: dict[str, Paper]) -> int:
+            """The ballot or the poll, as the vote's style says (under the vote lock)."""
+            poll = planned[-1] if vote.style is VoteStyle.POLL else None
+            if isinstance(poll, PollPlan):
+                message = await respond(interaction, poll_text(vote, lang),
+                                        poll=native_poll(poll))
+            else:
+                message = await respond(interaction, embed=ballot_embed(vote, papers, lang),
+                                        view=ballot_view(vote))
+            return message.id
+
+        vote, _ = await self.services.votes.start(
             interaction.guild_id or 0, interaction.channel_id or 0, interaction.user.id,
-            top=from_, hours=hours, poll=planner if style == VoteStyle.POLL else None)
+            top=from_, hours=hours, poll=planner if style == VoteStyle.POLL else None,
+            post=post)
         plan = planned[-1] if planned else None
         if vote.style is VoteStyle.POLL and isinstance(plan, PollPlan):
-            message = await respond(interaction, t(lang, "vote.poll_how", when=when(vote.ends_at)),
-                                    poll=native_poll(plan))
-            await self.services.votes.attach(vote.id, message.id)
             note = t(lang, "vote.poll_started", hours=tn(lang, "count.hours", plan.hours))
             if plan.shortened:
                 note += "\n" + t(lang, "vote.poll_shortened", n=plan.shortened)
             await respond(interaction, note, ephemeral=True)
-            return
-        message = await respond(interaction, embed=ballot_embed(vote, papers, lang),
-                                view=ballot_view(vote))
-        await self.services.votes.attach(vote.id, message.id)
-        if isinstance(plan, Unfit):
+        elif isinstance(plan, Unfit):
             await respond(interaction, t(lang, FALLBACK_KEYS[plan], n=len(vote.options)),
                           ephemeral=True)
 

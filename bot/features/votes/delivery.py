@@ -52,8 +52,8 @@ class PollCounts:
 
 
 class VoteAnnouncer(Protocol):
-    """Posts the winner, finds an earlier announcement, shows the ballot's tally, reads and
-    ends native polls."""
+    """Posts the winner, finds an earlier announcement, shows the ballot's tally, finds, reads
+    and ends native polls."""
 
     async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
         """Send the announcement with the nonce; the message id."""
@@ -69,9 +69,15 @@ class VoteAnnouncer(Protocol):
         out."""
         ...
 
+    async def find_poll(self, vote: Vote, marker: str, since: datetime,
+                        until: datetime) -> int | None:
+        """A poll vote's poll, if it went out between `since` and `until`: our message with a
+        poll and `marker` ending its text."""
+        ...
+
     async def poll_counts(self, vote: Vote) -> PollCounts:
         """A poll vote's counts as its message reports them now (a poll whose message is gone
-        counts no votes)."""
+        counts no votes); not finalised while its message id is not recorded."""
         ...
 
     async def end_poll(self, vote: Vote) -> None:

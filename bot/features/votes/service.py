@@ -8,14 +8,18 @@ channel's history since the claim for the announcement (nonce or marker, however
 channel got), so a restart never announces twice. The claim is leased to the process that
 made it; the lease is renewed before each Discord call (the history search, the send), and a
 process whose renewal fails leaves the claim to its new owner.
+
+A poll vote counts only once its poll's message is known: `start` posts the message and
+records its id under the server's vote lock, so no close comes between the two; after a crash
+between them, the close finds the poll again by the vote's marker (see `_polled`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 from functools import partial
@@ -48,6 +52,13 @@ log = logging.getLogger(__name__)
 
 GIVE_UP_CODES = frozenset({10003, 50001, 50013})
 """Unknown channel, missing access, missing permissions: retrying will not help."""
+
+POST_GRACE = timedelta(minutes=15)
+"""How long after a vote opens its message may still go out: Discord takes an interaction's
+answers for 15 minutes. A poll vote with no message known waits that long before it counts."""
+
+MessagePoster = Callable[[Vote, dict[str, Paper]], Awaitable[int]]
+"""Posts a new vote's message (its buttons or its poll, with the vote's marker); its id."""
 
 PollPlanner = Callable[[Sequence[tuple[str, Paper | None]]], PollPlan | Unfit]
 """The options' paper ids and papers, in order -> their native poll, or why there cannot be
@@ -118,10 +129,12 @@ class VoteService:
         return self._locks.setdefault(guild_id, asyncio.Lock())
 
     async def start(self, guild_id: int, channel_id: int, user_id: int, *, top: int,
-                    hours: int,
-                    poll: PollPlanner | None = None) -> tuple[Vote, dict[str, Paper]]:
+                    hours: int, poll: PollPlanner | None = None,
+                    post: MessagePoster | None = None) -> tuple[Vote, dict[str, Paper]]:
         """Open a vote on the queue's top `top` papers for `hours`; a `Refusal` otherwise.
-        With `poll`, a native poll when the planner finds the options fit one (buttons else)."""
+        With `poll`, a native poll when the planner finds the options fit one (buttons else).
+        With `post`, the vote's message is posted and its id recorded under the server's vote
+        lock: a close waits for both."""
         items = (await self._queue.items(guild_id))[:top]
         if len(items) < MIN_OPTIONS:
             raise Refusal("vote.queue_too_short", n=len(items))
@@ -132,16 +145,24 @@ class VoteService:
         if poll is not None and isinstance(
                 poll([(o.paper_id, papers.get(o.paper_id)) for o in options]), PollPlan):
             style = VoteStyle.POLL
-        now = self._clock()
-        vote = await self._votes.open(guild_id, channel_id, user_id, now,
-                                      now + timedelta(hours=hours), options, style=style)
-        if vote is None:
-            raise Refusal("vote.already_open")
+        async with self._lock(guild_id):
+            now = self._clock()
+            vote = await self._votes.open(guild_id, channel_id, user_id, now,
+                                          now + timedelta(hours=hours), options, style=style)
+            if vote is None:
+                raise Refusal("vote.already_open")
+            if post is not None:
+                vote = await self._attached(vote, await post(vote, papers))
         return vote, papers
 
     async def attach(self, vote_id: int, message_id: int) -> None:
-        """Remember the message with the buttons (to grey them out at the close)."""
+        """Remember a vote's message posted apart from `start` (its buttons are greyed out at
+        the close, its poll is read and ended)."""
         await self._votes.set_message(vote_id, message_id)
+
+    async def _attached(self, vote: Vote, message_id: int) -> Vote:
+        await self._votes.set_message(vote.id, message_id)
+        return replace(vote, message_id=message_id)
 
     async def ballot(self, vote_id: int, position: int,
                      user_id: int) -> tuple[BallotOutcome, Paper | None]:
@@ -224,16 +245,41 @@ class VoteService:
 
     async def _counts(self, vote: Vote, *, final: bool) -> dict[str, int] | None:
         """Votes per paper: the ballots, or the poll's counts as Discord reports them; `final`
-        ends a poll still running and is None while Discord has not finalised its counts."""
+        ends a poll still running and is None while Discord has not finalised its counts or
+        while the poll's message may still go out (see `_polled`)."""
         if vote.style is VoteStyle.BUTTONS:
             return tally(vote.options, await self._votes.ballots(vote.id))
-        result = await self._announcer.poll_counts(vote)
+        polled = await self._polled(vote)
+        if polled is None:
+            if final and self._clock() < vote.opened_at + POST_GRACE:
+                return None  # its post may still go out
+            if final:
+                log.warning("vote %s of guild %s: no poll found; it closes with no votes",
+                            vote.id, vote.guild_id)
+            return dict.fromkeys((o.paper_id for o in vote.options), 0)
+        result = await self._announcer.poll_counts(polled)
         if final and not result.finalized:
-            await self._announcer.end_poll(vote)
-            result = await self._announcer.poll_counts(vote)
+            await self._announcer.end_poll(polled)
+            result = await self._announcer.poll_counts(polled)
             if not result.finalized:
                 return None
         return {o.paper_id: result.counts.get(o.position, 0) for o in vote.options}
+
+    async def _polled(self, vote: Vote) -> Vote | None:
+        """The poll vote with its poll's message id: as recorded, else found by the vote's marker
+        among the messages of `POST_GRACE` after it opened (a crash came between the post and
+        the record) and recorded now; None while no such message is out.
+
+        A poll never found once `POST_GRACE` is over was never posted (the post failed) or was
+        deleted unrecorded: like a deleted poll, it counts no votes, and the close announces
+        what the ledger knows (no votes: the queue's order decides), so the server's one live
+        vote is not stuck open."""
+        if vote.message_id is not None:
+            return vote
+        since = vote.opened_at - HISTORY_MARGIN
+        found = await self._announcer.find_poll(vote, vote_marker(vote.id), since,
+                                                vote.opened_at + POST_GRACE + HISTORY_MARGIN)
+        return None if found is None else await self._attached(vote, found)
 
     async def _results(self, vote: Vote) -> tuple[Tallied, ...]:
         return await self._tallied(vote, await self._counts(vote, final=False) or {})
@@ -241,17 +287,20 @@ class VoteService:
     async def _tallied(self, vote: Vote, counts: dict[str, int]) -> tuple[Tallied, ...]:
         papers = await self._lookup.many([o.paper_id for o in vote.options], vote.guild_id)
         return tuple(Tallied(o.position, o.paper_id, papers.get(o.paper_id),
-                             counts[o.paper_id]) for o in vote.options)
+                             counts.get(o.paper_id, 0)) for o in vote.options)
 
     async def _close(self, vote: Vote, *, early: bool) -> Closed:
         async with self._lock(vote.guild_id):
+            vote = await self._votes.get(vote.id) or vote  # as a start under the lock left it
+            if vote.status is not VoteStatus.OPEN:
+                return Closed(vote.id, vote.guild_id, CloseStatus.ALREADY)
             try:
                 counts = await self._counts(vote, final=True)
             except DeliveryFailed as exc:
                 log.warning("vote %s of guild %s: the poll's result is not readable (%s); will "
                             "look again", vote.id, vote.guild_id, exc.reason)
                 return Closed(vote.id, vote.guild_id, CloseStatus.PENDING, reason=exc.reason)
-            if counts is None:  # Discord is still counting the poll
+            if counts is None:  # Discord is still counting the poll, or it is not out yet
                 return Closed(vote.id, vote.guild_id, CloseStatus.PENDING)
             best = winner(vote.options, counts)
             claimed = await self._votes.claim(vote.id, best.paper_id, vote_nonce(vote.id),

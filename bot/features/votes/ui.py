@@ -20,6 +20,7 @@ from bot.client.cog_host import host_of
 from bot.client.tree import lang_of
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR
+from bot.features.votes.service import vote_marker
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
@@ -83,6 +84,12 @@ def ballot_embed(vote: Vote, papers: Mapping[str, Paper], lang: Lang) -> discord
                           colour=CARD_COLOUR)
     embed.set_footer(text=t(lang, "vote.how"))
     return embed
+
+
+def poll_text(vote: Vote, lang: Lang) -> str:
+    """The poll message's text: how to vote, then the vote's marker on a small line of its own
+    (a close finds the poll again by it when its id was not recorded)."""
+    return t(lang, "vote.poll_how", when=when(vote.ends_at)) + "\n-# " + vote_marker(vote.id)
 
 
 def native_poll(plan: PollPlan) -> discord.Poll:

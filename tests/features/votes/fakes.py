@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from bot.client.own_posts import carries_marker
 from bot.features.votes.delivery import PollCounts, VoteAnnouncement, VoteAnnouncer
+from bot.features.votes.service import vote_marker
 from bot.features.votes.store import VoteStore
 from domain.digest import Lease
 from domain.polls import VoteStyle
@@ -115,11 +117,22 @@ class FakeVoteStore:
         return count
 
 
+@dataclass(frozen=True, slots=True)
+class PollPost:
+    """A poll message out in a channel: its text ends with the vote's marker."""
+
+    channel_id: int
+    message_id: int
+    text: str
+    at: datetime
+
+
 class FakeAnnouncer:
     """Announcements land in `channels` (operation "announce"); greyed-out ballots are
     listed in `closed_ballots` (operation "close_ballot"), live tallies in `tallies`
-    (operation "tally"); a poll vote's poll is `polls[vote id]` (votes per position), ended
-    and finalised by `end_poll` unless `counting` (Discord still counting)."""
+    (operation "tally"); a poll vote's poll is `polls[vote id]` (votes per position), read and
+    ended only through its recorded message, finalised by `end_poll` unless `counting`
+    (Discord still counting); `post_poll` puts a poll message out, `find_poll` finds it."""
 
     def __init__(self, channels: FakeChannels) -> None:
         self.channels = channels
@@ -128,6 +141,8 @@ class FakeAnnouncer:
         self.polls: dict[int, dict[int, int]] = {}
         self.finalized: set[int] = set()
         self.counting = False
+        self.poll_posts: list[PollPost] = []
+        self.ended: list[int] = []
 
     async def announce(self, announcement: VoteAnnouncement, nonce: str) -> int:
         return await self.channels.send("announce", announcement.vote.channel_id, nonce,
@@ -143,12 +158,30 @@ class FakeAnnouncer:
             self.closed_ballots.append(vote.id)
         self.tallies.append((vote.id, dict(counts)))
 
+    def post_poll(self, vote: Vote) -> int:
+        """The vote's poll goes out, as `/vote start` posts it; its message id."""
+        post = PollPost(vote.channel_id, self.channels.new_id(),
+                        "🗳️ Vote in the poll.\n-# " + vote_marker(vote.id), self.channels.clock())
+        self.poll_posts.append(post)
+        return post.message_id
+
+    async def find_poll(self, vote: Vote, marker: str, since: datetime,
+                        until: datetime) -> int | None:
+        await self.channels.call("find_poll", vote.channel_id)
+        return next((p.message_id for p in self.poll_posts if p.channel_id == vote.channel_id
+                     and since < p.at < until and carries_marker(p.text, marker)), None)
+
     async def poll_counts(self, vote: Vote) -> PollCounts:
         await self.channels.call("poll_counts", vote.channel_id)
+        if vote.message_id is None:  # nothing to read yet, as the Discord side answers
+            return PollCounts(finalized=False)
         return PollCounts(vote.id in self.finalized, dict(self.polls.get(vote.id, {})))
 
     async def end_poll(self, vote: Vote) -> None:
         await self.channels.call("end_poll", vote.channel_id)
+        if vote.message_id is None:
+            return
+        self.ended.append(vote.message_id)
         if not self.counting:
             self.finalized.add(vote.id)
 
