@@ -7,7 +7,7 @@ title words (most give a paged list of up to 50 papers, which is what holds memo
 stand-in, in the same process, keeps a record of every interaction for tests; the bench has it
 forget all but the last 1,000 every 100 lookups, so that the figure is the bot's.
 
-- now: result lists keep paper ids and re-fetch the page shown; at most `MAX_LIVE_VIEWS` live.
+- now: result lists keep paper ids and re-fetch the page shown; at most `MAX_LIVE_LISTS` live.
 - baseline (before): the same bot, but each list also holds its papers and nothing is capped,
   as before issue 10 item 13.
 """
@@ -31,7 +31,9 @@ from typing import Any
 from bench.interactions import real_papers
 from bench.report import progress, publish
 from bench.standin_records import trim_now_and_then
-from bot.features.papers.results_view import MAX_LIVE_VIEWS, ResultsView
+from bot.client.ui.live import MAX_LIVE_LISTS
+from bot.features.papers import results_view
+from bot.features.papers.results_view import ResultList
 from bot.settings import load_settings
 from bot.wiring import build_bot
 from discord_standin import Guild, StandIn, User
@@ -82,14 +84,14 @@ def _rss_mb() -> float:
     raise RuntimeError("no VmRSS in /proc/self/status (Linux only)")
 
 
-class _HeldPapers(ResultsView):
-    """The old behaviour: the view keeps every paper of its list."""
+class _HeldPapers(ResultList):
+    """The old behaviour: the list keeps every paper of its list."""
 
     held: Sequence[Paper] = ()
 
     async def render(self, at_hand: Sequence[Paper] = ()) -> Any:
         if not self.held:
-            self.held = await self._fetch(self.paper_ids)
+            self.held = await self.source.fetch(self.paper_ids)
         return await super().render(at_hand)
 
 
@@ -119,12 +121,9 @@ async def _worker(variant: str, count: int, lookups: int, seed: int) -> dict[str
             bot = await build_bot(settings, guild_ready_timeout=0.05)
             try:
                 await standin.start_bot(bot, timeout=120)
-                papers_cog = bot.extensions["bot.features.papers.cog"]  # as the bot loaded it
-                cog = bot.get_cog("PapersCog")
-                assert isinstance(cog, papers_cog.PapersCog)
                 if variant == "before":
-                    papers_cog.ResultsView = _HeldPapers  # type: ignore[attr-defined]
-                    cog.live.cap = 10**9
+                    results_view.ResultList = _HeldPapers  # type: ignore[misc]
+                    bot.lists.cap = 10**9
                 lists = 0
                 for n, query in enumerate(queries):
                     if n == WARMUP:
@@ -137,7 +136,7 @@ async def _worker(variant: str, count: int, lookups: int, seed: int) -> dict[str
                     trim_now_and_then(standin, n)
                 after = _rss_mb()
                 seconds = time.perf_counter() - started
-                live = len(cog.live)
+                live = len(bot.lists)
             finally:
                 with contextlib.suppress(Exception):
                     await standin.settle()
@@ -153,7 +152,7 @@ def _report(results: dict[str, dict[str, Any]], args: argparse.Namespace) -> str
              "|---|---:|---:|---:|---:|---:|---:|"]
     for variant in ("before", "now"):
         r = results[variant]
-        name = VARIANTS[variant].format(cap=MAX_LIVE_VIEWS)
+        name = VARIANTS[variant].format(cap=MAX_LIVE_LISTS)
         lines.append(f"| {name} | {r['before_mb']:.0f} MB | {r['after_mb']:.0f} MB | "
                      f"+{r['after_mb'] - r['before_mb']:.0f} MB | {r['lists']:,} | "
                      f"{r['live']:,} | {r['seconds']:.0f} |")

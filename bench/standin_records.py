@@ -6,12 +6,12 @@ garbage collections walk the stand-in's memory too."""
 
 from __future__ import annotations
 
-from bot.features.papers.results_view import MAX_LIVE_VIEWS
+from bot.client.ui.live import MAX_LIVE_LISTS
 from discord_standin import StandIn
 
 FORGET_EVERY = 100
 """Lookups between two trims."""
-KEEP = 2 * MAX_LIVE_VIEWS
+KEEP = 2 * MAX_LIVE_LISTS
 """Interactions kept: every live result list can still edit its message."""
 
 

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.client.cog_host import CogHost
-from bot.client.respond import respond
+from bot.client.respond import SentAnswer, respond
 from bot.client.tree import lang_of
 from bot.client.ui.pages import PagedMenu, TextPages, page_embed
 from bot.features.papers.card import fit
@@ -79,5 +79,5 @@ async def send_pages(bot: CogHost, interaction: discord.Interaction,
         await respond(interaction, embed=page_embed(pages[0]), ephemeral=ephemeral)
         return
     view = PagedMenu(TextPages(pages), owner=interaction.user, lang=lang)
-    view.message = await respond(interaction, embed=await view.render(), view=bot.track(view),
-                                 ephemeral=ephemeral)
+    view.message = SentAnswer.of(interaction, await respond(
+        interaction, embed=await view.render(), view=bot.track(view), ephemeral=ephemeral))

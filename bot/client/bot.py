@@ -25,6 +25,7 @@ from bot.client.endpoints import bound_calls
 from bot.client.extensions import EXTENSIONS
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
+from bot.client.ui.live import LiveLists
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.notifications.sender import OutboxSender
 from bot.settings import Settings
@@ -92,6 +93,7 @@ class PaperclubBot(commands.AutoShardedBot):
         self._closed = asyncio.Event()
         self.caught_up = asyncio.Event()
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
+        self.lists = LiveLists(background.spawn)
 
     async def background_done(self) -> None:
         """Wait until background work has finished and nothing in the outbox is due."""
@@ -200,6 +202,7 @@ class PaperclubBot(commands.AutoShardedBot):
             await self.services.recommend.close()  # a feature catch-up in flight
             for view in list(self._views):
                 view.stop()
+            self.lists.close()
             if self._ready is discord.utils.MISSING:  # never logged in: nothing to disconnect
                 await self.http.close()
             else:

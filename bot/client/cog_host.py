@@ -1,6 +1,7 @@
 """What a feature's cog may use of the bot, as a protocol: the services bundle, the settings,
-background work, the command tree and view tracking. The bot satisfies it; cogs, views and
-replies are typed on it and never import the bot, so nothing imports back up the graph.
+background work, the command tree, view tracking and the live result lists. The bot satisfies
+it; cogs, views and replies are typed on it and never import the bot, so nothing imports back
+up the graph.
 
 Each feature's cog module is a discord.py extension: `PaperclubBot` loads it by name
 (`bot.client.extensions.EXTENSIONS`) and its `setup(bot)` finds the host with `host_of`.
@@ -16,6 +17,7 @@ from discord.ext import commands
 
 from bot.bundle import Services
 from bot.client.background import BackgroundTasks
+from bot.client.ui.live import LiveLists
 from bot.settings import Settings
 
 V = TypeVar("V", bound=discord.ui.View)
@@ -28,6 +30,8 @@ class CogHost(Protocol):
     services: Services
     settings: Settings
     background: BackgroundTasks
+    lists: LiveLists
+    """The result lists whose controls still answer (`bot.client.ui.live`)."""
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import discord
 from discord.utils import MISSING
@@ -11,7 +14,27 @@ log = logging.getLogger(__name__)
 
 
 SentMessage = discord.InteractionMessage | discord.WebhookMessage
-"""The message an answer created: what a view edits later (to grey itself out)."""
+"""The message an answer created."""
+
+
+@dataclass(frozen=True, slots=True)
+class SentAnswer:
+    """An answer as a view edits it later (to grey itself out): the interaction's webhook and
+    the message's id, nothing more. The `SentMessage` would keep the whole interaction alive
+    with it (its payload, member, response and the parsed message: about a hundred objects
+    per live result list, which the garbage collector walks again and again)."""
+
+    webhook: discord.Webhook
+    message_id: int
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction, message: SentMessage) -> SentAnswer:
+        """`message`, sent to answer `interaction` (its token edits it for 15 minutes)."""
+        return cls(interaction.followup, message.id)
+
+    async def edit(self, *, view: discord.ui.View) -> None:
+        """Show `view` in the message (`PATCH /webhooks/{app}/{token}/messages/{id}`)."""
+        await self.webhook.edit_message(self.message_id, view=view)
 
 
 async def respond(interaction: discord.Interaction, content: str | None = None, *,
@@ -34,6 +57,22 @@ async def respond(interaction: discord.Interaction, content: str | None = None, 
     if isinstance(answer.resource, discord.InteractionMessage):
         return answer.resource
     return await interaction.original_response()  # an answer without its message
+
+
+@contextlib.contextmanager
+def sending(view: discord.ui.View) -> Iterator[discord.ui.View]:
+    """A view of dynamic items only (dispatched by their custom ids, never stored), while it
+    is sent; then stopped and its items let go.
+
+    Stopped: discord.py gives an ephemeral answer's view a timeout task, which would outlive
+    the answer. Let go: the view and its items refer to each other, so left as they are, each
+    answer's controls would wait for the garbage collector (a result list's are about twenty
+    objects); cleared, they are freed at once."""
+    try:
+        yield view
+    finally:
+        view.stop()
+        view.clear_items()
 
 
 async def safe_send(interaction: discord.Interaction, content: str | None = None, *,

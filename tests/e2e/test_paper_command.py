@@ -242,21 +242,14 @@ async def test_a_page_past_the_first_answer_searches_the_whole_list(
 
 
 async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,
-                                                 guild: Guild,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.features.papers.results_view import ResultsView
-
-    papers_cog = bot.extensions["bot.features.papers.cog"]  # the module the bot loaded
-
-    def quick(**kwargs: object) -> ResultsView:
-        return ResultsView(**kwargs, timeout=0.2)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(papers_cog, "ResultsView", quick)
+                                                 guild: Guild) -> None:
+    bot.lists.timeout = 0.2
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild)
     await handle.response()
     message = await handle.edited(timeout=5)
     controls = [c for c in message.walk_components() if c.get("type") in {2, 3}]
     assert controls and all(c.get("disabled") for c in controls)
+    assert len(bot.lists) == 0
 
 
 async def test_autocomplete_offers_titles_within_limits(bot: PaperclubBot, standin: StandIn,

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
-from typing import cast
 
+import discord
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.features.papers.cog import FIRST_ANSWER, PapersCog
+from bot.client.ui.live import LiveLists
+from bot.features.papers.cog import FIRST_ANSWER
 from bot.features.papers.results import PER_PAGE
-from bot.features.papers.results_view import ResultsView
+from bot.features.papers.results_view import ResultList
 from discord_standin import Guild, InteractionHandle, StandIn
 from domain.paper import Paper
 from storage.papers import rows
 from tests.group import People
 
 
-def _cog(bot: PaperclubBot) -> PapersCog:
-    cog = bot.get_cog("PapersCog")
-    # the class of the module the bot loaded as its extension (each load executes it afresh)
-    assert isinstance(cog, bot.extensions["bot.features.papers.cog"].PapersCog)
-    return cast(PapersCog, cog)
+def _lists(bot: PaperclubBot) -> list[ResultList]:
+    """The live result lists, least recently used first."""
+    return [live for live in bot.lists if isinstance(live, ResultList)]
 
 
 def _controls_disabled(handle: InteractionHandle, standin: StandIn) -> bool:
@@ -38,54 +38,52 @@ async def test_a_result_list_holds_ids_not_papers(bot: PaperclubBot, standin: St
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
     await handle.response()
-    (view,) = [v for v in bot._views if isinstance(v, ResultsView)]
+    (view,) = _lists(bot)
     assert len(view.paper_ids) == FIRST_ANSWER  # of 12: the rest are searched when needed
-    held = list(vars(view).values())
+    held = [getattr(view, name) for name in ResultList.__slots__]
     assert not any(isinstance(value, Paper) for value in held)
     assert not any(isinstance(value, list | tuple) and any(isinstance(v, Paper) for v in value)
                    for value in held)
 
 
-async def test_beyond_the_cap_the_oldest_list_is_disabled_first(
+async def test_a_live_list_does_not_keep_its_interaction_alive(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
-    _cog(bot).live.cap = 2
+    """What a live list keeps is what the garbage collector walks again after every lookup:
+    the interaction it answered (its payload, member and parsed message) is not part of it."""
+    answered = []
+    for query in ("venue:workshop", "learning", "venue:main"):
+        handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
+        await handle.response()
+        answered.append(handle.id)
+    await standin.settle()
+    assert len(bot.lists) == 3
+    gc.collect()
+    alive = {o.id for o in gc.get_objects() if isinstance(o, discord.Interaction)}
+    assert alive.isdisjoint(answered)
+
+
+async def test_beyond_the_cap_the_least_recently_used_list_is_forgotten_without_an_edit(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """Only a burst of lookups fills the registry: forgetting a list sends nothing then (an
+    edit per lookup would double what the burst costs); a click on it later greys it out and
+    says so."""
+    bot.lists.cap = 2
     handles = []
     for query in ("venue:workshop", "learning", "venue:main"):
         handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
         await handle.response()
         handles.append(handle)
-    await handles[0].edited(timeout=5)
-    assert [_controls_disabled(h, standin) for h in handles] == [True, False, False]
-    assert len(_cog(bot).live) == 2
-    nxt = [c for c in handles[2].message.walk_components()  # type: ignore[union-attr]
-           if c.get("type") == 2][1]
-    paged = await standin.click(handles[2].message, str(nxt["custom_id"]),  # type: ignore[arg-type]
-                                user=people.alice)
-    await paged.response()
-
-
-async def test_the_oldest_list_is_greyed_out_only_after_the_new_answer_is_sent(
-        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The edit that greys out the evicted list starts once the new list's answer has reached
-    Discord, so building and sending it never delays the answer the member is waiting for."""
-    _cog(bot).live.cap = 1
-    newest: list[InteractionHandle] = []
-    answered_first: list[bool] = []
-    disable = ResultsView.disable
-
-    async def recorded(view: ResultsView) -> None:
-        answered_first.append(newest[-1].callback is not None)
-        await disable(view)
-
-    monkeypatch.setattr(ResultsView, "disable", recorded)
-    for query in ("venue:workshop", "learning"):
-        newest.append(await standin.slash("paper", {"query": query}, guild=guild,
-                                          user=people.alice))
-        await newest[-1].response()
-    await newest[0].edited(timeout=5)
-    assert answered_first == [True]
-    assert _controls_disabled(newest[0], standin) and not _controls_disabled(newest[1], standin)
+    await standin.settle()
+    assert len(bot.lists) == 2 and standin.requests("PATCH") == []
+    assert [_controls_disabled(h, standin) for h in handles] == [False, False, False]
+    turned = await standin.click(handles[2].message,  # type: ignore[arg-type]
+                                 _button(handles[2], "▶"), user=people.alice)
+    assert (await turned.response()).embeds
+    forgotten = await standin.click(handles[0].message,  # type: ignore[arg-type]
+                                    _button(handles[0], "▶"), user=people.alice)
+    await forgotten.response()
+    assert "no longer live" in ((await forgotten.followup()).content or "")
+    assert _controls_disabled(handles[0], standin)
 
 
 async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
@@ -115,13 +113,11 @@ async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
 async def test_a_result_list_knows_its_message_without_asking_for_it(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     """Discord's answer to the callback carries the message: no GET of the original response
-    (one request per lookup fewer), and the list can still grey itself out."""
-    _cog(bot).live.cap = 1
+    (one request per lookup fewer), and the list can still grey itself out when it expires."""
+    bot.lists.timeout = 0.2
     first = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                 user=people.alice)
     await first.response()
-    second = await standin.slash("paper", {"query": "learning"}, guild=guild, user=people.alice)
-    await second.response()
     await first.edited(timeout=5)
     assert _controls_disabled(first, standin)
     assert standin.requests("GET", "/messages/@original") == []
@@ -144,5 +140,59 @@ async def test_the_first_answer_builds_only_the_papers_it_shows(
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
     await handle.response()
-    (view,) = [v for v in bot._views if isinstance(v, ResultsView)]
+    (view,) = _lists(bot)
     assert len(view.paper_ids) == FIRST_ANSWER and built == list(view.paper_ids[:PER_PAGE])
+
+
+def _button(handle: InteractionHandle, label: str) -> str:
+    assert handle.message is not None
+    return next(str(c["custom_id"]) for c in handle.message.walk_components()
+                if c.get("type") == 2 and c.get("label") == label)
+
+
+async def test_only_the_member_who_searched_turns_the_pages(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    await handle.response()
+    assert handle.message is not None
+    refused = await standin.click(handle.message, _button(handle, "▶"), user=people.bob)
+    answer = await refused.response()
+    assert answer.ephemeral and "alice" in str(answer.raw)
+    turned = await standin.click(handle.message, _button(handle, "▶"), user=people.alice)
+    assert (await turned.response()).embeds[0]["footer"]["text"] == "Page 2 of 2+"
+
+
+async def test_a_list_no_longer_live_greys_out_when_clicked_and_says_so(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """After a restart (or once forgotten) a list's buttons still reach the bot: the click
+    greys them out and tells the member to search again, instead of failing silently."""
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    await handle.response()
+    assert handle.message is not None
+    bot.lists = LiveLists(bot.background.spawn)  # what a restarted bot knows of its lists
+    clicked = await standin.click(handle.message, _button(handle, "▶"), user=people.alice)
+    await clicked.response()
+    notice = await clicked.followup()
+    assert notice.ephemeral and "no longer live" in (notice.content or "")
+    assert _controls_disabled(handle, standin)
+
+
+async def test_a_sent_list_leaves_no_controls_for_the_garbage_collector(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """A list's view and its items refer to each other; once sent they are let go at once
+    (`bot.client.respond.sending`), so the collector that pauses the bot finds none of them."""
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for query in ("venue:workshop", "learning", "grokking"):  # two lists and a card
+            handle = await standin.slash("paper", {"query": query}, guild=guild,
+                                         user=people.alice)
+            await handle.response()
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, discord.ui.View | discord.ui.Item)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []

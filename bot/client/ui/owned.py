@@ -7,14 +7,13 @@ from typing import Any
 
 import discord
 
-from bot.client.respond import SentMessage, safe_send
+from bot.client.respond import SentAnswer, safe_send
+from bot.client.ui.live import VIEW_TIMEOUT
 from bot.features.papers.card_view import escape
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 
 log = logging.getLogger(__name__)
-
-VIEW_TIMEOUT = 300.0
 
 
 class OwnedView(discord.ui.View):
@@ -26,7 +25,7 @@ class OwnedView(discord.ui.View):
         self.owner_id = owner.id  # the id and name only: a live view stays small
         self.owner_name = owner.display_name
         self.lang = lang
-        self.message: SentMessage | None = None
+        self.message: SentAnswer | None = None
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Only the person who asked may page or open."""

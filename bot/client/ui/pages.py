@@ -3,8 +3,9 @@ there are and how to produce page N; the menu owns the ◀ ▶ buttons, turns th
 the member who asked turn them (`OwnedView.interaction_check`) and greys itself out when it
 times out (`OwnedView.on_timeout`).
 
-`TextPages` is the source of `/queue show`, `/bookmarks` and `/history` (prepared text);
-`bot.features.papers.results_view` has the result list's (papers with a select menu).
+`TextPages` is the source of `/queue show`, `/bookmarks` and `/history` (prepared text). The
+result list of `/paper` (`bot.features.papers.results_view`) pages the same way, through
+dynamic items, so that no view stays behind per message.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.client.ui.owned import VIEW_TIMEOUT, OwnedView
+from bot.client.ui.live import VIEW_TIMEOUT
+from bot.client.ui.owned import OwnedView
 from bot.features.papers.card_view import CARD_COLOUR
 from bot.shared.lang import Lang
 from bot.shared.pages import TextPage

@@ -11,8 +11,8 @@ from bot.client.answers import title
 from bot.client.cog_host import CogHost
 from bot.client.respond import respond
 from bot.features.papers.card import fit
-from bot.features.papers.card_view import escape, paper_message
-from bot.features.papers.results_view import LiveViews, ResultsView
+from bot.features.papers.card_view import escape, send_card
+from bot.features.papers.results_view import PaperPages, send_list
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.adding import AddedItem, AddedStatus, AddReport, ArxivTrouble
@@ -62,7 +62,7 @@ def report_text(report: AddReport, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-async def answer_report(bot: CogHost, services: Services, live: LiveViews,
+async def answer_report(bot: CogHost, services: Services,
                         interaction: discord.Interaction, report: AddReport, lang: Lang) -> None:
     """The status lines with the added papers' card (one) or a paged list (several)."""
     text = report_text(report, lang) or None
@@ -71,12 +71,8 @@ async def answer_report(bot: CogHost, services: Services, live: LiveViews,
         await respond(interaction, text)
         return
     if len(papers) == 1:
-        embed, view = paper_message(papers[0], lang)
-        await respond(interaction, text, embed=embed, view=bot.track(view))
+        await send_card(interaction, papers[0], lang, content=text)
         return
-    results = ResultsView(owner=interaction.user, paper_ids=[p.id for p in papers],
-                          query="arXiv", lang=lang, fetch=services.search.papers,
-                          heading=t(lang, "adding.found", n=len(papers)))
-    embed = await results.render()
-    with live.adding(results) as shown:
-        results.message = await respond(interaction, text, embed=embed, view=bot.track(shown))
+    source = PaperPages(tuple(p.id for p in papers), "arXiv", lang, services.search.papers,
+                        heading=t(lang, "adding.found", n=len(papers)))
+    await send_list(bot.lists, interaction, source, content=text)

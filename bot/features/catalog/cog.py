@@ -17,7 +17,7 @@ from bot.client.tree import UserFacingError, lang_of
 from bot.features.adding.answer import answer_report
 from bot.features.catalog.files import CatalogFileError
 from bot.features.papers.card_view import CARD_COLOUR, escape
-from bot.features.papers.results_view import LiveViews
+from bot.features.papers.results_view import ListButton, ListSelect
 from bot.shared.messages import t
 from domain.arxiv_ids import find_arxiv_ids
 from domain.paper import Track
@@ -35,7 +35,6 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
     """Catalog facts and the owner's reload."""
 
     def __init__(self, bot: CogHost, services: Services) -> None:
-        self.live = LiveViews(bot.background.spawn)
         self.add_menu = app_commands.ContextMenu(name=ADD_MENU, callback=self.add_from_message)
         self.add_menu.guild_only = True
         super().__init__(bot, services)
@@ -70,7 +69,7 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
             raise UserFacingError(t(lang, "adding.none_found"))
         await interaction.response.defer(thinking=True)  # arXiv may make us wait seconds
         report = await self.services.adding.add_scanned(scan)
-        await answer_report(self.bot, self.services, self.live, interaction, report, lang)
+        await answer_report(self.bot, self.services, interaction, report, lang)
 
     @app_commands.command(name="stats", description="How many papers, from which venues, "
                                                     "loaded when")
@@ -118,3 +117,4 @@ async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: add the cog to the paperclub bot."""
     host = host_of(bot)
     await bot.add_cog(CatalogCog(host, host.services))
+    bot.add_dynamic_items(ListButton, ListSelect)  # the lists of papers added from arXiv

@@ -15,6 +15,7 @@ import discord
 from discord.utils import escape_markdown, escape_mentions
 
 from bot.client.cog_host import host_of
+from bot.client.respond import respond, sending
 from bot.client.tree import lang_of
 from bot.features.papers.card import (
     DESCRIPTION_LIMIT,
@@ -167,10 +168,8 @@ def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
 
 def card_view(card: Card, lang: Lang = Lang.EN) -> discord.ui.View:
     """The card's buttons in a view without timeout: links, and the other text's button,
-    dispatched by its custom id (a view holding only dynamic items is never stored).
-
-    Only here: a view that can stop or change (a result list) would unregister the dynamic
-    class for every message when it did, so those use `send_abstract` on a plain button."""
+    dispatched by its custom id (a view holding only dynamic items is never stored: a view
+    that was, and stopped, would unregister the dynamic classes for every message)."""
     view = discord.ui.View(timeout=None)
     for item in link_buttons(card):
         view.add_item(item)
@@ -188,3 +187,12 @@ def paper_message(paper: Paper, lang: Lang, note: str = "", footer_note: str = "
     """Embed and view for a single paper."""
     card = card_for(paper, lang, note, footer_note)
     return card_embed(card), card_view(card, lang)
+
+
+async def send_card(interaction: discord.Interaction, paper: Paper, lang: Lang, *,
+                    content: str | None = None, note: str = "",
+                    ephemeral: bool = False) -> None:
+    """Answer `interaction` with `paper`'s card (its view is kept by nothing once sent)."""
+    embed, view = paper_message(paper, lang, note=note)
+    with sending(view):
+        await respond(interaction, content, embed=embed, view=view, ephemeral=ephemeral)

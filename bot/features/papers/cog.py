@@ -16,7 +16,7 @@ from bot.client.cog_host import CogHost, host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.card import fit
-from bot.features.papers.card_view import AbstractButton, CorrectButton, escape, paper_message
+from bot.features.papers.card_view import AbstractButton, CorrectButton, escape, send_card
 from bot.features.papers.lookup import PaperLookup, names_by_identifier
 from bot.features.papers.query import QueryError, parse_query
 from bot.features.papers.results import (
@@ -25,7 +25,7 @@ from bot.features.papers.results import (
     matched_note,
     no_match_message,
 )
-from bot.features.papers.results_view import LiveViews, ResultsView
+from bot.features.papers.results_view import ListButton, ListSelect, PaperPages, send_list
 from bot.features.papers.search import SearchOutcome, Strategy
 from bot.shared.ahead import ahead, drop
 from bot.shared.lang import Lang
@@ -89,8 +89,6 @@ class PapersCog(commands.Cog):
     def __init__(self, bot: CogHost, services: Services) -> None:
         self.bot = bot
         self.services = services
-        self.live = LiveViews(bot.background.spawn)
-        """The result lists still answering their buttons (at most `MAX_LIVE_VIEWS`)."""
         self.deadline = Deadline()
 
     @app_commands.command(
@@ -139,9 +137,7 @@ class PapersCog(commands.Cog):
                 raise
             if named.paper is not None:  # as this server sees it (its corrections applied)
                 drop(searching)
-                embed, view = paper_message(named.paper, lang)
-                await respond(interaction, ephemeral=private, embed=embed,
-                              view=self.bot.track(view))
+                await send_card(interaction, named.paper, lang, ephemeral=private)
                 return
             if named.identifier:
                 raise UserFacingError(t(lang, "lookup.not_in_catalog",
@@ -172,21 +168,17 @@ class PapersCog(commands.Cog):
         if len(outcome.hits) == 1:
             crossed = matched_note(outcome.crossed.get(outcome.hits[0].id, ()), lang)
             note = "\n".join(filter(None, (note, escape(crossed))))
-            embed, view = paper_message(outcome.hits[0].paper, lang, note=note)
-            await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
+            await send_card(interaction, outcome.hits[0].paper, lang, note=note,
+                            ephemeral=private)
             return
         held = outcome.hits[:FIRST_ANSWER]
-        results = ResultsView(owner=interaction.user, paper_ids=[h.id for h in held],
-                              query=shown_query, lang=lang,
-                              fetch=partial(self.services.search.papers,
-                                            guild_id=interaction.guild_id),
-                              matched=outcome.crossed,
-                              more=partial(self._whole_list, parsed, interaction.guild_id)
-                              if len(outcome.hits) > FIRST_ANSWER else None)
-        embed = await results.render(at_hand=[h.paper for h in outcome.hits[:PER_PAGE]])
-        with self.live.adding(results) as live:  # the oldest list greyed out after this answer
-            results.message = await respond(interaction, note or None, embed=embed,
-                                            view=self.bot.track(live), ephemeral=private)
+        source = PaperPages(tuple(h.id for h in held), shown_query, lang,
+                            partial(self.services.search.papers, guild_id=interaction.guild_id),
+                            matched=dict(outcome.crossed),
+                            more=partial(self._whole_list, parsed, interaction.guild_id)
+                            if len(outcome.hits) > FIRST_ANSWER else None)
+        await send_list(self.bot.lists, interaction, source, content=note or None,
+                        at_hand=[h.paper for h in outcome.hits[:PER_PAGE]], ephemeral=private)
 
     def _search(self, parsed: SearchQuery, guild_id: int | None
                 ) -> Coroutine[Any, Any, SearchOutcome]:
@@ -234,13 +226,12 @@ class PapersCog(commands.Cog):
         if paper is None:
             await respond(interaction, ephemeral=True, content=t(lang, "results.empty_catalog"))
             return
-        embed, view = paper_message(paper, lang)
-        await respond(interaction, ephemeral=private, embed=embed, view=self.bot.track(view))
+        await send_card(interaction, paper, lang, ephemeral=private)
 
 
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry point: add the cog to the paperclub bot."""
     host = host_of(bot)
     await bot.add_cog(PapersCog(host, host.services))
-    # a card's buttons keep working after a restart
-    bot.add_dynamic_items(AbstractButton, CorrectButton)
+    # a card's buttons keep working after a restart; a list's say it is no longer live
+    bot.add_dynamic_items(AbstractButton, CorrectButton, ListButton, ListSelect)

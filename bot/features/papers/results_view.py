@@ -1,35 +1,38 @@
-"""The result list: pages of papers with buttons, and a select menu that opens one card.
+"""The result list: pages of papers with ◀ ▶, and a select menu that opens one card.
 
-A view keeps the ids of its results, not the papers: each page (or opened card) is fetched again
-through the search service when it is shown, so a live list costs a few kilobytes. A list may
-hold a first answer's results only, the rest searched when a page past them is turned to
-(`WholeList`). At most `MAX_LIVE_VIEWS` lists answer their buttons at once; beyond that the
-oldest is disabled.
+A list is a `ResultList` kept live by the bot (`bot.client.ui.live.LiveLists`) under the id of
+the interaction it answered. Its message's controls are dynamic items (`ListButton`,
+`ListSelect`) whose custom ids carry that key, so no discord.py view stays behind per message.
+The list keeps the ids of its results, not the papers: each page (or opened card) is fetched
+again through the search service when it is shown. It may hold a first answer's results only,
+the rest searched when a page past them is turned to (`WholeList`). A click on a list that is no
+longer live (timed out, evicted, or sent before a restart) greys its controls out and says so.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-import weakref
-from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
-from bot.client.ui.owned import VIEW_TIMEOUT
-from bot.client.ui.pages import PagedMenu, ShownPage
+from bot.client.cog_host import host_of
+from bot.client.respond import SentAnswer, respond, safe_send, sending
+from bot.client.tree import lang_of
+from bot.client.ui.live import LiveLists
+from bot.features.papers.card import Card
 from bot.features.papers.card_view import (
     CARD_COLOUR,
+    AbstractButton,
     card_embed,
     card_for,
+    correct_button,
     escape,
     link_buttons,
-    send_abstract,
-    suggest_correction,
 )
 from bot.features.papers.results import PER_PAGE, option_label, page_count, result_page
 from bot.shared.lang import Lang
@@ -39,27 +42,25 @@ from domain.paper import Paper
 
 log = logging.getLogger(__name__)
 
-MAX_LIVE_VIEWS = 500
-"""Result lists whose buttons work at the same time (each holds ids only: a few KB)."""
-
 PaperFetch = Callable[[Sequence[str]], Awaitable[Sequence[Paper]]]
 """Papers by id, in the order asked, leaving out any no longer in the catalog."""
 WholeList = Callable[[], Awaitable[tuple[Sequence[str], Mapping[str, Sequence[Translation]]]]]
 """The whole list's ids, best first, and its papers found through the other language (by id):
 searched when a page past the ones a first answer holds is turned to."""
-Spawn = Callable[[Coroutine[Any, Any, Any], str], None]
+Turn = Literal["prev", "next", "back"]
+Option = tuple[str, str, str]
+"""A select option: label, description, paper id."""
+ARROWS: dict[str, str] = {"prev": "◀", "next": "▶"}
 
 
 @dataclass(frozen=True, slots=True)
 class PaperPages:
-    """The result list's page source: ids only; each page's papers are fetched when it is
-    shown, with a select menu that opens one of them (`pick`)."""
+    """The list's results: ids only; each page's papers are fetched when it is shown."""
 
     paper_ids: tuple[str, ...]
     query: str
     lang: Lang
     fetch: PaperFetch
-    pick: Callable[[discord.Interaction], Coroutine[Any, Any, None]]
     heading: str | None = None
     """Shown instead of "N papers match “query”" (a list that is not a search's)."""
     matched: Mapping[str, Sequence[Translation]] = field(default_factory=dict)
@@ -77,9 +78,10 @@ class PaperPages:
         """The pages of the results held."""
         return page_count(len(self.paper_ids))
 
-    async def page(self, number: int, at_hand: Sequence[Paper] = ()) -> ShownPage:
-        """Page `number`: its papers, read now unless `at_hand` (the papers of `paper_ids`,
-        in order, just read) has them."""
+    async def page(self, number: int, at_hand: Sequence[Paper] = ()
+                   ) -> tuple[discord.Embed, tuple[Option, ...]]:
+        """Page `number` and its select options; its papers read now unless `at_hand` (the
+        papers of `paper_ids`, in order, just read) has them."""
         start = number * PER_PAGE
         wanted = self.paper_ids[start:start + PER_PAGE]
         shown = tuple(at_hand[start:start + PER_PAGE])
@@ -90,57 +92,131 @@ class PaperPages:
                            more=self.more is not None)
         embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
         embed.set_footer(text=page.footer)
-        return ShownPage(embed, [self._select(page.papers)] if page.papers else [])
-
-    def _select(self, papers: Sequence[Paper]) -> discord.ui.Select[ResultsView]:
-        options = []
-        for paper in papers:
-            label, description = option_label(paper, self.lang)
-            options.append(discord.SelectOption(label=label, description=description,
-                                                value=paper.id))
-        select = discord.ui.Select[ResultsView](placeholder=t(self.lang, "results.pick"),
-                                                options=options)
-        select.callback = self.pick  # type: ignore[method-assign, assignment]
-        return select
+        return embed, tuple((*option_label(paper, self.lang), paper.id)
+                            for paper in page.papers)
 
 
-class ResultsView(PagedMenu):
-    """A paged result list owned by the person who searched (see `PagedMenu`); a paper picked
-    in the select menu is shown as its card, with a button back to the list."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the list's controls show now: kept to grey them out without reading again."""
 
+    page: int
+    pages: int
+    options: tuple[Option, ...] = ()
+    card: Card | None = None
+    """The opened paper's card (shown instead of the page)."""
+
+
+@dataclass(slots=True, eq=False)
+class ResultList:
+    """A paged result list owned by the member who searched: only they may turn its pages; a
+    paper picked in the select menu is shown as its card, with a button back to the list."""
+
+    key: int
+    """The id of the interaction the list answered (its controls' custom ids carry it)."""
+    owner_id: int
+    owner_name: str
     source: PaperPages
+    page: int = 0
+    opened: str | None = None
+    """The id of the paper whose card is shown instead of the list."""
+    message: SentAnswer | None = None
+    """The message showing the list, once sent (what greying out edits)."""
+    shown: Shown | None = None
 
-    def __init__(self, *, owner: discord.abc.User, paper_ids: Sequence[str], query: str,
-                 lang: Lang, fetch: PaperFetch, timeout: float = VIEW_TIMEOUT,
-                 heading: str | None = None,
-                 matched: Mapping[str, Sequence[Translation]] | None = None,
-                 more: WholeList | None = None) -> None:
-        super().__init__(PaperPages(tuple(paper_ids), query, lang, fetch, self._open,
-                                    heading=heading, matched=dict(matched or {}), more=more),
-                         owner=owner, lang=lang, timeout=timeout)
-        self.opened: str | None = None
-        """The id of the paper whose card is shown instead of the list."""
-        self._fetch = fetch
+    @classmethod
+    def of(cls, interaction: discord.Interaction, source: PaperPages) -> ResultList:
+        """The list answering `interaction`, owned by whoever sent it."""
+        return cls(interaction.id, interaction.user.id, interaction.user.display_name, source)
+
+    @property
+    def lang(self) -> Lang:
+        """The language the list is shown in."""
+        return self.source.lang
 
     @property
     def paper_ids(self) -> tuple[str, ...]:
-        """The ids of the results, best first."""
+        """The ids of the results held, best first."""
         return self.source.paper_ids
 
-    async def render(self, at_hand: Sequence[Paper] = ()) -> discord.Embed:
-        """Fetch what is on screen, rebuild the controls, and return the embed to show.
+    @property
+    def page_count(self) -> int:
+        """How many pages the list has (one more while it goes on past its first answer)."""
+        return self.source.page_count
+
+    async def render(self, at_hand: Sequence[Paper] = ()
+                     ) -> tuple[discord.Embed, discord.ui.View]:
+        """Fetch what is on screen; the embed and the controls to show.
 
         `at_hand`: the papers of `paper_ids`, in order, just read (a search's hits): a page of
         them is shown as they are, not read again (the first answer of `/paper` needs no reads
         beyond its search)."""
         if self.opened is not None:
-            found = await self._fetch([self.opened])
+            found = await self.source.fetch([self.opened])
             if found:
-                return self._card(found[0])
+                card = card_for(found[0], self.lang)
+                self.shown = Shown(self.page, self.page_count, card=card)
+                return card_embed(card), self.controls()
             self.opened = None  # gone from the catalog since: back to the list
         if self.source.more is not None and self.page >= self.source.held_pages:
             await self._search_the_rest()
-        return self.lay_out(await self.source.page(self.page, at_hand))
+        embed, options = await self.source.page(self.page, at_hand)
+        self.shown = Shown(self.page, self.page_count, options)
+        return embed, self.controls()
+
+    def controls(self, *, disabled: bool = False) -> discord.ui.View:
+        """The controls of what is shown (greyed out: `disabled`; link buttons stay usable).
+
+        The view holds dynamic items only, is never stored and has no timeout: the list's
+        state is here, found again by the key in a click."""
+        assert self.shown is not None, "render first"
+        shown, lang, view = self.shown, self.lang, discord.ui.View(timeout=None)
+        if shown.card is None:
+            view.add_item(ListButton(self.key, "prev", disabled=disabled or shown.page == 0))
+            view.add_item(ListButton(self.key, "next",
+                                     disabled=disabled or shown.page >= shown.pages - 1))
+            if shown.options:
+                view.add_item(ListSelect(self.key, shown.options, lang, disabled=disabled))
+            return view
+        card = shown.card
+        view.add_item(ListButton(self.key, "back", label=t(lang, "results.back"),
+                                 disabled=disabled))
+        for item in link_buttons(card):
+            view.add_item(item)
+        if card.other is not None:
+            view.add_item(_greyed(AbstractButton(card.paper_id, card.other, card.other_label),
+                                  disabled))
+        view.add_item(_greyed(correct_button(card.paper_id, lang), disabled))
+        return view
+
+    async def answer(self, interaction: discord.Interaction, action: Turn | None,
+                     chosen: str | None = None) -> None:
+        """A click on the list's controls: turn (`action`) or open `chosen`; only the owner
+        may (others are told so)."""
+        if interaction.user.id != self.owner_id:
+            await safe_send(interaction, t(self.lang, "results.only_owner",
+                                           name=escape(self.owner_name)), ephemeral=True)
+            return
+        if action == "back":
+            self.opened = None
+        elif action is not None:
+            step = -1 if action == "prev" else 1
+            self.page = max(0, min(self.page_count - 1, self.page + step))
+        elif chosen in self.paper_ids:
+            self.opened = chosen
+        embed, view = await self.render()
+        with sending(view):
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def disable(self) -> None:
+        """Grey out the controls in the message (it answers no more clicks)."""
+        if self.message is not None and self.shown is not None:
+            try:
+                with sending(self.controls(disabled=True)) as view:
+                    await self.message.edit(view=view)
+            except discord.HTTPException as exc:
+                log.info("could not grey out an expired result list: %s", exc)
+        self.message = None
 
     async def _search_the_rest(self) -> None:
         """The whole list, in place of the first answer's results (kept if the search now
@@ -153,77 +229,101 @@ class ResultsView(PagedMenu):
             matched=dict(matched) if paper_ids else held.matched, more=None)
         self.page = min(self.page, self.page_count - 1)
 
-    def _card(self, paper: Paper) -> discord.Embed:
-        card = card_for(paper, self.lang)
-        self.clear_items()
-        back = discord.ui.Button[ResultsView](
-            label=t(self.lang, "results.back"), style=discord.ButtonStyle.secondary)
-        back.callback = self._back  # type: ignore[method-assign]
-        self.add_item(back)
-        for item in link_buttons(card):
-            self.add_item(item)
-        if card.other is not None:
-            other = discord.ui.Button[ResultsView](label=card.other_label,
-                                                   style=discord.ButtonStyle.secondary)
-            kind, paper_id = card.other, paper.id
-            other.callback = (  # type: ignore[method-assign]
-                lambda interaction: send_abstract(interaction, paper_id, kind))
-            self.add_item(other)
-        correct = discord.ui.Button[ResultsView](emoji="✏️", label=t(self.lang, "card.correct"),
-                                                 style=discord.ButtonStyle.secondary)
-        shown_id = paper.id
-        correct.callback = (  # type: ignore[method-assign]
-            lambda interaction: suggest_correction(interaction, shown_id))
-        self.add_item(correct)
-        return card_embed(card)
 
-    async def _open(self, interaction: discord.Interaction) -> None:
-        select = next(i for i in self.children if isinstance(i, discord.ui.Select))
-        chosen = select.values[0] if select.values else None
-        if chosen in self.paper_ids:
-            self.opened = chosen
-        await self.show(interaction)
-
-    async def _back(self, interaction: discord.Interaction) -> None:
-        self.opened = None
-        await self.show(interaction)
+async def send_list(lists: LiveLists, interaction: discord.Interaction, source: PaperPages, *,
+                    content: str | None = None, at_hand: Sequence[Paper] = (),
+                    ephemeral: bool = False) -> ResultList:
+    """Answer `interaction` with the list of `source` (its first page), live in `lists`;
+    `at_hand`: as `ResultList.render`."""
+    results = ResultList.of(interaction, source)
+    embed, view = await results.render(at_hand)
+    lists.add(results.key, results)
+    with sending(view):
+        results.message = SentAnswer.of(interaction, await respond(
+            interaction, content, embed=embed, view=view, ephemeral=ephemeral))
+    return results
 
 
-class LiveViews:
-    """The result lists still answering their buttons, oldest first, at most `cap` of them.
+class ListButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                 template=r"paperclub:list:(?P<key>[0-9]{1,20}):(?P<action>prev|next|back)"):
+    """◀, ▶ or "Back to results" of the list `key`."""
 
-    Adding one more disables the oldest: stopped at once, its message edited in the
-    background once the new list's answer is sent (`adding`), so the edit never delays it.
-    Finished views are forgotten: only weak references are kept."""
+    def __init__(self, key: int, action: Turn, *, label: str = "",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or ARROWS.get(action), style=discord.ButtonStyle.secondary,
+            disabled=disabled, custom_id=f"paperclub:list:{key}:{action}"))
+        self.key = key
+        self.action: Turn = action
 
-    def __init__(self, spawn: Spawn, cap: int = MAX_LIVE_VIEWS) -> None:
-        self.cap = cap
-        self._spawn = spawn
-        self._views: deque[weakref.ref[ResultsView]] = deque()
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ListButton:
+        """The button of a click (its list is looked up when it is answered)."""
+        action: Turn = match["action"]  # type: ignore[assignment]  # the template's choices
+        return cls(int(match["key"]), action)
 
-    def __len__(self) -> int:
-        return sum(1 for ref in self._views if not _done(ref))
-
-    @contextlib.contextmanager
-    def adding(self, view: ResultsView) -> Iterator[ResultsView]:
-        """Track `view` inside the block that sends it; the oldest live views beyond the cap
-        stop at once and their messages are greyed out when the block ends."""
-        self._views.append(weakref.ref(view))
-        while self._views and _done(self._views[0]):  # views expire in about creation order
-            self._views.popleft()
-        evicted = []
-        while len(self._views) > self.cap:
-            oldest = self._views.popleft()()
-            if oldest is not None:
-                oldest.stop()
-                evicted.append(oldest)
-        try:
-            yield view
-        finally:
-            for oldest in evicted:
-                self._spawn(oldest.disable(), "disable the oldest result list")
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Turn the list's page, or go back to it from a card."""
+        await answer_click(interaction, self.key, self.action)
 
 
-def _done(ref: weakref.ref[ResultsView]) -> bool:
-    view = ref()
-    return view is None or view.is_finished()
+class ListSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+                 template=r"paperclub:list:(?P<key>[0-9]{1,20}):pick"):
+    """The menu that opens one of the page's papers as its card."""
+
+    def __init__(self, key: int, options: Sequence[Option], lang: Lang, *,
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"paperclub:list:{key}:pick", placeholder=t(lang, "results.pick"),
+            disabled=disabled, options=[
+                discord.SelectOption(label=label, description=description, value=value)
+                for label, description, value in options]))
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ListSelect:
+        """The menu of a click (the paper chosen is read from the click itself)."""
+        return cls(int(match["key"]), (), lang_of(interaction))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the chosen paper's card."""
+        values = self.item.values
+        await answer_click(interaction, self.key, None, values[0] if values else None)
+
+
+async def answer_click(interaction: discord.Interaction, key: int, action: Turn | None,
+                       chosen: str | None = None) -> None:
+    """Hand a click to its live list; a list no longer live is greyed out, and the clicker
+    told; a failure is logged and apologised for."""
+    live = host_of(interaction.client).lists.get(key)
+    if not isinstance(live, ResultList):
+        await _expired(interaction)
+        return
+    try:
+        await live.answer(interaction, action, chosen)
+    except Exception:
+        log.exception("result list %s failed on a click", key)
+        await safe_send(interaction, t(live.lang, "results.failed"), ephemeral=True)
+
+
+async def _expired(interaction: discord.Interaction) -> None:
+    """Grey out the clicked message's controls and say the list is no longer live."""
+    lang = lang_of(interaction)
+    if interaction.message is not None:
+        view = discord.ui.View.from_message(interaction.message, timeout=None)
+        for item in view.children:
+            _greyed(item, True)
+        view.stop()  # shown, never stored: it answers nothing
+        await interaction.response.edit_message(view=view)
+    await safe_send(interaction, t(lang, "results.expired"), ephemeral=True)
+
+
+def _greyed(item: discord.ui.Item[Any], disabled: bool) -> discord.ui.Item[Any]:
+    """`item`, greyed out when `disabled` (link buttons stay usable)."""
+    inner = item.item if isinstance(item, discord.ui.DynamicItem) else item
+    if disabled and isinstance(inner, discord.ui.Button | discord.ui.Select) and not (
+            isinstance(inner, discord.ui.Button) and inner.url):
+        inner.disabled = True
+    return item

@@ -75,6 +75,10 @@ STRINGS: dict[str, Texts] = {
         "These results belong to {name}'s search; run `/paper` yourself to page.",
         "这是 {name} 的搜索结果；请自己运行 `/paper`。",
         "這是 {name} 的搜尋結果；請自己執行 `/paper`。"),
+    "results.expired": tr(
+        "These results are no longer live; run `/paper` again to page through them.",
+        "这些结果已失效；请重新运行 `/paper` 翻页。",
+        "這些結果已失效；請重新執行 `/paper` 翻頁。"),
     "results.failed": tr("Something went wrong with these results; please search again.",
                          "这些结果出了问题，请重新搜索。", "這些結果出了問題，請重新搜尋。"),
     "lookup.choose": tr(
