@@ -16,6 +16,8 @@ from bot.features.papers.card import EMBED_TOTAL_LIMIT
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchOutcome
 from bot.settings import Settings
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from discord_standin import Fault, Guild, Message, OptionValue, StandIn
 from domain.paper import Paper
 from tests.clocks import FakeClock
@@ -239,6 +241,28 @@ async def test_a_page_past_the_first_answer_searches_the_whole_list(
     assert _buttons(standin.message(message.id))[1].get("disabled") is True
     whole = await run(parse_query("venue:workshop"), limit=50, guild_id=guild.id)
     assert [o["value"] for page in shown for o in page] == [h.id for h in whole.hits]
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("zh-CN", Lang.ZH_HANS), ("zh-TW", Lang.ZH_HANT)])
+async def test_a_chinese_reader_pages_past_the_first_answer_in_their_language(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, locale: str,
+        lang: Lang) -> None:
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice, locale=locale)
+    (first,) = (await handle.response()).embeds
+    assert first["title"] == t(lang, "results.found_more", n=10, q="venue:workshop")
+    assert first["footer"]["text"] == t(lang, "results.page_more", page=1, pages=2)
+    assert handle.message is not None
+    footers = [t(lang, "results.page_more", page=2, pages=2),
+               t(lang, "results.page", page=3, pages=3)]  # the third searches the whole list
+    for footer in footers:
+        message = standin.message(handle.message.id)
+        turned = await standin.click(message, str(_buttons(message)[1]["custom_id"]),
+                                     user=people.alice, locale=locale)
+        await turned.response()
+        (embed,) = standin.message(handle.message.id).embeds
+        assert embed["footer"]["text"] == footer
+    assert embed["title"] == t(lang, "results.found", n=12, q="venue:workshop")
 
 
 async def test_result_buttons_disable_on_timeout(bot: PaperclubBot, standin: StandIn,
