@@ -16,7 +16,15 @@ from bot.client.bot import PaperclubBot
 from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
 from bot.settings import Settings
-from discord_standin import Guild, Message, Overwrite, Permission, StandIn, User
+from discord_standin import (
+    Guild,
+    InteractionHandle,
+    Message,
+    Overwrite,
+    Permission,
+    StandIn,
+    User,
+)
 from domain.paper import Paper
 from domain.storage_faults import DiskFull
 from domain.votes import Vote
@@ -153,16 +161,12 @@ async def test_closing_a_poll_early_ends_it_and_announces_its_counts(
         bundled_papers: list[Paper]) -> None:
     standin.set_clock(clock)
     await _queue(standin, guild, people, bundled_papers[:3])
-    start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
-                                guild=guild, user=people.bob)
-    await start.response()
-    posted = start.message
-    assert posted is not None and posted.poll is not None
+    _, posted = await _poll_started(standin, guild, people)
     await standin.poll_vote(posted, people.carol, 3)
     closing = await standin.slash("vote close", guild=guild, user=people.bob)
     await closing.response()
     assert "Closed" in (await closing.followup()).content
-    assert posted.poll.finalized
+    assert posted.poll is not None and posted.poll.finalized
     (announcement,) = _announcements(standin, guild)
     assert f"chose **{bundled_papers[2].title_en[:30]}" in announcement.content
     assert len([m for m in standin.messages(guild.channel("general")) if m.type == 46]) == 1
@@ -215,11 +219,7 @@ async def test_a_close_between_the_polls_post_and_its_record_waits_for_the_recor
 
     monkeypatch.setattr(SqliteVoteStore, "set_message", held)
     monkeypatch.setattr(SqliteVoteStore, "live", seen)
-    start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
-                                guild=guild, user=people.bob)
-    await start.response()
-    posted = start.message
-    assert posted is not None and posted.poll is not None
+    start, posted = await _poll_started(standin, guild, people)
     await standin.poll_vote(posted, people.carol, 3)
     closing = await standin.slash("vote close", guild=guild, user=people.bob)
     await closing.response()
@@ -247,12 +247,8 @@ async def test_a_poll_whose_record_was_lost_is_found_by_its_marker_and_closed(
 
         with monkeypatch.context() as patched:
             patched.setattr(SqliteVoteStore, "set_message", lost)
-            start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
-                                        guild=guild, user=people.bob)
-            await start.response()
+            start, posted = await _poll_started(standin, guild, people)
             assert "can't save" in (await start.followup()).content
-        posted = start.message
-        assert posted is not None and posted.poll is not None
         assert posted.content.endswith("\n-# 🗳️ #1")
         await standin.poll_vote(posted, people.carol, 3)
         closing = await standin.slash("vote close", guild=guild, user=people.bob)
@@ -261,3 +257,14 @@ async def test_a_poll_whose_record_was_lost_is_found_by_its_marker_and_closed(
         await _closed_with_the_polls_counts(standin, guild, posted, bundled_papers)
     finally:
         await standin.stop_bot(paperclub)
+
+
+async def _poll_started(standin: StandIn, guild: Guild,
+                        people: People) -> tuple[InteractionHandle, Message]:
+    """Bob's `/vote start` of a 24-hour poll on the queue's top 3: its answer and the poll."""
+    start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
+                                guild=guild, user=people.bob)
+    await start.response()
+    posted = start.message
+    assert posted is not None and posted.poll is not None
+    return start, posted

@@ -168,8 +168,9 @@ def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
 
 def card_view(card: Card, lang: Lang = Lang.EN) -> discord.ui.View:
     """The card's buttons in a view without timeout: links, and the other text's button,
-    dispatched by its custom id (a view holding only dynamic items is never stored: a view
-    that was, and stopped, would unregister the dynamic classes for every message)."""
+    dispatched by its custom id. A view holding only dynamic items is never stored, so
+    stopping it once sent (`sending`) unregisters nothing; a stored view that stopped would
+    unregister its dynamic classes for every message."""
     view = discord.ui.View(timeout=None)
     for item in link_buttons(card):
         view.add_item(item)
