@@ -599,7 +599,11 @@ def _ctrl_c_at_prompt(command: list[str], prompt: bytes, limit: float = 60.0) ->
     import time
 
     pid, fd = pty.fork()
-    if pid == 0:  # the child: run the command in the new terminal
+    if pid == 0:  # the child: run the command in the new terminal, as a shell starts it
+        # (Ctrl-C neither ignored nor blocked: a test worker's own signal state, which other
+        # tests' libraries change, must not decide whether the command hears it)
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execvpe(command[0], command, {**os.environ, "COLUMNS": "200"})
     written, pressed, status = b"", None, None
     deadline = time.monotonic() + limit
