@@ -42,9 +42,7 @@ class OwnedView(discord.ui.View):
     async def disable(self) -> None:
         """Grey out the controls in the message (link buttons stay usable)."""
         for item in self.children:
-            if isinstance(item, discord.ui.Button | discord.ui.Select) and not (
-                    isinstance(item, discord.ui.Button) and item.url):
-                item.disabled = True
+            grey_out(item)
         if self.message is not None:
             try:
                 await self.message.edit(view=self)
@@ -57,3 +55,13 @@ class OwnedView(discord.ui.View):
         """Log and apologise; the view stays usable."""
         log.error("view failed on %s", item, exc_info=error)
         await safe_send(interaction, t(self.lang, "results.failed"), ephemeral=True)
+
+
+def grey_out(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
+    """`item` greyed out: a button or a select menu (a dynamic item's too); a link button stays
+    usable."""
+    inner = item.item if isinstance(item, discord.ui.DynamicItem) else item
+    if isinstance(inner, discord.ui.Button | discord.ui.Select) and not (
+            isinstance(inner, discord.ui.Button) and inner.url):
+        inner.disabled = True
+    return item

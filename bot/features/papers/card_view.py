@@ -166,20 +166,26 @@ def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def card_view(card: Card, lang: Lang = Lang.EN) -> discord.ui.View:
-    """The card's buttons in a view without timeout: links, and the other text's button,
-    dispatched by its custom id. A view holding only dynamic items is never stored, so
-    stopping it once sent (`sending`) unregisters nothing; a stored view that stopped would
-    unregister its dynamic classes for every message."""
-    view = discord.ui.View(timeout=None)
-    for item in link_buttons(card):
-        view.add_item(item)
-    if card.other is not None and card.paper_id:
-        view.add_item(AbstractButton(card.paper_id, card.other, card.other_label))
+def card_items(card: Card, lang: Lang, *, feedback: bool = True) -> list[discord.ui.Item[Any]]:
+    """The card's buttons: links, the other text's, 👍 / 👎 (`feedback`) and the correction's;
+    those that click are dynamic items, dispatched by their custom ids."""
+    items = link_buttons(card)
     if card.paper_id:
-        for item in feedback_buttons(card.paper_id, lang):
-            view.add_item(item)
-        view.add_item(correct_button(card.paper_id, lang))
+        if card.other is not None:
+            items.append(AbstractButton(card.paper_id, card.other, card.other_label))
+        if feedback:
+            items.extend(feedback_buttons(card.paper_id, lang))
+        items.append(correct_button(card.paper_id, lang))
+    return items
+
+
+def card_view(card: Card, lang: Lang = Lang.EN) -> discord.ui.View:
+    """The card's buttons (`card_items`) in a view without timeout. A view holding only
+    dynamic items is never stored, so stopping it once sent (`sending`) unregisters nothing; a
+    stored view that stopped would unregister its dynamic classes for every message."""
+    view = discord.ui.View(timeout=None)
+    for item in card_items(card, lang):
+        view.add_item(item)
     return view
 
 

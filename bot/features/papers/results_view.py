@@ -24,16 +24,9 @@ from bot.client.cog_host import host_of
 from bot.client.respond import SentAnswer, respond, safe_send, sending
 from bot.client.tree import lang_of
 from bot.client.ui.live import LiveLists
+from bot.client.ui.owned import grey_out
 from bot.features.papers.card import Card
-from bot.features.papers.card_view import (
-    CARD_COLOUR,
-    AbstractButton,
-    card_embed,
-    card_for,
-    correct_button,
-    escape,
-    link_buttons,
-)
+from bot.features.papers.card_view import CARD_COLOUR, card_embed, card_for, card_items, escape
 from bot.features.papers.results import PER_PAGE, option_label, page_count, result_page
 from bot.shared.lang import Lang
 from bot.shared.messages import t
@@ -98,10 +91,9 @@ class PaperPages:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """What the list's controls show now: kept to grey them out without reading again."""
+    """What the list's controls show besides ◀ ▶: kept to grey them out without reading
+    again."""
 
-    page: int
-    pages: int
     options: tuple[Option, ...] = ()
     card: Card | None = None
     """The opened paper's card (shown instead of the page)."""
@@ -155,13 +147,13 @@ class ResultList:
             found = await self.source.fetch([self.opened])
             if found:
                 card = card_for(found[0], self.lang)
-                self.shown = Shown(self.page, self.page_count, card=card)
+                self.shown = Shown(card=card)
                 return card_embed(card), self.controls()
             self.opened = None  # gone from the catalog since: back to the list
         if self.source.more is not None and self.page >= self.source.held_pages:
             await self._search_the_rest()
         embed, options = await self.source.page(self.page, at_hand)
-        self.shown = Shown(self.page, self.page_count, options)
+        self.shown = Shown(options)
         return embed, self.controls()
 
     def controls(self, *, disabled: bool = False) -> discord.ui.View:
@@ -170,23 +162,18 @@ class ResultList:
         The view holds dynamic items only, is never stored and has no timeout: the list's
         state is here, found again by the key in a click."""
         assert self.shown is not None, "render first"
-        shown, lang, view = self.shown, self.lang, discord.ui.View(timeout=None)
+        shown, view = self.shown, discord.ui.View(timeout=None)
         if shown.card is None:
-            view.add_item(ListButton(self.key, "prev", disabled=disabled or shown.page == 0))
-            view.add_item(ListButton(self.key, "next",
-                                     disabled=disabled or shown.page >= shown.pages - 1))
+            items: list[discord.ui.Item[Any]] = [
+                ListButton(self.key, "prev", disabled=self.page == 0),
+                ListButton(self.key, "next", disabled=self.page >= self.page_count - 1)]
             if shown.options:
-                view.add_item(ListSelect(self.key, shown.options, lang, disabled=disabled))
-            return view
-        card = shown.card
-        view.add_item(ListButton(self.key, "back", label=t(lang, "results.back"),
-                                 disabled=disabled))
-        for item in link_buttons(card):
-            view.add_item(item)
-        if card.other is not None:
-            view.add_item(_greyed(AbstractButton(card.paper_id, card.other, card.other_label),
-                                  disabled))
-        view.add_item(_greyed(correct_button(card.paper_id, lang), disabled))
+                items.append(ListSelect(self.key, shown.options, self.lang))
+        else:
+            items = [ListButton(self.key, "back", label=t(self.lang, "results.back")),
+                     *card_items(shown.card, self.lang, feedback=False)]
+        for item in items:
+            view.add_item(grey_out(item) if disabled else item)
         return view
 
     async def answer(self, interaction: discord.Interaction, action: Turn | None,
@@ -272,11 +259,10 @@ class ListSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
                  template=r"paperclub:list:(?P<key>[0-9]{1,20}):pick"):
     """The menu that opens one of the page's papers as its card."""
 
-    def __init__(self, key: int, options: Sequence[Option], lang: Lang, *,
-                 disabled: bool = False) -> None:
+    def __init__(self, key: int, options: Sequence[Option], lang: Lang) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"paperclub:list:{key}:pick", placeholder=t(lang, "results.pick"),
-            disabled=disabled, options=[
+            options=[
                 discord.SelectOption(label=label, description=description, value=value)
                 for label, description, value in options]))
         self.key = key
@@ -314,16 +300,8 @@ async def _expired(interaction: discord.Interaction) -> None:
     if interaction.message is not None:
         view = discord.ui.View.from_message(interaction.message, timeout=None)
         for item in view.children:
-            _greyed(item, True)
+            grey_out(item)
         view.stop()  # shown, never stored: it answers nothing
         await interaction.response.edit_message(view=view)
     await safe_send(interaction, t(lang, "results.expired"), ephemeral=True)
 
-
-def _greyed(item: discord.ui.Item[Any], disabled: bool) -> discord.ui.Item[Any]:
-    """`item`, greyed out when `disabled` (link buttons stay usable)."""
-    inner = item.item if isinstance(item, discord.ui.DynamicItem) else item
-    if disabled and isinstance(inner, discord.ui.Button | discord.ui.Select) and not (
-            isinstance(inner, discord.ui.Button) and inner.url):
-        inner.disabled = True
-    return item

@@ -155,12 +155,8 @@ class VoteService:
                 vote = await self._attached(vote, await post(vote, papers))
         return vote, papers
 
-    async def attach(self, vote_id: int, message_id: int) -> None:
-        """Remember a vote's message posted apart from `start` (its buttons are greyed out at
-        the close, its poll is read and ended)."""
-        await self._votes.set_message(vote_id, message_id)
-
     async def _attached(self, vote: Vote, message_id: int) -> Vote:
+        """`vote` with its message's id, recorded."""
         await self._votes.set_message(vote.id, message_id)
         return replace(vote, message_id=message_id)
 

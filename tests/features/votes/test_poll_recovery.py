@@ -145,7 +145,7 @@ async def test_a_poll_never_posted_waits_out_the_grace_then_closes_with_no_votes
 
 async def test_a_status_while_the_poll_cannot_be_read_shows_no_counts(world: World) -> None:
     vote = await _poll_vote(world)
-    await world.service.attach(vote.id, world.announcer.post_poll(vote))
+    await world.votes.set_message(vote.id, world.announcer.post_poll(vote))
     world.channels.script("poll_counts", Refuse(TRANSIENT))
     unreadable = await world.service.report(GUILD)
     assert unreadable is not None and [r.votes for r in unreadable.results] == [0, 0, 0]

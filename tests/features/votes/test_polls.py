@@ -41,7 +41,7 @@ async def poll_vote(world: World) -> int:
     vote, _ = await world.service.start(GUILD, CHANNEL, ORGANISER, top=3, hours=2,
                                         poll=planner)
     assert vote.style is VoteStyle.POLL
-    await world.service.attach(vote.id, 555)
+    await world.votes.set_message(vote.id, 555)
     return vote.id
 
 

@@ -131,7 +131,7 @@ async def test_ballots_cast_change_and_stop_at_the_deadline(world: World) -> Non
 
 async def test_an_early_close_is_claimed_once_and_announced_once(world: World) -> None:
     vote_id = await started(world)
-    await world.service.attach(vote_id, 777)
+    await world.votes.set_message(vote_id, 777)
     await world.service.ballot(vote_id, 3, ALICE)
     closes = await asyncio.gather(world.service.close(GUILD), world.process("there").close(GUILD),
                                   return_exceptions=True)
