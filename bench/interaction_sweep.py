@@ -13,6 +13,7 @@ time.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from bench.report import fmt_ms, p99
 from bench.standin_process import StandInProcess
 from bench.standin_records import KEEP
+from bot.client.bot import PaperclubBot
 from bot.settings import Settings, load_settings
 from bot.wiring import build_bot
 from discord_standin import CallbackType
@@ -88,6 +90,15 @@ class SweepRow:
         return len(self.ms) / self.seconds if self.seconds > 0 else 0.0
 
 
+async def settled(bot: PaperclubBot) -> None:
+    """Wait for the start's background builds (typo vocabulary, recommendation features) and
+    what follows them: a bench times lookups, not the bot still starting (on one reader
+    connection the builds' reads would queue the lookups behind them)."""
+    await bot.services.search.built()
+    await bot.services.recommend.features.built()
+    await asyncio.wait_for(bot.background.wait(), 60)
+
+
 async def _one_pool(settings: Settings, readers: int, plan: SweepPlan, queries: Sequence[str],
                     warmup: int) -> list[SweepRow]:
     env = {"PAPERCLUB_DATABASE__PATH": str(settings.database.path),
@@ -100,6 +111,7 @@ async def _one_pool(settings: Settings, readers: int, plan: SweepPlan, queries: 
         try:
             await standin.start_bot(bot, timeout=60)
             await standin.lookups(queries[:warmup], keep=KEEP, timeout=RESPONSE_TIMEOUT)
+            await settled(bot)
             for size in plan.sizes:
                 row = SweepRow(readers, size)
                 batch = [queries[i % len(queries)] for i in range(plan.total(size))]

@@ -53,6 +53,7 @@ from bench.interaction_sweep import (
     SweepRow,
     parse_sizes,
     run_sweep,
+    settled,
     sweep_report,
 )
 from bench.report import fmt_ms as _fmt
@@ -428,11 +429,7 @@ async def _phases(bot: PaperclubBot, driver: _Driver, other: Path, lookups: Sequ
     result.first_lookup_ms = first.ms[0]
     await _direct(bot, lookups, None)
     await driver.run(lookups[:WARMUP], None)
-    # the start's background builds (typo vocabulary, recommendation features) and what
-    # follows them are done: the idle phase times lookups, not the bot still starting
-    await bot.services.search.built()
-    await bot.services.recommend.features.built()
-    await asyncio.wait_for(bot.background.wait(), 60)
+    await settled(bot)
 
     _progress(f"idle: {len(lookups)} /paper lookups through the stand-in's process …")
     result.idle.started = time.perf_counter()
