@@ -41,7 +41,7 @@ async def test_rate_limited_callback_is_retried(
 ) -> None:
     standin.fail("POST", "/interactions/*/callback", Fault.rate_limited(retry_after=0.05))
     handle = await standin.slash("echo", {"text": "again"}, guild=guild)
-    assert (await handle.response()).content == "echo: again"
+    assert (await handle.reply()).content == "echo: again"
     assert [r.status for r in standin.requests("POST", "/callback")] == [429, 200]
     assert standin.rate_limited == 1
 
@@ -49,7 +49,7 @@ async def test_rate_limited_callback_is_retried(
 async def test_server_error_is_retried(standin: StandIn, bot: TestBot, guild: Guild) -> None:
     rule = standin.fail("POST", "/channels/*/messages", Fault.server_error(502))
     handle = await standin.slash("announce", {"title": "Attention"}, guild=guild)
-    assert (await handle.response(timeout=10)).content.startswith("posted")
+    assert (await handle.reply(timeout=10)).content.startswith("posted")
     assert rule.hits == 1 and rule.remaining == 0
     statuses = [r.status for r in standin.requests("POST", "/channels/")]
     assert statuses[:2] == [502, 200]

@@ -73,7 +73,7 @@ async def test_compressed_gateway_works_with_discord_py(guild: Guild) -> None:
         bot = TestBot()
         await standin.start_bot(bot)
         handle = await standin.slash("echo", {"text": "zipped"}, guild=guild)
-        assert (await handle.response()).content == "echo: zipped"
+        assert (await handle.reply()).content == "echo: zipped"
         assert standin.gateway_stats.identifies == 1 and standin.gateway_stats.compressed == 1
 
 
@@ -85,7 +85,7 @@ async def test_reconnect_and_resume_mid_session(
     assert stats.resumes == 1 and stats.identifies == 1
     assert stats.connections == ["/gateway", "/gateway/resume"]
     handle = await standin.slash("echo", {"text": "still here"}, guild=guild)
-    assert (await handle.response()).content == "echo: still here"
+    assert (await handle.reply()).content == "echo: still here"
 
 
 async def test_events_sent_while_disconnected_are_replayed(
@@ -93,7 +93,7 @@ async def test_events_sent_while_disconnected_are_replayed(
 ) -> None:
     async with standin.disconnected("drop"):
         handle = await standin.slash("echo", {"text": "queued"}, guild=guild)
-    assert (await handle.response()).content == "echo: queued"
+    assert (await handle.reply()).content == "echo: queued"
     stats = standin.gateway_stats
     assert stats.resumes == 1 and stats.replayed >= 1 and stats.identifies == 1
 

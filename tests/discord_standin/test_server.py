@@ -52,4 +52,4 @@ async def test_forget_history_keeps_only_the_last_interactions(
     assert [h.message is None for h in handles] == [True, True, False]
     assert standin.requests() == []
     again = await standin.slash("echo", {"text": "still answering"}, guild=guild)
-    assert "still answering" in (await again.response()).content
+    assert "still answering" in (await again.reply()).content

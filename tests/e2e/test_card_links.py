@@ -36,7 +36,7 @@ async def test_a_card_links_to_arxiv_and_shows_the_other_text_on_a_click(
     paper = await _with_links(bot, bundled_papers)
     handle = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild,
                                  user=people.alice)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["url"] == "https://arxiv.org/abs/2601.01234"
     assert "We prove that α-regularised ridge regression groks at 50% of the steps; " \
            "see Theorem 1." in embed["description"]
@@ -48,7 +48,7 @@ async def test_a_card_links_to_arxiv_and_shows_the_other_text_on_a_click(
     assert other["label"] == "AI summary (Chinese)"
 
     click = await standin.click(handle.message, str(other["custom_id"]), user=people.bob)
-    reply = await click.response()
+    reply = await click.reply()
     assert reply.ephemeral
     (shown,) = reply.embeds
     assert paper.summary_zh[:20] in shown["description"]
@@ -61,12 +61,12 @@ async def test_chinese_readers_open_with_the_summary_and_click_for_the_abstract(
     await _with_links(bot, bundled_papers)
     handle = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild,
                                  locale="zh-TW")
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert "**AI總結**" in embed["description"] and "We prove" not in embed["description"]
     assert handle.message is not None
     other = _buttons(handle.message)[-1]
     assert other["label"] == "英文摘要"
     click = await standin.click(handle.message, str(other["custom_id"]), locale="zh-TW")
-    (shown,) = (await click.response()).embeds
+    (shown,) = (await click.reply()).embeds
     assert shown["description"].startswith("We prove that α-regularised")
     assert shown["title"].startswith("英文摘要 · ")

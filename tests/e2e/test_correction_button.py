@@ -58,7 +58,7 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
     try:
         clicked = await standin.click(card, f"paperclub:correct:{paper.id}", user=people.alice,
                                       locale="zh-CN")
-        asked = await clicked.response()
+        asked = await clicked.reply()
         assert asked.ephemeral and "哪里有误" in asked.content
         assert clicked.message is not None
         menu = _component(clicked.message, "paperclub:correct-field:")
@@ -74,7 +74,7 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
                         for c in row["components"] if c["custom_id"] == "value"]
         assert prefilled == paper.title_zh
         sent = await standin.submit_modal(opened, {"value": FIXED, "reason": "@everyone 译错了"})
-        assert "sent to the curators" in (await sent.response()).content
+        assert "sent to the curators" in (await sent.reply()).content
         review = standin.messages(guild.channel("papers"))[-1]
         text = json.dumps(review.embeds, ensure_ascii=False)
         assert f"- {paper.title_zh}" in text and f"+ {FIXED}" in text
@@ -100,7 +100,7 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
                                       ["title_zh:0"], user=people.alice)
         await opened.response()
         sent = await standin.submit_modal(opened, {"value": "错的标题", "reason": ""})
-        assert "sent to the curators" in (await sent.response()).content
+        assert "sent to the curators" in (await sent.reply()).content
         review = standin.messages(guild.channel("papers"))[-1]
         reject = _component(review, "paperclub:correction:2:reject")
         await (await standin.click(review, str(reject["custom_id"]), user=people.bob)).response()
@@ -110,7 +110,7 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
         in_dm = await _card(standin, None, paper, people)
         assert FIXED not in json.dumps(in_dm.embeds, ensure_ascii=False)
         refused = await standin.click(in_dm, f"paperclub:correct:{paper.id}", user=people.alice)
-        assert "only in a server" in (await refused.response()).content
+        assert "only in a server" in (await refused.reply()).content
     finally:
         await standin.stop_bot(bot)
     bot = await start_paperclub(standin, settings, clock)
@@ -136,7 +136,7 @@ async def test_a_card_opened_from_a_result_list_suggests_a_correction_too(
     (correct,) = [c for c in card.walk_components()
                   if c.get("type") == 2 and c.get("label") == "Suggest a correction"]
     clicked = await standin.click(card, str(correct["custom_id"]), user=people.alice)
-    assert "What is wrong in" in (await clicked.response()).content
+    assert "What is wrong in" in (await clicked.reply()).content
     assert clicked.message is not None
     assert _component(clicked.message, "paperclub:correct-field:")["custom_id"] == \
         f"paperclub:correct-field:{chosen}"

@@ -99,7 +99,7 @@ async def test_a_changed_source_is_told_once_and_decided(
     restarted = await start_paperclub(standin, settings, clock)
     try:
         refused = await standin.click(notice, _button(notice, "keep"), user=people.alice)
-        assert "Only curators" in (await refused.response()).content
+        assert "Only curators" in (await refused.reply()).content
         kept = await standin.click(notice, _button(notice, "keep"), user=people.bob)
         await kept.response()
         assert "Kept by" in json.dumps(standin.message(notice.id).embeds)
@@ -108,7 +108,7 @@ async def test_a_changed_source_is_told_once_and_decided(
         assert FIXED in await _card_text(standin, guild, paper, people)
         history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
                                       user=people.carol)
-        assert "kept over a changed source" in (await history.response()).content
+        assert "kept over a changed source" in (await history.reply()).content
 
         _rewrite(listing, UPSTREAM, AGAIN)  # kept: a later change is news again
         await _reload(standin, restarted, guild, people)
@@ -117,7 +117,7 @@ async def test_a_changed_source_is_told_once_and_decided(
             second.embeds, ensure_ascii=False)
         clicks = await asyncio.gather(*(standin.click(second, _button(second, "drop"),
                                                       user=people.bob) for _ in range(3)))
-        answers = [(await click.response()).content or "" for click in clicks]
+        answers = [(await click.reply()).content or "" for click in clicks]
         assert sum("already decided" in answer for answer in answers) == 2  # one decision
         assert "Dropped by" in json.dumps(standin.message(second.id).embeds)
         card = await _card_text(standin, guild, paper, people)

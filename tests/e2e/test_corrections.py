@@ -85,7 +85,7 @@ async def _propose(standin: StandIn, guild: Guild, user: User, paper: Paper, fie
     (prefilled,) = [c.get("value", "") for row in opened.modal["components"]
                     for c in row["components"] if c["custom_id"] == "value"]
     sent = await standin.submit_modal(opened, {"value": value, "reason": reason})
-    return str(prefilled), (await sent.response()).content
+    return str(prefilled), (await sent.reply()).content
 
 
 async def test_propose_review_approve_once_and_trace(
@@ -94,10 +94,10 @@ async def test_propose_review_approve_once_and_trace(
     paper = bundled_papers[1]
     refused = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
                                   guild=guild, user=people.alice)
-    assert "Manage Server" in (await refused.response()).content
+    assert "Manage Server" in (await refused.reply()).content
     set_up = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
                                  guild=guild, user=people.bob)
-    assert "Proposals go to" in (await set_up.response()).content
+    assert "Proposals go to" in (await set_up.reply()).content
     hostile = (f"@everyone <@{people.bob.id}> **loud** ```x``` \ud800 " + "长" * 4000)
     prefilled, answer = await _propose(standin, guild, people.alice, paper, "title_zh", FIXED,
                                        hostile)
@@ -113,7 +113,7 @@ async def test_propose_review_approve_once_and_trace(
     assert "\\\\*\\\\*loud" in text and "```x```" not in text and "\ud800" not in text
     # a member is not a curator; two curators' clicks at once give one decision
     member_click = await standin.click(review, _button(review, "approve"), user=people.alice)
-    assert "Only curators" in (await member_click.response()).content
+    assert "Only curators" in (await member_click.reply()).content
     clicks = await asyncio.gather(*(standin.click(review, _button(review, "approve"),
                                                   user=people.bob) for _ in range(3)))
     answers = [await click.response() for click in clicks]
@@ -125,19 +125,19 @@ async def test_propose_review_approve_once_and_trace(
     assert FIXED in await _card_text(standin, guild, paper, people)
     listed = await standin.slash("corrections list", {"status": "approved"}, guild=guild,
                                  user=people.carol)
-    assert FIXED in (await listed.response()).content
+    assert FIXED in (await listed.reply()).content
     shown = await standin.slash("corrections show", {"correction": 1}, guild=guild,
                                 user=people.carol)
-    assert "Approved" in json.dumps((await shown.response()).embeds)
+    assert "Approved" in json.dumps((await shown.reply()).embeds)
     history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
                                   user=people.carol)
-    assert "approved by" in (await history.response()).content
+    assert "approved by" in (await history.reply()).content
     not_curator = await standin.slash("corrections revert", {"correction": 1}, guild=guild,
                                       user=people.alice)
-    assert "Only curators" in (await not_curator.response()).content
+    assert "Only curators" in (await not_curator.reply()).content
     reverted = await standin.slash("corrections revert", {"correction": 1, "reason": "上游已改"},
                                    guild=guild, user=people.bob)
-    assert "withdrawn" in (await reverted.response()).content
+    assert "withdrawn" in (await reverted.reply()).content
     assert FIXED not in await _card_text(standin, guild, paper, people)
 
 
@@ -159,9 +159,9 @@ async def test_a_rejected_proposal_changes_nothing_and_a_closed_dm_is_survived(
     async with asyncio.timeout(5):
         while "was not accepted" not in told:
             listed = await standin.slash("corrections list", guild=guild, user=people.carol)
-            told = (await listed.response()).content
+            told = (await listed.reply()).content
     again = await standin.slash("corrections list", guild=guild, user=people.carol)
-    assert "was not accepted" not in (await again.response()).content
+    assert "was not accepted" not in (await again.reply()).content
     assert standin.messages(standin.dm_channel(people.carol)) == []
 
 
@@ -174,10 +174,10 @@ async def test_forget_me_leaves_the_correction_by_a_former_member(
                                   people.alice.id)).proposal
     await service.decide(guild.id, made.id, approve=True, by=people.bob.id)
     forgot = await standin.slash("forget-me", user=people.alice)
-    assert "1 correction" in (await forgot.response()).content
+    assert "1 correction" in (await forgot.reply()).content
     shown = await standin.slash("corrections show", {"correction": made.id}, guild=guild,
                                 user=people.bob)
-    card = json.dumps((await shown.response()).embeds)
+    card = json.dumps((await shown.reply()).embeds)
     assert "a former member" in card and str(people.alice.id) not in card
     assert FIXED in await _card_text(standin, guild, paper, people)
     history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
@@ -208,5 +208,5 @@ async def test_a_closed_dm_outcome_is_told_with_the_next_corrections_command(
             told = reply.content or ""
     history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
                                   user=people.carol)
-    assert "was approved" not in ((await history.response()).content or "")  # once
+    assert "was approved" not in ((await history.reply()).content or "")  # once
     assert standin.messages(standin.dm_channel(people.carol)) == []

@@ -96,12 +96,12 @@ async def test_members_without_manage_server_and_dms_are_refused(
                                             "time": "09:00", "timezone": "UTC"}
                                            if command == "digest set" else {})
         denied = await standin.slash(command, options, guild=guild, user=people.alice)
-        answer = await denied.response()
+        answer = await denied.reply()
         assert answer.ephemeral and "Manage Server" in answer.content, command
         from_dm = await standin.slash(command, options if command != "digest set" else {
             "channel": guild.channel("papers").id, "time": "09:00", "timezone": "UTC"},
             user=people.bob)
-        assert "only in a server" in (await from_dm.response()).content, command
+        assert "only in a server" in (await from_dm.reply()).content, command
     assert await bot.services.digest.config(guild.id) is None
 
 
@@ -145,20 +145,20 @@ async def test_status_preview_and_off(bot: PaperclubBot, standin: StandIn, guild
                                       people: People, clock: FakeClock) -> None:
     await _set(standin, guild, people)
     preview = await standin.slash("digest preview", guild=guild, user=people.bob)
-    answer = await preview.response()
+    answer = await preview.reply()
     assert answer.ephemeral
     assert "Next paper of the day" in answer.embeds[0]["description"]
     await bot.services.digest_scheduler.tick()
     posted_title = _posts(standin, guild.channel("papers"))[0].embeds[0]["title"]
     assert posted_title == answer.embeds[0]["title"]
     status = await standin.slash("digest status", guild=guild, user=people.bob)
-    (embed,) = (await status.response()).embeds
+    (embed,) = (await status.reply()).embeds
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["State"] == "on" and "Europe/Berlin" in fields["Time"]
     assert "2026-12-01 09:00" in fields["Next post"]
     assert "2026-11-30 ✅ posted · 1 of 30" in fields["Recent"]
     off = await standin.slash("digest off", guild=guild, user=people.bob)
-    assert "off" in (await off.response()).content
+    assert "off" in (await off.reply()).content
     clock.advance(days=1)
     assert await bot.services.digest_scheduler.tick() == []
     assert len(_posts(standin, guild.channel("papers"))) == 1
@@ -220,7 +220,7 @@ async def test_one_servers_failures_never_block_another(
     assert outcomes[third.id].status == "posted"
     assert len(_posts(standin, third.channel("papers"))) == 1
     status = await standin.slash("digest status", guild=guild, user=people.bob)
-    (embed,) = (await status.response()).embeds
+    (embed,) = (await status.reply()).embeds
     assert "50013" in {f["name"]: f["value"] for f in embed["fields"]}["Recent"]
     for _ in range(2):
         clock.advance(days=1)
@@ -228,9 +228,9 @@ async def test_one_servers_failures_never_block_another(
     config = await bot.services.digest.config(guild.id)
     assert config is not None and config.paused_reason
     notice = await standin.slash("digest status", guild=guild, user=people.bob)
-    assert "paused" in (await notice.response()).content
+    assert "paused" in (await notice.reply()).content
     again = await standin.slash("digest status", guild=guild, user=people.bob)
-    assert not (await again.response()).content
+    assert not (await again.reply()).content
     assert len(_posts(standin, third.channel("papers"))) == 3
 
 
@@ -271,7 +271,7 @@ async def test_digest_now_while_off_says_so_and_posts_nothing(
     await _set(standin, guild, people)
     await (await standin.slash("digest off", guild=guild, user=people.bob)).response()
     now = await standin.slash("digest now", guild=guild, user=people.bob)
-    answer = await now.response()
+    answer = await now.reply()
     assert answer.ephemeral and "off" in answer.content and "/digest set" in answer.content
     assert not _posts(standin, guild.channel("papers"))
     assert await _recent(bot, guild.id) == []
@@ -289,7 +289,7 @@ async def test_skip_discussed_leaves_out_what_the_group_discussed(
     assert (await bot.services.digest.preview(await _config(bot, guild)) or first)[0] == discussed
     await _set(standin, guild, people, skip_discussed=True)
     status = await standin.slash("digest status", guild=guild, user=people.bob)
-    (embed,) = (await status.response()).embeds
+    (embed,) = (await status.reply()).embeds
     assert "skip discussed papers on" in {f["name"]: f["value"] for f in embed["fields"]}["Options"]
     shown = []
     for _ in range(30):  # a whole cycle of the 30 test papers, and into the next

@@ -163,7 +163,7 @@ async def test_a_poll_while_arxiv_says_rate_exceeded_waits_for_the_next_one(
         assert poll.error is not None and feeds.posts() == []
         assert await bot.services.catalog.count() == before
         handle = await feeds.standin.slash("feed list", guild=feeds.guild, user=feeds.people.bob)
-        listed = await handle.response()
+        listed = await handle.reply()
         field = listed.embeds[0]["fields"][0]
         assert t(Lang.EN, "reason.arxiv_busy") in field["value"]
         feeds.clock.advance(hours=3)
@@ -195,7 +195,7 @@ async def test_bad_queries_and_limits_are_refused_with_reasons(
     assert "already follows" in await answer(standin, guild, people, "feed add",
                                              {"query": "cat:cs.1"})
     handle = await standin.slash("feed remove", {"feed": 2}, guild=guild, user=people.bob)
-    assert "cat:cs.1" in (await handle.response()).content
+    assert "cat:cs.1" in (await handle.reply()).content
     assert "no feed #2" in await answer(standin, guild, people, "feed remove", {"feed": 2})
 
 

@@ -69,7 +69,7 @@ async def test_guild_only_from_a_dm(bot: PaperclubBot, standin: StandIn, people:
                await standin.slash("queue show", user=people.alice),
                await standin.slash("queue remove", {"paper": "grokking"}, user=people.alice)]
     for handle in handles:
-        reply = await handle.response()
+        reply = await handle.reply()
         assert reply.ephemeral and "only in a server" in reply.content
 
 
@@ -95,7 +95,7 @@ async def test_queue_pages_for_the_asker_only_and_stays_per_server(
     assert message.embeds[0]["footer"]["text"] == "Page 1 of 2"
     nxt = next(c for c in message.walk_components() if c.get("label") == "▶")
     refused = await standin.click(message, str(nxt["custom_id"]), user=people.bob)
-    assert "alice" in (await refused.response()).content
+    assert "alice" in (await refused.reply()).content
     paged = await standin.click(message, str(nxt["custom_id"]), user=people.alice)
     await paged.response()
     assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 2 of 2"

@@ -29,11 +29,11 @@ def _announcements(standin: StandIn, guild: Guild) -> list[Message]:
 async def test_only_organisers_start_and_close_and_never_from_a_dm(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     member = await standin.slash("vote start", guild=guild, user=people.alice)
-    assert "Only organisers" in (await member.response()).content
+    assert "Only organisers" in (await member.reply()).content
     member_close = await standin.slash("vote close", guild=guild, user=people.alice)
-    assert "Manage Server" in (await member_close.response()).content
+    assert "Manage Server" in (await member_close.reply()).content
     dm = await standin.slash("vote status", user=people.alice)
-    assert "only in a server" in (await dm.response()).content
+    assert "only in a server" in (await dm.reply()).content
     short = await answer(standin, "vote start", guild=guild, user=people.bob)
     assert "at least 2 papers" in short.content
     none = await answer(standin, "vote status", guild=guild, user=people.alice)
@@ -50,7 +50,7 @@ async def test_vote_survives_restarts_and_is_announced_exactly_once(
     await suggest(standin, guild, people.carol, third.id)
     start = await standin.slash("vote start", {"from": 3, "hours": 2}, guild=guild,
                                 user=people.bob)
-    ballot = await start.response()
+    ballot = await start.reply()
     assert not ballot.ephemeral and second.title_en[:30] in ballot.embeds[0]["description"]
     message = start.message
     assert message is not None
@@ -62,7 +62,7 @@ async def test_vote_survives_restarts_and_is_announced_exactly_once(
               (people.bob, 1, "You voted for"), (people.alice, 0, "already voted")]
     for user, index, expected in clicks:
         click = await standin.click(message, buttons[index], user=user)
-        reply = await click.response()
+        reply = await click.reply()
         assert reply.ephemeral and expected in reply.content
     status = await answer(standin, "vote status", guild=guild, user=people.carol)
     assert "2 votes" in status.embeds[0]["description"]
@@ -70,7 +70,7 @@ async def test_vote_survives_restarts_and_is_announced_exactly_once(
     await standin.stop_bot(bot)
     restarted = await start_paperclub(standin, settings, clock)
     changed = await standin.click(message, buttons[2], user=people.carol)
-    assert "changed your vote" in (await changed.response()).content
+    assert "changed your vote" in (await changed.reply()).content
     clock.advance(hours=3)
     standin.fail("POST", "/channels/*/messages", Fault.error(400, 0, "answer lost"),
                  after_processing=True)

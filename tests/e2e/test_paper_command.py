@@ -74,7 +74,7 @@ async def test_commands_are_registered_with_chinese_localisations(
 async def test_paper_grokking_answers_with_its_card(bot: PaperclubBot, standin: StandIn,
                                                     guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, user=people.alice)
-    callback = await handle.response()
+    callback = await handle.reply()
     assert not callback.ephemeral
     (embed,) = callback.embeds
     assert embed["title"] == GROKKING
@@ -94,21 +94,21 @@ async def test_an_arxiv_id_or_link_in_the_catalog_answers_with_its_card(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     """Issue 21: `/paper 2401.01234` said "No paper matches" for a paper in the catalog."""
     before = await standin.slash("paper", {"query": "2401.01234"}, guild=guild, user=people.alice)
-    assert (await before.response()).content.startswith("`2401.01234` is not in the catalog")
+    assert (await before.reply()).content.startswith("`2401.01234` is not in the catalog")
     added = await standin.slash("catalog add", {"link": "2401.01234"}, guild=guild,
                                 user=people.bob)
     title = (await added.reply()).embeds[0]["title"]
     for typed in ("2401.01234", "2401.01234v1", "arXiv:2401.01234",
                   "https://arxiv.org/abs/2401.01234v1"):
         handle = await standin.slash("paper", {"query": typed}, guild=guild, user=people.alice)
-        (embed,) = (await handle.response()).embeds
+        (embed,) = (await handle.reply()).embeds
         assert embed["title"] == title, typed
 
 
 async def test_private_answers_are_ephemeral(bot: PaperclubBot, standin: StandIn,
                                              guild: Guild) -> None:
     handle = await standin.slash("paper", {"query": "grokking", "private": True}, guild=guild)
-    assert (await handle.response()).ephemeral
+    assert (await handle.reply()).ephemeral
 
 
 @pytest.mark.parametrize(("locale", "field"), [("zh-CN", "作者"), ("zh-TW", "作者")])
@@ -116,7 +116,7 @@ async def test_chinese_locale_sees_chinese_title_first(bot: PaperclubBot, standi
                                                        guild: Guild, locale: str,
                                                        field: str) -> None:
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, locale=locale)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"] == ("理解Grokking：嶺迴歸中可證明的Grokking現象" if locale == "zh-TW"
                               else "理解Grokking：岭回归中可证明的Grokking现象")
     assert GROKKING in embed["description"]
@@ -126,7 +126,7 @@ async def test_chinese_locale_sees_chinese_title_first(bot: PaperclubBot, standi
 async def test_typo_answers_with_a_correction_note(bot: PaperclubBot, standin: StandIn,
                                                    guild: Guild) -> None:
     handle = await standin.slash("paper", {"query": "grokkng"}, guild=guild)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"] == GROKKING
     assert "Showing results for **grokking**" in embed["description"]
 
@@ -136,11 +136,11 @@ async def test_an_answer_from_any_of_the_words_says_so(bot: PaperclubBot, standi
     """No catalog paper has every word of `attention is all you need`: the papers shown have
     some of them, and the answer says so rather than passing them off as matches."""
     handle = await standin.slash("paper", {"query": "attention is all you need"}, guild=guild)
-    reply = await handle.response()
+    reply = await handle.reply()
     shown = reply.content + " ".join(str(e.get("description", "")) for e in reply.embeds)
     assert "No paper has all of these words: showing papers with some of them." in shown
     exact = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild)
-    exact_reply = await exact.response()
+    exact_reply = await exact.reply()
     assert "some of them" not in exact_reply.content + " ".join(
         str(e.get("description", "")) for e in exact_reply.embeds)
 
@@ -148,22 +148,22 @@ async def test_an_answer_from_any_of_the_words_says_so(bot: PaperclubBot, standi
 async def test_no_match_offers_did_you_mean(bot: PaperclubBot, standin: StandIn,
                                             guild: Guild) -> None:
     nothing = await standin.slash("paper", {"query": "qqqqzzzz"}, guild=guild)
-    assert "No paper matches **qqqqzzzz**" in (await nothing.response()).content
+    assert "No paper matches **qqqqzzzz**" in (await nothing.reply()).content
     suggestion = await standin.slash("paper", {"query": "whistleblowr xyzzyq"}, guild=guild)
-    content = (await suggestion.response()).content
-    assert (content and "Did you mean" in content) or (await suggestion.response()).embeds
+    content = (await suggestion.reply()).content
+    assert (content and "Did you mean" in content) or (await suggestion.reply()).embeds
 
 
 async def test_no_match_under_filters_names_them(bot: PaperclubBot, standin: StandIn,
                                                  guild: Guild) -> None:
     handle = await standin.slash("paper", {"query": "grokking", "venue": "workshop"},
                                  guild=guild)
-    content = (await handle.response()).content
+    content = (await handle.reply()).content
     assert content.startswith("No paper matches **grokking** among workshop papers.")
     assert "Without the filter: 1 match." in content
     inline = await standin.slash("paper", {"query": "grokking year:2020 author:Vardi"},
                                  guild=guild, locale="zh-TW")
-    content = (await inline.response()).content
+    content = (await inline.reply()).content
     assert "vardi 的論文" in content and "2020 年的論文" in content and "不加篩選：1 篇" in content
 
 
@@ -171,7 +171,7 @@ async def test_no_match_under_filters_names_them(bot: PaperclubBot, standin: Sta
 async def test_a_query_with_no_words_says_so(bot: PaperclubBot, standin: StandIn, guild: Guild,
                                              query: str) -> None:
     handle = await standin.slash("paper", {"query": query}, guild=guild)
-    message = await handle.response()
+    message = await handle.reply()
     assert not message.embeds
     assert "no words to search for" in message.content
 
@@ -180,7 +180,7 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
                                                        guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"] == "More than 10 papers match “venue:workshop”"
     assert embed["footer"]["text"] == "Page 1 of 2+"
     message = handle.message
@@ -190,7 +190,7 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
     assert len(_select(message)["options"]) == 5
 
     refused = await standin.click(message, str(nxt["custom_id"]), user=people.bob)
-    answer = await refused.response()
+    answer = await refused.reply()
     assert answer.ephemeral and "alice" in answer.content
     assert standin.message(message.id).embeds[0]["footer"]["text"] == "Page 1 of 2+"
 
@@ -249,7 +249,7 @@ async def test_a_chinese_reader_pages_past_the_first_answer_in_their_language(
         lang: Lang) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice, locale=locale)
-    (first,) = (await handle.response()).embeds
+    (first,) = (await handle.reply()).embeds
     assert first["title"] == t(lang, "results.found_more", n=10, q="venue:workshop")
     assert first["footer"]["text"] == t(lang, "results.page_more", page=1, pages=2)
     assert handle.message is not None
@@ -296,7 +296,7 @@ async def test_choosing_an_autocomplete_value_opens_that_paper(
     choices = await standin.autocomplete("paper", {"query": "whistle"}, focused="query",
                                          guild=guild)
     handle = await standin.slash("paper", {"query": choices[0]["value"]}, guild=guild)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"] == "Plausible Deniability Guarantees for Whistleblowers"
 
 
@@ -306,19 +306,19 @@ async def test_random_paper_and_empty_paper(bot: PaperclubBot, standin: StandIn,
     no_options: dict[str, OptionValue] = {}
     for command, options in (("random-paper", no_options), ("paper", no_options)):
         handle = await standin.slash(command, options, guild=guild)
-        (embed,) = (await handle.response()).embeds
+        (embed,) = (await handle.reply()).embeds
         assert embed["title"] in titles
 
 
 async def test_paper_works_in_a_dm(bot: PaperclubBot, standin: StandIn, people: People) -> None:
     handle = await standin.slash("paper", {"query": "蒸馏"}, user=people.alice)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"].startswith("Symbiosis-Inspired Knowledge Distillation")
 
 
 async def test_catalog_stats(bot: PaperclubBot, standin: StandIn, guild: Guild) -> None:
     handle = await standin.slash("catalog stats", guild=guild)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert "**30** papers" in embed["description"]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["ICML 2026 · Main track"] == "16"
@@ -328,20 +328,20 @@ async def test_catalog_stats(bot: PaperclubBot, standin: StandIn, guild: Guild) 
 async def test_catalog_reload_is_for_the_owner_only(bot: PaperclubBot, standin: StandIn,
                                                     guild: Guild, people: People) -> None:
     refused = await standin.slash("catalog reload", guild=guild, user=people.alice)
-    answer = await refused.response()
+    answer = await refused.reply()
     assert answer.ephemeral and "owner" in answer.content
     allowed = await standin.slash("catalog reload", guild=guild, user=people.bob)
     followup = await allowed.followup()
     assert "0 added, 0 updated, 30 unchanged" in followup.content
     from_dm = await standin.slash("catalog reload", user=people.alice)
-    assert "owner" in (await from_dm.response()).content
+    assert "owner" in (await from_dm.reply()).content
 
 
 async def test_a_429_on_the_callback_is_survived(bot: PaperclubBot, standin: StandIn,
                                                  guild: Guild) -> None:
     standin.fail("POST", "/interactions/*/callback", Fault.rate_limited(retry_after=0.05))
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"] == GROKKING
     assert standin.rate_limited == 1
 
@@ -351,7 +351,7 @@ async def test_gateway_reconnect_and_resume_mid_session(bot: PaperclubBot, stand
     await (await standin.slash("paper", {"query": "grokking"}, guild=guild)).response()
     await standin.reconnect("drop")
     handle = await standin.slash("paper", {"query": "whistleblower"}, guild=guild)
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"].startswith("Plausible Deniability")
     assert standin.gateway_stats.resumes >= 1
 
@@ -364,7 +364,7 @@ async def test_unexpected_failure_gets_a_friendly_answer(
 
     monkeypatch.setattr(bot.services.search, "search", broken)
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild)
-    answer = await handle.response()
+    answer = await handle.reply()
     assert answer.ephemeral
     assert "Something went wrong" in answer.content
     assert "exploded" not in answer.content
@@ -406,9 +406,9 @@ async def test_no_mention_can_ping_from_catalog_or_query(
 async def test_random_paper_and_catalog_stats_work_in_a_dm(
         bot: PaperclubBot, standin: StandIn, people: People) -> None:
     random_dm = await standin.slash("random-paper", user=people.alice)
-    assert (await random_dm.response()).embeds
+    assert (await random_dm.reply()).embeds
     stats_dm = await standin.slash("catalog stats", user=people.alice)
-    (embed,) = (await stats_dm.response()).embeds
+    (embed,) = (await stats_dm.reply()).embeds
     assert "**30** papers" in embed["description"]
 
 
@@ -427,7 +427,7 @@ async def test_rejects_of_the_catalog_loaded_at_start_are_logged_and_shown(
         assert any(f"line {bad_line}" in r.getMessage() and r.levelno == logging.WARNING
                    for r in caplog.records)
         handle = await standin.slash("catalog stats", guild=guild)
-        (embed,) = (await handle.response()).embeds
+        (embed,) = (await handle.reply()).embeds
         assert f"rejected by the last load: 1 (line {bad_line})" in embed["description"]
     finally:
         await standin.stop_bot(paperclub)
@@ -452,12 +452,12 @@ async def test_venue_option_suggests_the_catalogs_venues(bot: PaperclubBot, stan
                                     locale="zh-TW")
     assert zh[0] == {"name": "研討會", "value": "workshop"}
     found = await standin.slash("paper", {"venue": "ICMLCN"}, guild=guild)
-    (embed,) = (await found.response()).embeds
+    (embed,) = (await found.reply()).embeds
     assert "ICMLCN" in str(embed["fields"])
     workshop = await standin.slash("paper", {"query": "interpretability",
                                              "venue": "Mechanistic Interpretability"},
                                    guild=guild)
-    message = await workshop.response()
+    message = await workshop.reply()
     assert message.embeds and "No paper" not in (message.content or "")
 
 
@@ -467,7 +467,7 @@ async def test_zh_tw_readers_see_the_card_in_traditional(bot: PaperclubBot, stan
 
     to_traditional = OpenCC("s2tw")
     handle = await standin.slash("paper", {"query": "嶺迴歸"}, guild=guild, locale="zh-TW")
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert embed["title"].startswith("理解Grokking：嶺迴歸")
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["會議"] == "ICML 2026 · 主會議"
@@ -475,7 +475,7 @@ async def test_zh_tw_readers_see_the_card_in_traditional(bot: PaperclubBot, stan
     for text in texts:
         assert to_traditional.convert(text) == text, text
     simplified = await standin.slash("paper", {"query": "岭回归"}, guild=guild, locale="zh-CN")
-    (embed,) = (await simplified.response()).embeds
+    (embed,) = (await simplified.reply()).embeds
     assert embed["title"].startswith("理解Grokking：岭回归")
     assert {f["name"]: f["value"] for f in embed["fields"]}["会议"] == "ICML 2026 · 主会"
 
@@ -486,7 +486,7 @@ async def test_zh_tw_result_lists_and_choices_are_traditional(
                                          guild=guild, locale="zh-TW")
     assert choices and choices[0]["name"].startswith("理解Grokking：嶺迴歸")
     handle = await standin.slash("paper", {"query": "workshop"}, guild=guild, locale="zh-TW")
-    (embed,) = (await handle.response()).embeds
+    (embed,) = (await handle.reply()).embeds
     assert "研討會：" in embed["description"] and "Workshop:" not in embed["description"]
 
 
@@ -499,7 +499,7 @@ async def test_a_chinese_query_finds_an_english_only_paper_and_says_how(
                     summary_en="We speed up sampling from diffusion models.")
     await bot.services.catalog.add_papers([english])
     handle = await standin.slash("paper", {"query": "擴散模型"}, guild=guild)
-    answer = await handle.response()
+    answer = await handle.reply()
     (embed,) = answer.embeds
     assert embed["title"] == english.title_en
     assert "matched 扩散模型 → diffusion model" in embed["description"]

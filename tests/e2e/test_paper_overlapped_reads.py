@@ -57,7 +57,7 @@ async def test_an_exact_title_still_answers_with_its_card_and_drops_the_search(
     started: list[str] = []
     _search_waits_for_title_check(bot, monkeypatch, started)
     handle = await standin.slash("paper", {"query": GROKKING}, guild=guild, user=people.alice)
-    (embed,) = (await handle.response(timeout=8)).embeds
+    (embed,) = (await handle.reply(timeout=8)).embeds
     assert embed["title"] == GROKKING and started[-1] == "title check"
 
 

@@ -12,14 +12,14 @@ from tests.group import People
 async def test_bookmarks_are_per_member_and_per_server(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     added = await standin.slash("bookmark", {"paper": "grokking"}, guild=guild, user=people.alice)
-    reply = await added.response()
+    reply = await added.reply()
     assert reply.ephemeral and "Added **To Grok Grokking" in reply.content
     again = await answer(standin, "bookmark", {"paper": "grokking"}, guild=guild,
                          user=people.alice)
     assert "already on your reading list" in again.content
     await answer(standin, "bookmark", {"paper": "distillation"}, guild=guild, user=people.alice)
     listing = await standin.slash("bookmarks", guild=guild, user=people.alice)
-    (embed,) = (await listing.response()).embeds
+    (embed,) = (await listing.reply()).embeds
     assert "To Grok Grokking" in embed["description"] and "**2." in embed["description"]
     bob = await answer(standin, "bookmarks", guild=guild, user=people.bob)
     assert "Nothing here yet" in bob.embeds[0]["description"]

@@ -51,15 +51,15 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
     assert set(buttons) == {"up", "down", "more"}
     turned_down = await standin.click(card.message, buttons["down"], user=people.alice,
                                       locale=locale)
-    reply = await turned_down.response()
+    reply = await turned_down.reply()
     assert reply.ephemeral and down in reply.content
 
     await standin.stop_bot(bot)
     restarted = await start_paperclub(standin, settings, clock)
     again = await standin.click(card.message, buttons["down"], user=people.carol, locale=locale)
-    assert down in (await again.response()).content
+    assert down in (await again.reply()).content
     more = await standin.click(card.message, buttons["more"], user=people.alice, locale=locale)
-    listing = await more.response()
+    listing = await more.reply()
     assert listing.ephemeral and similar in listing.embeds[0]["title"]
     assert listing.embeds[0]["description"].count("`") == 10  # five ids, each in backticks
 
@@ -76,7 +76,7 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
     assert (await together.reply()).embeds[0]["title"] == group
     liked_now = await standin.click(card.message, buttons["up"], user=people.alice,
                                     locale=locale)
-    assert up in (await liked_now.response()).content
+    assert up in (await liked_now.reply()).content
 
     await answer(standin, "forget-me", guild=None, user=people.alice)
     db = await open_configured(settings.database)
@@ -94,4 +94,4 @@ async def test_recommend_with_no_signals_says_what_to_do(
     handle = await standin.slash("recommend", guild=guild, user=people.alice)
     assert "Nothing to go on yet" in (await handle.reply()).content
     dm = await standin.slash("recommend", user=people.alice)
-    assert "only in a server" in (await dm.response()).content
+    assert "only in a server" in (await dm.reply()).content

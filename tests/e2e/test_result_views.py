@@ -78,7 +78,7 @@ async def test_beyond_the_cap_the_least_recently_used_list_is_forgotten_without_
     assert [_controls_disabled(h, standin) for h in handles] == [False, False, False]
     turned = await standin.click(handles[2].message,  # type: ignore[arg-type]
                                  _button(handles[2], "▶"), user=people.alice)
-    assert (await turned.response()).embeds
+    assert (await turned.reply()).embeds
     forgotten = await standin.click(handles[0].message,  # type: ignore[arg-type]
                                     _button(handles[0], "▶"), user=people.alice)
     await forgotten.response()
@@ -101,7 +101,7 @@ async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
     monkeypatch.setattr(search, "papers", counted)
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    first = (await handle.response()).embeds[0]
+    first = (await handle.reply()).embeds[0]
     assert first["footer"]["text"] == "Page 1 of 2+" and reads == []
     assert handle.message is not None
     nxt = [c for c in handle.message.walk_components() if c.get("type") == 2][1]
@@ -160,7 +160,7 @@ async def test_only_the_member_who_searched_turns_the_pages(
     answer = await refused.response()
     assert answer.ephemeral and "alice" in str(answer.raw)
     turned = await standin.click(handle.message, _button(handle, "▶"), user=people.alice)
-    assert (await turned.response()).embeds[0]["footer"]["text"] == "Page 2 of 2+"
+    assert (await turned.reply()).embeds[0]["footer"]["text"] == "Page 2 of 2+"
 
 
 async def test_a_list_no_longer_live_greys_out_when_clicked_and_says_so(

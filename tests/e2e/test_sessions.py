@@ -136,21 +136,21 @@ async def test_a_link_makes_an_external_event_and_move_and_cancel_follow(
     assert event["scheduled_end_time"] > event["scheduled_start_time"]
     moved = await standin.slash("session move", {"session": 1, "when": "2026-12-04 19:30"},
                                 guild=guild, user=people.bob)
-    assert "Session #1 now starts" in (await moved.response()).content
+    assert "Session #1 now starts" in (await moved.reply()).content
     (event,) = standin.scheduled_events(guild)
     assert datetime.fromisoformat(event["scheduled_start_time"]) == datetime.fromisoformat(
         "2026-12-04T19:30:00+00:00")
     thread = _thread(standin, guild)
     assert "moved to" in _posts(standin, thread)[-1].content
     listed = await standin.slash("session list", guild=guild, user=people.carol)
-    assert "#1" in (await listed.response()).embeds[0]["fields"][0]["name"]
+    assert "#1" in (await listed.reply()).embeds[0]["fields"][0]["name"]
     cancelled = await standin.slash("session cancel", {"session": 1}, guild=guild,
                                     user=people.bob)
-    assert "is cancelled" in (await cancelled.response()).content
+    assert "is cancelled" in (await cancelled.reply()).content
     assert standin.scheduled_events(guild) == []
     assert "cancelled" in _posts(standin, thread)[-1].content
     empty = await standin.slash("session list", guild=guild, user=people.bob)
-    assert "No sessions are scheduled" in (await empty.response()).content
+    assert "No sessions are scheduled" in (await empty.reply()).content
 
 
 async def test_a_time_in_the_past_or_malformed_is_refused_and_nothing_is_kept(
@@ -172,29 +172,29 @@ async def test_members_without_the_organiser_role_are_told_who_can(
     refused = await standin.slash("session schedule", {"paper": paper.id,
                                                        "when": "2026-12-03 18:00"},
                                   guild=guild, user=people.alice)
-    assert (await refused.response()).content == (
+    assert (await refused.reply()).content == (
         "Only organisers (Manage Server) can schedule sessions.")
     setting = await standin.slash("group organiser-role", {"role": organisers.id}, guild=guild,
                                   user=people.bob)
-    assert f"<@&{organisers.id}>" in (await setting.response()).content
+    assert f"<@&{organisers.id}>" in (await setting.reply()).content
     refused = await standin.slash("session cancel", {"session": 1}, guild=guild,
                                   user=people.carol)
-    assert (await refused.response()).content == (
+    assert (await refused.reply()).content == (
         f"Only organisers (Manage Server or <@&{organisers.id}>) can cancel sessions.")
     not_admin = await standin.slash("group organiser-role", guild=guild, user=people.alice)
-    assert "Manage Server" in (await not_admin.response()).content
+    assert "Manage Server" in (await not_admin.reply()).content
     reply = await _schedule(standin, guild, people, paper)  # bob still can
     assert "Scheduled session #1" in reply
     handle = await standin.slash("session move", {"session": 1, "when": "2026-12-05 18:00"},
                                  guild=guild, user=people.alice)
-    assert "now starts" in (await handle.response()).content
+    assert "now starts" in (await handle.reply()).content
 
 
 async def test_a_dm_gets_an_explanation(bot: PaperclubBot, standin: StandIn,
                                         people: People) -> None:
     for command in ("session list", "present volunteer"):
         handle = await standin.slash(command, user=people.alice)
-        assert (await handle.response()).content == "This command works only in a server."
+        assert (await handle.reply()).content == "This command works only in a server."
 
 
 async def test_reminders_post_exactly_once_each_across_ticks_and_a_restart(
@@ -255,9 +255,9 @@ async def test_a_deleted_thread_is_reported_once_and_not_retried(
     assert len(standin.requests("POST", f"/channels/{thread.id}/messages")) == posts_before
     first = await standin.slash("session list", guild=guild, user=people.bob)
     assert "Reminders for session #1 stopped: the channel no longer exists" in (
-        await first.response()).content
+        await first.reply()).content
     second = await standin.slash("session list", guild=guild, user=people.bob)
-    assert "stopped" not in ((await second.response()).content or "")
+    assert "stopped" not in ((await second.reply()).content or "")
 
 
 async def test_done_stores_hostile_notes_without_pinging_anyone(
@@ -267,10 +267,10 @@ async def test_done_stores_hostile_notes_without_pinging_anyone(
     hostile = f"@everyone <@&{organisers.id}> <@{people.alice.id}> **loud** [x](https://e.vil)"
     refused = await standin.slash("session done", {"session": 1, "notes": "hi"}, guild=guild,
                                   user=people.alice)
-    assert "organiser or the session's presenter" in (await refused.response()).content
+    assert "organiser or the session's presenter" in (await refused.reply()).content
     handle = await standin.slash("session done", {"session": 1, "notes": hostile}, guild=guild,
                                  user=people.carol)
-    assert "recorded as discussed" in (await handle.response()).content
+    assert "recorded as discussed" in (await handle.reply()).content
     notice = _posts(standin, _thread(standin, guild))[-1]
     assert notice.pings.everyone is False and not notice.pings.users and not notice.pings.roles
     notes = notice.embeds[0]["description"]
@@ -288,7 +288,7 @@ async def test_done_without_notes_opens_a_form_for_long_notes(
     await opened.response()
     long_notes = "We read it closely. " * 150
     submitted = await standin.submit_modal(opened, {"notes": long_notes})
-    assert "recorded as discussed" in (await submitted.response()).content
+    assert "recorded as discussed" in (await submitted.reply()).content
     (discussed,) = await bot.services.sessions.history.history(guild.id)
     assert discussed.notes == long_notes.strip()
 
@@ -298,9 +298,9 @@ async def test_the_rotation_proposes_fairly_and_explains(
         bundled_papers: list[Paper]) -> None:
     for user in (people.alice, people.carol):
         joined = await standin.slash("present volunteer", guild=guild, user=user)
-        assert "You're in the presenter rotation" in (await joined.response()).content
+        assert "You're in the presenter rotation" in (await joined.reply()).content
     again = await standin.slash("present volunteer", guild=guild, user=people.alice)
-    assert "already" in (await again.response()).content
+    assert "already" in (await again.reply()).content
     replies = [await _schedule(standin, guild, people, bundled_papers[i],
                                when=f"2026-12-0{i + 2} 18:00") for i in range(3)]
     assert f"<@{people.alice.id}> — has not presented yet" in replies[0]
@@ -309,15 +309,15 @@ async def test_the_rotation_proposes_fairly_and_explains(
     assert f"<@{people.alice.id}> — had a turn 2 turns ago" in replies[2]
     assert "presented" not in replies[2]
     skipped = await standin.slash("present skip", guild=guild, user=people.carol)
-    assert "after everyone else" in (await skipped.response()).content
+    assert "after everyone else" in (await skipped.reply()).content
     swapped = await standin.slash("present swap", {"member": people.carol.id}, guild=guild,
                                   user=people.alice)
-    assert "swapped places" in (await swapped.response()).content
+    assert "swapped places" in (await swapped.reply()).content
     refused = await standin.slash("present swap", {"member": people.bob.id}, guild=guild,
                                   user=people.alice)
-    assert "must be in the rotation" in (await refused.response()).content
+    assert "must be in the rotation" in (await refused.reply()).content
     left = await standin.slash("present leave", guild=guild, user=people.carol)
-    assert "left" in (await left.response()).content
+    assert "left" in (await left.reply()).content
     (announcement, *_) = [m for m in _posts(standin, guild.channel("general")) if m.embeds]
     assert announcement.pings.users == frozenset({people.alice.id})
 
@@ -326,17 +326,17 @@ async def test_group_timezone_and_reminders_settings(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People, paper: Paper) -> None:
     zone = await standin.slash("group timezone", {"timezone": "Europe/Berlin"}, guild=guild,
                                user=people.bob)
-    assert "Europe/Berlin" in (await zone.response()).content
+    assert "Europe/Berlin" in (await zone.reply()).content
     reminders = await standin.slash("group reminders", {"before": "2h, 15m"}, guild=guild,
                                     user=people.bob)
-    assert "go out 2 hours and 15 minutes before" in (await reminders.response()).content
+    assert "go out 2 hours and 15 minutes before" in (await reminders.reply()).content
     several = await standin.slash("group reminders", {"before": "24h 1h 90 1d"}, guild=guild,
                                   user=people.bob)
-    assert ((await several.response()).content
+    assert ((await several.reply()).content
             == "Reminders go out 1 day, 90 minutes and 1 hour before each session.")
     bad = await standin.slash("group reminders", {"before": "soon"}, guild=guild,
                               user=people.bob)
-    assert "such as 24h 1h" in (await bad.response()).content
+    assert "such as 24h 1h" in (await bad.reply()).content
     reply = await _schedule(standin, guild, people, paper, when="2026-12-03 18:00")
     assert "2026-12-03 18:00 Europe/Berlin" in reply
     (event,) = standin.scheduled_events(guild)
@@ -358,5 +358,5 @@ async def test_a_discussed_paper_leaves_the_queue(
     await _schedule(standin, guild, people, paper)
     done = await standin.slash("session done", {"session": 1, "notes": "good"}, guild=guild,
                                user=people.bob)
-    assert "recorded as discussed" in (await done.response()).content
+    assert "recorded as discussed" in (await done.reply()).content
     assert await bot.services.queue.items(guild.id) == []

@@ -67,7 +67,7 @@ async def test_a_storage_failure_says_paperclub_cannot_save_and_is_logged_once(
     for topic in ("grokking", "diffusion"):
         handle = await standin.slash("subscribe", {"topic": topic}, guild=guild,
                                      user=people.alice)
-        answer = await handle.response()
+        answer = await handle.reply()
         assert answer.content.startswith("paperclub can't save right now")
     logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert [r.getMessage() for r in logged] == [

@@ -17,7 +17,7 @@ async def _sub(standin: StandIn, guild: Guild, user: User, topic: str,
                delivery: str = "dm") -> str:
     handle = await standin.slash("subscribe", {"topic": topic, "delivery": delivery},
                                  guild=guild, user=user)
-    answer = await handle.response()
+    answer = await handle.reply()
     assert answer.ephemeral
     return answer.content
 
@@ -35,13 +35,13 @@ async def test_subscribe_list_unsubscribe_and_limits(bot: PaperclubBot, standin:
     assert "at most 100" in await _sub(standin, guild, people.alice, "x" * 150)
     assert "year must be" in await _sub(standin, guild, people.alice, "year:20x6")
     listing = await standin.slash("subscriptions", guild=guild, user=people.alice)
-    assert "**grokking** — 1 paper, direct message" in (await listing.response()).content
+    assert "**grokking** — 1 paper, direct message" in (await listing.reply()).content
     choices = await standin.autocomplete("unsubscribe", {"topic": "gro"}, focused="topic",
                                          guild=guild, user=people.alice)
     assert [c["value"] for c in choices] == ["grokking"]
     gone = await standin.slash("unsubscribe", {"topic": "grokking"}, guild=guild,
                                user=people.alice)
-    assert "no longer follow" in (await gone.response()).content
+    assert "no longer follow" in (await gone.reply()).content
     for n in range(25):
         assert "Subscribed" in await _sub(standin, guild, people.alice, f"topic{n}")
     assert "25 topics here already" in await _sub(standin, guild, people.alice, "one more")
@@ -66,11 +66,11 @@ async def test_forget_me_works_in_a_dm_and_twice(bot: PaperclubBot, standin: Sta
     await _sub(standin, guild, people.alice, "grokking")
     await _sub(standin, guild, people.alice, "distillation")
     first = await standin.slash("forget-me", user=people.alice)
-    assert "deleted 2 subscriptions" in (await first.response()).content
+    assert "deleted 2 subscriptions" in (await first.reply()).content
     again = await standin.slash("forget-me", user=people.alice)
-    assert "deleted 0 subscriptions and 0 notification records" in (await again.response()).content
+    assert "deleted 0 subscriptions and 0 notification records" in (await again.reply()).content
     from_dm = await standin.slash("subscribe", {"topic": "grokking"}, user=people.alice)
-    assert "only in a server" in (await from_dm.response()).content
+    assert "only in a server" in (await from_dm.reply()).content
 
 
 async def test_admin_overview_counts_and_one_topic(bot: PaperclubBot, standin: StandIn,
@@ -79,14 +79,14 @@ async def test_admin_overview_counts_and_one_topic(bot: PaperclubBot, standin: S
     await _sub(standin, guild, people.bob, "grokking")
     await _sub(standin, guild, people.bob, "distillation")
     refused = await standin.slash("subscriptions-admin", guild=guild, user=people.alice)
-    assert "Manage Server" in (await refused.response()).content
+    assert "Manage Server" in (await refused.reply()).content
     overview = await standin.slash("subscriptions-admin", guild=guild, user=people.bob)
-    (embed,) = (await overview.response()).embeds
+    (embed,) = (await overview.reply()).embeds
     assert embed["description"] == "2 × grokking\n1 × distillation"
     assert "<@" not in embed["description"]
     one = await standin.slash("subscriptions-admin", {"topic": "grokking"}, guild=guild,
                               user=people.bob)
-    (embed,) = (await one.response()).embeds
+    (embed,) = (await one.reply()).embeds
     assert f"<@{people.alice.id}>" in embed["description"]
 
 
@@ -121,7 +121,7 @@ async def test_digest_mentions_exactly_the_matching_members_and_dms_the_others(
     assert len(bob_dms) == 1 and topic in bob_dms[0]
     assert _dms(standin, people.carol) == []
     carol = await standin.slash("subscriptions", guild=guild, user=people.carol)
-    assert "Direct messages are paused" in (await carol.response()).content
+    assert "Direct messages are paused" in (await carol.reply()).content
     refused_dms = [r for r in standin.requests("POST", "/channels/")
                    if r.status == 403 and r.path.endswith("/messages")]
     assert len(refused_dms) == 1
@@ -171,7 +171,7 @@ async def test_two_servers_with_the_same_topic_stay_isolated(
     for post in [m for m in standin.messages(other.channel("papers")) if m.embeds]:
         assert post.content == "" and not post.pings.users
     overview = await standin.slash("subscriptions-admin", guild=other, user=people.bob)
-    assert (await overview.response()).embeds[0]["description"] == "No topics yet."
+    assert (await overview.reply()).embeds[0]["description"] == "No topics yet."
 
 
 async def test_hostile_topics_ping_no_one(bot: PaperclubBot, standin: StandIn, guild: Guild,
@@ -194,7 +194,7 @@ async def test_subscribing_again_with_another_delivery_changes_it(
     assert "now" in changed and "mention in the paper of the day" in changed
     listing = await standin.slash("subscriptions", guild=guild, user=people.alice)
     assert "**grokking** — 1 paper, mention in the paper of the day" in (
-        await listing.response()).content
+        await listing.reply()).content
     assert "already follow" in await _sub(standin, guild, people.alice, "grokking",
                                           delivery="mention")
 

@@ -205,7 +205,7 @@ async def test_lone_surrogate_and_controls_in_a_topic_are_cleaned(
         errors: list[logging.LogRecord]) -> None:
     handle = await standin.slash("subscribe", {"topic": "grok\ud800king\x00 "}, guild=guild,
                                  user=people.alice)
-    assert "Subscribed to **grok king**" in (await handle.response()).content
+    assert "Subscribed to **grok king**" in (await handle.reply()).content
     assert _logged_errors(errors) == []
 
 
@@ -218,7 +218,7 @@ async def test_a_channel_of_another_server_is_refused_by_name(
     handle = await standin.slash(
         "digest set", {"channel": other.channels[0], "time": "09:00",
                        "timezone": "Europe/Berlin"}, guild=guild, user=people.bob, locale=locale)
-    answer = await handle.response()
+    answer = await handle.reply()
     assert answer.ephemeral
     assert says in answer.content
     assert _logged_errors(errors) == []

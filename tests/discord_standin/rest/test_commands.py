@@ -13,10 +13,10 @@ async def test_guild_commands_route_by_guild_id(
     standin: StandIn, bot: TestBot, guild: Guild, people: People
 ) -> None:
     handle = await standin.slash("club_only", guild=guild, locale="de")
-    assert (await handle.response()).content == "club business"
+    assert (await handle.reply()).content == "club business"
     assert handle.payload["data"]["guild_id"] == str(guild.id) and handle.payload["locale"] == "de"
     where = await standin.slash("whereami", guild=guild, user=people.bob, locale="fr")
-    assert (await where.response()).content == "bob is in Reading Group (fr)"
+    assert (await where.reply()).content == "bob is in Reading Group (fr)"
     assert "guild_id" not in where.payload["data"]
     with pytest.raises(LookupError, match="not registered in DMs"):
         await standin.slash("club_only", user=people.alice)

@@ -31,7 +31,7 @@ async def test_slash_command_round_trip(
 
 async def test_subcommand_with_typed_options(standin: StandIn, bot: TestBot, guild: Guild) -> None:
     handle = await standin.slash("paper search", {"query": "grokking", "limit": 5}, guild=guild)
-    assert (await handle.response()).content == "searching 'grokking' (limit 5)"
+    assert (await handle.reply()).content == "searching 'grokking' (limit 5)"
     with pytest.raises(LookupError, match="no option 'year'"):
         await standin.slash("paper search", {"query": "x", "year": 2020}, guild=guild)
     with pytest.raises(TypeError, match="takes an int"):
@@ -83,7 +83,7 @@ async def test_defer_then_followup_fills_the_original(
 
 async def test_interaction_from_a_dm(standin: StandIn, bot: TestBot, people: People) -> None:
     handle = await standin.slash("whereami", user=people.alice)
-    assert (await handle.response()).content == "alice is in a DM (en-US)"
+    assert (await handle.reply()).content == "alice is in a DM (en-US)"
     assert "guild_id" not in handle.payload and handle.payload["user"]["id"] == str(people.alice.id)
     assert (
         handle.message is not None
@@ -99,10 +99,10 @@ async def test_member_permissions_reach_the_bot(
     admin = await standin.slash("settings", guild=guild, user=people.bob)
     member = await standin.slash("settings", guild=guild, user=people.alice)
     forced = await standin.slash("settings", guild=guild, user=people.alice, permissions=0)
-    assert (await admin.response()).content == "settings"
-    assert (await member.response()).content == "not allowed"
-    assert (await forced.response()).content == "not allowed"
-    assert (await admin.response()).ephemeral
+    assert (await admin.reply()).content == "settings"
+    assert (await member.reply()).content == "not allowed"
+    assert (await forced.reply()).content == "not allowed"
+    assert (await admin.reply()).ephemeral
 
 
 async def test_modal_round_trip(standin: StandIn, bot: TestBot, guild: Guild) -> None:

@@ -44,7 +44,7 @@ async def test_missing_permissions_surfaces_as_forbidden(
 ) -> None:
     standin.fail("POST", "/channels/*/messages", Fault.missing_permissions())
     handle = await standin.slash("announce", {"title": "Attention"}, guild=guild)
-    assert (await handle.response()).content == "failed: 50013"
+    assert (await handle.reply()).content == "failed: 50013"
     [error] = bot.errors
     assert isinstance(error, discord.Forbidden) and error.status == 403
 
@@ -53,7 +53,7 @@ async def test_dm_to_closed_user_is_forbidden_50007(
     standin: StandIn, bot: TestBot, guild: Guild, people: People
 ) -> None:
     handle = await standin.slash("poke", {"member": people.carol}, guild=guild, user=people.alice)
-    assert (await handle.response()).content == "cannot DM carol"
+    assert (await handle.reply()).content == "cannot DM carol"
     [error] = bot.errors
     assert isinstance(error, discord.Forbidden) and error.code == 50007
     dm = standin.dm_channel(people.carol)
@@ -63,7 +63,7 @@ async def test_dm_to_closed_user_is_forbidden_50007(
     }
 
     ok = await standin.slash("poke", {"member": people.bob}, guild=guild, user=people.alice)
-    assert (await ok.response()).content == "poked bob"
+    assert (await ok.reply()).content == "poked bob"
     assert [m.content for m in standin.messages(standin.dm_channel(people.bob))] == ["poke!"]
 
 
@@ -98,7 +98,7 @@ async def test_channel_overwrites_deny_the_bot(
     papers = guild.channel("papers")
     papers.overwrites.append(Overwrite.for_role(guild.everyone, deny=Permission.SEND_MESSAGES))
     handle = await standin.slash("announce", {"title": "Closed"}, channel=papers, user=people.alice)
-    assert (await handle.response()).content == "failed: 50013"
+    assert (await handle.reply()).content == "failed: 50013"
     assert standin.messages(papers) == []
 
 
