@@ -129,6 +129,9 @@ class FakePaperStore:
                 counts[word] = counts.get(word, 0) + 1
         return sorted(counts.items())
 
+    async def warm_up(self) -> None:
+        """Nothing to compile."""
+
     async def catalog_version(self) -> int:
         return self.version
 

@@ -273,6 +273,10 @@ class PgPaperStore:
             "SELECT word, ndoc FROM ts_stat('SELECT search FROM papers') "
             "WHERE length(word) >= 4 AND word ~ '^[a-z]' AND word !~ '[0-9]'")]
 
+    async def warm_up(self) -> None:
+        """Nothing to do: the search's SQL takes a form per shape of its query (prefix
+        completions are written into it), so no fixed set of statements could be prepared."""
+
     async def catalog_version(self) -> int:
         """The id of the last load; changes with every load."""
         return int(await self._db.fetchval("SELECT max(id) FROM catalog_loads") or 0)

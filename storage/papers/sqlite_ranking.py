@@ -170,6 +170,13 @@ PHRASE_THEN_RANKED_WITH_RARE = _ranking_sql(phrase=True, rare=True)
 """`PHRASE_THEN_RANKED` with the rare completions' rows `?8`, `?9`."""
 
 
+_NOTHING = '"paperclub priming matches nothing"'
+PRIMING: tuple[tuple[str, tuple[Any, ...]], ...] = tuple(
+    (sql, (_NOTHING, RANK_WINDOW, 1, _NOTHING, None, "", _NOTHING, _NOTHING, _NOTHING, 1))
+    for sql in (RANKED, PHRASE_THEN_RANKED, RANKED_WITH_RARE, PHRASE_THEN_RANKED_WITH_RARE))
+"""Each ranking statement with values that match no paper (`Database.prime`)."""
+
+
 def ranked_statement(query: SearchQuery, any_word: bool, phrase: str | None, limit: int,
                      expansions: dict[str, Expansion], read: int | None = None
                      ) -> tuple[str, tuple[Any, ...]] | None:

@@ -199,6 +199,18 @@ class Database:
         finally:
             self._free.put_nowait(conn)
 
+    async def prime(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run each statement once on every reader connection, so that each holds it compiled
+        in its statement cache before a lookup needs it: compiling the search's ranking
+        statement takes ~15 ms, paid once per connection (and again after a load renames the
+        tables). Each call queues behind whatever the connection is running."""
+        for conn in self._readers:
+            for sql, params in statements:
+                try:
+                    await conn.execute_fetchall(sql, params)
+                except sqlite3.Error as exc:
+                    raise _translated(exc) from exc
+
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
         """The first row of a read (see `fetchall`), or None."""
         rows = await self.fetchall(sql, params)

@@ -98,6 +98,11 @@ class PaperStore(Protocol):
         """Indexed words with the number of papers that contain each."""
         ...
 
+    async def warm_up(self) -> None:
+        """Get the search ready on every connection (compiled statements), after a start or a
+        load, so the first lookups do not pay for it."""
+        ...
+
     async def catalog_version(self) -> int:
         """A number that changes whenever the catalog changes (for caches)."""
         ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
 from domain.paper import Links, Paper
+from storage.papers import sqlite_ranking as ranking
 from storage.papers.sqlite import SqlitePaperStore
+from tests.fakes import FakePaperStore
 
 RIGHT_FIRST = [
     ("grokking", "To Grok Grokking: Provable Grokking in Ridge Regression"),
@@ -262,3 +265,47 @@ async def test_a_mistyped_author_gets_a_did_you_mean(search: SearchService) -> N
     assert outcome.strategy is Strategy.CORRECTED
     assert outcome.did_you_mean == 'author:"vardi"'
     assert [h.paper.title_en[:16] for h in outcome.hits] == ["To Grok Grokking"]
+
+
+async def test_warming_up_compiles_the_ranking_statements_on_every_reader(
+        store: SqlitePaperStore) -> None:
+    """Compiling the ranking statement costs ~15 ms on a connection that has not run it; the
+    warm-up leaves all four compiled in every reader connection's statement cache (SQLite's
+    `sqlite_stmt` lists a connection's prepared statements) and changes no answer."""
+    before = await store.search(parse_query("grokking"), limit=10)
+    await store.warm_up()
+    readers = store._db._readers
+    assert len(readers) > 1
+    for conn in readers:
+        try:
+            compiled = {row[0] for row in await conn.execute_fetchall(
+                "SELECT sql FROM sqlite_stmt")}
+        except sqlite3.OperationalError:
+            pytest.skip("this SQLite is built without SQLITE_ENABLE_STMTVTAB")
+        assert {sql for sql, _ in ranking.PRIMING} <= compiled
+    assert await store.search(parse_query("grokking"), limit=10) == before
+
+
+class WarmCounter(FakePaperStore):
+    """A fake store that counts its warm-ups."""
+
+    warmed = 0
+
+    async def warm_up(self) -> None:
+        self.warmed += 1
+
+
+async def test_the_search_warms_its_store_up_at_start_and_after_each_change() -> None:
+    papers = WarmCounter([Paper(title_en="Grokking at the Edge", title_zh="", authors=("A. B",))])
+    search = SearchService(papers)
+    await search.prepare()
+    await search.built()
+    assert papers.warmed == 1
+    await search.prepare()  # the catalog has not changed
+    await search.built()
+    assert papers.warmed == 1
+    papers.put(Paper(title_en="Another Paper", title_zh="", authors=("C. D",)))  # a load or an add
+    await search.prepare()
+    await search.built()
+    assert papers.warmed == 2
+    await search.close()
