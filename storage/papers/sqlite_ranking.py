@@ -170,7 +170,8 @@ PHRASE_THEN_RANKED_WITH_RARE = _ranking_sql(phrase=True, rare=True)
 """`PHRASE_THEN_RANKED` with the rare completions' rows `?8`, `?9`."""
 
 
-_NOTHING = '"paperclub priming matches nothing"'
+_NOTHING = '"qqzxpaperclubprimingzxqq"'
+"""One token no paper holds: looking it up reads no posting list."""
 PRIMING: tuple[tuple[str, tuple[Any, ...]], ...] = tuple(
     (sql, (_NOTHING, RANK_WINDOW, 1, _NOTHING, None, "", _NOTHING, _NOTHING, _NOTHING, 1))
     for sql in (RANKED, PHRASE_THEN_RANKED, RANKED_WITH_RARE, PHRASE_THEN_RANKED_WITH_RARE))
