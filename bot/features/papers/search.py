@@ -102,10 +102,12 @@ class SearchService:
         return self._refresh
 
     async def _rebuild(self, version: int) -> None:
-        await self._store.warm_up()  # a load has renamed the tables: compile again
         terms = await self._store.vocabulary()
         self._vocabulary = await asyncio.to_thread(Vocabulary, terms, self._threshold)
         self._vocabulary_version = version
+        # after the vocabulary, which a failed warm-up must not hold back; after a load too,
+        # which renames the tables (their compiled statements are then compiled again)
+        await self._store.warm_up()
 
     async def close(self) -> None:
         """Stop a background check or rebuild, if one is running."""

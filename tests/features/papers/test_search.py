@@ -16,6 +16,7 @@ from bot.features.papers.search import SearchService, Strategy
 from domain.paper import Links, Paper
 from storage.papers import sqlite_ranking as ranking
 from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.errors import StorageError
 from tests.fakes import FakePaperStore
 
 RIGHT_FIRST = [
@@ -308,4 +309,22 @@ async def test_the_search_warms_its_store_up_at_start_and_after_each_change() ->
     await search.prepare()
     await search.built()
     assert papers.warmed == 2
+    await search.close()
+
+
+class FailingWarmUp(FakePaperStore):
+    """A fake store whose warm-up fails."""
+
+    async def warm_up(self) -> None:
+        raise StorageError("disk I/O error")
+
+
+async def test_a_failed_warm_up_leaves_the_typo_vocabulary_built() -> None:
+    search = SearchService(FailingWarmUp([Paper(title_en="Grokking at the Edge", title_zh="",
+                                                authors=("A. B",))]))
+    await search.prepare()
+    with pytest.raises(StorageError):
+        await search.built()
+    outcome = await search.search(parse_query("grokkng"), limit=10)
+    assert outcome.did_you_mean == "grokking"
     await search.close()
