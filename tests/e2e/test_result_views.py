@@ -10,9 +10,11 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.client.ui.live import LiveLists
+from bot.features.papers.card_view import card_for, card_view
 from bot.features.papers.cog import FIRST_ANSWER
 from bot.features.papers.results import PER_PAGE
 from bot.features.papers.results_view import ResultList
+from bot.shared.lang import Lang
 from discord_standin import Guild, InteractionHandle, StandIn
 from domain.paper import Paper
 from storage.papers import rows
@@ -196,3 +198,27 @@ async def test_a_sent_list_leaves_no_controls_for_the_garbage_collector(
         gc.set_debug(0)
         gc.garbage.clear()
     assert left == []
+
+
+async def test_a_card_opened_from_a_list_has_every_card_control(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    """A card picked in "Open a paper…" carries what the same paper's own card carries
+    (👍 / 👎 / 🔎, the correction's, its links), besides the way back to the list."""
+    handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
+                                 user=people.alice)
+    await handle.response()
+    assert handle.message is not None
+    menu = next(c for c in handle.message.walk_components() if c.get("type") == 3)
+    paper_id = str(menu["options"][0]["value"])
+    opened = await standin.select(handle.message, str(menu["custom_id"]), [paper_id],
+                                  user=people.alice)
+    await opened.response()
+    shown = standin.message(handle.message.id)
+    ids = {str(c.get("custom_id") or c.get("url")) for c in shown.walk_components()
+           if c.get("type") == 2}
+    paper = await bot.services.search.paper(paper_id, guild.id)
+    assert paper is not None
+    own = {str(getattr(i, "custom_id", None) or getattr(i, "url", None))
+           for i in card_view(card_for(paper, Lang.EN)).children}
+    assert {f"paperclub:rate:{paper_id}:{action}" for action in ("up", "down", "more")} <= ids
+    assert own <= ids

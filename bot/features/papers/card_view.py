@@ -166,15 +166,15 @@ def link_buttons(card: Card) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def card_items(card: Card, lang: Lang, *, feedback: bool = True) -> list[discord.ui.Item[Any]]:
-    """The card's buttons: links, the other text's, 👍 / 👎 (`feedback`) and the correction's;
-    those that click are dynamic items, dispatched by their custom ids."""
+def card_items(card: Card, lang: Lang) -> list[discord.ui.Item[Any]]:
+    """The card's buttons: links, the other text's, 👍 / 👎 / 🔎 and the correction's (on
+    every card, a result list's opened one too); those that click are dynamic items,
+    dispatched by their custom ids."""
     items = link_buttons(card)
     if card.paper_id:
         if card.other is not None:
             items.append(AbstractButton(card.paper_id, card.other, card.other_label))
-        if feedback:
-            items.extend(feedback_buttons(card.paper_id, lang))
+        items.extend(feedback_buttons(card.paper_id, lang))
         items.append(correct_button(card.paper_id, lang))
     return items
 

@@ -171,7 +171,7 @@ class ResultList:
                 items.append(ListSelect(self.key, shown.options, self.lang))
         else:
             items = [ListButton(self.key, "back", label=t(self.lang, "results.back")),
-                     *card_items(shown.card, self.lang, feedback=False)]
+                     *card_items(shown.card, self.lang)]
         for item in items:
             view.add_item(grey_out(item) if disabled else item)
         return view
