@@ -79,3 +79,28 @@ def test_similar_lists_neighbours_and_an_unknown_paper_finds_nothing(
     assert text.returncode == 0 and "shared words:" in text.stdout
     assert _paperclub("similar", "0000000000000000", db=seeded).returncode == 1
     assert _paperclub("recommend", "--server", "99", db=seeded).returncode == 1
+
+
+def test_similar_names_its_paper_as_show_does(seeded: Path,
+                                              bundled_papers: list[Paper]) -> None:
+    """By its exact title in either script too; several papers are choices, nothing a guess."""
+    grok = next(p for p in bundled_papers if "Grokking" in p.title_en)
+    by_id = _paperclub("similar", grok.id, "--limit", "3", "--json", db=seeded)
+    for reference in (grok.title_en, grok.title_zh):
+        named = _paperclub("similar", reference, "--limit", "3", "--json", db=seeded)
+        assert named.returncode == 0, named.stderr
+        assert json.loads(named.stdout) == json.loads(by_id.stdout)
+    several = _paperclub("similar", "learning", db=seeded)
+    assert several.returncode == 1 and several.stdout == ""
+    assert "matches several papers; compare one by its id:" in several.stderr
+
+
+def test_the_command_line_never_fails_silently(seeded: Path) -> None:
+    unknown = _paperclub("similar", "ffffffffffffffff", db=seeded)
+    assert unknown.returncode == 1
+    assert unknown.stderr.strip() == "no paper with id ffffffffffffffff in the catalog"
+    nobody = _paperclub("recommend", "--server", "42", db=seeded)
+    assert nobody.returncode == 1 and nobody.stdout == ""
+    assert nobody.stderr.startswith("paperclub: nothing to recommend for server 42: ")
+    as_json = _paperclub("recommend", "--server", "42", "--json", db=seeded)
+    assert as_json.returncode == 1 and json.loads(as_json.stdout) == []

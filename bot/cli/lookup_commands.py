@@ -22,6 +22,7 @@ from bot.cli.common import (
     say_catalog_empty,
     settings_of,
 )
+from bot.cli.paper_reference import paper_named
 from bot.features.catalog.jsonl import dumps
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import parse_query
@@ -77,19 +78,10 @@ async def _show(settings: Settings, reference: str, as_json: bool) -> int:
     async with opened_catalog(settings, read_only=True) as store:
         search = SearchService(store)
         try:
-            found = await PaperLookup(search).lookup(reference)
+            paper = await paper_named(PaperLookup(search), reference, "show")
         finally:
             await search.close()
-    paper = found.paper
     if paper is None:
-        if found.choices:
-            err.print(f"{escape(reference)!s} matches several papers; show one by its id:")
-            for choice in found.choices:
-                err.print(f"  {choice.id}  {escape(choice.title_en)}")
-        elif found.identifier:
-            err.print(f"no paper with id {escape(found.identifier)!s} in the catalog")
-        else:
-            err.print(f"no paper matches {escape(reference)!s}")
         return EXIT_NO_MATCH
     if as_json:
         print(dumps(paper))

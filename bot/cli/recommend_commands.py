@@ -10,13 +10,17 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
+from bot.cli.paper_reference import paper_named
 from bot.features.corrections.service import CorrectionService
+from bot.features.papers.lookup import PaperLookup
+from bot.features.papers.search import SearchService
 from bot.features.recommend.reasons import paper_title, reason
 from bot.features.recommend.service import MAX_COUNT, Audience, Recommended, RecommendService
 from bot.graphs.catalog import open_configured
@@ -54,8 +58,16 @@ def with_settings(func: Callable[..., Coroutine[Any, Any, int]]) -> Callable[...
     return wrapper
 
 
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What the two commands read: the ranking, and the one resolver of a paper's name."""
+
+    service: RecommendService
+    lookup: PaperLookup
+
+
 @asynccontextmanager
-async def opened_recommend(settings: Settings) -> AsyncIterator[RecommendService]:
+async def opened_recommend(settings: Settings) -> AsyncIterator[Opened]:
     """The recommendation service on the configured database, without Discord (as every
     reading command: an existing database, neither created nor migrated)."""
     db = await open_configured(settings.database, existing=True)
@@ -64,9 +76,11 @@ async def opened_recommend(settings: Settings) -> AsyncIterator[RecommendService
         service = RecommendService(papers, stores.RECOMMENDATIONS.open(db), utc_now,
                                    view=CorrectionService(stores.CORRECTIONS.open(db), papers),
                                    features=stores.RECOMMEND_FEATURES.open(db))
+        search = SearchService(papers)
         try:
-            yield service
+            yield Opened(service, PaperLookup(search))
         finally:
+            await search.close()
             await service.close()
     finally:
         await db.close()
@@ -80,7 +94,13 @@ def as_json(found: list[Recommended]) -> list[dict[str, Any]]:
              "words": list(r.pick.words), "reason": reason(r, Lang.EN)} for r in found]
 
 
-def _print(found: list[Recommended], as_json_output: bool) -> int:
+def _print(found: list[Recommended], as_json_output: bool, nothing: str) -> int:
+    """The picks (text or JSON), or `nothing` on stderr (exit 1)."""
+    if not found:
+        if as_json_output:
+            print("[]")
+        print(f"paperclub: {nothing}", file=sys.stderr)
+        return EXIT_NO_MATCH
     if as_json_output:
         out.print(json.dumps(as_json(found), ensure_ascii=False, indent=2), markup=False)
     else:
@@ -103,10 +123,13 @@ LIMIT = click.IntRange(1, MAX_COUNT)
 async def recommend_command(settings: Settings, guild_id: int, user_id: int | None, limit: int,
                             json_output: bool) -> int:
     """The best unseen papers for a member or the group, as `/recommend` ranks them."""
-    async with opened_recommend(settings) as service:
+    async with opened_recommend(settings) as opened:
         audience = Audience.GROUP if user_id is None else Audience.ME
-        found = await service.recommend(guild_id, user_id or 0, audience, limit)
-    return _print(found, json_output)
+        found = await opened.service.recommend(guild_id, user_id or 0, audience, limit)
+    whose = f"member {user_id} of server {guild_id}" if user_id else f"server {guild_id}"
+    return _print(found, json_output,
+                  f"nothing to recommend for {whose}: no paper bookmarked, suggested, voted for, "
+                  "discussed or 👍 there yet (or every paper is already seen)")
 
 
 @click.command("similar")
@@ -115,7 +138,12 @@ async def recommend_command(settings: Settings, guild_id: int, user_id: int | No
 @click.option("--json", "json_output", is_flag=True, help="JSON: ids, scores and shared words.")
 @with_settings
 async def similar_command(settings: Settings, paper: str, limit: int, json_output: bool) -> int:
-    """The papers nearest to PAPER (its id), as "More like this" shows them."""
-    async with opened_recommend(settings) as service:
-        found = await service.similar(paper, limit)
-    return _print(found, json_output)
+    """The papers nearest to PAPER, as "More like this" shows them. PAPER is its id, arXiv id
+    or link, DOI, exact title, or words that match only it."""
+    async with opened_recommend(settings) as opened:
+        named = await paper_named(opened.lookup, paper, "compare")
+        if named is None:
+            return EXIT_NO_MATCH
+        found = await opened.service.similar(named.id, limit)
+    return _print(found, json_output,
+                  f"no paper shares enough words with {named.id} ({named.title_en[:80]})")

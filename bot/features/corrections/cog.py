@@ -31,6 +31,7 @@ from bot.features.corrections.ui import (
 from bot.features.corrections.views import FieldSelect, ask_field, submit
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape
+from bot.features.papers.lookup import PAPER_ID, PaperLookup
 from bot.shared.messages import Refusal, t
 from domain.corrections import Field, Proposal, Status, Target
 
@@ -65,6 +66,11 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
         """Guild only: corrections belong to a server."""
         return in_guild(interaction)
 
+    @property
+    def _lookup(self) -> PaperLookup:
+        """The one resolver of a `paper:` option (id, arXiv id, DOI, exact title, choices)."""
+        return PaperLookup(self.services.search)
+
     @app_commands.command(name="propose",
                           description="Suggest a correction to one field of a paper")
     @app_commands.describe(paper="A title, author or topic; pick one from the list",
@@ -76,9 +82,11 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                       affiliation: app_commands.Range[int, 1, 100] = 1) -> None:
         """Open the form prefilled with the field's value as the server sees it."""
         lang = lang_of(interaction)
+        guild_id = interaction.guild_id or 0
+        named = await self._lookup.named(paper, guild_id)
         try:
             draft: Draft = await self.services.corrections.draft(
-                interaction.guild_id or 0, paper, Field(field), affiliation - 1)
+                guild_id, named.id, Field(field), affiliation - 1)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
         await interaction.response.send_modal(
@@ -135,8 +143,11 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                       paper: app_commands.Range[str, 1, 300]) -> None:
         """Who did what, when and why, oldest first."""
         lang = lang_of(interaction)
+        guild_id = interaction.guild_id or 0
+        paper_id = (paper.lower() if PAPER_ID.fullmatch(paper.lower())  # gone papers too
+                    else (await self._lookup.named(paper, guild_id)).id)
         events, untold = await self.services.corrections.traced(
-            interaction.guild_id or 0, paper, interaction.user.id)
+            guild_id, paper_id, interaction.user.id)
         owed = _owed(interaction, untold)
         if not events:
             await respond(interaction, "\n".join([*owed, t(lang, "corrections.no_history")]),

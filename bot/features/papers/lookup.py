@@ -1,6 +1,6 @@
 """Turning what a member typed into one catalog paper: the one resolver of every command that
-takes a paper (`/paper`, `/suggest`, `/bookmark`, `/queue remove`, `/session schedule`, the
-CLI's `show`).
+takes a paper (`/paper`, `/suggest`, `/bookmark`, `/queue remove`, `/session schedule`,
+`/corrections propose` and `history`, the CLI's `show` and `similar`).
 
 What names a paper exactly: its paperclub id (what autocomplete sends), an arXiv id or link
 (any version, old-style `math/0309136` too), a DOI or doi.org link, or its exact title (English
@@ -164,6 +164,14 @@ class PaperLookup:
         if found.paper is None and found.identifier:
             raise Refusal("lookup.not_in_catalog", ref=found.identifier[:100])
         return found.paper
+
+    async def named(self, text: str, guild_id: int | None = None) -> Paper:
+        """`resolve`, and a `Refusal` when nothing matches (the answer of every option that
+        names a paper)."""
+        found = await self.resolve(text, guild_id)
+        if found is None:
+            raise Refusal("group.no_paper", q=text[:100])
+        return found
 
     async def many(self, paper_ids: list[str], guild_id: int | None = None) -> dict[str, Paper]:
         """The papers still in the catalog among these ids (as the server `guild_id` sees
