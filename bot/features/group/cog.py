@@ -104,18 +104,18 @@ class GroupCog(AdminGroupCog, group_name="group",
         await respond(interaction, review_settings_text(settings, lang), ephemeral=True)
 
     @app_commands.command(name="timezone",
-                          description="Time zone for sessions when there is no paper of the day")
+                          description="Time zone of the group's sessions")
     @app_commands.describe(timezone="IANA time zone such as Europe/Berlin")
     async def timezone(self, interaction: discord.Interaction,
                        timezone: app_commands.Range[str, 1, 64]) -> None:
-        """Save the zone; the paper of the day's zone still wins when set."""
+        """Save the zone of the sessions (the paper of the day keeps its own, and says so)."""
         lang = lang_of(interaction)
         zone = resolve_zone(timezone)
         guild_id = interaction.guild_id or 0
-        used = await self.services.group.set_timezone(guild_id, zone)
+        digest_zone = await self.services.group.set_timezone(guild_id, zone)
         text = t(lang, "group.timezone.saved", zone=zone.key)
-        if used.key != zone.key:
-            text += "\n" + t(lang, "group.timezone.digest_wins", zone=used.key)
+        if digest_zone is not None:
+            text += "\n" + t(lang, "group.timezone.digest_own", zone=digest_zone.key)
         await respond(interaction, text, ephemeral=True)
 
     @timezone.autocomplete("timezone")

@@ -42,23 +42,27 @@ class GroupService:
         """Members of `role_id` organise too (None: only Manage Server)."""
         await self.groups.set_organiser_role(guild_id, role_id)
 
-    async def set_timezone(self, guild_id: int, zone: ZoneInfo) -> ZoneInfo:
-        """The sessions' zone when the server has no paper of the day; returns the zone in use
-        (the paper of the day's wins)."""
+    async def set_timezone(self, guild_id: int, zone: ZoneInfo) -> ZoneInfo | None:
+        """The zone of the group's sessions (from now on, whatever the paper of the day's);
+        returns the paper of the day's zone when it is set and differs (it keeps it)."""
         await self.groups.set_timezone(guild_id, zone.key)
-        return await self.zone(guild_id)
+        digest = await self.digests.config(guild_id)
+        return (ZoneInfo(digest.timezone) if digest is not None and digest.timezone != zone.key
+                else None)
 
     async def set_reminders(self, guild_id: int, offsets: tuple[int, ...]) -> None:
         """Minutes before each session that reminders go out."""
         await self.groups.set_reminders(guild_id, offsets)
 
     async def zone(self, guild_id: int) -> ZoneInfo:
-        """The paper of the day's zone if set, else the server's own setting, else UTC."""
-        digest = await self.digests.config(guild_id)
-        if digest is not None:
-            return ZoneInfo(digest.timezone)
+        """The zone of the group's sessions (their times, `/history`, reminders, the web page,
+        the calendar): `/group timezone` when set; else the paper of the day's, when it is set
+        up; else UTC. The paper of the day's own zone is its alone."""
         own = (await self.groups.settings(guild_id)).timezone
-        return ZoneInfo(own or "UTC")
+        if own:
+            return ZoneInfo(own)
+        digest = await self.digests.config(guild_id)
+        return ZoneInfo(digest.timezone if digest is not None else "UTC")
 
     async def volunteer(self, guild_id: int, user_id: int) -> bool:
         """Join the presenter rotation; False if already in it."""

@@ -22,10 +22,10 @@ STRINGS: dict[str, Texts] = {
                                    "組織者：僅限擁有{perm}權限的成員。"),
     "group.timezone.saved": tr("Sessions use the time zone {zone}.",
                                "读书会使用时区 {zone}。", "讀書會使用時區 {zone}。"),
-    "group.timezone.digest_wins": tr(
-        "While the paper of the day is set up, its time zone ({zone}) is used instead.",
-        "设置了每日论文时，将改用其时区（{zone}）。",
-        "設定了每日論文時，將改用其時區（{zone}）。"),
+    "group.timezone.digest_own": tr(
+        "The paper of the day keeps its own time zone ({zone}).",
+        "每日论文仍使用其自己的时区（{zone}）。",
+        "每日論文仍使用其自己的時區（{zone}）。"),
     "group.reminders.saved": tr("Reminders go out {before} before each session.",
                                 "每次读书会前 {before} 发送提醒。",
                                 "每次讀書會前 {before} 發送提醒。"),

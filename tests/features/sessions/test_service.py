@@ -116,8 +116,8 @@ async def test_without_a_presenter_the_rotation_proposes_one(world: World) -> No
                                              place=Place(), channel_id=CHANNEL)
     assert scheduled.result.proposal is not None and scheduled.result.proposal.user_id == ALICE
     assert scheduled.result.session.presenter_id == ALICE
-    assert scheduled.result.zone.key == "Asia/Tokyo"  # the paper of the day's zone wins
-    assert scheduled.result.session.starts_at == datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    assert scheduled.result.zone.key == "Europe/Berlin"  # the group's, not the digest's
+    assert scheduled.result.session.starts_at == STARTS
     second = await world.service.schedule(GUILD, OTHER.id, "2026-12-10 18:00",
                                           presenter_id=None, place=Place(), channel_id=CHANNEL)
     assert second.result.session.presenter_id == BOB
