@@ -19,6 +19,7 @@ from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
 from domain.paper import Paper
+from storage.queue.sqlite import SqliteQueueStore
 from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.reading.history_sqlite import SqliteHistoryStore
 from storage.sqlite.database import Database
@@ -406,6 +407,7 @@ async def _seed(db_path: Path, papers: list[Paper]) -> None:
         for paper in papers[:3]:
             await history.record_discussed(SERVER, paper.id, WHEN, MEMBER, "<@1> & 50%", 9)
         await SqliteBookmarkStore(db).add(SERVER, MEMBER, papers[3].id, WHEN)
+        await SqliteQueueStore(db).suggest(SERVER, papers[4].id, MEMBER, "worth a look", WHEN)
     finally:
         await db.close()
 
@@ -430,9 +432,18 @@ def test_history_as_bibtex_and_markdown(seeded: Run, tmp_path: Path,
     shown = seeded("export", "--server", str(SERVER), "--what", "history", "--format",
                    "markdown")
     assert shown.returncode == 0 and shown.stdout.startswith("# Reading group history")
-    assert f"presented by member {MEMBER}" in shown.stdout
+    assert "presented by a member" in shown.stdout and str(MEMBER) not in shown.stdout
     assert f"https://discord.com/channels/{SERVER}/9" in shown.stdout
     assert "> \\<\\@1\\> & 50%" in shown.stdout
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "bibtex"])
+def test_no_member_id_leaves_in_an_export(seeded: Run, fmt: str) -> None:
+    """Display names are Discord's: the command line names no member, and writes no id."""
+    for what in ("history", "queue"):
+        shown = seeded("export", "--server", str(SERVER), "--what", what, "--format", fmt)
+        assert shown.returncode == 0, shown.stderr
+        assert str(MEMBER) not in shown.stdout and "a member" in shown.stdout
 
 
 def test_bookmarks_need_a_member(seeded: Run, bundled_papers: list[Paper]) -> None:

@@ -118,7 +118,9 @@ async def _catalog_export(settings: Settings, fmt: str, query: str | None, ids: 
 async def _group_export(settings: Settings, what: str, fmt: str, server: int,
                         user: int | None, output: Path | None) -> int:
     async def name_of(user_id: int | None) -> str:
-        return "a former member" if user_id is None else f"member {user_id}"
+        """No member's id leaves: only Discord knows display names, and the command line
+        does not ask it (as `paperclub calendar`), so members are left unnamed."""
+        return "a former member" if user_id is None else "a member"
 
     async with opened_export(settings) as exports:
         made = await exports.export(server, ExportWhat(what), ExportFormat(fmt), Lang.EN,
