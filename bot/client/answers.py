@@ -56,9 +56,15 @@ def listed_choices(papers: Sequence[Paper], current: str,
 
 def title(paper: Paper | None, lang: Lang, fallback: str = "") -> str:
     """The paper's title in the reader's language, escaped and cut (its id if it is gone)."""
+    return escape(plain_title(paper, lang, fallback))
+
+
+def plain_title(paper: Paper | None, lang: Lang, fallback: str = "") -> str:
+    """`title` as written, for text Discord shows as typed (a poll's answers): no Markdown
+    escaping, whose backslashes would show there."""
     if paper is None:
-        return escape(fallback)
-    return escape(fit(titles_in_order(paper, lang.chinese, lang)[0], TITLE_LIMIT))
+        return fallback
+    return fit(titles_in_order(paper, lang.chinese, lang)[0], TITLE_LIMIT)
 
 
 def who(user_id: int | None, lang: Lang) -> str:

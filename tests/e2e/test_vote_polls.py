@@ -268,3 +268,20 @@ async def _poll_started(standin: StandIn, guild: Guild,
     posted = start.message
     assert posted is not None and posted.poll is not None
     return start, posted
+
+
+async def test_poll_answers_are_the_titles_as_written(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    """Discord shows poll text as typed: no Markdown escaping (`ℓ\\_2` would show its
+    backslash)."""
+    written = ("ℓ_2 bounds for *sparse* ridge", "Why `__init__` & <T> matter", "A > B ~ C")
+    added = [outcome.paper for outcome in await bot.services.catalog.add_papers(
+        [replace(bundled_papers[0], title_en=text, title_zh="") for text in written])]
+    await _queue(standin, guild, people, added)
+    start = await standin.slash("vote start", {"from": 3, "style": "poll"}, guild=guild,
+                                user=people.bob)
+    await start.response()
+    assert start.message is not None and start.message.poll is not None
+    answers = {a["poll_media"]["text"] for a in start.message.poll.answers}
+    assert answers == set(written)

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.answers import title, when
+from bot.client.answers import plain_title, title, when
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_host import CogHost, host_of
 from bot.client.respond import respond
@@ -75,7 +75,7 @@ class VotesCog(commands.Cog):
                 planned.append(Unfit.PERMISSION)
             else:
                 planned.append(plan_poll(t(lang, "vote.title"),
-                                         [title(paper, lang, pid) for pid, paper in options],
+                                         [plain_title(paper, lang, pid) for pid, paper in options],
                                          timedelta(hours=hours)))
             return planned[-1]
 
