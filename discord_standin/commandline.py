@@ -102,15 +102,27 @@ def _free_text_target(schema: Sequence[JSONObject], named: Mapping[str, str]) ->
     return str(chosen[0]["name"]) if chosen else None
 
 
+def _choice_head(name: str) -> str:
+    """A choice's name before its explanation (`Curators: Manage Server or …` -> `curators`)."""
+    return re.split(r"[:(（：]", name, maxsplit=1)[0].strip().casefold()
+
+
 def _choice(option: JSONObject, text: str) -> OptionValue:
-    """The value of the choice typed as its value or (as Discord lists them) its name."""
+    """The value of the choice typed as its value or (as Discord lists them) its name, in any
+    case, quoted or not; the name's head (before a `:` or `(`) is enough when no other choice
+    has it."""
     choices = option["choices"]
-    for choice in choices:
-        if text == str(choice["value"]):
-            return choice["value"]  # type: ignore[no-any-return]
-    for choice in choices:
-        if text.casefold() == str(choice["name"]).casefold():
-            return choice["value"]  # type: ignore[no-any-return]
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    wanted = text.casefold()
+    ranked = ([c for c in choices if text == str(c["value"])]
+              + [c for c in choices if wanted == str(c["value"]).casefold()]
+              + [c for c in choices if wanted == str(c["name"]).casefold()])
+    if ranked:
+        return ranked[0]["value"]  # type: ignore[no-any-return]
+    heads = [c for c in choices if _choice_head(str(c["name"])) == wanted]
+    if len(heads) == 1:
+        return heads[0]["value"]  # type: ignore[no-any-return]
     names = ", ".join(str(c["name"]) for c in choices)
     raise ValueError(f"option {option['name']!r} takes one of: {names} (not {text!r})")
 

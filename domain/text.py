@@ -41,6 +41,19 @@ def _converter(config: str) -> OpenCC:
     return OpenCC(config)
 
 
+_QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』", "«": "»"}
+"""Opening quote -> its closing quote (straight, typographic, CJK corner brackets)."""
+
+
+def unquoted(text: str) -> str:
+    """`text` without one pair of quotes around the whole of it (`"24h 1h"` -> `24h 1h`, as a
+    value is written in the README and in shells); otherwise as it is, stripped."""
+    text = text.strip()
+    if len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
+        return text[1:-1].strip()
+    return text
+
+
 def tidy(text: str) -> str:
     """Drop invisible and control characters and collapse whitespace; keep the characters."""
     if text.isprintable() and "  " not in text and text == text.strip():

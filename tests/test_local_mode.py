@@ -150,3 +150,13 @@ async def test_local_mode_serves_the_web_page_and_prints_its_link(settings: Sett
     assert "Reading Group reading group" in body and "Grokking" in body
     printed = await _run(settings, "/queue show")
     assert f"The group's web page: {link}" in printed  # the same link in the next run
+
+
+async def test_values_as_the_readme_writes_them(settings: Settings) -> None:
+    """Quotes around a value, and a choice by its name in any case (or its name's head)."""
+    out = await _run(settings, '/group reminders before:"24h 1h"', "/group adding who:Curators",
+                     '/group adding who:"manage server only"')
+    assert "Reminders go out 1 day and 1 hour before each session." in out
+    assert "(no curator role is set)" in out.split("> /group adding who:Curators")[1]
+    assert "Only members with Manage Server can add papers" in out
+    assert "! " not in out

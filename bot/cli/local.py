@@ -2,14 +2,15 @@
 
 Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 private:true`,
 `/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); values are
-sent as typed, quotes and backslashes included, and a choice can be typed as its name
-(`/group adding who:Everyone`); end a line with `?` to see autocomplete (`/paper gro?`,
-`/session cancel session:?`); `next`, `prev`, `open N` and `back` drive the last result list;
-times are shown in the server's time zone (the paper of the day's, else `/group timezone`'s,
-else UTC), named; `locale zh-CN` (or zh-TW, en-US) switches your Discord language; what the
-bot posts in channels by itself is shown as `[#channel]` when it happens, and what it sends
-you privately as `[DM from paperclub]`; `say TEXT` posts TEXT in #general as you, and `add`
-is Apps -> "Add paper to paperclub" on what you said last (try
+sent as typed, quotes and backslashes included (a parser of times or a zone reads a value in
+quotes, `before:"24h 1h"`), and a choice can be typed as its name in any case, or the name's
+head (`/group adding who:Everyone`, `who:Curators`); end a line with `?` to see autocomplete
+(`/paper gro?`, `/session cancel session:?`); `next`, `prev`, `open N` and `back` drive the
+last result list; times are shown in the server's time zone (`/group timezone`'s, else the
+paper of the day's, else UTC), named; `locale zh-CN` (or zh-TW, en-US) switches your Discord
+language; what the bot posts in channels by itself is shown as `[#channel]` when it happens,
+and what it sends you privately as `[DM from paperclub]`; `say TEXT` posts TEXT in #general
+as you, and `add` is Apps -> "Add paper to paperclub" on what you said last (try
 `say read https://arxiv.org/abs/2401.01234`, then `add`); `help` and `quit` do what they say.
 You are an admin of a server with #general and #papers, and the bot's owner (so
 `/catalog reload` works). arXiv is a local stand-in too, serving its fixtures: nothing goes

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from bot.shared.messages import Refusal
 from domain.reasons import Reason, ReasonCode
+from domain.text import unquoted
 
 ONE_DAY = timedelta(days=1)
 DEFAULT_GRACE = timedelta(hours=6)
@@ -66,7 +67,7 @@ def parse_local_time(text: str) -> time:
     Full-width digits and colon (`０９：３０`, as Chinese input methods type them) are accepted.
     The message is safe to show the user (it never echoes the input).
     """
-    match = _TIME.fullmatch(text.strip())
+    match = _TIME.fullmatch(unquoted(text))
     if not match:
         raise Refusal("time.format")
     hour = int(match.group(1) or match.group(3))
@@ -83,7 +84,7 @@ def resolve_zone(text: str) -> ZoneInfo:
     (`UTC+3`, `+03:00`, `Etc/GMT+3`, whose POSIX sign is inverted) and abbreviations such as
     `PST` or `EST`, none of which follow daylight saving. Zero offsets (`UTC+0`) mean UTC.
     """
-    raw = text.strip()
+    raw = unquoted(text)
     if not raw:
         raise Refusal("zone.empty")
     offset = _OFFSET.fullmatch(raw)

@@ -16,6 +16,7 @@ from bot.features.digest.plan import due_instant
 from bot.shared.messages import Refusal
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import MAX_REMINDERS
+from domain.text import unquoted
 
 DEFAULT_REMINDER_GRACE = timedelta(hours=2)
 """A reminder missed while the bot was down is posted this late at most (and never after the
@@ -33,7 +34,7 @@ def parse_when(text: str, zone: ZoneInfo, now: datetime) -> datetime:
     Full-width digits and punctuation are accepted. A time in a daylight-saving gap moves forward
     by the gap; a repeated time means its first occurrence (as for the paper of the day).
     """
-    match = _WHEN.fullmatch(unicodedata.normalize("NFKC", text).strip())
+    match = _WHEN.fullmatch(unquoted(unicodedata.normalize("NFKC", text)))
     if not match:
         raise Refusal("session.when.format")
     year, month, day, hour, minute = (int(g) for g in match.groups())
@@ -50,7 +51,8 @@ def parse_when(text: str, zone: ZoneInfo, now: datetime) -> datetime:
 
 def parse_offsets(text: str) -> tuple[int, ...]:
     """`24h 1h`, `1d, 30m` or `90` (minutes) as distinct minute offsets, largest first."""
-    parts = [p for p in re.split(r"[\s,，、]+", unicodedata.normalize("NFKC", text).strip()) if p]
+    parts = [p for p in re.split(r"[\s,，、]+", unquoted(unicodedata.normalize("NFKC", text)))
+             if p]
     if not parts or len(parts) > MAX_REMINDERS:
         raise Refusal("session.reminders.format", most=MAX_REMINDERS)
     minutes: set[int] = set()

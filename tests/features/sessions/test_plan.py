@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.features.digest.plan import parse_local_time, resolve_zone
 from bot.features.sessions.plan import (
     describe_offsets,
     parse_offsets,
@@ -75,3 +76,15 @@ def test_past_the_grace_or_after_the_start_is_skipped() -> None:
     started = plan_reminders(START + timedelta(minutes=1), START, (60,), handled=(),
                              grace=timedelta(hours=5))
     assert started.post is None and started.skip[0][1].code is ReasonCode.SESSION_STARTED
+
+
+@pytest.mark.parametrize("quote", ['"{}"', "'{}'", "“{}”", "「{}」"])
+def test_values_are_read_as_written_with_quotes_around_them(quote: str) -> None:
+    """The README writes `before:"24h 1h"`: a pair of quotes around a value is not part of it."""
+    assert parse_offsets(quote.format("24h 1h")) == (1440, 60)
+    assert parse_when(quote.format("2026-12-03 18:00"), BERLIN, NOW) == datetime(
+        2026, 12, 3, 17, 0, tzinfo=UTC)
+    assert parse_local_time(quote.format("09:30")) == time(9, 30)
+    assert resolve_zone(quote.format("Europe/Berlin")) == BERLIN
+    with pytest.raises(Refusal):
+        parse_offsets('"24h 1h')  # one quote is not a pair
