@@ -70,3 +70,19 @@ async def test_chinese_readers_open_with_the_summary_and_click_for_the_abstract(
     (shown,) = (await click.reply()).embeds
     assert shown["description"].startswith("We prove that α-regularised")
     assert shown["title"].startswith("英文摘要 · ")
+
+
+async def test_a_long_chinese_title_without_an_arxiv_id_still_gets_its_card(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
+    title = ("基于大规模预训练语言模型的多模态知识图谱构建与推理方法研究"
+             "以中文科技文献和开放获取预印本平台为例的实证分析与评估")
+    [outcome] = await bot.services.catalog.add_papers([
+        Paper(title_en=title, title_zh="", authors=("李华",), summary_en="A study.")])
+    handle = await standin.slash("paper", {"query": outcome.paper.id}, guild=guild,
+                                 user=people.alice)
+    reply = await handle.reply()
+    (embed,) = reply.embeds
+    assert handle.message is not None
+    (search, *_) = _buttons(handle.message)
+    assert search["label"] == "Find on arXiv" and len(search["url"]) <= 512
+    assert search["url"] == embed["url"]

@@ -15,7 +15,9 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from icalendar import Alarm, Calendar, Event, Timezone
+from icalendar.prop import vText
 
+from bot.features.calendar.vtimezone import ambiguous, zone_component
 from bot.features.papers.results import titles_in_order
 from bot.shared.lang import Lang
 from bot.shared.messages import t
@@ -136,6 +138,12 @@ def sequence(session: Session) -> int:
     return max(session.revision - 1, 0) + int(cancelled)
 
 
+def _stated(moment: datetime) -> datetime:
+    """`moment` in the group's zone, or in UTC when its wall time is ambiguous (see
+    `vtimezone.ambiguous`): every reader places a UTC time alike."""
+    return moment.astimezone(UTC) if ambiguous(moment) else moment
+
+
 def session_event(entry: FeedEntry, source: FeedSource) -> Event:
     """One session as a VEVENT in the group's zone."""
     session, lang = entry.session, source.lang
@@ -147,8 +155,8 @@ def session_event(entry: FeedEntry, source: FeedSource) -> Event:
     event.add("sequence", sequence(session))
     event.add("dtstamp", changed)
     event.add("last-modified", changed)
-    event.add("dtstart", start)
-    event.add("dtend", start + timedelta(minutes=SESSION_MINUTES))
+    event.add("dtstart", _stated(start))
+    event.add("dtend", _stated(start + timedelta(minutes=SESSION_MINUTES)))
     event.add("summary", title)
     event.add("description", _description(entry, lang))
     event.add("status", _STATUS[session.status])
@@ -168,7 +176,7 @@ def _zone_component(source: FeedSource) -> Timezone | None:
     starts = [e.session.starts_at for e in source.entries] or [source.built_at]
     first: date = (min(starts) - _ZONE_MARGIN).date()
     last: date = (max(starts) + _ZONE_MARGIN).date()
-    return Timezone.from_tzinfo(source.zone, source.zone.key, first_date=first, last_date=last)
+    return zone_component(source.zone, first, last)
 
 
 def last_modified(source: FeedSource) -> datetime:
@@ -184,8 +192,10 @@ def build_calendar(source: FeedSource) -> Calendar:
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
     name = t(source.lang, "calendar.name", server=source.server_name)
-    calendar.add("x-wr-calname", name)
-    calendar.add("name", name)
+    # TEXT, escaped and said to be TEXT (icalendar writes these two raw unless told their
+    # type; ical.js unescapes them only with VALUE=TEXT)
+    for key in ("x-wr-calname", "name"):
+        calendar.add(key, vText(name), parameters={"VALUE": "TEXT"})
     calendar.add("x-wr-timezone", source.zone.key)
     if (zone := _zone_component(source)) is not None:
         calendar.add_component(zone)

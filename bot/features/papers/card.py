@@ -24,6 +24,9 @@ FIELD_VALUE_LIMIT = 1024
 FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
 ELLIPSIS = "…"
+URL_LIMIT = 512
+"""The longest URL Discord accepts in a link button (code 50035 beyond it)."""
+SEARCH_URL = ("https://arxiv.org/search/?query=", "&searchtype=title")
 
 
 def fit(text: str, limit: int) -> str:
@@ -55,8 +58,33 @@ def join_fitting(items: list[str], limit: int, more: Callable[[int], str],
 
 
 def arxiv_search_url(paper: Paper) -> str:
-    """An arXiv title search for the paper (for a paper whose arXiv id is unknown)."""
-    return f"https://arxiv.org/search/?query={quote_plus(paper.title_en[:300])}&searchtype=title"
+    """An arXiv title search for the paper (for a paper whose arXiv id is unknown), within
+    Discord's `URL_LIMIT`: a title too long to quote whole is searched by its first words (by
+    its first characters when it has no spaces, as Chinese titles have none)."""
+    head, tail = SEARCH_URL
+    budget = URL_LIMIT - len(head) - len(tail)
+    title = " ".join(paper.title_en.split())
+    lengths = [len(quote_plus(char)) for char in title]
+    if sum(lengths) > budget:
+        end = _fitting_prefix(lengths, budget)
+        space = title.rfind(" ", 0, end + 1)
+        title = title[:space if space > 0 else end]
+    return f"{head}{quote_plus(title)}{tail}"
+
+
+def _fitting_prefix(lengths: list[int], budget: int) -> int:
+    """How many leading characters fit `budget` once quoted (each costs its `lengths`)."""
+    used = 0
+    for index, length in enumerate(lengths):
+        used += length
+        if used > budget:
+            return index
+    return len(lengths)
+
+
+def fitting_url(url: str) -> str:
+    """`url` when a link button may carry it (at most `URL_LIMIT` characters), else ''."""
+    return url if len(url) <= URL_LIMIT else ""
 
 
 def paper_url(paper: Paper) -> str:
@@ -176,7 +204,7 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     budget = EMBED_TOTAL_LIMIT - len(title) - len(footer) - sum(
         len(f.name) + len(f.value) for f in fields)
     description = fit("\n\n".join(parts), min(DESCRIPTION_LIMIT, max(0, budget)))
-    pdf = paper.links.pdf_link
+    pdf = fitting_url(paper.links.pdf_link)
     return Card(title=title, url=paper_url(paper), description=description,
                 fields=tuple(fields), footer=footer,
                 link_label=t(lang, "card.arxiv_page" if paper.links.arxiv_id else "card.arxiv"),

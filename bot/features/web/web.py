@@ -66,6 +66,8 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY, "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
     "Cross-Origin-Resource-Policy": "same-origin"}
+ROBOTS = "User-agent: *\nDisallow: /\n"
+"""Every page and feed is private to its link's holders: no crawler reads any."""
 
 
 def _lang(request: web.Request, fallback: Lang) -> Lang:
@@ -179,6 +181,12 @@ class GatewayDirectory:
         return await self._names.load((guild_id, user_id), fetch)
 
 
+async def _robots(_request: web.Request) -> web.Response:
+    """`/robots.txt`: crawlers are asked to read nothing (the pages say `noindex` too)."""
+    return web.Response(text=ROBOTS, content_type="text/plain", headers={
+        **SECURITY_HEADERS, "Cache-Control": "public, max-age=86400"})
+
+
 class WebServer:
     """One aiohttp application for every route the bot serves, and its runner."""
 
@@ -191,6 +199,7 @@ class WebServer:
     def app(self) -> web.Application:
         """The application (also for tests with aiohttp's test client)."""
         app = web.Application()
+        app.router.add_get("/robots.txt", _robots)
         for add in self.routes:
             add(app)
         return app

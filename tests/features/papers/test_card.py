@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from bot.features.papers.card import (
     EMBED_TOTAL_LIMIT,
     FIELD_VALUE_LIMIT,
     TITLE_LIMIT,
+    URL_LIMIT,
     AbstractKind,
     build_card,
     fit,
@@ -25,6 +27,7 @@ from domain.paper import Affiliation, Links, Paper, Track, Venue
 long_text = st.text(min_size=0, max_size=6000)
 papers = st.builds(
     Paper,
+    links=st.builds(Links, pdf_url=st.text(max_size=700).map("https://example.org/".__add__)),
     title_en=st.text(min_size=1, max_size=3000),
     title_zh=long_text,
     authors=st.lists(st.text(min_size=1, max_size=200), max_size=300).map(tuple),
@@ -47,6 +50,7 @@ def test_every_card_is_within_discord_limits(paper: Paper, lang: Lang, note: str
     assert all(len(f.name) <= 256 and len(f.value) <= FIELD_VALUE_LIMIT for f in card.fields)
     assert card.total_length() <= EMBED_TOTAL_LIMIT
     assert card.url.startswith("https://arxiv.org/search/?query=")
+    assert len(card.url) <= URL_LIMIT and len(card.pdf_url) <= URL_LIMIT
 
 
 @settings(max_examples=100, deadline=None)
@@ -116,3 +120,17 @@ def test_a_long_abstract_fits_the_embed_total() -> None:
     paper = dataclasses.replace(_linked("word " * 3000), authors=tuple(f"N{i}" for i in range(400)))
     card = build_card(paper, Lang.EN)
     assert card.total_length() <= EMBED_TOTAL_LIMIT and len(card.description) <= 4096
+
+
+@pytest.mark.parametrize("title", [
+    "基于大规模预训练语言模型的多模态知识图谱构建与推理方法研究：以中文科技文献与开放获取预印本为例的实证分析与评估",
+    " ".join(["Reinforcement Learning from Human Feedback for Ünïcode-heavy Titles"] * 12)])
+def test_a_long_title_is_searched_by_its_first_words_within_the_button_limit(
+        title: str) -> None:
+    card = build_card(Paper(title_en=title, title_zh="", authors=("A",)), Lang.EN)
+    assert len(card.url) <= URL_LIMIT
+    query = parse_qs(urlsplit(card.url).query)
+    (searched,) = query["query"]
+    assert searched and title.startswith(searched) and query["searchtype"] == ["title"]
+    if " " in title:
+        assert title[len(searched)] == " ", "cut at a word boundary"
