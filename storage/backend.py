@@ -26,8 +26,7 @@ from storage.feeds.postgres import PgFeedStore
 from storage.feeds.sqlite import SqliteFeedStore
 from storage.group.postgres import PgGroupStore
 from storage.group.sqlite import SqliteGroupStore
-from storage.links.postgres import PgLinkStore
-from storage.links.sqlite import SqliteLinkStore
+from storage.links.store import LinkStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
@@ -182,10 +181,10 @@ ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 """arXiv feeds, their polls and announcements."""
-CALENDAR_LINKS = StorePair("calendar_links", SqliteLinkStore, PgLinkStore, "calendar_links")
+CALENDAR_LINKS = StorePair.once("calendar_links", LinkStore, "calendar_links")
 """Each server's calendar feed link."""
 
-WEB_LINKS = StorePair("web_links", SqliteLinkStore, PgLinkStore, "web_links")
+WEB_LINKS = StorePair.once("web_links", LinkStore, "web_links")
 """Each server's read-only web page link."""
 
 RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
