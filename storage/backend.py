@@ -33,8 +33,7 @@ from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
-from storage.queue.postgres import PgQueueStore
-from storage.queue.sqlite import SqliteQueueStore
+from storage.queue.store import QueueStore
 from storage.reading.bookmarks_postgres import PgBookmarkStore
 from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.reading.history_postgres import PgHistoryStore
@@ -165,7 +164,7 @@ SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscripti
 """Subscriptions, notifications, DM pauses."""
 OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
-QUEUE = StorePair("queue", SqliteQueueStore, PgQueueStore)
+QUEUE = StorePair.once("queue", QueueStore)
 """The suggestion queue."""
 VOTES = StorePair("votes", SqliteVoteStore, PgVoteStore)
 """Votes on the next paper."""

@@ -18,7 +18,6 @@ from bot.features.digest.delivery import DeliveryFailed
 from bot.features.digest.store import DigestStore
 from bot.features.group.store import GroupStore
 from bot.features.papers.store import PaperStore
-from bot.features.queue.store import QueueStore
 from bot.features.reading.store import HistoryStore
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.digest import (
@@ -29,7 +28,7 @@ from domain.digest import (
     LedgerEntry,
     LedgerStatus,
 )
-from domain.group import Discussed, QueueItem, SuggestOutcome, Supporter, queue_order
+from domain.group import Discussed
 from domain.paper import Paper, Track, Venue
 from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
@@ -138,46 +137,6 @@ class FakePaperStore:
     async def iter_papers(self) -> AsyncIterator[Paper]:
         for p in list(self.papers.values()):
             yield p
-
-
-class FakeQueueStore:
-    """Each server's queue as (paper -> supporters), ordered as the store orders it."""
-
-    def __init__(self) -> None:
-        self.support: dict[tuple[int, str], list[Supporter]] = {}
-
-    async def suggest(self, guild_id: int, paper_id: str, user_id: int, note: str,
-                      at: datetime) -> SuggestOutcome:
-        supporters = self.support.setdefault((guild_id, paper_id), [])
-        if any(s.user_id == user_id for s in supporters):
-            return SuggestOutcome.ALREADY
-        supporters.append(Supporter(user_id, note, at))
-        return SuggestOutcome.SUPPORTED if len(supporters) > 1 else SuggestOutcome.ADDED
-
-    async def queue(self, guild_id: int) -> list[QueueItem]:
-        return queue_order([QueueItem(g, pid, tuple(s)) for (g, pid), s in self.support.items()
-                            if g == guild_id and s])
-
-    async def item(self, guild_id: int, paper_id: str) -> QueueItem | None:
-        supporters = self.support.get((guild_id, paper_id))
-        return QueueItem(guild_id, paper_id, tuple(supporters)) if supporters else None
-
-    async def remove(self, guild_id: int, paper_id: str) -> bool:
-        return bool(self.support.pop((guild_id, paper_id), None))
-
-    async def withdraw(self, guild_id: int, paper_id: str, user_id: int) -> bool:
-        supporters = self.support.get((guild_id, paper_id), [])
-        kept = [s for s in supporters if s.user_id != user_id]
-        self.support[(guild_id, paper_id)] = kept
-        return len(kept) < len(supporters)
-
-    async def forget(self, user_id: int) -> int:
-        count = 0
-        for key, supporters in self.support.items():
-            count += sum(s.user_id == user_id for s in supporters)
-            self.support[key] = [replace(s, user_id=None) if s.user_id == user_id else s
-                                 for s in supporters]
-        return count
 
 
 class FakeGroupStore:
@@ -421,11 +380,10 @@ class FakeHistoryStore:
 def _conforms(clock: FakeClock) -> None:
     """mypy checks here that every fake satisfies its protocol."""
     papers: PaperStore = FakePaperStore()
-    queue: QueueStore = FakeQueueStore()
     groups: GroupStore = FakeGroupStore()
     digests: DigestStore = FakeDigestStore(clock)
     history: HistoryStore = FakeHistoryStore()
-    del papers, queue, groups, digests, history
+    del papers, groups, digests, history
 
 
 # -- Discord, as the posters see it ---------------------------------------------------------

@@ -28,6 +28,8 @@ from bot.shared.messages import Refusal
 from domain.digest import DigestConfig, Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
+from storage.backend import QUEUE
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
@@ -35,7 +37,6 @@ from tests.fakes import (
     FakeGroupStore,
     FakeHistoryStore,
     FakePaperStore,
-    FakeQueueStore,
     Refuse,
     catalog_paper,
     refused,
@@ -73,13 +74,13 @@ class World:
 
 
 @pytest.fixture
-async def world() -> World:
+async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
     sessions, papers = FakeSessionStore(), FakePaperStore([PAPER, OTHER])
     groups, digests, history = FakeGroupStore(), FakeDigestStore(clock), FakeHistoryStore()
     await groups.set_timezone(GUILD, "Europe/Berlin")
     lookup = PaperLookup(SearchService(papers))
-    queue = QueueService(FakeQueueStore(), lookup, clock)
+    queue = QueueService(QUEUE.open(memory_db), lookup, clock)
     channels = FakeChannels(clock)
     poster = FakeSessionPoster(channels)
     service = SessionService(sessions, papers, history, GroupService(groups, digests), poster,

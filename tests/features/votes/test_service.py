@@ -19,11 +19,12 @@ from bot.shared.messages import Refusal
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from domain.votes import BallotOutcome, VoteStatus
+from storage.backend import QUEUE
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
     FakePaperStore,
-    FakeQueueStore,
     LoseAnswer,
     Refuse,
     Stall,
@@ -70,11 +71,11 @@ class World:
 
 
 @pytest.fixture
-def world() -> World:
+def world(memory_db: Database) -> World:
     clock = FakeClock(START)
     papers = FakePaperStore(PAPERS)
     lookup = PaperLookup(SearchService(papers))
-    queue = QueueService(FakeQueueStore(), lookup, clock)
+    queue = QueueService(QUEUE.open(memory_db), lookup, clock)
     votes = FakeVoteStore()
     channels = FakeChannels(clock)
     announcer = FakeAnnouncer(channels)
