@@ -34,10 +34,7 @@ from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.queue.store import QueueStore
-from storage.reading.bookmarks_postgres import PgBookmarkStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.reading.history_postgres import PgHistoryStore
-from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.reading.store import BookmarkStore, HistoryStore
 from storage.recommend.postgres import PgFeatureStore, PgRecommendStore
 from storage.recommend.sqlite import SqliteFeatureStore, SqliteRecommendStore
 from storage.sessions.postgres import PgSessionStore
@@ -168,9 +165,9 @@ QUEUE = StorePair.once("queue", QueueStore)
 """The suggestion queue."""
 VOTES = StorePair("votes", SqliteVoteStore, PgVoteStore)
 """Votes on the next paper."""
-BOOKMARKS = StorePair("bookmarks", SqliteBookmarkStore, PgBookmarkStore)
+BOOKMARKS = StorePair.once("bookmarks", BookmarkStore)
 """Reading lists."""
-HISTORY = StorePair("history", SqliteHistoryStore, PgHistoryStore)
+HISTORY = StorePair.once("history", HistoryStore)
 """What each server discussed."""
 GROUPS = StorePair("groups", SqliteGroupStore, PgGroupStore)
 """Reading-group settings and the presenter rotation."""

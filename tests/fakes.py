@@ -18,7 +18,6 @@ from bot.features.digest.delivery import DeliveryFailed
 from bot.features.digest.store import DigestStore
 from bot.features.group.store import GroupStore
 from bot.features.papers.store import PaperStore
-from bot.features.reading.store import HistoryStore
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -28,7 +27,6 @@ from domain.digest import (
     LedgerEntry,
     LedgerStatus,
 )
-from domain.group import Discussed
 from domain.paper import Paper, Track, Venue
 from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
@@ -351,39 +349,12 @@ class FakeDigestStore:
         return rows[:limit]
 
 
-class FakeHistoryStore:
-    """What each server discussed, newest first."""
-
-    def __init__(self) -> None:
-        self.discussed: list[Discussed] = []
-
-    async def record_discussed(self, guild_id: int, paper_id: str, when: datetime,
-                               presenter_id: int | None, notes: str,
-                               thread_id: int | None) -> None:
-        self.discussed.append(Discussed(guild_id, paper_id, when, presenter_id, notes,
-                                        thread_id))
-
-    async def history(self, guild_id: int) -> list[Discussed]:
-        return sorted((d for d in self.discussed if d.guild_id == guild_id),
-                      key=lambda d: d.when, reverse=True)
-
-    async def discussed_ids(self, guild_id: int) -> set[str]:
-        return {d.paper_id for d in self.discussed if d.guild_id == guild_id}
-
-    async def forget(self, user_id: int) -> int:
-        mine = [d for d in self.discussed if d.presenter_id == user_id]
-        self.discussed = [replace(d, presenter_id=None) if d.presenter_id == user_id else d
-                          for d in self.discussed]
-        return len(mine)
-
-
 def _conforms(clock: FakeClock) -> None:
     """mypy checks here that every fake satisfies its protocol."""
     papers: PaperStore = FakePaperStore()
     groups: GroupStore = FakeGroupStore()
     digests: DigestStore = FakeDigestStore(clock)
-    history: HistoryStore = FakeHistoryStore()
-    del papers, groups, digests, history
+    del papers, groups, digests
 
 
 # -- Discord, as the posters see it ---------------------------------------------------------

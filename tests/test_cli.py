@@ -19,8 +19,7 @@ from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
 from domain.paper import Paper
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.backend import BOOKMARKS, HISTORY
 from storage.sqlite.database import Database
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -402,10 +401,10 @@ WHEN = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 async def _seed(db_path: Path, papers: list[Paper]) -> None:
     db = await Database.open(db_path)
     try:
-        history = SqliteHistoryStore(db)
+        history = HISTORY.open(db)
         for paper in papers[:3]:
             await history.record_discussed(SERVER, paper.id, WHEN, MEMBER, "<@1> & 50%", 9)
-        await SqliteBookmarkStore(db).add(SERVER, MEMBER, papers[3].id, WHEN)
+        await BOOKMARKS.open(db).add(SERVER, MEMBER, papers[3].id, WHEN)
     finally:
         await db.close()
 

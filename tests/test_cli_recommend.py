@@ -15,8 +15,8 @@ import pytest
 from bot.features.recommend.service import Audience, RecommendService
 from domain.paper import Paper
 from domain.recommend import Verdict
+from storage.backend import BOOKMARKS
 from storage.papers.sqlite import SqlitePaperStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 
@@ -37,7 +37,7 @@ async def seeded(tmp_path: Path, bundled_papers: list[Paper]) -> Path:
     db = await Database.open(path)
     try:
         await SqlitePaperStore(db).add_papers(bundled_papers)
-        bookmarks = SqliteBookmarkStore(db)
+        bookmarks = BOOKMARKS.open(db)
         await bookmarks.add(GUILD, ALICE, bundled_papers[1].id, T0)
         await bookmarks.add(GUILD, ALICE, bundled_papers[4].id, T0)
         await SqliteRecommendStore(db).rate(GUILD, ALICE, bundled_papers[7].id, Verdict.DOWN, T0)

@@ -17,9 +17,9 @@ from bot.features.recommend.service import RecommendService
 from discord_standin import Guild, StandIn
 from domain.digest import DigestConfig, DigestPick
 from domain.paper import Paper
+from storage.backend import BOOKMARKS
 from storage.digest.sqlite import SqliteDigestStore
 from storage.papers.sqlite import SqlitePaperStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
 from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -94,7 +94,7 @@ async def _configure_recommended(db_path: Path, guild: Guild, catalog_path: Path
             "UTC", enabled_since=now - timedelta(hours=1), pick=DigestPick.RECOMMENDED))
         for paper in await _bundled(db):
             if paper.title_en.startswith(LIKED):
-                await SqliteBookmarkStore(db).add(guild.id, 7, paper.id, now)
+                await BOOKMARKS.open(db).add(guild.id, 7, paper.id, now)
     finally:
         await db.close()
 

@@ -15,6 +15,7 @@ from bot.features.group.service import GroupService
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
+from bot.features.reading.store import HistoryStore
 from bot.features.sessions.delivery import DeliveryFailed, NoticeKind
 from bot.features.sessions.reminders import (
     ReminderOutcome,
@@ -28,14 +29,13 @@ from bot.shared.messages import Refusal
 from domain.digest import DigestConfig, Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
-from storage.backend import QUEUE
+from storage.backend import HISTORY, QUEUE
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
     FakeDigestStore,
     FakeGroupStore,
-    FakeHistoryStore,
     FakePaperStore,
     Refuse,
     catalog_paper,
@@ -60,7 +60,7 @@ class World:
     papers: FakePaperStore
     groups: FakeGroupStore
     digests: FakeDigestStore
-    history: FakeHistoryStore
+    history: HistoryStore
     queue: QueueService
     channels: FakeChannels
     poster: FakeSessionPoster
@@ -77,7 +77,7 @@ class World:
 async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
     sessions, papers = FakeSessionStore(), FakePaperStore([PAPER, OTHER])
-    groups, digests, history = FakeGroupStore(), FakeDigestStore(clock), FakeHistoryStore()
+    groups, digests, history = FakeGroupStore(), FakeDigestStore(clock), HISTORY.open(memory_db)
     await groups.set_timezone(GUILD, "Europe/Berlin")
     lookup = PaperLookup(SearchService(papers))
     queue = QueueService(QUEUE.open(memory_db), lookup, clock)
