@@ -35,8 +35,7 @@ from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.queue.store import QueueStore
 from storage.reading.store import BookmarkStore, HistoryStore
-from storage.recommend.postgres import PgFeatureStore, PgRecommendStore
-from storage.recommend.sqlite import SqliteFeatureStore, SqliteRecommendStore
+from storage.recommend.store import FeatureStore, RecommendStore
 from storage.sessions.postgres import PgSessionStore
 from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
@@ -183,10 +182,10 @@ CALENDAR_LINKS = StorePair.once("calendar_links", LinkStore, "calendar_links")
 WEB_LINKS = StorePair.once("web_links", LinkStore, "web_links")
 """Each server's read-only web page link."""
 
-RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
+RECOMMENDATIONS = StorePair.once("recommendations", RecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
-RECOMMEND_FEATURES = StorePair("recommend_features", SqliteFeatureStore, PgFeatureStore)
+RECOMMEND_FEATURES = StorePair.once("recommend_features", FeatureStore)
 """The recommendation features kept with the catalog."""
 
 CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)

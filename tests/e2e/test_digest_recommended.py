@@ -17,10 +17,9 @@ from bot.features.recommend.service import RecommendService
 from discord_standin import Guild, StandIn
 from domain.digest import DigestConfig, DigestPick
 from domain.paper import Paper
-from storage.backend import BOOKMARKS
+from storage.backend import BOOKMARKS, RECOMMENDATIONS
 from storage.digest.sqlite import SqliteDigestStore
 from storage.papers.sqlite import SqlitePaperStore
-from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.e2e.test_digest_crash import (
@@ -105,7 +104,7 @@ async def _recommended(db_path: Path, guild: Guild) -> tuple[str, str | None]:
     try:
         papers = SqlitePaperStore(db)
         picker = RecommendedPicker(RecommendService(
-            papers, SqliteRecommendStore(db), lambda: datetime.now(UTC)), papers)
+            papers, RECOMMENDATIONS.open(db), lambda: datetime.now(UTC)), papers)
         chosen = await picker.pick(guild.id, await papers.paper_ids(), set(),
                                    datetime.now(UTC).date())
         assert chosen is not None
