@@ -24,8 +24,7 @@ from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.postgres import PgFeedStore
 from storage.feeds.sqlite import SqliteFeedStore
-from storage.group.postgres import PgGroupStore
-from storage.group.sqlite import SqliteGroupStore
+from storage.group.store import GroupStore
 from storage.links.store import LinkStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
@@ -168,7 +167,7 @@ BOOKMARKS = StorePair.once("bookmarks", BookmarkStore)
 """Reading lists."""
 HISTORY = StorePair.once("history", HistoryStore)
 """What each server discussed."""
-GROUPS = StorePair("groups", SqliteGroupStore, PgGroupStore)
+GROUPS = StorePair.once("groups", GroupStore)
 """Reading-group settings and the presenter rotation."""
 SESSIONS = StorePair("sessions", SqliteSessionStore, PgSessionStore)
 """Sessions and their reminder ledger."""

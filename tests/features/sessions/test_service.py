@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.features.group.service import GroupService
+from bot.features.group.store import GroupStore
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
@@ -29,13 +30,12 @@ from bot.shared.messages import Refusal
 from domain.digest import DigestConfig, Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
-from storage.backend import HISTORY, QUEUE
+from storage.backend import GROUPS, HISTORY, QUEUE
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
     FakeDigestStore,
-    FakeGroupStore,
     FakePaperStore,
     Refuse,
     catalog_paper,
@@ -58,7 +58,7 @@ class World:
     clock: FakeClock
     sessions: FakeSessionStore
     papers: FakePaperStore
-    groups: FakeGroupStore
+    groups: GroupStore
     digests: FakeDigestStore
     history: HistoryStore
     queue: QueueService
@@ -77,7 +77,8 @@ class World:
 async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
     sessions, papers = FakeSessionStore(), FakePaperStore([PAPER, OTHER])
-    groups, digests, history = FakeGroupStore(), FakeDigestStore(clock), HISTORY.open(memory_db)
+    groups, digests = GROUPS.open(memory_db), FakeDigestStore(clock)
+    history = HISTORY.open(memory_db)
     await groups.set_timezone(GUILD, "Europe/Berlin")
     lookup = PaperLookup(SearchService(papers))
     queue = QueueService(QUEUE.open(memory_db), lookup, clock)
