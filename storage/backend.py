@@ -45,8 +45,7 @@ from storage.subscriptions.postgres import PgSubscriptionStore
 from storage.subscriptions.similar_postgres import PgSimilarStore
 from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
-from storage.votes.postgres import PgVoteStore
-from storage.votes.sqlite import SqliteVoteStore
+from storage.votes.store import VoteStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""
@@ -161,7 +160,7 @@ OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
 QUEUE = StorePair.once("queue", QueueStore)
 """The suggestion queue."""
-VOTES = StorePair("votes", SqliteVoteStore, PgVoteStore)
+VOTES = StorePair.once("votes", VoteStore)
 """Votes on the next paper."""
 BOOKMARKS = StorePair.once("bookmarks", BookmarkStore)
 """Reading lists."""

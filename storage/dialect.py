@@ -35,13 +35,19 @@ class Dialect:
     text_order: str = ""
     """After a text column in `ORDER BY` or a comparison: the order of its bytes (SQLite's own;
     PostgreSQL's `COLLATE "C"`), the order stored instants and ids sort in."""
-    for_update: str = ""
-    """After a `SELECT` in a transaction: lock its rows until the end (SQLite's transaction
-    holds the one write lock already)."""
-    skip_locked: str = ""
-    """After a `SELECT` in a transaction: lock its rows, passing over those another holds."""
+    row_locks: bool = False
+    """Whether `SELECT … FOR UPDATE / FOR SHARE` exists (see `lock_rows`)."""
     json_arrays: bool = True
     """Arrays travel as JSON text and are read with `json_each` (SQLite has no array type)."""
+
+    def lock_rows(self, mode: str = "UPDATE", *, of: str = "", skip_locked: bool = False
+                  ) -> str:
+        """After a `SELECT` in a transaction: lock its rows (of table `of`) until the end,
+        `mode` UPDATE or SHARE, passing over rows another holds when `skip_locked`. Nothing on
+        SQLite, whose transaction holds the one write lock already."""
+        if not self.row_locks:
+            return ""
+        return f" FOR {mode}{f' OF {of}' if of else ''}{' SKIP LOCKED' if skip_locked else ''}"
 
     def in_array(self, param: str) -> str:
         """`IN` the array bound at `param` (e.g. `$2`, given by `array`)."""
@@ -63,8 +69,7 @@ SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
                  serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
 POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
                    real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA",
-                   text_order=' COLLATE "C"', for_update=" FOR UPDATE",
-                   skip_locked=" FOR UPDATE SKIP LOCKED", json_arrays=False)
+                   text_order=' COLLATE "C"', row_locks=True, json_arrays=False)
 
 _COLUMN_INDENT = " " * 16
 _CLOSE_INDENT = " " * 12

@@ -14,12 +14,13 @@ from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
 from bot.features.votes.service import CloseStatus, VoteService, vote_marker, vote_nonce
+from bot.features.votes.store import VoteStore
 from bot.shared.leases import DEFAULT_LEASE, Leaser
 from bot.shared.messages import Refusal
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from domain.votes import BallotOutcome, VoteStatus
-from storage.backend import QUEUE
+from storage.backend import QUEUE, VOTES
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
@@ -31,7 +32,7 @@ from tests.fakes import (
     catalog_paper,
     refused,
 )
-from tests.features.votes.fakes import FakeAnnouncer, FakeVoteStore
+from tests.features.votes.fakes import FakeAnnouncer
 
 GUILD, CHANNEL = 100, 10
 ORGANISER, ALICE, BOB, CAROL = 1, 2, 3, 4
@@ -46,7 +47,7 @@ class World:
     """The service under test and the fakes around it."""
 
     clock: FakeClock
-    votes: FakeVoteStore
+    votes: VoteStore
     papers: FakePaperStore
     channels: FakeChannels
     announcer: FakeAnnouncer
@@ -76,7 +77,7 @@ def world(memory_db: Database) -> World:
     papers = FakePaperStore(PAPERS)
     lookup = PaperLookup(SearchService(papers))
     queue = QueueService(QUEUE.open(memory_db), lookup, clock)
-    votes = FakeVoteStore()
+    votes = VOTES.open(memory_db)
     channels = FakeChannels(clock)
     announcer = FakeAnnouncer(channels)
     service = VoteService(votes, queue, lookup, announcer, clock,
