@@ -49,6 +49,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
             "each server's web page: 200 page loads in flight at once while /paper lookups "
             "go through the stand-in, their p50/p99 beside /paper alone, with the pages "
             "served by the bot and by a process of their own"),
+    "db-api": ("bench.db_api",
+               "per-query overhead of a read by primary key on SQLite and PostgreSQL: the "
+               "backends' own classes, the one API over them (storage.db), SQLAlchemy Core"),
     "similar": ("bench.similar",
                 "papers like my bookmarks on the real arXiv sample split in time: precision, "
                 "recall and volume per threshold; the paper of the day's pick with and without "

@@ -30,7 +30,7 @@ from bot.features.recommend.keeper import FeatureKeeper, encode_rows
 from bot.features.recommend.profile import seed_profile
 from domain.paper import Paper
 from domain.recommend import StoredVector
-from storage.recommend.sqlite import SqliteFeatureStore
+from storage.backend import RECOMMEND_FEATURES
 from storage.sqlite.database import Database
 
 TAG = "recommend"
@@ -94,7 +94,7 @@ async def _round_trip(index: features.FeatureIndex, folder: Path) -> tuple[float
     """Seconds to store every vector and the vocabulary in SQLite, and to read them back."""
     db = await Database.open(folder / "features.db")
     try:
-        store = SqliteFeatureStore(db)
+        store = RECOMMEND_FEATURES.open(db)
         now = datetime.now(UTC)
         began = time.perf_counter()
         revision = await store.start(1, len(index), now)

@@ -2,8 +2,9 @@
 store protocols (`bot/features/<feature>/store.py`). The rest of the app asks this module for
 stores and never learns which.
 
-`STORES` is the one list of stores: each `StorePair` names a store's SQLite and PostgreSQL
-classes; the wiring opens them (`PAPERS.open(db)`) and the contract suite runs each on both.
+`STORES` is the one list of stores: each `StorePair` names a store's class, written once over
+`storage.db` (`StorePair.once`), or its SQLite and PostgreSQL classes; the wiring opens them
+(`PAPERS.open(db)`) and the contract suite runs each on both.
 """
 
 from __future__ import annotations
@@ -18,41 +19,33 @@ from storage.corrections.notices_postgres import PgSourceNoticeStore
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
 from storage.corrections.sqlite import SqliteCorrectionStore
+from storage.db import database_api
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.postgres import PgFeedStore
 from storage.feeds.sqlite import SqliteFeedStore
-from storage.group.postgres import PgGroupStore
-from storage.group.sqlite import SqliteGroupStore
-from storage.links.postgres import PgLinkStore
-from storage.links.sqlite import SqliteLinkStore
+from storage.group.store import GroupStore
+from storage.links.store import LinkStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
-from storage.queue.postgres import PgQueueStore
-from storage.queue.sqlite import SqliteQueueStore
-from storage.reading.bookmarks_postgres import PgBookmarkStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.reading.history_postgres import PgHistoryStore
-from storage.reading.history_sqlite import SqliteHistoryStore
-from storage.recommend.postgres import PgFeatureStore, PgRecommendStore
-from storage.recommend.sqlite import SqliteFeatureStore, SqliteRecommendStore
+from storage.queue.store import QueueStore
+from storage.reading.store import BookmarkStore, HistoryStore
+from storage.recommend.store import FeatureStore, RecommendStore
 from storage.sessions.postgres import PgSessionStore
 from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
 from storage.sqlite.errors import NoDatabase, SchemaError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
-from storage.state.postgres import PgStateStore
-from storage.state.sqlite import SqliteStateStore
+from storage.state.store import StateStore
 from storage.subscriptions.postgres import PgSubscriptionStore
 from storage.subscriptions.similar_postgres import PgSimilarStore
 from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
-from storage.votes.postgres import PgVoteStore
-from storage.votes.sqlite import SqliteVoteStore
+from storage.votes.store import VoteStore
 
 AnyDatabase = Database | PgDatabase
 """An open database of either backend."""
@@ -115,12 +108,16 @@ SqliteT_co = TypeVar("SqliteT_co", covariant=True)
 PgT_co = TypeVar("PgT_co", covariant=True)
 
 
-class StorePair(Generic[SqliteT_co, PgT_co]):
-    """One store written once per backend: its SQLite and its PostgreSQL class, the name the
-    contract suite's accessor for it has (`tests/backends.py`), and what both classes take
-    after the database (a table, for a store written once for several tables)."""
+StoreT = TypeVar("StoreT")
 
-    __slots__ = ("args", "name", "postgres", "sqlite")
+
+class StorePair(Generic[SqliteT_co, PgT_co]):
+    """One store: its SQLite and its PostgreSQL class (the same class for a store written once
+    over `storage.db`, see `once`), the name the contract suite's accessor for it has
+    (`tests/backends.py`), and what the classes take after the database (a table, for a store
+    written once for several tables)."""
+
+    __slots__ = ("args", "name", "postgres", "shared", "sqlite")
 
     def __init__(self, name: str, sqlite: Callable[..., SqliteT_co],
                  postgres: Callable[..., PgT_co], *args: str) -> None:
@@ -128,12 +125,24 @@ class StorePair(Generic[SqliteT_co, PgT_co]):
         self.sqlite = sqlite
         self.postgres = postgres
         self.args = args
+        self.shared = False
+        """One class for both backends, opened on `storage.db`'s API."""
+
+    @classmethod
+    def once(cls, name: str, store: Callable[..., StoreT], *args: str
+             ) -> StorePair[StoreT, StoreT]:
+        """A store written once over `storage.db`, for both backends."""
+        pair: StorePair[StoreT, StoreT] = StorePair(name, store, store, *args)
+        pair.shared = True
+        return pair
 
     def __repr__(self) -> str:
         return f"StorePair({self.name!r})"
 
     def open(self, db: AnyDatabase) -> SqliteT_co | PgT_co:
         """The store on `db`, of the backend `db` is."""
+        if self.shared:
+            return self.sqlite(database_api(db), *self.args)
         if isinstance(db, PgDatabase):
             return self.postgres(db, *self.args)
         return self.sqlite(db, *self.args)
@@ -141,7 +150,7 @@ class StorePair(Generic[SqliteT_co, PgT_co]):
 
 PAPERS = StorePair("papers", SqlitePaperStore, PgPaperStore)
 """The catalog and search."""
-STATE = StorePair("state", SqliteStateStore, PgStateStore)
+STATE = StorePair.once("state", StateStore)
 """Named values kept between runs."""
 DIGESTS = StorePair("digests", SqliteDigestStore, PgDigestStore)
 """Paper-of-the-day settings and the ledger."""
@@ -149,15 +158,15 @@ SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscripti
 """Subscriptions, notifications, DM pauses."""
 OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
-QUEUE = StorePair("queue", SqliteQueueStore, PgQueueStore)
+QUEUE = StorePair.once("queue", QueueStore)
 """The suggestion queue."""
-VOTES = StorePair("votes", SqliteVoteStore, PgVoteStore)
+VOTES = StorePair.once("votes", VoteStore)
 """Votes on the next paper."""
-BOOKMARKS = StorePair("bookmarks", SqliteBookmarkStore, PgBookmarkStore)
+BOOKMARKS = StorePair.once("bookmarks", BookmarkStore)
 """Reading lists."""
-HISTORY = StorePair("history", SqliteHistoryStore, PgHistoryStore)
+HISTORY = StorePair.once("history", HistoryStore)
 """What each server discussed."""
-GROUPS = StorePair("groups", SqliteGroupStore, PgGroupStore)
+GROUPS = StorePair.once("groups", GroupStore)
 """Reading-group settings and the presenter rotation."""
 SESSIONS = StorePair("sessions", SqliteSessionStore, PgSessionStore)
 """Sessions and their reminder ledger."""
@@ -165,16 +174,16 @@ ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
 """arXiv feeds, their polls and announcements."""
-CALENDAR_LINKS = StorePair("calendar_links", SqliteLinkStore, PgLinkStore, "calendar_links")
+CALENDAR_LINKS = StorePair.once("calendar_links", LinkStore, "calendar_links")
 """Each server's calendar feed link."""
 
-WEB_LINKS = StorePair("web_links", SqliteLinkStore, PgLinkStore, "web_links")
+WEB_LINKS = StorePair.once("web_links", LinkStore, "web_links")
 """Each server's read-only web page link."""
 
-RECOMMENDATIONS = StorePair("recommendations", SqliteRecommendStore, PgRecommendStore)
+RECOMMENDATIONS = StorePair.once("recommendations", RecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
-RECOMMEND_FEATURES = StorePair("recommend_features", SqliteFeatureStore, PgFeatureStore)
+RECOMMEND_FEATURES = StorePair.once("recommend_features", FeatureStore)
 """The recommendation features kept with the catalog."""
 
 CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)

@@ -7,6 +7,8 @@ A table's columns hold `{big}` (a 64-bit integer: Discord ids and the keys that 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -30,6 +32,32 @@ class Dialect:
     without_rowid: bool
     """SQLite's clustered tables for composite keys (PostgreSQL has no such option)."""
     blob: str = "BLOB"
+    text_order: str = ""
+    """After a text column in `ORDER BY` or a comparison: the order of its bytes (SQLite's own;
+    PostgreSQL's `COLLATE "C"`), the order stored instants and ids sort in."""
+    row_locks: bool = False
+    """Whether `SELECT … FOR UPDATE / FOR SHARE` exists (see `lock_rows`)."""
+    json_arrays: bool = True
+    """Arrays travel as JSON text and are read with `json_each` (SQLite has no array type)."""
+
+    def lock_rows(self, mode: str = "UPDATE", *, of: str = "", skip_locked: bool = False
+                  ) -> str:
+        """After a `SELECT` in a transaction: lock its rows (of table `of`) until the end,
+        `mode` UPDATE or SHARE, passing over rows another holds when `skip_locked`. Nothing on
+        SQLite, whose transaction holds the one write lock already."""
+        if not self.row_locks:
+            return ""
+        return f" FOR {mode}{f' OF {of}' if of else ''}{' SKIP LOCKED' if skip_locked else ''}"
+
+    def in_array(self, param: str) -> str:
+        """`IN` the array bound at `param` (e.g. `$2`, given by `array`)."""
+        if self.json_arrays:
+            return f"IN (SELECT value FROM json_each({param}))"
+        return f"= ANY({param})"
+
+    def array(self, values: Iterable[object]) -> object:
+        """`values` as one bound array for `in_array`."""
+        return json.dumps(list(values)) if self.json_arrays else list(values)
 
     def types(self) -> dict[str, str]:
         """The placeholders a table's columns may hold."""
@@ -40,7 +68,8 @@ class Dialect:
 SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
                  serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
 POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
-                   real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA")
+                   real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA",
+                   text_order=' COLLATE "C"', row_locks=True, json_arrays=False)
 
 _COLUMN_INDENT = " " * 16
 _CLOSE_INDENT = " " * 12

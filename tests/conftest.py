@@ -88,6 +88,15 @@ async def postgres_url(postgres_server: PostgresServer | None) -> AsyncIterator[
     await postgres_server.drop_database(url)
 
 
+@pytest.fixture
+async def memory_db() -> AsyncIterator[Database]:
+    """A migrated in-memory SQLite database: real stores for a service's unit tests
+    (`storage.backend`'s entries open on it), instead of hand-written fakes."""
+    database = await Database.open(":memory:")
+    yield database
+    await database.close()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
     """A fresh, migrated database of each backend in turn: the contract suite."""

@@ -16,10 +16,7 @@ from typing import Any
 
 from bot.features.digest.delivery import DeliveryFailed
 from bot.features.digest.store import DigestStore
-from bot.features.group.store import GroupStore
 from bot.features.papers.store import PaperStore
-from bot.features.queue.store import QueueStore
-from bot.features.reading.store import HistoryStore
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -29,11 +26,9 @@ from domain.digest import (
     LedgerEntry,
     LedgerStatus,
 )
-from domain.group import Discussed, QueueItem, SuggestOutcome, Supporter, queue_order
 from domain.paper import Paper, Track, Venue
 from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
-from domain.sessions import GroupSettings, Volunteer
 from storage.papers.prepared import PreparedPaper
 from tests.clocks import FakeClock
 
@@ -138,117 +133,6 @@ class FakePaperStore:
     async def iter_papers(self) -> AsyncIterator[Paper]:
         for p in list(self.papers.values()):
             yield p
-
-
-class FakeQueueStore:
-    """Each server's queue as (paper -> supporters), ordered as the store orders it."""
-
-    def __init__(self) -> None:
-        self.support: dict[tuple[int, str], list[Supporter]] = {}
-
-    async def suggest(self, guild_id: int, paper_id: str, user_id: int, note: str,
-                      at: datetime) -> SuggestOutcome:
-        supporters = self.support.setdefault((guild_id, paper_id), [])
-        if any(s.user_id == user_id for s in supporters):
-            return SuggestOutcome.ALREADY
-        supporters.append(Supporter(user_id, note, at))
-        return SuggestOutcome.SUPPORTED if len(supporters) > 1 else SuggestOutcome.ADDED
-
-    async def queue(self, guild_id: int) -> list[QueueItem]:
-        return queue_order([QueueItem(g, pid, tuple(s)) for (g, pid), s in self.support.items()
-                            if g == guild_id and s])
-
-    async def item(self, guild_id: int, paper_id: str) -> QueueItem | None:
-        supporters = self.support.get((guild_id, paper_id))
-        return QueueItem(guild_id, paper_id, tuple(supporters)) if supporters else None
-
-    async def remove(self, guild_id: int, paper_id: str) -> bool:
-        return bool(self.support.pop((guild_id, paper_id), None))
-
-    async def withdraw(self, guild_id: int, paper_id: str, user_id: int) -> bool:
-        supporters = self.support.get((guild_id, paper_id), [])
-        kept = [s for s in supporters if s.user_id != user_id]
-        self.support[(guild_id, paper_id)] = kept
-        return len(kept) < len(supporters)
-
-    async def forget(self, user_id: int) -> int:
-        count = 0
-        for key, supporters in self.support.items():
-            count += sum(s.user_id == user_id for s in supporters)
-            self.support[key] = [replace(s, user_id=None) if s.user_id == user_id else s
-                                 for s in supporters]
-        return count
-
-
-class FakeGroupStore:
-    """Settings and the presenter rotation per server."""
-
-    def __init__(self) -> None:
-        self.settings_of: dict[int, GroupSettings] = {}
-        self.presenters: dict[int, list[Volunteer]] = {}
-        self.turns: dict[int, tuple[int, int | None]] = {}
-
-    async def settings(self, guild_id: int) -> GroupSettings:
-        return self.settings_of.get(guild_id, GroupSettings(guild_id))
-
-    async def _update(self, guild_id: int, **changes: Any) -> None:
-        self.settings_of[guild_id] = replace(await self.settings(guild_id), **changes)
-
-    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
-        await self._update(guild_id, organiser_role_id=role_id)
-
-    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
-        await self._update(guild_id, timezone=zone)
-
-    async def set_reminders(self, guild_id: int, offsets: Sequence[int]) -> None:
-        await self._update(guild_id, reminders=tuple(offsets))
-
-    async def volunteers(self, guild_id: int) -> list[Volunteer]:
-        return sorted(self.presenters.get(guild_id, []), key=lambda v: (v.joined, v.user_id))
-
-    async def volunteer(self, guild_id: int, user_id: int) -> bool:
-        rotation = self.presenters.setdefault(guild_id, [])
-        if any(v.user_id == user_id for v in rotation):
-            return False
-        rotation.append(Volunteer(user_id, max((v.joined for v in rotation), default=0) + 1))
-        return True
-
-    async def forget(self, user_id: int) -> int:
-        return sum([await self.withdraw(g, user_id) for g in list(self.presenters)])
-
-    async def withdraw(self, guild_id: int, user_id: int) -> bool:
-        rotation = self.presenters.get(guild_id, [])
-        kept = [v for v in rotation if v.user_id != user_id]
-        self.presenters[guild_id] = kept
-        return len(kept) < len(rotation)
-
-    async def rotation(self, guild_id: int) -> tuple[int, int | None]:
-        return self.turns.get(guild_id, (0, None))
-
-    def _set_turn(self, guild_id: int, user_id: int, turn: int | None, presented: int) -> bool:
-        rotation = self.presenters.get(guild_id, [])
-        self.presenters[guild_id] = [
-            replace(v, last_turn=turn, presented=v.presented + presented)
-            if v.user_id == user_id else v for v in rotation]
-        return any(v.user_id == user_id for v in rotation)
-
-    async def take_turn(self, guild_id: int, presenter_id: int) -> int:
-        turn = (await self.rotation(guild_id))[0] + 1
-        self.turns[guild_id] = (turn, presenter_id)
-        self._set_turn(guild_id, presenter_id, turn, 1)
-        return turn
-
-    async def skip_turn(self, guild_id: int, user_id: int) -> bool:
-        return self._set_turn(guild_id, user_id, (await self.rotation(guild_id))[0], 0)
-
-    async def swap(self, guild_id: int, first: int, second: int) -> bool:
-        turns = {v.user_id: v.last_turn for v in self.presenters.get(guild_id, [])
-                 if v.user_id in (first, second)}
-        if first == second or len(turns) != 2:
-            return False
-        self._set_turn(guild_id, first, turns[second], 0)
-        self._set_turn(guild_id, second, turns[first], 0)
-        return True
 
 
 class FakeDigestStore:
@@ -392,40 +276,11 @@ class FakeDigestStore:
         return rows[:limit]
 
 
-class FakeHistoryStore:
-    """What each server discussed, newest first."""
-
-    def __init__(self) -> None:
-        self.discussed: list[Discussed] = []
-
-    async def record_discussed(self, guild_id: int, paper_id: str, when: datetime,
-                               presenter_id: int | None, notes: str,
-                               thread_id: int | None) -> None:
-        self.discussed.append(Discussed(guild_id, paper_id, when, presenter_id, notes,
-                                        thread_id))
-
-    async def history(self, guild_id: int) -> list[Discussed]:
-        return sorted((d for d in self.discussed if d.guild_id == guild_id),
-                      key=lambda d: d.when, reverse=True)
-
-    async def discussed_ids(self, guild_id: int) -> set[str]:
-        return {d.paper_id for d in self.discussed if d.guild_id == guild_id}
-
-    async def forget(self, user_id: int) -> int:
-        mine = [d for d in self.discussed if d.presenter_id == user_id]
-        self.discussed = [replace(d, presenter_id=None) if d.presenter_id == user_id else d
-                          for d in self.discussed]
-        return len(mine)
-
-
 def _conforms(clock: FakeClock) -> None:
     """mypy checks here that every fake satisfies its protocol."""
     papers: PaperStore = FakePaperStore()
-    queue: QueueStore = FakeQueueStore()
-    groups: GroupStore = FakeGroupStore()
     digests: DigestStore = FakeDigestStore(clock)
-    history: HistoryStore = FakeHistoryStore()
-    del papers, queue, groups, digests, history
+    del papers, digests
 
 
 # -- Discord, as the posters see it ---------------------------------------------------------

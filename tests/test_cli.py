@@ -19,9 +19,7 @@ from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
 from domain.paper import Paper
-from storage.queue.sqlite import SqliteQueueStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.reading.history_sqlite import SqliteHistoryStore
+from storage.backend import BOOKMARKS, HISTORY, QUEUE
 from storage.sqlite.database import Database
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -403,11 +401,11 @@ WHEN = datetime(2026, 11, 2, 18, 0, tzinfo=UTC)
 async def _seed(db_path: Path, papers: list[Paper]) -> None:
     db = await Database.open(db_path)
     try:
-        history = SqliteHistoryStore(db)
+        history = HISTORY.open(db)
         for paper in papers[:3]:
             await history.record_discussed(SERVER, paper.id, WHEN, MEMBER, "<@1> & 50%", 9)
-        await SqliteBookmarkStore(db).add(SERVER, MEMBER, papers[3].id, WHEN)
-        await SqliteQueueStore(db).suggest(SERVER, papers[4].id, MEMBER, "worth a look", WHEN)
+        await BOOKMARKS.open(db).add(SERVER, MEMBER, papers[3].id, WHEN)
+        await QUEUE.open(db).suggest(SERVER, papers[4].id, MEMBER, "worth a look", WHEN)
     finally:
         await db.close()
 

@@ -15,9 +15,8 @@ import pytest
 from bot.features.recommend.service import Audience, RecommendService
 from domain.paper import Paper
 from domain.recommend import Verdict
+from storage.backend import BOOKMARKS, RECOMMENDATIONS
 from storage.papers.sqlite import SqlitePaperStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 
 T0 = datetime(2026, 11, 30, tzinfo=UTC)
@@ -37,10 +36,10 @@ async def seeded(tmp_path: Path, bundled_papers: list[Paper]) -> Path:
     db = await Database.open(path)
     try:
         await SqlitePaperStore(db).add_papers(bundled_papers)
-        bookmarks = SqliteBookmarkStore(db)
+        bookmarks = BOOKMARKS.open(db)
         await bookmarks.add(GUILD, ALICE, bundled_papers[1].id, T0)
         await bookmarks.add(GUILD, ALICE, bundled_papers[4].id, T0)
-        await SqliteRecommendStore(db).rate(GUILD, ALICE, bundled_papers[7].id, Verdict.DOWN, T0)
+        await RECOMMENDATIONS.open(db).rate(GUILD, ALICE, bundled_papers[7].id, Verdict.DOWN, T0)
     finally:
         await db.close()
     return path
@@ -60,7 +59,7 @@ async def test_recommend_json_is_the_services_ranking(seeded: Path,
     assert [p["score"] for p in picks] == sorted((p["score"] for p in picks), reverse=True)
     db = await Database.open(seeded)
     try:
-        service = RecommendService(SqlitePaperStore(db), SqliteRecommendStore(db), lambda: T0)
+        service = RecommendService(SqlitePaperStore(db), RECOMMENDATIONS.open(db), lambda: T0)
         direct = await service.recommend(GUILD, ALICE, Audience.ME, 8)
     finally:
         await db.close()

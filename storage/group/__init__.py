@@ -1,1 +1,1 @@
-"""Stores of group: SQLite and PostgreSQL side by side."""
+"""The reading group's settings and rotation store, written once for both backends."""

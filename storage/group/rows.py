@@ -1,4 +1,4 @@
-"""Reminder offsets as stored and volunteer row decoding, shared by both backends' stores."""
+"""Reminder offsets as stored, and volunteer row decoding."""
 
 from __future__ import annotations
 

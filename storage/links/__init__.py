@@ -1,1 +1,1 @@
-"""Secret per-server links (the calendar feed's, the web page's), written once per backend."""
+"""Secret per-server links (the calendar feed's, the web page's), written once for both backends."""

@@ -147,6 +147,13 @@ class PgDatabase:
         except Exception as exc:
             raise _translated(exc) from exc
 
+    async def execute(self, sql: str, *args: Any) -> str:
+        """One statement on a pooled connection, committed on its own; its command status."""
+        try:
+            return str(await self._pool.execute(sql, *args))
+        except Exception as exc:
+            raise _translated(exc) from exc
+
     async def fetch_planned_once(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """`fetch` of a statement whose SQL fixes its plan's shape (no bound value can make
         another way better), on a connection that plans each statement once, not for each

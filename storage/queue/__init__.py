@@ -1,1 +1,1 @@
-"""Stores of queue: SQLite and PostgreSQL side by side."""
+"""The suggestion queue's store, written once for both backends."""

@@ -1,4 +1,4 @@
-"""The suggestion queue's columns and row decoding, shared by both backends' stores."""
+"""The suggestion queue's columns and row decoding."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""Stores of reading: SQLite and PostgreSQL side by side."""
+"""The reading lists' and discussion history's stores, written once for both backends."""

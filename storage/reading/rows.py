@@ -1,4 +1,4 @@
-"""Bookmark and discussion row decoding, shared by both backends' stores."""
+"""Bookmark and discussion row decoding."""
 
 from __future__ import annotations
 

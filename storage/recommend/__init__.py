@@ -1,1 +1,1 @@
-"""Recommendation signals: the 👍 / 👎 table and a read across the other features' tables."""
+"""Recommendation signals and features: one store each, written once for both backends."""

@@ -1,4 +1,4 @@
-"""What both recommendation stores share: the one query over every signal table, and its rows."""
+"""What the recommendation stores read: the one query over every signal table, and its rows."""
 
 from __future__ import annotations
 

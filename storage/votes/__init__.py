@@ -1,1 +1,1 @@
-"""Stores of votes: SQLite and PostgreSQL side by side."""
+"""The votes store, written once for both backends."""

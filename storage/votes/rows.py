@@ -1,4 +1,4 @@
-"""Vote and option columns, the live statuses and row decoding, shared by both backends' stores."""
+"""Vote and option columns, the live statuses, and row decoding."""
 
 from __future__ import annotations
 

@@ -17,10 +17,9 @@ from bot.features.recommend.service import RecommendService
 from discord_standin import Guild, StandIn
 from domain.digest import DigestConfig, DigestPick
 from domain.paper import Paper
+from storage.backend import BOOKMARKS, RECOMMENDATIONS
 from storage.digest.sqlite import SqliteDigestStore
 from storage.papers.sqlite import SqlitePaperStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.e2e.test_digest_crash import (
@@ -94,7 +93,7 @@ async def _configure_recommended(db_path: Path, guild: Guild, catalog_path: Path
             "UTC", enabled_since=now - timedelta(hours=1), pick=DigestPick.RECOMMENDED))
         for paper in await _bundled(db):
             if paper.title_en.startswith(LIKED):
-                await SqliteBookmarkStore(db).add(guild.id, 7, paper.id, now)
+                await BOOKMARKS.open(db).add(guild.id, 7, paper.id, now)
     finally:
         await db.close()
 
@@ -105,7 +104,7 @@ async def _recommended(db_path: Path, guild: Guild) -> tuple[str, str | None]:
     try:
         papers = SqlitePaperStore(db)
         picker = RecommendedPicker(RecommendService(
-            papers, SqliteRecommendStore(db), lambda: datetime.now(UTC)), papers)
+            papers, RECOMMENDATIONS.open(db), lambda: datetime.now(UTC)), papers)
         chosen = await picker.pick(guild.id, await papers.paper_ids(), set(),
                                    datetime.now(UTC).date())
         assert chosen is not None

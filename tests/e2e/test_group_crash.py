@@ -13,10 +13,10 @@ from bot.features.catalog.loader import load_catalog
 from discord_standin import Fault, Guild, Message, StandIn
 from domain.sessions import Place, ReminderStatus
 from domain.votes import VoteOption
+from storage.backend import VOTES
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import Database
-from storage.votes.sqlite import SqliteVoteStore
 from tests.clocks import Ticker
 from tests.e2e.test_digest_crash import IDENTIFY_SPACING, ROOT, BotProcess, _until
 
@@ -136,7 +136,7 @@ async def test_a_vote_killed_mid_announcement_is_announced_exactly_once(tmp_path
             now = datetime.now(UTC)
             options = [VoteOption(n + 1, pid, 3 - n, now - timedelta(days=n))
                        for n, pid in enumerate(ids)]
-            votes = SqliteVoteStore(db)
+            votes = VOTES.open(db)
             vote = await votes.open(guild.id, guild.channel("general").id, 1,
                                     now - timedelta(hours=2), now - timedelta(minutes=1),
                                     options)
@@ -150,7 +150,7 @@ async def test_a_vote_killed_mid_announcement_is_announced_exactly_once(tmp_path
             status: list[str] = []
 
             async def read(db: Database) -> None:
-                vote = await SqliteVoteStore(db).get(vote_ids[0])
+                vote = await VOTES.open(db).get(vote_ids[0])
                 assert vote is not None
                 status.append(str(vote.status))
 

@@ -18,8 +18,8 @@ from domain.paper import Paper
 from domain.polls import VoteStyle
 from domain.votes import Vote, VoteOption, VoteStatus
 from storage import backend as stores
+from storage.backend import VOTES
 from storage.sqlite.database import Database
-from storage.votes.sqlite import SqliteVoteStore
 from tests.clocks import FakeClock, Ticker
 from tests.e2e.harness import start_claim_owner
 from tests.e2e.test_digest_crash import BotProcess
@@ -69,7 +69,7 @@ async def test_a_poll_killed_mid_announcement_is_announced_exactly_once(tmp_path
             now = datetime.now(UTC)
             options = [VoteOption(n + 1, pid, 1, now - timedelta(days=n))
                        for n, pid in enumerate(ids)]
-            votes = SqliteVoteStore(db)
+            votes = VOTES.open(db)
             vote = await votes.open(guild.id, general.id, 1, now - timedelta(hours=2),
                                     now - timedelta(minutes=1), options, style=VoteStyle.POLL)
             assert vote is not None
@@ -86,7 +86,7 @@ async def test_a_poll_killed_mid_announcement_is_announced_exactly_once(tmp_path
             found: list[Vote | None] = []
 
             async def read(db: Database) -> None:
-                found.append(await SqliteVoteStore(db).get(vote_ids[0]))
+                found.append(await VOTES.open(db).get(vote_ids[0]))
 
             await _with_db(bot.db_path, read)
             return found[0] is not None and found[0].status is VoteStatus.ANNOUNCED

@@ -28,7 +28,7 @@ from discord_standin import (
 from domain.paper import Paper
 from domain.storage_faults import DiskFull
 from domain.votes import Vote
-from storage.votes.sqlite import SqliteVoteStore
+from storage.votes.store import VoteStore
 from tests.clocks import FakeClock
 from tests.e2e.group_steps import suggest
 from tests.e2e.harness import start_paperclub
@@ -206,19 +206,19 @@ async def test_a_close_between_the_polls_post_and_its_record_waits_for_the_recor
     standin.set_clock(clock)
     await _queue(standin, guild, people, bundled_papers[:3])
     recorded, read = asyncio.Event(), asyncio.Event()
-    set_message, live = SqliteVoteStore.set_message, SqliteVoteStore.live
+    set_message, live = VoteStore.set_message, VoteStore.live
 
-    async def held(store: SqliteVoteStore, vote_id: int, message_id: int) -> None:
+    async def held(store: VoteStore, vote_id: int, message_id: int) -> None:
         await recorded.wait()
         await set_message(store, vote_id, message_id)
 
-    async def seen(store: SqliteVoteStore, guild_id: int) -> Vote | None:
+    async def seen(store: VoteStore, guild_id: int) -> Vote | None:
         vote = await live(store, guild_id)
         read.set()
         return vote
 
-    monkeypatch.setattr(SqliteVoteStore, "set_message", held)
-    monkeypatch.setattr(SqliteVoteStore, "live", seen)
+    monkeypatch.setattr(VoteStore, "set_message", held)
+    monkeypatch.setattr(VoteStore, "live", seen)
     start, posted = await _poll_started(standin, guild, people)
     await standin.poll_vote(posted, people.carol, 3)
     closing = await standin.slash("vote close", guild=guild, user=people.bob)
@@ -242,11 +242,11 @@ async def test_a_poll_whose_record_was_lost_is_found_by_its_marker_and_closed(
     try:
         await _queue(standin, guild, people, bundled_papers[:3])
 
-        async def lost(store: SqliteVoteStore, vote_id: int, message_id: int) -> None:
+        async def lost(store: VoteStore, vote_id: int, message_id: int) -> None:
             raise DiskFull("disk full: database or disk is full")
 
         with monkeypatch.context() as patched:
-            patched.setattr(SqliteVoteStore, "set_message", lost)
+            patched.setattr(VoteStore, "set_message", lost)
             start, posted = await _poll_started(standin, guild, people)
             assert "can't save" in (await start.followup()).content
         assert posted.content.endswith("\n-# 🗳️ #1")

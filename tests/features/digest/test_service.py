@@ -18,15 +18,17 @@ import pytest
 from bot.features.digest.plan import DEFAULT_GRACE, offline_reason
 from bot.features.digest.scheduler import DigestScheduler, digest_marker, digest_nonce
 from bot.features.digest.service import DigestService
+from bot.features.reading.store import HistoryStore
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
 from domain.digest import Claim, DigestState, Lease, LedgerStatus, OutcomeStatus
 from domain.reasons import Reason, ReasonCode
+from storage.backend import HISTORY
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
     FakeDigestStore,
-    FakeHistoryStore,
     FakePaperStore,
     Refuse,
     Stall,
@@ -55,7 +57,7 @@ class World:
     channels: FakeChannels
     poster: FakeDigestPoster
     audience: FakeAudience
-    history: FakeHistoryStore
+    history: HistoryStore
     digest: DigestScheduler = field(init=False)
     """The scheduler path: `tick`, `run_guild`, `post_now`."""
     admin: DigestService = field(init=False)
@@ -101,12 +103,12 @@ def _services(world: World, owner: str) -> tuple[DigestScheduler, DigestService]
 
 
 @pytest.fixture
-async def world() -> World:
+async def world(memory_db: Database) -> World:
     clock = FakeClock(CONFIGURED)
     channels = FakeChannels(clock)
     digests = FakeDigestStore(clock)
     made = World(clock, digests, FakePaperStore(PAPERS), channels, FakeDigestPoster(channels),
-                 FakeAudience(digests, (FOLLOWER,)), FakeHistoryStore())
+                 FakeAudience(digests, (FOLLOWER,)), HISTORY.open(memory_db))
     assert await made.configure(TOKYO, TOKYO_CHANNEL, "Asia/Tokyo") == TOKYO_DUE
     assert await made.configure(BERLIN, BERLIN_CHANNEL, "Europe/Berlin") == BERLIN_DUE
     return made

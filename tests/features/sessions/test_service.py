@@ -12,9 +12,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.features.group.service import GroupService
+from bot.features.group.store import GroupStore
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
+from bot.features.reading.store import HistoryStore
 from bot.features.sessions.delivery import DeliveryFailed, NoticeKind
 from bot.features.sessions.reminders import (
     ReminderOutcome,
@@ -28,14 +30,13 @@ from bot.shared.messages import Refusal
 from domain.digest import DigestConfig, Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
+from storage.backend import GROUPS, HISTORY, QUEUE
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
     FakeDigestStore,
-    FakeGroupStore,
-    FakeHistoryStore,
     FakePaperStore,
-    FakeQueueStore,
     Refuse,
     catalog_paper,
     refused,
@@ -57,9 +58,9 @@ class World:
     clock: FakeClock
     sessions: FakeSessionStore
     papers: FakePaperStore
-    groups: FakeGroupStore
+    groups: GroupStore
     digests: FakeDigestStore
-    history: FakeHistoryStore
+    history: HistoryStore
     queue: QueueService
     channels: FakeChannels
     poster: FakeSessionPoster
@@ -73,13 +74,14 @@ class World:
 
 
 @pytest.fixture
-async def world() -> World:
+async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
     sessions, papers = FakeSessionStore(), FakePaperStore([PAPER, OTHER])
-    groups, digests, history = FakeGroupStore(), FakeDigestStore(clock), FakeHistoryStore()
+    groups, digests = GROUPS.open(memory_db), FakeDigestStore(clock)
+    history = HISTORY.open(memory_db)
     await groups.set_timezone(GUILD, "Europe/Berlin")
     lookup = PaperLookup(SearchService(papers))
-    queue = QueueService(FakeQueueStore(), lookup, clock)
+    queue = QueueService(QUEUE.open(memory_db), lookup, clock)
     channels = FakeChannels(clock)
     poster = FakeSessionPoster(channels)
     service = SessionService(sessions, papers, history, GroupService(groups, digests), poster,

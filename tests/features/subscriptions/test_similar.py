@@ -25,10 +25,9 @@ from domain.paper import Paper
 from domain.recommend import Verdict
 from domain.subscriptions import Delivery, similar_standing, similar_topic
 from domain.text import tidy
+from storage.backend import BOOKMARKS, RECOMMENDATIONS
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.sqlite import SqlitePaperStore
-from storage.reading.bookmarks_sqlite import SqliteBookmarkStore
-from storage.recommend.sqlite import SqliteRecommendStore
 from storage.sqlite.database import Database
 from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
@@ -57,8 +56,8 @@ class World:
     def __init__(self, db: Database, papers: SqlitePaperStore, search: SearchService) -> None:
         self.papers = papers
         self.subscription_store = SqliteSubscriptionStore(db)
-        self.bookmarks = SqliteBookmarkStore(db)
-        self.ratings = SqliteRecommendStore(db)
+        self.bookmarks = BOOKMARKS.open(db)
+        self.ratings = RECOMMENDATIONS.open(db)
         self.recommend = RecommendService(papers, self.ratings, lambda: T0)
         self.similar = SimilarService(SqliteSimilarStore(db), self.recommend,
                                       self.subscription_store)

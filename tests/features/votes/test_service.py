@@ -14,23 +14,25 @@ from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.queue.service import QueueService
 from bot.features.votes.service import CloseStatus, VoteService, vote_marker, vote_nonce
+from bot.features.votes.store import VoteStore
 from bot.shared.leases import DEFAULT_LEASE, Leaser
 from bot.shared.messages import Refusal
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from domain.votes import BallotOutcome, VoteStatus
+from storage.backend import QUEUE, VOTES
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
     FakePaperStore,
-    FakeQueueStore,
     LoseAnswer,
     Refuse,
     Stall,
     catalog_paper,
     refused,
 )
-from tests.features.votes.fakes import FakeAnnouncer, FakeVoteStore
+from tests.features.votes.fakes import FakeAnnouncer
 
 GUILD, CHANNEL = 100, 10
 ORGANISER, ALICE, BOB, CAROL = 1, 2, 3, 4
@@ -45,7 +47,7 @@ class World:
     """The service under test and the fakes around it."""
 
     clock: FakeClock
-    votes: FakeVoteStore
+    votes: VoteStore
     papers: FakePaperStore
     channels: FakeChannels
     announcer: FakeAnnouncer
@@ -70,12 +72,12 @@ class World:
 
 
 @pytest.fixture
-def world() -> World:
+def world(memory_db: Database) -> World:
     clock = FakeClock(START)
     papers = FakePaperStore(PAPERS)
     lookup = PaperLookup(SearchService(papers))
-    queue = QueueService(FakeQueueStore(), lookup, clock)
-    votes = FakeVoteStore()
+    queue = QueueService(QUEUE.open(memory_db), lookup, clock)
+    votes = VOTES.open(memory_db)
     channels = FakeChannels(clock)
     announcer = FakeAnnouncer(channels)
     service = VoteService(votes, queue, lookup, announcer, clock,

@@ -1,26 +1,26 @@
-"""Reading-group settings per server and the presenter rotation, on PostgreSQL."""
+"""Reading-group settings per server and the presenter rotation."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from domain.sessions import GroupSettings, Volunteer
+from storage.db import Db
 from storage.group.rows import reminders_from_text, reminders_text, volunteer_from_row
-from storage.postgres.database import PgDatabase, rows_affected
 from storage.times import utc_timestamp
 
 _SETTABLE = frozenset({"organiser_role_id", "timezone", "reminders"})
 
 
-class PgGroupStore:
+class GroupStore:
     """`group_settings` and `presenters`."""
 
-    def __init__(self, db: PgDatabase) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def settings(self, guild_id: int) -> GroupSettings:
         """A server's settings (defaults when never set)."""
-        row = await self._db.fetchrow(
+        row = await self._db.fetch_one(
             "SELECT organiser_role_id, timezone, reminders FROM group_settings "
             "WHERE guild_id = $1", guild_id)
         if row is None:
@@ -41,12 +41,11 @@ class PgGroupStore:
 
     async def _update(self, guild_id: int, column: str, value: object) -> None:
         assert column in _SETTABLE  # a column of ours, never user text
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                f"INSERT INTO group_settings (guild_id, {column}, updated_at) "
-                "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
-                f"{column} = excluded.{column}, updated_at = excluded.updated_at",
-                guild_id, value, utc_timestamp())
+        await self._db.execute(
+            f"INSERT INTO group_settings (guild_id, {column}, updated_at) "
+            "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
+            f"{column} = excluded.{column}, updated_at = excluded.updated_at",
+            guild_id, value, utc_timestamp())
 
     async def volunteers(self, guild_id: int) -> list[Volunteer]:
         """The server's rotation, in the order members volunteered."""
@@ -57,31 +56,28 @@ class PgGroupStore:
 
     async def volunteer(self, guild_id: int, user_id: int) -> bool:
         """Join the rotation; False if already in it."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "INSERT INTO presenters (guild_id, user_id, joined) SELECT $1, $2, "
-                "COALESCE(MAX(joined), 0) + 1 FROM presenters WHERE guild_id = $1 "
-                "ON CONFLICT (guild_id, user_id) DO NOTHING", guild_id, user_id)) > 0
+        return await self._db.execute(
+            "INSERT INTO presenters (guild_id, user_id, joined) SELECT $1, $2, "
+            "COALESCE(MAX(joined), 0) + 1 FROM presenters WHERE guild_id = $1 "
+            "ON CONFLICT (guild_id, user_id) DO NOTHING", guild_id, user_id) > 0
 
     async def forget(self, user_id: int) -> int:
         """Take a member out of every server's presenter rotation; how many places."""
-        async with self._db.transaction() as conn:
-            places = rows_affected(await conn.execute(
-                "DELETE FROM presenters WHERE user_id = $1", user_id))
-            await conn.execute("UPDATE group_settings SET last_presenter = NULL "
-                               "WHERE last_presenter = $1", user_id)
+        async with self._db.transaction() as tx:
+            places = await tx.execute("DELETE FROM presenters WHERE user_id = $1", user_id)
+            await tx.execute("UPDATE group_settings SET last_presenter = NULL "
+                             "WHERE last_presenter = $1", user_id)
             return places
 
     async def withdraw(self, guild_id: int, user_id: int) -> bool:
         """Leave the rotation; False if not in it."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "DELETE FROM presenters WHERE guild_id = $1 AND user_id = $2",
-                guild_id, user_id)) > 0
+        return await self._db.execute(
+            "DELETE FROM presenters WHERE guild_id = $1 AND user_id = $2",
+            guild_id, user_id) > 0
 
     async def rotation(self, guild_id: int) -> tuple[int, int | None]:
         """The turns taken so far and the last presenter."""
-        row = await self._db.fetchrow(
+        row = await self._db.fetch_one(
             "SELECT rotation_turn, last_presenter FROM group_settings WHERE guild_id = $1",
             guild_id)
         return (int(row[0]), row[1]) if row else (0, None)
@@ -89,34 +85,32 @@ class PgGroupStore:
     async def take_turn(self, guild_id: int, presenter_id: int) -> int:
         """Advance the rotation: `presenter_id` presents at the new turn (returned). The
         upsert holds the server's settings row until the presenter's place is updated."""
-        async with self._db.transaction() as conn:
-            turn = int(await conn.fetchval(
+        async with self._db.transaction() as tx:
+            turn = int(await tx.fetch_value(
                 "INSERT INTO group_settings (guild_id, rotation_turn, last_presenter, "
                 "updated_at) VALUES ($1, 1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
                 "rotation_turn = group_settings.rotation_turn + 1, "
                 "last_presenter = excluded.last_presenter, updated_at = excluded.updated_at "
                 "RETURNING rotation_turn", guild_id, presenter_id, utc_timestamp()))
-            await conn.execute(
+            await tx.execute(
                 "UPDATE presenters SET last_turn = $1, presented = presented + 1 "
                 "WHERE guild_id = $2 AND user_id = $3", turn, guild_id, presenter_id)
             return turn
 
     async def skip_turn(self, guild_id: int, user_id: int) -> bool:
         """Move a volunteer to the back of the rotation; False if not a volunteer."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "UPDATE presenters SET last_turn = COALESCE((SELECT rotation_turn FROM "
-                "group_settings WHERE guild_id = $1), 0) WHERE guild_id = $1 AND user_id = $2",
-                guild_id, user_id)) > 0
+        return await self._db.execute(
+            "UPDATE presenters SET last_turn = COALESCE((SELECT rotation_turn FROM "
+            "group_settings WHERE guild_id = $1), 0) WHERE guild_id = $1 AND user_id = $2",
+            guild_id, user_id) > 0
 
     async def swap(self, guild_id: int, first: int, second: int) -> bool:
         """Exchange two volunteers' places in one statement; False unless both are
         volunteers."""
         if first == second:
             return False
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "UPDATE presenters p SET last_turn = o.last_turn FROM presenters o "
-                "WHERE p.guild_id = $1 AND o.guild_id = $1 AND ((p.user_id = $2 AND "
-                "o.user_id = $3) OR (p.user_id = $3 AND o.user_id = $2))",
-                guild_id, first, second)) == 2
+        return await self._db.execute(
+            "UPDATE presenters AS p SET last_turn = o.last_turn FROM presenters o "
+            "WHERE p.guild_id = $1 AND o.guild_id = $1 AND ((p.user_id = $2 AND "
+            "o.user_id = $3) OR (p.user_id = $3 AND o.user_id = $2))",
+            guild_id, first, second) == 2

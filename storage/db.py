@@ -1,0 +1,230 @@
+"""One async database API over both backends, so that a store is written once.
+
+`Db` runs a statement on either backend: `fetch` (all rows), `fetch_one`, `fetch_value`,
+`execute` (the rows it changed), `execute_many`, and `transaction()`, which hands out a `Tx`
+offering the same calls on one connection, committed at the end and rolled back on any
+exception. Statements are written with PostgreSQL's numbered placeholders (`$1`, `$2`, a number
+may be used twice); on SQLite they become `?1`, `?2`, which bind the same way. A row is a
+`Row`: a tuple on SQLite, an `asyncpg.Record` on PostgreSQL, both read by position.
+
+What the two dialects really spell differently is asked of `db.dialect`
+(`storage.dialect.Dialect`: text order, row locks, array membership), and `Tx.lock(key)` takes
+a lock for the rest of the transaction (PostgreSQL's advisory lock; SQLite's transaction holds
+the one write lock already).
+
+The API wraps the backends' own database classes and changes nothing of them: SQLite keeps its
+reader pool (reads outside a transaction) and its one writer behind the write lock (every
+`execute` and `transaction`), PostgreSQL its pool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from functools import lru_cache
+from typing import Any, Protocol, cast
+
+import aiosqlite
+import asyncpg
+
+from storage.dialect import POSTGRES, SQLITE, Dialect
+from storage.postgres.database import PgDatabase, rows_affected
+from storage.sqlite.database import Database
+
+__all__ = ["Db", "PgDb", "Row", "SqliteDb", "Tx", "database_api"]
+
+Row = Sequence[Any]
+"""One row, read by position."""
+
+_NUMBERED = re.compile(r"\$(\d+)")
+
+
+class Tx(Protocol):
+    """Statements on the one connection of a transaction."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        """Every row of a statement."""
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        """The first row, or None."""
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row, or None."""
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run a statement; how many rows it inserted, changed or deleted."""
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run a statement once per row of arguments."""
+
+    async def lock(self, key: str) -> None:
+        """Hold a lock named `key` until the transaction ends (one holder at a time)."""
+
+
+class Db(Protocol):
+    """A database of either backend; each statement outside `transaction()` stands alone."""
+
+    @property
+    def dialect(self) -> Dialect:
+        """What this backend spells its own way."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        """Every row of a read (the last committed state)."""
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        """The first row of a read, or None."""
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row of a read, or None."""
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run one statement atomically; how many rows it changed."""
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run a statement once per row of arguments, all in one transaction."""
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One transaction: committed at the end, rolled back on any exception."""
+
+
+@lru_cache(maxsize=2048)
+def sqlite_sql(sql: str) -> str:
+    """`$n` placeholders as SQLite's `?n` (the statements are a fixed set: cached)."""
+    return _NUMBERED.sub(r"?\1", sql)
+
+
+class _SqliteTx:
+    """A `Tx` on SQLite's writer connection, inside `Database.transaction()`."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return list(await self._conn.execute_fetchall(sqlite_sql(sql), args))
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        row = await self.fetch_one(sql, *args)
+        return row[0] if row else None
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        cursor = await self._conn.execute(sqlite_sql(sql), args)
+        return max(cursor.rowcount, 0)
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._conn.executemany(sqlite_sql(sql), rows)
+
+    async def lock(self, key: str) -> None:
+        """Nothing to take: `BEGIN IMMEDIATE` holds the one write lock already."""
+
+
+class SqliteDb:
+    """`Db` over `storage.sqlite.database.Database`: reads on its reader pool, writes on its
+    writer under its write lock (and its wait, `before_wait` hook and errors)."""
+
+    __slots__ = ("database",)
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    @property
+    def dialect(self) -> Dialect:
+        return SQLITE
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return await self.database.fetchall(sqlite_sql(sql), args)
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.database.fetchall(sqlite_sql(sql), args)
+        return cast(Row, rows[0]) if rows else None
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        row = await self.fetch_one(sql, *args)
+        return row[0] if row else None
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        async with self.transaction() as tx:
+            return await tx.execute(sql, *args)
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.execute_many(sql, rows)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self.database.transaction() as conn:
+            yield _SqliteTx(conn)
+
+
+class _PgTx:
+    """A `Tx` on one pooled PostgreSQL connection inside `PgDatabase.transaction()`."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return cast(list[Row], await self._conn.fetch(sql, *args))
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        return cast(Row | None, await self._conn.fetchrow(sql, *args))
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        return await self._conn.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return rows_affected(await self._conn.execute(sql, *args))
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def lock(self, key: str) -> None:
+        await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+
+class PgDb:
+    """`Db` over `storage.postgres.database.PgDatabase`: each statement on its pool."""
+
+    __slots__ = ("database",)
+
+    def __init__(self, database: PgDatabase) -> None:
+        self.database = database
+
+    @property
+    def dialect(self) -> Dialect:
+        return POSTGRES
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return cast(list[Row], await self.database.fetch(sql, *args))
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        return cast(Row | None, await self.database.fetchrow(sql, *args))
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        return await self.database.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return rows_affected(await self.database.execute(sql, *args))
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.execute_many(sql, rows)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self.database.transaction() as conn:
+            yield _PgTx(conn)
+
+
+def database_api(database: Database | PgDatabase) -> Db:
+    """The one API over an open database of either backend."""
+    if isinstance(database, PgDatabase):
+        return PgDb(database)
+    return SqliteDb(database)
