@@ -11,7 +11,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.bundle import Services
 from bot.client.background import BackgroundTasks
 from bot.client.command_sync import sync_commands
-from bot.client.endpoints import BoundedHTTPClient, bound_calls
+from bot.client.endpoints import bound_calls
 from bot.client.extensions import EXTENSIONS
 from bot.client.translator import PaperclubTranslator
 from bot.client.tree import PaperclubTree
@@ -102,8 +102,6 @@ class PaperclubBot(commands.AutoShardedBot):
             ops.attach(self)
             if isinstance(self.tree, PaperclubTree):
                 self.tree.timer = ops.timer
-            if ops.timer is not None:
-                cast(BoundedHTTPClient, self.http).observe = ops.timer.request
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the operations listener (`[ops]`), then log in and connect."""

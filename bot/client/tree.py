@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.utils import escape_markdown, escape_mentions
+from discord.webhook.async_ import async_context
 
 from bot.client.respond import safe_send
 from bot.client.user_input import clean_options
@@ -85,12 +86,12 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
 
     async def _call(self, interaction: discord.Interaction) -> None:
         """Run a command (discord.py's dispatch), timed from arrival to first response."""
-        timed = (self.timer is not None
-                 and interaction.type is discord.InteractionType.application_command)
-        if not timed or self.timer is None:
+        timer = self.timer
+        if timer is None or interaction.type is not discord.InteractionType.application_command:
             await super()._call(interaction)
             return
-        self.timer.received(interaction.id)
+        timer.received(interaction.id)  # its first response is seen by the adapter
+        async_context.set(timer.adapter)  # for this command's task only
         outcome = "error"
         try:
             await super()._call(interaction)
@@ -98,7 +99,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         finally:
             self._outcomes.pop(interaction.id, None)
             command = interaction.command.qualified_name if interaction.command else "unknown"
-            self.timer.finished(interaction.id, command, outcome)
+            timer.finished(interaction.id, command, outcome)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Runs before every command and autocomplete: clean what the user typed, once, and arm
@@ -125,7 +126,8 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         """Translate known failures into messages; log and apologise for the rest."""
         lang = lang_of(interaction)
         original = getattr(error, "original", error)
-        self._outcomes[interaction.id] = outcome_of(error)
+        if self.timer is not None:  # `_call` takes it when the command ends
+            self._outcomes[interaction.id] = outcome_of(error)
         if isinstance(error, UserFacingError):
             text = str(error)
         elif isinstance(original, Refusal):  # the core's user-safe refusals, in their language

@@ -8,11 +8,13 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot.ops.settings import OpsSettings
 
 log = logging.getLogger(__name__)
+TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8"
+"""Prometheus's classic text format, as `prometheus_client.generate_latest` writes it (every
+Prometheus 2.x and 3.x reads it)."""
 
 
 class OpsListener:
@@ -52,7 +54,7 @@ class OpsListener:
         """The metrics in Prometheus's text format."""
         assert self.metrics is not None
         response = web.Response(body=await self.metrics())
-        response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+        response.headers["Content-Type"] = TEXT_FORMAT
         return response
 
     async def start(self) -> None:

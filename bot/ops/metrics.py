@@ -24,6 +24,8 @@ REMINDER_OUTCOMES = {"posted": "posted", "skipped": "skipped", "failed": "failed
                      "error": "failed"}
 VOTE_OUTCOMES = {"announced": "posted", "pending": "late", "failed": "failed"}
 """A vote's close → its announcement's outcome ("late": to be finished at the next turn)."""
+DATABASE_ERRORS = ("busy", "storage_error")
+"""A command's database failures: the write lock held too long, or the database refusing."""
 
 
 class BotMetrics:
@@ -87,6 +89,18 @@ class BotMetrics:
         self.scheduler_tick_age = Gauge(
             "paperclub_scheduler_last_tick_age_seconds",
             "Seconds since the scheduler last woke the bot.", registry=r)
+        self._known_series()
+
+    def _known_series(self) -> None:
+        """Every outcome's series from the start, at 0, so that a rate or an alert sees the
+        first increase (a series that appears only when it first counts is missed)."""
+        for counter, outcomes in ((self.digest_posts, DIGEST_OUTCOMES),
+                                  (self.reminders, REMINDER_OUTCOMES),
+                                  (self.vote_announcements, VOTE_OUTCOMES)):
+            for outcome in sorted(set(outcomes.values())):
+                counter.labels(outcome=outcome)
+        for kind in DATABASE_ERRORS:
+            self.database_errors.labels(kind=kind)
 
     def exposition(self) -> bytes:
         """The registry in Prometheus's text format."""
@@ -123,11 +137,16 @@ class BotMetrics:
                 counter.labels(outcome=outcome).inc()
 
 
+RATE_LIMIT_LOGGERS = ("discord.http", "discord.webhook.async_")
+"""discord.py's REST client and its webhook adapter (which answers interactions)."""
+RATE_LIMIT_MESSAGES = ("We are being rate limited.", "Webhook ID ")
+
+
 class RateLimitCounter(logging.Filter):
     """Counts discord.py's 429 retries from its own log record (the only place discord.py
     reports the wait): "We are being rate limited. %s %s responded with 429. Retrying in %.2f
-    seconds." (a global limit is logged so too). Attach to the `discord.http` logger; passes
-    every record."""
+    seconds." (a global limit is logged so too) and "Webhook ID %s is rate limited. Retrying
+    in %.2f seconds.". Attach to `RATE_LIMIT_LOGGERS`; passes every record."""
 
     def __init__(self, metrics: BotMetrics) -> None:
         super().__init__()
@@ -136,7 +155,7 @@ class RateLimitCounter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         """Count a rate-limit wait; keep every record."""
         message, args = str(record.msg), record.args
-        if (message.startswith("We are being rate limited.") and "Retrying in" in message
+        if (message.startswith(RATE_LIMIT_MESSAGES) and "Retrying in" in message
                 and isinstance(args, tuple) and args and isinstance(args[-1], int | float)):
             self.metrics.rate_limits.inc()
             self.metrics.rate_limit_seconds.inc(args[-1])

@@ -13,14 +13,13 @@ from typing import Protocol
 
 from bot.ops.interactions import InteractionTimer
 from bot.ops.listener import OpsListener
-from bot.ops.metrics import BotMetrics, RateLimitCounter
+from bot.ops.metrics import RATE_LIMIT_LOGGERS, BotMetrics, RateLimitCounter
 from bot.ops.readiness import Gateway, Probe, Readiness
 from bot.settings import Settings
 from bot.shared.clock import Clock
 from domain.storage_faults import StorageError
 
 log = logging.getLogger(__name__)
-RATE_LIMIT_LOGGER = "discord.http"
 OutboxSummary = Callable[[], Awaitable[tuple[int, datetime | None]]]
 
 
@@ -75,7 +74,8 @@ class Operations:
     async def start(self) -> None:
         """Listen, when `[ops] enabled` (a taken address is logged; the bot runs on)."""
         if self._rate_limits is not None:
-            logging.getLogger(RATE_LIMIT_LOGGER).addFilter(self._rate_limits)
+            for name in RATE_LIMIT_LOGGERS:
+                logging.getLogger(name).addFilter(self._rate_limits)
         if not self.settings.enabled or self.readiness is None or self.listener is not None:
             return
         listener = OpsListener(self.settings, self.readiness.problems,
@@ -92,7 +92,8 @@ class Operations:
     async def stop(self) -> None:
         """Stop listening; wait for a readiness probe still running."""
         if self._rate_limits is not None:
-            logging.getLogger(RATE_LIMIT_LOGGER).removeFilter(self._rate_limits)
+            for name in RATE_LIMIT_LOGGERS:
+                logging.getLogger(name).removeFilter(self._rate_limits)
         if self.listener is not None:
             await self.listener.stop()
             self.listener = None
