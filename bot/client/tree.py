@@ -16,6 +16,7 @@ from bot.client.user_input import clean_options
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.papers.lookup import PaperChoices
 from bot.ops.interactions import InteractionTimer
+from bot.ops.logs import CommandContext, clipped, command_context
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal, t
 from domain.storage_faults import DatabaseBusy, StorageError
@@ -86,6 +87,11 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
 
     async def _call(self, interaction: discord.Interaction) -> None:
         """Run a command (discord.py's dispatch), timed from arrival to first response."""
+        command_context(CommandContext(
+            command=interaction.command.qualified_name if interaction.command else None,
+            server_id=interaction.guild_id,
+            shard=self.client.shard_id if self.client.shard_id is not None else (
+                interaction.guild.shard_id if interaction.guild else None)))
         timer = self.timer
         if timer is None or interaction.type is not discord.InteractionType.application_command:
             await super()._call(interaction)
@@ -153,7 +159,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
             ref = uuid.uuid4().hex[:8]
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed (ref %s, guild %s, user %s, data %s)", command, ref,
-                      interaction.guild_id, interaction.user.id, interaction.data,
+                      interaction.guild_id, interaction.user.id, clipped(interaction.data),
                       exc_info=original)
             text = t(lang, "error.unexpected", ref=ref)
         await safe_send(interaction, text, ephemeral=True)
