@@ -56,6 +56,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                 "papers like my bookmarks on the real arXiv sample split in time: precision, "
                 "recall and volume per threshold; the paper of the day's pick with and without "
                 "the recency prior"),
+    "ops-metrics": ("bench.ops_metrics",
+                    "the metrics' cost: /paper round trips with the metrics on and off, in "
+                    "paired rounds on one bot"),
 }
 """Benchmark name -> (module, one-line description)."""
 

@@ -37,6 +37,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from bot.ops.settings import OpsSettings
 from domain.shards import Shards
 
 ENV_PREFIX = "PAPERCLUB_"
@@ -255,6 +256,7 @@ class LoggingSettings(_Section):
     """Log output."""
 
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    format: Literal["human", "json"] = "human"
 
     @field_validator("level", mode="before")
     @classmethod
@@ -278,6 +280,7 @@ class Settings(BaseSettings):
     logging: LoggingSettings = LoggingSettings()
     arxiv: ArxivSettings = ArxivSettings()
     web: WebSettings = WebSettings()
+    ops: OpsSettings = OpsSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
 
     @classmethod

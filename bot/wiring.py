@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, timedelta
+from functools import partial
 from typing import Any
 
 import discord
@@ -55,6 +56,9 @@ from bot.features.votes.store import VoteStore
 from bot.features.web.service import WebPageService
 from bot.graphs.calendar import calendar_service
 from bot.graphs.catalog import open_configured
+from bot.ops.operations import Operations, OutboxSummary
+from bot.ops.readiness import Probe
+from bot.ops.search_timing import TimedSearchService
 from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.heap import settle_after
@@ -64,6 +68,10 @@ from domain.group import ErasedKind
 from domain.shards import Shards
 from storage import backend as stores
 from storage.backend import AnyDatabase
+from storage.ops import outbox_summary
+
+READINESS_KEY = "ops.readiness_probe"
+"""The `bot_state` row `/readyz` writes to check the database takes writes."""
 
 
 def forget_service(db: AnyDatabase) -> ForgetService:
@@ -98,9 +106,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
     `verify` checks a SQLite file's integrity first (`paperclub run` and `local`);
     `options` go to discord.py's client. The bot's close() closes arXiv's client and the
     database. The database is SQLite or PostgreSQL as configured: nothing below knows which."""
-    # the tree arms the deferral per command; the database runs it before a write wait
-    db = await open_configured(settings.database, verify=verify,
-                               before_wait=(write_wait := WriteWaitDeferral()))
+    db, ops, write_wait = await _open_database(settings, clock, verify=verify)
     arxiv_source: ArxivSource = arxiv or ArxivClient.from_settings(settings.arxiv)
     try:
         papers: PaperStore = stores.PAPERS.open(db)
@@ -110,8 +116,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         timedelta(seconds=settings.digest.claim_lease_seconds),
                         lease_clock or clock)
         corrections, sources = _corrections(db, papers, leases, clock)
-        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                               view=corrections)
+        search = _search(papers, settings, corrections, ops)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
                                      view=corrections,
@@ -205,7 +210,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         return PaperclubBot(settings=settings, services=services, background=background,
                             scheduler=scheduler or AsyncIOScheduler(timezone=UTC),
                             release=release, force_sync=force_sync, write_wait=write_wait,
-                            **options)
+                            ops=ops, **options)
     except BaseException:
         await arxiv_source.close()
         await db.close()
@@ -234,6 +239,46 @@ def _after_change(search: SearchService, recommend: RecommendService, sources: S
                          "freeze the rebuilt vocabulary and features")
 
     return after_change
+
+
+async def _open_database(settings: Settings, clock: Clock, *, verify: bool) -> tuple[
+        AnyDatabase, Operations, WriteWaitDeferral]:
+    """The database, and the operations side watching it (its writes' waits counted)."""
+    ops, write_wait = Operations(settings, clock=clock), WriteWaitDeferral()
+    db = await open_configured(settings.database, verify=verify,
+                               before_wait=_counted(ops, write_wait))
+    ops.probe, ops.outbox = _ops_database(db, clock)
+    return db, ops, write_wait
+
+
+def _search(papers: PaperStore, settings: Settings, corrections: CorrectionService,
+            ops: Operations) -> SearchService:
+    """The catalog search, timed when the metrics are on."""
+    search = TimedSearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
+                                view=corrections)
+    search.histogram = ops.metrics.search_seconds if ops.metrics is not None else None
+    return search
+
+
+def _counted(ops: Operations, write_wait: WriteWaitDeferral) -> Callable[[], Awaitable[None]]:
+    """The database's hook before a write wait: counted, then the command is deferred (the
+    tree arms the deferral per command)."""
+
+    async def before_wait() -> None:
+        ops.busy_wait()
+        await write_wait()
+
+    return before_wait
+
+
+def _ops_database(db: AnyDatabase, clock: Clock) -> tuple[Probe, OutboxSummary]:
+    """Readiness's test write (a row of `bot_state`) and the outbox's summary."""
+    state = stores.STATE.open(db)
+
+    async def probe() -> None:
+        await state.set(READINESS_KEY, clock().isoformat())
+
+    return probe, partial(outbox_summary, db)
 
 
 def _feed_options(settings: Settings, *, clock: Clock, leases: Leaser, shards: Shards,

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import os
-import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, ParamSpec
@@ -21,6 +19,7 @@ from bot.discord_token import MissingToken
 from bot.features.catalog.files import CatalogFileError
 from bot.features.catalog.loader import StrictLoadError
 from bot.features.papers.query import QueryError
+from bot.ops.logs import configure_logging
 from bot.settings import ConfigError, Settings, load_settings
 from storage.sqlite.errors import NoDatabase, StorageError
 
@@ -76,8 +75,7 @@ def common_options(func: Callable[P, int]) -> Callable[..., None]:
             if db_path is not None:
                 settings = settings.model_copy(update={"database": settings.database.model_copy(
                     update={"path": db_path, "url": None})})
-            logging.basicConfig(level=settings.logging.level, stream=sys.stderr,
-                                format="%(levelname)s %(name)s: %(message)s")
+            configure_logging(settings.logging.level, settings.logging.format)
             ctx.obj = settings
             code = ctx.invoke(func, *args, **kwargs)
         except Fail as exc:

@@ -22,6 +22,10 @@ class BackgroundTasks:
         self._tasks.add(task)
         task.add_done_callback(self._finished)
 
+    def __len__(self) -> int:
+        """How many tasks are in flight."""
+        return len(self._tasks)
+
     def _finished(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:

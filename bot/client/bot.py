@@ -28,6 +28,7 @@ from bot.client.tree import PaperclubTree
 from bot.client.ui.live import LiveLists
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.notifications.sender import OutboxSender
+from bot.ops.operations import HostCounts, Operations
 from bot.settings import Settings
 from bot.shared.heap import release, settle_after
 
@@ -63,7 +64,8 @@ class PaperclubBot(commands.AutoShardedBot):
     def __init__(self, *, settings: Settings, services: ServicesFactory,
                  background: BackgroundTasks, scheduler: AsyncIOScheduler,
                  release: Callable[[], Awaitable[None]], force_sync: bool = False,
-                 write_wait: WriteWaitDeferral | None = None, **options: Any) -> None:
+                 write_wait: WriteWaitDeferral | None = None, ops: Operations | None = None,
+                 **options: Any) -> None:
         owner_ids = set(settings.discord.owner_ids)
         if owner_ids:
             options["owner_ids"] = owner_ids
@@ -94,6 +96,24 @@ class PaperclubBot(commands.AutoShardedBot):
         self.caught_up = asyncio.Event()
         self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
         self.lists = LiveLists(background.spawn)
+        self.ops = ops
+        """Health, readiness and metrics (`bot.ops`); None in tests that build a bare bot."""
+        if ops is not None:
+            ops.attach(self)
+            if isinstance(self.tree, PaperclubTree):
+                self.tree.timer = ops.timer
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Open the operations listener (`[ops]`), then log in and connect."""
+        if self.ops is not None:
+            await self.ops.start()
+        await super().start(token, reconnect=reconnect)
+
+    def ops_counts(self) -> HostCounts:
+        """Background work in flight and DMs refused, for the metrics."""
+        return HostCounts(background_tasks=len(self.background),
+                          features_building=self.services.recommend.features.building,
+                          dms_refused=self.outbox.refused_dms)
 
     async def background_done(self) -> None:
         """Wait until background work has finished and nothing in the outbox is due."""
@@ -151,15 +171,23 @@ class PaperclubBot(commands.AutoShardedBot):
         source-change notices decide what is due.
 
         Each runs on its own, so a failing one never holds the other back."""
+        if self.ops is not None:
+            self.ops.ticked()
         if self.is_ready() and not self.is_closed():
             async with self._tick_lock:
-                for tick in (self.services.digest_scheduler.tick, self.services.votes.tick,
-                             self.services.reminders.tick,
-                             self.services.correction_sources.tick):
+                turns: tuple[tuple[str, Callable[[], Awaitable[Any]]], ...] = (
+                    ("digest", self.services.digest_scheduler.tick),
+                    ("votes", self.services.votes.tick),
+                    ("reminders", self.services.reminders.tick),
+                    ("corrections", self.services.correction_sources.tick))
+                for kind, tick in turns:
                     try:
-                        await tick()
+                        done = await tick()
                     except Exception:
                         log.exception("a scheduled turn failed")
+                    else:
+                        if self.ops is not None and isinstance(done, list):
+                            self.ops.turn(kind, done)
 
     async def feed_tick(self) -> None:
         """The scheduler's wake-up for arXiv feeds: poll what is due, post what is owed."""
@@ -209,6 +237,8 @@ class PaperclubBot(commands.AutoShardedBot):
                 await super().close()
         finally:
             try:
+                if self.ops is not None:
+                    await self.ops.stop()
                 await self._release()
             finally:
                 release()

@@ -9,11 +9,14 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.utils import escape_markdown, escape_mentions
+from discord.webhook.async_ import async_context
 
 from bot.client.respond import safe_send
 from bot.client.user_input import clean_options
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.papers.lookup import PaperChoices
+from bot.ops.interactions import InteractionTimer
+from bot.ops.logs import CommandContext, clipped, command_context
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal, t
 from domain.storage_faults import DatabaseBusy, StorageError
@@ -51,6 +54,20 @@ class UserFacingError(app_commands.AppCommandError):
     """An expected failure whose message is safe and useful to show as it is."""
 
 
+def outcome_of(error: app_commands.AppCommandError) -> str:
+    """A failed command's outcome label: `busy`, `storage_error`, `error` (unexpected) or
+    `refused` (the member was told why: a check, a refusal, bad input)."""
+    original = getattr(error, "original", error)
+    if isinstance(original, DatabaseBusy):
+        return "busy"
+    if isinstance(original, StorageError):
+        return "storage_error"
+    if isinstance(error, app_commands.CommandInvokeError) and not isinstance(
+            original, Refusal):
+        return "error"
+    return "refused"
+
+
 class PaperclubTree(app_commands.CommandTree[discord.Client]):
     """The command tree: user text cleaned on the way in; every failure logged with context and
     answered politely.
@@ -64,6 +81,31 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         self._storage_failures: set[str] = set()
         self.write_wait: WriteWaitDeferral | None = None
         """The database's wait hook, armed for each command (set by the bot at wiring)."""
+        self.timer: InteractionTimer | None = None
+        """Times each command to its first response, for the metrics (set by the bot)."""
+        self._outcomes: dict[int, str] = {}
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """Run a command (discord.py's dispatch), timed from arrival to first response."""
+        command_context(CommandContext(
+            command=interaction.command.qualified_name if interaction.command else None,
+            server_id=interaction.guild_id,
+            shard=self.client.shard_id if self.client.shard_id is not None else (
+                interaction.guild.shard_id if interaction.guild else None)))
+        timer = self.timer
+        if timer is None or interaction.type is not discord.InteractionType.application_command:
+            await super()._call(interaction)
+            return
+        timer.received(interaction.id)  # its first response is seen by the adapter
+        async_context.set(timer.adapter)  # for this command's task only
+        outcome = "error"
+        try:
+            await super()._call(interaction)
+            outcome = self._outcomes.get(interaction.id, "ok")
+        finally:
+            self._outcomes.pop(interaction.id, None)
+            command = interaction.command.qualified_name if interaction.command else "unknown"
+            timer.finished(interaction.id, command, outcome)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Runs before every command and autocomplete: clean what the user typed, once, and arm
@@ -90,6 +132,8 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         """Translate known failures into messages; log and apologise for the rest."""
         lang = lang_of(interaction)
         original = getattr(error, "original", error)
+        if self.timer is not None:  # `_call` takes it when the command ends
+            self._outcomes[interaction.id] = outcome_of(error)
         if isinstance(error, UserFacingError):
             text = str(error)
         elif isinstance(original, Refusal):  # the core's user-safe refusals, in their language
@@ -115,7 +159,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
             ref = uuid.uuid4().hex[:8]
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed (ref %s, guild %s, user %s, data %s)", command, ref,
-                      interaction.guild_id, interaction.user.id, interaction.data,
+                      interaction.guild_id, interaction.user.id, clipped(interaction.data),
                       exc_info=original)
             text = t(lang, "error.unexpected", ref=ref)
         await safe_send(interaction, text, ephemeral=True)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from bot.client.write_wait import WriteWaitDeferral
 from bot.features.corrections.service import CorrectionService
 from bot.features.export.service import ExportService
 from bot.features.papers.lookup import PaperLookup
@@ -21,7 +20,7 @@ from storage.backend import AnyDatabase
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
-                          before_wait: WriteWaitDeferral | None = None,
+                          before_wait: Callable[[], Awaitable[None]] | None = None,
                           existing: bool = False) -> AnyDatabase:
     """The configured database: the PostgreSQL server of `url`, else the SQLite file;
     `verify` checks a SQLite file's integrity first (at bot start, not for each lookup);

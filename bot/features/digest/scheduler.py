@@ -86,6 +86,8 @@ class Outcome:
     local_date: date | None = None
     message_id: int | None = None
     reason: Reason | None = None
+    late: bool = False
+    """Posted after its due time (marked late), for the operator's metrics."""
 
 
 def digest_nonce(guild_id: int, local_date: date) -> str:
@@ -372,7 +374,7 @@ class DigestScheduler:
                                            reason=Reason(ReasonCode.THREADS_OFF))
         if audience is not None:  # else the next turn works it out again (`_finish_posted`)
             await self.followers.queue(config, entry, paper, message_id, thread_id, audience)
-        return Outcome(guild_id, OutcomeStatus.POSTED, day, message_id)
+        return Outcome(guild_id, OutcomeStatus.POSTED, day, message_id, late=late)
 
     async def _too_late(self, guild_id: int, day: date) -> Outcome:
         """A claim never sent, found past the grace window: skipped, like any missed day."""

@@ -60,6 +60,8 @@ class OutboxSender:
         self._stopped = False
         self._task: asyncio.Task[None] | None = None
         self._sending: asyncio.Future[None] | None = None
+        self.refused_dms = 0
+        """DMs Discord refused (closed DMs) since the start, for the metrics."""
 
     def start(self) -> None:
         """Start the loop (once, and never after stop(): a process that is closing leases
@@ -144,6 +146,7 @@ class OutboxSender:
         except discord.Forbidden as exc:
             if exc.code == 50007 and unit.kind.is_dm:
                 log.info("DMs to %s refused: paused", unit.entries[0].user_id)
+                self.refused_dms += 1
                 await self.outbox.refused_dm(unit, self.owner)
             else:
                 log.warning("%s refused: %s", unit.key, exc)

@@ -117,6 +117,11 @@ class FeatureKeeper:
         assert self._kept is not None
         return self._kept.index
 
+    @property
+    def building(self) -> bool:
+        """Whether a catch-up is in flight (background work queued, for the metrics)."""
+        return self._task is not None and not self._task.done()
+
     async def prepare(self) -> None:
         """Start catching up with the catalog if it changed; return at once (after every
         load and add, and at start)."""

@@ -1,0 +1,23 @@
+"""The `[ops]` settings (read with the others by `bot.settings`)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class OpsSettings(BaseModel):
+    """The operations listener: `/healthz`, `/readyz` and `/metrics` (off by default), apart
+    from the public web page."""
+
+    # as every section of `bot.settings`: strict (a TOML `true` is not the number 1)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    """Keep it private: the metrics are for the operator's Prometheus, not the public."""
+    port: int = Field(default=9310, ge=0, le=65535)
+    """0 takes any free port (tests)."""
+    metrics: bool = True
+    """Serve `/metrics` (and count what it shows); false leaves only the health checks."""
+    probe_timeout_seconds: float = Field(default=1.0, gt=0.0, le=30.0)
+    """`/readyz` says "not ready" when the database's test write takes longer than this."""
