@@ -224,3 +224,24 @@ def test_every_command_line_example_runs_without_an_error(
             failed.append(f"{example} -> exit {result.exit_code}: {result.output.strip()[:300]}")
     assert failed[-1].startswith("canary: paperclub frobnicate"), "the canary did not fail"
     assert failed[:-1] == [], "\n".join(failed[:-1])
+
+
+# -- the pictures' rendering ------------------------------------------------------------------
+
+def test_the_pictures_draw_a_message_as_discord_shows_it_and_hostile_text_as_text() -> None:
+    from tools.docs_pictures import render_message
+
+    page = render_message(
+        "**Paper of the day** · <script>x()</script>",
+        [{"title": "A <b>title</b>", "color": 0x5865F2, "description": "*斜体* and `code`",
+          "fields": [{"name": "Venue", "value": "ICML 2026", "inline": True}],
+          "footer": {"text": "paperclub · 0fa592f1b14964dd"}}],
+        [{"type": 1, "components": [{"type": 2, "style": 5, "label": "Find on arXiv"},
+                                    {"type": 2, "style": 2, "emoji": {"name": "👍"}}]}],
+        thread="A thread")
+    assert "<strong>Paper of the day</strong>" in page and "<em>斜体</em>" in page
+    assert "&lt;script&gt;" in page and "<script>" not in page
+    assert "A &lt;b&gt;title&lt;/b&gt;" in page
+    assert '--colour: #5865f2' in page and 'class="field inline"' in page
+    assert 'class="button link">Find on arXiv' in page and 'class="button secondary">👍' in page
+    assert "🧵 <b>A thread</b>" in page
