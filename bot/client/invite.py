@@ -16,6 +16,7 @@ PERMISSIONS: dict[str, str] = {
     "read_message_history": "find its own paper-of-the-day post after a restart, so that it "
                             "never posts twice",
     "manage_events": "create a Discord event for each reading-group session (`/session`)",
+    "send_polls": "post a vote as a native Discord poll (`/vote start style:Discord poll`)",
 }
 
 

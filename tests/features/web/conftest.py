@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -52,7 +52,7 @@ class FakeGuild:
     async def fetch_member(self, user_id: int) -> FakeMember:
         self.fetched.append(user_id)
         if user_id in self.left:
-            raise discord.NotFound(_Response(), "unknown member")
+            raise discord.NotFound(cast(Any, _Response()), "unknown member")
         return FakeMember(f"Fetched {user_id}")
 
     @property
