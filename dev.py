@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".paperclub-installed"
-PACKAGES = ("bot", "storage", "domain", "discord_standin", "arxiv_standin", "tools", "bench",
-            "tests")
+PACKAGES = ("bot", "storage", "domain", "discord_standin", "arxiv_standin", "llm_standin",
+            "tools", "bench", "tests")
 """The project's own packages."""
 
 

@@ -38,6 +38,7 @@ from pydantic_settings import (
 )
 
 from bot.ops.settings import OpsSettings
+from bot.settings_llm import LLM_KEY_ENV, LlmSettings
 from domain.shards import Shards
 
 ENV_PREFIX = "PAPERCLUB_"
@@ -281,6 +282,7 @@ class Settings(BaseSettings):
     arxiv: ArxivSettings = ArxivSettings()
     web: WebSettings = WebSettings()
     ops: OpsSettings = OpsSettings()
+    llm: LlmSettings = LlmSettings()
     discord_token: SecretStr | None = Field(default=None, exclude=True, strict=False)
 
     @classmethod
@@ -389,6 +391,8 @@ class _ConfigFile(TomlConfigSettingsSource):
             raise ConfigError(f"{file_path}: not valid TOML ({exc})") from None
         if tokens := _token_keys(data):
             raise ConfigError(f"{file_path}: {tokens[0]}: {TOKEN_HINT}")
+        if isinstance(data.get("llm"), dict) and "api_key" in data["llm"]:
+            raise ConfigError(f"{file_path}: llm.api_key: the key is read only from {LLM_KEY_ENV}")
         for section, key in (("database", "path"), ("database", "url"), ("catalog", "path")):
             value = data[section].get(key) if isinstance(data.get(section), dict) else None
             if (isinstance(value, str) and value not in {"", ":memory:"} and "://" not in value
