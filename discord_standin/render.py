@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import Any, NamedTuple
 
 from .interactions import Callback, CallbackType
 from .messages import Message, MessageFlag
@@ -19,6 +19,21 @@ _UNITS = (("year", 365 * 86_400), ("month", 30 * 86_400), ("day", 86_400), ("hou
           ("minute", 60))
 
 
+class _Chinese(NamedTuple):
+    """How Discord's Chinese clients word a relative time."""
+
+    units: tuple[str, ...]
+    """`_UNITS`, in order."""
+    space: str
+    later: str
+    ago: str
+    now: str
+
+
+_CHINESE = {"zh-CN": _Chinese(("年", "个月", "天", "小时", "分钟"), "", "后", "前", "现在"),
+            "zh-TW": _Chinese(("年", "個月", "天", "小時", "分鐘"), " ", "後", "前", "現在")}
+
+
 def render_message(
     message: Message | Mapping[str, Any],
     *,
@@ -26,19 +41,21 @@ def render_message(
     names: Mapping[int, str] | None = None,
     now: float | None = None,
     zone: tzinfo | None = None,
+    locale: str = "en-US",
 ) -> str:
     """Render a message (or a callback's ``data``): header, content, embeds, components.
 
     ``names`` maps user, role and channel ids to names, to show ``<@id>`` as ``@name``;
     ``<t:…>`` timestamps show as time in ``zone`` (default: the computer's), named, and how far
-    they are from ``now`` (default: the current time, in seconds since the epoch).
+    they are from ``now`` (default: the current time, in seconds since the epoch), worded as
+    Discord words it for ``locale`` (``in 3 hours``, ``3小时后``, ``3 小時後``).
     """
     data: Mapping[str, Any] = message.payload() if isinstance(message, Message) else message
     mentions = _mentions(names or {})
     moment = time.time() if now is None else now
 
     def text(value: str) -> str:
-        return _timestamps(mentions(value), moment, zone)
+        return _timestamps(mentions(value), moment, zone, locale)
 
     lines: list[str] = []
     name = author or (data.get("author") or {}).get("username")
@@ -126,7 +143,7 @@ def _mentions(names: Mapping[int, str]) -> Callable[[str], str]:
     return lambda value: _MENTION.sub(replace, value)
 
 
-def _timestamps(value: str, now: float, zone: tzinfo | None) -> str:
+def _timestamps(value: str, now: float, zone: tzinfo | None, locale: str) -> str:
     def replace(found: re.Match[str]) -> str:
         stamp = int(found.group(1))
         try:
@@ -136,20 +153,25 @@ def _timestamps(value: str, now: float, zone: tzinfo | None) -> str:
         shown = f"{local:%Y-%m-%d %H:%M} {getattr(zone, 'key', None) or local.tzname()}"
         if found.group(2) in ("t", "T", "d", "D", "f", "F"):  # a moment: no "in 4 days"
             return shown
-        return f"{shown}, {_relative(stamp - now)}"  # relative or bare
+        return f"{shown}, {_relative(stamp - now, locale)}"  # relative or bare
 
     return _TIMESTAMP.sub(replace, value)
 
 
-def _relative(seconds: float) -> str:
-    """``in 2 hours``, ``1 minute ago``, ``now``, as Discord shows ``<t:…:R>``."""
+def _relative(seconds: float, locale: str = "en-US") -> str:
+    """``in 2 hours``, ``1 minute ago``, ``now``, as Discord shows ``<t:…:R>`` (in Chinese
+    for a ``zh-CN`` or ``zh-TW`` reader: ``2小时后``, ``1 分鐘前``, ``現在``)."""
+    chinese = _CHINESE.get(locale)
     span = abs(seconds)
-    for unit, size in _UNITS:
+    for n, (unit, size) in enumerate(_UNITS):
         if span >= size:
             count = int(span // size)
+            if chinese is not None:
+                amount = f"{count}{chinese.space}{chinese.units[n]}"
+                return amount + (chinese.later if seconds > 0 else chinese.ago)
             amount = f"{count} {unit}{'s' if count != 1 else ''}"
             return f"in {amount}" if seconds > 0 else f"{amount} ago"
-    return "now"
+    return chinese.now if chinese is not None else "now"
 
 
 def _embed(embed: Mapping[str, Any]) -> list[str]:

@@ -27,6 +27,8 @@ class ReasonCode(StrEnum):
     NO_ACCESS = "no_access"  # Discord 50001
     NO_PERMISSION = "no_permission"  # Discord 50013
     DISCORD_ERROR = "discord_error"  # status, code
+    EVENT_GONE = "event_gone"  # Discord 10070 or 180000 on a session's event
+    NO_EVENT_PERMISSION = "no_event_permission"  # Discord 50013 on a scheduled event
     NO_THREAD = "no_thread"  # cause: a nested Reason
     THREADS_OFF = "threads_off"
     PAUSED_AFTER_FAILURES = "paused_after_failures"  # count, cause: a nested Reason

@@ -160,3 +160,11 @@ async def test_values_as_the_readme_writes_them(settings: Settings) -> None:
     assert "(no curator role is set)" in out.split("> /group adding who:Curators")[1]
     assert "Only members with Manage Server can add papers" in out
     assert "! " not in out
+
+
+async def test_relative_times_follow_the_chosen_language(settings: Settings) -> None:
+    out = await _run(settings, "locale zh-TW",
+                     "/session schedule paper:grokking when:2030-01-05 18:00")
+    scheduled = out.split("> /session schedule")[1]
+    assert re.search(r"\d+ (年|個月|天|小時|分鐘)後", scheduled), scheduled
+    assert " ago" not in scheduled and ", in " not in scheduled

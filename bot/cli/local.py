@@ -158,7 +158,7 @@ class LocalSession:
         from discord_standin import render_message  # noqa: PLC0415 - local mode only
 
         return render_message(message, author=self.standin.bot_user.name,
-                              names=self.standin.names(), zone=self.zone)
+                              names=self.standin.names(), zone=self.zone, locale=self.locale)
 
     def _parse(self, line: str, *, complete: bool = False) -> SlashLine:
         from discord_standin import parse_slash  # noqa: PLC0415 - local mode only

@@ -18,6 +18,7 @@ from bot.features.papers.lookup import PaperChoices
 from bot.ops.interactions import InteractionTimer
 from bot.ops.logs import CommandContext, clipped, command_context
 from bot.shared.lang import Lang
+from bot.shared.member_langs import MemberLangs
 from bot.shared.messages import Refusal, t
 from domain.storage_faults import DatabaseBusy, StorageError
 
@@ -26,6 +27,19 @@ log = logging.getLogger(__name__)
 def lang_of(interaction: discord.Interaction) -> Lang:
     """The language to answer this interaction in."""
     return Lang.from_locale(str(interaction.locale))
+
+
+def member_langs(client: discord.Client) -> MemberLangs | None:
+    """The languages the bot's command tree has seen members use (None: not paperclub's)."""
+    langs = getattr(getattr(client, "tree", None), "member_langs", None)
+    return langs if isinstance(langs, MemberLangs) else None
+
+
+def note_lang(interaction: discord.Interaction) -> None:
+    """Remember the language of a member's interaction (a form sent, a command run)."""
+    langs = member_langs(interaction.client)
+    if langs is not None:
+        langs.saw(interaction.user.id, lang_of(interaction))
 
 
 def refusal_reply(refusal: Refusal, lang: Lang) -> str:
@@ -79,6 +93,8 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
     def __init__(self, client: discord.Client, **options: Any) -> None:
         super().__init__(client, **options)
         self._storage_failures: set[str] = set()
+        self.member_langs = MemberLangs()
+        """What each member's client last showed (a DM they did not ask for uses it)."""
         self.write_wait: WriteWaitDeferral | None = None
         """The database's wait hook, armed for each command (set by the bot at wiring)."""
         self.timer: InteractionTimer | None = None
@@ -111,6 +127,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         """Runs before every command and autocomplete: clean what the user typed, once, and arm
         the write-wait deferral for a command's task (it runs in its own task)."""
         clean_options(interaction.data)
+        note_lang(interaction)
         if (self.write_wait is not None
                 and interaction.type is discord.InteractionType.application_command):
             async def defer() -> None:

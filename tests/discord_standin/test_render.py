@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from discord_standin import render_callback, render_message
 
 
@@ -134,3 +136,19 @@ def test_timestamps_show_in_the_zone_given_with_its_name() -> None:
     assert shanghai == "When: 2026-11-30 18:00 Asia/Shanghai"
     assert render_message({"content": f"<t:{moment}:t>"}).endswith(
         datetime.fromtimestamp(moment).astimezone().strftime("%H:%M %Z"))
+
+
+@pytest.mark.parametrize(("locale", "later", "ago", "now"), [
+    ("en-US", "in 3 hours", "2 days ago", "now"),
+    ("zh-CN", "3小时后", "2天前", "现在"),
+    ("zh-TW", "3 小時後", "2 天前", "現在")])
+def test_relative_times_are_worded_as_the_readers_discord_words_them(
+        locale: str, later: str, ago: str, now: str) -> None:
+    moment = int(datetime(2026, 11, 30, 8, 0, tzinfo=UTC).timestamp())
+    content = {"content": f"<t:{moment}:R>"}
+    assert render_message(content, now=moment - 3 * 3600, zone=UTC, locale=locale).endswith(
+        f", {later}")
+    assert render_message(content, now=moment + 2 * 86_400, zone=UTC,
+                          locale=locale).endswith(f", {ago}")
+    assert render_message(content, now=moment + 10, zone=UTC, locale=locale).endswith(
+        f", {now}")

@@ -210,3 +210,24 @@ async def test_a_closed_dm_outcome_is_told_with_the_next_corrections_command(
                                   user=people.carol)
     assert "was approved" not in ((await history.reply()).content or "")  # once
     assert standin.messages(standin.dm_channel(people.carol)) == []
+
+
+async def test_the_outcome_dm_is_in_the_proposers_language(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper]) -> None:
+    """Alice proposes from a zh-TW client; an English curator approves in an English server:
+    her DM is in Traditional Chinese."""
+    set_up = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                                 guild=guild, user=people.bob)
+    await set_up.reply()
+    opened = await standin.slash("corrections propose",
+                                 {"paper": bundled_papers[2].id, "field": "title_zh"},
+                                 guild=guild, user=people.alice, locale="zh-TW")
+    await opened.response()
+    sent = await standin.submit_modal(opened, {"value": FIXED, "reason": ""})
+    await sent.reply()
+    review = _review(standin, guild)
+    click = await standin.click(review, _button(review, "approve"), user=people.bob)
+    await click.response()
+    (told,) = await _dms(standin, people.alice)
+    assert "已通過" in told.content and "approved" not in told.content

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from bot.client.bot import PaperclubBot
+from bot.features.papers.results import titles_in_order
 from bot.graphs.catalog import open_configured
 from bot.settings import Settings
+from bot.shared.lang import Lang
 from discord_standin import Guild, Message, StandIn
 from domain.paper import Paper
 from storage import backend as stores
@@ -53,6 +55,8 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
                                       locale=locale)
     reply = await turned_down.reply()
     assert reply.ephemeral and down in reply.content
+    title = titles_in_order(grok, locale != "en-US", Lang.from_locale(locale))[0]
+    assert title in reply.content  # the reader's title: Traditional characters for zh-TW
 
     await standin.stop_bot(bot)
     restarted = await start_paperclub(standin, settings, clock)
@@ -61,6 +65,7 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
     more = await standin.click(card.message, buttons["more"], user=people.alice, locale=locale)
     listing = await more.reply()
     assert listing.ephemeral and similar in listing.embeds[0]["title"]
+    assert title in listing.embeds[0]["title"]
     assert listing.embeds[0]["description"].count("`") == 10  # five ids, each in backticks
 
     handle = await standin.slash("recommend", {"count": 10}, guild=guild, user=people.alice,

@@ -68,6 +68,11 @@ ENGLISH: list[tuple[Reason, str]] = [
     (FAILED, "Discord answered 503 (no code)"),
     (Reason(ReasonCode.DISCORD_ERROR, {"status": 400, "code": 50035}),
      "Discord answered 400 (50035)"),
+    (Reason(ReasonCode.EVENT_GONE),
+     "the session's Discord event was deleted or ended in Discord"),
+    (Reason(ReasonCode.NO_EVENT_PERMISSION),
+     "paperclub may not create or edit events here: give it the Create Events (or Manage "
+     "Events) permission, then try again"),
     (Reason(ReasonCode.NO_THREAD, cause=Reason(ReasonCode.NO_PERMISSION)),
      "no discussion thread: the bot lacks permission to post or open threads there (50013)"),
     (Reason(ReasonCode.THREADS_OFF), "threads are off"),

@@ -18,7 +18,7 @@ import discord
 from bot.client.answers import title, who
 from bot.client.cog_host import host_of
 from bot.client.respond import respond, safe_send
-from bot.client.tree import lang_of, permission_name
+from bot.client.tree import lang_of, member_langs, note_lang, permission_name
 from bot.features.corrections.rules import LIMITS, REASON_LIMIT, diff_text
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape
@@ -183,7 +183,7 @@ async def tell_proposer(interaction: discord.Interaction, services: Services,
     guild = escape(interaction.guild.name) if interaction.guild else ""
     try:
         dm = await interaction.client.create_dm(discord.Object(id=decided.proposed_by))
-        await dm.send(outcome_text(decided, server_lang(interaction), guild))
+        await dm.send(outcome_text(decided, proposer_lang(interaction, decided), guild))
     except discord.HTTPException:
         log.info("correction #%s: the proposer's DMs are closed; told on their next list",
                  decided.id)
@@ -210,6 +210,14 @@ def outcome_text(proposal: Proposal, lang: Lang, guild: str) -> str:
 def curators_only(lang: Lang) -> str:
     """The refusal for a member who is not a curator."""
     return t(lang, "corrections.curators_only", perm=permission_name("manage_guild", lang))
+
+
+def proposer_lang(interaction: discord.Interaction, proposal: Proposal) -> Lang:
+    """The proposer's language where this process saw it (their form, a command), else the
+    server's."""
+    langs = member_langs(interaction.client)
+    seen = langs.of(proposal.proposed_by) if langs and proposal.proposed_by else None
+    return seen or server_lang(interaction)
 
 
 def server_lang(interaction: discord.Interaction) -> Lang:
@@ -242,6 +250,7 @@ class ProposalModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Store the proposal and post it for review (refusals answered to the member)."""
+        note_lang(interaction)  # the outcome's DM is written in it
         try:
             await self.cog.submit(interaction, self.target, self.value.value,
                                   self.reason.value)

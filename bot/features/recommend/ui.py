@@ -16,10 +16,12 @@ from discord.utils import escape_markdown, escape_mentions
 from bot.client.cog_host import host_of
 from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
+from bot.features.papers.results import titles_in_order
 from bot.features.recommend.reasons import paper_title, reason
 from bot.features.recommend.service import Recommended
 from bot.shared.lang import Lang
 from bot.shared.messages import t
+from domain.paper import Paper
 from domain.recommend import Verdict
 
 MORE = "more"
@@ -68,8 +70,7 @@ class FeedbackButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                 await interaction.response.send_message(t(lang, "recommend.similar.none"),
                                                         ephemeral=True)
                 return
-            title = _inert(fit(paper.title_zh if lang is not Lang.EN and paper.title_zh
-                               else paper.title_en, 200))
+            title = _inert(fit(reader_title(paper, lang), 200))
             embed = discord.Embed(title=fit(t(lang, "recommend.similar.title", title=title),
                                             256),
                                   description=picks_text(found, lang), colour=LIST_COLOUR)
@@ -83,11 +84,16 @@ class FeedbackButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         changed = await services.recommend.rate(interaction.guild_id, interaction.user.id,
                                                 self.paper_id, verdict)
         paper = await services.search.paper(self.paper_id, guild_id=interaction.guild_id)
-        title = _inert(paper.title_en) if paper else self.paper_id
+        title = _inert(reader_title(paper, lang)) if paper else self.paper_id
         said = "recommend.rated.up" if verdict.value == "up" else "recommend.rated.down"
         key = said if changed else "recommend.rated.same"
         await interaction.response.send_message(t(lang, key, title=fit(title, 200)),
                                                 ephemeral=True)
+
+
+def reader_title(paper: Paper, lang: Lang) -> str:
+    """The paper's title as the reader reads titles (Chinese, in Traditional for zh-TW)."""
+    return titles_in_order(paper, lang.chinese, lang)[0]
 
 
 def feedback_buttons(paper_id: str, lang: Lang) -> list[discord.ui.Item[Any]]:

@@ -22,6 +22,7 @@ from bot.features.sessions.poster import event_link, when_text
 from bot.features.sessions.service import NOTES_LIMIT
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal, render_reason, t, tn
+from domain.reasons import ReasonCode
 from domain.sessions import Place, Session
 
 if TYPE_CHECKING:
@@ -74,8 +75,11 @@ class SessionCog(ServiceGroupCog, group_name="session",
 
     def _refused(self, exc: Exception, lang: Lang) -> UserFacingError:
         if isinstance(exc, DeliveryFailed):
-            return UserFacingError(t(lang, "session.discord_refused",
-                                     reason=escape(render_reason(lang, exc.reason))))
+            text = t(lang, "session.discord_refused",
+                     reason=escape(render_reason(lang, exc.reason)))
+            if exc.reason.code is ReasonCode.DISCORD_ERROR:  # no way forward of its own
+                text += " " + t(lang, "session.discord_retry")
+            return UserFacingError(text)
         assert isinstance(exc, Refusal)
         return UserFacingError(refusal_reply(exc, lang))
 

@@ -15,7 +15,13 @@ from bot.features.digest.delivery import DeliveryFailed
 from domain.paper import Paper
 from domain.sessions import Session
 
-__all__ = ["Announced", "DeliveryFailed", "NoticeKind", "Reminder", "SessionPoster"]
+__all__ = ["Announced", "DeliveryFailed", "EventGone", "NoticeKind", "Reminder",
+           "SessionPoster"]
+
+
+class EventGone(DeliveryFailed):
+    """The session's scheduled event was deleted or ended in Discord: it cannot be edited,
+    and a new one stands in for it."""
 
 
 class NoticeKind(StrEnum):

@@ -15,6 +15,7 @@ from bot.features.papers.card_view import CARD_COLOUR, card_for, escape
 from bot.features.sessions.delivery import (
     Announced,
     DeliveryFailed,
+    EventGone,
     NoticeKind,
     Reminder,
 )
@@ -22,7 +23,7 @@ from bot.features.sessions.plan import unix
 from bot.shared.lang import Lang
 from bot.shared.messages import duration, t
 from domain.paper import Paper
-from domain.reasons import from_discord
+from domain.reasons import Reason, ReasonCode, from_discord
 from domain.sessions import SESSION_MINUTES, Session
 
 NAME_LIMIT = 100
@@ -30,9 +31,19 @@ DESCRIPTION_LIMIT = 1000
 LOCATION_LIMIT = 100
 EMBED_DESCRIPTION_LIMIT = 4096
 UNKNOWN_EVENT = 10070
+FINISHED_EVENT = 180000
+"""Discord's codes for an event deleted, and for one ended or cancelled, in Discord."""
+MISSING_PERMISSIONS = 50013
 NOTICE_KEYS = {NoticeKind.MOVED: "session.notice.moved",
                NoticeKind.CANCELLED: "session.notice.cancelled",
                NoticeKind.DONE: "session.notice.done"}
+
+
+def event_failure(exc: discord.HTTPException) -> DeliveryFailed:
+    """Discord's refusal of an event: without Create Events the way forward names it."""
+    if exc.code == MISSING_PERMISSIONS:
+        return DeliveryFailed(Reason(ReasonCode.NO_EVENT_PERMISSION), exc.code)
+    return delivery_failure(exc)
 
 
 def event_link(session: Session) -> str:
@@ -104,7 +115,7 @@ class DiscordSessionPoster:
                                                                           LOCATION_LIMIT),
                     privacy_level=discord.PrivacyLevel.guild_only, description=description)
         except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
+            raise event_failure(exc) from exc
         return event.id
 
     async def update_event(self, session: Session, paper: Paper) -> None:
@@ -116,7 +127,9 @@ class DiscordSessionPoster:
                 scheduled_start_time=session.starts_at.isoformat(),
                 scheduled_end_time=end.isoformat())
         except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
+            if exc.code in (UNKNOWN_EVENT, FINISHED_EVENT):
+                raise EventGone(Reason(ReasonCode.EVENT_GONE), exc.code) from exc
+            raise event_failure(exc) from exc
 
     async def delete_event(self, session: Session) -> None:
         """Remove the event; one already gone is fine."""

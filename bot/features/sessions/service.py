@@ -12,7 +12,7 @@ from bot.features.papers.store import PaperStore
 from bot.features.presenters.rotation import Proposal
 from bot.features.queue.service import QueueService
 from bot.features.reading.store import HistoryStore
-from bot.features.sessions.delivery import DeliveryFailed, NoticeKind, SessionPoster
+from bot.features.sessions.delivery import DeliveryFailed, EventGone, NoticeKind, SessionPoster
 from bot.features.sessions.plan import parse_when
 from bot.features.sessions.store import SessionStore
 from bot.shared.clock import Clock
@@ -144,7 +144,13 @@ class SessionService:
         starts_at = parse_when(when, await self.group.zone(guild_id), self.clock())
         moved = replace(session, starts_at=starts_at)
         if session.event_id is not None:
-            await self.poster.update_event(moved, paper)
+            try:
+                await self.poster.update_event(moved, paper)
+            except EventGone:  # deleted or ended in Discord: a new event stands in for it
+                moved = replace(moved, event_id=await self.poster.create_event(moved, paper))
+                await self.sessions.set_discord(session.id, event_id=moved.event_id,
+                                                message_id=session.message_id,
+                                                thread_id=session.thread_id)
         await self.sessions.move(session.id, starts_at)
         await self._notice(moved, paper, NoticeKind.MOVED)
         stored = await self.sessions.get(guild_id, session.id)

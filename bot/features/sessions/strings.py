@@ -44,6 +44,10 @@ STRINGS: dict[str, Texts] = {
     "session.discord_refused": tr("Discord refused: {reason}. Nothing was scheduled or changed.",
                                   "Discord 拒绝了：{reason}。没有安排或更改任何内容。",
                                   "Discord 拒絕了：{reason}。沒有安排或變更任何內容。"),
+    "session.discord_retry": tr(
+        "Try again in a few minutes; if it keeps failing, tell the bot's operator.",
+        "请过几分钟再试；如果一直失败，请告诉机器人的管理员。",
+        "請過幾分鐘再試；如果一直失敗，請告訴機器人的管理員。"),
     # posts
     "session.when": tr("{full} ({relative})", "{full}（{relative}）", "{full}（{relative}）"),
     "session.where.here": tr("here in {channel}", "就在 {channel}", "就在 {channel}"),

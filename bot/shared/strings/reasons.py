@@ -31,6 +31,15 @@ STRINGS: dict[str, Texts] = {
     "reason.discord_error": tr("Discord answered {status} ({code})",
                                "Discord 返回 {status}（{code}）",
                                "Discord 回應 {status}（{code}）"),
+    "reason.event_gone": tr(
+        "the session's Discord event was deleted or ended in Discord",
+        "读书会的 Discord 活动已在 Discord 中被删除或结束",
+        "讀書會的 Discord 活動已在 Discord 中被刪除或結束"),
+    "reason.no_event_permission": tr(
+        "paperclub may not create or edit events here: give it the Create Events (or Manage "
+        "Events) permission, then try again",
+        "paperclub 无权在这里创建或编辑活动：请授予它“创建活动”（或“管理活动”）权限后重试",
+        "paperclub 無權在這裡建立或編輯活動：請授予它「建立活動」（或「管理活動」）權限後重試"),
     "reason.no_code": tr("no code", "无错误码", "無錯誤碼"),
     "reason.no_thread": tr("no discussion thread: {cause}", "没有讨论串：{cause}",
                            "沒有討論串：{cause}"),
