@@ -22,8 +22,7 @@ from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.db import database_api
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
-from storage.feeds.postgres import PgFeedStore
-from storage.feeds.sqlite import SqliteFeedStore
+from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
 from storage.links.store import LinkStore
 from storage.notifications.postgres import PgOutboxStore
@@ -171,7 +170,7 @@ SESSIONS = StorePair.once("sessions", SessionStore)
 """Sessions and their reminder ledger."""
 ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
-FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
+FEEDS = StorePair.once("feeds", FeedStore)
 """arXiv feeds, their polls and announcements."""
 CALENDAR_LINKS = StorePair.once("calendar_links", LinkStore, "calendar_links")
 """Each server's calendar feed link."""
