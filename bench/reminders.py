@@ -35,8 +35,8 @@ from bot.settings import load_settings
 from bot.wiring import build_bot
 from discord_standin import Guild, StandIn
 from domain.sessions import Place
+from storage.backend import SESSIONS
 from storage.papers.sqlite import SqlitePaperStore
-from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import Database
 
 TAG = "reminders"
@@ -150,7 +150,7 @@ async def _save_sessions(db_path: Path, guilds: list[Guild]) -> None:
         papers = SqlitePaperStore(db)
         await load_catalog(papers, ROOT / "bot" / "data" / "icml2026.txt")
         paper_id = (await papers.paper_ids())[0]
-        sessions = SqliteSessionStore(db)
+        sessions = SESSIONS.open(db)
         for guild in guilds:
             channel = guild.channel("general").id
             await sessions.create(guild.id, paper_id, DUE_AT + timedelta(hours=1), None,

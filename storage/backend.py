@@ -22,8 +22,7 @@ from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.db import database_api
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
-from storage.feeds.postgres import PgFeedStore
-from storage.feeds.sqlite import SqliteFeedStore
+from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
 from storage.links.store import LinkStore
 from storage.notifications.postgres import PgOutboxStore
@@ -35,8 +34,7 @@ from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.queue.store import QueueStore
 from storage.reading.store import BookmarkStore, HistoryStore
 from storage.recommend.store import FeatureStore, RecommendStore
-from storage.sessions.postgres import PgSessionStore
-from storage.sessions.sqlite import SqliteSessionStore
+from storage.sessions.store import SessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
 from storage.sqlite.errors import NoDatabase, SchemaError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
@@ -168,11 +166,11 @@ HISTORY = StorePair.once("history", HistoryStore)
 """What each server discussed."""
 GROUPS = StorePair.once("groups", GroupStore)
 """Reading-group settings and the presenter rotation."""
-SESSIONS = StorePair("sessions", SqliteSessionStore, PgSessionStore)
+SESSIONS = StorePair.once("sessions", SessionStore)
 """Sessions and their reminder ledger."""
 ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
 """Who may add papers from arXiv, per server."""
-FEEDS = StorePair("feeds", SqliteFeedStore, PgFeedStore)
+FEEDS = StorePair.once("feeds", FeedStore)
 """arXiv feeds, their polls and announcements."""
 CALENDAR_LINKS = StorePair.once("calendar_links", LinkStore, "calendar_links")
 """Each server's calendar feed link."""

@@ -94,7 +94,25 @@ def sqlite_sql(sql: str) -> str:
     return _NUMBERED.sub(r"?\1", sql)
 
 
-class _SqliteTx:
+class _RowsFromFetch:
+    """`fetch_one` and `fetch_value` read from `fetch` (SQLite fetches a read whole in one
+    step, see `Database.fetchall`)."""
+
+    __slots__ = ()
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        raise NotImplementedError
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        rows = await self.fetch(sql, *args)
+        return rows[0][0] if rows else None
+
+
+class _SqliteTx(_RowsFromFetch):
     """A `Tx` on SQLite's writer connection, inside `Database.transaction()`."""
 
     __slots__ = ("_conn",)
@@ -104,14 +122,6 @@ class _SqliteTx:
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return list(await self._conn.execute_fetchall(sqlite_sql(sql), args))
-
-    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        rows = await self.fetch(sql, *args)
-        return rows[0] if rows else None
-
-    async def fetch_value(self, sql: str, *args: Any) -> Any:
-        row = await self.fetch_one(sql, *args)
-        return row[0] if row else None
 
     async def execute(self, sql: str, *args: Any) -> int:
         cursor = await self._conn.execute(sqlite_sql(sql), args)
@@ -124,7 +134,7 @@ class _SqliteTx:
         """Nothing to take: `BEGIN IMMEDIATE` holds the one write lock already."""
 
 
-class SqliteDb:
+class SqliteDb(_RowsFromFetch):
     """`Db` over `storage.sqlite.database.Database`: reads on its reader pool, writes on its
     writer under its write lock (and its wait, `before_wait` hook and errors)."""
 
@@ -140,14 +150,6 @@ class SqliteDb:
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return await self.database.fetchall(sqlite_sql(sql), args)
 
-    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        rows = await self.database.fetchall(sqlite_sql(sql), args)
-        return cast(Row, rows[0]) if rows else None
-
-    async def fetch_value(self, sql: str, *args: Any) -> Any:
-        row = await self.fetch_one(sql, *args)
-        return row[0] if row else None
-
     async def execute(self, sql: str, *args: Any) -> int:
         async with self.transaction() as tx:
             return await tx.execute(sql, *args)
@@ -162,25 +164,35 @@ class SqliteDb:
             yield _SqliteTx(conn)
 
 
-class _PgTx:
+class _PgStatements:
+    """Statements on what runs them: a pooled connection in a transaction, or the pool."""
+
+    __slots__ = ("_on",)
+
+    def __init__(self, on: asyncpg.Connection | PgDatabase) -> None:
+        self._on = on
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return cast(list[Row], await self._on.fetch(sql, *args))
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        return cast(Row | None, await self._on.fetchrow(sql, *args))
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        return await self._on.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return rows_affected(await self._on.execute(sql, *args))
+
+
+class _PgTx(_PgStatements):
     """A `Tx` on one pooled PostgreSQL connection inside `PgDatabase.transaction()`."""
 
     __slots__ = ("_conn",)
 
     def __init__(self, conn: asyncpg.Connection) -> None:
+        super().__init__(conn)
         self._conn = conn
-
-    async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return cast(list[Row], await self._conn.fetch(sql, *args))
-
-    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        return cast(Row | None, await self._conn.fetchrow(sql, *args))
-
-    async def fetch_value(self, sql: str, *args: Any) -> Any:
-        return await self._conn.fetchval(sql, *args)
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        return rows_affected(await self._conn.execute(sql, *args))
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._conn.executemany(sql, rows)
@@ -189,29 +201,18 @@ class _PgTx:
         await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
 
-class PgDb:
+class PgDb(_PgStatements):
     """`Db` over `storage.postgres.database.PgDatabase`: each statement on its pool."""
 
     __slots__ = ("database",)
 
     def __init__(self, database: PgDatabase) -> None:
+        super().__init__(database)
         self.database = database
 
     @property
     def dialect(self) -> Dialect:
         return POSTGRES
-
-    async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return cast(list[Row], await self.database.fetch(sql, *args))
-
-    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        return cast(Row | None, await self.database.fetchrow(sql, *args))
-
-    async def fetch_value(self, sql: str, *args: Any) -> Any:
-        return await self.database.fetchval(sql, *args)
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        return rows_affected(await self.database.execute(sql, *args))
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         async with self.transaction() as tx:

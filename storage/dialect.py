@@ -1,5 +1,7 @@
-"""How the schema is written once for both backends: the migration record, the dialects' type
-names, and `Table`, which renders one table's DDL per dialect (`storage.schema` states them).
+"""How the schema and the stores' SQL are written once for both backends: the migration record,
+the dialects' type names and the few query forms they spell differently (text order, row locks,
+array membership: `Dialect`, asked through `storage.db.Db.dialect`), and `Table`, which renders
+one table's DDL per dialect (`storage.schema` states them).
 
 A table's columns hold `{big}` (a 64-bit integer: Discord ids and the keys that refer to them),
 `{rowid}` (an id the database assigns), `{serial}` (one it never reuses) and `{real}`.

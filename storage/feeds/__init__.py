@@ -1,1 +1,1 @@
-"""Stores of feeds: SQLite and PostgreSQL side by side."""
+"""The feeds store, written once for both backends."""

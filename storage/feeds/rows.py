@@ -1,4 +1,4 @@
-"""Feed and announcement columns and row decoding, shared by both backends' stores."""
+"""Feed and announcement columns, and row decoding."""
 
 from __future__ import annotations
 

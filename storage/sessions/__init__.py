@@ -1,1 +1,1 @@
-"""Stores of sessions: SQLite and PostgreSQL side by side."""
+"""The sessions store and its reminder ledger, written once for both backends."""

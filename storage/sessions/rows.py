@@ -1,5 +1,4 @@
-"""Session and reminder columns, row decoding and the stored start, shared by both
-backends' stores."""
+"""Session and reminder columns, row decoding and the stored start."""
 
 from __future__ import annotations
 

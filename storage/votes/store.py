@@ -82,9 +82,8 @@ class VoteStore:
     async def live(self, guild_id: int) -> Vote | None:
         """The server's open or closing vote, if any."""
         return await self._one(
-            f"SELECT {VOTE_COLUMNS} FROM votes WHERE guild_id = $1 "
-            f"AND status {self._dialect.in_array('$2')}",
-            guild_id, self._dialect.array(s.value for s in LIVE))
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE guild_id = $1 AND status IN ($2, $3)",
+            guild_id, *(status.value for status in LIVE))
 
     async def latest(self, guild_id: int) -> Vote | None:
         """The server's most recent vote of any status."""

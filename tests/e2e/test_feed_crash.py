@@ -12,7 +12,7 @@ from arxiv_standin import ArxivStandIn, StandinPaper
 from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Fault, Guild, Member, StandIn, User
 from domain.subscriptions import Delivery, Subscription
-from storage.feeds.sqlite import SqliteFeedStore
+from storage.backend import FEEDS
 from storage.sqlite.database import Database
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from tests.clocks import Ticker
@@ -39,7 +39,7 @@ async def _follow(db_path: Path, guild: Guild, reader: User) -> None:
     """A feed with a channel, and a member subscribed to its topic by DM."""
     db = await Database.open(db_path)
     try:
-        await SqliteFeedStore(db).add_feed(guild.id, QUERY, guild.channel("papers").id, 1,
+        await FEEDS.open(db).add_feed(guild.id, QUERY, guild.channel("papers").id, 1,
                                            datetime.now(UTC), limit=10)
         await SqliteSubscriptionStore(db).add(Subscription(
             guild.id, reader.id, "grokking", normalise_topic("grokking"), Delivery.DM))

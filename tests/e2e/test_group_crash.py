@@ -13,9 +13,8 @@ from bot.features.catalog.loader import load_catalog
 from discord_standin import Fault, Guild, Message, StandIn
 from domain.sessions import Place, ReminderStatus
 from domain.votes import VoteOption
-from storage.backend import VOTES
+from storage.backend import SESSIONS, VOTES
 from storage.papers.sqlite import SqlitePaperStore
-from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import Database
 from tests.clocks import Ticker
 from tests.e2e.test_digest_crash import IDENTIFY_SPACING, ROOT, BotProcess, _until
@@ -95,7 +94,7 @@ async def test_a_reminder_killed_mid_post_is_posted_exactly_once(tmp_path: Path,
             paper_id = (await _catalog(db))[0]
             # The one-hour reminder is two minutes overdue: well inside the grace period.
             starts = datetime.now(UTC) + timedelta(minutes=58)
-            session = await SqliteSessionStore(db).create(
+            session = await SESSIONS.open(db).create(
                 guild.id, paper_id, starts, None, Place(), guild.channel("general").id)
             session_ids.append(session.id)
 
@@ -105,7 +104,7 @@ async def test_a_reminder_killed_mid_post_is_posted_exactly_once(tmp_path: Path,
             found: list[ReminderStatus] = []
 
             async def read(db: Database) -> None:
-                entries = await SqliteSessionStore(db).reminders(session_ids[0], 1)
+                entries = await SESSIONS.open(db).reminders(session_ids[0], 1)
                 found.extend(e.status for e in entries)
 
             await _with_db(bot.db_path, read)

@@ -17,11 +17,11 @@ from domain.digest import Claim, DigestConfig, Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place
+from storage.backend import SESSIONS
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.notifications.sqlite import SqliteOutboxStore
-from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import Database
 
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
@@ -73,7 +73,7 @@ async def test_taking_the_pause_notice_is_one_update(db: Database) -> None:
 
 
 async def test_taking_session_problems_is_one_update(db: Database) -> None:
-    store = SqliteSessionStore(db)
+    store = SESSIONS.open(db)
     session = await store.create(1, "p1", datetime(2026, 6, 1, tzinfo=UTC), None, Place(), 7)
     session_id = session.id
     await store.report_problem(session_id, Reason(ReasonCode.CHANNEL_MISSING))

@@ -4,10 +4,14 @@ counts, transactions, locks and the dialect's array membership."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from pathlib import Path
 
 import pytest
 
+from domain.storage_faults import DatabaseBusy
 from storage.db import database_api, sqlite_sql
+from storage.sqlite.database import Database
 from tests.backends import Backend
 
 INSERT = "INSERT INTO bot_state (key, value, updated_at) VALUES ($1, $2, $3)"
@@ -84,3 +88,50 @@ async def test_a_lock_is_held_until_the_transaction_ends(backend: Backend) -> No
 
     await asyncio.gather(*(bump() for _ in range(4)))
     assert await db.fetch_value("SELECT value FROM bot_state WHERE key = $1", "counter") == "4"
+
+
+async def test_sqlite_writes_keep_the_write_lock_its_hook_and_its_wait(tmp_path: Path) -> None:
+    """The API wraps SQLite's `Database`: a write through it waits for the one write lock,
+    defers through the `before_wait` hook first, and gives up as `DatabaseBusy`; reads go on
+    (the reader pool) while another process holds the lock."""
+    path = tmp_path / "busy.db"
+    calls: list[str] = []
+
+    async def hook() -> None:
+        calls.append("deferred")
+
+    database = await Database.open(path, write_wait=0.2, before_wait=hook)
+    db = database_api(database)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        with pytest.raises(DatabaseBusy, match="another writer"):
+            await db.execute(INSERT, "k", "v", "t")
+        assert calls == ["deferred"]
+        assert await db.fetch("SELECT key FROM bot_state") == []
+        other.execute("ROLLBACK")
+        assert await db.execute(INSERT, "k", "v", "t") == 1
+        assert calls == ["deferred"]
+    finally:
+        other.close()
+        await database.close()
+
+
+async def test_sqlite_transactions_of_concurrent_tasks_never_interleave(tmp_path: Path) -> None:
+    """Transactions from concurrent tasks take turns on the one writer (the lock)."""
+    database = await Database.open(tmp_path / "turns.db")
+    db = database_api(database)
+    order: list[str] = []
+
+    async def write(name: str) -> None:
+        async with db.transaction() as tx:
+            order.append(f"{name} in")
+            await tx.execute(INSERT, name, "v", "t")
+            await asyncio.sleep(0.01)
+            order.append(f"{name} out")
+
+    try:
+        await asyncio.gather(write("a"), write("b"))
+        assert order in (["a in", "a out", "b in", "b out"], ["b in", "b out", "a in", "a out"])
+    finally:
+        await database.close()

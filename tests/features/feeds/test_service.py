@@ -23,7 +23,7 @@ from domain.digest import Lease
 from domain.feeds import FIRST_POLL_PAPERS, announcement_nonce
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
-from storage.feeds.sqlite import SqliteFeedStore
+from storage.backend import FEEDS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock, SleepTime
@@ -88,7 +88,7 @@ class World:
     def service(self, owner: str = "one") -> FeedService:
         papers = SqlitePaperStore(self.db)
         catalog = CatalogService(papers, Path("unused"), announcer=self.announcer)
-        return FeedService(SqliteFeedStore(self.db), catalog, papers, self.client, self.poster,
+        return FeedService(FEEDS.open(self.db), catalog, papers, self.client, self.poster,
                            poll_every=EVERY, clock=self.clock,
                            leases=Leaser(owner, clock=self.clock))
 
@@ -183,7 +183,7 @@ async def test_a_claim_left_by_a_crash_is_finished_without_posting_twice(
     service = world.service()
     await follow(service)
     await follow(service, OTHER, OTHER_CHANNEL)
-    store = SqliteFeedStore(world.db)
+    store = FEEDS.open(world.db)
     claim = await store.claim_poll(QUERY, world.clock(), world.clock() + EVERY)
     assert claim is not None
     papers = SqlitePaperStore(world.db)

@@ -25,12 +25,13 @@ from bot.features.sessions.reminders import (
     reminder_nonce,
 )
 from bot.features.sessions.service import SessionService
+from bot.features.sessions.store import SessionStore
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
 from domain.digest import DigestConfig, Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
-from storage.backend import GROUPS, HISTORY, QUEUE
+from storage.backend import GROUPS, HISTORY, QUEUE, SESSIONS
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
@@ -41,7 +42,7 @@ from tests.fakes import (
     catalog_paper,
     refused,
 )
-from tests.features.sessions.fakes import FakeSessionPoster, FakeSessionStore
+from tests.features.sessions.fakes import FakeSessionPoster
 
 GUILD, CHANNEL, VOICE = 100, 10, 20
 ORGANISER, ALICE, BOB = 1, 2, 3
@@ -56,7 +57,7 @@ class World:
     """The services under test and the fakes around them."""
 
     clock: FakeClock
-    sessions: FakeSessionStore
+    sessions: SessionStore
     papers: FakePaperStore
     groups: GroupStore
     digests: FakeDigestStore
@@ -76,7 +77,7 @@ class World:
 @pytest.fixture
 async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
-    sessions, papers = FakeSessionStore(), FakePaperStore([PAPER, OTHER])
+    sessions, papers = SESSIONS.open(memory_db), FakePaperStore([PAPER, OTHER])
     groups, digests = GROUPS.open(memory_db), FakeDigestStore(clock)
     history = HISTORY.open(memory_db)
     await groups.set_timezone(GUILD, "Europe/Berlin")
@@ -139,7 +140,8 @@ async def test_a_refused_schedule_keeps_nothing(world: World) -> None:
     world.channels.script("announce", Refuse(refused(ReasonCode.NO_ACCESS, 50001)))
     with pytest.raises(DeliveryFailed):
         await world.schedule()
-    assert world.sessions.sessions == {} and world.poster.events == {}
+    assert await world.sessions.of_guild(GUILD, SessionStatus.SCHEDULED) == []
+    assert world.poster.events == {}
     assert world.channels.in_channel(CHANNEL) == []
     assert await world.groups.rotation(GUILD) == (0, None)
 

@@ -1,4 +1,4 @@
-"""Sessions and their reminder ledger on PostgreSQL: one row per (session, revision, offset),
+"""Sessions and their reminder ledger: one row per (session, revision, offset),
 claimed with one `INSERT … ON CONFLICT DO NOTHING RETURNING` (of any number of processes, one
 gets the row)."""
 
@@ -11,7 +11,7 @@ from typing import Any
 from domain.digest import Lease
 from domain.reasons import Reason
 from domain.sessions import Place, ReminderEntry, ReminderStatus, Session, SessionStatus
-from storage.postgres.database import PgDatabase, rows_affected
+from storage.db import Db
 from storage.sessions.rows import (
     REMINDER_COLUMNS,
     SESSION_COLUMNS,
@@ -22,18 +22,19 @@ from storage.sessions.rows import (
 from storage.times import stored, utc_timestamp
 
 
-class PgSessionStore:
+class SessionStore:
     """`sessions` and `session_reminders`."""
 
-    def __init__(self, db: PgDatabase) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
+        self._order = db.dialect.text_order
 
     async def create(self, guild_id: int, paper_id: str, starts_at: datetime,
                      presenter_id: int | None, place: Place, channel_id: int) -> Session:
         """A new scheduled session (its Discord ids are recorded later)."""
         now = utc_timestamp()
-        async with self._db.transaction() as conn:
-            row = await conn.fetchrow(
+        async with self._db.transaction() as tx:
+            row = await tx.fetch_one(
                 "INSERT INTO sessions (guild_id, paper_id, starts_at, presenter_id, "
                 "voice_channel_id, link, channel_id, status, created_at, updated_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, 'scheduled', $8, $8) "
@@ -45,7 +46,7 @@ class PgSessionStore:
 
     async def get(self, guild_id: int, session_id: int) -> Session | None:
         """One of a server's sessions."""
-        row = await self._db.fetchrow(
+        row = await self._db.fetch_one(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE guild_id = $1 AND id = $2",
             guild_id, session_id)
         return session_from_row(row) if row else None
@@ -55,28 +56,26 @@ class PgSessionStore:
         """A server's sessions with one status, soonest first."""
         rows = await self._db.fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE guild_id = $1 AND status = $2 "
-            'ORDER BY starts_at COLLATE "C", id LIMIT $3', guild_id, status.value, limit)
+            f"ORDER BY starts_at{self._order}, id LIMIT $3", guild_id, status.value, limit)
         return [session_from_row(row) for row in rows]
 
     async def scheduled_before(self, until: datetime) -> list[Session]:
         """Every server's scheduled sessions starting before `until` (reminder candidates)."""
         rows = await self._db.fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status = 'scheduled' "
-            'AND starts_at COLLATE "C" < $1 ORDER BY guild_id, starts_at COLLATE "C"',
+            f"AND starts_at{self._order} < $1 ORDER BY guild_id, starts_at{self._order}",
             stored_start(until))
         return [session_from_row(row) for row in rows]
 
     async def delete(self, guild_id: int, session_id: int) -> None:
         """Forget a session that never reached Discord."""
-        async with self._db.transaction() as conn:
-            await conn.execute("DELETE FROM sessions WHERE guild_id = $1 AND id = $2",
+        await self._db.execute("DELETE FROM sessions WHERE guild_id = $1 AND id = $2",
                                guild_id, session_id)
 
     async def forget(self, user_id: int) -> int:
         """Remove a member's name from the sessions they were to present (the sessions stay)."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "UPDATE sessions SET presenter_id = NULL WHERE presenter_id = $1", user_id))
+        return await self._db.execute(
+            "UPDATE sessions SET presenter_id = NULL WHERE presenter_id = $1", user_id)
 
     async def set_discord(self, session_id: int, *, event_id: int | None,
                           message_id: int | None, thread_id: int | None) -> None:
@@ -96,24 +95,22 @@ class PgSessionStore:
                         status.value, notes)
 
     async def _set(self, session_id: int, assignments: str, *values: Any) -> None:
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                f"UPDATE sessions SET {assignments}, updated_at = $2 WHERE id = $1",
-                session_id, utc_timestamp(), *values)
+        await self._db.execute(
+            f"UPDATE sessions SET {assignments}, updated_at = $2 WHERE id = $1",
+            session_id, utc_timestamp(), *values)
 
     async def report_problem(self, session_id: int, reason: Reason) -> bool:
         """Record why reminders stopped; True the first time (the organisers are told once)."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "UPDATE sessions SET problem = $1, notice_pending = 1, updated_at = $2 "
-                "WHERE id = $3 AND problem IS NULL",
-                reason.encode(), utc_timestamp(), session_id)) > 0
+        return await self._db.execute(
+            "UPDATE sessions SET problem = $1, notice_pending = 1, updated_at = $2 "
+            "WHERE id = $3 AND problem IS NULL",
+            reason.encode(), utc_timestamp(), session_id) > 0
 
     async def take_problems(self, guild_id: int) -> list[Session]:
         """Sessions whose problem the organisers have not been told about; marks them told,
         in one conditional UPDATE (two processes never both tell)."""
-        async with self._db.transaction() as conn:
-            rows = await conn.fetch(
+        async with self._db.transaction() as tx:
+            rows = await tx.fetch(
                 "UPDATE sessions SET notice_pending = 0 WHERE guild_id = $1 AND "
                 f"notice_pending = 1 RETURNING {SESSION_COLUMNS}", guild_id)
         return sorted((session_from_row(row) for row in rows), key=lambda s: s.id)
@@ -131,8 +128,8 @@ class PgSessionStore:
                              nonce: str, *, lease: Lease) -> ReminderEntry | None:
         """Claim a reminder before sending it, leased to `lease.owner`, in one atomic
         statement; None when a row already exists (whichever process asks)."""
-        async with self._db.transaction() as conn:
-            row = await conn.fetchrow(
+        async with self._db.transaction() as tx:
+            row = await tx.fetch_one(
                 "INSERT INTO session_reminders (session_id, revision, offset_minutes, status, "
                 "nonce, claimed_at, owner, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
                 f"ON CONFLICT DO NOTHING RETURNING {REMINDER_COLUMNS}",
@@ -143,39 +140,36 @@ class PgSessionStore:
     async def hold_reminder(self, entry: ReminderEntry, lease: Lease, now: datetime) -> bool:
         """Take or renew the lease on a claimed reminder: True when it is now `lease.owner`'s,
         False when it is no longer claimed or another owner's lease is live at `now`."""
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "UPDATE session_reminders SET owner = $1, lease_until = $2 WHERE session_id = $3 "
-                "AND revision = $4 AND offset_minutes = $5 AND status = $6 "
-                "AND (owner IS NULL OR owner = $1 OR lease_until IS NULL OR lease_until <= $7)",
-                lease.owner, stored(lease.until), entry.session_id, entry.revision,
-                entry.offset_minutes, ReminderStatus.CLAIMED.value, stored(now))) > 0
+        return await self._db.execute(
+            "UPDATE session_reminders SET owner = $1, lease_until = $2 WHERE session_id = $3 "
+            "AND revision = $4 AND offset_minutes = $5 AND status = $6 "
+            "AND (owner IS NULL OR owner = $1 OR lease_until IS NULL OR lease_until <= $7)",
+            lease.owner, stored(lease.until), entry.session_id, entry.revision,
+            entry.offset_minutes, ReminderStatus.CLAIMED.value, stored(now)) > 0
 
     async def finish_reminder(self, entry: ReminderEntry, status: ReminderStatus, *,
                               message_id: int | None = None,
                               reason: Reason | None = None) -> None:
         """Record a claimed reminder as posted (with its message) or failed (with why)."""
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE session_reminders SET status = $1, message_id = $2, reason = $3, "
-                "finished_at = $4 WHERE session_id = $5 AND revision = $6 "
-                "AND offset_minutes = $7",
-                status.value, message_id, None if reason is None else reason.encode(),
-                utc_timestamp(), entry.session_id, entry.revision, entry.offset_minutes)
+        await self._db.execute(
+            "UPDATE session_reminders SET status = $1, message_id = $2, reason = $3, "
+            "finished_at = $4 WHERE session_id = $5 AND revision = $6 "
+            "AND offset_minutes = $7",
+            status.value, message_id, None if reason is None else reason.encode(),
+            utc_timestamp(), entry.session_id, entry.revision, entry.offset_minutes)
 
     async def skip_reminders(self, session_id: int, revision: int,
                              skips: Iterable[tuple[int, Reason]]) -> int:
-        """Record reminders that will not be posted, in one statement; returns how many rows
+        """Record reminders that will not be posted, in one transaction; returns how many rows
         were new."""
-        wanted = list(skips)
-        if not wanted:
-            return 0
         now = utc_timestamp()
-        async with self._db.transaction() as conn:
-            return rows_affected(await conn.execute(
-                "INSERT INTO session_reminders (session_id, revision, offset_minutes, status, "
-                "nonce, reason, claimed_at, finished_at) "
-                "SELECT $1, $2, o, $3, '', r, $4, $4 FROM unnest($5::int[], $6::text[]) "
-                "AS t (o, r) ON CONFLICT DO NOTHING",
-                session_id, revision, ReminderStatus.SKIPPED.value, now,
-                [offset for offset, _ in wanted], [reason.encode() for _, reason in wanted]))
+        added = 0
+        async with self._db.transaction() as tx:
+            for offset, reason in skips:
+                added += await tx.execute(
+                    "INSERT INTO session_reminders (session_id, revision, offset_minutes, "
+                    "status, nonce, reason, claimed_at, finished_at) "
+                    "VALUES ($1, $2, $3, $4, '', $5, $6, $6) ON CONFLICT DO NOTHING",
+                    session_id, revision, offset, ReminderStatus.SKIPPED.value,
+                    reason.encode(), now)
+        return added
