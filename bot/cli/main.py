@@ -21,7 +21,7 @@ COMMANDS = {
     "stats": "lookup_commands:stats", "export": "export_commands:export",
     "local": "discord_commands:local", "run": "discord_commands:run",
     "sync": "discord_commands:sync", "invite": "discord_commands:invite",
-    "db": "db_copy:db_group", "corrections": "corrections_commands:corrections_group",
+    "db": "db_backup:db_group", "corrections": "corrections_commands:corrections_group",
     "web": "web_command:web", "recommend": "recommend_commands:recommend_command",
     "similar": "recommend_commands:similar_command", "calendar": "calendar_commands:calendar",
 }
