@@ -268,3 +268,24 @@ def test_the_chinese_guide_uses_the_names_discord_shows_zh_cn_readers() -> None:
         options = re.findall(r"(?:^|\s)([^\s:]+):", line)
         wrong += [f"{line}: {w}" for w in [*words, *options] if w not in names]
     assert wrong == [], wrong
+
+
+# -- the five questions of issue 44, one click from the home page -----------------------------
+
+@pytest.mark.parametrize(("link", "fact"), [
+    ("operators/deploying.md#finding-ids", "Copy Server ID"),
+    ("operators/deploying.md#3-invite-it", "| Send Polls |"),
+    ("operators/deploying.md#6-turn-on-the-web-page-and-calendar", "[web]\nenabled = true"),
+    ("operators/deploying.md#the-catalog", "`bot/data/icml2026.txt`"),
+    ("try-it.md#what-local-mode-can-and-cannot-do", "It **cannot**"),
+])
+def test_the_home_page_answers_the_five_questions(link: str, fact: str) -> None:
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert f"]({link})" in home
+    page = (ROOT / "docs" / link.split("#")[0]).read_text(encoding="utf-8")
+    assert fact in page
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    missing = [said for said in ("Copy Server ID", "Send Polls", "[web]", "bot/data/icml2026.txt",
+                                 "cannot do") if said not in readme]
+    assert missing == [], f"README.md no longer says {missing}"
