@@ -283,6 +283,7 @@ def test_invite_link_has_exactly_the_needed_scopes_and_permissions(run: Run) -> 
     assert "scope=bot+applications.commands" in url
     perms = discord.Permissions(int(url.split("permissions=")[1].split("&")[0]))
     assert perms == invite_permissions()
+    assert perms.send_polls, "native polls (/vote start style:Discord poll) need Send Polls"
     assert not perms.administrator and not perms.mention_everyone and not perms.manage_messages
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,10 @@ from pydantic import BaseModel
 from bot.cli.local import LOCAL_GUILD_ID, run_script
 from bot.cli.main import cli
 from bot.client.bot import PaperclubBot
+from bot.client.translator import COMMAND_PREFIX
 from bot.settings import SearchSettings, Settings, load_settings
+from bot.shared.lang import Lang
+from bot.shared.messages import CATALOGUE, t
 from bot.wiring import build_bot
 from tests.e2e.web_server import free_port
 from tools import config_docs
@@ -34,9 +38,11 @@ from tools.doc_checks import (
     collect,
     documentation_files,
     failed_lines,
+    fenced_blocks,
     guide_text,
     undocumented_commands,
 )
+from tools.docs_pictures import render_message
 
 pytestmark = pytest.mark.xdist_group("docs")  # one worker builds the examples' session once
 MKDOCS = [sys.executable, "-m", "mkdocs", "build", "--strict"]
@@ -229,8 +235,6 @@ def test_every_command_line_example_runs_without_an_error(
 # -- the pictures' rendering ------------------------------------------------------------------
 
 def test_the_pictures_draw_a_message_as_discord_shows_it_and_hostile_text_as_text() -> None:
-    from tools.docs_pictures import render_message
-
     page = render_message(
         "**Paper of the day** · <script>x()</script>",
         [{"title": "A <b>title</b>", "color": 0x5865F2, "description": "*斜体* and `code`",
@@ -245,3 +249,43 @@ def test_the_pictures_draw_a_message_as_discord_shows_it_and_hostile_text_as_tex
     assert '--colour: #5865f2' in page and 'class="field inline"' in page
     assert 'class="button link">Find on arXiv' in page and 'class="button secondary">👍' in page
     assert "🧵 <b>A thread</b>" in page
+
+
+# -- the Chinese guide names commands as Discord shows them -----------------------------------
+
+def test_the_chinese_guide_uses_the_names_discord_shows_zh_cn_readers() -> None:
+    names = {t(Lang.ZH_HANS, key) for key in CATALOGUE
+             if key.startswith(f"{COMMAND_PREFIX}name.")}
+    guide = (ROOT / "docs" / "members" / "zh-CN.md").read_text(encoding="utf-8")
+    typed = [line for line in re.findall(r"`(/[^`]+)`", guide) + [
+        line for info, _, body in fenced_blocks(guide) if info == "text" for line in body]
+        if re.search(r"[\u4e00-\u9fff]", line)]  # the English names beside them aside
+    assert len(typed) > 15
+    wrong: list[str] = []
+    for line in typed:
+        path = line[1:].split(":")[0].rsplit(" ", 1)[0] if ":" in line else line[1:]
+        words = [w for w in path.split() if w != "…"]
+        options = re.findall(r"(?:^|\s)([^\s:]+):", line)
+        wrong += [f"{line}: {w}" for w in [*words, *options] if w not in names]
+    assert wrong == [], wrong
+
+
+# -- the five questions of issue 44, one click from the home page -----------------------------
+
+@pytest.mark.parametrize(("link", "fact"), [
+    ("operators/deploying.md#finding-ids", "Copy Server ID"),
+    ("operators/deploying.md#3-invite-it", "| Send Polls |"),
+    ("operators/deploying.md#6-turn-on-the-web-page-and-calendar", "[web]\nenabled = true"),
+    ("operators/deploying.md#the-catalog", "`bot/data/icml2026.txt`"),
+    ("try-it.md#what-local-mode-can-and-cannot-do", "It **cannot**"),
+])
+def test_the_home_page_answers_the_five_questions(link: str, fact: str) -> None:
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert f"]({link})" in home
+    page = (ROOT / "docs" / link.split("#")[0]).read_text(encoding="utf-8")
+    assert fact in page
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    missing = [said for said in ("Copy Server ID", "Send Polls", "[web]", "bot/data/icml2026.txt",
+                                 "cannot do") if said not in readme]
+    assert missing == [], f"README.md no longer says {missing}"
