@@ -103,6 +103,19 @@ class SummaryStore:
         return [GeneratedSummary(SummaryLang(row[0]), str(row[1]), str(row[2]), str(row[3]))
                 for row in rows if row[0] in SummaryLang._value2member_map_]
 
+    async def summaries_of(self, paper_ids: list[str]) -> dict[str, list[GeneratedSummary]]:
+        dialect = self._db.dialect
+        rows = await self._db.fetch(
+            "SELECT paper_id, lang, summary, model, source_hash FROM paper_summaries "
+            f"WHERE paper_id {dialect.in_array('$1')} AND status = 'done' ORDER BY 1, 2",
+            dialect.array(paper_ids))
+        found: dict[str, list[GeneratedSummary]] = {}
+        for row in rows:
+            if row[1] in SummaryLang._value2member_map_:
+                found.setdefault(str(row[0]), []).append(GeneratedSummary(
+                    SummaryLang(row[1]), str(row[2]), str(row[3]), str(row[4])))
+        return found
+
     async def coverage(self) -> list[Coverage]:
         found = []
         for lang in SummaryLang:

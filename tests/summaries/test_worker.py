@@ -57,8 +57,12 @@ async def test_a_worker_killed_mid_request_loses_nothing_and_doubles_nothing(
     async with LlmClient(settings) as one, LlmClient(settings) as two:
         llm.fail(LlmFault.slow(30), LlmFault.slow(30))  # the killed worker's two requests
         killed = asyncio.create_task(worker(db, one, settings, "a", clock).run_once())
-        while len(llm.requests) < 2:
+        # killed once its 4 claims are made and reserved (2 asked, 2 waiting for a slot), not
+        # inside a transaction: a SIGKILL takes the process's connection with it
+        while len(llm.requests) < 2 or await db.fetchall(
+                "SELECT 1 FROM llm_usage WHERE requests = 4", ()) == []:
             await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
         killed.cancel()  # as SIGKILL: nothing released, its claims stay leased
         await asyncio.gather(killed, return_exceptions=True)
         survivor = worker(db, two, settings, "b", clock)
@@ -94,12 +98,12 @@ async def test_the_daily_budget_is_never_exceeded_and_stops_generation_for_the_d
 async def test_throttling_errors_and_timeouts_are_waited_out_without_counting_attempts(
         db: Database, llm: LlmStandIn, clock: FakeClock) -> None:
     await add(db, [english_paper(n) for n in range(3)])
-    settings = settings_for(llm, concurrency=1, timeout_seconds=0.2)
+    settings = settings_for(llm, concurrency=1, timeout_seconds=1.0)
     async with LlmClient(settings) as client:
         summariser = worker(db, client, settings, "a", clock)
         outcomes = []
         for fault in (LlmFault.too_many_requests(120), LlmFault.server_error(),
-                      LlmFault.slow(1.0)):
+                      LlmFault.slow(4.0)):
             llm.fail(fault)
             outcomes.append(await summariser.run_once(limit=1))
             assert {r[3] for r in await _rows(db)} == {0}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from domain.paper import Paper
 from domain.summaries import PROMPT_VERSION, SummaryJob, SummaryLang
 
 ABSTRACT_LIMIT = 6000
@@ -15,10 +16,17 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def source_text(job: SummaryJob) -> str:
-    """What a summary is made from: the titles and the abstract (English preferred)."""
-    title = job.title_en or job.title_zh
-    abstract = (job.abstract_en or job.abstract_zh)[:ABSTRACT_LIMIT]
-    return f"Title: {title}\nAbstract: {abstract}"
+    """What a summary is made from: the title and the abstract (English preferred)."""
+    return _source(job.title_en or job.title_zh, job.abstract_en or job.abstract_zh)
+
+
+def paper_source(paper: Paper) -> str:
+    """`source_text` of a paper as it is shown (a server's corrections applied)."""
+    return _source(paper.title_en or paper.title_zh, paper.summary_en or paper.summary_zh)
+
+
+def _source(title: str, abstract: str) -> str:
+    return f"Title: {title}\nAbstract: {abstract[:ABSTRACT_LIMIT]}"
 
 
 def source_hash(text: str, lang: SummaryLang) -> str:

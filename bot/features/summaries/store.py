@@ -42,6 +42,10 @@ class SummaryStore(Protocol):
         """The paper's finished summaries, one per language at most."""
         ...
 
+    async def summaries_of(self, paper_ids: list[str]) -> dict[str, list[GeneratedSummary]]:
+        """The finished summaries of these papers, by paper (papers without one left out)."""
+        ...
+
     async def coverage(self) -> list[Coverage]:
         """Per language, how much of the catalog has a summary."""
         ...
