@@ -24,6 +24,7 @@ from bot.features.sessions.reminders import ReminderService
 from bot.features.sessions.service import SessionService
 from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
+from bot.features.summaries.service import SummaryService
 from bot.features.votes.service import VoteService
 from bot.features.web.service import WebPageService
 from bot.shared.sync_record import SyncRecord
@@ -65,3 +66,5 @@ class Services:
     """Source changes under approved corrections, put before the curators once."""
     web: WebPageService
     """Each server's read-only web page and its link."""
+    summaries: SummaryService | None = None
+    """AI summaries' figures for the owner (None while `[llm]` is off)."""

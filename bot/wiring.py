@@ -56,6 +56,7 @@ from bot.features.votes.store import VoteStore
 from bot.features.web.service import WebPageService
 from bot.graphs.calendar import calendar_service
 from bot.graphs.catalog import open_configured
+from bot.graphs.summaries import Summaries, summaries_for
 from bot.ops.operations import Operations, OutboxSummary
 from bot.ops.readiness import Probe
 from bot.ops.search_timing import TimedSearchService
@@ -63,6 +64,7 @@ from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.heap import settle_after
 from bot.shared.leases import Leaser, process_owner
+from bot.shared.server_view import ServerView
 from bot.shared.sync_record import SyncRecord
 from domain.group import ErasedKind
 from domain.shards import Shards
@@ -116,10 +118,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         timedelta(seconds=settings.digest.claim_lease_seconds),
                         lease_clock or clock)
         corrections, sources = _corrections(db, papers, leases, clock)
-        search = _search(papers, settings, corrections, ops)
+        summaries = summaries_for(db, settings, corrections, clock=clock)  # [llm], or nothing
+        search = _search(papers, settings, summaries.view, ops)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
-                                     view=corrections,
+                                     view=summaries.view,
                                      features=stores.RECOMMEND_FEATURES.open(db))
         subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
             stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
@@ -144,7 +147,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         outbox = OutboxService(
             stores.OUTBOX.open(db), subscription_store, papers,
             lease_seconds=settings.subscriptions.outbox_lease_seconds, shards=shards,
-            view=corrections)
+            view=summaries.view)
 
         def services(client: discord.Client) -> tuple[Services, OutboxSender]:
             """The Discord side needs the client: the bot calls this with itself, once."""
@@ -152,7 +155,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             notifier = Notifier(subscriptions, outbox, sender)
             # after a load or add: subscribers hear of new papers, and `after_change` runs
             catalog.announcer, catalog.on_change, sources.poster = (
-                notifier, _after_change(search, recommend, sources, background),
+                notifier, _after_change(search, recommend, sources, background, summaries),
                 DiscordNoticePoster(client))
             digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),
@@ -160,8 +163,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                 concurrency=settings.digest.concurrency, clock=clock, audience=notifier,
                 requests_per_second=requests_per_second, leases=leases, shards=shards,
                 history=history_store, picker=RecommendedPicker(recommend, papers),
-                view=corrections)
+                view=summaries.view)
             session_poster = DiscordSessionPoster(client)
+            summaries.start()
             return Services(search=search,
                             catalog=catalog,
                             digest=DigestService(digests, papers, digest_scheduler, clock=clock,
@@ -176,12 +180,12 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             bookmarks=bookmarks, forget=forget, group=group,
                             sessions=SessionService(sessions, papers, history_store, group,
                                                     session_poster, clock, lookup, queue,
-                                                    view=corrections),
+                                                    view=summaries.view),
                             reminders=ReminderService(
                                 sessions, groups, papers, session_poster, clock=clock,
                                 concurrency=settings.digest.concurrency,
                                 requests_per_second=requests_per_second, shards=shards,
-                                leases=leases, view=corrections),
+                                leases=leases, view=summaries.view),
                             history=history, export=export, arxiv=arxiv_source,
                             adding=AddingService(catalog, arxiv_source,
                                                  stores.ADD_POLICIES.open(db)),
@@ -196,25 +200,36 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             web=WebPageService(
                                 links=stores.WEB_LINKS.open(db), queue=queue, history=history,
                                 sessions=sessions, digests=digests, search=search, group=group,
-                                base_url=settings.web.public_base())), sender
-
-        async def release() -> None:
-            try:
-                await arxiv_source.close()
-            finally:
-                try:
-                    await search.close()
-                finally:
-                    await db.close()
+                                base_url=settings.web.public_base()),
+                            summaries=summaries.service), sender
 
         return PaperclubBot(settings=settings, services=services, background=background,
                             scheduler=scheduler or AsyncIOScheduler(timezone=UTC),
-                            release=release, force_sync=force_sync, write_wait=write_wait,
-                            ops=ops, **options)
+                            release=_release(summaries, arxiv_source, search, db),
+                            force_sync=force_sync, write_wait=write_wait, ops=ops,
+                            **options)
     except BaseException:
         await arxiv_source.close()
         await db.close()
         raise
+
+
+def _release(summaries: Summaries, arxiv: ArxivSource, search: SearchService,
+             db: AnyDatabase) -> Callable[[], Awaitable[None]]:
+    """What the bot's close() releases last: the summariser, arXiv's client, the search
+    service, then the database."""
+
+    async def release() -> None:
+        try:
+            await summaries.close()
+            await arxiv.close()
+        finally:
+            try:
+                await search.close()
+            finally:
+                await db.close()
+
+    return release
 
 
 def _corrections(db: AnyDatabase, papers: PaperStore, leases: Leaser,
@@ -226,12 +241,14 @@ def _corrections(db: AnyDatabase, papers: PaperStore, leases: Leaser,
 
 
 def _after_change(search: SearchService, recommend: RecommendService, sources: SourceWatch,
-                  background: BackgroundTasks) -> Callable[[], Awaitable[None]]:
-    """What runs after every load and add: the typo vocabulary is rebuilt, the recommendation
-    features catch up, and source changes under corrections are put before the curators (in
-    the background)."""
+                  background: BackgroundTasks,
+                  summaries: Summaries) -> Callable[[], Awaitable[None]]:
+    """What runs after every load and add (feed polls add too): the typo vocabulary is
+    rebuilt, the recommendation features catch up, source changes under corrections are put
+    before the curators (in the background), and the summariser looks for new papers."""
 
     async def after_change() -> None:
+        summaries.poke()
         await search.prepare()
         await recommend.prepare()
         background.spawn(sources.tick(), "corrections: source changes")
@@ -251,11 +268,11 @@ async def _open_database(settings: Settings, clock: Clock, *, verify: bool) -> t
     return db, ops, write_wait
 
 
-def _search(papers: PaperStore, settings: Settings, corrections: CorrectionService,
+def _search(papers: PaperStore, settings: Settings, view: ServerView,
             ops: Operations) -> SearchService:
     """The catalog search, timed when the metrics are on."""
     search = TimedSearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                                view=corrections)
+                                view=view)
     search.histogram = ops.metrics.search_seconds if ops.metrics is not None else None
     return search
 

@@ -8,6 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
 
+from domain.summaries import GeneratedSummary
 from domain.text import title_key
 
 
@@ -116,6 +117,9 @@ class Paper:
     kept_key: str = ""
     """The identity a corrected English title keeps (a server's correction overlay sets it, so
     the paper's id, bookmarks and votes stay); '' for a record as the catalog has it."""
+    generated: tuple[GeneratedSummary, ...] = ()
+    """AI summaries made here, shown where the paper has no text of its own in a language
+    (attached when the paper is shown, never stored with it)."""
 
     @property
     def key(self) -> str:

@@ -32,10 +32,11 @@ def user_text(messages: Sequence[dict[str, Any]]) -> str:
 
 def summary(messages: Sequence[dict[str, Any]]) -> str:
     """A summary of the request's text in its asked language, the same for the same request:
-    two sentences chosen by the text's hash, naming (in English) a word of it."""
+    two sentences chosen by the text's hash, naming (in English) a word of its title."""
     text = user_text(messages)
     digest = hashlib.sha256(text.encode("utf-8")).digest()
-    words = _WORD.findall(text)
+    title = next((line for line in text.splitlines() if line.startswith("Title:")), text)
+    words = [w for w in _WORD.findall(title) if w not in ("Title", "Abstract")]
     topic = words[digest[2] % len(words)].lower() if words else "learning"
     if asked_language(messages) == "zh-CN":
         first, second = (_ZH_PHRASES[digest[i] % len(_ZH_PHRASES)] for i in (0, 1))

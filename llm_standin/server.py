@@ -65,7 +65,8 @@ class LlmStandIn:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._completions)
-        self._runner = web.AppRunner(app, handle_signals=False)
+        # closing does not wait for slow answers still sleeping
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.2)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self._port)
         await site.start()

@@ -43,6 +43,7 @@ from storage.subscriptions.postgres import PgSubscriptionStore
 from storage.subscriptions.similar_postgres import PgSimilarStore
 from storage.subscriptions.similar_sqlite import SqliteSimilarStore
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
+from storage.summaries.store import SummaryStore
 from storage.votes.store import VoteStore
 
 AnyDatabase = Database | PgDatabase
@@ -193,8 +194,11 @@ CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
 SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
 
+SUMMARIES = StorePair.once("summaries", SummaryStore)
+"""AI summaries per paper and language, their claims, and the tokens spent per day."""
+
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
-    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES)
 """Every store, once: the factory's and the contract suite's one list."""

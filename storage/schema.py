@@ -417,3 +417,30 @@ DIGEST_PICK = (
     "ALTER TABLE digest_ledger ADD COLUMN pick_like TEXT",
 )
 """Both backends' statements: how the paper of the day is picked, and how each day's was."""
+
+
+PAPER_SUMMARIES = Table("paper_summaries", (
+    "paper_id TEXT NOT NULL",
+    "lang TEXT NOT NULL",
+    "status TEXT NOT NULL CHECK (status IN ('claimed', 'waiting', 'done', 'failed'))",
+    "summary TEXT NOT NULL DEFAULT ''",
+    "model TEXT NOT NULL DEFAULT ''",
+    "prompt_version INTEGER NOT NULL DEFAULT 0",
+    "source_hash TEXT NOT NULL DEFAULT ''",
+    "content_hash TEXT NOT NULL DEFAULT ''",
+    "attempts INTEGER NOT NULL DEFAULT 0",
+    "reason TEXT NOT NULL DEFAULT ''",
+    "owner TEXT",
+    "lease_until TEXT",
+    "next_try TEXT",
+    "updated_at TEXT NOT NULL",
+    "PRIMARY KEY (paper_id, lang)",
+), indexes=("CREATE INDEX paper_summaries_status ON paper_summaries (lang, status)",))
+"""AI summaries per paper (public id) and language, with the work of making them: claimed
+(leased to `owner` until `lease_until`), waiting for `next_try`, done or failed."""
+LLM_USAGE = Table("llm_usage", (
+    "day TEXT PRIMARY KEY",
+    "tokens {big} NOT NULL",
+    "requests {big} NOT NULL",
+))
+"""Tokens spent (or reserved for a request in flight) on the model endpoint, per UTC day."""

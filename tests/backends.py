@@ -22,6 +22,7 @@ from bot.features.reading.store import BookmarkStore, HistoryStore
 from bot.features.recommend.store import FeatureStore, RecommendStore
 from bot.features.sessions.store import SessionStore
 from bot.features.subscriptions.store import SimilarStore, SubscriptionStore
+from bot.features.summaries.store import SummaryStore
 from bot.features.votes.store import VoteStore
 from bot.shared.link_store import LinkStore
 from bot.shared.state_store import StateStore
@@ -99,6 +100,9 @@ class Backend:
 
     def correction_notices(self) -> SourceNoticeStore:
         return stores.CORRECTION_NOTICES.open(self.db)
+
+    def summaries(self) -> SummaryStore:
+        return stores.SUMMARIES.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

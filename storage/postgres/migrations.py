@@ -26,10 +26,12 @@ from storage.schema import (
     DM_PAUSES,
     FOLLOWERS_QUEUED,
     GROUP_SETTINGS,
+    LLM_USAGE,
     NOTIFICATIONS,
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_SUMMARIES,
     PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
@@ -272,12 +274,14 @@ MIGRATIONS: tuple[Migration, ...] = (
               "at its end, not through the per-row trigger", HEADS_AFTER_LOAD),
     Migration(19, "SQLite 26: the headline tier's bm25 counts a paper's headline alone: each "
               "paper's headline tokens", HEAD_TOKENS),
+    Migration(20, "SQLite 27: AI summaries per paper and language, and the tokens spent on "
+              "them per day", (*PAPER_SUMMARIES.create(POSTGRES), *LLM_USAGE.create(POSTGRES))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
                                 9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25, 18: 25, 19: 26}
+                                17: 25, 18: 25, 19: 26, 20: 27}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -25,10 +25,12 @@ from storage.schema import (
     DM_PAUSES,
     FOLLOWERS_QUEUED,
     GROUP_SETTINGS,
+    LLM_USAGE,
     NOTIFICATIONS,
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_SUMMARIES,
     PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
@@ -248,6 +250,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                   + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})" for i in range(3))
                   + " FROM papers",
               )),
+    Migration(27, "AI summaries per paper and language, and the tokens spent on them per day",
+              (*PAPER_SUMMARIES.create(SQLITE), *LLM_USAGE.create(SQLITE))),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

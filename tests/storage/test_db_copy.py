@@ -91,6 +91,9 @@ _STATE = (
      "started_at) VALUES (?, ?, ?, ?, ?)", (2, 1, 30, b"PCRV\x00\x01", "t")),
     ("INSERT INTO paper_vectors (revision, paper_id, content_hash, vector) VALUES (?, ?, ?, ?)",
      (2, "p1", "h", b"\x05\x00\x00\x00\x00\x00\x80\x3f")),
+    ("INSERT INTO paper_summaries (paper_id, lang, status, summary, model, updated_at) "
+     "VALUES (?, ?, ?, ?, ?, ?)", ("p1", "zh-CN", "done", "本文研究图。", "m", "t")),
+    ("INSERT INTO llm_usage (day, tokens, requests) VALUES (?, ?, ?)", ("2026-12-01", 900, 3)),
 )
 
 

@@ -16,6 +16,7 @@ from bot.features.papers.venue_label import chinese_for, venue_badge, venue_leng
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
+from domain.summaries import GeneratedSummary, SummaryLang
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
@@ -94,10 +95,32 @@ def paper_url(paper: Paper) -> str:
 
 def abstract_text(paper: Paper, kind: AbstractKind, lang: Lang) -> str:
     """The English abstract (LaTeX and wrapping normalised for display) or the Chinese AI
-    summary (in the reader's script); '' when the paper has none."""
-    if kind is AbstractKind.EN:
-        return display_text(paper.summary_en) if paper.summary_en else ""
-    return chinese_for(paper.summary_zh, lang) if paper.summary_zh else ""
+    summary (in the reader's script); where the paper has neither, the summary generated here
+    in that language; '' when there is none."""
+    own = paper.summary_en if kind is AbstractKind.EN else paper.summary_zh
+    made = generated_for(paper, kind)
+    text = own or (made.text if made is not None else "")
+    if not text:
+        return ""
+    return display_text(text) if kind is AbstractKind.EN else chinese_for(text, lang)
+
+
+def generated_for(paper: Paper, kind: AbstractKind) -> GeneratedSummary | None:
+    """The summary generated here that stands in for the paper's missing text of `kind`."""
+    if paper.summary_en if kind is AbstractKind.EN else paper.summary_zh:
+        return None
+    lang = SummaryLang.EN if kind is AbstractKind.EN else SummaryLang.ZH_CN
+    return next((made for made in paper.generated if made.lang is lang), None)
+
+
+def abstract_heading(paper: Paper, kind: AbstractKind, lang: Lang,
+                     escape: Callable[[str], str] = lambda text: text) -> str:
+    """What the text of `kind` is called on the card: the catalog's label, or for a summary
+    generated here "AI summary · <model> · not checked"."""
+    made = generated_for(paper, kind)
+    if made is None:
+        return t(lang, kind.heading_key())
+    return t(lang, "card.generated", model=escape(fit(made.model, 60)))
 
 
 def abstract_kinds(paper: Paper, lang: Lang) -> tuple[AbstractKind | None, AbstractKind | None]:
@@ -106,7 +129,8 @@ def abstract_kinds(paper: Paper, lang: Lang) -> tuple[AbstractKind | None, Abstr
     mine, theirs = (AbstractKind.ZH, AbstractKind.EN) if lang.chinese else (
         AbstractKind.EN, AbstractKind.ZH)
     present = [kind for kind in (mine, theirs)
-               if (paper.summary_en if kind is AbstractKind.EN else paper.summary_zh)]
+               if (paper.summary_en if kind is AbstractKind.EN else paper.summary_zh)
+               or generated_for(paper, kind) is not None]
     return (present[0] if present else None), (present[1] if len(present) > 1 else None)
 
 
@@ -196,7 +220,7 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
     shown, other = abstract_kinds(paper, lang)
     if shown is not None:
         text = abstract_text(paper, shown, lang)
-        parts.append(f"**{t(lang, shown.heading_key())}**\n{escape(text)}")
+        parts.append(f"**{abstract_heading(paper, shown, lang, escape)}**\n{escape(text)}")
     if note:
         parts.insert(0, note)
     footer = fit(" · ".join(p for p in ("paperclub", paper.id, footer_note) if p), FOOTER_LIMIT)
@@ -209,4 +233,5 @@ def build_card(paper: Paper, lang: Lang, *, escape: Callable[[str], str] = _iden
                 fields=tuple(fields), footer=footer,
                 link_label=t(lang, "card.arxiv_page" if paper.links.arxiv_id else "card.arxiv"),
                 paper_id=paper.id, pdf_url=pdf, pdf_label=t(lang, "card.pdf") if pdf else "",
-                other=other, other_label=t(lang, other.heading_key()) if other else "")
+                other=other,
+                other_label=fit(abstract_heading(paper, other, lang), 80) if other else "")

@@ -22,6 +22,7 @@ from bot.features.papers.card import (
     TITLE_LIMIT,
     AbstractKind,
     Card,
+    abstract_heading,
     abstract_text,
     build_card,
     fit,
@@ -102,7 +103,7 @@ async def send_abstract(interaction: discord.Interaction, paper_id: str,
         return
     card = card_for(paper, lang)
     embed = discord.Embed(
-        title=fit(f"{t(lang, kind.heading_key())} · {card.title}", TITLE_LIMIT),
+        title=fit(f"{abstract_heading(paper, kind, lang, escape)} · {card.title}", TITLE_LIMIT),
         url=card.url, description=fit(escape(text), DESCRIPTION_LIMIT), colour=CARD_COLOUR)
     await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -9,6 +9,8 @@ STRINGS: dict[str, Texts] = {
     "card.affiliations": tr("Affiliations", "机构", "機構"),
     "card.venue": tr("Venue", "会议", "會議"),
     "card.summary": tr("AI summary (Chinese)", "AI总结", "AI總結"),
+    "card.generated": tr("AI summary · {model} · not checked", "AI 总结 · {model} · 未经核对",
+                         "AI 總結 · {model} · 未經核對"),
     "card.length": tr("Length", "篇幅", "篇幅"),
     "card.main_track": tr("Main track", "主会", "主會議"),
     "card.workshop": tr("Workshop", "研讨会", "研討會"),

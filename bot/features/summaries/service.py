@@ -1,0 +1,73 @@
+"""Showing AI summaries: the seam every surface shows papers through (`ServerView`), wrapped so
+that a paper also carries the summaries made for it here, where it has no text of its own in a
+language and the summary was made from the text it shows (a server's approved correction of
+that text hides a summary of the old one). And the operator's figures: coverage per language,
+tokens spent today."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from bot.features.summaries.prompt import paper_source, source_hash
+from bot.features.summaries.store import SummaryStore
+from bot.features.summaries.worker import day_of
+from bot.shared.clock import Clock, utc_now
+from bot.shared.server_view import ServerView, Shown, shown_by
+from domain.paper import Paper
+from domain.summaries import Coverage, GeneratedSummary, SummaryLang
+
+
+def own_text(paper: Paper, lang: SummaryLang) -> str:
+    """The catalog's own text of a paper in `lang` (the abstract, the listing's AI总结)."""
+    return paper.summary_en if lang is SummaryLang.EN else paper.summary_zh
+
+
+def with_generated(paper: Paper, made: Sequence[GeneratedSummary]) -> Paper:
+    """`paper` carrying the summaries of `made` it can show: in a language it has no text of
+    its own in, made from the text it shows now."""
+    if not made:
+        return paper
+    source = paper_source(paper)
+    usable = tuple(summary for summary in made if not own_text(paper, summary.lang)
+                   and summary.source_hash == source_hash(source, summary.lang))
+    return replace(paper, generated=usable) if usable else paper
+
+
+class SummaryService:
+    """Summaries for display (`view`, a `ServerView` over the corrections' one) and the
+    operator's figures."""
+
+    def __init__(self, store: SummaryStore, inner: ServerView | None, *, budget: int,
+                 clock: Clock = utc_now) -> None:
+        self._store, self._inner, self._budget, self._clock = store, inner, budget, clock
+
+    async def view(self, guild_id: int | None, paper_ids: Sequence[str]) -> Shown:
+        """The server's view of these papers, each with its usable summaries (one more read)."""
+        shown = await shown_by(self._inner, guild_id, paper_ids)
+        made = await self._store.summaries_of(list(paper_ids)) if paper_ids else {}
+        if not made:
+            return shown
+        return _attach(shown, made)
+
+    async def corrected(self, guild_id: int) -> list[Paper]:
+        """The corrections' own answer (summaries are attached when papers are shown)."""
+        return await self._inner.corrected(guild_id) if self._inner is not None else []
+
+    async def attached(self, paper: Paper) -> Paper:
+        """One paper with its summaries (a paper shown outside a server, as in a DM)."""
+        return _attach(lambda p: p, await self._store.summaries_of([paper.id]))(paper)
+
+    async def coverage(self) -> list[Coverage]:
+        """Per language: papers wanting a summary, made, failed."""
+        return await self._store.coverage()
+
+    async def tokens_today(self) -> tuple[int, int]:
+        """Tokens counted today and the daily budget."""
+        return await self._store.tokens_on(day_of(self._clock())), self._budget
+
+
+def _attach(shown: Shown, made: Mapping[str, Sequence[GeneratedSummary]]) -> Shown:
+    def attach(paper: Paper) -> Paper:
+        return with_generated(shown(paper), made.get(paper.id, ()))
+    return attach

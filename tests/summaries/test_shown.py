@@ -1,0 +1,88 @@
+"""Where summaries are shown: on cards (labelled as generated, the listing's own text and a
+server's approved correction preferred), through the one view every surface uses (the paper of
+the day's post included), and nowhere while `[llm]` is off."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.features.papers.card import build_card
+from bot.features.papers.card_view import escape
+from bot.features.summaries.prompt import paper_source, source_hash
+from bot.features.summaries.service import SummaryService, with_generated
+from bot.graphs.summaries import Summaries, summaries_for
+from bot.settings import Settings
+from bot.shared.lang import Lang
+from bot.shared.server_view import Shown, as_stored
+from domain.paper import Paper
+from domain.summaries import GeneratedSummary, SummaryLang
+from storage.sqlite.database import Database
+from tests.summaries.conftest import add, english_paper, summary_store
+
+ZH_TEXT = "本文提出了一种稀疏注意力方法，实验表明其优于现有工作。"
+
+
+def _made(paper: Paper, lang: SummaryLang, text: str, model: str = "qwen2.5:7b") -> (
+        GeneratedSummary):
+    return GeneratedSummary(lang, text, model, source_hash(paper_source(paper), lang))
+
+
+def test_a_card_shows_a_generated_summary_labelled_in_the_readers_script() -> None:
+    paper = english_paper(1)
+    shown = with_generated(paper, [_made(paper, SummaryLang.ZH_CN, ZH_TEXT)])
+    simplified = build_card(shown, Lang.ZH_HANS, escape=escape)
+    traditional = build_card(shown, Lang.ZH_HANT, escape=escape)
+    english = build_card(shown, Lang.EN, escape=escape)
+    assert "**AI 总结 · qwen2.5:7b · 未经核对**\n" + ZH_TEXT in simplified.description
+    assert "AI 總結 · qwen2.5:7b · 未經核對" in traditional.description
+    assert "實驗" in traditional.description and "实验" not in traditional.description  # OpenCC
+    assert english.description.count("We study attention sparsity") == 1
+    assert english.other_label == "AI summary · qwen2.5:7b · not checked"
+
+
+def test_the_listings_own_summary_and_an_approved_correction_win() -> None:
+    listing = dataclasses.replace(english_paper(2), summary_zh="清单自带的 AI 总结。")
+    made = _made(english_paper(2), SummaryLang.ZH_CN, ZH_TEXT)
+    assert with_generated(listing, [made]).generated == ()
+    assert "清单自带" in build_card(with_generated(listing, [made]), Lang.ZH_HANS).description
+    corrected = dataclasses.replace(english_paper(2), title_en="A corrected title")
+    assert with_generated(corrected, [made]).generated == ()  # made from the old text
+
+
+def test_a_model_name_cannot_format_or_ping() -> None:
+    paper = english_paper(3)
+    shown = with_generated(paper, [_made(paper, SummaryLang.ZH_CN, ZH_TEXT, "**@everyone**")])
+    card = build_card(shown, Lang.ZH_HANS, escape=escape)
+    assert "@everyone" not in card.description and "\\*\\*" in card.description
+
+
+class _Corrections:
+    """A server view that renames one paper (an approved correction of its Chinese title)."""
+
+    async def view(self, guild_id: int | None, paper_ids: object) -> Shown:
+        return lambda paper: dataclasses.replace(paper, title_zh="纠正后的标题")
+
+    async def corrected(self, guild_id: int) -> list[Paper]:
+        return []
+
+
+async def test_the_view_attaches_summaries_over_the_corrections(db: Database) -> None:
+    paper = english_paper(4)
+    await add(db, [paper])
+    store = summary_store(db)
+    [job] = await store.claim(SummaryLang.ZH_CN, "a", "2026-12-01", "2026-12-02", 1)
+    await store.finish(job, "a", _made(paper, SummaryLang.ZH_CN, ZH_TEXT), "2026-12-01")
+    service = SummaryService(store, _Corrections(), budget=1000)
+    shown = (await service.view(7, [paper.id]))(paper)
+    assert shown.title_zh == "纠正后的标题" and [s.text for s in shown.generated] == [ZH_TEXT]
+    outside = await service.attached(paper)
+    assert [s.text for s in outside.generated] == [ZH_TEXT]
+    other = english_paper(5)
+    assert (await service.view(7, [other.id]))(other).generated == ()
+
+
+def test_with_llm_unset_papers_are_shown_through_the_corrections_alone() -> None:
+    corrections = _Corrections()
+    parts = summaries_for(None, Settings(), corrections)  # type: ignore[arg-type]
+    assert type(parts) is Summaries and parts.view is corrections and parts.service is None
+    assert as_stored(english_paper(1)).generated == ()
