@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from types import SimpleNamespace
+from typing import Any, cast
 
 import discord
 import pytest
@@ -53,7 +54,7 @@ async def test_moving_a_session_whose_event_went_away_makes_a_new_event(
                                                (Lang.ZH_HANS, "创建活动"),
                                                (Lang.ZH_HANT, "建立活動")])
 def test_an_event_refused_for_permissions_says_which_to_give(lang: Lang, forward: str) -> None:
-    response = SimpleNamespace(status=403, reason="Forbidden")
+    response = cast(Any, SimpleNamespace(status=403, reason="Forbidden"))
     refused = discord.Forbidden(response, {"code": MISSING_PERMISSIONS,
                                            "message": "Missing Permissions"})
     text = render_reason(lang, event_failure(refused).reason)
