@@ -26,6 +26,8 @@ from storage.group.postgres import PgGroupStore
 from storage.group.sqlite import SqliteGroupStore
 from storage.links.postgres import PgLinkStore
 from storage.links.sqlite import SqliteLinkStore
+from storage.notifications.announce_postgres import PgAnnouncementStore
+from storage.notifications.announce_sqlite import SqliteAnnouncementStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
@@ -149,6 +151,8 @@ SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscripti
 """Subscriptions, notifications, DM pauses."""
 OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
+ANNOUNCEMENTS = StorePair("announcements", SqliteAnnouncementStore, PgAnnouncementStore)
+"""Papers whose subscribers are still to be queued their DMs, leased per batch."""
 QUEUE = StorePair("queue", SqliteQueueStore, PgQueueStore)
 """The suggestion queue."""
 VOTES = StorePair("votes", SqliteVoteStore, PgVoteStore)
@@ -187,7 +191,7 @@ SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
 
 STORES: tuple[StorePair[object, object], ...] = (
-    PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
-    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
+    PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, ANNOUNCEMENTS, QUEUE, VOTES, BOOKMARKS,
+    HISTORY, GROUPS, SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
     CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS)
 """Every store, once: the factory's and the contract suite's one list."""

@@ -417,3 +417,4 @@ DIGEST_PICK = (
     "ALTER TABLE digest_ledger ADD COLUMN pick_like TEXT",
 )
 """Both backends' statements: how the paper of the day is picked, and how each day's was."""
+

@@ -18,7 +18,8 @@ DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_vie
 SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
                           "forget", "reminders", "bookmarks", "history", "store", "scheduler",
-                          "followers", "tally", "source_watch", "transfer", "keeper"})
+                          "followers", "tally", "source_watch", "transfer", "keeper",
+                          "announcements"})
 """Modules of a feature folder that run its use cases: services, ports and their stores."""
 
 

@@ -91,6 +91,8 @@ _STATE = (
      "started_at) VALUES (?, ?, ?, ?, ?)", (2, 1, 30, b"PCRV\x00\x01", "t")),
     ("INSERT INTO paper_vectors (revision, paper_id, content_hash, vector) VALUES (?, ?, ?, ?)",
      (2, "p1", "h", b"\x05\x00\x00\x00\x00\x00\x80\x3f")),
+    ("INSERT INTO unannounced_papers (paper_id, added_at, owner, lease_until) "
+     "VALUES (?, ?, ?, ?)", ("p1", "t", "bot", "t")),
 )
 
 
