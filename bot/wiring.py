@@ -32,6 +32,7 @@ from bot.features.export.service import ExportService
 from bot.features.feeds.poster import DiscordFeedPoster
 from bot.features.feeds.service import FeedService
 from bot.features.group.service import GroupService
+from bot.features.notifications.announcements import NewPaperAnnouncements
 from bot.features.notifications.notifier import Notifier
 from bot.features.notifications.outbox import OutboxService
 from bot.features.notifications.sender import OutboxSender
@@ -153,9 +154,11 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
             """The Discord side needs the client: the bot calls this with itself, once."""
             sender = OutboxSender(client, outbox, interval=pacing)
             notifier = Notifier(subscriptions, outbox, sender)
-            # after a load or add: subscribers hear of new papers, and `after_change` runs
+            # after a load or add: `after_change` runs, and subscribers hear of new papers
             catalog.announcer, catalog.on_change, sources.poster = (
-                notifier, _after_change(search, recommend, sources, background, summaries),
+                NewPaperAnnouncements(stores.ANNOUNCEMENTS.open(db), papers, subscriptions,
+                                      leases, wake=sender.wake),
+                _after_change(search, recommend, sources, background, summaries),
                 DiscordNoticePoster(client))
             digest_scheduler = DigestScheduler(
                 digests, papers, DiscordDigestPoster(client),

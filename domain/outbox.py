@@ -12,11 +12,13 @@ from domain.subscriptions import Delivery
 
 
 class OutboxKind(StrEnum):
-    """What a unit sends: a paper-of-the-day DM, a new-papers DM, or follow-up mentions."""
+    """What a unit sends: a paper-of-the-day DM, a new-papers DM, follow-up mentions, or a
+    correction's outcome to its proposer."""
 
     DIGEST_DM = "digest_dm"
     NEW_PAPERS_DM = "new_papers_dm"
     MENTION = "mention"
+    CORRECTION_DM = "correction_dm"
 
     @property
     def via(self) -> Delivery:
@@ -61,3 +63,21 @@ class OutboxUnit:
         """Derived from the key: a resend after a crash is deduplicated by Discord for a few
         minutes (`enforce_nonce`)."""
         return nonce_of(self.key)
+
+
+CORRECTION_SUBJECT = "correction:"
+"""A correction's outcome DM is about `correction:<id>` where a paper's DM is about a paper id:
+the ledger records its proposer as told about that correction, once."""
+
+
+def correction_subject(proposal_id: int) -> str:
+    """The outbox's subject of a correction's outcome."""
+    return f"{CORRECTION_SUBJECT}{proposal_id}"
+
+
+def correction_of(subject: str) -> int | None:
+    """The correction a subject names, or None for a paper."""
+    head, _, number = subject.partition(":")
+    if f"{head}:" != CORRECTION_SUBJECT or not number.isdigit():
+        return None
+    return int(number)

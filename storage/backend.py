@@ -25,6 +25,8 @@ from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
 from storage.links.store import LinkStore
+from storage.notifications.announce_postgres import PgAnnouncementStore
+from storage.notifications.announce_sqlite import SqliteAnnouncementStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
@@ -157,6 +159,8 @@ SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscripti
 """Subscriptions, notifications, DM pauses."""
 OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
+ANNOUNCEMENTS = StorePair("announcements", SqliteAnnouncementStore, PgAnnouncementStore)
+"""Papers whose subscribers are still to be queued their DMs, leased per batch."""
 QUEUE = StorePair.once("queue", QueueStore)
 """The suggestion queue."""
 VOTES = StorePair.once("votes", VoteStore)
@@ -198,7 +202,7 @@ SUMMARIES = StorePair.once("summaries", SummaryStore)
 """AI summaries per paper and language, their claims, and the tokens spent per day."""
 
 STORES: tuple[StorePair[object, object], ...] = (
-    PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
-    SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
+    PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, ANNOUNCEMENTS, QUEUE, VOTES, BOOKMARKS,
+    HISTORY, GROUPS, SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
     CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES)
 """Every store, once: the factory's and the contract suite's one list."""

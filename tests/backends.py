@@ -15,7 +15,7 @@ from bot.features.corrections.store import CorrectionStore, SourceNoticeStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
-from bot.features.notifications.store import OutboxStore
+from bot.features.notifications.store import AnnouncementStore, OutboxStore
 from bot.features.papers.store import PaperStore
 from bot.features.queue.store import QueueStore
 from bot.features.reading.store import BookmarkStore, HistoryStore
@@ -58,6 +58,9 @@ class Backend:
 
     def outbox(self) -> OutboxStore:
         return stores.OUTBOX.open(self.db)
+
+    def announcements(self) -> AnnouncementStore:
+        return stores.ANNOUNCEMENTS.open(self.db)
 
     def queue(self) -> QueueStore:
         return stores.QUEUE.open(self.db)

@@ -16,7 +16,9 @@ from typing import Any
 
 from bot.features.digest.delivery import DeliveryFailed
 from bot.features.digest.store import DigestStore
+from bot.features.notifications.store import AnnouncementStore
 from bot.features.papers.store import PaperStore
+from bot.shared.leases import Leaser
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -68,19 +70,24 @@ class FakePaperStore:
         self.version += 1
 
     async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
-                   prune: bool = False) -> LoadCounts:
+                   prune: bool = False, announce: bool = False) -> LoadCounts:
         raise NotImplementedError("loading is the catalog's, not used by these services")
 
     async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
-                            source: LoadSource, prune: bool = False) -> LoadCounts:
+                            source: LoadSource, prune: bool = False,
+                            announce: bool = False) -> LoadCounts:
         raise NotImplementedError("loading is the catalog's, not used by these services")
 
     async def add_papers(self, papers: Sequence[Paper], *,
-                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+                         source: str = ADD_SOURCE,
+                         announce: bool = False) -> list[AddOutcome]:
         raise NotImplementedError("adding is the catalog's, not used by these services")
 
     async def get(self, public_id: str) -> Paper | None:
         return self.papers.get(public_id)
+
+    async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
+        return [self.papers[i] for i in public_ids if i in self.papers]
 
     async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
         for p in self.papers.values():
@@ -388,3 +395,30 @@ class FakeChannels:
     def in_channel(self, channel_id: int) -> list[Post]:
         """What the channel shows, oldest first."""
         return [p for p in self.posts if p.channel_id == channel_id]
+
+
+class AnnouncedRecorder:
+    """A `NewPaperAnnouncer` over the real unannounced papers: each batch it announced (the
+    papers, in order) is remembered instead of queued."""
+
+    def __init__(self, store: AnnouncementStore, papers: PaperStore) -> None:
+        self.store = store
+        self.papers = papers
+        self.leases = Leaser("recorder")
+        self.announced: list[list[Paper]] = []
+
+    @property
+    def told(self) -> list[str]:
+        """The titles of every paper announced, in order."""
+        return [paper.title_en for batch in self.announced for paper in batch]
+
+    async def announce_pending(self) -> int:
+        ids = await self.leases.hold(lambda lease, now: self.store.claim(lease, now, 1000))
+        if not ids:
+            return 0
+        self.announced.append(await self.papers.get_many(ids))
+        await self.store.announced(self.leases.owner, ids, [])
+        return 0
+
+    async def release(self) -> int:
+        return await self.store.release(self.leases.owner)

@@ -19,7 +19,7 @@ SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",
                           "forget", "reminders", "bookmarks", "history", "store", "scheduler",
                           "followers", "tally", "source_watch", "transfer", "keeper", "worker",
-                          "llm_client"})
+                          "llm_client", "announcements"})
 """Modules of a feature folder that run its use cases: services, ports and their stores."""
 
 

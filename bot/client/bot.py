@@ -135,6 +135,9 @@ class PaperclubBot(commands.AutoShardedBot):
         self.background.spawn(settle_after(self.services.search.built,  # `bot.shared.heap`
                                            self.services.recommend.features.built),
                               "freeze the start-up heap")
+        # papers an earlier run added but stopped or died before announcing
+        self.background.spawn(self.services.catalog.announce_pending(),
+                              "announce the papers left unannounced")
         self.outbox.start()
         self.scheduler.add_job(self.digest_tick, IntervalTrigger(
             seconds=self.settings.digest.tick_seconds), id="digest", coalesce=True,
@@ -167,8 +170,8 @@ class PaperclubBot(commands.AutoShardedBot):
         self.background.spawn(self.feed_tick(), "feeds catch-up")
 
     async def digest_tick(self) -> None:
-        """The scheduler's wake-up: the digest, the votes, the reminders and the corrections'
-        source-change notices decide what is due.
+        """The scheduler's wake-up: the digest, the votes, the reminders, the corrections'
+        source-change notices and the new papers left unannounced decide what is due.
 
         Each runs on its own, so a failing one never holds the other back."""
         if self.ops is not None:
@@ -179,7 +182,8 @@ class PaperclubBot(commands.AutoShardedBot):
                     ("digest", self.services.digest_scheduler.tick),
                     ("votes", self.services.votes.tick),
                     ("reminders", self.services.reminders.tick),
-                    ("corrections", self.services.correction_sources.tick))
+                    ("corrections", self.services.correction_sources.tick),
+                    ("announcements", self.services.catalog.announce_pending))
                 for kind, tick in turns:
                     try:
                         done = await tick()
@@ -227,6 +231,7 @@ class PaperclubBot(commands.AutoShardedBot):
                 log.warning("closing while a feed turn is still running")
             await drained
             await self.background.cancel()
+            await self.services.catalog.release()  # unannounced papers it was announcing
             await self.services.recommend.close()  # a feature catch-up in flight
             for view in list(self._views):
                 view.stop()

@@ -15,7 +15,7 @@ from datetime import date
 import asyncpg
 
 from domain.digest import LedgerStatus
-from domain.outbox import OutboxKind, OutboxUnit
+from domain.outbox import OutboxKind, OutboxUnit, correction_of
 from domain.shards import ALL_SHARDS, Shards
 from domain.subscriptions import Delivery
 from storage.notifications.rows import ENTRY_COLUMNS, unit_from_rows
@@ -26,7 +26,7 @@ from storage.times import utc_timestamp
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= $3)"
 
 
-async def _enqueue(conn: asyncpg.Connection, units: Iterable[OutboxUnit]) -> int:
+async def enqueue_units(conn: asyncpg.Connection, units: Iterable[OutboxUnit]) -> int:
     """Queue units in one statement inside a transaction, leaving out members already told or
     queued about the paper in the server; returns how many rows were queued."""
     rows = [(unit.key, unit.kind.value, e.guild_id, e.user_id, e.paper_id,
@@ -56,7 +56,7 @@ class PgOutboxStore:
         """Queue units in one statement, leaving out members already told or queued about the
         paper in the server; returns how many rows were queued."""
         async with self._db.transaction() as conn:
-            return await _enqueue(conn, units)
+            return await enqueue_units(conn, units)
 
     async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
                               told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
@@ -75,7 +75,7 @@ class PgOutboxStore:
                 "SELECT $1, u, $2, $3, $4 FROM unnest($5::bigint[]) AS t (u) "
                 "ON CONFLICT DO NOTHING",
                 guild_id, paper_id, Delivery.MENTION.value, utc_timestamp(), list(told))
-            return await _enqueue(conn, units)
+            return await enqueue_units(conn, units)
 
     async def claim(self, owner: str, now: float, lease_until: float,
                     shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
@@ -96,7 +96,8 @@ class PgOutboxStore:
 
     async def complete(self, key: str, owner: str) -> int:
         """Discord accepted the unit: delete its rows and record its members as told (only
-        while `owner` still holds it); returns how many members were recorded."""
+        while `owner` still holds it; a correction's proposer as told its outcome); returns
+        how many members were recorded."""
         async with self._db.transaction() as conn:
             rows = await conn.fetch(
                 "DELETE FROM outbox WHERE unit = $1 AND owner = $2 "
@@ -108,6 +109,10 @@ class PgOutboxStore:
                     "$4::text[]) AS t (g, u, p, via) ON CONFLICT DO NOTHING",
                     [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows],
                     [OutboxKind(r[0]).via.value for r in rows], utc_timestamp())
+                told = [n for r in rows if (n := correction_of(str(r[3]))) is not None]
+                if told:
+                    await conn.execute("UPDATE corrections SET outcome_notified = 1 "
+                                       "WHERE id = ANY($1::bigint[])", told)
         return len(rows)
 
     async def retry_later(self, key: str, owner: str, not_before: float) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
@@ -25,3 +26,10 @@ def entry_from_row(row: Sequence[Any]) -> OutboxEntry:
     """An entry from its `ENTRY_COLUMNS`."""
     return OutboxEntry(int(row[0]), int(row[1]), str(row[2]), tuple(json.loads(row[3])),
                        row[4], row[5])
+
+
+def announced_units(units: Iterable[OutboxUnit], held: Set[str]) -> list[OutboxUnit]:
+    """The units with only their entries about papers in `held` (those left empty dropped)."""
+    kept = [dataclasses.replace(unit, entries=tuple(e for e in unit.entries
+                                                    if e.paper_id in held)) for unit in units]
+    return [unit for unit in kept if unit.entries]

@@ -17,7 +17,7 @@ from datetime import date
 import aiosqlite
 
 from domain.digest import LedgerStatus
-from domain.outbox import OutboxKind, OutboxUnit
+from domain.outbox import OutboxKind, OutboxUnit, correction_of
 from domain.shards import ALL_SHARDS, Shards
 from domain.subscriptions import Delivery
 from storage.notifications.rows import ENTRY_COLUMNS, unit_from_rows
@@ -28,7 +28,7 @@ from storage.times import utc_timestamp
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= ?)"
 
 
-async def _enqueue(conn: aiosqlite.Connection, units: Iterable[OutboxUnit]) -> int:
+async def enqueue_units(conn: aiosqlite.Connection, units: Iterable[OutboxUnit]) -> int:
     """Queue units inside a transaction, leaving out members already told or queued about the
     paper in the server; returns how many rows were queued."""
     queued = 0
@@ -56,7 +56,7 @@ class SqliteOutboxStore:
         """Queue units in one transaction, leaving out members already told or queued about
         the paper in the server; returns how many rows were queued."""
         async with self._db.transaction() as conn:
-            return await _enqueue(conn, units)
+            return await enqueue_units(conn, units)
 
     async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
                               told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
@@ -75,7 +75,7 @@ class SqliteOutboxStore:
                 "INSERT OR IGNORE INTO notifications (guild_id, user_id, paper_id, via, "
                 "notified_at) VALUES (?, ?, ?, ?, ?)",
                 [(guild_id, user_id, paper_id, Delivery.MENTION, now) for user_id in told])
-            return await _enqueue(conn, units)
+            return await enqueue_units(conn, units)
 
     async def claim(self, owner: str, now: float, lease_until: float,
                     shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
@@ -93,7 +93,8 @@ class SqliteOutboxStore:
 
     async def complete(self, key: str, owner: str) -> int:
         """Discord accepted the unit: delete its rows and record its members as told (only
-        while `owner` still holds it); returns how many members were recorded."""
+        while `owner` still holds it; a correction's proposer as told its outcome); returns
+        how many members were recorded."""
         async with self._db.transaction() as conn:
             async with conn.execute(
                 f"DELETE FROM outbox WHERE unit = ? AND owner = ? RETURNING kind, {ENTRY_COLUMNS}",
@@ -106,6 +107,9 @@ class SqliteOutboxStore:
                     "INSERT OR IGNORE INTO notifications (guild_id, user_id, paper_id, via, "
                     "notified_at) VALUES (?, ?, ?, ?, ?)",
                     (row[1], row[2], row[3], OutboxKind(row[0]).via, now))
+            told = [(n,) for row in rows if (n := correction_of(str(row[3]))) is not None]
+            await conn.executemany(
+                "UPDATE corrections SET outcome_notified = 1 WHERE id = ?", told)
         return len(rows)
 
     async def retry_later(self, key: str, owner: str, not_before: float) -> None:

@@ -17,6 +17,7 @@ import asyncpg
 from domain.catalog import (
     ADD_SOURCE,
     AddOutcome,
+    AddStatus,
     CatalogStats,
     LoadCounts,
     LoadSource,
@@ -26,6 +27,7 @@ from domain.catalog import (
 from domain.paper import Paper
 from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
 from domain.query import Filters, SearchQuery
+from storage.notifications.announce_postgres import record_unannounced_pg
 from storage.papers.fts import RANK_WINDOW
 from storage.papers.identity import add_by_identity, added_tally
 from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats
@@ -90,18 +92,22 @@ class PgPaperStore:
         self._stats: _CorpusStats | None = None
 
     async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
-                   prune: bool = False) -> LoadCounts:
+                   prune: bool = False, announce: bool = False) -> LoadCounts:
         """`load_prepared`, the papers prepared in a worker thread."""
-        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune)
+        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune,
+                                        announce=announce)
 
     async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
-                            source: LoadSource, prune: bool = False) -> LoadCounts:
+                            source: LoadSource, prune: bool = False,
+                            announce: bool = False) -> LoadCounts:
         """Upsert every paper in one transaction; `prune` removes the source's others
-        (`storage.papers.postgres_loading`)."""
-        return await load_prepared(self._db, batches, source=source, prune=prune)
+        (`storage.papers.postgres_loading`); `announce` records the added ones unannounced."""
+        return await load_prepared(self._db, batches, source=source, prune=prune,
+                                   announce=announce)
 
     async def add_papers(self, papers: Sequence[Paper], *,
-                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+                         source: str = ADD_SOURCE, announce: bool = False
+                         ) -> list[AddOutcome]:
         """Add a few papers in one transaction, each by the identity rules; refused with
         `CatalogLoadRunning` while a load holds the slot. A change is recorded as a load."""
         async with self._db.transaction() as conn:
@@ -115,6 +121,9 @@ class PgPaperStore:
                     "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
                     "updated, unchanged, removed, rejected) VALUES ($1, NULL, $2, $3, $4, $5, "
                     "0, $6)", source, now, *tally)
+            if announce:
+                await record_unannounced_pg(conn, [o.paper.id for o in outcomes
+                                                   if o.status is AddStatus.ADDED])
         return outcomes
 
     async def get(self, public_id: str) -> Paper | None:
@@ -122,6 +131,14 @@ class PgPaperStore:
         row = await self._db.fetchrow(
             f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = $1", public_id)
         return paper_from_row(row) if row else None
+
+    async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
+        """The papers of these public ids still in the catalog, in the ids' order."""
+        rows = await self._db.fetch(
+            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = ANY($1::text[])",
+            list(public_ids))
+        found = {paper.id: paper for paper in map(paper_from_row, rows)}
+        return [found[i] for i in public_ids if i in found]
 
     async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
         """The paper with this arXiv id (without version) or this DOI (any case), if any."""

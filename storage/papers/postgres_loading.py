@@ -13,6 +13,7 @@ import asyncpg
 from domain.catalog import LoadCounts, LoadSource
 from domain.paper import Paper
 from domain.storage_faults import CatalogLoadRunning
+from storage.notifications.announce_postgres import record_unannounced_pg
 from storage.papers.classify import LoadClassifier
 from storage.papers.fts import index_row
 from storage.papers.postgres_vectors import tsvector_for_copy, tsvector_literal
@@ -59,8 +60,10 @@ async def take_load_slot(conn: asyncpg.Connection) -> None:
 
 
 async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[PreparedPaper]], *,
-                        source: LoadSource, prune: bool = False) -> LoadCounts:
-    """Upsert every paper in one transaction; `prune` removes the source's others."""
+                        source: LoadSource, prune: bool = False,
+                        announce: bool = False) -> LoadCounts:
+    """Upsert every paper in one transaction; `prune` removes the source's others;
+    `announce` records the added ones as unannounced in it."""
     counts = LoadCounts()
     async with db.transaction(binary_tsvector=True) as conn:
         await take_load_slot(conn)
@@ -87,6 +90,8 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
             source.name, source.listing_query, utc_timestamp(), counts.added,
             counts.updated, counts.unchanged, counts.removed,
             source.rejected + len(counts.duplicates) + len(counts.id_collisions))
+        if announce:
+            await record_unannounced_pg(conn, counts.added_ids)
     await _refresh_planner_figures(db)
     return counts
 

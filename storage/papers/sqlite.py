@@ -12,6 +12,7 @@ import aiosqlite
 from domain.catalog import (
     ADD_SOURCE,
     AddOutcome,
+    AddStatus,
     CatalogStats,
     LoadCounts,
     LoadSource,
@@ -22,6 +23,7 @@ from domain.paper import Paper
 from domain.prefixes import Expansion
 from domain.query import SearchQuery
 from domain.text import title_key
+from storage.notifications.announce_sqlite import record_unannounced
 from storage.papers import sqlite_ranking as paper_ranking
 from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.fts import (
@@ -99,6 +101,46 @@ class _SqliteRows:
                                "VALUES (?, ?)", [(h, rowid) for h in paper.venue.honours])
 
 
+_IDS_PER_READ = 500
+"""Ids bound in one `IN (...)` (SQLite allows 32,766 variables; a read stays short)."""
+
+
+async def add_papers(db: Database, papers: Sequence[Paper], *, source: str,
+                     announce: bool) -> list[AddOutcome]:
+    """`SqlitePaperStore.add_papers`: each paper by the identity rules (`add_by_identity`),
+    in one transaction that records the added ones as unannounced with `announce`.
+
+    Raises `CatalogLoadRunning` while a load is being built (its switch would lose them).
+    A change is recorded as a load of `source`, so `catalog_version` moves.
+    """
+    async with db.transaction() as conn:
+        await catalog_swap.ensure_free(conn)
+        now = utc_timestamp()
+        rows = _SqliteRows(conn, source, now)
+        outcomes = [await add_by_identity(rows, paper) for paper in papers]
+        tally = added_tally(outcomes)
+        if tally is not None:
+            await conn.execute(
+                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
+                "updated, unchanged, removed, rejected) VALUES (?, NULL, ?, ?, ?, ?, 0, ?)",
+                (source, now, *tally))
+        if announce:
+            await record_unannounced(conn, [o.paper.id for o in outcomes
+                                            if o.status is AddStatus.ADDED])
+    return outcomes
+
+
+async def papers_by_ids(db: Database, public_ids: Sequence[str]) -> list[Paper]:
+    """`SqlitePaperStore.get_many`: a read per 500 ids."""
+    found: dict[str, Paper] = {}
+    for start in range(0, len(public_ids), _IDS_PER_READ):
+        chunk = public_ids[start:start + _IDS_PER_READ]
+        rows = await db.fetchall(f"SELECT {PAPER_COLUMNS} FROM papers p WHERE p.public_id IN "
+                                 f"({', '.join('?' * len(chunk))})", chunk)
+        found.update((paper.id, paper) for paper in map(paper_from_row, rows))
+    return [found[i] for i in public_ids if i in found]
+
+
 class SqlitePaperStore:
     """Papers, their honours and the FTS5 index, kept in step; loads switch atomically."""
 
@@ -112,9 +154,11 @@ class SqlitePaperStore:
         *,
         source: LoadSource,
         prune: bool = False,
+        announce: bool = False,
     ) -> LoadCounts:
         """`load_prepared`, the papers prepared in a worker thread."""
-        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune)
+        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune,
+                                        announce=announce)
 
     async def load_prepared(
         self,
@@ -122,34 +166,22 @@ class SqlitePaperStore:
         *,
         source: LoadSource,
         prune: bool = False,
+        announce: bool = False,
     ) -> LoadCounts:
-        """Build the next catalog in short transactions, then switch to it in one.
+        """Build the next catalog in short transactions, then switch to it in one (which
+        records the added papers as unannounced, with `announce`).
 
         Other writers get the lock between batches; readers see the old catalog until the
         switch; an exception (or a kill) leaves the old catalog intact. Raises
         `CatalogLoadRunning` while another load holds the slot.
         """
-        return await staged_load(self._db, batches, source=source, prune=prune)
+        return await staged_load(self._db, batches, source=source, prune=prune,
+                                 announce=announce)
 
-    async def add_papers(self, papers: Sequence[Paper], *,
-                         source: str = ADD_SOURCE) -> list[AddOutcome]:
-        """Add a few papers in one transaction, each by the identity rules (`add_by_identity`).
-
-        Raises `CatalogLoadRunning` while a load is being built (its switch would lose them).
-        A change is recorded as a load of `source`, so `catalog_version` moves.
-        """
-        async with self._db.transaction() as conn:
-            await catalog_swap.ensure_free(conn)
-            now = utc_timestamp()
-            rows = _SqliteRows(conn, source, now)
-            outcomes = [await add_by_identity(rows, paper) for paper in papers]
-            tally = added_tally(outcomes)
-            if tally is not None:
-                await conn.execute(
-                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
-                    "updated, unchanged, removed, rejected) VALUES (?, NULL, ?, ?, ?, ?, 0, ?)",
-                    (source, now, *tally))
-        return outcomes
+    async def add_papers(self, papers: Sequence[Paper], *, source: str = ADD_SOURCE,
+                         announce: bool = False) -> list[AddOutcome]:
+        """Add a few papers in one transaction, each by the identity rules (`add_papers`)."""
+        return await add_papers(self._db, papers, source=source, announce=announce)
 
     async def get(self, public_id: str) -> Paper | None:
         """One paper by its public id."""
@@ -157,6 +189,10 @@ class SqlitePaperStore:
             f"SELECT {PAPER_COLUMNS} FROM papers p WHERE p.public_id = ?", (public_id,)
         )
         return paper_from_row(row) if row else None
+
+    async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
+        """The papers of these public ids still in the catalog, in the ids' order."""
+        return await papers_by_ids(self._db, public_ids)
 
     async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
         """The paper with this arXiv id (without version) or this DOI (any case), if any."""

@@ -11,6 +11,7 @@ from typing import Any
 import aiosqlite
 
 from domain.catalog import LoadCounts, LoadSource
+from storage.notifications.announce_sqlite import record_unannounced
 from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.classify import LoadClassifier
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
@@ -50,9 +51,10 @@ order (a load and an add write the same row)."""
 
 
 async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPaper]], *,
-                      source: LoadSource, prune: bool) -> LoadCounts:
+                      source: LoadSource, prune: bool, announce: bool = False) -> LoadCounts:
     """`SqlitePaperStore.load_prepared`: build the next catalog in short transactions, then
-    switch to it in one (the old catalog stays intact until then)."""
+    switch to it in one (the old catalog stays intact until then); with `announce`, the
+    switch records the added papers as unannounced."""
     counts = LoadCounts()
     async with db.transaction() as conn:
         await catalog_swap.claim(conn)
@@ -80,6 +82,8 @@ async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPape
             )
             for index in INDEXES:
                 await _fts_options(conn, catalog_swap.shadow(index), FTS_OPTIONS)
+            if announce:
+                await record_unannounced(conn, counts.added_ids)
             await catalog_swap.switch(conn)
     except BaseException:
         with contextlib.suppress(Exception):

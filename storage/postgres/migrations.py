@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import POSTGRES, Migration
+from storage.notifications.tables import commit_then_send
 from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
@@ -274,7 +275,10 @@ MIGRATIONS: tuple[Migration, ...] = (
               "at its end, not through the per-row trigger", HEADS_AFTER_LOAD),
     Migration(19, "SQLite 26: the headline tier's bm25 counts a paper's headline alone: each "
               "paper's headline tokens", HEAD_TOKENS),
-    Migration(20, "SQLite 27: AI summaries per paper and language, and the tokens spent on "
+    Migration(20, "SQLite 27: nothing lost between commit and send: papers whose subscribers "
+              "are not yet queued their DMs, correction outcomes through the outbox, review "
+              "messages still to show their decision", commit_then_send(POSTGRES)),
+    Migration(21, "SQLite 28: AI summaries per paper and language, and the tokens spent on "
               "them per day", (*PAPER_SUMMARIES.create(POSTGRES), *LLM_USAGE.create(POSTGRES))),
 )
 
@@ -282,6 +286,6 @@ LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
                                 9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25, 18: 25, 19: 26, 20: 27}
+                                17: 25, 18: 25, 19: 26, 20: 27, 21: 28}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

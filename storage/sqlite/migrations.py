@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import SQLITE, Migration
+from storage.notifications.tables import commit_then_send
 from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
 from storage.schema import (
     ADD_POLICY,
@@ -250,7 +251,10 @@ MIGRATIONS: tuple[Migration, ...] = (
                   + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})" for i in range(3))
                   + " FROM papers",
               )),
-    Migration(27, "AI summaries per paper and language, and the tokens spent on them per day",
+    Migration(27, "nothing lost between commit and send: papers whose subscribers are not yet "
+              "queued their DMs, correction outcomes through the outbox, review messages still "
+              "to show their decision", commit_then_send(SQLITE)),
+    Migration(28, "AI summaries per paper and language, and the tokens spent on them per day",
               (*PAPER_SUMMARIES.create(SQLITE), *LLM_USAGE.create(SQLITE))),
 )
 

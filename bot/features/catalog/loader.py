@@ -45,6 +45,7 @@ async def load_catalog(
     progress: Progress | None = None,
     fmt: CatalogFormat | None = None,
     process_from: int = PROCESS_FROM_BYTES,
+    announce: bool = False,
 ) -> LoadReport:
     """Load a listing, JSON Lines or BibTeX file (`fmt`, or told by `inspect_file`). Raises
     `CatalogFileError` or `StrictLoadError`.
@@ -56,7 +57,9 @@ async def load_catalog(
     title, summary or venue.
 
     A listing or JSON Lines file of `process_from` bytes or more is parsed in a worker process
-    (`catalog_pipeline`): the event loop keeps answering while a big catalog loads."""
+    (`catalog_pipeline`): the event loop keeps answering while a big catalog loads.
+    `announce` records the added papers as unannounced in the load's commit (subscribers are
+    told of them by `bot.features.notifications.announcements`)."""
     fmt = inspect_file(path, fmt)
     report = LoadReport(source=source or str(path.resolve()), format=fmt)
     parsed: Callable[[LineReader], Parsed] | None = None
@@ -73,7 +76,8 @@ async def load_catalog(
         async with contextlib.aclosing(prepared_batches(
                 report, origin, path, strict=strict, progress=progress, parsed=parsed,
                 process_from=process_from)) as batches:
-            counts = await store.load_prepared(batches, source=origin, prune=prune)
+            counts = await store.load_prepared(batches, source=origin, prune=prune,
+                                               announce=announce)
     problems = [(line, f"same title as the record at line {first}")
                 for line, first in counts.duplicates]
     problems += [(line, "its paper id collides with another paper's; change the title slightly")

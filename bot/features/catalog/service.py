@@ -11,7 +11,7 @@ from typing import Protocol
 
 from bot.features.catalog.loader import LoadReport, load_catalog
 from bot.features.papers.store import PaperStore
-from domain.catalog import ADD_SOURCE, AddOutcome, AddStatus, CatalogStats
+from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats
 from domain.paper import Paper
 
 log = logging.getLogger(__name__)
@@ -20,10 +20,15 @@ SHOWN_REJECT_LINES = 10
 
 
 class NewPaperAnnouncer(Protocol):
-    """Tells subscribers about new papers (`bot.features.notifications.notifier`)."""
+    """Tells subscribers about new papers (`bot.features.notifications.announcements`)."""
 
-    async def announce(self, papers: list[Paper]) -> None:
-        """Queue the notifications (sent from the outbox, after this returns)."""
+    async def announce_pending(self) -> int:
+        """Queue the notifications about every paper recorded as unannounced (sent from the
+        outbox, after this returns)."""
+        ...
+
+    async def release(self) -> int:
+        """Give back the papers this process was announcing (a clean stop)."""
         ...
 
 
@@ -76,15 +81,14 @@ class CatalogService:
 
     async def load(self, path: Path) -> LoadReport:
         """Load a catalog file; subscribers' notifications about new papers are queued."""
-        report = await load_catalog(self.papers, path)
+        report = await load_catalog(self.papers, path, announce=self.announcer is not None)
         self._last = report
         for error in report.errors[:LOGGED_REJECTS]:
             log.warning("%s: rejected line %d: %s", path, error.line, error.reason)
         if report.rejected > min(len(report.errors), LOGGED_REJECTS):
             log.warning("%s: %d records rejected in all", path, report.rejected)
         await self._changed()
-        found = [await self.papers.get(i) for i in report.counts.added_ids]
-        await self._announce([p for p in found if p is not None])
+        await self.announce_pending()
         return report
 
     async def add_papers(self, papers: Sequence[Paper], *,
@@ -92,16 +96,27 @@ class CatalogService:
         """Add papers (from arXiv, BibTeX, a feed) by the catalog's identity rules, one outcome
         each in order; subscribers hear of the new ones as after a reload, once each.
         Raises `CatalogLoadRunning` while a reload is being built."""
-        outcomes = await self.papers.add_papers(papers, source=source)
+        outcomes = await self.papers.add_papers(papers, source=source,
+                                                announce=self.announcer is not None)
         await self._changed()
-        await self._announce([o.paper for o in outcomes if o.status is AddStatus.ADDED])
+        await self.announce_pending()
         return outcomes
 
     async def _changed(self) -> None:
         if self.on_change is not None:
             await self.on_change()
 
-    async def _announce(self, papers: list[Paper]) -> None:
-        """Queue subscribers' notifications about papers new to the catalog."""
-        if papers and self.announcer is not None:
-            await self.announcer.announce(papers)
+    async def announce_pending(self) -> None:
+        """Queue subscribers' notifications about the papers new to the catalog that are not
+        yet announced (the ones just added, and any a stop or a crash left)."""
+        if self.announcer is not None:
+            await self.announcer.announce_pending()
+
+    async def release(self) -> None:
+        """A clean stop: the papers this process was announcing are given back at once, for
+        the next start or another process (never raises)."""
+        if self.announcer is not None:
+            try:
+                await self.announcer.release()
+            except Exception:
+                log.exception("could not give back the unannounced papers")

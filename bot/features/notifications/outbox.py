@@ -69,16 +69,6 @@ class OutboxService:
                   for user_id, member_topics in sorted(dms.items())]
         return await self.store.queue_followers(guild_id, local_date, paper_id, pinged, units)
 
-    async def queue_new_papers(self, guild_id: int,
-                               per_member: Mapping[int, PaperMatches]) -> int:
-        """Queue one DM per member listing the new papers that match their topics."""
-        token = uuid.uuid4().hex[:12]
-        units = [OutboxUnit(f"new:{guild_id}:{user_id}:{token}", OutboxKind.NEW_PAPERS_DM,
-                            tuple(OutboxEntry(guild_id, user_id, paper_id, tuple(topics))
-                                  for paper_id, topics in matches))
-                 for user_id, matches in sorted(per_member.items()) if matches]
-        return await self.store.enqueue(units)
-
     async def claim(self, owner: str) -> OutboxUnit | None:
         """Lease the next unit to send, or None when nothing is due."""
         now = self.clock()

@@ -3,10 +3,11 @@ services depend on; `storage/` implements it once per backend."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import date
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
 from typing import Protocol
 
+from domain.digest import Lease
 from domain.outbox import OutboxUnit
 from domain.shards import ALL_SHARDS, Shards
 
@@ -53,4 +54,26 @@ class OutboxStore(Protocol):
 
     async def pending(self) -> int:
         """How many rows wait to be sent."""
+        ...
+
+
+class AnnouncementStore(Protocol):
+    """Papers added to the catalog whose subscribers are still to be queued their DMs."""
+
+    async def claim(self, lease: Lease, now: datetime, limit: int) -> list[str]:
+        """Lease up to `limit` unannounced papers (oldest first) whose lease is free."""
+        ...
+
+    async def announced(self, owner: str, paper_ids: Sequence[str],
+                        units: Iterable[OutboxUnit]) -> int | None:
+        """One transaction: delete the papers `owner` still holds and queue the units' entries
+        about them; the rows queued, None when `owner` held none (another took over)."""
+        ...
+
+    async def release(self, owner: str) -> int:
+        """Give back every paper `owner` holds."""
+        ...
+
+    async def pending(self) -> int:
+        """How many papers wait to be announced."""
         ...

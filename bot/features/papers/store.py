@@ -30,8 +30,10 @@ class PaperStore(Protocol):
         *,
         source: LoadSource,
         prune: bool = False,
+        announce: bool = False,
     ) -> LoadCounts:
-        """Upsert papers (line, paper) in one transaction; `prune` removes the source's others."""
+        """Upsert papers (line, paper) in one transaction; `prune` removes the source's others;
+        `announce` records the added ones as unannounced."""
         ...
 
     async def load_prepared(
@@ -40,21 +42,30 @@ class PaperStore(Protocol):
         *,
         source: LoadSource,
         prune: bool = False,
+        announce: bool = False,
     ) -> LoadCounts:
         """`load` of papers already prepared (`prepare_papers`, e.g. in another process): the
-        store only classifies and writes. `source` is read once the batches are exhausted."""
+        store only classifies and writes. `source` is read once the batches are exhausted.
+        `announce` records the added papers as unannounced in the load's commit."""
         ...
 
     async def add_papers(self, papers: Sequence[Paper], *,
-                         source: str = ADD_SOURCE) -> list[AddOutcome]:
+                         source: str = ADD_SOURCE, announce: bool = False
+                         ) -> list[AddOutcome]:
         """Add a few papers in one transaction, one outcome each, in order: a known arXiv id
         updates in place when the version is newer (else unchanged); a record with the same
         normalised title gains the id, links and abstract it lacks (never a duplicate);
-        anything else is added. `CatalogLoadRunning` while a load is being built."""
+        anything else is added. `CatalogLoadRunning` while a load is being built. `announce`
+        records the added ones as unannounced in the same transaction."""
         ...
 
     async def get(self, public_id: str) -> Paper | None:
         """One paper by its public id."""
+        ...
+
+    async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
+        """The papers of these public ids still in the catalog, in the ids' order (one read
+        or a few, however many ids)."""
         ...
 
     async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:

@@ -15,8 +15,8 @@ from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
 from domain.adding import AddedStatus, ArxivTrouble
 from domain.arxiv_ids import IdProblem
-from domain.paper import Paper
 from tests.backends import Backend
+from tests.fakes import AnnouncedRecorder
 
 
 class Seconds:
@@ -33,12 +33,6 @@ class Seconds:
         await asyncio.sleep(0)
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.announced: list[list[Paper]] = []
-
-    async def announce(self, papers: list[Paper]) -> None:
-        self.announced.append(papers)
 
 
 @pytest.fixture
@@ -52,20 +46,20 @@ async def arxiv() -> AsyncIterator[tuple[ArxivStandIn, ArxivClient]]:
 
 
 @pytest.fixture
-def recorder() -> Recorder:
-    return Recorder()
+def recorder(backend: Backend) -> AnnouncedRecorder:
+    return AnnouncedRecorder(backend.announcements(), backend.papers())
 
 
 @pytest.fixture
 def adding(backend: Backend, arxiv: tuple[ArxivStandIn, ArxivClient],
-           recorder: Recorder) -> AddingService:
+           recorder: AnnouncedRecorder) -> AddingService:
     catalog = CatalogService(backend.papers(), Path("unused.txt"), recorder)
     return AddingService(catalog, arxiv[1], backend.add_policies())
 
 
 async def test_ids_are_fetched_in_one_request_and_reported_in_order(
         adding: AddingService, arxiv: tuple[ArxivStandIn, ArxivClient],
-        recorder: Recorder) -> None:
+        recorder: AnnouncedRecorder) -> None:
     server, _ = arxiv
     report = await adding.add_from_text(
         "read arxiv.org/abs/2401.01234v1, hep-th/9901001 and 2509.99999; arXiv:2401.1 too; "
@@ -90,7 +84,7 @@ async def test_ids_are_fetched_in_one_request_and_reported_in_order(
 
 async def test_a_busy_arxiv_is_reported_and_nothing_changes(
         adding: AddingService, arxiv: tuple[ArxivStandIn, ArxivClient], backend: Backend,
-        recorder: Recorder) -> None:
+        recorder: AnnouncedRecorder) -> None:
     server, _ = arxiv
     server.fail(ArxivFault.too_many_requests(retry_after=3), times=2)
     report = await adding.add_from_text("2401.01234 and arXiv:99")

@@ -5,25 +5,24 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from bot.features.catalog.service import CatalogService
 from domain.catalog import AddStatus
 from domain.paper import Links, Paper
+from storage.notifications.announce_sqlite import SqliteAnnouncementStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
+from tests.fakes import AnnouncedRecorder
 
 
-class Recorder:
-    """A `NewPaperAnnouncer` that remembers what it was asked to announce."""
-
-    def __init__(self) -> None:
-        self.announced: list[list[Paper]] = []
-
-    async def announce(self, papers: list[Paper]) -> None:
-        self.announced.append(papers)
+def recorder_of(db: Database) -> AnnouncedRecorder:
+    """The unannounced papers of `db`, announced into a list."""
+    return AnnouncedRecorder(SqliteAnnouncementStore(db), SqlitePaperStore(db))
 
 
 async def test_reload_announces_new_papers_once(db: Database, catalog_path: Path) -> None:
-    recorder = Recorder()
+    recorder = recorder_of(db)
     service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
     first = await service.reload()
     assert first.path == catalog_path and first.report.counts.added == await service.count()
@@ -36,7 +35,7 @@ async def test_reload_announces_new_papers_once(db: Database, catalog_path: Path
 
 async def test_added_papers_are_announced_once_filled_ones_never(
         db: Database, catalog_path: Path, bundled_papers: list[Paper]) -> None:
-    recorder = Recorder()
+    recorder = recorder_of(db)
     service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
     await service.reload()
     recorder.announced.clear()
@@ -65,3 +64,28 @@ async def test_every_load_and_add_tells_on_change(db: Database, catalog_path: Pa
                                     authors=("Ada Lovelace",),
                                     links=Links(arxiv_id="2401.00001", arxiv_version=1))])
     assert changes == ["changed", "changed"]
+
+
+class FailingOnce(AnnouncedRecorder):
+    """Dies (as a killed process would) the first time it is to announce."""
+
+    failed = False
+
+    async def announce_pending(self) -> int:
+        if not self.failed:
+            self.failed = True
+            raise ConnectionError("killed between the commit and the announcement")
+        return await super().announce_pending()
+
+
+async def test_a_second_reload_announces_what_the_first_did_not(
+        db: Database, catalog_path: Path) -> None:
+    recorder = FailingOnce(SqliteAnnouncementStore(db), SqlitePaperStore(db))
+    service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
+    with pytest.raises(ConnectionError):
+        await service.reload()
+    assert recorder.announced == []
+    again = await service.reload()
+    assert again.report.counts.added == 0
+    (announced,) = recorder.announced
+    assert len(announced) == await service.count()

@@ -24,9 +24,11 @@ from domain.feeds import FIRST_POLL_PAPERS, announcement_nonce
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from storage.backend import FEEDS
+from storage.notifications.announce_sqlite import SqliteAnnouncementStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock, SleepTime
+from tests.fakes import AnnouncedRecorder
 
 GUILD, OTHER = 100, 200
 CHANNEL, OTHER_CHANNEL = 11, 22
@@ -67,23 +69,13 @@ class RecordingPoster:
 
 
 @dataclass
-class Announcer:
-    """The subscribers' side: which papers they were told about."""
-
-    told: list[str] = field(default_factory=list)
-
-    async def announce(self, papers: list[Paper]) -> None:
-        self.told += [p.title_en for p in papers]
-
-
-@dataclass
 class World:
     arxiv: ArxivStandIn
     client: ArxivClient
     db: Database
     clock: FakeClock
     poster: RecordingPoster
-    announcer: Announcer
+    announcer: AnnouncedRecorder
 
     def service(self, owner: str = "one") -> FeedService:
         papers = SqlitePaperStore(self.db)
@@ -105,7 +97,8 @@ async def world(db: Database) -> AsyncIterator[World]:
                              jitter=lambda: 0.5, max_retries=2)
         try:
             yield World(arxiv, client, db, FakeClock(datetime(2026, 11, 30, 8, tzinfo=UTC)),
-                        RecordingPoster(), Announcer())
+                        RecordingPoster(), AnnouncedRecorder(SqliteAnnouncementStore(db),
+                                                           SqlitePaperStore(db)))
         finally:
             await client.close()
 

@@ -11,13 +11,14 @@ from typing import cast
 import discord
 import pytest
 
-from bot.features.notifications.notifier import Notifier
+from bot.features.notifications.announcements import NewPaperAnnouncements
 from bot.features.notifications.outbox import OutboxService
 from bot.features.notifications.sender import OutboxSender
 from bot.features.papers.search import SearchService
 from bot.features.recommend.service import RecommendService
 from bot.features.subscriptions.service import SubscriptionService
 from bot.features.subscriptions.similar import DEFAULT_THRESHOLD, SimilarService
+from bot.shared.leases import Leaser
 from bot.wiring import forget_service
 from domain.catalog import AddStatus
 from domain.outbox import OutboxEntry
@@ -26,6 +27,7 @@ from domain.recommend import Verdict
 from domain.subscriptions import Delivery, similar_standing, similar_topic
 from domain.text import tidy
 from storage.backend import BOOKMARKS, RECOMMENDATIONS
+from storage.notifications.announce_sqlite import SqliteAnnouncementStore, record_unannounced
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
@@ -51,7 +53,7 @@ FAR = Paper(
 
 
 class World:
-    """The stores, the services and the notifier over one database."""
+    """The stores, the services and the new papers' announcements over one database."""
 
     def __init__(self, db: Database, papers: SqlitePaperStore, search: SearchService) -> None:
         self.papers = papers
@@ -65,7 +67,9 @@ class World:
                                                  self.similar)
         self.outbox = OutboxService(SqliteOutboxStore(db), self.subscription_store, papers)
         sender = OutboxSender(cast(discord.Client, None), self.outbox)  # never started
-        self.notifier = Notifier(self.subscriptions, self.outbox, sender)
+        self.announcements = NewPaperAnnouncements(SqliteAnnouncementStore(db), papers,
+                                                   self.subscriptions, Leaser("test"),
+                                                   wake=sender.wake)
         self.db = db
 
     async def liked(self, user_id: int, *words: str) -> list[Paper]:
@@ -80,10 +84,10 @@ class World:
         return found
 
     async def add(self, *papers: Paper) -> list[Paper]:
-        outcomes = await self.papers.add_papers(papers)
+        outcomes = await self.papers.add_papers(papers, announce=True)
         added = [o.paper for o in outcomes if o.status is AddStatus.ADDED]
         assert len(added) == len(papers)
-        await self.notifier.announce(added)
+        await self.announcements.announce_pending()
         return added
 
     async def queued(self) -> list[OutboxEntry]:
@@ -146,7 +150,9 @@ async def test_one_entry_per_member_and_paper_with_a_topic_too(world: World) -> 
     assert entry.paper_id == close.id
     assert entry.topics[0] == "grokking" and similar_standing(entry.topics[1]) is not None
     # Told once: the same paper announced again queues nothing.
-    await world.notifier.announce([close])
+    async with world.db.transaction() as conn:
+        await record_unannounced(conn, [close.id])
+    assert await world.announcements.announce_pending() == 0
     assert await world.queued() == []
 
 
