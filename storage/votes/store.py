@@ -36,14 +36,17 @@ class VoteStore:
         self._dialect = db.dialect
 
     async def _votes(self, rows: Sequence[Any]) -> list[Vote]:
-        """Votes from their rows, with every vote's options read in one query."""
+        """Votes from their rows, with every vote's options read in one query (one vote's by
+        its id: the array costs SQLite a `json_each` scan, ~20 µs a read)."""
         if not rows:
             return []
+        ids = [int(r[0]) for r in rows]
+        which = ("= $1", ids[0]) if len(ids) == 1 else (
+            self._dialect.in_array("$1"), self._dialect.array(ids))
         options: dict[int, list[VoteOption]] = defaultdict(list)
         for row in await self._db.fetch(
-                f"SELECT vote_id, {OPTION_COLUMNS} FROM vote_options "
-                f"WHERE vote_id {self._dialect.in_array('$1')} ORDER BY vote_id, position",
-                self._dialect.array(int(r[0]) for r in rows)):
+                f"SELECT vote_id, {OPTION_COLUMNS} FROM vote_options WHERE vote_id {which[0]} "
+                "ORDER BY vote_id, position", which[1]):
             options[int(row[0])].append(option_from_row(row[1:]))
         return [vote_from_row(r, tuple(options[int(r[0])])) for r in rows]
 
