@@ -4,6 +4,7 @@ vote button. Each run starts the real bot against the stand-in, in-process."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -50,11 +51,16 @@ async def test_buttons_menus_and_a_form_are_used_from_the_prompt(settings: Setti
 
 async def test_a_vote_button_is_pressed_by_its_number(settings: Settings) -> None:
     out = await _run(settings, "/suggest paper:grokking", "/suggest paper:蒸馏",
-                     "/vote start from:2", "controls", "press 1", "press 99", "choose 2 x")
+                     "/vote start from:2", "controls", "press 1", "press 99", "choose 2 x",
+                     "/vote close", "/suggest paper:grokking", "/suggest paper:蒸馏",
+                     "/vote start from:2 style:Discord poll")
     assert "1. [1]" in _after(out, "controls") and "2. [2]" in _after(out, "controls")
     assert "You voted for **To Grok Grokking" in _after(out, "press 1")
     assert "! press one of the numbers controls lists (1-2)" in _after(out, "press 99")
     assert "is a button: press 2" in _after(out, "choose 2 x")
+    poll = _after(out, "/vote start from:2 style:Discord poll")
+    assert re.search(r"📊 Which paper next\? \(ends \d{4}-\d\d-\d\d \d\d:\d\d UTC\)", poll), poll
+    assert "  1. To Grok Grokking" in poll and "  2. Symbiosis-Inspired" in poll
     assert not [word for word in INTERNALS if word in out]
 
 
