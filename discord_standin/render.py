@@ -76,22 +76,32 @@ def render_message(
     for attachment in data.get("attachments") or []:
         lines.append(f"📎 {attachment.get('filename', 'file')}")
     if isinstance(data.get("poll"), Mapping):
-        lines.extend(_poll(data["poll"]))
+        lines.extend(_poll(data["poll"], zone))
     lines.extend(_components(data.get("components") or []))
     return "\n".join(lines)
 
 
-def _poll(poll: Mapping[str, Any]) -> list[str]:
-    """A poll: its question, then each answer with its votes (final once Discord counted)."""
+def _poll(poll: Mapping[str, Any], zone: tzinfo | None = None) -> list[str]:
+    """A poll: its question, then each answer with its votes (final once Discord counted);
+    its end in ``zone``, named, as a Discord client shows it."""
     results = poll.get("results") or {}
     counts = {int(c["id"]): int(c["count"]) for c in results.get("answer_counts") or []}
-    state = "final" if results.get("is_finalized") else f"ends {poll.get('expiry', '?')}"
+    state = "final" if results.get("is_finalized") else f"ends {_moment(poll.get('expiry'), zone)}"
     lines = [f"📊 {(poll.get('question') or {}).get('text', '')} ({state})"]
     for answer in poll.get("answers") or []:
         answer_id = int(answer.get("answer_id") or 0)
         text = (answer.get("poll_media") or {}).get("text", "")
         lines.append(f"  {answer_id}. {text} — {counts.get(answer_id, 0)}")
     return lines
+
+
+def _moment(iso: Any, zone: tzinfo | None) -> str:
+    """An ISO 8601 instant as `2026-12-07 23:14 Europe/Berlin` ('?' when there is none)."""
+    try:
+        local = datetime.fromisoformat(str(iso)).astimezone(zone)
+    except ValueError:
+        return "?"
+    return f"{local:%Y-%m-%d %H:%M} {getattr(zone, 'key', None) or local.tzname()}"
 
 
 def render_callback(

@@ -15,7 +15,8 @@ from pydantic import ValidationError
 
 from bot.cli.common import EXIT_OK, Fail, common_options, err, out, run_sync, settings_of
 from bot.cli.discord_errors import DISCORD_ERRORS, describe
-from bot.cli.local import DEMO_SCRIPT, is_interactive, run_interactive, run_script
+from bot.cli.local import DEMO_SCRIPT, run_interactive, run_script
+from bot.cli.local_terminal import is_interactive
 from bot.client.bot import bot_intents
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import set_discord_endpoints

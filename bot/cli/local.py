@@ -4,29 +4,32 @@ Type slash commands as in Discord (`/paper grokking`, `/paper query:岭回归 pr
 `/digest set channel:#papers time:09:00 timezone:Europe/Berlin`, `/digest now`); values are
 sent as typed, quotes and backslashes included (a parser of times or a zone reads a value in
 quotes, `before:"24h 1h"`), and a choice can be typed as its name in any case, or the name's
-head (`/group adding who:Everyone`, `who:Curators`); end a line with `?` to see autocomplete
-(`/paper gro?`, `/session cancel session:?`); `next`, `prev`, `open N` and `back` drive the
-last result list; times are shown in the server's time zone (`/group timezone`'s, else the
-paper of the day's, else UTC), named; `locale zh-CN` (or zh-TW, en-US) switches your Discord
-language; what the bot posts in channels by itself is shown as `[#channel]` when it happens,
-and what it sends you privately as `[DM from paperclub]`; `say TEXT` posts TEXT in #general
-as you, and `add` is Apps -> "Add paper to paperclub" on what you said last (try
+head (`/group adding who:Everyone`, `who:Curators`); members and roles are typed as ids or
+`<@id>` (`<@&id>` for a role); end a line with `?` to see autocomplete (`/paper gro?`,
+`/session cancel session:?`). Buttons and menus: `controls` lists those of the last messages,
+numbered; `press N` (or `press 👍`, the newest so labelled) clicks a button, `choose N OPTION`
+picks in a menu (by the option's number or name; several with commas); a form the bot opens is
+then filled one field a line (`-` leaves a field empty, `=` keeps its text, `cancel` closes
+it); link buttons open in a browser, not here. `next`, `prev`, `open N` and `back` drive the
+last result list; polls show their answers and counts. Times are shown in the server's time
+zone (`/group timezone`'s, else the paper of the day's, else UTC), named; `locale zh-CN` (or
+zh-TW, en-US) switches your Discord language; what the bot posts in channels by itself is shown
+as `[#channel]` when it happens, and what it sends you privately as `[DM from paperclub]`;
+`say TEXT` posts TEXT in #general as you, and `add` is Apps -> "Add paper to paperclub" on what
+you said last (try
 `say read https://arxiv.org/abs/2401.01234`, then `add`); `help` and `quit` do what they say.
-You are an admin of a server with #general and #papers, and the bot's owner (so
-`/catalog reload` works). arXiv is a local stand-in too, serving its fixtures: nothing goes
-online. The server, channels and you keep their ids from run to run, so subscriptions and the
-paper of the day carry over while the database is kept.
+You are the only member: an admin of a server with #general and #papers, and the bot's owner
+(so `/catalog reload` works); there are no other people to vote, react or DM, and no voice,
+reactions or scheduled events to see. arXiv is a local stand-in too, serving its fixtures:
+nothing goes online. The server, channels and you keep their ids from run to run, so
+subscriptions and the paper of the day carry over while the database is kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import re
-import sys
-import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
@@ -35,6 +38,8 @@ from typing import TYPE_CHECKING
 import discord
 from pydantic import HttpUrl
 
+from bot.cli.local_controls import KEPT_MESSAGES, ControlVerbs, FormFill, controls, listing
+from bot.cli.local_terminal import list_numbers, quiet_logging, read_line, what_to_type
 from bot.cli.local_web import local_web
 from bot.client.bot import PaperclubBot
 from bot.features.catalog.cog import ADD_MENU
@@ -56,6 +61,8 @@ if TYPE_CHECKING:  # the stand-in is imported only when local mode runs (see loc
 
 DEMO_SCRIPT = (
     "/paper grokking",
+    "controls",
+    "press 👍",
     "/paper 岭回归",
     "/paper gro?",
     "/paper grokkng",
@@ -74,6 +81,8 @@ DEMO_SCRIPT = (
     "/suggest paper:蒸馏",
     "/queue show",
     "/vote start from:2",
+    "controls",
+    "press 19",
     "/present volunteer",
     "/export what:queue format:markdown",
     "say Worth a read: https://arxiv.org/abs/2401.01234 (and arXiv:2401.1 is a typo)",
@@ -93,16 +102,12 @@ WATCH_EVERY = 0.25
 BUTTONS = {"next": frozenset({"▶"}), "prev": frozenset({"◀"}),
            "back": frozenset(t(lang, "results.back") for lang in Lang)}
 """The buttons `next`, `prev` and `back` click (a list's language is its searcher's)."""
-_NUMBERED = re.compile(r"^\*\*(\d+)\. ", re.MULTILINE)
-"""A numbered entry of a result list (`**6. Title**`), in the order of its menu's options."""
 
 Write = Callable[[str], None]
-BOOLEAN_OPTION, INTEGER_OPTION, NUMBER_OPTION = 5, 4, 10
-"""Discord's application command option types that `?` explains rather than completes."""
 
 
 @dataclass
-class LocalSession:
+class LocalSession(ControlVerbs):
     """One person ("you") in a one-channel server, talking to paperclub."""
 
     standin: StandIn
@@ -119,6 +124,10 @@ class LocalSession:
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
     zone: tzinfo = UTC
     """The server's time zone (see `_follow_zone`): Discord timestamps are shown in it."""
+    recent: list[int] = field(default_factory=list)
+    """The last messages with buttons or menus (ids, oldest first): what `controls` lists."""
+    form: FormFill | None = None
+    """The form the bot opened, while its fields are being typed."""
 
     async def _follow_zone(self) -> None:
         """Show times as a member whose Discord runs in the server's zone sees them."""
@@ -129,6 +138,7 @@ class LocalSession:
         for channel in [*self.guild.channels, *self.guild.threads]:
             for message in self._unseen(channel):
                 self.write(f"[#{channel.name}] " + self._render(message))
+                self._remember(message)
                 if message.thread is not None:
                     self.write(f"[thread opened: #{message.thread.name}]")
         bot_name = self.standin.bot_user.name
@@ -174,11 +184,21 @@ class LocalSession:
         self.write(self._render(message))
         if any(c.get("type") in {2, 3} and c.get("custom_id") for c in message.walk_components()):
             self.last = message
+        self._remember(message)
+
+    def _remember(self, message: Message) -> None:
+        """Keep `message` among the last ones `controls` lists, if it has any."""
+        if controls([message]):
+            self.recent = [i for i in self.recent if i != message.id][1 - KEPT_MESSAGES:]
+            self.recent.append(message.id)
 
     async def _answer(self, handle: InteractionHandle) -> None:
         callback = await handle.response(timeout=ANSWER_TIMEOUT)
         await self._follow_zone()  # the command may have changed it
-        if callback.type == 5:
+        if callback.type == 9 and handle.modal is not None:
+            self.form = FormFill(handle, handle.modal)
+            self.write(self.form.prompt())
+        elif callback.type == 5:
             self._show(await handle.followup(timeout=ANSWER_TIMEOUT))
         elif callback.type in {6, 7}:
             await self.standin.settle()
@@ -201,7 +221,9 @@ class LocalSession:
         try:
             if word in {"quit", "exit"}:
                 return False
-            if word == "help":
+            if self.form is not None:
+                await self._fill(line)
+            elif word == "help":
                 self.write(HELP)
             elif word == "locale":
                 self.locale = rest.strip() or "en-US"
@@ -217,6 +239,10 @@ class LocalSession:
                 self.write(f"[#general] {self.you.name}: {rest.strip()}")
             elif word == "add":
                 await self._add_paper()
+            elif word in {"controls", "buttons"}:
+                self.write(listing(self._controls()))
+            elif word in {"press", "choose"}:
+                await self._use(word, rest)
             elif word == "open":
                 if not (rest.strip() or "1").isdigit():
                     raise ValueError("open takes a result number, such as open 2")
@@ -229,14 +255,18 @@ class LocalSession:
                                                   guild=self.guild, user=self.you,
                                                   locale=self.locale)
                 await self._answer(handle)
-                with contextlib.suppress(TimeoutError):  # DMs the command set off
-                    await asyncio.wait_for(self.bot.background_done(), BACKGROUND_WAIT)
-                self._new_posts()
+                await self._settle()  # DMs the command set off
             else:
                 self.write("Type a slash command such as /paper grokking, or help.")
         except (LookupError, ValueError, TimeoutError) as exc:
             self.write(f"! {exc}")
         return True
+
+    async def _settle(self) -> None:
+        """Wait for what the last action set off, and print the bot's new posts."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.bot.background_done(), BACKGROUND_WAIT)
+        self._new_posts()
 
     async def _add_paper(self) -> None:
         """Apps -> "Add paper to paperclub" on what you said last."""
@@ -245,9 +275,7 @@ class LocalSession:
         handle = await self.standin.message_command(ADD_MENU, self.said, user=self.you,
                                                     locale=self.locale)
         await self._answer(handle)
-        with contextlib.suppress(TimeoutError):  # subscribers' DMs about the new paper
-            await asyncio.wait_for(self.bot.background_done(), BACKGROUND_WAIT)
-        self._new_posts()
+        await self._settle()  # subscribers' DMs about the new paper
 
     async def _autocomplete(self, line: str) -> None:
         """What Discord offers for the option the line ends in: its fixed choices, or the
@@ -268,7 +296,7 @@ class LocalSession:
                 guild=self.guild, user=self.you, locale=self.locale)
         else:
             raise ValueError(f"/{parsed.command} {name}: no suggestions, type "
-                             + _what_to_type(option))
+                             + what_to_type(option))
         self.write("\n".join(f"  {c['name']}   [{c['value']}]" for c in choices) or "  (none)")
 
     async def _click(self, word: str) -> None:
@@ -295,38 +323,11 @@ class LocalSession:
         if menu is None:
             raise LookupError("the last message has no list to open from")
         values = [str(o["value"]) for o in menu["options"]]
-        by_number = dict(zip(_numbers(message, len(values)), values, strict=True))
+        by_number = dict(zip(list_numbers(message, len(values)), values, strict=True))
         if number not in by_number:
             raise LookupError(f"open one of {', '.join(map(str, by_number))}")
         await self._answer(await self.standin.select(message, str(menu["custom_id"]),
                                                      [by_number[number]], user=self.you))
-
-
-def _what_to_type(option: Mapping[str, object]) -> str:
-    """What Discord's command bar asks for in an option it has no suggestions for."""
-    kind = option.get("type")
-    if kind not in {INTEGER_OPTION, NUMBER_OPTION}:
-        return "true or false" if kind == BOOLEAN_OPTION else "a value"
-    what = "a whole number" if kind == INTEGER_OPTION else "a number"
-    low, high = option.get("min_value"), option.get("max_value")
-    if low is not None and high is not None:
-        return f"{what} from {low} to {high}"
-    if low is not None:
-        return f"{what} of at least {low}"
-    return what if high is None else f"{what} of at most {high}"
-
-
-def _numbers(message: Message, count: int) -> list[int]:
-    """The numbers the list shows beside its `count` menu options (1…count if it shows none)."""
-    text = "\n".join(str(e.get("description") or "") for e in message.embeds)
-    shown = [int(n) for n in _NUMBERED.findall(text)]
-    return shown if len(shown) == count else list(range(1, count + 1))
-
-
-def quiet_logging() -> None:
-    """Keep the transcript readable: only paperclub's warnings, and no voice-support notes."""
-    logging.getLogger().setLevel(logging.WARNING)
-    logging.getLogger("discord").setLevel(logging.ERROR)
 
 
 @asynccontextmanager
@@ -386,7 +387,7 @@ async def run_interactive(settings: Settings, write: Write) -> None:
     async with local_session(settings, write) as session:
         session.echo = False
         write(f"paperclub (local mode) — {await session.bot.services.catalog.count()} papers. "
-              "Try /paper grokking, /paper gro?, next, open 2, help, quit.")
+              "Try /paper grokking, controls, press 👍, /paper gro?, help, quit.")
         write(f"The group's web page (open it in a browser): {await session.web_link()}")
         while True:
             try:
@@ -395,37 +396,3 @@ async def run_interactive(settings: Settings, write: Write) -> None:
                 break
             if not await session.command(line):
                 break
-
-
-async def read_line(prompt: str) -> str:
-    """One line typed at the prompt (EOFError at the end of input).
-
-    `input` blocks its thread until a line comes, so it runs in a daemon thread of its own:
-    Ctrl-C (or `quit`) then ends local mode at once instead of waiting, in the interpreter's
-    shutdown, for a line nobody will type."""
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[str] = loop.create_future()
-
-    def settle(line: str | None, failure: BaseException | None) -> None:
-        if answer.done():  # cancelled meanwhile (Ctrl-C)
-            return
-        if failure is not None:
-            answer.set_exception(failure)
-        else:
-            answer.set_result(line or "")
-
-    def read() -> None:
-        try:
-            line, failure = input(prompt), None
-        except (EOFError, OSError, ValueError) as exc:  # end of input, or stdin closed
-            line, failure = None, exc if isinstance(exc, EOFError) else EOFError(str(exc))
-        with contextlib.suppress(RuntimeError):  # the loop is gone: local mode has ended
-            loop.call_soon_threadsafe(settle, line, failure)
-
-    threading.Thread(target=read, name="local-mode prompt", daemon=True).start()
-    return await answer
-
-
-def is_interactive() -> bool:
-    """True when a person is at the terminal."""
-    return sys.stdin.isatty() and sys.stdout.isatty()

@@ -37,10 +37,32 @@ def _kept_as_is(text: str, pos: int) -> tuple[int, str] | None:
     return None if char.isascii() else (1, char)
 
 
-_QUOTE = {ord('"'): '{"}'}
-"""A straight double quote stays one (pylatexenc's default writes `''`, read back as two)."""
+_SYMBOLS = {"~": "textasciitilde", "^": "textasciicircum", "\\": "textbackslash"}
+"""ASCII symbols LaTeX reads as markup, written as their text macros."""
+
+
+def _symbol(text: str, pos: int) -> tuple[int, str] | None:
+    """`~` as `\\textasciitilde` and so on, ended by a space (that LaTeX, BibTeX and every
+    reader drop), or by a control space standing for the space that follows it, not in a brace
+    group (`{\\textasciitilde}`), which citeproc-py cannot read; `{}` ends one at the end."""
+    name = _SYMBOLS.get(text[pos])
+    if name is None:
+        return None
+    following = text[pos + 1:pos + 2]
+    if not following:
+        return 1, f"\\{name}{{}}"
+    if following == " ":
+        return 2, f"\\{name}\\ "
+    return 1, f"\\{name} "
+
+
+_QUOTE = {ord('"'): '{"}', ord("<"): "<", ord(">"): ">"}
+"""A straight double quote stays one (pylatexenc's default writes `''`, read back as two);
+angle brackets stay as typed (pylatexenc's `\\ensuremath{<}` is unknown to citeproc-py, and
+`\\textless` to bibtexparser's decoder)."""
 _ENCODER = UnicodeToLatexEncoder(
     conversion_rules=[UnicodeToLatexConversionRule(RULE_CALLABLE, _kept_as_is),
+                      UnicodeToLatexConversionRule(RULE_CALLABLE, _symbol),
                       UnicodeToLatexConversionRule(RULE_DICT, _QUOTE), "defaults"],
     unknown_char_policy="keep", unknown_char_warning=False)
 _LOGOS = {
@@ -49,7 +71,8 @@ _LOGOS = {
     "MF": "METAFONT", "slMF": "METAFONT", "MP": "METAPOST", "TUB": "TUGboat",
     "PS": "PostScript", "eTeX": "ε-TeX", "Dash": "—", "dash": "–", "slash": "/",
     "bs": "\\", "thinspace": " ", "textasciicircum": "^", "|": "‖",
-    "textbraceleft": "{", "textbraceright": "}",
+    "textbraceleft": "{", "textbraceright": "}", "textless": "<", "textgreater": ">",
+    "textasciitilde": "~", "textbackslash": "\\",
 }
 """Macros whose words are not their names (`\\MF` is METAFONT), or that name a symbol."""
 _DECLARATIONS = ("tt", "it", "sl", "sf", "bf", "rm", "sc", "md", "up", "ssf", "smc", "SMC",
@@ -158,8 +181,10 @@ def literal_dollars(text: str) -> str:
         return priced
     last = list(_DOLLAR.finditer(text))[-1].start()
     return f"{text[:last]}\\{text[last:]}"
-_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[?!])(?=`)")
-"""Between two characters LaTeX would merge (`--` into a dash, ```` into a quote)."""
+_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')|(?<=[?!])(?=`)|(?<=<)(?=<)"
+                       r"|(?<=>)(?=>)")
+"""Between two characters LaTeX would merge (`--` into a dash, ```` into a quote, `<<` into
+a guillemet)."""
 _NEEDS_DECODING = re.compile(r"[\\{}$~`'-]")
 
 

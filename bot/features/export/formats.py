@@ -4,8 +4,10 @@ exported, and BibTeX (Markdown is `bot.features.export.markdown`).
 Pure formatting: entries in, text out. BibTeX is written with bibtexparser's model and writer
 as biblatex-safe UTF-8: every character beyond ASCII as itself (names, titles, CJK alike), the
 ASCII that LaTeX reads as markup escaped (``&``, ``%``, ``_``, ``{`` …; see
-`bot.features.catalog.latex_text`), braces always balanced as BibTeX counts them, and capitals
-in titles protected (``{LLM}``), so that Zotero, BibTeX, biber, pybtex and `paperclub import`
+`bot.features.catalog.latex_text`), braces always balanced as BibTeX counts them, every
+word of a title that holds a capital protected (``{LLM}``, ``{Europe}``, never a group that
+starts with a backslash, which BibTeX case-changes), a name ending in `Jr.` written as
+``Last, Jr., First``, so that Zotero, BibTeX, biber, pybtex and `paperclub import`
 read them back unchanged; URLs and DOIs are written verbatim. The entry type follows what is known:
 ``@inproceedings`` (``booktitle``) for a conference or workshop, ``@article`` (``journal``) for a
 journal ref, ``@misc`` otherwise (with ``eprint``/``archivePrefix``/``primaryClass`` for arXiv).
@@ -93,8 +95,10 @@ def _ascii(text: str) -> str:
 
 
 def _surname(author: str) -> str:
-    """The surname of `First Last` or `Last, First`."""
+    """The surname of `First Last`, `Last, First` or `First Last Jr.`."""
     author = author.strip()
+    if (suffixed := _with_suffix(author)) is not None:
+        return suffixed.split(",", 1)[0].split()[-1]
     if "," in author:
         return author.split(",", 1)[0]
     parts = author.split()
@@ -214,29 +218,56 @@ def venue_phrase(venue: Venue) -> str:
 
 
 _AND = re.compile(r"\sand\s", re.IGNORECASE)
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+"""Generational suffixes: BibTeX reads them only in `von Last, Jr, First` form."""
+
+
+def _with_suffix(name: str) -> str | None:
+    """`Hans Müller Jr.` as `Müller, Jr., Hans`, the form in which BibTeX takes `Jr.` for the
+    suffix and not the surname (as `Müller, Jr., Hans` is imported); None when `name` ends in
+    no suffix or holds a comma (a name imported with one was braced, and is again)."""
+    words = name.split()
+    if len(words) < 3 or words[-1].casefold() not in _SUFFIXES or "," in name:
+        return None
+    rest = words[:-1]
+    start = len(rest) - 1
+    while start > 1 and rest[start - 1][:1].islower():  # `van der` belongs to the surname
+        start -= 1
+    return ", ".join(" ".join(part) for part in (rest[start:], words[-1:], rest[:start]))
 
 
 def _bib_name(name: str) -> str:
-    """A display name as one BibTeX name: braced when a comma or `and` would split it, or
-    when it is the word `others` (BibTeX's "et al.")."""
-    latex = to_latex(clean(name))
+    """A display name as one BibTeX name: `Last, Jr., First` when it ends in a suffix, else
+    braced when a comma or `and` would split it, or when it is the word `others` (BibTeX's
+    "et al.")."""
+    name = clean(name)
+    if (suffixed := _with_suffix(name)) is not None:
+        return ", ".join(to_latex(part) for part in suffixed.split(", "))
+    latex = to_latex(name)
     braced = "," in name or _AND.search(name) or name.strip().casefold() == "others"
     return f"{{{latex}}}" if braced else latex
 
 
-_CAPITALISED = re.compile(r"\S*[A-Z]\S*")
-"""A word with a capital after its first letter (`LLM`, `GPT-4`, `ImageNet`, `iPhone`)."""
+_TITLE_WORD = re.compile(r"\S+")
+
+
+def _protected(latex: str) -> str:
+    """A brace group BibTeX keeps as written: doubled when the text starts with a backslash
+    (`{\\$...}` would be a "special character", whose letters styles change case)."""
+    return f"{{{{{latex}}}}}" if latex.startswith("\\") else f"{{{latex}}}"
 
 
 def title_latex(title: str) -> str:
-    """A title with each word that has a capital past its first letter brace-protected, so
-    that bibliography styles that lower-case titles keep `{LLM}` as written."""
+    """A title with each word that holds a capital (after the title's first letter, which
+    every style keeps) brace-protected, so that styles that lower-case titles (plain, pandoc)
+    keep `{LLM}`, `{Europe}`, `{ImageNet}` as typed."""
     parts, pos = [], 0
-    for match in _CAPITALISED.finditer(title):
+    for match in _TITLE_WORD.finditer(title):
         word = match.group()
-        if not any(char.isupper() for char in word[1:]):
+        capitals = word[1:] if match.start() == 0 else word
+        if not any(char.isupper() for char in capitals):
             continue
-        parts += [to_latex(title[pos:match.start()]), f"{{{to_latex(word)}}}"]
+        parts += [to_latex(title[pos:match.start()]), _protected(to_latex(word))]
         pos = match.end()
     parts.append(to_latex(title[pos:]))
     return "".join(parts)

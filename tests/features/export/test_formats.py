@@ -235,7 +235,7 @@ def test_the_entry_type_follows_what_is_known() -> None:
     arxiv = Paper("Kernel Methods", "", ("Marie Moreau",), links=Links(
         arxiv_id="2401.01234", categories=("cs.LG",), published=datetime(2024, 1, 3, tzinfo=UTC)))
     assert _one(arxiv) == {
-        "type": "misc", "key": "moreau2024kernel", "title": "Kernel Methods",
+        "type": "misc", "key": "moreau2024kernel", "title": "Kernel {Methods}",
         "author": "Marie Moreau", "year": "2024", "eprint": "2401.01234",
         "archivePrefix": "arXiv", "primaryClass": "cs.LG",
         "url": "https://arxiv.org/abs/2401.01234"}
@@ -261,5 +261,5 @@ def test_unicode_is_written_as_utf8_everywhere_and_capitals_are_protected() -> N
     paper = Paper("LLMs for α-ℓ𝒪 Müller Bounds in GPT-4 and ImageNet", "",
                   ("Miquel Bañón", "Ali İlhan", "Ned Ñet", "凯撒"))
     fields = _one(paper)
-    assert fields["title"] == "{LLMs} for α-ℓ𝒪 Müller Bounds in {GPT-4} and {ImageNet}"
+    assert fields["title"] == "{LLMs} for {α-ℓ𝒪} {Müller} {Bounds} in {GPT-4} and {ImageNet}"
     assert fields["author"] == "Miquel Bañón and Ali İlhan and Ned Ñet and 凯撒"
