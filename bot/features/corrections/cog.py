@@ -89,8 +89,8 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                 guild_id, named.id, Field(field), affiliation - 1)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        await interaction.response.send_modal(
-            ProposalModal(self, draft.target, draft.value, lang))
+        await interaction.response.send_modal(self.bot.track(  # stopped when the bot closes
+            ProposalModal(self, draft.target, draft.value, lang)))
 
     @propose.autocomplete("paper")
     async def paper_autocomplete(self, interaction: discord.Interaction,
