@@ -34,7 +34,7 @@ from bot.shared.heap import release, settle_after
 
 log = logging.getLogger(__name__)
 
-V = TypeVar("V", bound=discord.ui.View)
+V = TypeVar("V", bound=discord.ui.view.BaseView)
 
 # paperclub has no voice: discord.py's "PyNaCl / davey is not installed" warnings, logged when a
 # client is built, are noise in the bot's log and around the command line's one-line errors.
@@ -94,7 +94,7 @@ class PaperclubBot(commands.AutoShardedBot):
         self._closing = False
         self._closed = asyncio.Event()
         self.caught_up = asyncio.Event()
-        self._views: weakref.WeakSet[discord.ui.View] = weakref.WeakSet()
+        self._views: weakref.WeakSet[discord.ui.view.BaseView] = weakref.WeakSet()
         self.lists = LiveLists(background.spawn)
         self.ops = ops
         """Health, readiness and metrics (`bot.ops`); None in tests that build a bare bot."""
@@ -121,7 +121,8 @@ class PaperclubBot(commands.AutoShardedBot):
         await self.outbox.idle()
 
     def track(self, view: V) -> V:
-        """Remember a view sent in a message, so that close() can stop its timeout task."""
+        """Remember a view sent in a message (or a form opened), so that close() can stop its
+        timeout task."""
         self._views.add(view)
         return view
 

@@ -20,7 +20,7 @@ from bot.client.background import BackgroundTasks
 from bot.client.ui.live import LiveLists
 from bot.settings import Settings
 
-V = TypeVar("V", bound=discord.ui.View)
+V = TypeVar("V", bound=discord.ui.view.BaseView)
 
 
 @runtime_checkable

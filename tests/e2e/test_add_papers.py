@@ -161,3 +161,14 @@ async def test_suggest_takes_an_arxiv_link_adding_the_paper_first(
     queue = await standin.slash("queue show", guild=guild, user=people.alice)
     assert NEW_TITLE in str((await queue.reply()).embeds or (await queue.reply()).content)
     assert len(arxiv.requests) == 1
+
+
+async def test_catalog_stats_names_papers_from_arxiv_without_a_question_mark(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        arxiv: ArxivStandIn) -> None:
+    added = await standin.slash("catalog add", {"link": NEW_ID}, guild=guild, user=people.bob)
+    await added.reply()
+    stats = await standin.slash("catalog stats", guild=guild, user=people.alice)
+    names = [f["name"] for f in (await stats.reply()).embeds[0]["fields"]]
+    assert "No conference (added from arXiv or imported)" in names
+    assert not [n for n in names if n.startswith("?") or "track not given" in n]

@@ -128,7 +128,9 @@ async def test_propose_review_approve_once_and_trace(
     assert FIXED in (await listed.reply()).content
     shown = await standin.slash("corrections show", {"correction": 1}, guild=guild,
                                 user=people.carol)
-    assert "Approved" in json.dumps((await shown.reply()).embeds)
+    (card,) = (await shown.reply()).embeds
+    assert "Approved" in json.dumps(card)
+    assert paper.title_en in card["title"] and paper.id not in card["title"]
     history = await standin.slash("corrections history", {"paper": paper.id}, guild=guild,
                                   user=people.carol)
     assert "approved by" in (await history.reply()).content

@@ -360,3 +360,20 @@ async def test_a_discussed_paper_leaves_the_queue(
                                user=people.bob)
     assert "recorded as discussed" in (await done.reply()).content
     assert await bot.services.queue.items(guild.id) == []
+
+
+async def test_organiser_role_without_a_role_shows_it_and_clears_only_when_asked(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        organisers: Role) -> None:
+    async def say(values: dict[str, object]) -> str:
+        handle = await standin.slash("group organiser-role", values,  # type: ignore[arg-type]
+                                     guild=guild, user=people.bob)
+        return (await handle.reply()).content
+
+    await say({"role": organisers.id})
+    shown = await say({})
+    assert f"<@&{organisers.id}>" in shown and "clear:true" in shown
+    assert (await bot.services.group.organisers(guild.id)).role_id == organisers.id
+    assert "not both" in await say({"role": organisers.id, "clear": True})
+    assert "Manage Server only" in await say({"clear": True})
+    assert (await bot.services.group.organisers(guild.id)).role_id is None

@@ -18,8 +18,10 @@ from bot.features.adding.answer import answer_report
 from bot.features.catalog.files import CatalogFileError
 from bot.features.papers.card_view import CARD_COLOUR, escape
 from bot.features.papers.results_view import ListButton, ListSelect
+from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.arxiv_ids import find_arxiv_ids
+from domain.catalog import VenueCount
 from domain.paper import Track
 
 if TYPE_CHECKING:
@@ -90,9 +92,7 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
         embed = discord.Embed(title=t(lang, "catalog.title"), colour=CARD_COLOUR,
                               description=description)
         for venue in stats.venues[:25]:
-            name = " ".join(str(p) for p in (venue.conference or "?", venue.year or "") if p)
-            track = t(lang, TRACK_KEYS.get(venue.track, "catalog.track.unknown"))
-            embed.add_field(name=f"{escape(name)} · {track}", value=str(venue.papers))
+            embed.add_field(name=venue_row(venue, lang), value=str(venue.papers))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="reload", description="Reload the catalog file (bot owner only)")
@@ -111,6 +111,15 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
         await interaction.followup.send(
             t(lang, "catalog.reloaded", file=escape(path.name), added=c.added, updated=c.updated,
               unchanged=c.unchanged, rejected=report.rejected), ephemeral=True)
+
+
+def venue_row(venue: VenueCount, lang: Lang) -> str:
+    """A `/catalog stats` row's name: conference, year and track; papers of no conference
+    (added from arXiv, imported) under a name of their own, not "? · track not given"."""
+    if not venue.conference:
+        return t(lang, "catalog.no_conference")
+    name = " ".join(str(p) for p in (venue.conference, venue.year or "") if p)
+    return f"{escape(name)} · {t(lang, TRACK_KEYS.get(venue.track, 'catalog.track.unknown'))}"
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,4 +20,6 @@ STRINGS: dict[str, Texts] = {
         "{file}：新增 {added} 篇，更新 {updated} 篇，未变 {unchanged} 篇，拒收 {rejected} 篇",
         "{file}：新增 {added} 篇，更新 {updated} 篇，未變 {unchanged} 篇，拒收 {rejected} 篇"),
     "catalog.track.unknown": tr("track not given", "未注明分会", "未註明分會"),
+    "catalog.no_conference": tr("No conference (added from arXiv or imported)",
+                                "无会议（从 arXiv 添加或导入）", "無會議（從 arXiv 新增或匯入）"),
 }

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.answers import paper_choices, who
+from bot.client.answers import paper_choices, title, who
 from bot.client.checks import in_guild
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
@@ -89,8 +89,8 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                 guild_id, named.id, Field(field), affiliation - 1)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        await interaction.response.send_modal(
-            ProposalModal(self, draft.target, draft.value, lang))
+        await interaction.response.send_modal(self.bot.track(  # stopped when the bot closes
+            ProposalModal(self, draft.target, draft.value, lang)))
 
     @propose.autocomplete("paper")
     async def paper_autocomplete(self, interaction: discord.Interaction,
@@ -134,8 +134,10 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
                 interaction.guild_id or 0, correction, interaction.user.id)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
+        paper = await self.services.search.paper(found.target.paper_id, interaction.guild_id)
+        heading = title(paper, lang, found.target.paper_id)  # the id only of a paper gone
         await respond(interaction, "\n".join(_owed(interaction, owed))[:2000] or None,
-                      embed=review_embed(found, found.target.paper_id, lang), ephemeral=True)
+                      embed=review_embed(found, heading, lang), ephemeral=True)
 
     @app_commands.command(name="history", description="Every change to a paper's corrections")
     @app_commands.describe(paper="A title, author or topic; pick one from the list")

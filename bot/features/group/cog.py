@@ -14,7 +14,7 @@ from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
-from bot.client.tree import lang_of, permission_name
+from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.features.corrections.ui import review_settings_text
 from bot.features.digest.plan import resolve_zone, suggest_zones
 from bot.features.sessions.plan import parse_offsets
@@ -60,14 +60,25 @@ class GroupCog(AdminGroupCog, group_name="group",
 
     @app_commands.command(name="organiser-role",
                           description="Members of this role organise votes and sessions")
-    @app_commands.describe(role="The organiser role (leave empty: only Manage Server)")
+    @app_commands.describe(role="The organiser role (leave empty: show the one in force)",
+                           clear="True: no organiser role, only Manage Server organises")
     async def organiser_role(self, interaction: discord.Interaction,
-                             role: discord.Role | None = None) -> None:
-        """Set or clear the organiser role."""
+                             role: discord.Role | None = None, clear: bool = False) -> None:
+        """Set the organiser role, or clear it when asked to (`clear:true`); with neither,
+        show the role in force and how to change it, changing nothing."""
         lang = lang_of(interaction)
-        await self.services.group.set_organiser_role(interaction.guild_id or 0,
-                                                     role.id if role else None)
         perm = permission_name("manage_guild", lang)
+        guild_id = interaction.guild_id or 0
+        if role is not None and clear:
+            raise UserFacingError(t(lang, "group.organisers.role_or_clear"))
+        if role is None and not clear:
+            current = (await self.services.group.organisers(guild_id)).role_id
+            text = (t(lang, "group.organisers.role", role=f"<@&{current}>", perm=perm)
+                    if current is not None else t(lang, "group.organisers.default", perm=perm))
+            await respond(interaction, text + "\n" + t(lang, "group.organisers.how"),
+                          ephemeral=True)
+            return
+        await self.services.group.set_organiser_role(guild_id, role.id if role else None)
         text = (t(lang, "group.organisers.role", role=role.mention, perm=perm) if role
                 else t(lang, "group.organisers.default", perm=perm))
         await respond(interaction, text, ephemeral=True)

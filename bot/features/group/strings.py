@@ -20,6 +20,13 @@ STRINGS: dict[str, Texts] = {
     "group.organisers.default": tr("Organisers: members with {perm} only.",
                                    "组织者：仅限拥有{perm}权限的成员。",
                                    "組織者：僅限擁有{perm}權限的成員。"),
+    "group.organisers.how": tr(
+        "Name a role to change it, or use `clear:true` to let only Manage Server organise.",
+        "指定一个身份组即可更改；使用 `clear:true` 则仅由拥有管理服务器权限的成员组织。",
+        "指定一個身分組即可變更；使用 `clear:true` 則僅由擁有管理伺服器權限的成員組織。"),
+    "group.organisers.role_or_clear": tr(
+        "Give a role or `clear:true`, not both.", "请指定身份组或 `clear:true`，不要同时使用。",
+        "請指定身分組或 `clear:true`，不要同時使用。"),
     "group.timezone.saved": tr("Sessions use the time zone {zone}.",
                                "读书会使用时区 {zone}。", "讀書會使用時區 {zone}。"),
     "group.timezone.digest_own": tr(

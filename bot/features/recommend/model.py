@@ -41,6 +41,9 @@ NEGATIVE_PENALTY = 0.5
 PENALTY_BLOCK = 4096
 """Rows whose closeness to every 👎 and liked paper is held densely at once."""
 REASON_WORDS = 3
+"""Shared words a reason names (`bot.features.recommend.readable` picks them)."""
+REASON_CANDIDATES = 32
+"""Shared features a pick carries, most shared first, for the reason's words to come from."""
 FIRST_CONTENDERS = 256
 """With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
 
@@ -55,7 +58,8 @@ class Pick:
     """The liked paper closest to it (None for `similar`, where it is the query paper)."""
     like_kind: SignalKind | None
     words: tuple[str, ...]
-    """The features it shares most with the liked papers (words, phrases, bigrams)."""
+    """The features it shares most with the liked papers (words, phrases, bigrams); once
+    resolved (`RecommendService`), the whole words and phrases a member reads."""
 
 
 def _rows(index: FeatureIndex, paper_ids: Sequence[str]) -> list[int]:
@@ -242,7 +246,7 @@ def _shared_words(index: FeatureIndex, row: int, direction: np.ndarray) -> tuple
     words: list[str] = []
     for i in order:
         term = str(index.terms[vector.indices[i]])
-        if contributions[i] <= 0 or len(words) >= REASON_WORDS:
+        if contributions[i] <= 0 or len(words) >= REASON_CANDIDATES:
             break
         if not term.startswith((AUTHOR_PREFIX, VENUE_PREFIX)):
             words.append(term)

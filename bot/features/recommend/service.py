@@ -17,8 +17,9 @@ from typing import Protocol
 from bot.features.recommend import model
 from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.keeper import FeatureKeeper, MemoryFeatures
-from bot.features.recommend.model import Pick
+from bot.features.recommend.model import REASON_WORDS, Pick
 from bot.features.recommend.profile import group_profile, member_profile
+from bot.features.recommend.readable import readable_words, segmenter
 from bot.features.recommend.standing import Standing, standing
 from bot.features.recommend.store import FeatureStore, RecommendStore
 from bot.shared.server_view import ServerView, shown_by
@@ -77,6 +78,7 @@ class RecommendService:
         self._store = store
         self._clock = clock
         self.features = FeatureKeeper(catalog, features or MemoryFeatures(catalog), clock)
+        self._segmenter: asyncio.Future[object] | None = None
         """The features kept with the catalog (without a store: in memory only)."""
 
     async def index(self) -> FeatureIndex:
@@ -85,7 +87,10 @@ class RecommendService:
 
     async def prepare(self) -> None:
         """Start bringing the features up to date with the catalog, in the background, and
-        return at once: called at start and after every load or add."""
+        return at once: called at start and after every load or add. The first call also
+        builds the segmenter of the reasons' Chinese words, in a thread."""
+        if self._segmenter is None:
+            self._segmenter = asyncio.get_running_loop().run_in_executor(None, segmenter)
         await self.features.prepare()
 
     async def close(self) -> None:
@@ -130,8 +135,11 @@ class RecommendService:
             found.append((pick, paper, like))
         shown = await shown_by(self._view, guild_id, [
             p.id for _, paper, like in found for p in (paper, like) if p is not None])
-        return [Recommended(pick, shown(paper), None if like is None else shown(like))
-                for pick, paper, like in found]
+        words = await asyncio.to_thread(lambda: [
+            readable_words(pick.words, shown(paper), REASON_WORDS) for pick, paper, _ in found])
+        return [Recommended(dataclasses.replace(pick, words=said), shown(paper),
+                            None if like is None else shown(like))
+                for (pick, paper, like), said in zip(found, words, strict=True)]
 
     # -- hooks for the paper of the day and "papers like my bookmarks" ----------------------
 

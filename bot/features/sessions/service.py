@@ -179,12 +179,14 @@ class SessionService:
     async def done(self, guild_id: int, session_id: int, *, user_id: int, organiser: bool,
                    notes: str | None) -> Session:
         """Mark the paper discussed (organisers or the presenter), store the notes, record it
-        in the history and post the notes in the thread."""
+        in the history and post the notes in the thread. It was discussed at its start, or
+        when it was marked done if that is earlier (a history never shows a date to come)."""
         session, paper = await self.may_finish(guild_id, session_id, user_id=user_id,
                                                organiser=organiser)
         text = (notes or "").strip()[:NOTES_LIMIT] or None
         await self.sessions.finish(session.id, SessionStatus.DONE, text)
-        await self.history.record_discussed(guild_id, session.paper_id, session.starts_at,
+        await self.history.record_discussed(guild_id, session.paper_id,
+                                            min(session.starts_at, self.clock()),
                                             session.presenter_id, text or "", session.thread_id)
         await self.queue.drop(guild_id, session.paper_id)  # read: no longer a suggestion
         finished = replace(session, status=SessionStatus.DONE, notes=text)

@@ -95,6 +95,8 @@ class Found:
     papers: tuple[Paper, ...]
     did_you_mean: str | None = None
     refusal: QueryError | None = None
+    no_words: bool = False
+    """The query holds nothing to search for (emoji, punctuation): said so, as `/paper` does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,5 +218,7 @@ class WebPageService:
             parsed = parse_query(text)
         except QueryError as exc:
             return Found(text, (), refusal=exc)
+        if parsed.is_empty():
+            return Found(text, (), no_words=True)
         outcome = await self.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id)
         return Found(text, tuple(hit.paper for hit in outcome.hits), outcome.did_you_mean)

@@ -14,6 +14,8 @@ STRINGS: dict[str, Texts] = {
     "web.results": tr("Results for “{q}”", "“{q}”的搜索结果", "「{q}」的搜尋結果"),
     "web.did_you_mean": tr("Showing results for “{q}”", "已显示“{q}”的结果",
                            "已顯示「{q}」的結果"),
+    "web.no_words": tr("“{q}” has no words to search for.", "“{q}”里没有可搜索的词。",
+                       "「{q}」裡沒有可搜尋的詞。"),
     "web.no_results": tr("No paper matches “{q}”.", "没有找到与“{q}”匹配的论文。",
                          "沒有找到與「{q}」相符的論文。"),
     "web.upcoming": tr("Upcoming sessions", "即将举行的读书会", "即將舉行的讀書會"),

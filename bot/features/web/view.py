@@ -17,6 +17,7 @@ from bot.features.web.service import Daily, Found, PageData, Past, Upcoming
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper
+from domain.text import fold_chinese
 
 LANG_NAMES = {Lang.EN: "English", Lang.ZH_HANS: "简体中文", Lang.ZH_HANT: "繁體中文"}
 
@@ -140,16 +141,30 @@ def found_context(found: Found | None, lang: Lang) -> dict[str, object] | None:
     note = (found.refusal.text(lang) if found.refusal is not None
             else t(lang, "web.did_you_mean", q=found.did_you_mean) if found.did_you_mean
             else "")
+    empty = "web.no_words" if found.no_words else "web.no_results"
     return {"heading": t(lang, "web.results", q=found.query), "note": note,
             "papers": [paper_view(p, lang) for p in found.papers],
-            "empty": t(lang, "web.no_results", q=found.query)}
+            "empty": t(lang, empty, q=found.query)}
+
+
+GROUP_WORDS = ("reading group", "读书会")
+"""A server name holding one of these (either script, any case) names the group already."""
+
+
+def page_title(server_name: str, lang: Lang) -> str:
+    """"{server} reading group", or the server's name alone when it says so already (not
+    "Reading Group reading group")."""
+    folded = fold_chinese(server_name).casefold()
+    if any(word in folded for word in GROUP_WORDS):
+        return server_name
+    return t(lang, "web.page_title", server=server_name)
 
 
 def page_context(data: PageData, lang: Lang, server_name: str) -> dict[str, object]:
     """Everything the template needs, in `lang`."""
     query = data.found.query if data.found is not None else ""
     labels = {key.removeprefix("web."): t(lang, key) for key in LABELS}
-    labels["page_title"] = t(lang, "web.page_title", server=server_name)
+    labels["page_title"] = page_title(server_name, lang)
     for key in ("authors", "affiliations", "venue", "length", "summary", "abstract", "pdf"):
         labels[key] = t(lang, f"card.{key}")
     return {

@@ -186,14 +186,19 @@ async def test_done_by_the_presenter_records_history_and_leaves_the_queue(
                                     notes="  we read it  ")
     assert (done.status, done.notes) == (SessionStatus.DONE, "we read it")
     [discussed] = await world.history.history(GUILD)
+    assert STARTS > NOW  # marked done before its time: discussed when it was marked, so
+    # the history (and the web page's past sessions) never shows a date to come
     assert (discussed.paper_id, discussed.when, discussed.presenter_id, discussed.notes,
-            discussed.thread_id) == (PAPER.id, STARTS, ALICE, "we read it", session.thread_id)
+            discussed.thread_id) == (PAPER.id, NOW, ALICE, "we read it", session.thread_id)
     assert await world.queue.items(GUILD) == []
     assert world.poster.notices(session.thread_id or 0) == [NoticeKind.DONE]
     again = await world.schedule(when="2026-12-10 18:00")
+    world.clock.advance(days=10)  # after its time: discussed at its start
     finished = await world.service.done(GUILD, again.id, user_id=ORGANISER, organiser=True,
                                         notes="   ")
-    assert finished.notes is None and (await world.history.history(GUILD))[0].notes == ""
+    latest = (await world.history.history(GUILD))[0]
+    assert finished.notes is None and latest.notes == ""
+    assert latest.when == again.starts_at
 
 
 async def test_stopped_reminders_are_told_to_organisers_once(world: World) -> None:

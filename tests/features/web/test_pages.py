@@ -236,3 +236,15 @@ async def test_display_names_are_fetched_once_across_pages(
     assert "Presenter: Ada L." in first and "Presenter: Fetched 1000" in first
     assert "Presenter: a former member" in first
     assert sorted(site.client.guilds[GUILD].fetched) == [1000, 1001]  # not again later
+
+
+async def test_the_title_names_the_group_once_and_a_query_without_words_says_so(
+        site: Site) -> None:
+    path = _path(await site.pages.link(GUILD))
+    site.client.guilds[GUILD].name = "Reading Group"
+    body = await (await site.http.get(path, params={"q": "🤖 *"})).text()
+    assert "<title>Reading Group</title>" in body
+    assert "“🤖 *” has no words to search for." in body and "No paper matches" not in body
+    other = _path(await site.pages.link(OTHER))
+    titled = await (await site.http.get(other)).text()
+    assert "<title>其他读书会</title>" in titled  # the name as it is: not "… 讀書會" again
