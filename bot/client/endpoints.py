@@ -8,7 +8,7 @@ discord.py at itself while it runs, so local mode and the tests need nothing fro
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 import discord
@@ -27,17 +27,12 @@ class BoundedHTTPClient(discord.http.HTTPClient):
     outlives the lease it was made under (`bot.settings.Settings` refuses shorter leases)."""
 
     call_timeout: float
-    observe: Callable[[str, str], None] | None = None
-    """Told each answered call's method and URL (the metrics time interactions by it)."""
 
     async def request(self, route: discord.http.Route, *,
                       files: Sequence[discord.File] | None = None,
                       form: Iterable[dict[str, Any]] | None = None, **kwargs: Any) -> Any:
         async with asyncio.timeout(self.call_timeout):
-            answer = await super().request(route, files=files, form=form, **kwargs)
-        if self.observe is not None:
-            self.observe(route.method, route.url)
-        return answer
+            return await super().request(route, files=files, form=form, **kwargs)
 
 
 def bound_calls(http: discord.http.HTTPClient, seconds: float) -> None:

@@ -33,6 +33,8 @@ class Gateway(Protocol):
         ...
 
 
+CLOSE_WAIT_SECONDS = 15.0
+"""How long closing waits for a database probe in flight before cancelling it."""
 Probe = Callable[[], Coroutine[Any, Any, None]]
 """A small write to the database (it raises when the database does not take it)."""
 
@@ -88,8 +90,14 @@ class Readiness:
             return f"the database cannot be written: {' '.join(str(exc).split())}"
         return None
 
-    async def close(self) -> None:
-        """Wait for a probe still running (bounded by the database's own write wait)."""
-        if self._probing is not None:
-            with contextlib.suppress(Exception):
-                await self._probing
+    async def close(self, wait: float = CLOSE_WAIT_SECONDS) -> None:
+        """Let a probe still running end (SQLite's write wait bounds it), cancelling it after
+        `wait` seconds (a PostgreSQL lock held elsewhere has no bound of its own)."""
+        if self._probing is None or self._probing.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(self._probing), wait)
+        except TimeoutError:
+            self._probing.cancel()
+        with contextlib.suppress(BaseException):
+            await self._probing

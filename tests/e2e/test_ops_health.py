@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 
 import aiohttp
+import asyncpg
 import pytest
 
 from bot.client.bot import PaperclubBot
@@ -79,6 +80,29 @@ async def test_readyz_follows_the_database(watched: PaperclubBot, settings: Sett
             other.execute("ROLLBACK") if other.in_transaction else None
             other.close()
         assert await _becomes(http, f"{base}/readyz", 200) == "ready\n"
+
+
+async def test_readyz_follows_a_locked_postgresql_database(
+        standin: StandIn, settings: Settings, clock: FakeClock, postgres_url: str) -> None:
+    settings = settings.model_copy(update={
+        "ops": OpsSettings(enabled=True, port=0),
+        "database": settings.database.model_copy(update={"url": postgres_url})})
+    paperclub = await start_paperclub(standin, settings, clock)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        async with aiohttp.ClientSession() as http:
+            base = _base(paperclub)
+            assert (await _get(http, f"{base}/readyz"))[0] == 200
+            locked = other.transaction()
+            await locked.start()
+            await other.execute("LOCK TABLE bot_state IN EXCLUSIVE MODE")  # no write goes in
+            text = await _becomes(http, f"{base}/readyz", 503)
+            assert text == "not ready:\n- the database did not take a write within 1 s\n"
+            await locked.rollback()
+            assert await _becomes(http, f"{base}/readyz", 200) == "ready\n"
+    finally:
+        await other.close()
+        await standin.stop_bot(paperclub)
 
 
 async def test_metrics_are_not_served_when_turned_off(

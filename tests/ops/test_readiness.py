@@ -81,3 +81,18 @@ async def test_a_database_that_refuses_the_write_is_named() -> None:
     readiness = Readiness(_Gateway(), full, tick_seconds=60, timeout=1.0, now=_Seconds())
     assert await readiness.problems() == [
         "the database cannot be written: disk full: database or disk is full"]
+
+
+async def test_closing_cancels_a_probe_stuck_behind_a_lock() -> None:
+    import asyncio
+
+    stuck = asyncio.Event()
+
+    async def blocked() -> None:
+        await stuck.wait()  # a PostgreSQL lock held elsewhere, never released
+
+    readiness = Readiness(_Gateway(), blocked, tick_seconds=60, timeout=0.01, now=_Seconds())
+    assert await readiness.problems() == ["the database did not take a write within 0.01 s"]
+    assert await readiness.problems() == ["the database did not take a write within 0.01 s"]
+    await readiness.close(wait=0.01)
+    assert readiness._probing is not None and readiness._probing.cancelled()
