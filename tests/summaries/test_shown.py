@@ -99,3 +99,15 @@ async def test_the_owners_figures_coverage_and_tokens_today(db: Database) -> Non
     figures = await SummaryService(store, None, budget=5000, clock=clock).figures()
     assert figures.log_line() == ("coverage en 0/0 (0 failed), zh-CN 1/3 (0 failed); "
                                   "700 of 5000 tokens today")
+
+
+def test_the_web_page_shows_a_generated_summary_with_its_label() -> None:
+    from bot.features.web.view import paper_view
+
+    paper = english_paper(6)
+    shown = with_generated(paper, [_made(paper, SummaryLang.ZH_CN, ZH_TEXT, "llama3.1")])
+    view = paper_view(shown, Lang.ZH_HANT)
+    assert (view.summary_label, view.abstract_label) == ("AI 總結 · llama3.1 · 未經核對", "")
+    assert "實驗" in view.summary_zh and view.abstract_en.startswith("We study")
+    plain = paper_view(paper, Lang.ZH_HANT)
+    assert (plain.summary_zh, plain.summary_label) == ("", "")
