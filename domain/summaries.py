@@ -92,3 +92,18 @@ class SummaryReport:
     def handled(self) -> int:
         """Claims finished one way or another."""
         return self.done + self.kept + self.discarded + self.waiting
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryFigures:
+    """The operator's view: coverage per language, and today's tokens against the budget."""
+
+    coverage: tuple[Coverage, ...]
+    tokens_today: int
+    budget: int
+
+    def log_line(self) -> str:
+        """One line for the log."""
+        parts = ", ".join(f"{c.lang.value} {c.done}/{c.wanted} ({c.failed} failed)"
+                          for c in self.coverage)
+        return f"coverage {parts}; {self.tokens_today} of {self.budget} tokens today"

@@ -331,6 +331,8 @@ def test_services_never_import_http_clients() -> None:
 
 # Cog handlers: options -> one service call -> ui. The exceptions, each for a reason:
 SEVERAL_SERVICE_CALLS = {
+    ("catalog", "stats"): "the bot's owner also sees the AI summaries' coverage and today's "
+                          "tokens (another feature's figures)",
     ("papers", "paper"): "a paper id that is not in the catalog is searched for as words "
                             "(the search service's two entry points)",
     ("queue", "suggest"): "an arXiv id is added to the catalog (`/add`'s service) before "

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC
 
 from bot.features.summaries.llm_client import LlmClient
 from bot.features.summaries.service import SummaryService
@@ -47,6 +48,8 @@ class RunningSummaries(Summaries):
     def __init__(self, db: AnyDatabase, settings: Settings, corrections: ServerView | None, *,
                  clock: Clock = utc_now, owner: str | None = None) -> None:
         store = stores.SUMMARIES.open(db)
+        self.store, self._clock = store, clock
+        self.max_answer_tokens = settings.llm.max_answer_tokens
         service = SummaryService(store, corrections, budget=settings.llm.daily_token_budget,
                                  clock=clock)
         self.service, self.view = service, service
@@ -54,6 +57,10 @@ class RunningSummaries(Summaries):
         self.worker = SummaryWorker(store, self.client, settings.llm,
                                     owner=owner or process_owner(), clock=clock)
         self._task: asyncio.Task[None] | None = None
+
+    def now(self) -> str:
+        """Now, as the store compares instants."""
+        return self._clock().astimezone(UTC).isoformat(timespec="microseconds")
 
     def start(self) -> None:
         """Run the worker in the background (once)."""

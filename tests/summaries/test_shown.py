@@ -5,6 +5,7 @@ the day's post included), and nowhere while `[llm]` is off."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 
 from bot.features.papers.card import build_card
 from bot.features.papers.card_view import escape
@@ -86,3 +87,27 @@ def test_with_llm_unset_papers_are_shown_through_the_corrections_alone() -> None
     parts = summaries_for(None, Settings(), corrections)  # type: ignore[arg-type]
     assert type(parts) is Summaries and parts.view is corrections and parts.service is None
     assert as_stored(english_paper(1)).generated == ()
+
+
+async def test_the_owners_figures_coverage_and_tokens_today(db: Database) -> None:
+    await add(db, [english_paper(n) for n in range(3)])
+    store = summary_store(db)
+    [job, *_] = await store.claim(SummaryLang.ZH_CN, "a", "2026-12-01", "2026-12-02", 3)
+    await store.finish(job, "a", GeneratedSummary(SummaryLang.ZH_CN, ZH_TEXT, "m"), "2026-12-01")
+    await store.reserve_tokens("2026-12-01", 700, 5000)
+    clock = lambda: datetime(2026, 12, 1, 18, tzinfo=UTC)  # noqa: E731
+    figures = await SummaryService(store, None, budget=5000, clock=clock).figures()
+    assert figures.log_line() == ("coverage en 0/0 (0 failed), zh-CN 1/3 (0 failed); "
+                                  "700 of 5000 tokens today")
+
+
+def test_the_web_page_shows_a_generated_summary_with_its_label() -> None:
+    from bot.features.web.view import paper_view
+
+    paper = english_paper(6)
+    shown = with_generated(paper, [_made(paper, SummaryLang.ZH_CN, ZH_TEXT, "llama3.1")])
+    view = paper_view(shown, Lang.ZH_HANT)
+    assert (view.summary_label, view.abstract_label) == ("AI 總結 · llama3.1 · 未經核對", "")
+    assert "實驗" in view.summary_zh and view.abstract_en.startswith("We study")
+    plain = paper_view(paper, Lang.ZH_HANT)
+    assert (plain.summary_zh, plain.summary_label) == ("", "")

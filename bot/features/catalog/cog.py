@@ -93,6 +93,13 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
                               description=description)
         for venue in stats.venues[:25]:
             embed.add_field(name=venue_row(venue, lang), value=str(venue.papers))
+        if self.services.summaries is not None and await self.bot.is_owner(interaction.user):
+            figures = await self.services.summaries.figures()
+            embed.add_field(name=t(lang, "catalog.summaries"), inline=False, value="\n".join(
+                [t(lang, "catalog.summaries_lang", language=c.lang.value, done=c.done,
+                   wanted=c.wanted, failed=c.failed) for c in figures.coverage]
+                + [t(lang, "catalog.summaries_tokens", spent=figures.tokens_today,
+                     budget=figures.budget)]))
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="reload", description="Reload the catalog file (bot owner only)")

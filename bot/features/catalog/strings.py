@@ -6,6 +6,14 @@ from bot.shared.lang import Texts, tr
 
 STRINGS: dict[str, Texts] = {
     "catalog.title": tr("Paper catalog", "论文库", "論文庫"),
+    "catalog.summaries": tr("AI summaries (only the owner sees this)", "AI 总结（仅所有者可见）",
+                            "AI 總結（僅所有者可見）"),
+    "catalog.summaries_lang": tr("{language}: {done} of {wanted} made, {failed} failed",
+                                 "{language}：已生成 {done} / {wanted}，失败 {failed}",
+                                 "{language}：已生成 {done} / {wanted}，失敗 {failed}"),
+    "catalog.summaries_tokens": tr("Tokens today: {spent} of {budget}",
+                                   "今日 token：{spent} / {budget}",
+                                   "今日 token：{spent} / {budget}"),
     "catalog.stats": tr("**{papers}** papers · {workshops} workshops · last loaded {when}",
                         "共 **{papers}** 篇论文 · {workshops} 个研讨会 · 最近加载 {when}",
                         "共 **{papers}** 篇論文 · {workshops} 個研討會 · 最近載入 {when}"),

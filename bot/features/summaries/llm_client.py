@@ -6,6 +6,7 @@ reason to wait (`LlmBusy`: 429, 5xx, a timeout, no connection) or a broken answe
 from __future__ import annotations
 
 import asyncio
+import logging
 from types import TracebackType
 from typing import Any
 
@@ -14,6 +15,8 @@ from aiolimiter import AsyncLimiter
 
 from bot.settings_llm import LlmSettings
 from domain.summaries import LlmAnswer
+
+logging.getLogger("httpx").setLevel(logging.WARNING)  # not a log line per request
 
 DEFAULT_WAIT = 30.0
 """Seconds to wait after a failure that says nothing of when to come back."""

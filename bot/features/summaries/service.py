@@ -15,7 +15,7 @@ from bot.features.summaries.worker import day_of
 from bot.shared.clock import Clock, utc_now
 from bot.shared.server_view import ServerView, Shown, shown_by
 from domain.paper import Paper
-from domain.summaries import Coverage, GeneratedSummary, SummaryLang
+from domain.summaries import GeneratedSummary, SummaryFigures, SummaryLang
 
 
 def own_text(paper: Paper, lang: SummaryLang) -> str:
@@ -58,13 +58,10 @@ class SummaryService:
         """One paper with its summaries (a paper shown outside a server, as in a DM)."""
         return _attach(lambda p: p, await self._store.summaries_of([paper.id]))(paper)
 
-    async def coverage(self) -> list[Coverage]:
-        """Per language: papers wanting a summary, made, failed."""
-        return await self._store.coverage()
-
-    async def tokens_today(self) -> tuple[int, int]:
-        """Tokens counted today and the daily budget."""
-        return await self._store.tokens_on(day_of(self._clock())), self._budget
+    async def figures(self) -> SummaryFigures:
+        """Per language: papers wanting a summary, made, failed; tokens spent today."""
+        return SummaryFigures(tuple(await self._store.coverage()),
+                              await self._store.tokens_on(day_of(self._clock())), self._budget)
 
 
 def _attach(shown: Shown, made: Mapping[str, Sequence[GeneratedSummary]]) -> Shown:

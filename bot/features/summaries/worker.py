@@ -27,6 +27,7 @@ from domain.summaries import (
     MAX_ATTEMPTS,
     GeneratedSummary,
     LlmAnswer,
+    SummaryFigures,
     SummaryJob,
     SummaryLang,
     SummaryReport,
@@ -180,7 +181,14 @@ class SummaryWorker:
                          "%d tokens%s", report.done, report.kept, report.discarded,
                          report.failed, report.waiting, report.tokens,
                          f"; stopped: {report.stopped}" if report.stopped else "")
+                log.info("summaries: %s", (await self.figures()).log_line())
             await self._sleep()
+
+    async def figures(self) -> SummaryFigures:
+        """Coverage per language and today's tokens (for the log and the operator)."""
+        return SummaryFigures(tuple(await self._store.coverage()),
+                              await self._store.tokens_on(day_of(self._clock())),
+                              self._settings.daily_token_budget)
 
     async def _sleep(self) -> None:
         """Until poked, `poll_seconds` pass, or the pause ends (whichever comes first)."""

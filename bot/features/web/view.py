@@ -10,8 +10,13 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from bot.features.export.service import thread_link
-from bot.features.papers.abstract_text import display_text
-from bot.features.papers.card import arxiv_search_url
+from bot.features.papers.card import (
+    AbstractKind,
+    abstract_heading,
+    abstract_text,
+    arxiv_search_url,
+    generated_for,
+)
 from bot.features.papers.venue_label import chinese_for, venue_badge, venue_length
 from bot.features.web.service import Daily, Found, PageData, Past, Upcoming
 from bot.shared.lang import Lang
@@ -46,6 +51,11 @@ class PaperView:
     abs_url: str
     pdf_url: str
     link_label: str
+    summary_label: str = ""
+    """The label of `summary_zh` when it was generated here ("AI summary · model · not
+    checked"); '' for the catalog's own."""
+    abstract_label: str = ""
+    """The same for `abstract_en` (a summary generated in English)."""
 
 
 def paper_view(paper: Paper, lang: Lang) -> PaperView:
@@ -61,10 +71,17 @@ def paper_view(paper: Paper, lang: Lang) -> PaperView:
         title_en=paper.title_en, title_zh=title_zh, authors=paper.authors,
         affiliations=affiliations, venue=venue_badge(paper.venue, lang),
         length=venue_length(paper.venue, lang),
-        summary_zh=chinese_for(paper.summary_zh, lang),
-        abstract_en=display_text(paper.summary_en) if paper.summary_en else "",
+        summary_zh=abstract_text(paper, AbstractKind.ZH, lang),
+        abstract_en=abstract_text(paper, AbstractKind.EN, lang),
         abs_url=arxiv or arxiv_search_url(paper), pdf_url=safe_url(paper.links.pdf_link),
-        link_label=t(lang, "card.arxiv_page" if arxiv else "card.arxiv"))
+        link_label=t(lang, "card.arxiv_page" if arxiv else "card.arxiv"),
+        summary_label=_generated_label(paper, AbstractKind.ZH, lang),
+        abstract_label=_generated_label(paper, AbstractKind.EN, lang))
+
+
+def _generated_label(paper: Paper, kind: AbstractKind, lang: Lang) -> str:
+    """"AI summary · model · not checked" when the text of `kind` was generated here."""
+    return abstract_heading(paper, kind, lang) if generated_for(paper, kind) else ""
 
 
 @dataclass(frozen=True, slots=True)
