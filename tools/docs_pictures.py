@@ -26,7 +26,8 @@ from typing import Any
 
 from playwright.async_api import Browser, async_playwright
 
-from bot.cli.local import LocalSession, local_session, quiet_logging
+from bot.cli.local import LocalSession, local_session
+from bot.cli.local_terminal import quiet_logging
 from bot.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
