@@ -113,7 +113,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         corrections, sources = _corrections(db, papers, leases, clock)
         summaries = summaries_for(db, settings, corrections, clock=clock)  # [llm], or nothing
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                               view=summaries.view)
+                               view=summaries.view, attach=summaries.attach)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
                                      view=summaries.view,
