@@ -6,7 +6,7 @@ owner sees the figures in `/catalog stats`."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -38,9 +38,9 @@ async def summarising(standin: StandIn, llm: LlmStandIn, tmp_path: Path, people:
     await standin.stop_bot(paperclub)
 
 
-async def _until(condition: object, seconds: float = 20.0) -> None:
+async def _until(condition: Callable[[], Awaitable[bool]], seconds: float = 20.0) -> None:
     async def wait() -> None:
-        while not await condition():  # type: ignore[operator]
+        while not await condition():
             await asyncio.sleep(0.05)
     await asyncio.wait_for(wait(), seconds)
 
@@ -52,7 +52,7 @@ async def test_summaries_are_made_in_the_background_and_shown_labelled(
     assert summaries is not None
 
     async def all_english_made() -> bool:
-        (english, chinese) = (await summaries.figures()).coverage
+        english = (await summaries.figures()).coverage[0]
         return english.wanted > 0 and english.done == english.wanted
 
     await _until(all_english_made)
