@@ -65,7 +65,6 @@ from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.heap import settle_after
 from bot.shared.leases import Leaser, process_owner
-from bot.shared.server_view import ServerView
 from bot.shared.sync_record import SyncRecord
 from domain.group import ErasedKind
 from domain.shards import Shards
@@ -120,7 +119,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         lease_clock or clock)
         corrections, sources = _corrections(db, papers, leases, clock)
         summaries = summaries_for(db, settings, corrections, clock=clock)  # [llm], or nothing
-        search = _search(papers, settings, summaries.view, ops)
+        search = _search(papers, settings, summaries, ops)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
                                      view=summaries.view,
@@ -271,11 +270,11 @@ async def _open_database(settings: Settings, clock: Clock, *, verify: bool) -> t
     return db, ops, write_wait
 
 
-def _search(papers: PaperStore, settings: Settings, view: ServerView,
+def _search(papers: PaperStore, settings: Settings, summaries: Summaries,
             ops: Operations) -> SearchService:
-    """The catalog search, timed when the metrics are on."""
+    """The catalog search (its hits with their AI summaries), timed when the metrics are on."""
     search = TimedSearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                                view=view)
+                                view=summaries.view, attach=summaries.attach)
     search.histogram = ops.metrics.search_seconds if ops.metrics is not None else None
     return search
 

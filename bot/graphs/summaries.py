@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC
 
@@ -17,7 +17,7 @@ from bot.graphs.catalog import open_configured
 from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.leases import process_owner
-from bot.shared.server_view import ServerView
+from bot.shared.server_view import ServerView, Shown
 from storage import backend as stores
 from storage.backend import AnyDatabase
 
@@ -29,6 +29,8 @@ class Summaries:
     def __init__(self, corrections: ServerView) -> None:
         self.view: ServerView = corrections
         self.service: SummaryService | None = None
+        self.attach: Callable[[Sequence[str]], Awaitable[Shown]] | None = None
+        """What search hits carry more (None: nothing)."""
 
     def start(self) -> None:
         """Nothing runs."""
@@ -52,7 +54,7 @@ class RunningSummaries(Summaries):
         self.max_answer_tokens = settings.llm.max_answer_tokens
         service = SummaryService(store, corrections, budget=settings.llm.daily_token_budget,
                                  clock=clock)
-        self.service, self.view = service, service
+        self.service, self.view, self.attach = service, service, service.attach
         self.client = LlmClient(settings.llm, api_key=settings.llm.api_key())
         self.worker = SummaryWorker(store, self.client, settings.llm,
                                     owner=owner or process_owner(), clock=clock)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -54,8 +54,11 @@ class SearchService:
     """The one search engine of paperclub, shared by the CLI, `/paper` and subscriptions."""
 
     def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0,
-                 cross_language: bool = True, view: ServerView | None = None) -> None:
+                 cross_language: bool = True, view: ServerView | None = None,
+                 attach: Callable[[Sequence[str]], Awaitable[Shown]] | None = None) -> None:
         self._store = store
+        self._attach = attach
+        """What else a hit's paper carries when shown (the AI summaries made for it)."""
         self._cross_language = cross_language
         """False: the query's own language only (the benchmark's baseline)."""
         self._view = view
@@ -164,6 +167,18 @@ class SearchService:
         found by their corrected text, not by the words corrected away (`overlay_search`).
         `papers`: only the first that many hits need their paper (a result list's first
         page; the others' may be left unread, `domain.catalog.unread`); None: every hit's."""
+        outcome = await self._seen_search(query, limit=limit, offset=offset,
+                                          guild_id=guild_id, papers=papers)
+        if self._attach is None or not outcome.hits:
+            return outcome
+        shown = len(outcome.hits) if papers is None else min(papers, len(outcome.hits))
+        attached = await self._attach([hit.id for hit in outcome.hits[:shown]])
+        return replace(outcome, hits=[_seen(hit, attached) if at < shown else hit
+                                      for at, hit in enumerate(outcome.hits)])
+
+    async def _seen_search(self, query: SearchQuery, *, limit: int, offset: int,
+                           guild_id: int | None, papers: int | None) -> SearchOutcome:
+        """`search` before anything is attached: the server's corrections applied."""
         if self._view is None or guild_id is None:
             return await self._search(query, limit=limit, offset=offset, papers=papers)
         reading = ahead(self._view.corrected(guild_id))  # its reads overlap the search's

@@ -56,7 +56,12 @@ class SummaryService:
 
     async def attached(self, paper: Paper) -> Paper:
         """One paper with its summaries (a paper shown outside a server, as in a DM)."""
-        return _attach(lambda p: p, await self._store.summaries_of([paper.id]))(paper)
+        return (await self.attach([paper.id]))(paper)
+
+    async def attach(self, paper_ids: Sequence[str]) -> Shown:
+        """What gives papers (as a server sees them) their usable summaries: one read."""
+        made = await self._store.summaries_of(list(paper_ids)) if paper_ids else {}
+        return _attach(lambda paper: paper, made) if made else (lambda paper: paper)
 
     async def figures(self) -> SummaryFigures:
         """Per language: papers wanting a summary, made, failed; tokens spent today."""
