@@ -167,6 +167,10 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
             text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):
             text = t(lang, "error.owner_only")
+        elif isinstance(original, discord.Forbidden):  # a member's or organiser's setting
+            text = t(lang, "error.discord_forbidden")
+        elif isinstance(original, discord.NotFound):  # deleted in Discord meanwhile
+            text = t(lang, "error.discord_gone")
         elif isinstance(original, DatabaseBusy):
             text = t(lang, "error.catalog_reloading")
         elif isinstance(original, StorageError):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.client.bot import PaperclubBot
@@ -506,3 +508,22 @@ async def test_a_chinese_query_finds_an_english_only_paper_and_says_how(
     choices = await standin.autocomplete("paper", {"query": "扩散模型"}, focused="query",
                                          guild=guild)
     assert [c["value"] for c in choices] == [english.id]
+
+
+@pytest.mark.parametrize(("refusal", "said"), [
+    (discord.Forbidden, "Ask an admin to check paperclub's role"),
+    (discord.NotFound, "is gone from Discord")])
+async def test_a_discord_refusal_a_member_can_cause_is_a_sentence_with_a_way_forward(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, monkeypatch: pytest.MonkeyPatch,
+        refusal: type[discord.HTTPException], said: str) -> None:
+    """Not Discord's status and code, not "something went wrong on our side"."""
+    status = 403 if refusal is discord.Forbidden else 404
+    async def refused(*args: object, **kwargs: object) -> None:
+        raise refusal(SimpleNamespace(status=status, reason="refused"),
+                      {"code": 50013 if status == 403 else 10003, "message": "refused"})
+
+    monkeypatch.setattr(bot.services.search, "search", refused)
+    handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, locale="en-US")
+    answer = await handle.reply()
+    assert answer.ephemeral and said in answer.content
+    assert "went wrong" not in answer.content and str(status) not in answer.content

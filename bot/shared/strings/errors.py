@@ -18,6 +18,21 @@ STRINGS: dict[str, Texts] = {
         "channels.",
         "该频道不在本服务器中（或我看不到它）：请选择本服务器的频道。",
         "該頻道不在這個伺服器中（或我看不到它）：請選擇這個伺服器的頻道。"),
+    "error.discord_forbidden": tr(
+        "Discord did not let paperclub do that here: it lacks a permission in this channel or "
+        "server. Ask an admin to check paperclub's role and the channel's permissions, then "
+        "try again.",
+        "Discord 不允许 paperclub 在这里执行此操作：它在本频道或服务器中缺少权限。"
+        "请管理员检查 paperclub 的身份组和频道权限后再试。",
+        "Discord 不允許 paperclub 在這裡執行此操作：它在這個頻道或伺服器中缺少權限。"
+        "請管理員檢查 paperclub 的身分組和頻道權限後再試。"),
+    "error.discord_gone": tr(
+        "Something this needed is gone from Discord (a deleted channel, message, thread or "
+        "event). Check it still exists, then try again.",
+        "此操作需要的内容已从 Discord 中消失（频道、消息、讨论串或活动已被删除）。"
+        "请确认它仍然存在后再试。",
+        "此操作需要的內容已從 Discord 中消失（頻道、訊息、討論串或活動已被刪除）。"
+        "請確認它仍然存在後再試。"),
     "error.unexpected": tr("Something went wrong on our side (error {ref}). Please try again.",
                            "出错了（错误 {ref}），请再试一次。",
                            "出錯了（錯誤 {ref}），請再試一次。"),
