@@ -263,7 +263,7 @@ def _after_change(search: SearchService, recommend: RecommendService, sources: S
 async def _open_database(settings: Settings, clock: Clock, *, verify: bool) -> tuple[
         AnyDatabase, Operations, WriteWaitDeferral]:
     """The database, and the operations side watching it (its writes' waits counted)."""
-    ops, write_wait = Operations(settings, clock=clock), WriteWaitDeferral()
+    ops, write_wait = Operations(settings), WriteWaitDeferral()
     db = await open_configured(settings.database, verify=verify,
                                before_wait=_counted(ops, write_wait))
     ops.probe, ops.outbox = _ops_database(db, clock)

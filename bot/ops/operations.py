@@ -4,11 +4,12 @@ metrics and the listener serving both. With `[ops] enabled = false` nothing list
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.ops.interactions import InteractionTimer
@@ -16,7 +17,6 @@ from bot.ops.listener import OpsListener
 from bot.ops.metrics import RATE_LIMIT_LOGGERS, BotMetrics, RateLimitCounter
 from bot.ops.readiness import Gateway, Probe, Readiness
 from bot.settings import Settings
-from bot.shared.clock import Clock
 from domain.storage_faults import StorageError
 
 log = logging.getLogger(__name__)
@@ -48,11 +48,11 @@ class OpsHost(Gateway, Protocol):
 class Operations:
     """Readiness, the metrics and the listener of one bot."""
 
-    def __init__(self, settings: Settings, *, clock: Clock,
-                 now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, settings: Settings, *, now: Callable[[], float] = time.monotonic
+                 ) -> None:
         self.settings = settings.ops
         self.tick_seconds = settings.digest.tick_seconds
-        self.clock, self.now = clock, now
+        self.now = now
         self.probe: Probe = _no_database
         """The database's test write (set once the database is open)."""
         self.outbox: OutboxSummary = _no_outbox
@@ -122,11 +122,12 @@ class Operations:
         if self._host is not None:
             self._gauges(self.metrics, self._host)
         try:
-            depth, oldest = await self.outbox()
+            depth, oldest = await asyncio.wait_for(self.outbox(),
+                                                   self.settings.probe_timeout_seconds)
         except Exception as exc:  # the scrape still answers; readiness names the database
-            log.warning("outbox depth not read for the metrics: %s", exc)
-        else:
-            self.metrics.outbox(depth, oldest, self.clock())
+            log.warning("outbox depth not read for the metrics: %r", exc)
+        else:  # the outbox stamps its rows with the wall clock (`storage.times`)
+            self.metrics.outbox(depth, oldest, datetime.now(UTC))
         return self.metrics.exposition()
 
     def _gauges(self, metrics: BotMetrics, host: OpsHost) -> None:
