@@ -13,8 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from storage.adding.postgres import PgAddPolicyStore
-from storage.adding.sqlite import SqliteAddPolicyStore
+from storage.adding.store import AddPolicyStore
 from storage.corrections.notices_postgres import PgSourceNoticeStore
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
@@ -168,7 +167,7 @@ GROUPS = StorePair.once("groups", GroupStore)
 """Reading-group settings and the presenter rotation."""
 SESSIONS = StorePair.once("sessions", SessionStore)
 """Sessions and their reminder ledger."""
-ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
+ADD_POLICIES = StorePair.once("add_policies", AddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair.once("feeds", FeedStore)
 """arXiv feeds, their polls and announcements."""
