@@ -38,10 +38,7 @@ from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check
 from storage.sqlite.errors import NoDatabase, SchemaError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.store import StateStore
-from storage.subscriptions.postgres import PgSubscriptionStore
-from storage.subscriptions.similar_postgres import PgSimilarStore
-from storage.subscriptions.similar_sqlite import SqliteSimilarStore
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
+from storage.subscriptions.store import SimilarStore, SubscriptionStore
 from storage.votes.store import VoteStore
 
 AnyDatabase = Database | PgDatabase
@@ -151,7 +148,7 @@ STATE = StorePair.once("state", StateStore)
 """Named values kept between runs."""
 DIGESTS = StorePair("digests", SqliteDigestStore, PgDigestStore)
 """Paper-of-the-day settings and the ledger."""
-SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscriptionStore)
+SUBSCRIPTIONS = StorePair.once("subscriptions", SubscriptionStore)
 """Subscriptions, notifications, DM pauses."""
 OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
@@ -189,7 +186,7 @@ CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
                                PgSourceNoticeStore)
 """The curators' notices that a source changed a corrected field."""
 
-SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
+SIMILAR = StorePair.once("similar", SimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
 
 STORES: tuple[StorePair[object, object], ...] = (
