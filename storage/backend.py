@@ -13,8 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from storage.adding.postgres import PgAddPolicyStore
-from storage.adding.sqlite import SqliteAddPolicyStore
+from storage.adding.store import AddPolicyStore
 from storage.corrections.notices_postgres import PgSourceNoticeStore
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
@@ -41,10 +40,7 @@ from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check
 from storage.sqlite.errors import NoDatabase, SchemaError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.store import StateStore
-from storage.subscriptions.postgres import PgSubscriptionStore
-from storage.subscriptions.similar_postgres import PgSimilarStore
-from storage.subscriptions.similar_sqlite import SqliteSimilarStore
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
+from storage.subscriptions.store import SimilarStore, SubscriptionStore
 from storage.summaries.store import SummaryStore
 from storage.votes.store import VoteStore
 
@@ -155,7 +151,7 @@ STATE = StorePair.once("state", StateStore)
 """Named values kept between runs."""
 DIGESTS = StorePair("digests", SqliteDigestStore, PgDigestStore)
 """Paper-of-the-day settings and the ledger."""
-SUBSCRIPTIONS = StorePair("subscriptions", SqliteSubscriptionStore, PgSubscriptionStore)
+SUBSCRIPTIONS = StorePair.once("subscriptions", SubscriptionStore)
 """Subscriptions, notifications, DM pauses."""
 OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
 """Notifications waiting to be sent, leased per unit."""
@@ -173,7 +169,7 @@ GROUPS = StorePair.once("groups", GroupStore)
 """Reading-group settings and the presenter rotation."""
 SESSIONS = StorePair.once("sessions", SessionStore)
 """Sessions and their reminder ledger."""
-ADD_POLICIES = StorePair("add_policies", SqliteAddPolicyStore, PgAddPolicyStore)
+ADD_POLICIES = StorePair.once("add_policies", AddPolicyStore)
 """Who may add papers from arXiv, per server."""
 FEEDS = StorePair.once("feeds", FeedStore)
 """arXiv feeds, their polls and announcements."""
@@ -195,7 +191,7 @@ CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
                                PgSourceNoticeStore)
 """The curators' notices that a source changed a corrected field."""
 
-SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
+SIMILAR = StorePair.once("similar", SimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
 
 SUMMARIES = StorePair.once("summaries", SummaryStore)

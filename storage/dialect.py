@@ -1,7 +1,7 @@
 """How the schema and the stores' SQL are written once for both backends: the migration record,
 the dialects' type names and the few query forms they spell differently (text order, row locks,
-array membership: `Dialect`, asked through `storage.db.Db.dialect`), and `Table`, which renders
-one table's DDL per dialect (`storage.schema` states them).
+array membership, arrays as rows: `Dialect`, asked through `storage.db.Db.dialect`), and
+`Table`, which renders one table's DDL per dialect (`storage.schema` states them).
 
 A table's columns hold `{big}` (a 64-bit integer: Discord ids and the keys that refer to them),
 `{rowid}` (an id the database assigns), `{serial}` (one it never reuses) and `{real}`.
@@ -58,8 +58,22 @@ class Dialect:
         return f"= ANY({param})"
 
     def array(self, values: Iterable[object]) -> object:
-        """`values` as one bound array for `in_array`."""
+        """`values` as one bound array for `in_array` or `zipped`."""
         return json.dumps(list(values)) if self.json_arrays else list(values)
+
+    def zipped(self, *arrays: tuple[str, str]) -> str:
+        """A table (after `FROM`) of the arrays bound at the params read side by side, as
+        columns `c1`, `c2`…; `arrays` are (param, PostgreSQL element type) pairs, e.g.
+        `("$4", "bigint")`, each bound by `array`. A `SELECT` from it that an `ON CONFLICT`
+        follows needs a `WHERE` (SQLite's parser)."""
+        if not self.json_arrays:
+            params = ", ".join(f"{param}::{kind}[]" for param, kind in arrays)
+            names = ", ".join(f"c{i}" for i in range(1, len(arrays) + 1))
+            return f"unnest({params}) AS zipped ({names})"
+        columns = ", ".join(f"a{i}.value AS c{i}" for i in range(1, len(arrays) + 1))
+        joins = "".join(f" JOIN json_each({param}) a{i} ON a{i}.key = a1.key"
+                        for i, (param, _) in enumerate(arrays[1:], 2))
+        return f"(SELECT {columns} FROM json_each({arrays[0][0]}) a1{joins}) AS zipped"
 
     def types(self) -> dict[str, str]:
         """The placeholders a table's columns may hold."""

@@ -1,1 +1,1 @@
-"""Stores of adding: SQLite and PostgreSQL side by side."""
+"""The add-policy store, written once for both backends."""

@@ -1,1 +1,1 @@
-"""Stores of subscriptions: SQLite and PostgreSQL side by side."""
+"""The subscription and similar-paper stores, written once for both backends."""

@@ -1,4 +1,4 @@
-"""Subscription columns and row decoding, shared by both backends' stores."""
+"""Subscription columns and row decoding."""
 
 from __future__ import annotations
 

@@ -20,10 +20,10 @@ from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Fault, Guild, StandIn, User
 from domain.digest import DigestConfig
 from domain.subscriptions import Delivery, Subscription
+from storage.backend import SUBSCRIPTIONS
 from storage.digest.sqlite import SqliteDigestStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from tests.e2e.test_digest_crash import ROOT, TRIALS, BotProcess, _ledger, _until
 
 pytestmark = pytest.mark.slow
@@ -73,7 +73,7 @@ async def _prepare(db_path: Path, guild: Guild, readers: list[User],
         preview = await service.preview(config)
         assert preview is not None
         topic = "author:" + preview[0].authors[0].split()[-1]
-        store = SqliteSubscriptionStore(db)
+        store = SUBSCRIPTIONS.open(db)
         for delivery, members in ((Delivery.DM, readers), (Delivery.MENTION, pinged)):
             for reader in members:
                 await store.add(Subscription(guild.id, reader.id, topic,

@@ -12,9 +12,8 @@ from arxiv_standin import ArxivStandIn, StandinPaper
 from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Fault, Guild, Member, StandIn, User
 from domain.subscriptions import Delivery, Subscription
-from storage.backend import FEEDS
+from storage.backend import FEEDS, SUBSCRIPTIONS
 from storage.sqlite.database import Database
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from tests.clocks import Ticker
 from tests.e2e.test_digest_crash import IDENTIFY_SPACING, BotProcess, _until
 
@@ -41,7 +40,7 @@ async def _follow(db_path: Path, guild: Guild, reader: User) -> None:
     try:
         await FEEDS.open(db).add_feed(guild.id, QUERY, guild.channel("papers").id, 1,
                                            datetime.now(UTC), limit=10)
-        await SqliteSubscriptionStore(db).add(Subscription(
+        await SUBSCRIPTIONS.open(db).add(Subscription(
             guild.id, reader.id, "grokking", normalise_topic("grokking"), Delivery.DM))
     finally:
         await db.close()

@@ -1,5 +1,5 @@
 """The one database API (`storage.db`), the same on both backends: placeholders, rows, row
-counts, transactions, locks and the dialect's array membership."""
+counts, transactions, locks and the dialect's arrays."""
 
 from __future__ import annotations
 
@@ -70,6 +70,22 @@ async def test_array_membership(backend: Backend) -> None:
     assert [row[0] for row in rows] == ["x", "z"]
     assert await db.fetch(f"SELECT key FROM bot_state WHERE key {dialect.in_array('$1')}",
                           dialect.array([])) == []
+
+
+async def test_arrays_read_side_by_side_as_rows(backend: Backend) -> None:
+    db = database_api(backend.db)
+    dialect = db.dialect
+    table = dialect.zipped(("$1", "bigint"), ("$2", "text"))
+    rows = await db.fetch(f"SELECT c1, c2 FROM {table} ORDER BY c1",
+                          dialect.array([3, 1, 2]), dialect.array(["c", "a", "b"]))
+    assert [(row[0], row[1]) for row in rows] == [(1, "a"), (2, "b"), (3, "c")]
+    assert await db.fetch(f"SELECT c1 FROM {table}", dialect.array([]),
+                          dialect.array([])) == []
+    inserted = await db.fetch(
+        f"INSERT INTO bot_state (key, value, updated_at) SELECT c2, c1, $3 FROM "
+        f"{dialect.zipped(('$1', 'text'), ('$2', 'text'))} WHERE true ON CONFLICT DO NOTHING "
+        "RETURNING key", dialect.array(["1", "2"]), dialect.array(["one", "two"]), "t")
+    assert sorted(row[0] for row in inserted) == ["one", "two"]
 
 
 async def test_a_lock_is_held_until_the_transaction_ends(backend: Backend) -> None:

@@ -8,9 +8,9 @@ from bot.features.papers.search import SearchService
 from bot.features.subscriptions.service import SubscriptionService, TopicError
 from domain.reasons import Reason, ReasonCode
 from domain.subscriptions import AddResult, Delivery
+from storage.backend import SUBSCRIPTIONS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
 
 GUILD, ALICE, BOB = 10, 1, 2
 
@@ -18,7 +18,7 @@ GUILD, ALICE, BOB = 10, 1, 2
 @pytest.fixture
 def service(db: Database, store: SqlitePaperStore,
             search: SearchService) -> SubscriptionService:
-    return SubscriptionService(SqliteSubscriptionStore(db), store, search)
+    return SubscriptionService(SUBSCRIPTIONS.open(db), store, search)
 
 
 async def test_member_overview_counts_matches_and_resumes_dms(

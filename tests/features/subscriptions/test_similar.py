@@ -26,13 +26,11 @@ from domain.paper import Paper
 from domain.recommend import Verdict
 from domain.subscriptions import Delivery, similar_standing, similar_topic
 from domain.text import tidy
-from storage.backend import BOOKMARKS, RECOMMENDATIONS
+from storage.backend import BOOKMARKS, RECOMMENDATIONS, SIMILAR, SUBSCRIPTIONS
 from storage.notifications.announce_sqlite import SqliteAnnouncementStore, record_unannounced
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from storage.subscriptions.similar_sqlite import SqliteSimilarStore
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
 
 GUILD, ANA, BO = 10, 1, 2
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -57,11 +55,11 @@ class World:
 
     def __init__(self, db: Database, papers: SqlitePaperStore, search: SearchService) -> None:
         self.papers = papers
-        self.subscription_store = SqliteSubscriptionStore(db)
+        self.subscription_store = SUBSCRIPTIONS.open(db)
         self.bookmarks = BOOKMARKS.open(db)
         self.ratings = RECOMMENDATIONS.open(db)
         self.recommend = RecommendService(papers, self.ratings, lambda: T0)
-        self.similar = SimilarService(SqliteSimilarStore(db), self.recommend,
+        self.similar = SimilarService(SIMILAR.open(db), self.recommend,
                                       self.subscription_store)
         self.subscriptions = SubscriptionService(self.subscription_store, papers, search,
                                                  self.similar)
