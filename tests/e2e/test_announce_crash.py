@@ -19,9 +19,9 @@ from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Guild, StandIn, User
 from domain.paper import Paper
 from domain.subscriptions import Delivery, Subscription
+from storage.backend import SUBSCRIPTIONS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from storage.subscriptions.sqlite import SqliteSubscriptionStore
 from tests.e2e.test_digest_crash import _until
 from tests.e2e.test_dm_crash import PacedBotProcess
 
@@ -75,7 +75,7 @@ async def _prepare(bot: ReloadingBot, guild: Guild, readers: list[User]) -> None
     db = await Database.open(bot.db_path)
     try:
         await load_catalog(SqlitePaperStore(db), bot.catalog)
-        store = SqliteSubscriptionStore(db)
+        store = SUBSCRIPTIONS.open(db)
         topic = f"author:{AUTHOR.split()[-1]}"
         for reader in readers:
             await store.add(Subscription(guild.id, reader.id, topic, normalise_topic(topic),

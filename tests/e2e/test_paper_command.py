@@ -6,7 +6,7 @@ import json
 import logging
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
@@ -519,7 +519,7 @@ async def test_a_discord_refusal_a_member_can_cause_is_a_sentence_with_a_way_for
     """Not Discord's status and code, not "something went wrong on our side"."""
     status = 403 if refusal is discord.Forbidden else 404
     async def refused(*args: object, **kwargs: object) -> None:
-        raise refusal(SimpleNamespace(status=status, reason="refused"),
+        raise refusal(cast(Any, SimpleNamespace(status=status, reason="refused")),
                       {"code": 50013 if status == 403 else 10003, "message": "refused"})
 
     monkeypatch.setattr(bot.services.search, "search", refused)
