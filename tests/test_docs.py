@@ -11,7 +11,9 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from bot.settings import SearchSettings, Settings, load_settings
 from bot.shared.lang import Lang
 from bot.shared.messages import CATALOGUE, t
 from bot.wiring import build_bot
+from llm_standin import LlmStandIn
 from tests.e2e.web_server import free_port
 from tools import config_docs
 from tools.doc_checks import (
@@ -212,6 +215,24 @@ def _runnable(args: tuple[str, ...]) -> list[str]:
     return [*filled, "--help"] if needs_discord else filled
 
 
+@contextmanager
+def _llm_standin() -> Iterator[str]:
+    """The chat-completions stand-in on a loop of its own thread (the CLI runs its own loops):
+    its base URL."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    standin = LlmStandIn()
+    try:
+        asyncio.run_coroutine_threadsafe(standin.start(), loop).result(30)
+        yield standin.base_url
+    finally:
+        asyncio.run_coroutine_threadsafe(standin.close(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
+        loop.close()
+
+
 def test_every_command_line_example_runs_without_an_error(
         examples_run: tuple[str, Path], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,14 +241,17 @@ def test_every_command_line_example_runs_without_an_error(
     assert len(examples.shell) > 10
     monkeypatch.chdir(tmp_path)  # where `-o FILE` writes
     runner = CliRunner()
-    env = {"PAPERCLUB_DATABASE__PATH": str(database), "DISCORD_TOKEN": ""}
     failed: list[str] = []
-    for example, args in [*examples.shell, (Example("paperclub frobnicate", "canary"),
-                                             ("frobnicate",))]:
-        result = runner.invoke(cli, _runnable(args), env=env, catch_exceptions=True)
-        if result.exit_code != 0 or (result.exception is not None
-                                     and not isinstance(result.exception, SystemExit)):
-            failed.append(f"{example} -> exit {result.exit_code}: {result.output.strip()[:300]}")
+    with _llm_standin() as llm_url:  # `paperclub summarize` asks the chat-completions stand-in
+        env = {"PAPERCLUB_DATABASE__PATH": str(database), "DISCORD_TOKEN": "",
+               "PAPERCLUB_LLM__ENABLED": "true", "PAPERCLUB_LLM__BASE_URL": llm_url}
+        for example, args in [*examples.shell, (Example("paperclub frobnicate", "canary"),
+                                                 ("frobnicate",))]:
+            result = runner.invoke(cli, _runnable(args), env=env, catch_exceptions=True)
+            if result.exit_code != 0 or (result.exception is not None
+                                         and not isinstance(result.exception, SystemExit)):
+                failed.append(
+                    f"{example} -> exit {result.exit_code}: {result.output.strip()[:300]}")
     assert failed[-1].startswith("canary: paperclub frobnicate"), "the canary did not fail"
     assert failed[:-1] == [], "\n".join(failed[:-1])
 
