@@ -147,7 +147,7 @@ async def test_local_mode_serves_the_web_page_and_prints_its_link(settings: Sett
         async with aiohttp.ClientSession() as http, http.get(link) as response:
             assert response.status == 200
             body = await response.text()
-    assert "Reading Group reading group" in body and "Grokking" in body
+    assert "<title>Reading Group</title>" in body and "Grokking" in body
     printed = await _run(settings, "/queue show")
     assert f"The group's web page: {link}" in printed  # the same link in the next run
 

@@ -130,11 +130,10 @@ class CorrectionsCog(ServiceGroupCog, group_name="corrections",
         """The review card of one correction."""
         lang = lang_of(interaction)
         try:
-            found, owed = await self.services.corrections.shown(
+            found, paper, owed = await self.services.corrections.shown(
                 interaction.guild_id or 0, correction, interaction.user.id)
         except Refusal as exc:
             raise UserFacingError(exc.text(lang)) from None
-        paper = await self.services.search.paper(found.target.paper_id, interaction.guild_id)
         heading = title(paper, lang, found.target.paper_id)  # the id only of a paper gone
         await respond(interaction, "\n".join(_owed(interaction, owed))[:2000] or None,
                       embed=review_embed(found, heading, lang), ephemeral=True)

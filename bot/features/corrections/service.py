@@ -149,10 +149,13 @@ class CorrectionService:
         return Listing(await self.proposals(guild_id, status, limit), untold)
 
     async def shown(self, guild_id: int, proposal_id: int,
-                    user_id: int) -> tuple[Proposal, list[Proposal]]:
-        """`/corrections show`: the proposal, and the outcomes owed to the asker."""
-        return (await self.proposal(guild_id, proposal_id),
-                await self.owed_outcomes(guild_id, user_id))
+                    user_id: int) -> tuple[Proposal, Paper | None, list[Proposal]]:
+        """`/corrections show`: the proposal, its paper as the server sees it (None: gone
+        from the catalog), and the outcomes owed to the asker."""
+        proposal = await self.proposal(guild_id, proposal_id)
+        source = await self._papers.get(proposal.target.paper_id)
+        paper = None if source is None else await self.overlay_one(guild_id, source)
+        return proposal, paper, await self.owed_outcomes(guild_id, user_id)
 
     async def traced(self, guild_id: int, paper_id: str,
                      user_id: int) -> tuple[list[Event], list[Proposal]]:

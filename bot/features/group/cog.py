@@ -71,16 +71,12 @@ class GroupCog(AdminGroupCog, group_name="group",
         guild_id = interaction.guild_id or 0
         if role is not None and clear:
             raise UserFacingError(t(lang, "group.organisers.role_or_clear"))
-        if role is None and not clear:
-            current = (await self.services.group.organisers(guild_id)).role_id
-            text = (t(lang, "group.organisers.role", role=f"<@&{current}>", perm=perm)
-                    if current is not None else t(lang, "group.organisers.default", perm=perm))
-            await respond(interaction, text + "\n" + t(lang, "group.organisers.how"),
-                          ephemeral=True)
-            return
-        await self.services.group.set_organiser_role(guild_id, role.id if role else None)
-        text = (t(lang, "group.organisers.role", role=role.mention, perm=perm) if role
-                else t(lang, "group.organisers.default", perm=perm))
+        current = await self.services.group.organiser_role(
+            guild_id, role.id if role else None, clear=clear)
+        text = (t(lang, "group.organisers.role", role=f"<@&{current}>", perm=perm)
+                if current is not None else t(lang, "group.organisers.default", perm=perm))
+        if role is None and not clear:  # asked, not told: how to change it too
+            text += "\n" + t(lang, "group.organisers.how")
         await respond(interaction, text, ephemeral=True)
 
     @app_commands.command(name="adding", description="Who may add papers from arXiv")

@@ -38,9 +38,13 @@ class GroupService:
         """A server's settings."""
         return await self.groups.settings(guild_id)
 
-    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
-        """Members of `role_id` organise too (None: only Manage Server)."""
-        await self.groups.set_organiser_role(guild_id, role_id)
+    async def organiser_role(self, guild_id: int, role_id: int | None, *,
+                             clear: bool = False) -> int | None:
+        """`/group organiser-role`: set `role_id`, or clear the role (`clear`), or with neither
+        change nothing; the role in force after (None: only Manage Server)."""
+        if role_id is not None or clear:
+            await self.groups.set_organiser_role(guild_id, role_id)
+        return (await self.groups.settings(guild_id)).organiser_role_id
 
     async def set_timezone(self, guild_id: int, zone: ZoneInfo) -> ZoneInfo | None:
         """The zone of the group's sessions (from now on, whatever the paper of the day's);
