@@ -37,7 +37,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from bot.ops.settings import OpsSettings
+from bot.ops.settings import LoggingSettings, OpsSettings
 from bot.settings_llm import LLM_KEY_ENV, LlmSettings
 from domain.shards import Shards
 
@@ -251,18 +251,6 @@ class WebSettings(_Section):
         if self.base_url is not None:
             return str(self.base_url).rstrip("/")
         return f"http://{self.host}:{self.port}"
-
-
-class LoggingSettings(_Section):
-    """Log output."""
-
-    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    format: Literal["human", "json"] = "human"
-
-    @field_validator("level", mode="before")
-    @classmethod
-    def _upper_case(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
 
 
 class Settings(BaseSettings):

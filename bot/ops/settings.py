@@ -1,8 +1,10 @@
-"""The `[ops]` settings (read with the others by `bot.settings`)."""
+"""The operator's settings, `[ops]` and `[logging]` (read with the others by `bot.settings`)."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class OpsSettings(BaseModel):
@@ -21,3 +23,17 @@ class OpsSettings(BaseModel):
     """Serve `/metrics` (and count what it shows); false leaves only the health checks."""
     probe_timeout_seconds: float = Field(default=1.0, gt=0.0, le=30.0)
     """`/readyz` says "not ready" when the database's test write takes longer than this."""
+
+
+class LoggingSettings(BaseModel):
+    """Log output."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    format: Literal["human", "json"] = "human"
+
+    @field_validator("level", mode="before")
+    @classmethod
+    def _upper_case(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
