@@ -7,7 +7,7 @@ any number of processes claiming the same (server, date), exactly one gets the r
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from domain.digest import (
     MAX_CONSECUTIVE_FAILURES,
@@ -28,6 +28,11 @@ from storage.digest.rows import (
     lease_instant,
 )
 from storage.times import utc_timestamp
+
+
+def _claimed_at(claim: Claim) -> str:
+    """When a claim was made, as stored: by its claimer's clock, else now."""
+    return claim.at.astimezone(UTC).isoformat(timespec="seconds") if claim.at else utc_timestamp()
 
 
 class DigestStore:
@@ -106,7 +111,7 @@ class DigestStore:
                 f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
                 guild_id, local_date.isoformat(), LedgerStatus.CLAIMED.value, claim.nonce,
                 claim.paper_id, claim.cycle, claim.position, claim.cycle_size, claim.channel_id,
-                int(claim.late), utc_timestamp(), claim.lease.owner,
+                int(claim.late), _claimed_at(claim), claim.lease.owner,
                 lease_instant(claim.lease.until), claim.pick.value, claim.pick_like)
         return entry_from_row(row) if row else None
 
@@ -124,7 +129,7 @@ class DigestStore:
                 "WHERE guild_id = $11 AND local_date = $12 AND status = $13 "
                 f"RETURNING {LEDGER_COLUMNS}",
                 LedgerStatus.CLAIMED.value, claim.paper_id, claim.cycle, claim.position,
-                claim.cycle_size, claim.channel_id, int(claim.late), utc_timestamp(),
+                claim.cycle_size, claim.channel_id, int(claim.late), _claimed_at(claim),
                 claim.lease.owner, lease_instant(claim.lease.until), guild_id,
                 local_date.isoformat(), LedgerStatus.FAILED.value, claim.pick.value,
                 claim.pick_like)
