@@ -56,7 +56,7 @@ from bot.shared.messages import render_reason
 from bot.wiring import build_bot
 from discord_standin import Guild, RecordedRequest, StandIn
 from domain.digest import DigestConfig
-from storage.digest.sqlite import SqliteDigestStore
+from storage.backend import DIGESTS
 from storage.sqlite.database import Database
 
 TAG = "digest"
@@ -184,7 +184,7 @@ async def _save_configs(db_path: Path, guilds: list[Guild]) -> None:
     """A digest at 09:00 UTC for every server, enabled an hour before it is due."""
     db = await Database.open(db_path)
     try:
-        store = SqliteDigestStore(db)
+        store = DIGESTS.open(db)
         for guild in guilds:
             await store.save_config(DigestConfig(
                 guild.id, guild.channel("papers").id, "09:00", "UTC",

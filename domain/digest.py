@@ -134,3 +134,6 @@ class Claim:
     lease: Lease
     pick: DigestPick = DigestPick.CYCLE
     pick_like: str | None = None
+    at: datetime | None = None
+    """When it was claimed, by the claimer's clock (None: the store's); a resume looks for
+    the post from a little before it."""

@@ -19,8 +19,7 @@ from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
 from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.db import database_api
-from storage.digest.postgres import PgDigestStore
-from storage.digest.sqlite import SqliteDigestStore
+from storage.digest.store import DigestStore
 from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
 from storage.links.store import LinkStore
@@ -149,7 +148,7 @@ PAPERS = StorePair("papers", SqlitePaperStore, PgPaperStore)
 """The catalog and search."""
 STATE = StorePair.once("state", StateStore)
 """Named values kept between runs."""
-DIGESTS = StorePair("digests", SqliteDigestStore, PgDigestStore)
+DIGESTS = StorePair.once("digests", DigestStore)
 """Paper-of-the-day settings and the ledger."""
 SUBSCRIPTIONS = StorePair.once("subscriptions", SubscriptionStore)
 """Subscriptions, notifications, DM pauses."""

@@ -1,43 +1,27 @@
-"""In-memory fakes of the stores several services share (catalog, queue, group, digest ledger,
-history), faithful to the SQLite stores' rules: claims taken once, leases honoured, statuses
-moved only from the state the real UPDATE requires; and `FakeChannels`, the Discord side the
-posters' fakes write to, whose next calls a test scripts (`Refuse`, `LoseAnswer`, `Stall`).
-Services' unit tests run on them; the contract suite and the end-to-end tests keep the real
-stores and posters honest. Each feature's own store and poster fakes sit beside its tests."""
+"""An in-memory fake of the catalog store, faithful to the SQLite store's rules, and
+`FakeChannels`, the Discord side the posters' fakes write to, whose next calls a test scripts
+(`Refuse`, `LoseAnswer`, `Stall`). The other stores are real, over in-memory SQLite (the
+`memory_db` fixture); the contract suite and the end-to-end tests keep the real stores and
+posters honest. Each feature's own poster fakes sit beside its tests."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
-from typing import Any
 
 from bot.features.digest.delivery import DeliveryFailed
-from bot.features.digest.store import DigestStore
 from bot.features.notifications.store import AnnouncementStore
 from bot.features.papers.store import PaperStore
 from bot.shared.leases import Leaser
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
-from domain.digest import (
-    MAX_CONSECUTIVE_FAILURES,
-    Claim,
-    DigestConfig,
-    Lease,
-    LedgerEntry,
-    LedgerStatus,
-)
 from domain.paper import Paper, Track, Venue
 from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
 from storage.papers.prepared import PreparedPaper
 from tests.clocks import FakeClock
-
-
-def lease_free(held: Lease | None, lease: Lease, now: datetime) -> bool:
-    """The stores' lease rule: a row is takeable when unleased, ours, or its lease expired."""
-    return held is None or held.owner == lease.owner or held.until <= now
 
 
 def _same(p: Paper) -> Paper:
@@ -142,152 +126,10 @@ class FakePaperStore:
             yield p
 
 
-class FakeDigestStore:
-    """Digest settings and the (server, local date) ledger; `clock` stamps the claims."""
-
-    def __init__(self, clock: FakeClock) -> None:
-        self.clock = clock
-        self.configs: dict[int, DigestConfig] = {}
-        self.ledger: dict[tuple[int, date], LedgerEntry] = {}
-
-    def _row(self, guild_id: int, local_date: date, **changes: Any) -> None:
-        key = (guild_id, local_date)
-        if key in self.ledger:
-            self.ledger[key] = replace(self.ledger[key], **changes)
-
-    def _config(self, guild_id: int, **changes: Any) -> None:
-        if guild_id in self.configs:
-            self.configs[guild_id] = replace(self.configs[guild_id], **changes)
-
-    async def save_config(self, config: DigestConfig) -> None:
-        self.configs[config.guild_id] = replace(
-            config, enabled_since=config.enabled_since or self.clock())
-
-    async def config(self, guild_id: int) -> DigestConfig | None:
-        return self.configs.get(guild_id)
-
-    async def active_configs(self) -> list[DigestConfig]:
-        return [c for _, c in sorted(self.configs.items())
-                if c.enabled and c.paused_reason is None]
-
-    async def disable(self, guild_id: int) -> bool:
-        self._config(guild_id, enabled=False)
-        return guild_id in self.configs
-
-    async def take_failure_notice(self, guild_id: int) -> Reason | None:
-        config = self.configs.get(guild_id)
-        if config is None or not config.failure_notice_pending:
-            return None
-        self._config(guild_id, failure_notice_pending=False)
-        return config.paused_reason
-
-    async def last_handled(self, guild_id: int) -> date | None:
-        return max((d for g, d in self.ledger if g == guild_id), default=None)
-
-    async def entry(self, guild_id: int, local_date: date) -> LedgerEntry | None:
-        return self.ledger.get((guild_id, local_date))
-
-    def _claimed(self, guild_id: int, local_date: date, claim: Claim,
-                 attempts: int = 0) -> LedgerEntry:
-        return LedgerEntry(guild_id, local_date, LedgerStatus.CLAIMED, claim.nonce,
-                           paper_id=claim.paper_id, cycle=claim.cycle, position=claim.position,
-                           cycle_size=claim.cycle_size, channel_id=claim.channel_id,
-                           late=claim.late, attempts=attempts, claimed_at=self.clock(),
-                           lease=claim.lease, pick=claim.pick, pick_like=claim.pick_like)
-
-    async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
-        if (guild_id, local_date) in self.ledger:
-            return None
-        entry = self.ledger[(guild_id, local_date)] = self._claimed(guild_id, local_date, claim)
-        return entry
-
-    async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
-        entry = self.ledger.get((guild_id, local_date))
-        if entry is None or not lease_free(entry.lease, lease, now):
-            return False
-        self._row(guild_id, local_date, lease=lease)
-        return True
-
-    async def reclaim_failed(self, guild_id: int, local_date: date,
-                             claim: Claim) -> LedgerEntry | None:
-        entry = self.ledger.get((guild_id, local_date))
-        if entry is None or entry.status is not LedgerStatus.FAILED:
-            return None
-        again = self._claimed(guild_id, local_date, replace(claim, nonce=entry.nonce),
-                              entry.attempts)
-        self.ledger[(guild_id, local_date)] = again
-        return again
-
-    async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
-        return sorted((e for (g, _), e in self.ledger.items()
-                       if g == guild_id and e.status is LedgerStatus.CLAIMED),
-                      key=lambda e: e.local_date)
-
-    async def mark_posted(self, guild_id: int, local_date: date, message_id: int) -> None:
-        entry = self.ledger[(guild_id, local_date)]
-        self._row(guild_id, local_date, status=LedgerStatus.POSTED, message_id=message_id,
-                  attempts=entry.attempts + 1)
-        self._config(guild_id, consecutive_failures=0)
-
-    async def mark_skipped(self, guild_id: int, local_date: date, reason: Reason) -> None:
-        entry = self.ledger.get((guild_id, local_date))
-        if entry is not None and entry.status is LedgerStatus.CLAIMED:
-            self._row(guild_id, local_date, status=LedgerStatus.SKIPPED, reason=reason)
-
-    async def mark_thread(self, guild_id: int, local_date: date, thread_id: int | None,
-                          reason: Reason | None = None) -> None:
-        entry = self.ledger.get((guild_id, local_date))
-        if entry is not None:
-            self._row(guild_id, local_date, thread_id=thread_id, reason=reason or entry.reason)
-
-    async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
-        entry = self.ledger[(guild_id, local_date)]
-        self._row(guild_id, local_date, status=LedgerStatus.FAILED, reason=reason,
-                  attempts=entry.attempts + 1)
-        config = self.configs.get(guild_id)
-        if config is None:
-            return False
-        failures = config.consecutive_failures + 1
-        self._config(guild_id, consecutive_failures=failures)
-        if failures < MAX_CONSECUTIVE_FAILURES or config.paused_reason is not None:
-            return False
-        self._config(guild_id, failure_notice_pending=True, paused_reason=Reason(
-            ReasonCode.PAUSED_AFTER_FAILURES, {"count": MAX_CONSECUTIVE_FAILURES}, reason))
-        return True
-
-    async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
-        new = [d for d in dict.fromkeys(dates) if (guild_id, d) not in self.ledger]
-        for d in new:
-            self.ledger[(guild_id, d)] = LedgerEntry(
-                guild_id, d, LedgerStatus.SKIPPED, f"skip:{guild_id}:{d.isoformat()}",
-                reason=reason, claimed_at=self.clock())
-        return len(new)
-
-    async def current_cycle(self, guild_id: int) -> int:
-        return max((e.cycle or 0 for (g, _), e in self.ledger.items() if g == guild_id),
-                   default=0) or 1
-
-    async def claimed_in_cycle(self, guild_id: int, cycle: int) -> set[str]:
-        return {e.paper_id for (g, _), e in self.ledger.items()
-                if g == guild_id and e.cycle == cycle and e.paper_id is not None
-                and e.status in (LedgerStatus.CLAIMED, LedgerStatus.POSTED)}
-
-    async def claimed_papers(self, guild_id: int) -> set[str]:
-        return {e.paper_id for (g, _), e in self.ledger.items()
-                if g == guild_id and e.paper_id is not None
-                and e.status in (LedgerStatus.CLAIMED, LedgerStatus.POSTED)}
-
-    async def recent(self, guild_id: int, limit: int = 7) -> list[LedgerEntry]:
-        rows = sorted((e for (g, _), e in self.ledger.items() if g == guild_id),
-                      key=lambda e: e.local_date, reverse=True)
-        return rows[:limit]
-
-
-def _conforms(clock: FakeClock) -> None:
+def _conforms() -> None:
     """mypy checks here that every fake satisfies its protocol."""
     papers: PaperStore = FakePaperStore()
-    digests: DigestStore = FakeDigestStore(clock)
-    del papers, digests
+    del papers
 
 
 # -- Discord, as the posters see it ---------------------------------------------------------

@@ -1,1 +1,1 @@
-"""Stores of digest: SQLite and PostgreSQL side by side."""
+"""The digest store, written once for both backends."""

@@ -1,5 +1,5 @@
-"""Digest settings and ledger columns, row decoding and lease encoding, shared by both
-backends' stores (the feeds' stores use the lease encoding too)."""
+"""Digest settings and ledger columns, row decoding and lease encoding (the feed store uses the
+lease encoding too)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import pytest
 
 from discord_standin import Fault, Guild, Message, StandIn, User
 from domain.digest import DigestConfig, LedgerEntry
-from storage.digest.sqlite import SqliteDigestStore
+from storage.backend import DIGESTS
 from storage.sqlite.database import Database
 from tests.clocks import Ticker
 
@@ -30,7 +30,7 @@ TRIALS = range(1, int(os.environ.get("PAPERCLUB_CRASH_TRIALS", "1")) + 1)
 async def _ledger(db_path: Path, guild_id: int) -> list[LedgerEntry]:
     db = await Database.open(db_path)
     try:
-        return await SqliteDigestStore(db).recent(guild_id)
+        return await DIGESTS.open(db).recent(guild_id)
     finally:
         await db.close()
 
@@ -109,7 +109,7 @@ async def _configure(db_path: Path, guild: Guild) -> None:
     now = datetime.now(UTC)
     db = await Database.open(db_path)
     try:
-        await SqliteDigestStore(db).save_config(DigestConfig(
+        await DIGESTS.open(db).save_config(DigestConfig(
             guild.id, guild.channel("papers").id, (now - timedelta(minutes=2)).strftime("%H:%M"),
             "UTC", enabled_since=now - timedelta(hours=1)))
     finally:

@@ -17,8 +17,7 @@ from bot.features.recommend.service import RecommendService
 from discord_standin import Guild, StandIn
 from domain.digest import DigestConfig, DigestPick
 from domain.paper import Paper
-from storage.backend import BOOKMARKS, RECOMMENDATIONS
-from storage.digest.sqlite import SqliteDigestStore
+from storage.backend import BOOKMARKS, DIGESTS, RECOMMENDATIONS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -88,7 +87,7 @@ async def _configure_recommended(db_path: Path, guild: Guild, catalog_path: Path
     db = await Database.open(db_path)
     try:
         await load_catalog(SqlitePaperStore(db), catalog_path)
-        await SqliteDigestStore(db).save_config(DigestConfig(
+        await DIGESTS.open(db).save_config(DigestConfig(
             guild.id, guild.channel("papers").id, (now - timedelta(minutes=2)).strftime("%H:%M"),
             "UTC", enabled_since=now - timedelta(hours=1), pick=DigestPick.RECOMMENDED))
         for paper in await _bundled(db):

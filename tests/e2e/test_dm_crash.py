@@ -20,8 +20,7 @@ from bot.features.subscriptions.topic_match import normalise_topic
 from discord_standin import Fault, Guild, StandIn, User
 from domain.digest import DigestConfig
 from domain.subscriptions import Delivery, Subscription
-from storage.backend import SUBSCRIPTIONS
-from storage.digest.sqlite import SqliteDigestStore
+from storage.backend import DIGESTS, SUBSCRIPTIONS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.e2e.test_digest_crash import ROOT, TRIALS, BotProcess, _ledger, _until
@@ -67,7 +66,7 @@ async def _prepare(db_path: Path, guild: Guild, readers: list[User],
     try:
         papers = SqlitePaperStore(db)
         await load_catalog(papers, ROOT / "bot" / "data" / "icml2026.txt")
-        digests = SqliteDigestStore(db)
+        digests = DIGESTS.open(db)
         await digests.save_config(config)
         service = DigestService(digests, papers, scheduler=None)  # type: ignore[arg-type]
         preview = await service.preview(config)

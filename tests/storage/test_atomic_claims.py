@@ -17,10 +17,9 @@ from domain.digest import Claim, DigestConfig, Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place
-from storage.backend import SESSIONS
+from storage.backend import DIGESTS, SESSIONS
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.sqlite import SqliteCorrectionStore
-from storage.digest.sqlite import SqliteDigestStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.sqlite.database import Database
 
@@ -47,7 +46,7 @@ def _claim() -> Claim:
 
 
 async def test_claiming_a_digest_date_is_one_insert(db: Database) -> None:
-    store = SqliteDigestStore(db)
+    store = DIGESTS.open(db)
     day = date(2026, 5, 1)
     first = await statements(db, lambda: store.claim(1, day, _claim()))
     again = await statements(db, lambda: store.claim(1, day, _claim()))
@@ -56,7 +55,7 @@ async def test_claiming_a_digest_date_is_one_insert(db: Database) -> None:
 
 
 async def test_taking_the_pause_notice_is_one_update(db: Database) -> None:
-    store = SqliteDigestStore(db)
+    store = DIGESTS.open(db)
     await store.save_config(DigestConfig(1, 7, "09:00", "UTC"))
     reason = Reason(ReasonCode.NO_ELIGIBLE_PAPER)
     for day in range(1, 4):

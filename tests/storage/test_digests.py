@@ -123,6 +123,18 @@ async def test_only_a_failed_date_is_claimed_again_and_only_once(backend: Backen
     assert await store.reclaim_failed(GUILD, DAY, moved) is None  # posted: never again
 
 
+async def test_a_claim_is_dated_by_its_claimer_s_clock(backend: Backend) -> None:
+    """A resume looks for the post from a little before the claim: the claimer's instant, not
+    the store's."""
+    store = backend.digests()
+    claimed = await store.claim(GUILD, DAY, replace(_claim(), at=NOW))
+    assert claimed is not None and claimed.claimed_at == NOW
+    await store.mark_failed(GUILD, DAY, Reason(ReasonCode.NO_ELIGIBLE_PAPER))
+    later = NOW + timedelta(hours=1)
+    again = await store.reclaim_failed(GUILD, DAY, replace(_claim(), at=later))
+    assert again is not None and again.claimed_at == later
+
+
 async def test_a_live_claim_of_another_owner_is_never_taken_over_an_expired_one_is(
         backend: Backend) -> None:
     store = backend.digests()

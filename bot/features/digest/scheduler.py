@@ -240,7 +240,8 @@ class DigestScheduler:
         if failed.paper_id and await self.papers.get(failed.paper_id) is not None:
             claim = Claim(failed.paper_id, failed.cycle or 1, failed.position or 1,
                           failed.cycle_size or 1, failed.nonce, config.channel_id, late=False,
-                          lease=self._new_lease(), pick=failed.pick, pick_like=failed.pick_like)
+                          lease=self._new_lease(), pick=failed.pick, pick_like=failed.pick_like,
+                          at=self.clock())
         elif (choice := await self._choose(config, failed.local_date)) is not None:
             claim = self._claim_of(choice, failed.nonce, config.channel_id, late=False)
         if claim is None:
@@ -261,7 +262,7 @@ class DigestScheduler:
         return Claim(choice.paper_id, choice.cycle, choice.position, choice.cycle_size, nonce,
                      channel_id, late=late, lease=self._new_lease(),
                      pick=DigestPick.RECOMMENDED if choice.recommended else DigestPick.CYCLE,
-                     pick_like=choice.like)
+                     pick_like=choice.like, at=self.clock())
 
     async def _paced(self, call: Callable[[], Awaitable[T]]) -> T:
         return await paced(self._pace, call)

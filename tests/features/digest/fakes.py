@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from bot.features.digest.delivery import Audience, DigestAudience, DigestPost, DigestPoster
 from domain.paper import Paper
-from tests.fakes import FakeChannels, FakeDigestStore
+from storage.db import Db
+from tests.fakes import FakeChannels
 
 
 class FakeDigestPoster:
@@ -54,8 +55,8 @@ class FakeAudience:
     queued, as the notifier does in one transaction, and records the first call per post in
     `told` (a later one queues nothing)."""
 
-    def __init__(self, digests: FakeDigestStore, mention_ids: tuple[int, ...] = ()) -> None:
-        self.digests = digests
+    def __init__(self, db: Db, mention_ids: tuple[int, ...] = ()) -> None:
+        self.db = db
         self.mention_ids = mention_ids
         self.told: list[Told] = []
 
@@ -65,10 +66,10 @@ class FakeAudience:
 
     async def after_digest(self, guild_id: int, local_date: date, paper: Paper,
                            audience: Audience, link: str, reply_in: int) -> None:
-        entry = self.digests.ledger[(guild_id, local_date)]
-        if entry.followers_queued:
+        if not await self.db.execute(
+                "UPDATE digest_ledger SET followers_queued = 1 WHERE guild_id = $1 "
+                "AND local_date = $2 AND followers_queued = 0", guild_id, local_date.isoformat()):
             return
-        self.digests.ledger[(guild_id, local_date)] = replace(entry, followers_queued=True)
         self.told.append(Told(guild_id, local_date, paper.id, link, reply_in))
 
 

@@ -25,8 +25,11 @@ from bot.shared.leases import Leaser
 from domain.digest import Claim, DigestPick, Lease, LedgerStatus, OutcomeStatus
 from domain.paper import Links, Paper
 from domain.recommend import Verdict
+from storage.backend import DIGESTS
+from storage.db import database_api
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
-from tests.fakes import FakeChannels, FakeDigestStore, FakePaperStore
+from tests.fakes import FakeChannels, FakePaperStore
 from tests.features.digest.fakes import FakeAudience, FakeDigestPoster
 from tests.features.recommend.test_service import MemorySignals
 
@@ -39,12 +42,13 @@ DUE = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 class Group:
     """A server set to `pick:recommended` over the bundled catalog."""
 
-    def __init__(self, papers: list[Paper]) -> None:
+    def __init__(self, papers: list[Paper], db: Database) -> None:
         self.clock = FakeClock(CONFIGURED)
         self.papers = FakePaperStore(papers)
         self.signals = MemorySignals()
         self.recommend = RecommendService(self.papers, self.signals, self.clock)
-        self.digests = FakeDigestStore(self.clock)
+        self.db = database_api(db)
+        self.digests = DIGESTS.open(db)
         self.channels = FakeChannels(self.clock)
         self.poster = FakeDigestPoster(self.channels)
         self.scheduler = self.process("here")
@@ -52,7 +56,7 @@ class Group:
 
     def process(self, owner: str) -> DigestScheduler:
         return DigestScheduler(self.digests, self.papers, self.poster, clock=self.clock,
-                               audience=FakeAudience(self.digests),
+                               audience=FakeAudience(self.db),
                                leases=Leaser(owner, clock=self.clock),
                                picker=RecommendedPicker(self.recommend, self.papers))
 
@@ -82,8 +86,8 @@ def _liked(papers: list[Paper]) -> list[Paper]:
 
 
 async def test_the_group_s_first_recommendation_is_posted_then_the_next(
-        bundled_papers: list[Paper]) -> None:
-    group = Group(bundled_papers)
+        bundled_papers: list[Paper], memory_db: Database) -> None:
+    group = Group(bundled_papers, memory_db)
     liked = _liked(bundled_papers)[:2]
     assert len(liked) == 2
     await group.like(*liked)
@@ -106,8 +110,8 @@ async def test_the_group_s_first_recommendation_is_posted_then_the_next(
 
 
 async def test_without_signals_the_cycle_picks_and_status_says_so(
-        bundled_papers: list[Paper]) -> None:
-    group = Group(bundled_papers)
+        bundled_papers: list[Paper], memory_db: Database) -> None:
+    group = Group(bundled_papers, memory_db)
     assert await group.configure()
     status = await group.admin.status(GUILD)
     assert status is not None and status.falls_back
@@ -126,8 +130,9 @@ async def test_without_signals_the_cycle_picks_and_status_says_so(
     assert second != cycle.paper_id
 
 
-async def test_a_cycle_server_ignores_the_group_s_signals(bundled_papers: list[Paper]) -> None:
-    group = Group(bundled_papers)
+async def test_a_cycle_server_ignores_the_group_s_signals(bundled_papers: list[Paper],
+                                                         memory_db: Database) -> None:
+    group = Group(bundled_papers, memory_db)
     await group.like(*_liked(bundled_papers)[:2])
     assert not await group.configure(DigestPick.CYCLE)
     cycle = next_paper([p.id for p in bundled_papers], set(), GUILD, 1)
@@ -135,17 +140,17 @@ async def test_a_cycle_server_ignores_the_group_s_signals(bundled_papers: list[P
 
 
 async def test_a_crashed_claim_is_finished_with_the_paper_it_recorded(
-        bundled_papers: list[Paper]) -> None:
+        bundled_papers: list[Paper], memory_db: Database) -> None:
     """The pick is in the ledger before the send: a new 👍 after the crash changes the
     group's recommendation, not the paper the resumed claim posts (once)."""
-    group = Group(bundled_papers)
+    group = Group(bundled_papers, memory_db)
     await group.like(*_liked(bundled_papers)[:2])
     await group.configure()
     choice = (await group.recommend.recommend(GUILD, 0, Audience.GROUP, 1))[0]
     group.clock.now = DUE
     await group.digests.claim(GUILD, DAY, Claim(
         choice.paper.id, 1, 1, len(bundled_papers), digest_nonce(GUILD, DAY), CHANNEL, False,
-        Lease("crashed", DUE), pick=DigestPick.RECOMMENDED, pick_like=choice.pick.like))
+        Lease("crashed", DUE), pick=DigestPick.RECOMMENDED, pick_like=choice.pick.like, at=DUE))
     await group.like(choice.paper)  # now liked: no longer what the group would be recommended
     after = await group.recommend.recommend(GUILD, 0, Audience.GROUP, 1)
     assert after[0].paper.id != choice.paper.id

@@ -18,17 +18,18 @@ import pytest
 from bot.features.digest.plan import DEFAULT_GRACE, offline_reason
 from bot.features.digest.scheduler import DigestScheduler, digest_marker, digest_nonce
 from bot.features.digest.service import DigestService
+from bot.features.digest.store import DigestStore
 from bot.features.reading.store import HistoryStore
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
 from domain.digest import Claim, DigestState, Lease, LedgerStatus, OutcomeStatus
 from domain.reasons import Reason, ReasonCode
-from storage.backend import HISTORY
+from storage.backend import DIGESTS, HISTORY
+from storage.db import database_api
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
-    FakeDigestStore,
     FakePaperStore,
     Refuse,
     Stall,
@@ -52,7 +53,7 @@ class World:
     """The service under test and the fakes around it."""
 
     clock: FakeClock
-    digests: FakeDigestStore
+    digests: DigestStore
     papers: FakePaperStore
     channels: FakeChannels
     poster: FakeDigestPoster
@@ -86,7 +87,8 @@ class World:
         nonce = digest_nonce(TOKYO, DAY)
         await self.digests.claim(TOKYO, DAY, Claim(PAPERS[0].id, 1, 1, len(PAPERS), nonce,
                                                    TOKYO_CHANNEL, False,
-                                                   Lease("crashed", self.clock())))
+                                                   Lease("crashed", self.clock()),
+                                                   at=self.clock()))
         if not sent:
             return nonce, None
         return nonce, await self.channels.send("send", TOKYO_CHANNEL, nonce,
@@ -106,9 +108,9 @@ def _services(world: World, owner: str) -> tuple[DigestScheduler, DigestService]
 async def world(memory_db: Database) -> World:
     clock = FakeClock(CONFIGURED)
     channels = FakeChannels(clock)
-    digests = FakeDigestStore(clock)
+    digests = DIGESTS.open(memory_db)
     made = World(clock, digests, FakePaperStore(PAPERS), channels, FakeDigestPoster(channels),
-                 FakeAudience(digests, (FOLLOWER,)), HISTORY.open(memory_db))
+                 FakeAudience(database_api(memory_db), (FOLLOWER,)), HISTORY.open(memory_db))
     assert await made.configure(TOKYO, TOKYO_CHANNEL, "Asia/Tokyo") == TOKYO_DUE
     assert await made.configure(BERLIN, BERLIN_CHANNEL, "Europe/Berlin") == BERLIN_DUE
     return made

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.features.digest.store import DigestStore
 from bot.features.group.service import GroupService
 from bot.features.group.store import GroupStore
 from bot.features.papers.lookup import PaperLookup
@@ -31,12 +32,11 @@ from bot.shared.messages import Refusal
 from domain.digest import DigestConfig, Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
-from storage.backend import GROUPS, HISTORY, QUEUE, SESSIONS
+from storage.backend import DIGESTS, GROUPS, HISTORY, QUEUE, SESSIONS
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
-    FakeDigestStore,
     FakePaperStore,
     Refuse,
     catalog_paper,
@@ -60,7 +60,7 @@ class World:
     sessions: SessionStore
     papers: FakePaperStore
     groups: GroupStore
-    digests: FakeDigestStore
+    digests: DigestStore
     history: HistoryStore
     queue: QueueService
     channels: FakeChannels
@@ -78,7 +78,7 @@ class World:
 async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
     sessions, papers = SESSIONS.open(memory_db), FakePaperStore([PAPER, OTHER])
-    groups, digests = GROUPS.open(memory_db), FakeDigestStore(clock)
+    groups, digests = GROUPS.open(memory_db), DIGESTS.open(memory_db)
     history = HISTORY.open(memory_db)
     await groups.set_timezone(GUILD, "Europe/Berlin")
     lookup = PaperLookup(SearchService(papers))
