@@ -151,7 +151,8 @@ class PaperclubBot(commands.AutoShardedBot):
 
     async def digest_tick(self) -> None:
         """The scheduler's wake-up: the digest, the votes, the reminders, the corrections'
-        source-change notices and the new papers left unannounced decide what is due.
+        source-change notices and review messages, and the new papers left unannounced decide
+        what is due.
 
         Each runs on its own, so a failing one never holds the other back."""
         if self.is_ready() and not self.is_closed():
@@ -159,6 +160,7 @@ class PaperclubBot(commands.AutoShardedBot):
                 for tick in (self.services.digest_scheduler.tick, self.services.votes.tick,
                              self.services.reminders.tick,
                              self.services.correction_sources.tick,
+                             self.services.correction_reviews,
                              self.services.catalog.announce_pending):
                     try:
                         await tick()

@@ -22,7 +22,7 @@ from domain.subscriptions import Delivery, Subscription
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from storage.subscriptions.sqlite import SqliteSubscriptionStore
-from tests.e2e.test_digest_crash import _until
+from tests.e2e.test_digest_crash import BotProcess, _until
 from tests.e2e.test_dm_crash import PacedBotProcess
 
 pytestmark = pytest.mark.slow
@@ -84,7 +84,8 @@ async def _prepare(bot: ReloadingBot, guild: Guild, readers: list[User]) -> None
         await db.close()
 
 
-async def _connected(standin: StandIn, bot: ReloadingBot) -> None:
+async def _connected(standin: StandIn, bot: BotProcess) -> None:
+    """Start `bot` and wait until it is connected with its commands synced."""
     before = standin.gateway_stats.identifies
     await bot.start()
 

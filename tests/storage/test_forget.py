@@ -42,6 +42,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens", "head_tokens",
     "outcome_notified", "threshold", "catalog_version", "papers", "transformed", "docs",
+    "review_shown",
     "version",  # PostgreSQL: the schema version table
 })
 
