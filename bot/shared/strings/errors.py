@@ -18,6 +18,10 @@ STRINGS: dict[str, Texts] = {
         "channels.",
         "该频道不在本服务器中（或我看不到它）：请选择本服务器的频道。",
         "該頻道不在這個伺服器中（或我看不到它）：請選擇這個伺服器的頻道。"),
+    "error.foreign_member": tr(
+        "That member is not in this server: pick someone who is.",
+        "该成员不在本服务器中：请选择本服务器的成员。",
+        "該成員不在這個伺服器中：請選擇這個伺服器的成員。"),
     "error.unexpected": tr("Something went wrong on our side (error {ref}). Please try again.",
                            "出错了（错误 {ref}），请再试一次。",
                            "出錯了（錯誤 {ref}），請再試一次。"),
