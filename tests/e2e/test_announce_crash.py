@@ -127,7 +127,7 @@ async def _all_told(standin: StandIn, bot: ReloadingBot, readers: list[User],
     return _told(standin, readers, hers)
 
 
-@pytest.mark.parametrize("signal_name", ["SIGKILL"])
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 async def test_stopped_at_the_reloads_commit_every_reader_is_told_once(
         tmp_path: Path, signal_name: str) -> None:
     readers = [User(f"reader{n}") for n in range(READERS)]
@@ -158,7 +158,7 @@ async def test_stopped_at_the_reloads_commit_every_reader_is_told_once(
         assert bot.tracebacks() == 0, bot.log.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("signal_name", ["SIGKILL"])
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 async def test_reloads_stopped_at_random_moments_tell_every_reader_once(
         tmp_path: Path, signal_name: str) -> None:
     rng = random.Random(signal_name)
