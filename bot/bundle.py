@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.features.adding.arxiv_port import ArxivSource
@@ -64,6 +65,9 @@ class Services:
     """Members' corrections, their review, and the overlay each server sees."""
     correction_sources: SourceWatch
     """Source changes under approved corrections, put before the curators once."""
+    correction_reviews: Callable[[], Awaitable[int]]
+    """Shows the decisions review messages do not show yet (the click's answer was lost):
+    `bot.features.corrections.poster`'s tick."""
     web: WebPageService
     """Each server's read-only web page and its link."""
     summaries: SummaryService | None = None

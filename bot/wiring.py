@@ -20,6 +20,7 @@ from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
+from bot.features.corrections.poster import ReviewRefresher
 from bot.features.corrections.service import CorrectionService
 from bot.features.corrections.source_ui import DiscordNoticePoster
 from bot.features.corrections.source_watch import SourceWatch
@@ -199,6 +200,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                     requests_per_second=requests_per_second)),
                             recommend=recommend,
                             corrections=corrections, correction_sources=sources,
+                            correction_reviews=ReviewRefresher(client, corrections, search).tick,
                             web=WebPageService(
                                 links=stores.WEB_LINKS.open(db), queue=queue, history=history,
                                 sessions=sessions, digests=digests, search=search, group=group,
@@ -237,7 +239,7 @@ def _release(summaries: Summaries, arxiv: ArxivSource, search: SearchService,
 def _corrections(db: AnyDatabase, papers: PaperStore, leases: Leaser,
                  clock: Clock) -> tuple[CorrectionService, SourceWatch]:
     """Corrections, and the watch on their sources (its poster is set with the client)."""
-    return (CorrectionService(stores.CORRECTIONS.open(db), papers, clock),
+    return (CorrectionService(stores.CORRECTIONS.open(db), papers, clock, leases),
             SourceWatch(stores.CORRECTION_NOTICES.open(db), stores.CORRECTIONS.open(db), papers,
                         leases, clock))
 

@@ -9,6 +9,7 @@ stores and never learns which.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -66,6 +67,8 @@ async def open_database(*, postgres_url: str | None, sqlite_path: Path,
     db: AnyDatabase
     if postgres_url is not None:
         db = await PgDatabase.open(postgres_url, migrate=migrate, pool_size=pool_size)
+    elif existing and not os.access(sqlite_path.parent, os.W_OK):  # a reading command
+        db = await Database.open(sqlite_path, readers=readers, read_only=True)
     else:
         db = await Database.open(sqlite_path, migrate=migrate, readers=readers,
                                  write_wait=write_wait, verify=verify, before_wait=before_wait)

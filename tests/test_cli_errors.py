@@ -147,3 +147,21 @@ def test_bad_input_exits_2_with_one_line(
     assert len(lines) == 1, result.stderr
     for text in case.says:
         assert text in lines[0]
+
+
+def test_an_import_past_the_file_size_limit_says_so(tmp_path: Path) -> None:
+    """The operating system refuses the write (EFBIG): SQLite's "disk I/O error" is said as
+    the file-size limit or a full disk or quota, in one line, exit 2."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))
+
+    catalog = Path(__file__).resolve().parents[1] / "bot" / "data" / "icml2026.txt"
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "import", str(catalog), "--db", str(tmp_path / "x.db")],
+        preexec_fn=limited, capture_output=True, text=True, check=False,
+        cwd=Path(__file__).resolve().parents[1], env={**os.environ, "NO_COLOR": "1"})
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "file-size limit" in line and "300,000 bytes" in line and "Traceback" not in line

@@ -19,7 +19,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from discord.ext import commands
 
 from bot.bundle import Services
-from bot.client.background import BackgroundTasks
+from bot.client.background import BackgroundTasks, finish_interactions
 from bot.client.command_sync import sync_commands
 from bot.client.endpoints import bound_calls
 from bot.client.extensions import EXTENSIONS
@@ -172,7 +172,8 @@ class PaperclubBot(commands.AutoShardedBot):
 
     async def digest_tick(self) -> None:
         """The scheduler's wake-up: the digest, the votes, the reminders, the corrections'
-        source-change notices and the new papers left unannounced decide what is due.
+        source-change notices and review messages, and the new papers left unannounced decide
+        what is due.
 
         Each runs on its own, so a failing one never holds the other back."""
         if self.ops is not None:
@@ -184,6 +185,7 @@ class PaperclubBot(commands.AutoShardedBot):
                     ("votes", self.services.votes.tick),
                     ("reminders", self.services.reminders.tick),
                     ("corrections", self.services.correction_sources.tick),
+                    ("reviews", self.services.correction_reviews),
                     ("announcements", self.services.catalog.announce_pending))
                 for kind, tick in turns:
                     try:
@@ -204,10 +206,10 @@ class PaperclubBot(commands.AutoShardedBot):
                     log.exception("a feed turn failed")
 
     async def close(self) -> None:
-        """Stop the scheduler; while a running digest or feed turn finishes, send what the
-        outbox has for at most `subscriptions.drain_seconds` and give back the rest (sent at
-        once by the next start); disconnect, then release the services' resources (the
-        database).
+        """Stop the scheduler; while a running digest or feed turn and running commands finish
+        (cancelled after `CLOSE_WAIT_SECONDS`), send what the outbox has for at most
+        `subscriptions.drain_seconds` and give back the rest (sent at once by the next start);
+        disconnect, then release the services' resources (the database).
 
         Safe to call twice (a signal handler and `async with` both do): the second call waits
         for the first to finish."""
@@ -230,6 +232,8 @@ class PaperclubBot(commands.AutoShardedBot):
                 await asyncio.wait_for(self._feed_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a feed turn is still running")
+            # running commands and clicks finish their writes before the database closes
+            await finish_interactions(CLOSE_WAIT_SECONDS)
             await drained
             await self.background.cancel()
             await self.services.catalog.release()  # unannounced papers it was announcing

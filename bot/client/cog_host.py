@@ -23,6 +23,14 @@ from bot.settings import Settings
 V = TypeVar("V", bound=discord.ui.view.BaseView)
 
 
+class Outbox(Protocol):
+    """The outbox's sender as a cog sees it (`bot.features.notifications.sender`)."""
+
+    def wake(self) -> None:
+        """Something was queued: send it now rather than at the next poll."""
+        ...
+
+
 @runtime_checkable
 class CogHost(Protocol):
     """The bot as its cogs see it."""
@@ -32,6 +40,7 @@ class CogHost(Protocol):
     background: BackgroundTasks
     lists: LiveLists
     """The result lists whose controls still answer (`bot.client.ui.live`)."""
+    outbox: Outbox
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...

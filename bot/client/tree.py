@@ -163,6 +163,10 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         elif (isinstance(error, app_commands.TransformerError)
               and error.type is discord.AppCommandOptionType.channel):
             text = t(lang, "error.foreign_channel")  # not one of this server's channels
+        elif (isinstance(error, app_commands.TransformerError)
+              and error.type in (discord.AppCommandOptionType.user,
+                                 discord.AppCommandOptionType.mentionable)):
+            text = t(lang, "error.foreign_member")  # a `discord.Member` not in this server
         elif isinstance(error, app_commands.CommandOnCooldown):
             text = t(lang, "error.cooldown", s=error.retry_after)
         elif isinstance(error, app_commands.CheckFailure):

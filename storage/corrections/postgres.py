@@ -17,13 +17,18 @@ from domain.corrections import (
     ReviewSettings,
     Status,
 )
+from domain.digest import Lease
 from storage.corrections.rows import (
     DECIDED,
     EVENT_COLUMNS,
+    NOT_QUEUED,
     PROPOSAL_COLUMNS,
+    REVIEW_DUE,
     event_from_row,
+    outcome_units,
     proposal_from_row,
 )
+from storage.notifications.postgres import enqueue_units
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.times import stored, utc_timestamp
 
@@ -80,22 +85,45 @@ class PgCorrectionStore:
         return [proposal_from_row(row) for row in rows]
 
     async def decide(self, guild_id: int, proposal_id: int, status: Status, by: int,
-                     at: datetime, note: str, source_value: str) -> Proposal | None:
-        """Approve or reject a pending proposal, once (a conditional UPDATE claims it)."""
+                     at: datetime, note: str, source_value: str,
+                     lease: Lease | None = None) -> Proposal | None:
+        """Approve or reject a pending proposal, once (a conditional UPDATE claims it), its
+        proposer's DM queued and its review message due (leased to `lease`) in the same
+        transaction."""
         action = DECIDED[status]
         async with self._db.transaction() as conn:
             row = await conn.fetchrow(
                 "UPDATE corrections SET status = $1, decided_by = $2, decided_at = $3, "
-                "source_value = CASE WHEN $1 = 'approved' THEN $4 ELSE source_value END "
+                "source_value = CASE WHEN $1 = 'approved' THEN $4 ELSE source_value END, "
+                "review_shown = 0, review_owner = $7, review_lease_until = $8 "
                 f"WHERE guild_id = $5 AND id = $6 AND status = 'pending' {_RETURNING}",
-                status.value, by, stored(at), source_value, guild_id, proposal_id)
+                status.value, by, stored(at), source_value, guild_id, proposal_id,
+                lease and lease.owner, lease and stored(lease.until))
             if row is None:
                 return None
             decided = proposal_from_row(row)
             await _event(conn, proposal_id, action, by, at, note)
             if status is Status.APPROVED:
                 await _supersede(conn, decided, at)
+            await enqueue_units(conn, outcome_units(decided))
         return decided
+
+    async def claim_review(self, lease: Lease, now: datetime) -> Proposal | None:
+        """Lease the oldest decided proposal whose review message does not show its decision
+        (and whose lease is free at `now`) to `lease.owner`."""
+        async with self._db.transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE corrections SET review_owner = $1, review_lease_until = $2 WHERE id = "
+                f"(SELECT id FROM corrections WHERE {REVIEW_DUE} AND (review_lease_until IS NULL "
+                "OR review_lease_until <= $3) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                f"{_RETURNING}", lease.owner, stored(lease.until), stored(now))
+        return proposal_from_row(row) if row else None
+
+    async def review_shown(self, proposal_id: int) -> None:
+        """The proposal's review message shows its decision now."""
+        async with self._db.transaction() as conn:
+            await conn.execute("UPDATE corrections SET review_shown = 1, review_owner = NULL, "
+                               "review_lease_until = NULL WHERE id = $1", proposal_id)
 
     async def import_approved(self, proposal: NewProposal, source_value: str) -> Proposal:
         """Store an approved correction applied from a file, superseding the field's earlier
@@ -149,7 +177,8 @@ class PgCorrectionStore:
         async with self._db.transaction() as conn:
             return rows_affected(await conn.execute(
                 "UPDATE corrections SET outcome_notified = 1 WHERE id = $1 "
-                "AND outcome_notified = 0 AND status <> 'pending'", proposal_id)) == 1
+                f"AND outcome_notified = 0 AND status <> 'pending' AND {NOT_QUEUED}",
+                proposal_id)) == 1
 
     async def release_outcome_notice(self, proposal_id: int) -> None:
         """The proposer could not be told: the notice may be claimed again."""
@@ -162,7 +191,7 @@ class PgCorrectionStore:
         rows = await self._db.fetch(
             f"SELECT {PROPOSAL_COLUMNS} FROM corrections WHERE guild_id = $1 "
             "AND proposed_by = $2 AND status IN ('approved', 'rejected') "
-            "AND outcome_notified = 0 ORDER BY id", guild_id, user_id)
+            f"AND outcome_notified = 0 AND {NOT_QUEUED} ORDER BY id", guild_id, user_id)
         return [proposal_from_row(row) for row in rows]
 
     async def review_settings(self, guild_id: int) -> ReviewSettings:

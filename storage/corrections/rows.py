@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.corrections import Action, Event, Field, Proposal, SourceNotice, Status, Target
+from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit, correction_subject
 from storage.times import loaded
 
 PROPOSAL_COLUMNS = ("id, guild_id, paper_id, field, position, old_value, new_value, reason, "
@@ -16,6 +17,20 @@ NOTICE_COLUMNS = ("correction_id, guild_id, old_source, new_source, token, creat
                   "channel_id, message_id, attempts")
 DECIDED = {Status.APPROVED: Action.APPROVED, Status.REJECTED: Action.REJECTED}
 """The history action a decision records."""
+NOT_QUEUED = ("NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'correction_dm' "
+              "AND o.paper_id = 'correction:' || corrections.id)")
+"""A decided proposal whose outcome DM is not waiting in the outbox."""
+REVIEW_DUE = "review_shown = 0 AND message_id IS NOT NULL"
+"""A decided proposal whose review message does not show the decision yet."""
+
+
+def outcome_units(decided: Proposal) -> list[OutboxUnit]:
+    """The proposer's DM of the decision, for the outbox (none for an unknown proposer)."""
+    if decided.proposed_by is None:
+        return []
+    return [OutboxUnit(correction_subject(decided.id), OutboxKind.CORRECTION_DM, (OutboxEntry(
+        decided.guild_id, decided.proposed_by, correction_subject(decided.id),
+        (decided.status.value,)),))]
 
 
 def proposal_from_row(row: Sequence[Any]) -> Proposal:

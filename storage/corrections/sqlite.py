@@ -15,13 +15,18 @@ from domain.corrections import (
     ReviewSettings,
     Status,
 )
+from domain.digest import Lease
 from storage.corrections.rows import (
     DECIDED,
     EVENT_COLUMNS,
+    NOT_QUEUED,
     PROPOSAL_COLUMNS,
+    REVIEW_DUE,
     event_from_row,
+    outcome_units,
     proposal_from_row,
 )
+from storage.notifications.sqlite import enqueue_units
 from storage.sqlite.database import Database
 from storage.times import stored, utc_timestamp
 
@@ -81,16 +86,20 @@ class SqliteCorrectionStore:
         return [proposal_from_row(row) for row in rows]
 
     async def decide(self, guild_id: int, proposal_id: int, status: Status, by: int,
-                     at: datetime, note: str, source_value: str) -> Proposal | None:
-        """Approve or reject a pending proposal, once (a conditional UPDATE claims it)."""
+                     at: datetime, note: str, source_value: str,
+                     lease: Lease | None = None) -> Proposal | None:
+        """Approve or reject a pending proposal, once (a conditional UPDATE claims it), its
+        proposer's DM queued and its review message due (leased to `lease`) in the same
+        transaction."""
         action = DECIDED[status]
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE corrections SET status = ?, decided_by = ?, decided_at = ?, "
-                "source_value = CASE WHEN ? = 'approved' THEN ? ELSE source_value END "
+                "source_value = CASE WHEN ? = 'approved' THEN ? ELSE source_value END, "
+                "review_shown = 0, review_owner = ?, review_lease_until = ? "
                 "WHERE guild_id = ? AND id = ? AND status = 'pending'",
-                (status.value, by, stored(at), status.value, source_value, guild_id,
-                 proposal_id))
+                (status.value, by, stored(at), status.value, source_value,
+                 lease and lease.owner, lease and stored(lease.until), guild_id, proposal_id))
             if cursor.rowcount != 1:
                 return None
             await _event(conn, proposal_id, action, by, at, note)
@@ -98,7 +107,25 @@ class SqliteCorrectionStore:
             assert decided is not None
             if status is Status.APPROVED:
                 await _supersede(conn, decided, at)
+            await enqueue_units(conn, outcome_units(decided))
         return decided
+
+    async def claim_review(self, lease: Lease, now: datetime) -> Proposal | None:
+        """Lease the oldest decided proposal whose review message does not show its decision
+        (and whose lease is free at `now`) to `lease.owner`."""
+        async with self._db.transaction() as conn, conn.execute(
+            "UPDATE corrections SET review_owner = ?, review_lease_until = ? WHERE id = "
+            f"(SELECT id FROM corrections WHERE {REVIEW_DUE} AND (review_lease_until IS NULL "
+            f"OR review_lease_until <= ?) ORDER BY id LIMIT 1) RETURNING {PROPOSAL_COLUMNS}",
+            (lease.owner, stored(lease.until), stored(now))) as cursor:
+            row = await cursor.fetchone()
+        return proposal_from_row(row) if row else None
+
+    async def review_shown(self, proposal_id: int) -> None:
+        """The proposal's review message shows its decision now."""
+        async with self._db.transaction() as conn:
+            await conn.execute("UPDATE corrections SET review_shown = 1, review_owner = NULL, "
+                               "review_lease_until = NULL WHERE id = ?", (proposal_id,))
 
     async def import_approved(self, proposal: NewProposal, source_value: str) -> Proposal:
         """Store an approved correction applied from a file, superseding the field's earlier
@@ -153,7 +180,8 @@ class SqliteCorrectionStore:
         async with self._db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE corrections SET outcome_notified = 1 WHERE id = ? "
-                "AND outcome_notified = 0 AND status <> 'pending'", (proposal_id,))
+                f"AND outcome_notified = 0 AND status <> 'pending' AND {NOT_QUEUED}",
+                (proposal_id,))
             return cursor.rowcount == 1
 
     async def release_outcome_notice(self, proposal_id: int) -> None:
@@ -166,7 +194,8 @@ class SqliteCorrectionStore:
         """A member's decided proposals whose outcome they were not told, oldest first."""
         rows = await self._db.fetchall(
             f"SELECT {PROPOSAL_COLUMNS} FROM corrections WHERE guild_id = ? AND proposed_by = ? "
-            "AND status IN ('approved', 'rejected') AND outcome_notified = 0 ORDER BY id",
+            "AND status IN ('approved', 'rejected') AND outcome_notified = 0 "
+            f"AND {NOT_QUEUED} ORDER BY id",
             (guild_id, user_id))
         return [proposal_from_row(row) for row in rows]
 

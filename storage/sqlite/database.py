@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiosqlite
 
@@ -127,18 +128,22 @@ class Database:
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True, readers: int = READERS,
                    verify: bool = False, write_wait: float = WRITE_WAIT_SECONDS,
-                   before_wait: Callable[[], Awaitable[None]] | None = None) -> Database:
+                   before_wait: Callable[[], Awaitable[None]] | None = None,
+                   read_only: bool = False) -> Database:
         """Check the file, connect, enable WAL, and bring the schema up to date (refusing a
         newer one). `verify` runs `PRAGMA quick_check` first (about a second at 150k papers:
         the bot's start asks for it, a command-line lookup does not). Every refusal is a
-        `StorageError` with a one-line reason; no missing directory is ever created."""
+        `StorageError` with a one-line reason; no missing directory is ever created.
+        `read_only` (a reading command in a directory it cannot write): opened for reading
+        only, nothing migrated, the journal mode left as it is."""
+        migrate = migrate and not read_only
         memory = str(path) == ":memory:"
         if not memory:
             check_path(Path(path))
             if migrate:  # it will be written: SQLite would quietly open it read-only instead
                 check_writable(Path(path))
         try:
-            writer = await _connect(path)
+            writer = await _connect(path, read_only=read_only)
         except sqlite3.Error as exc:
             failure = _opening_failure(exc, path)
             raise (failure if isinstance(failure, StorageError) else StorageError(str(exc))
@@ -147,12 +152,13 @@ class Database:
         try:
             if verify:
                 await _quick_check(writer, path)
-            mode = await _scalar(writer, "PRAGMA journal_mode = WAL")
-            if not memory and str(mode).lower() != "wal":
+            mode = await _scalar(writer, "PRAGMA journal_mode" if read_only
+                                 else "PRAGMA journal_mode = WAL")
+            if not memory and not read_only and str(mode).lower() != "wal":
                 raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
             await writer.execute("PRAGMA busy_timeout = 0")  # `_begin` polls instead
             for _ in range(0 if memory else max(1, readers)):
-                pool.append(await _connect(path))
+                pool.append(await _connect(path, read_only=read_only))
         except BaseException as exc:
             for conn in (*pool, writer):
                 await conn.close()
@@ -342,8 +348,20 @@ async def _quick_check(conn: aiosqlite.Connection, path: str | Path) -> None:
                               "backup")
 
 
-async def _connect(path: str | Path) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
+def _read_only_uri(path: Path) -> str:
+    """A URI that opens `path` for reading only. In a directory this process cannot write,
+    SQLite cannot create the WAL's shared-memory file; with no `-wal` file beside the database
+    no writer is active (none could create one), so the file is opened as immutable."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    wal = path.with_name(path.name + "-wal")
+    if not os.access(path.parent, os.W_OK) and not wal.exists():
+        uri += "&immutable=1"
+    return uri
+
+
+async def _connect(path: str | Path, *, read_only: bool = False) -> aiosqlite.Connection:
+    conn = await (aiosqlite.connect(_read_only_uri(Path(path)), uri=True, isolation_level=None)
+                  if read_only else aiosqlite.connect(path, isolation_level=None))
     try:
         for pragma in _PRAGMAS:
             await conn.execute(pragma)

@@ -7,6 +7,7 @@ an operator can do about it; callers show `str(error)` and never a traceback.
 from __future__ import annotations
 
 import errno
+import resource
 import sqlite3
 
 from domain.storage_faults import (
@@ -41,6 +42,21 @@ _BY_CODE: dict[int, tuple[type[StorageError], str]] = {
 }
 
 
+_WRITE_FAILED = frozenset({778, 1546})  # SQLITE_IOERR_WRITE, SQLITE_IOERR_TRUNCATE
+"""A write the operating system refused: SQLite says "disk I/O error" where the cause is a
+full disk or quota (EDQUOT) or the file-size limit (EFBIG), which it does not tell apart."""
+
+
+def _write_failure() -> str:
+    """What to tell an operator whose write was refused: the file-size limit when one is set
+    (`ulimit -f`), else the disk or the quota."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft != resource.RLIM_INFINITY:
+        return (f"could not write: the file-size limit of this process ({soft:,} bytes, "
+                "ulimit -f) or the disk or quota is full")
+    return "could not write: the disk or your quota is full"
+
+
 def storage_failure(exc: BaseException, where: str = "") -> StorageError | None:
     """The `StorageError` for an environmental failure (`disk full: <sqlite's words> (where)`),
     or None for anything else: a constraint or SQL mistake is a bug, not the disk's fault."""
@@ -56,6 +72,8 @@ def storage_failure(exc: BaseException, where: str = "") -> StorageError | None:
     code = getattr(exc, "sqlite_errorcode", None)
     if not isinstance(exc, sqlite3.Error) or not isinstance(code, int):
         return None
+    if code in _WRITE_FAILED:
+        return DiskFull(f"{_write_failure()}: {exc}{suffix}")
     known = _BY_CODE.get(code & 0xFF)
     if known is None:
         return None

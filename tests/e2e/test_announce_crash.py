@@ -22,7 +22,7 @@ from domain.subscriptions import Delivery, Subscription
 from storage.backend import SUBSCRIPTIONS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from tests.e2e.test_digest_crash import _until
+from tests.e2e.test_digest_crash import BotProcess, _until
 from tests.e2e.test_dm_crash import PacedBotProcess
 
 pytestmark = pytest.mark.slow
@@ -84,7 +84,8 @@ async def _prepare(bot: ReloadingBot, guild: Guild, readers: list[User]) -> None
         await db.close()
 
 
-async def _connected(standin: StandIn, bot: ReloadingBot) -> None:
+async def _connected(standin: StandIn, bot: BotProcess) -> None:
+    """Start `bot` and wait until it is connected with its commands synced."""
     before = standin.gateway_stats.identifies
     await bot.start()
 
@@ -126,7 +127,7 @@ async def _all_told(standin: StandIn, bot: ReloadingBot, readers: list[User],
     return _told(standin, readers, hers)
 
 
-@pytest.mark.parametrize("signal_name", ["SIGKILL"])
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 async def test_stopped_at_the_reloads_commit_every_reader_is_told_once(
         tmp_path: Path, signal_name: str) -> None:
     readers = [User(f"reader{n}") for n in range(READERS)]
@@ -157,7 +158,7 @@ async def test_stopped_at_the_reloads_commit_every_reader_is_told_once(
         assert bot.tracebacks() == 0, bot.log.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("signal_name", ["SIGKILL"])
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 async def test_reloads_stopped_at_random_moments_tell_every_reader_once(
         tmp_path: Path, signal_name: str) -> None:
     rng = random.Random(signal_name)

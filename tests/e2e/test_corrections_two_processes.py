@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -54,7 +55,7 @@ def _recorded(decide: Decide, outcomes: list[Proposal | None]) -> Decide:
 async def test_two_processes_decide_a_proposal_once(
         standin: StandIn, settings: Settings, guild: Guild, people: People,
         bundled_papers: list[Paper], clock: FakeClock,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     first = await start_claim_owner(standin, settings, clock, "first")
     set_up = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
                                  guild=guild, user=people.bob)
@@ -95,6 +96,7 @@ async def test_two_processes_decide_a_proposal_once(
         history = await second.services.corrections.history(guild.id, paper.id)
         assert [e.action.value for e in history] == ["proposed", "approved"]
         assert "Approved" in json.dumps(standin.message(review.id).embeds)
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     finally:
         await standin.stop_bot(second)
         await standin.stop_bot(first)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from bot.client.bot import PaperclubBot
 from bot.shared.lang import Lang
 from bot.shared.messages import t
-from discord_standin import CallbackType, Guild, OptionValue, StandIn
+from discord_standin import CallbackType, Guild, OptionValue, StandIn, User
 from tests.group import People
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = 3, 4, 5, 6, 7, 8, 10
@@ -218,6 +218,25 @@ async def test_a_channel_of_another_server_is_refused_by_name(
     handle = await standin.slash(
         "digest set", {"channel": other.channels[0], "time": "09:00",
                        "timezone": "Europe/Berlin"}, guild=guild, user=people.bob, locale=locale)
+    answer = await handle.reply()
+    assert answer.ephemeral
+    assert says in answer.content
+    assert _logged_errors(errors) == []
+
+
+@pytest.mark.parametrize(("locale", "says"), [
+    ("en-US", "not in this server"), ("zh-CN", "不在本服务器"), ("zh-TW", "不在這個伺服器")])
+@pytest.mark.parametrize(("command", "options"), [
+    ("present swap", {}), ("session schedule", {"paper": "grokking", "when": "2030-01-01 18:00"})])
+async def test_a_member_of_another_server_is_refused_by_name(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        errors: list[logging.LogRecord], locale: str, says: str, command: str,
+        options: dict[str, str]) -> None:
+    stranger = User("stranger")
+    await standin.add_guild(Guild("Elsewhere", channels=["news"], members=[stranger]))
+    option = "member" if command == "present swap" else "presenter"
+    handle = await standin.slash(command, {**options, option: stranger}, guild=guild,
+                                 user=people.bob, locale=locale)
     answer = await handle.reply()
     assert answer.ephemeral
     assert says in answer.content

@@ -16,6 +16,8 @@ from domain.corrections import (
     Status,
     Target,
 )
+from domain.digest import Lease
+from domain.outbox import OutboxKind, correction_of
 from storage import backend as stores
 from storage.backend import AnyDatabase
 from storage.postgres.database import PgDatabase
@@ -94,9 +96,9 @@ async def test_two_processes_deciding_at_once_get_one_decision(backend: Backend,
             mine.decide(GUILD, made.id, Status.APPROVED, CURATOR, T0, "", "旧标题"),
             theirs.decide(GUILD, made.id, Status.REJECTED, CURATOR_2, T0, "", "旧标题"))
         assert sum(o is not None for o in outcomes) == 1
-        notices = await asyncio.gather(mine.claim_outcome_notice(made.id),
-                                       theirs.claim_outcome_notice(made.id))
-        assert sorted(notices) == [False, True]
+        unit = await backend.outbox().claim("sender", now=0, lease_until=60)
+        assert unit is not None and unit.kind is OutboxKind.CORRECTION_DM  # queued once
+        assert await backend.outbox().claim("sender", now=0, lease_until=60) is None
     finally:
         await other.close()
 
@@ -122,13 +124,48 @@ async def test_a_later_approval_supersedes_and_a_revert_withdraws(backend: Backe
     assert actions[0] == (first.id, Action.PROPOSED, MEMBER)
 
 
-async def test_notices_are_claimed_once(backend: Backend) -> None:
+async def test_a_decision_queues_its_dm_and_a_sent_dm_is_told_a_dropped_one_owed(
+        backend: Backend) -> None:
+    store, outbox = backend.corrections(), backend.outbox()
+    told, refused = await store.propose(_new("一")), await store.propose(_new("二"))
+    assert not await store.claim_outcome_notice(told.id)  # nothing decided yet
+    for made in (told, refused):
+        await store.decide(GUILD, made.id, Status.APPROVED, CURATOR, T0, "", "旧标题")
+    # queued in the decision's transaction: not owed to a listing while the DM waits
+    assert await store.untold_outcomes(GUILD, MEMBER) == []
+    assert not await store.claim_outcome_notice(told.id)
+    first = await outbox.claim("sender", now=0, lease_until=60)
+    second = await outbox.claim("sender", now=0, lease_until=60)
+    assert first is not None and second is not None
+    (entry,) = first.entries
+    assert (entry.user_id, entry.topics, first.kind) == (
+        MEMBER, ("approved",), OutboxKind.CORRECTION_DM)
+    assert correction_of(entry.paper_id) == told.id
+    assert await outbox.complete(first.key, "sender") == 1  # sent: the proposer is told
+    assert await outbox.drop(second.key, "sender") == 1  # DMs closed: owed instead
+    assert [p.id for p in await store.untold_outcomes(GUILD, MEMBER)] == [refused.id]
+    assert not await store.claim_outcome_notice(told.id)
+    assert await store.claim_outcome_notice(refused.id)
+    assert not await store.claim_outcome_notice(refused.id)
+
+
+async def test_a_review_message_to_update_is_leased_then_shown(backend: Backend) -> None:
     store = backend.corrections()
-    made = await store.propose(_new())
-    assert not await store.claim_outcome_notice(made.id)  # nothing decided yet
-    await store.decide(GUILD, made.id, Status.APPROVED, CURATOR, T0, "", "旧标题")
-    assert await store.claim_outcome_notice(made.id)
-    assert not await store.claim_outcome_notice(made.id)
+    posted, unposted = await store.propose(_new("一")), await store.propose(_new("二"))
+    await store.set_review_message(posted.id, 5, 6)
+    clicked = Lease("clicker", T0 + timedelta(minutes=1))
+    for made in (posted, unposted):
+        await store.decide(GUILD, made.id, Status.REJECTED, CURATOR, T0, "", "x", clicked)
+    # the clicking process holds it while it answers the click
+    assert await store.claim_review(Lease("tick", T0 + timedelta(minutes=5)), T0) is None
+    later = T0 + timedelta(minutes=2)  # the click's process died: its lease ran out
+    claimed = await store.claim_review(Lease("tick", later + timedelta(minutes=1)), later)
+    assert claimed is not None and claimed.id == posted.id and claimed.message_id == 6
+    assert claimed.status is Status.REJECTED
+    assert await store.claim_review(Lease("other", later + timedelta(minutes=1)), later) is None
+    await store.review_shown(posted.id)
+    much_later = T0 + timedelta(hours=1)
+    assert await store.claim_review(Lease("tick", much_later), much_later) is None
 
 
 async def test_review_settings_and_message(backend: Backend) -> None:
@@ -163,6 +200,8 @@ async def test_an_outcome_not_delivered_is_owed_to_the_proposer(backend: Backend
     store = backend.corrections()
     made, pending = await store.propose(_new()), await store.propose(_new("二"))
     await store.decide(GUILD, made.id, Status.REJECTED, CURATOR, T0, "", "旧标题")
+    assert await store.untold_outcomes(GUILD, MEMBER) == []  # its DM waits in the outbox
+    await backend.outbox().drop_dms(MEMBER)  # the member's DMs were refused
     assert [p.id for p in await store.untold_outcomes(GUILD, MEMBER)] == [made.id]
     assert await store.untold_outcomes(OTHER_GUILD, MEMBER) == []
     assert await store.claim_outcome_notice(made.id)

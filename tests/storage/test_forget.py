@@ -42,7 +42,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens", "head_tokens",
     "outcome_notified", "threshold", "catalog_version", "papers", "transformed", "docs",
-    "prompt_version", "tokens", "requests",
+    "prompt_version", "tokens", "requests", "review_shown",
     "version",  # PostgreSQL: the schema version table
 })
 

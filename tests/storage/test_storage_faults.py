@@ -26,7 +26,7 @@ from domain.storage_faults import (
     UnusablePath,
 )
 from storage.papers.sqlite import SqlitePaperStore
-from storage.sqlite.database import Database
+from storage.sqlite.database import Database, _read_only_uri
 
 
 async def _real_database(path: Path, papers: list[Paper]) -> None:
@@ -279,7 +279,7 @@ async def test_a_corruption_report_is_one_line(tmp_path: Path,
 
 _OPEN_ON_A_FULL_DISK = """
 import asyncio, sys
-from storage.sqlite.database import Database
+from storage.sqlite.database import Database, _read_only_uri
 async def main() -> None:
     try:
         await (await Database.open(sys.argv[1])).close()
@@ -306,3 +306,47 @@ async def test_a_full_disk_at_start_says_so(tmp_path: Path, bundled_papers: list
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     assert done.stdout.startswith(f"DiskFull: disk full: 0 bytes free in {disk}"), (
         done.stdout, done.stderr)
+
+
+async def test_a_read_only_open_reads_and_writes_nothing(
+        tmp_path: Path, bundled_papers: list[Paper]) -> None:
+    """What reading commands use in a directory they cannot write: the papers read, no
+    migration, no change of journal mode, and a write refused."""
+    path = tmp_path / "ro.db"
+    await _real_database(path, bundled_papers)
+    db = await Database.open(path, read_only=True)
+    try:
+        assert await SqlitePaperStore(db).count() == len(bundled_papers)
+        with pytest.raises(ReadOnlyDatabase):
+            async with db.transaction() as conn:
+                await conn.execute("DELETE FROM papers")
+    finally:
+        await db.close()
+
+
+def test_an_unwritable_directory_without_a_writer_is_read_as_immutable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "ro.db"
+    path.write_bytes(b"")
+    assert "immutable" not in _read_only_uri(path)  # writable: SQLite's shared memory works
+    monkeypatch.setattr(os, "access", lambda *_: False)
+    assert _read_only_uri(path).endswith("?mode=ro&immutable=1")
+    (tmp_path / "ro.db-wal").write_bytes(b"")  # a writer is active: never immutable
+    assert _read_only_uri(path).endswith("?mode=ro")
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
+                    reason="root writes through chmod; a read-only mount is not available here")
+@pytest.mark.parametrize("command", [["search", "grokking"], ["stats"]])
+def test_reading_commands_read_a_database_in_a_read_only_directory(
+        tmp_path: Path, bundled_papers: list[Paper], command: list[str]) -> None:
+    path = tmp_path / "ro.db"
+    asyncio.run(_real_database(path, bundled_papers))
+    tmp_path.chmod(0o555)
+    try:
+        result = subprocess.run([sys.executable, "-m", "bot", *command, "--db", str(path)],
+                                capture_output=True, text=True, check=False,
+                                cwd=Path(__file__).resolve().parents[2])
+    finally:
+        tmp_path.chmod(0o755)
+    assert result.returncode == 0, result.stderr

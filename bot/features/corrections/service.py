@@ -19,6 +19,7 @@ from bot.features.corrections.rules import (
 )
 from bot.features.corrections.store import CorrectionStore
 from bot.shared.clock import Clock, utc_now
+from bot.shared.leases import Leaser, process_owner
 from bot.shared.messages import Refusal
 from bot.shared.server_view import as_stored
 from domain.corrections import (
@@ -81,7 +82,10 @@ class CorrectionService:
     """Propose, decide once, revert, list and overlay a server's corrections."""
 
     def __init__(self, store: CorrectionStore, papers: PaperLookup,
-                 clock: Clock = utc_now) -> None:
+                 clock: Clock = utc_now, leases: Leaser | None = None) -> None:
+        """`leases` lease a decided proposal's review message to this process while it
+        shows the decision (default: this process, five minutes)."""
+        self._leases = leases or Leaser(process_owner(), clock=clock)
         self._store = store
         self._papers = papers
         self._clock = clock
@@ -121,7 +125,16 @@ class CorrectionService:
         source_value = "" if source is None else _value_or_blank(source, proposal.target)
         return await self._store.decide(
             guild_id, proposal_id, Status.APPROVED if approve else Status.REJECTED, by,
-            self._clock(), checked_reason(note), source_value)
+            self._clock(), checked_reason(note), source_value, self._leases.fresh())
+
+    async def claim_review(self) -> Proposal | None:
+        """A decided proposal whose review message is still to show the decision (its
+        answer was lost, or its process died), leased to this process; None when none is."""
+        return await self._leases.hold(self._store.claim_review)
+
+    async def review_shown(self, proposal_id: int) -> None:
+        """The review message shows the decision: nothing left to resume."""
+        await self._store.review_shown(proposal_id)
 
     async def revert(self, guild_id: int, proposal_id: int, *, by: int,
                      note: str = "") -> Proposal | None:

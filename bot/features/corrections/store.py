@@ -42,10 +42,22 @@ class CorrectionStore(Protocol):
         ...
 
     async def decide(self, guild_id: int, proposal_id: int, status: Status, by: int,
-                     at: datetime, note: str, source_value: str) -> Proposal | None:
+                     at: datetime, note: str, source_value: str,
+                     lease: Lease | None = None) -> Proposal | None:
         """Approve or reject a pending proposal, once: None when it is not pending any more.
         An approval supersedes the field's earlier approved correction and records the
-        source's value of the field then (`source_value`)."""
+        source's value of the field then (`source_value`). The same transaction queues the
+        proposer's DM in the outbox and marks the review message due (leased to `lease`, the
+        process answering the click)."""
+        ...
+
+    async def claim_review(self, lease: Lease, now: datetime) -> Proposal | None:
+        """Lease the oldest decided proposal whose review message does not show its
+        decision yet (its lease free at `now`)."""
+        ...
+
+    async def review_shown(self, proposal_id: int) -> None:
+        """The proposal's review message shows its decision."""
         ...
 
     async def import_approved(self, proposal: NewProposal, source_value: str) -> Proposal:

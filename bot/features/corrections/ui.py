@@ -18,7 +18,7 @@ import discord
 from bot.client.answers import title, who
 from bot.client.cog_host import host_of
 from bot.client.respond import respond, safe_send
-from bot.client.tree import lang_of, member_langs, note_lang, permission_name
+from bot.client.tree import lang_of, note_lang, permission_name
 from bot.features.corrections.rules import LIMITS, REASON_LIMIT, diff_text
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape
@@ -131,12 +131,13 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         return cls(int(match["id"]), match["decision"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Decide (curators only), update the review message, tell the proposer once."""
+        """Decide (curators only), update the review message, queue the proposer's DM."""
         await decide(interaction, self.proposal_id, self.approve)
 
 
 async def decide(interaction: discord.Interaction, proposal_id: int, approve: bool) -> None:
-    """A curator's click: one decision, the message updated, the proposer told once."""
+    """A curator's click: one decision (the proposer's DM queued with it), the message
+    updated (or, when that fails, left to `poster` on a later tick)."""
     services = host_of(interaction.client).services
     lang = lang_of(interaction)
     if not await is_curator(interaction, services):
@@ -151,13 +152,17 @@ async def decide(interaction: discord.Interaction, proposal_id: int, approve: bo
     if decided is None:  # safe_send: another process may have answered this very click
         await safe_send(interaction, t(lang, "corrections.already_decided", id=proposal_id))
         return
+    host_of(interaction.client).outbox.wake()  # the proposer's DM, queued with the decision
     shown = server_lang(interaction)
     paper = await services.search.paper(decided.target.paper_id)
     embed = review_embed(decided, title(paper, shown, decided.target.paper_id), shown)
     try:
         await show_decision(interaction, embed, review_view(decided))
-    finally:  # the decision is made: its proposer is told whatever became of the answer
-        await tell_proposer(interaction, services, decided)
+    except discord.HTTPException as exc:  # the decision is stored; the review is shown later
+        log.info("correction #%s: the review message is left to the next tick (%s)",
+                 decided.id, exc)
+        return
+    await services.corrections.review_shown(decided.id)
 
 
 async def show_decision(interaction: discord.Interaction, embed: discord.Embed,
@@ -172,22 +177,6 @@ async def show_decision(interaction: discord.Interaction, embed: discord.Embed,
             raise
         log.info("the click was answered elsewhere (%s): editing the message", exc.code)
         await interaction.message.edit(embed=embed, view=view)
-
-
-async def tell_proposer(interaction: discord.Interaction, services: Services,
-                        decided: Proposal) -> None:
-    """A DM to the proposer, once per proposal however many clicks or processes."""
-    if decided.proposed_by is None or not await services.corrections.claim_outcome_notice(
-            decided.id):
-        return
-    guild = escape(interaction.guild.name) if interaction.guild else ""
-    try:
-        dm = await interaction.client.create_dm(discord.Object(id=decided.proposed_by))
-        await dm.send(outcome_text(decided, proposer_lang(interaction, decided), guild))
-    except discord.HTTPException:
-        log.info("correction #%s: the proposer's DMs are closed; told on their next list",
-                 decided.id)
-        await services.corrections.release_outcome_notice(decided.id)
 
 
 async def is_curator(interaction: discord.Interaction, services: Services) -> bool:
@@ -210,14 +199,6 @@ def outcome_text(proposal: Proposal, lang: Lang, guild: str) -> str:
 def curators_only(lang: Lang) -> str:
     """The refusal for a member who is not a curator."""
     return t(lang, "corrections.curators_only", perm=permission_name("manage_guild", lang))
-
-
-def proposer_lang(interaction: discord.Interaction, proposal: Proposal) -> Lang:
-    """The proposer's language where this process saw it (their form, a command), else the
-    server's."""
-    langs = member_langs(interaction.client)
-    seen = langs.of(proposal.proposed_by) if langs and proposal.proposed_by else None
-    return seen or server_lang(interaction)
 
 
 def server_lang(interaction: discord.Interaction) -> Lang:

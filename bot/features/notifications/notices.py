@@ -1,4 +1,5 @@
-"""The texts of notifications: mention lines and new-paper DMs, within Discord's limits."""
+"""The texts of notifications: mention lines, new-paper DMs and correction outcomes, within
+Discord's limits."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.features.papers.results import titles_in_order
 from bot.shared.lang import Lang
 from bot.shared.mentions import CONTENT_LIMIT, people
 from bot.shared.messages import t
+from domain.outbox import OutboxEntry, correction_of
 from domain.paper import Paper
 from domain.subscriptions import similar_standing
 
@@ -48,6 +50,13 @@ def matched(topics: Sequence[str], lang: Lang) -> str:
         shown.append(escape(topic) if standing is None
                      else t(lang, "notify.similar", standing=standing))
     return ", ".join(shown)
+
+
+def correction_outcome(entry: OutboxEntry, guild_name: str, lang: Lang) -> str:
+    """A proposer's DM of their correction's decision (`entry.topics` holds the status)."""
+    decision = "approved" if entry.topics[:1] == ("approved",) else "rejected"
+    return t(lang, f"corrections.outcome.{decision}", id=correction_of(entry.paper_id),
+             guild=escape(guild_name))
 
 
 def new_papers_message(papers: Sequence[tuple[Paper, Sequence[str]]], guild_name: str,

@@ -19,7 +19,14 @@ import uuid
 import aiohttp
 import discord
 
-from bot.features.notifications.notices import guild_lang, mention_line, new_papers_message, pinging
+from bot.client.tree import member_langs
+from bot.features.notifications.notices import (
+    correction_outcome,
+    guild_lang,
+    mention_line,
+    new_papers_message,
+    pinging,
+)
 from bot.features.notifications.outbox import OutboxService
 from bot.features.papers.card_view import escape, paper_message
 from bot.shared.messages import t
@@ -191,11 +198,17 @@ class OutboxSender:
             await dm.send(content, embed=embed, nonce=unit.nonce,
                           allowed_mentions=discord.AllowedMentions.none())
             return
+        guild = self.client.get_guild(unit.guild_id)
+        name = guild.name if guild else t(lang, "notify.your_server")
+        if unit.kind is OutboxKind.CORRECTION_DM:  # in the proposer's language, where seen
+            langs = member_langs(self.client)
+            told = (langs.of(first.user_id) if langs is not None else None) or lang
+            await dm.send(correction_outcome(first, name, told), nonce=unit.nonce,
+                          allowed_mentions=discord.AllowedMentions.none())
+            return
         listed = [(paper, entry.topics) for entry in unit.entries
                   if (paper := await self.outbox.paper(entry.paper_id, unit.guild_id)) is not None]
         if not listed:
             raise PaperLeft(first.paper_id)
-        guild = self.client.get_guild(unit.guild_id)
-        name = guild.name if guild else t(lang, "notify.your_server")
         await dm.send(new_papers_message(listed, name, lang), nonce=unit.nonce,
                       allowed_mentions=discord.AllowedMentions.none())

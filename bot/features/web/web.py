@@ -71,6 +71,9 @@ ROBOTS = "User-agent: *\nDisallow: /\n"
 
 
 def _lang(request: web.Request, fallback: Lang) -> Lang:
+    """The page's language: `?lang=` when it names one of ours exactly, else `fallback` (the
+    server's). Anything else (`?lang=../..`, `?lang=fr`) is ignored on purpose: the value is
+    only ever compared with our languages, never used in a path, a header or the page."""
     wanted = request.query.get("lang", "")
     return next((lang for lang in Lang if lang.value == wanted), fallback)
 

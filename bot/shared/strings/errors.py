@@ -33,6 +33,10 @@ STRINGS: dict[str, Texts] = {
         "请确认它仍然存在后再试。",
         "此操作需要的內容已從 Discord 中消失（頻道、訊息、討論串或活動已被刪除）。"
         "請確認它仍然存在後再試。"),
+    "error.foreign_member": tr(
+        "That member is not in this server: pick someone who is.",
+        "该成员不在本服务器中：请选择本服务器的成员。",
+        "該成員不在這個伺服器中：請選擇這個伺服器的成員。"),
     "error.unexpected": tr("Something went wrong on our side (error {ref}). Please try again.",
                            "出错了（错误 {ref}），请再试一次。",
                            "出錯了（錯誤 {ref}），請再試一次。"),

@@ -17,6 +17,7 @@ from bot.shared.messages import Refusal
 from domain.catalog import LoadSource
 from domain.corrections import Action, Field, Status, Target
 from storage.corrections.sqlite import SqliteCorrectionStore
+from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -78,7 +79,8 @@ async def test_a_rejected_proposal_changes_nothing(service: CorrectionService,
 
 
 async def test_two_curators_at_once_one_decision_one_notice(service: CorrectionService,
-                                                            store: SqlitePaperStore) -> None:
+                                                            store: SqlitePaperStore,
+                                                            db: Database) -> None:
     paper_id = await _first(store)
     submitted = await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "新", "", MEMBER)
     made = submitted.proposal
@@ -86,8 +88,9 @@ async def test_two_curators_at_once_one_decision_one_notice(service: CorrectionS
         service.decide(GUILD, made.id, approve=True, by=CURATOR),
         service.decide(GUILD, made.id, approve=False, by=CURATOR + 1))
     assert sum(o is not None for o in outcomes) == 1
+    assert await SqliteOutboxStore(db).pending() == 1  # one DM, queued with the decision
     notices = await asyncio.gather(*(service.claim_outcome_notice(made.id) for _ in range(3)))
-    assert notices.count(True) == 1
+    assert notices.count(True) == 0  # not owed to a listing while the DM waits
 
 
 async def test_an_english_title_fix_keeps_the_id(service: CorrectionService,

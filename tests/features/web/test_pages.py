@@ -152,8 +152,12 @@ async def test_languages_switch_and_traditional_is_converted(
     traditional = await response.text()
     assert "待讀列表" in traditional and to_traditional(paper.title_zh) in traditional
     assert to_traditional(paper.summary_zh) in traditional
-    unknown = await (await site.http.get(path + "?lang=fr")).text()
-    assert '<html lang="en">' in unknown  # the server's language
+    for wanted in ("fr", "../..", "..%2F..%2Fetc%2Fpasswd", "zh-CN%00"):
+        response = await site.http.get(path + "?lang=" + wanted)
+        unknown = await response.text()
+        assert response.status == 200 and response.headers["Content-Language"] == "en"
+        assert '<html lang="en">' in unknown  # ignored: the server's language
+        assert "../" not in unknown and "passwd" not in unknown
 
 
 async def test_search_is_the_paper_search(site: Site, search: SearchService,
