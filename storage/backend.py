@@ -2,8 +2,9 @@
 store protocols (`bot/features/<feature>/store.py`). The rest of the app asks this module for
 stores and never learns which.
 
-`STORES` is the one list of stores: each `StorePair` names a store's SQLite and PostgreSQL
-classes; the wiring opens them (`PAPERS.open(db)`) and the contract suite runs each on both.
+`STORES` is the one list of stores: each `StorePair` names a store's class, written once over
+`storage.db` (`StorePair.once`), or its SQLite and PostgreSQL classes; the wiring opens them
+(`PAPERS.open(db)`) and the contract suite runs each on both.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from storage.corrections.notices_postgres import PgSourceNoticeStore
 from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
 from storage.corrections.postgres import PgCorrectionStore
 from storage.corrections.sqlite import SqliteCorrectionStore
+from storage.db import database_api
 from storage.digest.postgres import PgDigestStore
 from storage.digest.sqlite import SqliteDigestStore
 from storage.feeds.postgres import PgFeedStore
@@ -45,8 +47,7 @@ from storage.sessions.sqlite import SqliteSessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
 from storage.sqlite.errors import NoDatabase, SchemaError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
-from storage.state.postgres import PgStateStore
-from storage.state.sqlite import SqliteStateStore
+from storage.state.store import StateStore
 from storage.subscriptions.postgres import PgSubscriptionStore
 from storage.subscriptions.similar_postgres import PgSimilarStore
 from storage.subscriptions.similar_sqlite import SqliteSimilarStore
@@ -115,12 +116,16 @@ SqliteT_co = TypeVar("SqliteT_co", covariant=True)
 PgT_co = TypeVar("PgT_co", covariant=True)
 
 
-class StorePair(Generic[SqliteT_co, PgT_co]):
-    """One store written once per backend: its SQLite and its PostgreSQL class, the name the
-    contract suite's accessor for it has (`tests/backends.py`), and what both classes take
-    after the database (a table, for a store written once for several tables)."""
+StoreT = TypeVar("StoreT")
 
-    __slots__ = ("args", "name", "postgres", "sqlite")
+
+class StorePair(Generic[SqliteT_co, PgT_co]):
+    """One store: its SQLite and its PostgreSQL class (the same class for a store written once
+    over `storage.db`, see `once`), the name the contract suite's accessor for it has
+    (`tests/backends.py`), and what the classes take after the database (a table, for a store
+    written once for several tables)."""
+
+    __slots__ = ("args", "name", "postgres", "shared", "sqlite")
 
     def __init__(self, name: str, sqlite: Callable[..., SqliteT_co],
                  postgres: Callable[..., PgT_co], *args: str) -> None:
@@ -128,12 +133,24 @@ class StorePair(Generic[SqliteT_co, PgT_co]):
         self.sqlite = sqlite
         self.postgres = postgres
         self.args = args
+        self.shared = False
+        """One class for both backends, opened on `storage.db`'s API."""
+
+    @classmethod
+    def once(cls, name: str, store: Callable[..., StoreT], *args: str
+             ) -> StorePair[StoreT, StoreT]:
+        """A store written once over `storage.db`, for both backends."""
+        pair: StorePair[StoreT, StoreT] = StorePair(name, store, store, *args)
+        pair.shared = True
+        return pair
 
     def __repr__(self) -> str:
         return f"StorePair({self.name!r})"
 
     def open(self, db: AnyDatabase) -> SqliteT_co | PgT_co:
         """The store on `db`, of the backend `db` is."""
+        if self.shared:
+            return self.sqlite(database_api(db), *self.args)
         if isinstance(db, PgDatabase):
             return self.postgres(db, *self.args)
         return self.sqlite(db, *self.args)
@@ -141,7 +158,7 @@ class StorePair(Generic[SqliteT_co, PgT_co]):
 
 PAPERS = StorePair("papers", SqlitePaperStore, PgPaperStore)
 """The catalog and search."""
-STATE = StorePair("state", SqliteStateStore, PgStateStore)
+STATE = StorePair.once("state", StateStore)
 """Named values kept between runs."""
 DIGESTS = StorePair("digests", SqliteDigestStore, PgDigestStore)
 """Paper-of-the-day settings and the ledger."""

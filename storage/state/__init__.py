@@ -1,1 +1,1 @@
-"""Stores of state: SQLite and PostgreSQL side by side."""
+"""The state store, written once for both backends."""

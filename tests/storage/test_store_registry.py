@@ -15,11 +15,12 @@ CONTRACT_SUITE = Path(__file__).resolve().parent
 
 
 def _store_classes(prefix: str) -> set[str]:
-    """Every `{prefix}…Store` class defined under storage/."""
+    """Every `{prefix}…Store` class defined under storage/, and every store written once for
+    both backends (any `…Store` class of a `store.py`)."""
     return {node.name for path in STORAGE.rglob("*.py")
             for node in ast.parse(path.read_text(encoding="utf-8")).body
-            if isinstance(node, ast.ClassDef) and node.name.startswith(prefix)
-            and node.name.endswith("Store")}
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Store")
+            and (node.name.startswith(prefix) or path.name == "store.py")}
 
 
 def _class_name(opener: object) -> str:
@@ -41,6 +42,7 @@ def test_the_registry_lists_every_store_once() -> None:
 async def test_each_entry_opens_its_backends_store(backend: Backend) -> None:
     """The accessor of each entry (same name) returns that entry's class for the backend."""
     for pair in stores.STORES:
+        assert pair.shared == (pair.sqlite is pair.postgres), pair.name
         store = getattr(backend, pair.name)()
         expected: object = pair.postgres if backend.kind == "postgres" else pair.sqlite
         assert type(store) is expected, pair.name
