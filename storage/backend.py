@@ -28,6 +28,7 @@ from storage.group.postgres import PgGroupStore
 from storage.group.sqlite import SqliteGroupStore
 from storage.links.postgres import PgLinkStore
 from storage.links.sqlite import SqliteLinkStore
+from storage.meaning.store import EmbeddingStore
 from storage.notifications.postgres import PgOutboxStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.postgres import PgPaperStore
@@ -203,8 +204,11 @@ CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
 SIMILAR = StorePair("similar", SqliteSimilarStore, PgSimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
 
+EMBEDDINGS = StorePair.once("embeddings", EmbeddingStore)
+"""Each catalog paper's sentence-encoder vector (search by meaning)."""
+
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, QUEUE, VOTES, BOOKMARKS, HISTORY, GROUPS,
     SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
-    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, EMBEDDINGS)
 """Every store, once: the factory's and the contract suite's one list."""

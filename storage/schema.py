@@ -381,6 +381,18 @@ PAPER_VECTORS = Table("paper_vectors", (
 computed from (a paper whose hash moved is transformed again)."""
 
 
+PAPER_EMBEDDINGS = Table("paper_embeddings", (
+    "paper_id TEXT PRIMARY KEY",
+    "model TEXT NOT NULL",
+    "text_hash TEXT NOT NULL",
+    "scale {real} NOT NULL",
+    "vector {blob} NOT NULL",
+), without_rowid=True)
+"""Each catalog paper's sentence-encoder vector (int8 codes and their scale), with the model
+that embedded it and the hash of the text embedded (a model change or a moved text is embedded
+again)."""
+
+
 CALENDAR_LINKS = Table("calendar_links", (
     "guild_id {big} PRIMARY KEY",
     "token TEXT UNIQUE",

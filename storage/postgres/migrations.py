@@ -30,6 +30,7 @@ from storage.schema import (
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_EMBEDDINGS,
     PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
@@ -272,6 +273,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               "at its end, not through the per-row trigger", HEADS_AFTER_LOAD),
     Migration(19, "SQLite 26: the headline tier's bm25 counts a paper's headline alone: each "
               "paper's headline tokens", HEAD_TOKENS),
+    Migration(20, "SQLite 27: search by meaning: each catalog paper's sentence-encoder vector",
+              PAPER_EMBEDDINGS.create(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -29,6 +29,7 @@ from storage.schema import (
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
+    PAPER_EMBEDDINGS,
     PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
@@ -248,6 +249,8 @@ MIGRATIONS: tuple[Migration, ...] = (
                   + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})" for i in range(3))
                   + " FROM papers",
               )),
+    Migration(27, "search by meaning: each catalog paper's sentence-encoder vector",
+              PAPER_EMBEDDINGS.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
