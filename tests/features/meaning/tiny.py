@@ -1,0 +1,33 @@
+"""A tiny deterministic encoder for tests where the real model is not the point: each text's
+character trigrams hashed into 512 dimensions (crc32: the same in every process)."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from bot.features.meaning.encoder import unit_rows
+
+WIDTH = 512
+
+
+class TrigramEncoder:
+    """Texts sharing trigrams are close; `fail_after` batches, it raises (a crash)."""
+
+    def __init__(self, name: str = "tiny-trigrams", fail_after: int | None = None) -> None:
+        self.name = name
+        self.fail_after = fail_after
+        self.batches = 0
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if self.fail_after is not None and self.batches >= self.fail_after:
+            raise RuntimeError("the worker died")
+        self.batches += 1
+        rows = np.zeros((len(texts), WIDTH), dtype=np.float32)
+        for row, text in enumerate(texts):
+            folded = f"  {text.casefold()}  "
+            for at in range(len(folded) - 2):
+                rows[row, zlib.crc32(folded[at:at + 3].encode()) % WIDTH] += 1.0
+        return unit_rows(rows)
