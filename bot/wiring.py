@@ -31,6 +31,8 @@ from bot.features.export.service import ExportService
 from bot.features.feeds.poster import DiscordFeedPoster
 from bot.features.feeds.service import FeedService
 from bot.features.group.service import GroupService
+from bot.features.meaning.encoder import BundledEncoder
+from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.notifications.notifier import Notifier
 from bot.features.notifications.outbox import OutboxService
 from bot.features.notifications.sender import OutboxSender
@@ -111,7 +113,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         lease_clock or clock)
         corrections, sources = _corrections(db, papers, leases, clock)
         search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                               view=corrections)
+                               view=corrections, meaning=MeaningKeeper(
+                                   papers, stores.EMBEDDINGS.open(db), BundledEncoder())
+                               if settings.search.by_meaning else None)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
                                      view=corrections,

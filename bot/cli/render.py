@@ -33,7 +33,8 @@ def search_table(outcome: SearchOutcome) -> Table:
     for rank, hit in enumerate(outcome.hits, start=1):
         paper = hit.paper
         authors = ", ".join(paper.authors[:3]) + (" et al." if len(paper.authors) > 3 else "")
-        note = matched_note(outcome.crossed.get(hit.id, ()), Lang.EN)
+        note = matched_note(outcome.crossed.get(hit.id, ()), Lang.EN) or (
+            "close in meaning" if hit.id in outcome.close else "")
         table.add_row(
             str(rank),
             paper.id,

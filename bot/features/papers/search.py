@@ -1,14 +1,16 @@
 """Search: exact full-text first, then the query in the other language (`domain.crosslingual`),
-then typo correction, then any-word, with "did you mean"."""
+then typo correction, then any-word, with "did you mean"; while the first page has room, the
+papers nearest in meaning (`bot.features.meaning`), marked as such."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.overlay_search import merged
 from bot.features.papers.results import UNFILTERED_CAP
@@ -28,7 +30,15 @@ class Strategy(StrEnum):
     CROSS_LANGUAGE = "cross-language"
     CORRECTED = "corrected"
     ANY_WORD = "any-word"
+    MEANING = "meaning"
     NONE = "none"
+
+
+MEANING_ROOM = 10
+"""Papers close in meaning join a result list's first page of this many, while it has room."""
+MEANING_THRESHOLD = 0.3
+"""The cosine (bundled encoder) below which a paper is not close in meaning (`bench
+meaning`: descriptive queries' relevant papers mostly score above it, unrelated ones below)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +53,8 @@ class SearchOutcome:
     `UNFILTERED_CAP` + 1)."""
     crossed: dict[str, tuple[Translation, ...]] = field(default_factory=dict)
     """The hits found only through the other language, by public id, with the terms read."""
+    close: frozenset[str] = frozenset()
+    """The hits found by meaning alone (after every lexical hit), by public id."""
 
 
 def _seen(hit: SearchHit, shown: Shown) -> SearchHit:
@@ -50,12 +62,21 @@ def _seen(hit: SearchHit, shown: Shown) -> SearchHit:
     return SearchHit(hit.id, hit.score, lambda: shown(hit.paper))
 
 
+def _kept(paper: Paper) -> Callable[[], Paper]:
+    return lambda: paper
+
+
 class SearchService:
     """The one search engine of paperclub, shared by the CLI, `/paper` and subscriptions."""
 
     def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0,
-                 cross_language: bool = True, view: ServerView | None = None) -> None:
+                 cross_language: bool = True, view: ServerView | None = None,
+                 meaning: MeaningKeeper | None = None,
+                 meaning_threshold: float = MEANING_THRESHOLD) -> None:
         self._store = store
+        self.meaning = meaning
+        """The catalog's vectors (None: lexical search only)."""
+        self._meaning_threshold = meaning_threshold
         self._cross_language = cross_language
         """False: the query's own language only (the benchmark's baseline)."""
         self._view = view
@@ -74,6 +95,8 @@ class SearchService:
         version = await self._store.catalog_version()
         if version != self._vocabulary_version:
             self._build(version)
+        if self.meaning is not None:
+            await self.meaning.prepare()
 
     async def vocabulary(self) -> Vocabulary:
         """The catalog's word list. Only a search before the very first build waits for it;
@@ -116,6 +139,8 @@ class SearchService:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self.meaning is not None:
+            await self.meaning.close()
 
     async def paper(self, public_id: str, guild_id: int | None = None) -> Paper | None:
         """One paper by its public id (as the server `guild_id` sees it)."""
@@ -157,13 +182,44 @@ class SearchService:
 
     async def search(
         self, query: SearchQuery, *, limit: int = 10, offset: int = 0,
-        guild_id: int | None = None, papers: int | None = None,
+        guild_id: int | None = None, papers: int | None = None, by_meaning: bool = False,
     ) -> SearchOutcome:
         """Run the query; fall back to corrected words, then to any word, when nothing matches.
         The hits' papers are as the server `guild_id` sees them, and its corrected papers are
         found by their corrected text, not by the words corrected away (`overlay_search`).
         `papers`: only the first that many hits need their paper (a result list's first
-        page; the others' may be left unread, `domain.catalog.unread`); None: every hit's."""
+        page; the others' may be left unread, `domain.catalog.unread`); None: every hit's.
+        `by_meaning`: papers close in meaning join the first page while it has room (`/paper`,
+        the CLI and the web page; subscriptions and lookups stay lexical)."""
+        outcome = await self._lexical(query, limit=limit, offset=offset, guild_id=guild_id,
+                                      papers=papers)
+        if not by_meaning:
+            return outcome
+        return await self._close_in_meaning(query, outcome, limit=limit, offset=offset,
+                                            guild_id=guild_id)
+
+    async def _close_in_meaning(self, query: SearchQuery, outcome: SearchOutcome, *,
+                                limit: int, offset: int, guild_id: int | None
+                                ) -> SearchOutcome:
+        """The outcome with the papers nearest the query's words in meaning after its hits,
+        while the first page has room (a filtered query stays lexical)."""
+        room = min(limit, MEANING_ROOM) - len(outcome.hits)
+        if (self.meaning is None or offset or room <= 0 or not query.words
+                or not query.filters.is_empty()):
+            return outcome
+        near = await self.meaning.nearest(" ".join(query.phrase or query.words), room,
+                                          threshold=self._meaning_threshold,
+                                          exclude=[hit.id for hit in outcome.hits])
+        found = await self.papers([pid for pid, _ in near], guild_id)
+        if not found:
+            return outcome
+        score = dict(near)
+        hits = [*outcome.hits, *(SearchHit(p.id, -score[p.id], _kept(p)) for p in found)]
+        return replace(outcome, hits=hits, close=frozenset(p.id for p in found),
+                       strategy=outcome.strategy if outcome.hits else Strategy.MEANING)
+
+    async def _lexical(self, query: SearchQuery, *, limit: int, offset: int,
+                       guild_id: int | None, papers: int | None) -> SearchOutcome:
         if self._view is None or guild_id is None:
             return await self._search(query, limit=limit, offset=offset, papers=papers)
         reading = ahead(self._view.corrected(guild_id))  # its reads overlap the search's

@@ -216,5 +216,6 @@ class WebPageService:
             parsed = parse_query(text)
         except QueryError as exc:
             return Found(text, (), refusal=exc)
-        outcome = await self.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id)
+        outcome = await self.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id,
+                                           by_meaning=True)
         return Found(text, tuple(hit.paper for hit in outcome.hits), outcome.did_you_mean)
