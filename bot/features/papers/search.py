@@ -35,7 +35,8 @@ class Strategy(StrEnum):
 
 
 MEANING_ROOM = 10
-"""Papers close in meaning join a result list's first page of this many, while it has room."""
+"""Papers close in meaning join the first this many results (two pages of /paper), while
+they have room."""
 MEANING_THRESHOLD = 0.3
 """The cosine (bundled encoder) below which a paper is not close in meaning (`bench
 meaning`: descriptive queries' relevant papers mostly score above it, unrelated ones below)."""
@@ -76,7 +77,7 @@ class SearchService:
         self._store = store
         self.meaning = meaning
         """The catalog's vectors (None: lexical search only)."""
-        self._meaning_threshold = meaning_threshold
+        self.meaning_threshold = meaning_threshold
         self._cross_language = cross_language
         """False: the query's own language only (the benchmark's baseline)."""
         self._view = view
@@ -208,7 +209,7 @@ class SearchService:
                 or not query.filters.is_empty()):
             return outcome
         near = await self.meaning.nearest(" ".join(query.phrase or query.words), room,
-                                          threshold=self._meaning_threshold,
+                                          threshold=self.meaning_threshold,
                                           exclude=[hit.id for hit in outcome.hits])
         found = await self.papers([pid for pid, _ in near], guild_id)
         if not found:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bot.features.meaning.encoder import unit_rows
+from domain.embedding import StoredEmbedding
 
 WIDTH = 512
 
@@ -31,3 +32,24 @@ class TrigramEncoder:
             for at in range(len(folded) - 2):
                 rows[row, zlib.crc32(folded[at:at + 3].encode()) % WIDTH] += 1.0
         return unit_rows(rows)
+
+
+class MemoryEmbeddings:
+    """An `EmbeddingStore` in a dict (for end-to-end tests whose bot keeps its database)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[str, StoredEmbedding]] = {}
+
+    async def text_hashes(self, model: str) -> dict[str, str]:
+        return {pid: e.text_hash for pid, (m, e) in self.rows.items() if m == model}
+
+    async def write(self, model: str, embeddings: Sequence[StoredEmbedding]) -> None:
+        self.rows.update((e.paper_id, (model, e)) for e in embeddings)
+
+    async def embeddings(self, model: str, after: str, limit: int) -> list[StoredEmbedding]:
+        return [e for pid, (m, e) in sorted(self.rows.items()) if m == model and pid > after
+                ][:limit]
+
+    async def remove(self, paper_ids: Sequence[str]) -> None:
+        for pid in paper_ids:
+            self.rows.pop(pid, None)
