@@ -20,10 +20,13 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import numpy as np
+
 from bench.meaning_queries import QUERIES, Described
-from bench.meaning_vectors import cached_vectors
-from bench.recommend import SAMPLE, read_sample
+from bench.meaning_vectors import CACHE, cached_vectors
+from bench.recommend import SAMPLE
 from bench.report import fmt_ms, p99, progress, publish
+from bot.features.catalog.loader import load_catalog
 from bot.features.meaning.encoder import BundledEncoder, paper_text, quantise, text_hash
 from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.cog import FIRST_SEARCH
@@ -39,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "meaning.md"
 TAG = "meaning"
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35)
+MAX_UNCACHED = 200
+"""Papers the bench may encode itself (a few seconds each on a busy machine)."""
 LOOKUPS = 300
 """Title lookups timed beside the descriptive queries (the common /paper call: the page full)."""
 
@@ -60,6 +65,13 @@ def _scores(queries: list[Described], ranked: dict[str, list[str]],
 
 async def _ranked(rank: Ranker) -> dict[str, list[str]]:
     return {q.text: await rank(q) for q in QUERIES}
+
+
+def _cached_hashes() -> set[str]:
+    if not CACHE.exists():
+        return set()
+    with np.load(CACHE) as stored:
+        return set(stored["hashes"].tolist())
 
 
 async def _stored(db: Database, papers: list[Paper], model: str) -> None:
@@ -85,11 +97,13 @@ async def _bench(scratch: Path) -> str:
     db = await Database.open(scratch / "arxiv.db")
     try:
         store = PAPERS.open(db)
-        progress(TAG, f"adding {SAMPLE}")
-        sample = read_sample(SAMPLE)
-        for at in range(0, len(sample), 1000):
-            await store.add_papers(sample[at:at + 1000], source="bench")
+        progress(TAG, f"loading {SAMPLE}")
+        await load_catalog(store, SAMPLE)
         papers = [p async for p in store.iter_papers()]
+        missing = len(papers) - len(_cached_hashes() & {text_hash(paper_text(p)) for p in papers})
+        if missing > MAX_UNCACHED:
+            raise SystemExit(f"{missing} papers have no cached vector: run "
+                             "`python -m bench.meaning_vectors` first (~20 minutes)")
         encoder = BundledEncoder()
         await _stored(db, papers, encoder.name)
         keeper = MeaningKeeper(store, EMBEDDINGS.open(db), encoder)

@@ -119,7 +119,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
                                      view=corrections,
-                                     features=stores.RECOMMEND_FEATURES.open(db))
+                                     features=stores.RECOMMEND_FEATURES.open(db),
+                                     meaning=search.meaning)
         subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
             stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)

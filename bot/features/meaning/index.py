@@ -75,14 +75,24 @@ class MeaningIndex:
             out[at:at + BLOCK] = (block @ query) * self._scales[at:at + BLOCK]
         return out
 
-    def scores_of(self, query: np.ndarray, paper_ids: Sequence[str]) -> np.ndarray:
-        """The cosine of each of these papers with the query (0 for one not embedded)."""
-        out = np.zeros(len(paper_ids), dtype=np.float32)
-        for i, pid in enumerate(paper_ids):
-            row = self._rows.get(pid)
-            if row is not None:
-                out[i] = float(self._codes[row].astype(np.float32) @ query) * self._scales[row]
+    def aligned(self, query: np.ndarray, paper_ids: Sequence[str]) -> np.ndarray:
+        """The cosine of each of these papers with the query, in their order (NaN for one
+        not embedded)."""
+        everything = self.scores(query)
+        rows = np.fromiter((self._rows.get(pid, -1) for pid in paper_ids), dtype=np.int64,
+                           count=len(paper_ids))
+        out = np.full(len(paper_ids), np.nan, dtype=np.float64)
+        out[rows >= 0] = everything[rows[rows >= 0]]
         return out
+
+    def centroid(self, paper_ids: Sequence[str]) -> np.ndarray | None:
+        """The unit mean of these papers' vectors (None when none is embedded)."""
+        found = [v for pid in paper_ids if (v := self.vector(pid)) is not None]
+        if not found:
+            return None
+        mean = np.mean(found, axis=0)
+        norm = float(np.linalg.norm(mean))
+        return mean / norm if norm > 0 else None
 
     def nearest(self, query: np.ndarray, k: int, *, threshold: float = -1.0,
                 exclude: Collection[str] = ()) -> list[tuple[str, float]]:
