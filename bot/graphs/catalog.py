@@ -8,6 +8,8 @@ from contextlib import asynccontextmanager
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.corrections.service import CorrectionService
 from bot.features.export.service import ExportService
+from bot.features.meaning.encoder import BundledEncoder
+from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.papers.store import PaperStore
@@ -42,6 +44,44 @@ async def opened_catalog(settings: Settings, *,
     db = await open_configured(settings.database, existing=read_only)
     try:
         yield stores.PAPERS.open(db)
+    finally:
+        await db.close()
+
+
+@asynccontextmanager
+async def opened_search(settings: Settings) -> AsyncIterator[SearchService]:
+    """The search of the command line on the configured database (read only): by meaning too
+    when `[search] by_meaning` is on, over the vectors stored so far (none are computed)."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        papers = stores.PAPERS.open(db)
+        meaning = None
+        if settings.search.by_meaning:
+            meaning = MeaningKeeper(papers, stores.EMBEDDINGS.open(db), BundledEncoder())
+            await meaning.read_stored()
+            await meaning.query_vector("warm up", wait=True)  # loads the model (~8 s)
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
+                               meaning=meaning)
+        try:
+            yield search
+        finally:
+            await search.close()
+    finally:
+        await db.close()
+
+
+@asynccontextmanager
+async def opened_meaning(settings: Settings) -> AsyncIterator[MeaningKeeper]:
+    """The catalog's vectors on the configured database, to bring up to date
+    (`paperclub embed`)."""
+    db = await open_configured(settings.database)
+    try:
+        keeper = MeaningKeeper(stores.PAPERS.open(db), stores.EMBEDDINGS.open(db),
+                               BundledEncoder())
+        try:
+            yield keeper
+        finally:
+            await keeper.close()
     finally:
         await db.close()
 

@@ -126,11 +126,22 @@ class MeaningKeeper:
     async def prepare(self) -> None:
         """Start catching up if the catalog changed, and loading the query encoder; return
         at once (at start and after every load or add)."""
+        self._load_query_encoder()
+        if await self._catalog.catalog_version() != self._version:
+            self._start()
+
+    def _load_query_encoder(self) -> asyncio.Task[Encoder]:
         if self._query_encoder is None:
             self._query_encoder = asyncio.create_task(asyncio.to_thread(self._loaded))
             self._query_encoder.add_done_callback(_report_failure)
-        if await self._catalog.catalog_version() != self._version:
-            self._start()
+        return self._query_encoder
+
+    async def read_stored(self) -> None:
+        """Read the stored vectors into memory, once (a read-only command line: no
+        catch-up)."""
+        if not self._read:
+            self.index = await self._stored()
+            self._read = True
 
     async def built(self) -> None:
         """Wait for the catch-up in flight (and another if the catalog moved meanwhile)."""
@@ -156,12 +167,10 @@ class MeaningKeeper:
         `wait`) or when nothing is embedded yet."""
         if len(self.index) == 0 or not text.strip():
             return None
-        if self._query_encoder is None:
-            await self.prepare()
-        assert self._query_encoder is not None
-        if not self._query_encoder.done() and not wait:
+        loading = self._load_query_encoder()
+        if not loading.done() and not wait:
             return None
-        encoder = await asyncio.shield(self._query_encoder)
+        encoder = await asyncio.shield(loading)
         rows = await asyncio.to_thread(encoder.encode, [text])
         vector: np.ndarray = rows[0]
         return vector
@@ -190,9 +199,7 @@ class MeaningKeeper:
 
     async def _catch_up(self) -> None:
         version = await self._catalog.catalog_version()
-        if not self._read:
-            self.index = await self._stored()
-            self._read = True
+        await self.read_stored()
         stored = await self._store.text_hashes(self.model)
         papers = [p async for p in self._catalog.iter_papers()]
         self._total = len(papers)

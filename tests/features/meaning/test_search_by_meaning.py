@@ -54,3 +54,19 @@ async def test_close_papers_join_after_the_lexical_hits_marked(db: Database) -> 
             assert nothing.hits == [] and nothing.strategy is Strategy.NONE
         finally:
             await search.close()
+
+
+async def test_close_papers_go_before_papers_sharing_only_a_word(db: Database) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        search = await _service(db, pool)
+        try:
+            query = parse_query("grasping birds xqzjv")  # no paper has every word
+            lexical = await search.search(query)
+            assert lexical.strategy is Strategy.ANY_WORD
+            outcome = await search.search(query, by_meaning=True)
+            assert outcome.strategy is Strategy.MEANING and outcome.close
+            ids = [hit.id for hit in outcome.hits]
+            assert set(ids[:len(outcome.close)]) == outcome.close
+            assert {hit.id for hit in lexical.hits} <= set(ids)  # any-word hits still follow
+        finally:
+            await search.close()
