@@ -21,6 +21,7 @@ import multiprocessing
 import os
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
@@ -221,11 +222,23 @@ class MeaningKeeper:
         self._version = version
 
     async def _encoded(self, texts: list[str]) -> list[tuple[bytes, float]]:
-        if self._executor is None:
-            self._executor = worker_pool()
+        """The texts encoded in the worker; a worker that died (killed, out of memory) is
+        replaced once and the batch sent again."""
         self.encoded += len(texts)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, encode_batch, self._encoder, texts)
+        for attempt in (1, 2):
+            if self._executor is None:
+                self._executor = worker_pool()
+            try:
+                return await loop.run_in_executor(self._executor, encode_batch,
+                                                  self._encoder, texts)
+            except BrokenProcessPool:
+                if not self._own_executor or attempt == 2:
+                    raise
+                log.warning("search by meaning: the worker process died; starting another")
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+        raise AssertionError("unreachable")
 
     async def _stored(self) -> MeaningIndex:
         kept: list[StoredEmbedding] = []

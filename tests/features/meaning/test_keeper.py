@@ -4,9 +4,12 @@ re-embedded only for papers whose text (or the model) changed."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import os
+import signal
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -17,7 +20,7 @@ from bot.features.meaning.store import EmbeddingStore
 from domain.paper import Links, Paper
 from storage.backend import EMBEDDINGS
 from storage.sqlite.database import Database
-from tests.features.meaning.tiny import TrigramEncoder
+from tests.features.meaning.tiny import SlowTrigramEncoder, TrigramEncoder
 
 _names = itertools.count()
 
@@ -126,5 +129,25 @@ async def test_papers_are_encoded_in_a_worker_process(db: Database) -> None:
         assert keeper.encoded == 3 and len(keeper.index) == 3
         assert await keeper.query_vector("robots", wait=True) is not None
         assert encoder.batches == 2  # this process's copy: its warm-up and the query alone
+    finally:
+        await keeper.close()
+
+
+async def test_a_worker_killed_mid_run_is_replaced_and_the_catch_up_finishes(
+        db: Database) -> None:
+    catalog = _Catalog([_paper(n, title) for n, title in enumerate(TITLES)])
+    store: EmbeddingStore = EMBEDDINGS.open(db)
+    keeper = MeaningKeeper(catalog, store, SlowTrigramEncoder(f"tiny-{next(_names)}", 0.3),
+                           batch=1)
+    try:
+        await keeper.prepare()
+        while len(keeper.index) < 1:  # the first batch is stored: the worker is at work
+            await asyncio.sleep(0.05)
+        pool = keeper._executor
+        assert isinstance(pool, ProcessPoolExecutor)
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        await keeper.built()
+        assert set(await store.text_hashes(keeper.model)) == {p.id for p in catalog.papers}
     finally:
         await keeper.close()

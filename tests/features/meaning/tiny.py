@@ -3,6 +3,7 @@ character trigrams hashed into 512 dimensions (crc32: the same in every process)
 
 from __future__ import annotations
 
+import time
 import zlib
 from collections.abc import Sequence
 
@@ -53,3 +54,15 @@ class MemoryEmbeddings:
     async def remove(self, paper_ids: Sequence[str]) -> None:
         for pid in paper_ids:
             self.rows.pop(pid, None)
+
+
+class SlowTrigramEncoder(TrigramEncoder):
+    """The trigram encoder taking `seconds` a batch (time to kill its worker mid-run)."""
+
+    def __init__(self, name: str, seconds: float) -> None:
+        super().__init__(name)
+        self.seconds = seconds
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        time.sleep(self.seconds)
+        return super().encode(texts)
