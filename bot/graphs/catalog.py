@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.corrections.service import CorrectionService
 from bot.features.export.service import ExportService
-from bot.features.meaning.encoder import BundledEncoder
-from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
 from bot.features.papers.store import PaperStore
@@ -20,6 +19,9 @@ from bot.settings import DatabaseSettings, Settings
 from bot.shared.clock import Clock, utc_now
 from storage import backend as stores
 from storage.backend import AnyDatabase
+
+if TYPE_CHECKING:
+    from bot.features.meaning.keeper import MeaningKeeper
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
@@ -56,7 +58,10 @@ async def opened_search(settings: Settings) -> AsyncIterator[SearchService]:
     try:
         papers = stores.PAPERS.open(db)
         meaning = None
-        if settings.search.by_meaning:
+        if settings.search.by_meaning:  # numpy and the model only then
+            from bot.features.meaning.encoder import BundledEncoder  # noqa: PLC0415
+            from bot.features.meaning.keeper import MeaningKeeper  # noqa: PLC0415
+
             meaning = MeaningKeeper(papers, stores.EMBEDDINGS.open(db), BundledEncoder())
             await meaning.read_stored()
             await meaning.query_vector("warm up", wait=True)  # loads the model (~8 s)
@@ -74,6 +79,9 @@ async def opened_search(settings: Settings) -> AsyncIterator[SearchService]:
 async def opened_meaning(settings: Settings) -> AsyncIterator[MeaningKeeper]:
     """The catalog's vectors on the configured database, to bring up to date
     (`paperclub embed`)."""
+    from bot.features.meaning.encoder import BundledEncoder  # noqa: PLC0415
+    from bot.features.meaning.keeper import MeaningKeeper  # noqa: PLC0415
+
     db = await open_configured(settings.database)
     try:
         keeper = MeaningKeeper(stores.PAPERS.open(db), stores.EMBEDDINGS.open(db),

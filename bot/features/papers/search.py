@@ -9,8 +9,8 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.fuzzy import Vocabulary
 from bot.features.papers.overlay_search import merged
 from bot.features.papers.results import UNFILTERED_CAP
@@ -21,6 +21,9 @@ from domain.catalog import SearchHit
 from domain.crosslingual import Translation, cross_queries
 from domain.paper import Paper
 from domain.query import SearchQuery
+
+if TYPE_CHECKING:  # numpy and the model stay unimported by a plain lexical search
+    from bot.features.meaning.keeper import MeaningKeeper
 
 
 class Strategy(StrEnum):
