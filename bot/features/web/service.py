@@ -95,6 +95,8 @@ class Found:
     papers: tuple[Paper, ...]
     did_you_mean: str | None = None
     refusal: QueryError | None = None
+    close: frozenset[str] = frozenset()
+    """The papers found by meaning alone, by id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,4 +220,5 @@ class WebPageService:
             return Found(text, (), refusal=exc)
         outcome = await self.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id,
                                            by_meaning=True)
-        return Found(text, tuple(hit.paper for hit in outcome.hits), outcome.did_you_mean)
+        return Found(text, tuple(hit.paper for hit in outcome.hits), outcome.did_you_mean,
+                     close=outcome.close)

@@ -142,6 +142,8 @@ def found_context(found: Found | None, lang: Lang) -> dict[str, object] | None:
             else "")
     return {"heading": t(lang, "web.results", q=found.query), "note": note,
             "papers": [paper_view(p, lang) for p in found.papers],
+            "close": [p.id in found.close for p in found.papers],
+            "close_label": t(lang, "results.close_in_meaning"),
             "empty": t(lang, "web.no_results", q=found.query)}
 
 
