@@ -4,11 +4,14 @@ has room, papers close in meaning (marked), above a threshold; lookups and subsc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
+from bot.shared.server_view import Shown
 from domain.paper import Paper
 from storage.backend import EMBEDDINGS, PAPERS
 from storage.sqlite.database import Database
@@ -68,5 +71,31 @@ async def test_close_papers_go_before_papers_sharing_only_a_word(db: Database) -
             ids = [hit.id for hit in outcome.hits]
             assert set(ids[:len(outcome.close)]) == outcome.close
             assert {hit.id for hit in lexical.hits} <= set(ids)  # any-word hits still follow
+        finally:
+            await search.close()
+
+
+async def test_papers_close_in_meaning_carry_what_is_attached(db: Database) -> None:
+    """The AI summaries (`attach`) reach the papers found by meaning as well as the lexical
+    hits: attaching runs after the close papers join the page."""
+    asked: list[list[str]] = []
+
+    async def attach(ids: Sequence[str]) -> Shown:
+        asked.append(list(ids))
+        return lambda paper: replace(paper, summary_zh=f"AI: {paper.title_en}")
+
+    with ThreadPoolExecutor(1) as pool:
+        papers = PAPERS.open(db)
+        await papers.add_papers(PAPERS_SHOWN, source="test")
+        keeper = MeaningKeeper(papers, EMBEDDINGS.open(db), TrigramEncoder("tiny-attach"),
+                               executor=pool)
+        search = SearchService(papers, meaning=keeper, meaning_threshold=0.3, attach=attach)
+        await search.prepare()
+        await keeper.built()
+        try:
+            outcome = await search.search(parse_query("grasping robot hands"), by_meaning=True)
+            assert outcome.close and asked == [[hit.id for hit in outcome.hits]]
+            assert [hit.paper.summary_zh for hit in outcome.hits] == [
+                f"AI: {hit.paper.title_en}" for hit in outcome.hits]
         finally:
             await search.close()
