@@ -38,6 +38,11 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                      "Chinese queries (Simplified, Traditional) over the real English-only arXiv "
                      "sample and English queries over the listing's Chinese with its English "
                      "hidden: precision@5, recall@20, p50/p99, beside today's lexical search"),
+    "meaning": ("bench.meaning",
+                "search by meaning on the real arXiv sample: 48 descriptive Chinese and "
+                "English queries, precision@5 / recall@20 per language for lexical, hybrid and "
+                "the encoder alone; /paper p99 with and without the semantic step; encoding "
+                "throughput and memory"),
     "postgres": ("bench.postgres_search",
                  "/paper lookups per second and p99, and search p99, on SQLite vs PostgreSQL "
                  "(a throwaway server) at 100k papers"),

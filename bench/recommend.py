@@ -240,6 +240,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--latency", action="store_true",
                         help="only the latency part: p50/p99 ranking time, fitting time, "
                              "memory, SQLite round trip")
+    parser.add_argument("--meaning", action="store_true",
+                        help="also the sentence encoder alone and blended at several weights "
+                             "(the cached vectors of bench.meaning_vectors); no latency part")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--seed", type=int, default=22, help="the random baseline's seed")
 
@@ -269,12 +272,17 @@ def run(args: argparse.Namespace) -> int:
         "most recent first": recent_ranker(papers),
         "random": random_ranker(papers, args.seed),
     }
+    if args.meaning:
+        from bench.recommend_meaning import meaning_rankers
+
+        rankers.update(meaning_rankers(papers, index, TOP))
     figures = evaluate(rankers, members)
     dislikes = [dislike_effect(index, members, k) for k in SEEDS]
     sizes = (f"{len(papers):,} papers, {len(members)} members (arXiv categories), "
              f"features built in {built:.1f} s")
     timings = [latency(papers, size, seeds, args.runs)
-               for size in (args.sizes if args.sizes is not None else [100_000])]
+               for size in (args.sizes if args.sizes is not None else [100_000])
+               if not args.meaning]
     publish(report(figures, dislikes, sizes) + (latency_table(timings) if timings else ""),
             args.out, TAG)
     return 0

@@ -136,6 +136,9 @@ class SearchSettings(_Section):
 
     limit: int = Field(default=10, ge=SEARCH_LIMIT_MIN, le=SEARCH_LIMIT_MAX)
     fuzzy_threshold: float = Field(default=75.0, ge=50.0, le=100.0)
+    by_meaning: bool = False
+    """Papers close in meaning join `/paper`'s first page (the bundled sentence encoder,
+    its vectors computed in a worker process; docs/members/search-by-meaning.md)."""
 
 
 class DiscordSettings(_Section):

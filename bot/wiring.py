@@ -33,6 +33,8 @@ from bot.features.export.service import ExportService
 from bot.features.feeds.poster import DiscordFeedPoster
 from bot.features.feeds.service import FeedService
 from bot.features.group.service import GroupService
+from bot.features.meaning.encoder import BundledEncoder
+from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.notifications.announcements import NewPaperAnnouncements
 from bot.features.notifications.notifier import Notifier
 from bot.features.notifications.outbox import OutboxService
@@ -120,11 +122,12 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         lease_clock or clock)
         corrections, sources = _corrections(db, papers, leases, clock)
         summaries = summaries_for(db, settings, corrections, clock=clock)  # [llm], or nothing
-        search = _search(papers, settings, summaries, ops)
+        search = _search(db, papers, settings, summaries, ops)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,
                                      view=summaries.view,
-                                     features=stores.RECOMMEND_FEATURES.open(db))
+                                     features=stores.RECOMMEND_FEATURES.open(db),
+                                     meaning=search.meaning)
         subscriptions = SubscriptionService(subscription_store, papers, search, SimilarService(
             stores.SIMILAR.open(db), recommend, subscription_store))  # papers like my bookmarks
         digests: DigestStore = stores.DIGESTS.open(db)
@@ -272,11 +275,14 @@ async def _open_database(settings: Settings, clock: Clock, *, verify: bool) -> t
     return db, ops, write_wait
 
 
-def _search(papers: PaperStore, settings: Settings, summaries: Summaries,
+def _search(db: AnyDatabase, papers: PaperStore, settings: Settings, summaries: Summaries,
             ops: Operations) -> SearchService:
-    """The catalog search (its hits with their AI summaries), timed when the metrics are on."""
+    """The catalog search (its hits with their AI summaries, papers close in meaning when
+    `[search] by_meaning`), timed when the metrics are on."""
+    meaning = (MeaningKeeper(papers, stores.EMBEDDINGS.open(db), BundledEncoder())
+               if settings.search.by_meaning else None)
     search = TimedSearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                                view=summaries.view, attach=summaries.attach)
+                                view=summaries.view, attach=summaries.attach, meaning=meaning)
     search.histogram = ops.metrics.search_seconds if ops.metrics is not None else None
     return search
 

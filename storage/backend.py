@@ -24,6 +24,7 @@ from storage.digest.store import DigestStore
 from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
 from storage.links.store import LinkStore
+from storage.meaning.store import EmbeddingStore
 from storage.notifications.announce_postgres import PgAnnouncementStore
 from storage.notifications.announce_sqlite import SqliteAnnouncementStore
 from storage.notifications.postgres import PgOutboxStore
@@ -199,8 +200,11 @@ SIMILAR = StorePair.once("similar", SimilarStore)
 SUMMARIES = StorePair.once("summaries", SummaryStore)
 """AI summaries per paper and language, their claims, and the tokens spent per day."""
 
+EMBEDDINGS = StorePair.once("embeddings", EmbeddingStore)
+"""Each catalog paper's sentence-encoder vector (search by meaning)."""
+
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, ANNOUNCEMENTS, QUEUE, VOTES, BOOKMARKS,
     HISTORY, GROUPS, SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
-    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES, EMBEDDINGS)
 """Every store, once: the factory's and the contract suite's one list."""

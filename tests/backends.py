@@ -15,6 +15,7 @@ from bot.features.corrections.store import CorrectionStore, SourceNoticeStore
 from bot.features.digest.store import DigestStore
 from bot.features.feeds.store import FeedStore
 from bot.features.group.store import GroupStore
+from bot.features.meaning.store import EmbeddingStore
 from bot.features.notifications.store import AnnouncementStore, OutboxStore
 from bot.features.papers.store import PaperStore
 from bot.features.queue.store import QueueStore
@@ -43,6 +44,9 @@ class Backend:
 
     def papers(self) -> PaperStore:
         return stores.PAPERS.open(self.db)
+
+    def embeddings(self) -> EmbeddingStore:
+        return stores.EMBEDDINGS.open(self.db)
 
     def state(self) -> StateStore:
         return stores.STATE.open(self.db)

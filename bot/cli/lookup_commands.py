@@ -27,7 +27,7 @@ from bot.features.catalog.jsonl import dumps
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService
-from bot.graphs.catalog import opened_catalog
+from bot.graphs.catalog import opened_catalog, opened_search
 from bot.settings import SEARCH_LIMIT_MAX, SEARCH_LIMIT_MIN, Settings
 
 
@@ -36,11 +36,9 @@ async def _search(settings: Settings, text: str, filters: dict[str, Any], limit:
     query = parse_query(text, **filters)
     if query.is_empty():
         raise Fail("error: the query has no words to search for")
-    async with opened_catalog(settings, read_only=True) as store:
-        outcome = await SearchService(
-            store, fuzzy_threshold=settings.search.fuzzy_threshold
-        ).search(query, limit=limit)
-        empty = not outcome.hits and await store.count() == 0
+    async with opened_search(settings) as search:
+        outcome = await search.search(query, limit=limit, by_meaning=True)
+        empty = not outcome.hits and await search.count() == 0
     if as_json:
         out.print_json(data=cli_render.hit_dicts(outcome)) if outcome.hits else print("[]")
     else:

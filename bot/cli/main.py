@@ -24,7 +24,7 @@ COMMANDS = {
     "db": "db_backup:db_group", "corrections": "corrections_commands:corrections_group",
     "web": "web_command:web", "recommend": "recommend_commands:recommend_command",
     "similar": "recommend_commands:similar_command", "calendar": "calendar_commands:calendar",
-    "summarize": "summarize_command:summarize",
+    "summarize": "summarize_command:summarize", "embed": "meaning_commands:embed",
 }
 """Each command's module in `bot.cli` and its name there, imported only when it runs (or for
 `--help`): `paperclub search` never imports discord.py, the scheduler or scikit-learn, and

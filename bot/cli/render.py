@@ -33,7 +33,8 @@ def search_table(outcome: SearchOutcome) -> Table:
     for rank, hit in enumerate(outcome.hits, start=1):
         paper = hit.paper
         authors = ", ".join(paper.authors[:3]) + (" et al." if len(paper.authors) > 3 else "")
-        note = matched_note(outcome.crossed.get(hit.id, ()), Lang.EN)
+        note = matched_note(outcome.crossed.get(hit.id, ()), Lang.EN) or (
+            "close in meaning" if hit.id in outcome.close else "")
         table.add_row(
             str(rank),
             paper.id,
@@ -141,10 +142,11 @@ def stats_dict(stats: CatalogStats) -> dict[str, Any]:
 def hit_dicts(outcome: SearchOutcome) -> list[dict[str, Any]]:
     """Search results as JSON-ready records, best first; a paper found through the other
     language has `matched`, the terms read (`[{"source": "扩散模型", "target": "diffusion
-    model"}]`)."""
+    model"}]`); one found by meaning alone has `"close_in_meaning": true`."""
     return [
         {"rank": rank, "score": round(hit.score, 6), **paper_to_dict(hit.paper),
          **({"matched": [{"source": m.source, "target": m.target}
-                         for m in outcome.crossed[hit.id]]} if hit.id in outcome.crossed else {})}
+                         for m in outcome.crossed[hit.id]]} if hit.id in outcome.crossed else {}),
+         **({"close_in_meaning": True} if hit.id in outcome.close else {})}
         for rank, hit in enumerate(outcome.hits, start=1)
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from bot.features.corrections.service import CorrectionService
 from bot.features.export.service import ExportService
@@ -17,6 +18,9 @@ from bot.settings import DatabaseSettings, Settings
 from bot.shared.clock import Clock, utc_now
 from storage import backend as stores
 from storage.backend import AnyDatabase
+
+if TYPE_CHECKING:
+    from bot.features.meaning.keeper import MeaningKeeper
 
 
 async def open_configured(database: DatabaseSettings, *, verify: bool = False,
@@ -41,6 +45,50 @@ async def opened_catalog(settings: Settings, *,
     db = await open_configured(settings.database, existing=read_only)
     try:
         yield stores.PAPERS.open(db)
+    finally:
+        await db.close()
+
+
+@asynccontextmanager
+async def opened_search(settings: Settings) -> AsyncIterator[SearchService]:
+    """The search of the command line on the configured database (read only): by meaning too
+    when `[search] by_meaning` is on, over the vectors stored so far (none are computed)."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        papers = stores.PAPERS.open(db)
+        meaning = None
+        if settings.search.by_meaning:  # numpy and the model only then
+            from bot.features.meaning.encoder import BundledEncoder  # noqa: PLC0415
+            from bot.features.meaning.keeper import MeaningKeeper  # noqa: PLC0415
+
+            meaning = MeaningKeeper(papers, stores.EMBEDDINGS.open(db), BundledEncoder())
+            await meaning.read_stored()
+            await meaning.query_vector("warm up", wait=True)  # loads the model (~8 s)
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
+                               meaning=meaning)
+        try:
+            yield search
+        finally:
+            await search.close()
+    finally:
+        await db.close()
+
+
+@asynccontextmanager
+async def opened_meaning(settings: Settings) -> AsyncIterator[MeaningKeeper]:
+    """The catalog's vectors on the configured database, to bring up to date
+    (`paperclub embed`)."""
+    from bot.features.meaning.encoder import BundledEncoder  # noqa: PLC0415
+    from bot.features.meaning.keeper import MeaningKeeper  # noqa: PLC0415
+
+    db = await open_configured(settings.database)
+    try:
+        keeper = MeaningKeeper(stores.PAPERS.open(db), stores.EMBEDDINGS.open(db),
+                               BundledEncoder())
+        try:
+            yield keeper
+        finally:
+            await keeper.close()
     finally:
         await db.close()
 

@@ -17,13 +17,13 @@ class TimedSearchService(SearchService):
 
     async def search(
         self, query: SearchQuery, *, limit: int = 10, offset: int = 0,
-        guild_id: int | None = None, papers: int | None = None,
+        guild_id: int | None = None, papers: int | None = None, by_meaning: bool = False,
     ) -> SearchOutcome:
         """Search, timed."""
         started = time.perf_counter()
         try:
             return await super().search(query, limit=limit, offset=offset, guild_id=guild_id,
-                                        papers=papers)
+                                        papers=papers, by_meaning=by_meaning)
         finally:
             if self.histogram is not None:
                 self.histogram.observe(time.perf_counter() - started)

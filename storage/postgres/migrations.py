@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import POSTGRES, Migration
+from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
 from storage.schema import (
     ADD_POLICY,
@@ -280,12 +281,14 @@ MIGRATIONS: tuple[Migration, ...] = (
               "messages still to show their decision", commit_then_send(POSTGRES)),
     Migration(21, "SQLite 28: AI summaries per paper and language, and the tokens spent on "
               "them per day", (*PAPER_SUMMARIES.create(POSTGRES), *LLM_USAGE.create(POSTGRES))),
+    Migration(22, "SQLite 29: search by meaning: each catalog paper's sentence-encoder vector",
+              PAPER_EMBEDDINGS.create(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
                                 9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25, 18: 25, 19: 26, 20: 27, 21: 28}
+                                17: 25, 18: 25, 19: 26, 20: 27, 21: 28, 22: 29}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import SQLITE, Migration
+from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
 from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
 from storage.schema import (
@@ -256,6 +257,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               "to show their decision", commit_then_send(SQLITE)),
     Migration(28, "AI summaries per paper and language, and the tokens spent on them per day",
               (*PAPER_SUMMARIES.create(SQLITE), *LLM_USAGE.create(SQLITE))),
+    Migration(29, "search by meaning: each catalog paper's sentence-encoder vector",
+              PAPER_EMBEDDINGS.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

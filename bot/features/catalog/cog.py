@@ -89,6 +89,12 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
             description += "\n" + t(
                 lang, "catalog.rejected_lines" if lines else "catalog.rejected",
                 count=stats.last_load_rejected, lines=lines)
+        if (meaning := self.services.search.meaning) is not None:
+            done = meaning.progress()
+            description += "\n" + t(lang, "catalog.meaning", embedded=f"{done.embedded:,}",
+                                     total=f"{done.total:,}", more=t(
+                                         lang, "catalog.meaning_running") if done.running
+                                     else "")
         embed = discord.Embed(title=t(lang, "catalog.title"), colour=CARD_COLOUR,
                               description=description)
         for venue in stats.venues[:25]:

@@ -166,7 +166,8 @@ class PapersCog(commands.Cog):
                  t(lang, "results.any_word") if outcome.strategy is Strategy.ANY_WORD else ""]
         note = "\n".join(n for n in notes if n)
         if len(outcome.hits) == 1:
-            crossed = matched_note(outcome.crossed.get(outcome.hits[0].id, ()), lang)
+            crossed = matched_note(outcome.crossed.get(outcome.hits[0].id, ()), lang) or (
+                t(lang, "results.close_in_meaning") if outcome.close else "")
             note = "\n".join(filter(None, (note, escape(crossed))))
             await send_card(interaction, outcome.hits[0].paper, lang, note=note,
                             ephemeral=private)
@@ -174,7 +175,7 @@ class PapersCog(commands.Cog):
         held = outcome.hits[:FIRST_ANSWER]
         source = PaperPages(tuple(h.id for h in held), shown_query, lang,
                             partial(self.services.search.papers, guild_id=interaction.guild_id),
-                            matched=dict(outcome.crossed),
+                            matched=dict(outcome.crossed), close=outcome.close,
                             more=partial(self._whole_list, parsed, interaction.guild_id)
                             if len(outcome.hits) > FIRST_ANSWER else None)
         await send_list(self.bot.lists, interaction, source, content=note or None,
@@ -184,7 +185,7 @@ class PapersCog(commands.Cog):
                 ) -> Coroutine[Any, Any, SearchOutcome]:
         # the list's first page is shown now; the other pages are read when turned to
         return self.services.search.search(parsed, limit=FIRST_SEARCH, guild_id=guild_id,
-                                           papers=PER_PAGE)
+                                           papers=PER_PAGE, by_meaning=True)
 
     async def _whole_list(self, parsed: SearchQuery, guild_id: int | None
                           ) -> tuple[list[str], dict[str, tuple[Translation, ...]]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
@@ -77,7 +77,7 @@ def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang:
                 escape: Callable[[str], str], per_page: int = PER_PAGE,
                 heading: str | None = None,
                 matched: Mapping[str, Sequence[Translation]] | None = None,
-                more: bool = False) -> ResultPage:
+                more: bool = False, close: Collection[str] = ()) -> ResultPage:
     """Page `page` (0-based) of a list of `total` results, given the papers on that page:
     numbered titles with authors and venue, and for a paper found through the other language
     the terms read (`matched`, by paper id); headed "N papers match “query”" unless
@@ -97,6 +97,8 @@ def result_page(shown: Sequence[Paper], page: int, total: int, query: str, lang:
         entry += f"\n{escape(fit(authors, 200))}" + (f" · {escape(badge)}" if badge else "")
         if note := matched_note((matched or {}).get(paper.id, ()), lang):
             entry += f"\n*{escape(fit(note, 200))}*"
+        if paper.id in close:
+            entry += f"\n*{t(lang, 'results.close_in_meaning')}*"
         lines.append(entry)
     body = fit("\n\n".join(lines), DESCRIPTION_LIMIT)
     found, footer = ("results.found_more", "results.page_more") if more else (

@@ -58,6 +58,8 @@ class PaperPages:
     """Shown instead of "N papers match “query”" (a list that is not a search's)."""
     matched: Mapping[str, Sequence[Translation]] = field(default_factory=dict)
     """The papers found through the other language, with the terms read, by id."""
+    close: frozenset[str] = frozenset()
+    """The papers found by meaning alone, by id (marked "close in meaning")."""
     more: WholeList | None = None
     """Set while the list holds a first answer's results only and goes on past them."""
 
@@ -82,7 +84,7 @@ class PaperPages:
             shown = tuple(await self.fetch(wanted))
         page = result_page(shown, number, len(self.paper_ids), self.query, self.lang, escape,
                            heading=self.heading, matched=self.matched,
-                           more=self.more is not None)
+                           more=self.more is not None, close=self.close)
         embed = discord.Embed(title=page.heading, description=page.body, colour=CARD_COLOUR)
         embed.set_footer(text=page.footer)
         return embed, tuple((*option_label(paper, self.lang), paper.id)

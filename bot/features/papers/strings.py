@@ -39,6 +39,7 @@ STRINGS: dict[str, Texts] = {
     "results.found_more": tr("More than {n} papers match “{q}”",
                              "找到超过 {n} 篇与“{q}”相关的论文",
                              "找到超過 {n} 篇與「{q}」相關的論文"),
+    "results.close_in_meaning": tr("close in meaning", "语义相近", "語義相近"),
     "results.matched": tr("matched {terms}", "跨语言匹配：{terms}", "跨語言匹配：{terms}"),
     "results.page": tr("Page {page} of {pages}", "第 {page}/{pages} 页", "第 {page}/{pages} 頁"),
     "results.page_more": tr("Page {page} of {pages}+", "第 {page}/{pages}+ 页",

@@ -14,6 +14,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+import numpy as np
+
+from bot.features.meaning.index import MeaningIndex
 from bot.features.recommend import model
 from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.keeper import FeatureKeeper, MemoryFeatures
@@ -34,6 +37,15 @@ class Audience(StrEnum):
 
     ME = "me"
     GROUP = "group"
+
+
+class MeaningIndexes(Protocol):
+    """Where the catalog's sentence-encoder vectors are at hand."""
+
+    @property
+    def index(self) -> MeaningIndex:
+        """The vectors embedded so far."""
+        ...
 
 
 class Catalog(Protocol):
@@ -70,9 +82,12 @@ class RecommendService:
 
     def __init__(self, catalog: Catalog, store: RecommendStore,
                  clock: Callable[[], datetime], view: ServerView | None = None, *,
-                 features: FeatureStore | None = None) -> None:
+                 features: FeatureStore | None = None,
+                 meaning: MeaningIndexes | None = None) -> None:
         """`view` shows each server its corrections of the picks and of the papers their
-        reasons name; `features` keeps the fitted features with the catalog."""
+        reasons name; `features` keeps the fitted features with the catalog; `meaning`, the
+        sentence encoder's vectors, blended into every ranking (`model.blended`)."""
+        self.meaning = meaning
         self._view = view
         self._catalog = catalog
         self._store = store
@@ -105,15 +120,28 @@ class RecommendService:
         profile = (member_profile(signals, user_id) if audience is Audience.ME
                    else group_profile(signals))
         index = await self.index()
-        picks = await asyncio.to_thread(model.recommend, index, profile, count)
+        dense = await self._dense(index, list(profile.positives))
+        picks = await asyncio.to_thread(model.recommend, index, profile, count, dense)
         return await self._resolved(picks, guild_id)
+
+    async def _dense(self, index: FeatureIndex, liked: list[str]) -> np.ndarray | None:
+        """Every indexed paper's encoder similarity to the liked papers (None without
+        vectors for them)."""
+        if self.meaning is None:
+            return None
+        vectors = self.meaning.index
+        centroid = vectors.centroid(liked)
+        if centroid is None:
+            return None
+        return await asyncio.to_thread(vectors.aligned, centroid, index.ids)
 
     async def similar(self, paper_id: str, count: int = DEFAULT_COUNT,
                       guild_id: int | None = None) -> list[Recommended]:
         """The papers nearest to one (as the server `guild_id` sees them)."""
         index = await self.index()
         picks = await asyncio.to_thread(model.similar, index, paper_id,
-                                        max(1, min(count, MAX_COUNT)))
+                                        max(1, min(count, MAX_COUNT)),
+                                        await self._dense(index, [paper_id]))
         return await self._resolved(picks, guild_id)
 
     async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict) -> bool:
@@ -156,7 +184,8 @@ class RecommendService:
             return []
         profile = dataclasses.replace(profile, seen=profile.seen | frozenset(exclude))
         index = await self.index()
-        return await asyncio.to_thread(model.recommend, index, profile, limit)
+        dense = await self._dense(index, list(profile.positives))
+        return await asyncio.to_thread(model.recommend, index, profile, limit, dense)
 
     async def standings(self, guild_id: int, user_ids: Iterable[int],
                         paper_ids: Sequence[str]) -> dict[int, Standing]:

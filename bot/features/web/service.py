@@ -97,6 +97,8 @@ class Found:
     refusal: QueryError | None = None
     no_words: bool = False
     """The query holds nothing to search for (emoji, punctuation): said so, as `/paper` does."""
+    close: frozenset[str] = frozenset()
+    """The papers found by meaning alone, by id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,5 +222,7 @@ class WebPageService:
             return Found(text, (), refusal=exc)
         if parsed.is_empty():
             return Found(text, (), no_words=True)
-        outcome = await self.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id)
-        return Found(text, tuple(hit.paper for hit in outcome.hits), outcome.did_you_mean)
+        outcome = await self.search.search(parsed, limit=RESULT_LIMIT, guild_id=guild_id,
+                                           by_meaning=True)
+        return Found(text, tuple(hit.paper for hit in outcome.hits), outcome.did_you_mean,
+                     close=outcome.close)

@@ -161,6 +161,8 @@ def found_context(found: Found | None, lang: Lang) -> dict[str, object] | None:
     empty = "web.no_words" if found.no_words else "web.no_results"
     return {"heading": t(lang, "web.results", q=found.query), "note": note,
             "papers": [paper_view(p, lang) for p in found.papers],
+            "close": [p.id in found.close for p in found.papers],
+            "close_label": t(lang, "results.close_in_meaning"),
             "empty": t(lang, empty, q=found.query)}
 
 

@@ -1,0 +1,58 @@
+"""The real sample's vectors, encoded once by the bundled model and cached under bench/out/
+(about 20 minutes on one core): `python -m bench.meaning_vectors` fills the cache, resuming
+where a stopped run left it; `bench meaning` and `bench recommend` read it."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from bench.recommend import SAMPLE, read_sample
+from bot.features.meaning.encoder import BundledEncoder, Encoder, paper_text, text_hash
+from domain.paper import Paper
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / "bench" / "out" / "meaning-vectors.npz"
+BATCH = 64
+SAVE_EVERY = 8
+"""Batches between saves of the cache (a stopped run loses at most these)."""
+
+
+def cached_vectors(papers: Sequence[Paper], encoder: Encoder | None = None,
+                   path: Path = CACHE, *, report: bool = False) -> np.ndarray:
+    """Every paper's unit vector (float32 rows, in `papers`' order): read from the cache where
+    its text hash is there, encoded (and the cache saved after each batch) where not."""
+    encoder = encoder or BundledEncoder()
+    hashes = [text_hash(paper_text(p)) for p in papers]
+    known: dict[str, np.ndarray] = {}
+    if path.exists():
+        with np.load(path) as stored:
+            known = dict(zip(stored["hashes"].tolist(), stored["vectors"], strict=True))
+    missing = [i for i, h in enumerate(hashes) if h not in known]
+    started = time.perf_counter()
+    for done, at in enumerate(range(0, len(missing), BATCH)):
+        batch = missing[at:at + BATCH]
+        rows = encoder.encode([paper_text(papers[i]) for i in batch])
+        known.update(zip((hashes[i] for i in batch), rows, strict=True))
+        if done % SAVE_EVERY == SAVE_EVERY - 1 or at + BATCH >= len(missing):
+            _save(path, known)
+        if report:
+            rate = (at + len(batch)) / (time.perf_counter() - started)
+            print(f"{at + len(batch)}/{len(missing)} encoded, {rate:.1f} texts/s",
+                  file=sys.stderr, flush=True)
+    return np.stack([known[h] for h in hashes]) if hashes else np.zeros((0, 512), np.float32)
+
+
+def _save(path: Path, known: dict[str, np.ndarray]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial.npz")
+    np.savez(partial, hashes=np.array(list(known)), vectors=np.stack(list(known.values())))
+    partial.replace(path)
+
+
+if __name__ == "__main__":
+    cached_vectors(read_sample(SAMPLE), report=True)

@@ -1,0 +1,54 @@
+"""`bench recommend --meaning`: the sentence encoder alone and blended with paperclub's tf-idf
+ranking at several weights, on the cached vectors of the sample (`bench.meaning_vectors`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from bench.meaning_vectors import cached_vectors
+from bot.features.recommend import features, model
+from bot.features.recommend.profile import seed_profile
+from domain.paper import Paper
+
+WEIGHTS = (0.5, 1.0, 2.0)
+Ranker = Callable[[list[str]], list[str]]
+
+
+def _aligned(papers: Sequence[Paper], index: features.FeatureIndex) -> np.ndarray:
+    """The cached unit vectors in the feature index's row order."""
+    vectors = cached_vectors(papers)
+    row = {p.id: i for i, p in enumerate(papers)}
+    return vectors[[row[pid] for pid in index.ids]]
+
+
+def meaning_rankers(papers: Sequence[Paper], index: features.FeatureIndex, top: int
+                    ) -> dict[str, Ranker]:
+    """The encoder alone and the hybrids, by name."""
+    vectors = _aligned(papers, index)
+    ids = np.array(index.ids, dtype=object)
+
+    def dense(seeds: list[str]) -> np.ndarray:
+        rows = [r for s in seeds if (r := index.row(s)) is not None]
+        centroid = vectors[rows].mean(axis=0)
+        return np.asarray(vectors @ (centroid / np.linalg.norm(centroid)), dtype=np.float64)
+
+    def alone(seeds: list[str]) -> list[str]:
+        score = dense(seeds)
+        order = np.lexsort((ids, -score))
+        chosen = set(seeds)
+        return [str(ids[i]) for i in order if ids[i] not in chosen][:top]
+
+    def hybrid(weight: float) -> Ranker:
+        def rank(seeds: list[str]) -> list[str]:
+            saved, model.DENSE_BLEND = model.DENSE_BLEND, weight
+            try:
+                picks = model.recommend(index, seed_profile(seeds), top, dense(seeds))
+            finally:
+                model.DENSE_BLEND = saved
+            return [p.paper_id for p in picks]
+        return rank
+
+    return {"encoder alone": alone,
+            **{f"hybrid, encoder weight {w}": hybrid(w) for w in WEIGHTS}}

@@ -1,0 +1,110 @@
+"""The catalog's vectors in memory: int8 codes and a scale per paper, scored in blocks so a
+query never widens the whole matrix to float (100k papers: 51 MB held, 1 MB at a time)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import numpy as np
+
+from bot.features.meaning.encoder import dequantise
+from domain.embedding import StoredEmbedding
+
+BLOCK = 512
+"""Rows widened to float32 at once while scoring: small enough to stay in the CPU's cache
+(scoring 11,648 papers: 21 ms in blocks of 8,192, 7 ms of 2,048, 3 ms of 512)."""
+
+
+class MeaningIndex:
+    """Papers' vectors by id; immutable (a change makes a new index, the old one serves on)."""
+
+    __slots__ = ("_codes", "_ids", "_rows", "_scales")
+
+    def __init__(self, ids: Sequence[str], codes: np.ndarray, scales: np.ndarray) -> None:
+        self._ids = tuple(ids)
+        self._codes = codes
+        self._scales = scales.astype(np.float32, copy=False)
+        self._rows = {pid: row for row, pid in enumerate(self._ids)}
+
+    @classmethod
+    def of(cls, stored: Sequence[StoredEmbedding]) -> MeaningIndex:
+        """An index of stored vectors (all of one width)."""
+        if not stored:
+            return cls((), np.zeros((0, 0), dtype=np.int8), np.zeros(0, dtype=np.float32))
+        codes = np.frombuffer(b"".join(e.vector for e in stored), dtype=np.int8)
+        return cls([e.paper_id for e in stored], codes.reshape(len(stored), -1),
+                   np.array([e.scale for e in stored], dtype=np.float32))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, paper_id: object) -> bool:
+        return paper_id in self._rows
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the vectors."""
+        return int(self._codes.nbytes + self._scales.nbytes)
+
+    def merged(self, stored: Sequence[StoredEmbedding], gone: Collection[str] = ()
+               ) -> MeaningIndex:
+        """This index with these vectors added or replaced and the `gone` papers left out."""
+        fresh = MeaningIndex.of(stored)
+        if len(self) == 0:
+            return fresh if not gone else fresh.merged([], gone)
+        drop = set(gone) | set(fresh._ids)
+        keep = [row for row, pid in enumerate(self._ids) if pid not in drop]
+        ids = [self._ids[row] for row in keep] + list(fresh._ids)
+        codes = np.concatenate([self._codes[keep], fresh._codes]) if len(fresh) else \
+            self._codes[keep]
+        scales = np.concatenate([self._scales[keep], fresh._scales])
+        return MeaningIndex(ids, codes, scales)
+
+    def vector(self, paper_id: str) -> np.ndarray | None:
+        """One paper's vector (float32), or None when it is not embedded yet."""
+        row = self._rows.get(paper_id)
+        if row is None:
+            return None
+        return dequantise(self._codes[row].tobytes(), float(self._scales[row]))
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        """Every paper's cosine with a unit query vector, in the index's order."""
+        out = np.empty(len(self), dtype=np.float32)
+        query = query.astype(np.float32, copy=False)
+        for at in range(0, len(self), BLOCK):
+            block = self._codes[at:at + BLOCK].astype(np.float32)
+            out[at:at + BLOCK] = (block @ query) * self._scales[at:at + BLOCK]
+        return out
+
+    def aligned(self, query: np.ndarray, paper_ids: Sequence[str]) -> np.ndarray:
+        """The cosine of each of these papers with the query, in their order (NaN for one
+        not embedded)."""
+        everything = self.scores(query)
+        rows = np.fromiter((self._rows.get(pid, -1) for pid in paper_ids), dtype=np.int64,
+                           count=len(paper_ids))
+        out = np.full(len(paper_ids), np.nan, dtype=np.float64)
+        out[rows >= 0] = everything[rows[rows >= 0]]
+        return out
+
+    def centroid(self, paper_ids: Sequence[str]) -> np.ndarray | None:
+        """The unit mean of these papers' vectors (None when none is embedded)."""
+        found = [v for pid in paper_ids if (v := self.vector(pid)) is not None]
+        if not found:
+            return None
+        mean = np.mean(found, axis=0)
+        norm = float(np.linalg.norm(mean))
+        return mean / norm if norm > 0 else None
+
+    def nearest(self, query: np.ndarray, k: int, *, threshold: float = -1.0,
+                exclude: Collection[str] = ()) -> list[tuple[str, float]]:
+        """The `k` papers nearest the query above `threshold`, best first, leaving out
+        `exclude`."""
+        if k <= 0 or len(self) == 0:
+            return []
+        scores = self.scores(query)
+        wanted = min(len(self), k + len(exclude))
+        top = np.argpartition(-scores, wanted - 1)[:wanted]
+        ranked = sorted(top.tolist(), key=lambda r: (-scores[r], self._ids[r]))
+        found = [(self._ids[r], float(scores[r])) for r in ranked
+                 if scores[r] >= threshold and self._ids[r] not in exclude]
+        return found[:k]

@@ -1,0 +1,1 @@
+"""The sentence-encoder vectors kept with the catalog."""
