@@ -96,6 +96,8 @@ _STATE = (
     ("INSERT INTO llm_usage (day, tokens, requests) VALUES (?, ?, ?)", ("2026-12-01", 900, 3)),
     ("INSERT INTO unannounced_papers (paper_id, added_at, owner, lease_until) "
      "VALUES (?, ?, ?, ?)", ("p1", "t", "bot", "t")),
+    ("INSERT INTO paper_embeddings (paper_id, model, text_hash, scale, vector) "
+     "VALUES (?, ?, ?, ?, ?)", ("p1", "usem3", "h", 0.0125, bytes([1, 255, 0, 127]))),
 )
 
 
