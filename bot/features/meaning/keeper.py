@@ -31,6 +31,7 @@ import numpy as np
 from bot.features.meaning.encoder import Encoder, paper_text, quantise, text_hash
 from bot.features.meaning.index import MeaningIndex
 from bot.features.meaning.store import EmbeddingStore
+from bot.shared.task_failures import reported
 from domain.embedding import StoredEmbedding
 from domain.paper import Paper
 from domain.storage_faults import StorageError
@@ -133,8 +134,8 @@ class MeaningKeeper:
 
     def _load_query_encoder(self) -> asyncio.Task[Encoder]:
         if self._query_encoder is None:
-            self._query_encoder = asyncio.create_task(asyncio.to_thread(self._loaded))
-            self._query_encoder.add_done_callback(_report_failure)
+            self._query_encoder = reported(
+                asyncio.create_task(asyncio.to_thread(self._loaded)), log, "search by meaning")
         return self._query_encoder
 
     async def read_stored(self) -> None:
@@ -194,8 +195,8 @@ class MeaningKeeper:
 
     def _start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._catch_up())
-            self._task.add_done_callback(_report_failure)
+            self._task = reported(asyncio.create_task(self._catch_up()), log,
+                                  "search by meaning")
         return self._task
 
     async def _catch_up(self) -> None:
@@ -247,8 +248,3 @@ class MeaningKeeper:
             kept.extend(page)
         return MeaningIndex.of(kept)
 
-
-def _report_failure(task: asyncio.Task[object]) -> None:
-    """Log a background step that failed instead of leaving its error unretrieved."""
-    if not task.cancelled() and (error := task.exception()) is not None:
-        log.warning("search by meaning: %s", error)

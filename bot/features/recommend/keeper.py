@@ -25,6 +25,7 @@ from bot.features.recommend import features
 from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.store import FeatureStore
 from bot.features.recommend.vocabulary import Vocabulary
+from bot.shared.task_failures import reported
 from domain.catalog import ADD_SOURCE
 from domain.paper import Paper
 from domain.recommend import CatalogLoad, StoredFit, StoredVector
@@ -148,8 +149,9 @@ class FeatureKeeper:
 
     def _start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._catch_up())
-            self._task.add_done_callback(_report_failure)
+            # a store closed under a catch-up started by `prepare` is one warning
+            self._task = reported(asyncio.create_task(self._catch_up()), log,
+                                  "recommendation features not caught up")
         return self._task
 
     async def _catch_up(self) -> None:
@@ -293,10 +295,3 @@ class MemoryFeatures:
         """Nothing: a catalog in memory records no loads."""
         return []
 
-
-def _report_failure(task: asyncio.Task[None]) -> None:
-    """Log a catch-up that failed (a caller waiting on it gets the error too): its outcome is
-    always retrieved, so a store closed under a catch-up started by `prepare` is one warning
-    instead of an unretrieved task's traceback at collection time."""
-    if not task.cancelled() and (error := task.exception()) is not None:
-        log.warning("recommendation features not caught up: %s", error)
