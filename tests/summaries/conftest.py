@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -32,13 +31,6 @@ def chinese_paper(n: int) -> Paper:
     """A listing paper: Chinese AI summary, no English abstract."""
     return Paper(title_en=f"Listing paper {n} about graph learning", title_zh=f"图学习论文 {n}",
                  authors=(f"作者 {n}",), summary_zh=f"本文研究图学习问题 {n}，提出新方法。")
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "summaries.db")
-    yield database
-    await database.close()
 
 
 @pytest.fixture
