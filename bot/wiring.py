@@ -20,9 +20,8 @@ from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.adding.arxiv_port import ArxivSource
 from bot.features.adding.service import AddingService
 from bot.features.catalog.service import CatalogService
-from bot.features.corrections.poster import ReviewRefresher
+from bot.features.corrections.poster import DiscordNoticePoster, ReviewRefresher
 from bot.features.corrections.service import CorrectionService
-from bot.features.corrections.source_ui import DiscordNoticePoster
 from bot.features.corrections.source_watch import SourceWatch
 from bot.features.digest.poster import DiscordDigestPoster
 from bot.features.digest.recommended import RecommendedPicker
@@ -54,7 +53,7 @@ from bot.features.subscriptions.forget import ForgetService
 from bot.features.subscriptions.service import SubscriptionService
 from bot.features.subscriptions.similar import SimilarService
 from bot.features.subscriptions.store import SubscriptionStore
-from bot.features.votes.announcer import DiscordVoteAnnouncer
+from bot.features.votes.poster import DiscordVotePoster
 from bot.features.votes.service import VoteService
 from bot.features.votes.store import VoteStore
 from bot.features.web.service import WebPageService
@@ -180,7 +179,7 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                             subscriptions=subscriptions, sync_record=sync_record,
                             queue=queue,
                             votes=VoteService(vote_store, queue, lookup,
-                                              DiscordVoteAnnouncer(client), clock,
+                                              DiscordVotePoster(client), clock,
                                               shards=shards, leases=leases,
                                               spawner=background),
                             bookmarks=bookmarks, forget=forget, group=group,

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
+from domain.leases import Lease
 from domain.reasons import Reason
 
 MAX_CONSECUTIVE_FAILURES = 3
@@ -107,17 +108,6 @@ class LedgerEntry:
         """Whether another process holds a live lease on this row (it must be left alone)."""
         return self.lease is not None and self.lease.owner != owner and self.lease.until > now
 
-
-@dataclass(frozen=True, slots=True)
-class Lease:
-    """Who is delivering a claimed date, and until when the claim is theirs.
-
-    `owner` names a process (host, process id and start time). A claim whose lease is live
-    belongs to its owner alone; once the lease expires (its owner crashed or hung), any
-    process may take the claim over and finish it."""
-
-    owner: str
-    until: datetime
 
 
 @dataclass(frozen=True, slots=True)

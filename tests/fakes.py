@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
-from bot.features.digest.delivery import DeliveryFailed
 from bot.features.notifications.store import AnnouncementStore
 from bot.features.papers.store import PaperStore
+from bot.shared.delivery import DeliveryFailed
 from bot.shared.leases import Leaser
 from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper, Track, Venue

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "ui", "card_view", "results_view",
-                          "poster", "announcer", "answer", "sender", "notices", "web",
-                          "source_ui", "views"})
+DISCORD_SIDE = frozenset({"cog", "bookmarks_cog", "history_cog", "card_view", "results_view",
+                          "poster", "answer", "sender", "notices", "web",
+                          "views"})
 """Modules of a feature folder that speak Discord: its cogs, views, posters and senders."""
 SERVICE_SIDE = frozenset({"service", "delivery", "search", "lookup", "loader", "pipeline", "files",
                           "load_report", "arxiv_port", "arxiv_client", "outbox", "notifier",

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import discord
 
-from bot.features.digest.delivery import DeliveryFailed
+from bot.shared.delivery import DeliveryFailed
 from domain.reasons import from_discord
 
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from bot.shared.clock import Clock, utc_now
-from domain.digest import Lease
+from domain.leases import Lease
 
 T = TypeVar("T")
 

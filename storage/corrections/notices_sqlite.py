@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain.corrections import Action, Proposal, SourceNotice
-from domain.digest import Lease
+from domain.leases import Lease
 from storage.corrections.rows import (
     EVENT_COLUMNS,
     NOTICE_COLUMNS,

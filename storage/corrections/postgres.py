@@ -17,7 +17,7 @@ from domain.corrections import (
     ReviewSettings,
     Status,
 )
-from domain.digest import Lease
+from domain.leases import Lease
 from storage.corrections.rows import (
     DECIDED,
     EVENT_COLUMNS,

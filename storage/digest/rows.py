@@ -7,13 +7,8 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
-from domain.digest import (
-    DigestConfig,
-    DigestPick,
-    Lease,
-    LedgerEntry,
-    LedgerStatus,
-)
+from domain.digest import DigestConfig, DigestPick, LedgerEntry, LedgerStatus
+from domain.leases import Lease
 from domain.reasons import Reason, decode_optional
 
 CONFIG_COLUMNS = (

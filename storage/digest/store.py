@@ -9,14 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 
-from domain.digest import (
-    MAX_CONSECUTIVE_FAILURES,
-    Claim,
-    DigestConfig,
-    Lease,
-    LedgerEntry,
-    LedgerStatus,
-)
+from domain.digest import MAX_CONSECUTIVE_FAILURES, Claim, DigestConfig, LedgerEntry, LedgerStatus
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from storage.db import Db
 from storage.digest.rows import (

@@ -12,7 +12,6 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from domain.digest import Lease
 from domain.feeds import (
     FORGOTTEN_MEMBER,
     Announcement,
@@ -23,6 +22,7 @@ from domain.feeds import (
     PausedFeed,
     PollClaim,
 )
+from domain.leases import Lease
 from domain.reasons import Reason
 from storage.db import Db
 from storage.digest.rows import encoded, lease_instant

@@ -9,7 +9,7 @@ from datetime import datetime
 
 import asyncpg
 
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.outbox import OutboxUnit
 from storage.notifications.postgres import enqueue_units
 from storage.notifications.rows import announced_units

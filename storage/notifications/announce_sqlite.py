@@ -13,7 +13,7 @@ from datetime import datetime
 
 import aiosqlite
 
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.outbox import OutboxUnit
 from storage.notifications.rows import announced_units
 from storage.notifications.sqlite import enqueue_units

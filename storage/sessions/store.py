@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.reasons import Reason
 from domain.sessions import Place, ReminderEntry, ReminderStatus, Session, SessionStatus
 from storage.db import Db

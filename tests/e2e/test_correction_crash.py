@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.features.catalog.loader import load_catalog
-from bot.features.corrections.ui import review_embed, review_view
+from bot.features.corrections.views import review_embed, review_view
 from bot.shared.lang import Lang
 from discord_standin import Fault, Guild, Message, StandIn, User
 from domain.corrections import Field, NewProposal, ReviewSettings, Target

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.features.corrections.ui import review_embed, review_view
+from bot.features.corrections.views import review_embed, review_view
 from bot.settings import Settings
 from bot.shared.lang import Lang
 from discord_standin import Guild, StandIn

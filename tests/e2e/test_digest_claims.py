@@ -15,7 +15,8 @@ from bot.settings import Settings
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, StandIn
-from domain.digest import Claim, Lease, LedgerEntry
+from domain.digest import Claim, LedgerEntry
+from domain.leases import Lease
 from domain.reasons import ReasonCode
 from tests.clocks import FakeClock, Ticker
 from tests.e2e.harness import start_claim_owner

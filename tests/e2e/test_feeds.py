@@ -19,8 +19,8 @@ from bot.shared.lang import Lang
 from bot.shared.messages import t
 from bot.wiring import build_bot
 from discord_standin import Guild, Message, StandIn
-from domain.digest import Lease
 from domain.feeds import announcement_marker, announcement_nonce
+from domain.leases import Lease
 from tests.clocks import FakeClock, SleepTime, Ticker
 from tests.group import People, assert_no_tasks_left
 

@@ -22,7 +22,7 @@ from bot.graphs.catalog import open_configured
 from bot.settings import Settings
 from bot.shared.leases import DEFAULT_LEASE
 from discord_standin import Channel, Guild, StandIn
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.paper import Paper
 from domain.sessions import Place, ReminderStatus
 from domain.votes import Vote, VoteOption, VoteStatus

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from domain.catalog import AddStatus, LoadSource
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.paper import Links, Paper
 from tests.backends import Backend

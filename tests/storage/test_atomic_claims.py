@@ -13,7 +13,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from domain.corrections import Field, NewProposal, ReviewSettings, Status, Target
-from domain.digest import Claim, DigestConfig, Lease
+from domain.digest import Claim, DigestConfig
+from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from domain.corrections import Action, Field, NewProposal, ReviewSettings, Status, Target
-from domain.digest import Lease
+from domain.leases import Lease
 from storage import backend as stores
 from tests.backends import Backend
 from tests.storage.test_corrections_store import _second_process

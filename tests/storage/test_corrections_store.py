@@ -16,7 +16,7 @@ from domain.corrections import (
     Status,
     Target,
 )
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.outbox import OutboxKind, correction_of
 from storage import backend as stores
 from storage.backend import AnyDatabase

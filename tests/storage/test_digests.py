@@ -8,7 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 
 from bot.shared.lang import Lang
 from bot.shared.messages import render_reason
-from domain.digest import Claim, DigestConfig, DigestPick, Lease
+from domain.digest import Claim, DigestConfig, DigestPick
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from tests.backends import Backend
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from domain.digest import Lease
 from domain.feeds import FeedAddStatus
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from tests.backends import Backend
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from domain.digest import Lease
 from domain.group import SuggestOutcome
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import GroupSettings, Place, ReminderStatus, SessionStatus
 from domain.votes import VoteOption, VoteStatus

@@ -7,7 +7,8 @@ import asyncio
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from domain.digest import Claim, Lease
+from domain.digest import Claim
+from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.shards import Shards
 from storage.notifications.sqlite import SqliteOutboxStore

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.polls import VoteStyle
 from domain.votes import VoteOption, VoteStatus
 from tests.backends import Backend

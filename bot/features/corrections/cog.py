@@ -16,9 +16,10 @@ from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
+from bot.features.corrections.answer import FieldSelect, ask_field, submit
+from bot.features.corrections.poster import SourceButton
 from bot.features.corrections.service import Draft
-from bot.features.corrections.source_ui import SourceButton
-from bot.features.corrections.ui import (
+from bot.features.corrections.views import (
     ACTION_KEYS,
     ProposalModal,
     ReviewButton,
@@ -28,7 +29,6 @@ from bot.features.corrections.ui import (
     outcome_text,
     review_embed,
 )
-from bot.features.corrections.views import FieldSelect, ask_field, submit
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import escape
 from bot.features.papers.lookup import PAPER_ID, PaperLookup

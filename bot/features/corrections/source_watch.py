@@ -19,8 +19,8 @@ from typing import Protocol
 
 from bot.features.corrections.rules import current_value
 from bot.features.corrections.store import SourceNoticeStore
-from bot.features.digest.delivery import DeliveryFailed
 from bot.shared.clock import Clock, utc_now
+from bot.shared.delivery import DeliveryFailed
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
 from domain.corrections import Proposal, SourceNotice, Target
@@ -62,7 +62,7 @@ class NoticePost:
 
 
 class NoticePoster(Protocol):
-    """Posts a source-change notice with Keep / Drop buttons (`source_ui`)."""
+    """Posts a source-change notice with Keep / Drop buttons (`poster`)."""
 
     async def post(self, channel_id: int, post: NoticePost) -> int:
         """Post, pinging nobody; the message id. Raises `DeliveryFailed`."""

@@ -15,7 +15,7 @@ from domain.corrections import (
     SourceNotice,
     Status,
 )
-from domain.digest import Lease
+from domain.leases import Lease
 
 
 class CorrectionStore(Protocol):

@@ -11,23 +11,9 @@ from typing import Protocol
 
 from bot.features.subscriptions.service import Audience
 from domain.paper import Paper
-from domain.reasons import Reason
 
-__all__ = ["Audience", "DeliveryFailed", "DigestAudience", "DigestPost", "DigestPoster"]
+__all__ = ["Audience", "DigestAudience", "DigestPost", "DigestPoster"]
 
-
-class DeliveryFailed(Exception):
-    """Discord refused the post or the thread; `reason` is shown in `/digest status`.
-
-    `retryable` failures (still rate limited after discord.py's own tries) are tried again.
-    """
-
-    def __init__(self, reason: Reason, code: int | None = None, *,
-                 retryable: bool = False) -> None:
-        super().__init__(reason.encode())
-        self.reason = reason
-        self.code = code
-        self.retryable = retryable
 
 
 @dataclass(frozen=True, slots=True)

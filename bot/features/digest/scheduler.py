@@ -27,13 +27,7 @@ from zoneinfo import ZoneInfo
 
 from aiolimiter import AsyncLimiter
 
-from bot.features.digest.delivery import (
-    Audience,
-    DeliveryFailed,
-    DigestAudience,
-    DigestPost,
-    DigestPoster,
-)
+from bot.features.digest.delivery import Audience, DigestAudience, DigestPost, DigestPoster
 from bot.features.digest.followers import Followers
 from bot.features.digest.paper_order import Choice, next_paper
 from bot.features.digest.plan import (
@@ -50,19 +44,13 @@ from bot.features.digest.store import DigestStore
 from bot.features.papers.store import PaperStore
 from bot.features.reading.store import HistoryStore
 from bot.shared.clock import Clock, utc_now
+from bot.shared.delivery import DeliveryFailed
 from bot.shared.fanout import each_isolated
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.pacing import discord_pace
 from bot.shared.server_view import ServerView, seen
-from domain.digest import (
-    Claim,
-    DigestConfig,
-    DigestPick,
-    Lease,
-    LedgerEntry,
-    LedgerStatus,
-    OutcomeStatus,
-)
+from domain.digest import Claim, DigestConfig, DigestPick, LedgerEntry, LedgerStatus, OutcomeStatus
+from domain.leases import Lease
 from domain.nonce import nonce_of
 from domain.reasons import Reason, ReasonCode, text_reason
 from domain.shards import ALL_SHARDS, Shards

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from datetime import date, datetime
 from typing import Protocol
 
-from domain.digest import Claim, DigestConfig, Lease, LedgerEntry
+from domain.digest import Claim, DigestConfig, LedgerEntry
+from domain.leases import Lease
 from domain.reasons import Reason
 
 

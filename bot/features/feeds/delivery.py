@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.features.digest.delivery import DeliveryFailed
+from bot.shared.delivery import DeliveryFailed
 from domain.paper import Paper
 
 __all__ = ["DeliveryFailed", "FeedPost", "FeedPoster"]

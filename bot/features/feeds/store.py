@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from domain.digest import Lease
 from domain.feeds import Announcement, Feed, FeedAdded, PausedFeed, PollClaim
+from domain.leases import Lease
 from domain.reasons import Reason
 
 

@@ -15,7 +15,7 @@ from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
-from bot.features.corrections.ui import review_settings_text
+from bot.features.corrections.views import review_settings_text
 from bot.features.digest.plan import resolve_zone, suggest_zones
 from bot.features.sessions.plan import parse_offsets
 from bot.features.web.service import LinkAction, LinkAnswer

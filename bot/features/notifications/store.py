@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.outbox import OutboxUnit
 from domain.shards import ALL_SHARDS, Shards
 

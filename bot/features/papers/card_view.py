@@ -27,7 +27,7 @@ from bot.features.papers.card import (
     build_card,
     fit,
 )
-from bot.features.recommend.ui import feedback_buttons
+from bot.features.recommend.views import feedback_buttons
 from bot.shared.lang import Lang
 from bot.shared.messages import t
 from domain.paper import Paper

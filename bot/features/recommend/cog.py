@@ -13,7 +13,7 @@ from bot.client.cog_host import CogHost, host_of
 from bot.client.respond import respond
 from bot.client.tree import lang_of
 from bot.features.recommend.service import DEFAULT_COUNT, MAX_COUNT, Audience
-from bot.features.recommend.ui import LIST_COLOUR, FeedbackButton, picks_text
+from bot.features.recommend.views import LIST_COLOUR, FeedbackButton, picks_text
 from bot.shared.messages import t
 
 if TYPE_CHECKING:

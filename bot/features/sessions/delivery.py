@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-from bot.features.digest.delivery import DeliveryFailed
+from bot.shared.delivery import DeliveryFailed
 from domain.paper import Paper
 from domain.sessions import Session
 

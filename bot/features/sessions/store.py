@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Protocol
 
-from domain.digest import Lease
+from domain.leases import Lease
 from domain.reasons import Reason
 from domain.sessions import (
     Place,

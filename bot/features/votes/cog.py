@@ -18,7 +18,7 @@ from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
 from bot.features.votes.service import CloseStatus
-from bot.features.votes.ui import VoteButton, ballot_embed, ballot_view, native_poll, poll_text
+from bot.features.votes.views import VoteButton, ballot_embed, ballot_view, native_poll, poll_text
 from bot.shared.messages import render_reason, t, tn
 from domain.paper import Paper
 from domain.polls import PollPlan, Unfit, VoteStyle, plan_poll

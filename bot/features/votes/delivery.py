@@ -1,6 +1,6 @@
-"""What the vote service needs from Discord: the announcer port and the announcement itself.
+"""What the vote service needs from Discord: the poster port and the announcement itself.
 
-`bot.features.votes.announcer` implements it; failures are the digest's `DeliveryFailed`.
+`bot.features.votes.poster` implements it; failures are `bot.shared.delivery.DeliveryFailed`.
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from bot.features.digest.delivery import DeliveryFailed
 from domain.paper import Paper
 from domain.votes import Vote
 
-__all__ = ["DeliveryFailed", "PollCounts", "Tallied", "VoteAnnouncement", "VoteAnnouncer"]
+__all__ = ["PollCounts", "Tallied", "VoteAnnouncement", "VotePoster"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +50,7 @@ class PollCounts:
     counts: Mapping[int, int] = field(default_factory=dict)
 
 
-class VoteAnnouncer(Protocol):
+class VotePoster(Protocol):
     """Posts the winner, finds an earlier announcement, shows the ballot's tally, finds, reads
     and ends native polls."""
 

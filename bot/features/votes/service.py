@@ -27,10 +27,11 @@ from functools import partial
 from bot.features.digest.scheduler import HISTORY_MARGIN
 from bot.features.papers.lookup import PaperLookup
 from bot.features.queue.service import QueueService
-from bot.features.votes.delivery import DeliveryFailed, Tallied, VoteAnnouncement, VoteAnnouncer
+from bot.features.votes.delivery import Tallied, VoteAnnouncement, VotePoster
 from bot.features.votes.store import VoteStore
 from bot.features.votes.tally import TALLY_INTERVAL, LiveTally, Spawner
 from bot.shared.clock import Clock
+from bot.shared.delivery import DeliveryFailed
 from bot.shared.leases import Leaser, process_owner
 from bot.shared.messages import Refusal
 from domain.nonce import nonce_of
@@ -108,7 +109,7 @@ class VoteService:
     """Votes per server; one live vote at a time; every server's close isolated."""
 
     def __init__(self, votes: VoteStore, queue: QueueService, lookup: PaperLookup,
-                 announcer: VoteAnnouncer, clock: Clock, shards: Shards = ALL_SHARDS,
+                 poster: VotePoster, clock: Clock, shards: Shards = ALL_SHARDS,
                  leases: Leaser | None = None, spawner: Spawner | None = None,
                  tally_interval: float = TALLY_INTERVAL) -> None:
         """The scheduled turn closes only votes of servers on `shards`; `leases` names this
@@ -117,7 +118,7 @@ class VoteService:
         self._votes = votes
         self._queue = queue
         self._lookup = lookup
-        self._announcer = announcer
+        self._poster = poster
         self._clock = clock
         self._shards = shards
         self._leases = leases or Leaser(process_owner(), clock=clock)
@@ -181,7 +182,7 @@ class VoteService:
         if vote is None or vote.style is not VoteStyle.BUTTONS or vote.message_id is None:
             return
         counts = tally(vote.options, await self._votes.ballots(vote.id))
-        await self._announcer.show_tally(
+        await self._poster.show_tally(
             vote, {o.position: counts[o.paper_id] for o in vote.options},
             closed=vote.status is not VoteStatus.OPEN)
 
@@ -253,10 +254,10 @@ class VoteService:
                 log.warning("vote %s of guild %s: no poll found; it closes with no votes",
                             vote.id, vote.guild_id)
             return dict.fromkeys((o.paper_id for o in vote.options), 0)
-        result = await self._announcer.poll_counts(polled)
+        result = await self._poster.poll_counts(polled)
         if final and not result.finalized:
-            await self._announcer.end_poll(polled)
-            result = await self._announcer.poll_counts(polled)
+            await self._poster.end_poll(polled)
+            result = await self._poster.poll_counts(polled)
             if not result.finalized:
                 return None
         return {o.paper_id: result.counts.get(o.position, 0) for o in vote.options}
@@ -273,7 +274,7 @@ class VoteService:
         if vote.message_id is not None:
             return vote
         since = vote.opened_at - HISTORY_MARGIN
-        found = await self._announcer.find_poll(vote, vote_marker(vote.id), since,
+        found = await self._poster.find_poll(vote, vote_marker(vote.id), since,
                                                 vote.opened_at + POST_GRACE + HISTORY_MARGIN)
         return None if found is None else await self._attached(vote, found)
 
@@ -320,11 +321,11 @@ class VoteService:
                 if not await self._hold(vote):
                     return self._taken_over(vote)
                 since = (vote.claimed_at or vote.opened_at) - HISTORY_MARGIN
-                message_id = await self._announcer.find(vote.channel_id, marker, nonce, since)
+                message_id = await self._poster.find(vote.channel_id, marker, nonce, since)
             if message_id is None:
                 if not await self._hold(vote):
                     return self._taken_over(vote)
-                message_id = await self._announcer.announce(announcement, nonce)
+                message_id = await self._poster.announce(announcement, nonce)
         except DeliveryFailed as exc:
             if exc.code in GIVE_UP_CODES:
                 log.warning("vote %s of guild %s cannot be announced: %s", vote.id,
@@ -339,7 +340,7 @@ class VoteService:
             self.tally.forget(vote.id)
         try:
             if vote.style is VoteStyle.BUTTONS:
-                await self._announcer.show_tally(vote, {r.position: r.votes for r in results},
+                await self._poster.show_tally(vote, {r.position: r.votes for r in results},
                                                  closed=True)
         except DeliveryFailed as exc:
             log.info("could not grey out vote %s's buttons: %s", vote.id, exc.reason)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from bot.features.catalog.loader import load_catalog
+from bot.features.corrections.poster import notice_embed
 from bot.features.corrections.service import CorrectionService
-from bot.features.corrections.source_ui import notice_embed
 from bot.features.corrections.source_watch import RETRY_AFTER, NoticePost, SourceWatch
-from bot.features.digest.delivery import DeliveryFailed
+from bot.shared.delivery import DeliveryFailed
 from bot.shared.lang import Lang
 from bot.shared.leases import Leaser
 from domain.catalog import LoadSource

@@ -16,7 +16,7 @@ import pytest
 
 from bot.features.corrections.service import CorrectionService
 from bot.features.corrections.transfer import CorrectionTransfer
-from bot.features.corrections.ui import review_embed
+from bot.features.corrections.views import review_embed
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal
 from domain.corrections import Action, Field, Status, Target

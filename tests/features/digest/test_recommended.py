@@ -22,7 +22,8 @@ from bot.features.digest.service import DigestService
 from bot.features.recommend.model import Pick
 from bot.features.recommend.service import Audience, RecommendService
 from bot.shared.leases import Leaser
-from domain.digest import Claim, DigestPick, Lease, LedgerStatus, OutcomeStatus
+from domain.digest import Claim, DigestPick, LedgerStatus, OutcomeStatus
+from domain.leases import Lease
 from domain.paper import Links, Paper
 from domain.recommend import Verdict
 from storage.backend import DIGESTS

@@ -22,7 +22,8 @@ from bot.features.digest.store import DigestStore
 from bot.features.reading.store import HistoryStore
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
-from domain.digest import Claim, DigestState, Lease, LedgerStatus, OutcomeStatus
+from domain.digest import Claim, DigestState, LedgerStatus, OutcomeStatus
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from storage.backend import DIGESTS, HISTORY
 from storage.db import database_api

@@ -14,13 +14,13 @@ import pytest
 from arxiv_standin import ArxivFault, ArxivStandIn, StandinPaper
 from bot.features.adding.arxiv_client import ArxivClient
 from bot.features.catalog.service import CatalogService
-from bot.features.digest.delivery import DeliveryFailed
 from bot.features.feeds.delivery import FeedPost
 from bot.features.feeds.service import FeedService
+from bot.shared.delivery import DeliveryFailed
 from bot.shared.leases import Leaser
 from domain.catalog import ADD_SOURCE
-from domain.digest import Lease
 from domain.feeds import FIRST_POLL_PAPERS, announcement_nonce
+from domain.leases import Lease
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
 from storage.backend import FEEDS

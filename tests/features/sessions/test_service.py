@@ -29,7 +29,8 @@ from bot.features.sessions.service import SessionService
 from bot.features.sessions.store import SessionStore
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
-from domain.digest import DigestConfig, Lease
+from domain.digest import DigestConfig
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place, ReminderStatus, Session, SessionStatus
 from storage.backend import DIGESTS, GROUPS, HISTORY, QUEUE, SESSIONS

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.client.own_posts import carries_marker
-from bot.features.votes.delivery import PollCounts, VoteAnnouncement, VoteAnnouncer
+from bot.features.votes.delivery import PollCounts, VoteAnnouncement, VotePoster
 from bot.features.votes.service import vote_marker
 from domain.votes import Vote
 from tests.fakes import FakeChannels
@@ -87,6 +87,6 @@ class FakeAnnouncer:
                 if isinstance(p.body, VoteAnnouncement)]
 
 
-def _conforms(announcer: FakeAnnouncer) -> VoteAnnouncer:
+def _conforms(announcer: FakeAnnouncer) -> VotePoster:
     """mypy checks here that the fake satisfies its protocol."""
     return announcer

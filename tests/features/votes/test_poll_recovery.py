@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import discord
 import pytest
 
-from bot.features.votes.announcer import DiscordVoteAnnouncer
+from bot.features.votes.poster import DiscordVotePoster
 from bot.features.votes.service import POST_GRACE, Closed, CloseStatus
 from domain.paper import Paper
 from domain.polls import VoteStyle
@@ -158,6 +158,6 @@ async def test_the_discord_side_does_not_call_an_unrecorded_poll_over() -> None:
     options = tuple(VoteOption(n, f"p{n}", 1, start) for n in (1, 2))
     vote = Vote(1, GUILD, CHANNEL, ORGANISER, start, start, VoteStatus.OPEN, options,
                 style=VoteStyle.POLL)
-    announcer = DiscordVoteAnnouncer(discord.Client(intents=discord.Intents.none()))
+    announcer = DiscordVotePoster(discord.Client(intents=discord.Intents.none()))
     counts = await announcer.poll_counts(vote)
     assert not counts.finalized and counts.counts == {}

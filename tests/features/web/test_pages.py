@@ -16,7 +16,8 @@ from bot.features.papers.search import SearchService
 from bot.features.web.render import STYLE_HASH
 from bot.features.web.service import TOKEN_SECONDS, LinkAction, PageData
 from bot.features.web.web import PAGE_SECONDS
-from domain.digest import Claim, Lease
+from domain.digest import Claim
+from domain.leases import Lease
 from domain.paper import Paper
 from domain.text import to_traditional
 from storage import backend as stores

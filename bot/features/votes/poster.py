@@ -14,7 +14,7 @@ from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
 from bot.features.votes.delivery import PollCounts, VoteAnnouncement
-from bot.features.votes.ui import ballot_view
+from bot.features.votes.views import ballot_view
 from bot.shared.messages import t, tn
 from domain.polls import answer_positions
 from domain.votes import Vote
@@ -22,8 +22,8 @@ from domain.votes import Vote
 POLL_EXPIRED = 520001
 
 
-class DiscordVoteAnnouncer:
-    """Implements `VoteAnnouncer` with a connected discord.py client."""
+class DiscordVotePoster:
+    """Implements `VotePoster` with a connected discord.py client."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
