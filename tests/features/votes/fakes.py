@@ -23,7 +23,7 @@ class PollPost:
     at: datetime
 
 
-class FakeAnnouncer:
+class FakeVotePoster:
     """Announcements land in `channels` (operation "announce"); greyed-out ballots are
     listed in `closed_ballots` (operation "close_ballot"), live tallies in `tallies`
     (operation "tally"); a poll vote's poll is `polls[vote id]` (votes per position), read and
@@ -87,6 +87,6 @@ class FakeAnnouncer:
                 if isinstance(p.body, VoteAnnouncement)]
 
 
-def _conforms(announcer: FakeAnnouncer) -> VotePoster:
+def _conforms(announcer: FakeVotePoster) -> VotePoster:
     """mypy checks here that the fake satisfies its protocol."""
     return announcer

@@ -32,7 +32,7 @@ from tests.fakes import (
     catalog_paper,
     refused,
 )
-from tests.features.votes.fakes import FakeAnnouncer
+from tests.features.votes.fakes import FakeVotePoster
 
 GUILD, CHANNEL = 100, 10
 ORGANISER, ALICE, BOB, CAROL = 1, 2, 3, 4
@@ -50,7 +50,7 @@ class World:
     votes: VoteStore
     papers: FakePaperStore
     channels: FakeChannels
-    announcer: FakeAnnouncer
+    announcer: FakeVotePoster
     queue: QueueService
     service: VoteService
 
@@ -79,7 +79,7 @@ def world(memory_db: Database) -> World:
     queue = QueueService(QUEUE.open(memory_db), lookup, clock)
     votes = VOTES.open(memory_db)
     channels = FakeChannels(clock)
-    announcer = FakeAnnouncer(channels)
+    announcer = FakeVotePoster(channels)
     service = VoteService(votes, queue, lookup, announcer, clock,
                           leases=Leaser("here", clock=clock))
     return World(clock, votes, papers, channels, announcer, queue, service)
