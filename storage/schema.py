@@ -2,8 +2,8 @@
 both dialects but for type names (`storage.dialect` renders them per dialect). Each
 `Table` renders the exact text the shipped migrations created (sqlite_master keeps it
 verbatim; tests/storage/test_schema_unchanged.py pins it). A table is stated as it was first
-created; later migrations alter it. Migrations are forward-only: never edit a `Table`, add a
-migration (stating its new shared DDL here once, for both backends' migration lists).
+created; later migrations alter it. Migrations are forward-only: never edit a `Table`; a new
+migration is a step of `storage.migrations`, stated there once for both backends.
 """
 
 from __future__ import annotations

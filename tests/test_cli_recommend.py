@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.features.recommend.service import Audience, RecommendService
+from domain.group import Bookmark
 from domain.paper import Paper
 from domain.recommend import Verdict
 from storage.backend import BOOKMARKS, RECOMMENDATIONS
@@ -37,8 +38,8 @@ async def seeded(tmp_path: Path, bundled_papers: list[Paper]) -> Path:
     try:
         await SqlitePaperStore(db).add_papers(bundled_papers)
         bookmarks = BOOKMARKS.open(db)
-        await bookmarks.add(GUILD, ALICE, bundled_papers[1].id, T0)
-        await bookmarks.add(GUILD, ALICE, bundled_papers[4].id, T0)
+        await bookmarks.add(Bookmark(GUILD, ALICE, bundled_papers[1].id, T0))
+        await bookmarks.add(Bookmark(GUILD, ALICE, bundled_papers[4].id, T0))
         await RECOMMENDATIONS.open(db).rate(GUILD, ALICE, bundled_papers[7].id, Verdict.DOWN, T0)
     finally:
         await db.close()

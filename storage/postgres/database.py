@@ -212,9 +212,10 @@ class PgDatabase:
                 f"({LATEST_VERSION}); upgrade paperclub or use another database"
             )
 
-    async def migrate(self) -> int:
-        """Apply pending migrations, each in its own transaction, one process at a time."""
-        for migration in MIGRATIONS:
+    async def migrate(self, up_to: int = LATEST_VERSION) -> int:
+        """Apply pending migrations (to version `up_to`), each in its own transaction, one
+        process at a time."""
+        for migration in (m for m in MIGRATIONS if m.version <= up_to):
             async with self.transaction() as conn:
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
                 await conn.execute(

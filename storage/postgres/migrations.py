@@ -5,16 +5,16 @@ integers for Discord ids, text for timestamps, 0/1 integers for flags, so that r
 unchanged), with the full-text index as a `tsvector` column on `papers` (GIN-indexed) instead of
 the FTS5 table. Migration 7 adds `paper_heads`, the headline part of that `tsvector` (only
 PostgreSQL has it: it is derived, never copied). The tables both backends have are stated once
-in `storage.schema` and rendered here in PostgreSQL's types. Append new migrations; never edit
-one that has shipped.
+in `storage.schema` and rendered here in PostgreSQL's types. A new migration is a step of
+`storage.migrations` (stated once for both backends, or for PostgreSQL alone); never edit one
+that has shipped.
 """
 
 from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import POSTGRES, Migration
-from storage.meaning.tables import PAPER_EMBEDDINGS
-from storage.notifications.tables import commit_then_send
+from storage.migrations import POSTGRES_SHIPPED, migrations, mirrored
 from storage.schema import (
     ADD_POLICY,
     BOOKMARKS,
@@ -28,12 +28,10 @@ from storage.schema import (
     DM_PAUSES,
     FOLLOWERS_QUEUED,
     GROUP_SETTINGS,
-    LLM_USAGE,
     NOTIFICATIONS,
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
-    PAPER_SUMMARIES,
     PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
@@ -157,7 +155,7 @@ headline tier's bm25 length. Existing rows count their headline lexemes' positio
 figure unless a headline runs past position 16,383 or repeats a lexeme 256 times (a load that
 rewrites the paper sets the exact one)."""
 
-MIGRATIONS: tuple[Migration, ...] = (
+_WRITTEN: tuple[Migration, ...] = (
     Migration(
         1,
         "the schema of SQLite version 10, full-text search as a tsvector",
@@ -276,19 +274,15 @@ MIGRATIONS: tuple[Migration, ...] = (
               "at its end, not through the per-row trigger", HEADS_AFTER_LOAD),
     Migration(19, "SQLite 26: the headline tier's bm25 counts a paper's headline alone: each "
               "paper's headline tokens", HEAD_TOKENS),
-    Migration(20, "SQLite 27: nothing lost between commit and send: papers whose subscribers "
-              "are not yet queued their DMs, correction outcomes through the outbox, review "
-              "messages still to show their decision", commit_then_send(POSTGRES)),
-    Migration(21, "SQLite 28: AI summaries per paper and language, and the tokens spent on "
-              "them per day", (*PAPER_SUMMARIES.create(POSTGRES), *LLM_USAGE.create(POSTGRES))),
-    Migration(22, "SQLite 29: search by meaning: each catalog paper's sentence-encoder vector",
-              PAPER_EMBEDDINGS.create(POSTGRES)),
 )
 
+assert _WRITTEN[-1].version == POSTGRES_SHIPPED
+MIGRATIONS: tuple[Migration, ...] = (*_WRITTEN, *migrations("postgres"))
+"""Every migration: the ones written here for PostgreSQL alone, then `storage.migrations.STEPS`."""
 LATEST_VERSION = MIGRATIONS[-1].version
 
-SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
-                                9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25, 18: 25, 19: 26, 20: 27, 21: 28, 22: 29}
+SQLITE_VERSION: dict[int, int] = {
+    0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16, 9: 17, 10: 18, 11: 19, 12: 20,
+    13: 21, 14: 22, 15: 23, 16: 24, 17: 25, 18: 25, 19: 26, **mirrored()}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
-only between equal schemas); a new PostgreSQL migration adds its line."""
+only between equal schemas): the written ones by hand, the steps' from their places."""

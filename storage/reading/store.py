@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from domain.group import Bookmark, Discussed
 from storage.db import Db
-from storage.reading.rows import DISCUSSED_COLUMNS, bookmark_from_row, discussed_from_row
-from storage.times import stored
+from storage.times import loaded, stored
+
+_DISCUSSED_COLUMNS = "paper_id, discussed_at, presenter_id, notes, thread_id"
 
 
 class BookmarkStore:
@@ -18,12 +21,12 @@ class BookmarkStore:
         self._db = db
         self._order = db.dialect.text_order
 
-    async def add(self, guild_id: int, user_id: int, paper_id: str, at: datetime) -> bool:
-        """Bookmark a paper; False if it already was."""
+    async def add(self, bookmark: Bookmark) -> bool:
+        """Keep a bookmark; False if the member had it already, unchanged."""
         return await self._db.execute(
             "INSERT INTO bookmarks (guild_id, user_id, paper_id, created_at) "
             "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-            guild_id, user_id, paper_id, stored(at)) > 0
+            bookmark.guild_id, bookmark.user_id, bookmark.paper_id, stored(bookmark.at)) > 0
 
     async def remove(self, guild_id: int, user_id: int, paper_id: str) -> bool:
         """Drop a bookmark; False if there was none."""
@@ -36,7 +39,7 @@ class BookmarkStore:
         rows = await self._db.fetch(
             "SELECT paper_id, created_at FROM bookmarks WHERE guild_id = $1 AND user_id = $2 "
             f"ORDER BY created_at{self._order} DESC, paper_id{self._order}", guild_id, user_id)
-        return [bookmark_from_row(guild_id, user_id, r) for r in rows]
+        return [Bookmark(guild_id, user_id, str(r[0]), loaded(r[1])) for r in rows]
 
     async def forget(self, user_id: int) -> int:
         """Delete a member's bookmarks in every server."""
@@ -62,9 +65,9 @@ class HistoryStore:
     async def history(self, guild_id: int) -> list[Discussed]:
         """A server's discussions, newest first."""
         rows = await self._db.fetch(
-            f"SELECT {DISCUSSED_COLUMNS} FROM discussed "
+            f"SELECT {_DISCUSSED_COLUMNS} FROM discussed "
             f"WHERE guild_id = $1 ORDER BY discussed_at{self._order} DESC, id DESC", guild_id)
-        return [discussed_from_row(guild_id, r) for r in rows]
+        return [_discussed(guild_id, r) for r in rows]
 
     async def discussed_ids(self, guild_id: int) -> set[str]:
         """The ids of every paper the server has discussed."""
@@ -76,3 +79,8 @@ class HistoryStore:
         """Remove a member's name from the discussions they presented (the record stays)."""
         return await self._db.execute(
             "UPDATE discussed SET presenter_id = NULL WHERE presenter_id = $1", user_id)
+
+
+def _discussed(guild_id: int, row: Sequence[Any]) -> Discussed:
+    """A server's discussion from its `_DISCUSSED_COLUMNS`."""
+    return Discussed(guild_id, str(row[0]), loaded(row[1]), row[2], str(row[3]), row[4])

@@ -308,12 +308,13 @@ class Database:
                 f"({LATEST_VERSION}); upgrade paperclub or use another database file"
             )
 
-    async def migrate(self) -> int:
-        """Apply pending migrations, each in its own transaction; returns the new version.
+    async def migrate(self, up_to: int = LATEST_VERSION) -> int:
+        """Apply pending migrations (to version `up_to`), each in its own transaction; returns
+        the new version.
 
         A new database is created quietly (debug log); upgrading an existing one logs INFO."""
         fresh = await self.schema_version() == 0
-        for migration in MIGRATIONS:
+        for migration in (m for m in MIGRATIONS if m.version <= up_to):
             async with self.transaction() as conn:
                 current = await _int(conn, "PRAGMA user_version")
                 if current > LATEST_VERSION:

@@ -1,6 +1,7 @@
 """Numbered, forward-only schema migrations; the version lives in `PRAGMA user_version`.
 
-Append new migrations to the end of `MIGRATIONS`; never edit one that has shipped.
+A new migration is a step of `storage.migrations` (stated once for both backends, or for SQLite
+alone); never edit one that has shipped.
 Statements may call `paperclub_id(title_key)`, the public id function of `domain.paper`,
 and `paperclub_index(column, <storage.papers.fts.STORED_FIELDS>)`, one full-text index column of a
 stored paper as `storage.papers.fts.index_row` makes it now. The tables both backends have
@@ -11,8 +12,7 @@ from __future__ import annotations
 
 from storage.corrections.tables import correction_notice_tables, correction_tables
 from storage.dialect import SQLITE, Migration
-from storage.meaning.tables import PAPER_EMBEDDINGS
-from storage.notifications.tables import commit_then_send
+from storage.migrations import SQLITE_SHIPPED, migrations
 from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
 from storage.schema import (
     ADD_POLICY,
@@ -27,12 +27,10 @@ from storage.schema import (
     DM_PAUSES,
     FOLLOWERS_QUEUED,
     GROUP_SETTINGS,
-    LLM_USAGE,
     NOTIFICATIONS,
     OUTBOX,
     PAPER_FEEDBACK,
     PAPER_HONOURS,
-    PAPER_SUMMARIES,
     PAPER_VECTORS,
     PAPERS,
     PRESENTERS,
@@ -68,7 +66,7 @@ _V12_NEW_COLUMNS = (
 _FTS_OPTIONS = "tokenize = 'unicode61 remove_diacritics 2'"
 
 
-MIGRATIONS: tuple[Migration, ...] = (
+_WRITTEN: tuple[Migration, ...] = (
     Migration(
         1,
         "catalog and full-text index",
@@ -252,13 +250,9 @@ MIGRATIONS: tuple[Migration, ...] = (
                   + ", ".join(f"paperclub_index({i}, {INDEXED_FIELDS})" for i in range(3))
                   + " FROM papers",
               )),
-    Migration(27, "nothing lost between commit and send: papers whose subscribers are not yet "
-              "queued their DMs, correction outcomes through the outbox, review messages still "
-              "to show their decision", commit_then_send(SQLITE)),
-    Migration(28, "AI summaries per paper and language, and the tokens spent on them per day",
-              (*PAPER_SUMMARIES.create(SQLITE), *LLM_USAGE.create(SQLITE))),
-    Migration(29, "search by meaning: each catalog paper's sentence-encoder vector",
-              PAPER_EMBEDDINGS.create(SQLITE)),
 )
 
+assert _WRITTEN[-1].version == SQLITE_SHIPPED
+MIGRATIONS: tuple[Migration, ...] = (*_WRITTEN, *migrations("sqlite"))
+"""Every migration: the ones written here for SQLite alone, then `storage.migrations.STEPS`."""
 LATEST_VERSION = MIGRATIONS[-1].version

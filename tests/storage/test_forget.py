@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.wiring import forget_service
 from domain.corrections import Field, NewProposal, Status, Target
-from domain.group import ErasedKind
+from domain.group import Bookmark, ErasedKind
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.recommend import Verdict
@@ -58,7 +58,7 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
         f"dm:{GUILD}:p2:{user}", OutboxKind.DIGEST_DM,
         (OutboxEntry(GUILD, user, "p2", ("grokking",), link="https://x"),))])
     await backend.queue().suggest(GUILD, f"q{vote_guild}", user, "a note", T0)
-    await backend.bookmarks().add(GUILD, user, "p1", T0)
+    await backend.bookmarks().add(Bookmark(GUILD, user, "p1", T0))
     await backend.history().record_discussed(GUILD, "p1", T0, user, "notes", None)
     groups = backend.groups()
     await groups.volunteer(vote_guild, user)

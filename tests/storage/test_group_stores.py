@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from domain.group import SuggestOutcome
+from domain.group import Bookmark, SuggestOutcome
 from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import GroupSettings, Place, ReminderStatus, SessionStatus
@@ -259,11 +259,11 @@ async def test_a_claimed_vote_close_is_renewed_by_its_owner_and_taken_only_after
 
 async def test_bookmarks_per_member_and_server(backend: Backend) -> None:
     bookmarks = backend.bookmarks()
-    assert await bookmarks.add(1, 7, "aaa", T0)
-    assert not await bookmarks.add(1, 7, "aaa", T0 + timedelta(minutes=1))
-    assert await bookmarks.add(1, 7, "bbb", T0 + timedelta(minutes=2))
-    assert await bookmarks.add(2, 7, "ccc", T0)
-    assert await bookmarks.add(1, 8, "aaa", T0)
+    assert await bookmarks.add(Bookmark(1, 7, "aaa", T0))
+    assert not await bookmarks.add(Bookmark(1, 7, "aaa", T0 + timedelta(minutes=1)))
+    assert await bookmarks.add(Bookmark(1, 7, "bbb", T0 + timedelta(minutes=2)))
+    assert await bookmarks.add(Bookmark(2, 7, "ccc", T0))
+    assert await bookmarks.add(Bookmark(1, 8, "aaa", T0))
     assert [(b.paper_id, b.at) for b in await bookmarks.of_member(1, 7)] == [
         ("bbb", T0 + timedelta(minutes=2)), ("aaa", T0)]
     assert await bookmarks.remove(1, 7, "bbb") and not await bookmarks.remove(1, 7, "bbb")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from domain.group import Bookmark
 from domain.paper import Paper
 from domain.recommend import Signal, SignalKind, Verdict
 from domain.votes import VoteOption
@@ -22,7 +23,7 @@ def _at(minutes: int) -> datetime:
 
 async def _seed(backend: Backend, ids: list[str]) -> None:
     a, b, c, d, e = ids[:5]
-    await backend.bookmarks().add(GUILD, ALICE, a, _at(1))
+    await backend.bookmarks().add(Bookmark(GUILD, ALICE, a, _at(1)))
     await backend.queue().suggest(GUILD, b, BOB, "", _at(2))
     await backend.queue().suggest(GUILD, b, ALICE, "", _at(3))
     vote = await backend.votes().open(GUILD, 5, BOB, _at(4), _at(60),

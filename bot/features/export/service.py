@@ -70,8 +70,7 @@ class ExportService:
                     for q in await self._queue.entries(guild_id)]
         if user_id is None:
             raise ValueError("a reading list needs the member's id")
-        return [ExportEntry(m.bookmark.paper_id, m.paper, m.bookmark.at)
-                for m in await self._bookmarks.of_member(guild_id, user_id)]
+        return [m.exported() for m in await self._bookmarks.of_member(guild_id, user_id)]
 
     async def export(self, guild_id: int, what: ExportWhat, fmt: ExportFormat, lang: Lang, *,
                      user_id: int | None, name_of: NameOf, limit_bytes: int) -> ExportFile:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.features.export.formats import ExportEntry
 from bot.features.papers.lookup import PaperLookup
 from bot.features.reading.store import BookmarkStore
 from bot.shared.clock import Clock
@@ -18,6 +19,10 @@ class Marked:
 
     bookmark: Bookmark
     paper: Paper | None
+
+    def exported(self) -> ExportEntry:
+        """Its entry in the reading list's export (`/export what:bookmarks`)."""
+        return ExportEntry(self.bookmark.paper_id, self.paper, self.bookmark.at)
 
 
 class BookmarkService:
@@ -40,7 +45,7 @@ class BookmarkService:
         paper = await self._paper(text, guild_id)
         if remove:
             return await self._store.remove(guild_id, user_id, paper.id), paper
-        return await self._store.add(guild_id, user_id, paper.id, self._clock()), paper
+        return await self._store.add(Bookmark(guild_id, user_id, paper.id, self._clock())), paper
 
     async def of_member(self, guild_id: int, user_id: int) -> list[Marked]:
         """The member's reading list, newest first."""

@@ -12,8 +12,8 @@ from domain.group import Bookmark, Discussed
 class BookmarkStore(Protocol):
     """Each member's reading list, per server."""
 
-    async def add(self, guild_id: int, user_id: int, paper_id: str, at: datetime) -> bool:
-        """Bookmark a paper; False if it already was."""
+    async def add(self, bookmark: Bookmark) -> bool:
+        """Keep a bookmark; False if the member had it already, unchanged."""
         ...
 
     async def remove(self, guild_id: int, user_id: int, paper_id: str) -> bool:

@@ -21,6 +21,7 @@ from bot.features.subscriptions.similar import DEFAULT_THRESHOLD, SimilarService
 from bot.shared.leases import Leaser
 from bot.wiring import forget_service
 from domain.catalog import AddStatus
+from domain.group import Bookmark
 from domain.outbox import OutboxEntry
 from domain.paper import Paper
 from domain.recommend import Verdict
@@ -77,7 +78,7 @@ class World:
             if any(w in paper.title_en.casefold() for w in words):
                 found.append(paper)
         for paper in found[:-1]:
-            await self.bookmarks.add(GUILD, user_id, paper.id, T0)
+            await self.bookmarks.add(Bookmark(GUILD, user_id, paper.id, T0))
         await self.ratings.rate(GUILD, user_id, found[-1].id, Verdict.UP, T0)
         return found
 

@@ -1,0 +1,109 @@
+"""The migrations stated once, for both backends: one ordered list of steps (`STEPS`) after
+each backend's shipped list (`storage.sqlite.migrations`, `storage.postgres.migrations`), each
+step rendered per dialect and numbered by its place.
+
+A step's statements are SQL whose column types are the tokens of `storage.dialect` (`{big}`,
+`{rowid}`, `{serial}`, `{real}`, `{blob}`; any other brace is left alone), a `Table` to create,
+or, where the dialects really differ, a function of the dialect. A step taken by one backend
+alone names it (`only`). Its versions follow from its place: the first step is SQLite 27 and
+PostgreSQL 20, and each later one the next version of each backend that takes it; PostgreSQL
+names a step it shares "SQLite <n>: …", as its hand-written mirrors always did.
+
+Add a migration by appending a step here: never edit, reorder or remove one that has shipped
+(tests/storage/test_schema_unchanged.py pins every shipped migration of both backends; the
+lead pins new ones at the merge that numbers them, `PAPERCLUB_WRITE_SCHEMA_GOLDEN=1`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table
+from storage.meaning.tables import PAPER_EMBEDDINGS
+from storage.notifications.tables import commit_then_send
+from storage.schema import LLM_USAGE, PAPER_SUMMARIES
+
+Statement = str | Table | Callable[[Dialect], Iterable[str]]
+"""SQL with type tokens, a table to create (with its indexes), or one dialect's statements."""
+Backend = Literal["sqlite", "postgres"]
+
+SQLITE_SHIPPED = 26
+"""The last SQLite version written by hand in `storage.sqlite.migrations`; steps follow it."""
+POSTGRES_SHIPPED = 19
+"""The last PostgreSQL version written by hand in `storage.postgres.migrations`."""
+
+_DIALECTS: dict[Backend, Dialect] = {"sqlite": SQLITE, "postgres": POSTGRES}
+_TOKEN = re.compile(r"\{(big|rowid|serial|real|blob)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One migration stated once: what it does, and its statements in portable form."""
+
+    name: str
+    statements: tuple[Statement, ...]
+    only: Backend | None = None
+    """The one backend that takes it (a dialect's own index or search structure)."""
+
+    def render(self, dialect: Dialect) -> tuple[str, ...]:
+        """The statements in `dialect`."""
+        return tuple(line for statement in self.statements
+                     for line in _rendered(statement, dialect))
+
+
+def _rendered(statement: Statement, dialect: Dialect) -> Iterable[str]:
+    if isinstance(statement, Table):
+        return statement.create(dialect)
+    if isinstance(statement, str):
+        types = dialect.types()
+        return (_TOKEN.sub(lambda m: types[m.group(1)], statement),)
+    return statement(dialect)
+
+
+STEPS: tuple[Step, ...] = (
+    Step("nothing lost between commit and send: papers whose subscribers are not yet queued "
+         "their DMs, correction outcomes through the outbox, review messages still to show "
+         "their decision", (commit_then_send,)),
+    Step("AI summaries per paper and language, and the tokens spent on them per day",
+         (PAPER_SUMMARIES, LLM_USAGE)),
+    Step("search by meaning: each catalog paper's sentence-encoder vector", (PAPER_EMBEDDINGS,)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Numbered:
+    step: Step
+    sqlite: int
+    """The SQLite version after the step (the one before it, when SQLite does not take it)."""
+    postgres: int
+
+
+def _numbered(steps: tuple[Step, ...]) -> list[_Numbered]:
+    versions = {"sqlite": SQLITE_SHIPPED, "postgres": POSTGRES_SHIPPED}
+    found = []
+    for step in steps:
+        for backend in versions:
+            versions[backend] += step.only in (None, backend)
+        found.append(_Numbered(step, versions["sqlite"], versions["postgres"]))
+    return found
+
+
+def migrations(backend: Backend, steps: tuple[Step, ...] = STEPS) -> tuple[Migration, ...]:
+    """The steps `backend` takes, as its numbered migrations."""
+    found = []
+    for n in _numbered(steps):
+        if n.step.only not in (None, backend):
+            continue
+        shared = backend == "postgres" and n.step.only is None
+        name = f"SQLite {n.sqlite}: {n.step.name}" if shared else n.step.name
+        version = n.sqlite if backend == "sqlite" else n.postgres
+        found.append(Migration(version, name, n.step.render(_DIALECTS[backend])))
+    return tuple(found)
+
+
+def mirrored(steps: tuple[Step, ...] = STEPS) -> dict[int, int]:
+    """The SQLite version each PostgreSQL version of the steps mirrors (`paperclub db copy`)."""
+    return {n.postgres: n.sqlite for n in _numbered(steps) if n.step.only != "sqlite"}
