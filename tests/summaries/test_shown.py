@@ -97,7 +97,7 @@ async def test_the_owners_figures_coverage_and_tokens_today(db: Database) -> Non
     await store.reserve_tokens("2026-12-01", 700, 5000)
     clock = lambda: datetime(2026, 12, 1, 18, tzinfo=UTC)  # noqa: E731
     figures = await SummaryService(store, None, budget=5000, clock=clock).figures()
-    assert figures.log_line() == ("coverage en 0/0 (0 failed), zh-CN 1/3 (0 failed); "
+    assert figures.log_line() == ("coverage en 0/3 (0 failed), zh-CN 1/3 (0 failed); "
                                   "700 of 5000 tokens today")
 
 
