@@ -64,6 +64,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "ops-metrics": ("bench.ops_metrics",
                     "the metrics' cost: /paper round trips with the metrics on and off, in "
                     "paired rounds on one bot"),
+    "summaries": ("bench.summaries",
+                  "AI summaries' cost to members: /paper round trips idle and while the bot's "
+                  "summariser backfills against the chat-completions stand-in, paired rounds"),
 }
 """Benchmark name -> (module, one-line description)."""
 

@@ -52,7 +52,7 @@ class RunningSummaries(Summaries):
     def __init__(self, db: AnyDatabase, settings: Settings, corrections: ServerView | None, *,
                  clock: Clock = utc_now, owner: str | None = None) -> None:
         store = stores.SUMMARIES.open(db)
-        self.store, self._clock = store, clock
+        self.db, self.store, self._clock = db, store, clock
         self.max_answer_tokens = settings.llm.max_answer_tokens
         service = SummaryService(store, corrections, budget=settings.llm.daily_token_budget,
                                  clock=clock)

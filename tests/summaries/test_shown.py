@@ -111,7 +111,12 @@ def test_the_web_page_shows_a_generated_summary_with_its_label() -> None:
     assert (view.summary_label, view.abstract_label) == ("AI 總結 · llama3.1 · 未經核對", "")
     assert "實驗" in view.summary_zh and view.abstract_en.startswith("We study")
     plain = paper_view(paper, Lang.ZH_HANT)
-    assert (plain.summary_zh, plain.summary_label) == ("", "")
+    assert (plain.summary_zh, plain.summary_label, plain.brief_en) == ("", "", "")
+    both = with_generated(paper, [_made(paper, SummaryLang.EN, "A short English summary.")])
+    brief = paper_view(both, Lang.EN)  # beside the abstract, labelled
+    assert (brief.brief_en, brief.brief_label) == (
+        "A short English summary.", "AI summary · qwen2.5:7b · not checked")
+    assert brief.abstract_en.startswith("We study") and brief.abstract_label == ""
 
 
 def test_dms_exports_and_corrections_carry_a_generated_summary_labelled() -> None:
