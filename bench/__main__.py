@@ -67,6 +67,9 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "summaries": ("bench.summaries",
                   "AI summaries' cost to members: /paper round trips idle and while the bot's "
                   "summariser backfills against the chat-completions stand-in, paired rounds"),
+    "summaries-once": ("bench.summaries_once",
+                       "AI summaries exactly once: two paperclub summarize processes, one "
+                       "SIGKILLed and restarted, over arXiv-style papers in both languages"),
 }
 """Benchmark name -> (module, one-line description)."""
 
