@@ -1,6 +1,7 @@
 """Showing AI summaries: the seam every surface shows papers through (`ServerView`), wrapped so
-that a paper also carries the summaries made for it here, where it has no text of its own in a
-language and the summary was made from the text it shows (a server's approved correction of
+that a paper also carries the summaries made for it here, in the languages it wants one in
+(`domain.summaries.wanted`: not Chinese where it has its own Chinese summary, or a server's
+approved correction of it) and made from the text it shows (a server's approved correction of
 that text hides a summary of the old one). And the operator's figures: coverage per language,
 tokens spent today."""
 
