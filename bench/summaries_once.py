@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import signal
 import sys
@@ -86,6 +87,7 @@ async def _import(tmp: Path, papers: int, env: dict[str, str]) -> None:
 
 async def measure(tmp: Path, papers: int, kills: int, every: float) -> tuple[list[str], bool]:
     """Import, summarise with kills, finish, check (see the module's docstring)."""
+    logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)  # a killed client's reset
     async with LlmStandIn() as llm:
         env = _env(llm.base_url, tmp / "once.db")
         await _import(tmp, papers, env)
