@@ -64,6 +64,12 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "ops-metrics": ("bench.ops_metrics",
                     "the metrics' cost: /paper round trips with the metrics on and off, in "
                     "paired rounds on one bot"),
+    "summaries": ("bench.summaries",
+                  "AI summaries' cost to members: /paper round trips idle and while the bot's "
+                  "summariser backfills against the chat-completions stand-in, paired rounds"),
+    "summaries-once": ("bench.summaries_once",
+                       "AI summaries exactly once: two paperclub summarize processes, one "
+                       "SIGKILLed and restarted, over arXiv-style papers in both languages"),
 }
 """Benchmark name -> (module, one-line description)."""
 

@@ -121,6 +121,8 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                         lease_clock or clock)
         corrections, sources = _corrections(db, papers, leases, clock)
         summaries = summaries_for(db, settings, corrections, clock=clock)  # [llm], or nothing
+        if summaries.service is not None:  # a correction of a generated summary starts from it
+            corrections.generated = summaries.service.attached
         search = _search(db, papers, settings, summaries, ops)
         subscription_store: SubscriptionStore = stores.SUBSCRIPTIONS.open(db)
         recommend = RecommendService(papers, stores.RECOMMENDATIONS.open(db), clock,

@@ -118,8 +118,9 @@ class Paper:
     """The identity a corrected English title keeps (a server's correction overlay sets it, so
     the paper's id, bookmarks and votes stay); '' for a record as the catalog has it."""
     generated: tuple[GeneratedSummary, ...] = ()
-    """AI summaries made here, shown where the paper has no text of its own in a language
-    (attached when the paper is shown, never stored with it)."""
+    """AI summaries made here (attached when the paper is shown, never stored with it): cards
+    show one where the paper has no text of its own in a language; DMs, exports and the web
+    page show the English one beside an abstract too."""
 
     @property
     def key(self) -> str:

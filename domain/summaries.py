@@ -21,6 +21,16 @@ MAX_ATTEMPTS = 3
 """Answers discarded (empty, a refusal, the wrong language) before a summary is `failed`."""
 
 
+def wanted(lang: SummaryLang, summary_en: str, summary_zh: str) -> bool:
+    """Whether a paper with this text of its own (the English abstract, the Chinese summary)
+    wants a summary generated in `lang`: English for every paper with text (an abstract is not
+    a summary, and a listing paper has none), Chinese where the catalog has no Chinese text of
+    its own (the listing's AI总结 is kept and preferred). So every paper ends with both."""
+    if not (summary_en or summary_zh):
+        return False
+    return lang is SummaryLang.EN or not summary_zh
+
+
 @dataclass(frozen=True, slots=True)
 class GeneratedSummary:
     """A summary made here by `model`, from the text whose hash is `source_hash`."""
@@ -52,8 +62,8 @@ class SummaryJob:
 
 @dataclass(frozen=True, slots=True)
 class Coverage:
-    """For one language: papers that need a generated summary (`wanted`: no text of their own
-    in it), how many have one (`done`), and how many were given up on (`failed`)."""
+    """For one language: papers that need a generated summary (`wanted`, by the rule of
+    `wanted`), how many have one (`done`), and how many were given up on (`failed`)."""
 
     lang: SummaryLang
     wanted: int

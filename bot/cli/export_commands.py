@@ -30,7 +30,8 @@ from bot.features.export.service import (
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
 from bot.features.papers.store import PaperStore
-from bot.graphs.catalog import opened_catalog, opened_export
+from bot.graphs.catalog import opened_export
+from bot.graphs.summaries import opened_exportable
 from bot.settings import Settings
 from bot.shared.lang import Lang
 from domain.paper import Paper
@@ -47,17 +48,26 @@ def _write(text: str, output: Path | None) -> None:
         raise Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
 
 
+EXPORT_BATCH = 500
+"""Papers given their AI summaries at a time (one read each batch)."""
+
+
 async def _export(settings: Settings, output: Path | None) -> int:
     count = 0
-    async with opened_catalog(settings, read_only=True) as store:  # no database: no file
+    async with opened_exportable(settings) as (store, attach):  # no database: no file
         try:
             handle = output.open("w", encoding="utf-8") if output else sys.stdout
         except OSError as exc:
             raise Fail(f"error: cannot write {output}: {exc.strerror or exc}") from None
         try:
+            batch: list[Paper] = []
             async for paper in store.iter_papers():
-                handle.write(dumps(paper) + "\n")
-                count += 1
+                batch.append(paper)
+                if len(batch) == EXPORT_BATCH:
+                    handle.writelines(dumps(shown) + "\n" for shown in await attach(batch))
+                    count, batch = count + len(batch), []
+            handle.writelines(dumps(shown) + "\n" for shown in await attach(batch))
+            count += len(batch)
         finally:
             if output:
                 handle.close()
@@ -101,8 +111,9 @@ async def _selected(settings: Settings, store: PaperStore, query: str | None,
 
 async def _catalog_export(settings: Settings, fmt: str, query: str | None, ids: str | None,
                           limit: int, output: Path | None) -> int:
-    async with opened_catalog(settings, read_only=True) as store:
+    async with opened_exportable(settings) as (store, attach):
         papers, heading = await _selected(settings, store, query, ids, limit)
+        papers = await attach(papers)
     if fmt == "jsonl":
         text = "".join(dumps(paper) + "\n" for paper in papers)
     else:

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC
 
+from bot.features.papers.store import PaperStore
 from bot.features.summaries.llm_client import LlmClient
 from bot.features.summaries.service import SummaryService
 from bot.features.summaries.worker import SummaryWorker
@@ -18,6 +19,7 @@ from bot.settings import Settings
 from bot.shared.clock import Clock, utc_now
 from bot.shared.leases import process_owner
 from bot.shared.server_view import ServerView, Shown
+from domain.paper import Paper
 from storage import backend as stores
 from storage.backend import AnyDatabase
 
@@ -50,7 +52,7 @@ class RunningSummaries(Summaries):
     def __init__(self, db: AnyDatabase, settings: Settings, corrections: ServerView | None, *,
                  clock: Clock = utc_now, owner: str | None = None) -> None:
         store = stores.SUMMARIES.open(db)
-        self.store, self._clock = store, clock
+        self.db, self.store, self._clock = db, store, clock
         self.max_answer_tokens = settings.llm.max_answer_tokens
         service = SummaryService(store, corrections, budget=settings.llm.daily_token_budget,
                                  clock=clock)
@@ -88,6 +90,36 @@ def summaries_for(db: AnyDatabase, settings: Settings, corrections: ServerView, 
     if not settings.llm.enabled:
         return Summaries(corrections)
     return RunningSummaries(db, settings, corrections, clock=clock)
+
+
+Attach = Callable[[Sequence[Paper]], Awaitable[list[Paper]]]
+"""Papers given the AI summaries made for them (an export's)."""
+
+
+async def _as_they_are(papers: Sequence[Paper]) -> list[Paper]:
+    return list(papers)
+
+
+@asynccontextmanager
+async def opened_exportable(settings: Settings) -> AsyncIterator[tuple[PaperStore, Attach]]:
+    """The catalog on the configured database, read only (`paperclub export`), and what gives
+    its papers their AI summaries: with `[llm]` off, nothing (papers export as they are)."""
+    db = await open_configured(settings.database, existing=True)
+    try:
+        papers = stores.PAPERS.open(db)
+        if not settings.llm.enabled:
+            yield papers, _as_they_are
+            return
+        service = SummaryService(stores.SUMMARIES.open(db), None,
+                                 budget=settings.llm.daily_token_budget)
+
+        async def attach(chosen: Sequence[Paper]) -> list[Paper]:
+            shown = await service.attach([paper.id for paper in chosen])
+            return [shown(paper) for paper in chosen]
+
+        yield papers, attach
+    finally:
+        await db.close()
 
 
 @asynccontextmanager

@@ -15,6 +15,7 @@ Environmental failures leave as a `StorageError` naming the real cause.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import shutil
@@ -262,6 +263,9 @@ class Database:
             try:
                 await self._writer.execute("BEGIN IMMEDIATE")
                 return
+            except asyncio.CancelledError:
+                await self._cancelled_begin()
+                raise
             except sqlite3.OperationalError as exc:
                 if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) != _SQLITE_BUSY:
                     raise _translated(exc) from exc
@@ -284,6 +288,14 @@ class Database:
     def _busy(self) -> DatabaseBusy:
         return DatabaseBusy(f"database busy: another writer held the lock for over "
                             f"{self.write_wait:g} s (a catalog load?)")
+
+    async def _cancelled_begin(self) -> None:
+        """A task cancelled while aiosqlite's thread runs its BEGIN: the BEGIN still runs, so
+        wait for the thread (a no-op queued after it), then roll back what it opened, before
+        the lock is released (else the next transaction's BEGIN fails inside this one)."""
+        with contextlib.suppress(sqlite3.Error):
+            await self._writer.execute("SELECT 1")
+        await self._rollback()
 
     async def _rollback(self) -> None:
         """Roll back if a transaction is still open (SQLite ends some on its own, e.g. when

@@ -16,9 +16,6 @@ from domain.summaries import (
 )
 from storage.db import Db, Row
 
-_OWN_TEXT = {SummaryLang.EN: "summary_en", SummaryLang.ZH_CN: "summary_zh"}
-"""The catalog's own text in each language: a paper that has it needs no generated one."""
-
 _CLAIMABLE = (
     "({s}.status IN ('done', 'failed') AND {s}.content_hash <> {hash})"
     " OR ({s}.status = 'waiting' AND {s}.next_try <= {now})"
@@ -27,8 +24,10 @@ _CLAIMABLE = (
 
 
 def _wanted(lang: SummaryLang) -> str:
-    """Papers without their own text in `lang` that have some text to summarise."""
-    return f"p.{_OWN_TEXT[lang]} = '' AND (p.summary_en <> '' OR p.summary_zh <> '')"
+    """Papers that want a summary in `lang` (`domain.summaries.wanted`): in English every paper
+    with text, in Chinese those without the catalog's own Chinese summary."""
+    some_text = "(p.summary_en <> '' OR p.summary_zh <> '')"
+    return some_text if lang is SummaryLang.EN else f"p.summary_zh = '' AND {some_text}"
 
 
 class SummaryStore:

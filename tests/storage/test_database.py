@@ -89,3 +89,18 @@ async def test_concurrent_transactions_never_interleave(db: Database) -> None:
     assert isinstance(results[0], RuntimeError)
     async with db.reader.execute("SELECT source FROM catalog_loads") as cursor:
         assert [row[0] for row in await cursor.fetchall()] == ["b"]
+
+
+async def test_a_task_cancelled_while_beginning_leaves_no_transaction_open(
+        db: Database) -> None:
+    async def write() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO bot_state (key, value) VALUES ('a', 'b')")
+
+    for _ in range(3):
+        task = asyncio.create_task(write())
+        await asyncio.sleep(0)  # now awaiting its BEGIN in aiosqlite's thread
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        async with db.transaction() as conn:  # would fail: a transaction within a transaction
+            await conn.execute("DELETE FROM bot_state WHERE key = 'a'")

@@ -45,9 +45,9 @@ async def test_claims_never_overlap_and_leases_run_out(backend: Backend) -> None
     assert not await store.finish(first[0], "a", made, _at(6))  # a lost its claim
     assert await store.finish(taken_over[0], "c", made, _at(6))
     assert await store.summaries(ids[1]) == [made]
-    english = await store.claim(EN, "a", _at(6), _at(11), 10)
-    assert [job.paper_id for job in english] == [ids[2]]
-    assert english[0].abstract_zh == "中文总结。"
+    english = await store.claim(EN, "a", _at(6), _at(11), 10)  # English: every paper
+    assert [job.paper_id for job in english] == [ids[3], ids[2], ids[1], ids[0]]
+    assert english[1].abstract_zh == "中文总结。"
 
 
 async def test_a_changed_text_is_claimed_again_and_coverage_counts(backend: Backend) -> None:
@@ -55,10 +55,10 @@ async def test_a_changed_text_is_claimed_again_and_coverage_counts(backend: Back
     store = backend.summaries()
     for job in await store.claim(ZH, "a", _at(0), _at(5), 10):
         await store.finish(job, "a", GeneratedSummary(ZH, "总结。", "m", "h"), _at(1))
-    [job] = await store.claim(EN, "a", _at(0), _at(5), 10)
+    [job, *_] = await store.claim(EN, "a", _at(0), _at(5), 1)
     await store.retry(job, "a", attempts=3, reason="refusal", next_try=None, now=_at(1))
     coverage = {c.lang: (c.wanted, c.done, c.failed, c.waiting) for c in await store.coverage()}
-    assert coverage == {ZH: (2, 2, 0, 0), EN: (1, 0, 1, 0)}
+    assert coverage == {ZH: (2, 2, 0, 0), EN: (4, 0, 1, 3)}
     assert await store.claim(ZH, "a", _at(10), _at(15), 10) == []
     await backend.execute("UPDATE papers SET summary_en = 'Edited.', content_hash = 'x' "
                           "WHERE public_id = ?", ids[0])
@@ -71,10 +71,11 @@ async def test_a_changed_text_is_claimed_again_and_coverage_counts(backend: Back
 async def test_waiting_claims_come_back_when_due(backend: Backend) -> None:
     await _papers(backend)
     store = backend.summaries()
-    [job] = await store.claim(EN, "a", _at(0), _at(5), 10)
+    [job] = await store.claim(ZH, "a", _at(0), _at(5), 1)
     await store.retry(job, "a", attempts=1, reason="empty", next_try=_at(30), now=_at(1))
-    assert await store.claim(EN, "b", _at(29), _at(34), 10) == []
-    [back] = await store.claim(EN, "b", _at(30), _at(35), 10)
+    assert [j.paper_id for j in await store.claim(ZH, "b", _at(29), _at(34), 10)] != [
+        job.paper_id]
+    [back] = await store.claim(ZH, "c", _at(30), _at(35), 10)
     assert back.attempts == 1
 
 

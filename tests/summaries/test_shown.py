@@ -5,6 +5,7 @@ the day's post included), and nowhere while `[llm]` is off."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import UTC, datetime
 
 from bot.features.papers.card import build_card
@@ -97,7 +98,7 @@ async def test_the_owners_figures_coverage_and_tokens_today(db: Database) -> Non
     await store.reserve_tokens("2026-12-01", 700, 5000)
     clock = lambda: datetime(2026, 12, 1, 18, tzinfo=UTC)  # noqa: E731
     figures = await SummaryService(store, None, budget=5000, clock=clock).figures()
-    assert figures.log_line() == ("coverage en 0/0 (0 failed), zh-CN 1/3 (0 failed); "
+    assert figures.log_line() == ("coverage en 0/3 (0 failed), zh-CN 1/3 (0 failed); "
                                   "700 of 5000 tokens today")
 
 
@@ -110,4 +111,42 @@ def test_the_web_page_shows_a_generated_summary_with_its_label() -> None:
     assert (view.summary_label, view.abstract_label) == ("AI 總結 · llama3.1 · 未經核對", "")
     assert "實驗" in view.summary_zh and view.abstract_en.startswith("We study")
     plain = paper_view(paper, Lang.ZH_HANT)
-    assert (plain.summary_zh, plain.summary_label) == ("", "")
+    assert (plain.summary_zh, plain.summary_label, plain.brief_en) == ("", "", "")
+    both = with_generated(paper, [_made(paper, SummaryLang.EN, "A short English summary.")])
+    brief = paper_view(both, Lang.EN)  # beside the abstract, labelled
+    assert (brief.brief_en, brief.brief_label) == (
+        "A short English summary.", "AI summary · qwen2.5:7b · not checked")
+    assert brief.abstract_en.startswith("We study") and brief.abstract_label == ""
+
+
+def test_dms_exports_and_corrections_carry_a_generated_summary_labelled() -> None:
+    from bot.features.catalog.jsonl import dumps, read_record
+    from bot.features.corrections.rules import current_value
+    from bot.features.export.formats import ExportFormat
+    from bot.features.export.service import catalog_text
+    from bot.features.notifications.notices import new_papers_message
+    from domain.corrections import Field, Target
+
+    paper = english_paper(7)
+    english = "A sparse attention method that beats prior work on benchmarks."
+    shown = with_generated(paper, [_made(paper, SummaryLang.ZH_CN, ZH_TEXT, "llama3.1"),
+                                   _made(paper, SummaryLang.EN, english, "llama3.1")])
+    dm = new_papers_message([(shown, ["attention"])], "Club", Lang.ZH_HANT)
+    assert "> *AI 總結 · llama3.1 · 未經核對*: 本文提出" in dm and "實驗" in dm
+    assert "*AI summary · llama3.1 · not checked*: A sparse" in new_papers_message(
+        [(shown, ["attention"])], "Club", Lang.EN)
+    assert "AI summary" not in new_papers_message([(paper, ["attention"])], "Club", Lang.EN)
+    record = json.loads(dumps(shown))
+    assert record["summary_zh"] == "" and record["summary_en"] == paper.summary_en
+    assert {(s["lang"], s["model"], s["checked"]) for s in record["ai_summaries"]} == {
+        ("zh-CN", "llama3.1", False), ("en", "llama3.1", False)}
+    assert read_record(record) == (paper, [])  # re-imported as the catalog's own text only
+    assert "ai_summaries" not in json.loads(dumps(paper))
+    listing = dataclasses.replace(paper, summary_en="", summary_zh="清单总结。")
+    reading = catalog_text([with_generated(listing, [_made(listing, SummaryLang.EN, english)])],
+                           ExportFormat.MARKDOWN)
+    assert "AI summary · qwen2.5:7b · not checked: A sparse attention" in reading
+    assert "清单总结" in catalog_text([listing], ExportFormat.MARKDOWN)
+    target = Target(paper.id, Field.SUMMARY_ZH)
+    assert current_value(shown, target) == ZH_TEXT  # a fix starts from the generated text
+    assert current_value(paper, target) == ""  # the source's value stays the catalog's

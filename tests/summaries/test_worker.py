@@ -28,23 +28,28 @@ async def _rows(db: Database) -> list[tuple[str, str, str, int]]:
         "SELECT paper_id, lang, status, attempts FROM paper_summaries ORDER BY 1, 2", ())]
 
 
+ZH = (SummaryLang.ZH_CN,)
+"""One language, where a test is about something else."""
+
+
 def _asked(llm: LlmStandIn) -> Counter[tuple[str, str]]:
     """Requests per (paper text, language)."""
     return Counter((request.user.split("\n")[1], request.language) for request in llm.requests)
 
 
-async def test_two_workers_at_once_summarise_each_paper_once_in_its_missing_language(
+async def test_two_workers_at_once_summarise_each_paper_once_in_both_languages(
         db: Database, llm: LlmStandIn, clock: FakeClock) -> None:
+    """arXiv papers get both; listing papers an English one (their own AI总结 is kept)."""
     await add(db, [english_paper(n) for n in range(30)] + [chinese_paper(n) for n in range(30)])
     settings = settings_for(llm)
     async with LlmClient(settings) as one, LlmClient(settings) as two:
         reports = await asyncio.gather(worker(db, one, settings, "a", clock).run_once(),
                                        worker(db, two, settings, "b", clock).run_once())
     rows = await _rows(db)
-    assert [r[2] for r in rows] == ["done"] * 60
-    assert Counter(r[1] for r in rows) == {"zh-CN": 30, "en": 30}
-    assert sum(r.done for r in reports) == 60 and all(r.done for r in reports)
-    assert set(_asked(llm).values()) == {1} and len(llm.requests) == 60
+    assert [r[2] for r in rows] == ["done"] * 90
+    assert Counter(r[1] for r in rows) == {"zh-CN": 30, "en": 60}
+    assert sum(r.done for r in reports) == 90 and all(r.done for r in reports)
+    assert set(_asked(llm).values()) == {1} and len(llm.requests) == 90
     made = await summary_store(db).summaries(chinese_paper(3).id)
     assert [(s.lang, s.model) for s in made] == [(SummaryLang.EN, "standin-1")]
     assert in_language(made[0].text, SummaryLang.EN)
@@ -56,7 +61,7 @@ async def test_a_worker_killed_mid_request_loses_nothing_and_doubles_nothing(
     settings = settings_for(llm, concurrency=2)
     async with LlmClient(settings) as one, LlmClient(settings) as two:
         llm.fail(LlmFault.slow(30), LlmFault.slow(30))  # the killed worker's two requests
-        killed = asyncio.create_task(worker(db, one, settings, "a", clock).run_once())
+        killed = asyncio.create_task(worker(db, one, settings, "a", clock).run_once(langs=ZH))
         # killed once its 4 claims are made and reserved (2 asked, 2 waiting for a slot), not
         # inside a transaction: a SIGKILL takes the process's connection with it
         while len(llm.requests) < 2 or await db.fetchall(
@@ -66,9 +71,9 @@ async def test_a_worker_killed_mid_request_loses_nothing_and_doubles_nothing(
         killed.cancel()  # as SIGKILL: nothing released, its claims stay leased
         await asyncio.gather(killed, return_exceptions=True)
         survivor = worker(db, two, settings, "b", clock)
-        first = await survivor.run_once()
+        first = await survivor.run_once(langs=ZH)
         clock.advance(seconds=settings.lease_seconds + 1)  # the dead worker's leases run out
-        second = await survivor.run_once()
+        second = await survivor.run_once(langs=ZH)
     rows = await _rows(db)
     assert len(rows) == 40 and {r[2] for r in rows} == {"done"}
     assert (first.done, second.done) == (36, 4)  # a held 4 claims (2 asked, 2 not yet)
@@ -105,10 +110,10 @@ async def test_throttling_errors_and_timeouts_are_waited_out_without_counting_at
         for fault in (LlmFault.too_many_requests(120), LlmFault.server_error(),
                       LlmFault.slow(4.0)):
             llm.fail(fault)
-            outcomes.append(await summariser.run_once(limit=1))
+            outcomes.append(await summariser.run_once(limit=1, langs=ZH))
             assert {r[3] for r in await _rows(db)} == {0}
             clock.advance(seconds=121)
-        done = await summariser.run_once()
+        done = await summariser.run_once(langs=ZH)
     assert [(o.waiting, o.stopped) for o in outcomes] == [(1, "busy")] * 3
     assert done.done == 3 and {r[2] for r in await _rows(db)} == {"done"}
 
@@ -121,13 +126,13 @@ async def test_discarded_answers_are_asked_again_then_failed(
         summariser = worker(db, client, settings, "a", clock)
         llm.fail(LlmFault.refusal(), LlmFault.wrong_language(), LlmFault.empty())
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            report = await summariser.run_once()
+            report = await summariser.run_once(langs=ZH)
             assert report.discarded == 1
             assert (await _rows(db))[0][3] == attempt
-            assert (await summariser.run_once()).handled == 0  # not before its next try
+            assert (await summariser.run_once(langs=ZH)).handled == 0  # not before its next try
             clock.advance(hours=2)
         assert (await _rows(db))[0][2] == "failed" and report.failed == 1
-        assert (await summariser.run_once()).handled == 0
+        assert (await summariser.run_once(langs=ZH)).handled == 0
     assert len(llm.requests) == MAX_ATTEMPTS
 
 
@@ -138,15 +143,15 @@ async def test_an_edited_abstract_is_summarised_again_other_edits_are_not(
     settings = settings_for(llm)
     async with LlmClient(settings) as client:
         summariser = worker(db, client, settings, "a", clock)
-        await summariser.run_once()
+        await summariser.run_once(langs=ZH)
         async with db.transaction() as conn:  # a reload changed the venue: new content hash
             await conn.execute("UPDATE papers SET content_hash = 'venue' WHERE public_id = ?",
                                (paper.id,))
-        kept = await summariser.run_once()
+        kept = await summariser.run_once(langs=ZH)
         async with db.transaction() as conn:
             await conn.execute("UPDATE papers SET content_hash = 'abstract', summary_en = "
                                "'We prove bounds on graph expanders.' WHERE public_id = ?",
                                (paper.id,))
-        redone = await summariser.run_once()
+        redone = await summariser.run_once(langs=ZH)
     assert (kept.kept, kept.done, redone.done) == (1, 0, 1)
     assert len(llm.requests) == 2 and "expanders" in llm.requests[1].user

@@ -26,7 +26,9 @@ _INT_VENUE_FIELDS = ("year", "pages", "figures", "tables")
 _VENUE_FIELDS = {"conference", "track", "workshop", "honours", *_INT_VENUE_FIELDS}
 _LINK_STR_FIELDS = ("arxiv_id", "doi", "url", "pdf_url")
 _LINK_FIELDS = {*_LINK_STR_FIELDS, "arxiv_version", "categories", "published", "updated"}
-_FIELDS = {"id", "affiliations", "authors", "venue", "summary_en", *_STR_FIELDS, *_LINK_FIELDS}
+_FIELDS = {"id", "affiliations", "authors", "venue", "summary_en", *_STR_FIELDS, *_LINK_FIELDS,
+           "ai_summaries"}
+"""Fields read (`id` and `ai_summaries` are for readers: known, and ignored on import)."""
 
 
 def paper_to_dict(paper: Paper) -> dict[str, Any]:
@@ -52,7 +54,18 @@ def paper_to_dict(paper: Paper) -> dict[str, Any]:
             "tables": venue.tables,
         },
         **_links_to_dict(paper),
+        **_generated_to_dict(paper),
     }
+
+
+def _generated_to_dict(paper: Paper) -> dict[str, Any]:
+    """The AI summaries made here (when attached), apart from the catalog's own text and
+    labelled as such: each with its language and model, never checked by anyone. Ignored on
+    import (they are made again where wanted)."""
+    if not paper.generated:
+        return {}
+    return {"ai_summaries": [{"lang": str(made.lang), "model": made.model, "text": made.text,
+                              "checked": False} for made in paper.generated]}
 
 
 def _time_text(value: datetime | None) -> str | None:

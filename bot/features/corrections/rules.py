@@ -12,6 +12,7 @@ from bot.shared.messages import Refusal
 from domain.arxiv_ids import IdProblem, find_arxiv_ids
 from domain.corrections import Field, Proposal, Target
 from domain.paper import Affiliation, Paper, Track, Venue
+from domain.summaries import SummaryLang
 from domain.text import tidy
 
 LIMITS: dict[Field, int] = {
@@ -31,7 +32,9 @@ _LIST_SEPARATOR = "; "
 
 
 def current_value(paper: Paper, target: Target) -> str:
-    """The field's value on `paper`, as the modal shows it and a correction stores it."""
+    """The field's value on `paper`, as the modal shows it and a correction stores it; a
+    Chinese summary the paper only has as generated here is that summary (a correction of it
+    proposes the catalog's own, which then wins over the generated one)."""
     field = target.field
     if field.positional:
         affiliation = _affiliation(paper, target.position)
@@ -39,13 +42,19 @@ def current_value(paper: Paper, target: Target) -> str:
     venue = paper.venue
     values: dict[Field, str] = {
         Field.TITLE_ZH: paper.title_zh, Field.TITLE_EN: paper.title_en,
-        Field.SUMMARY_ZH: paper.summary_zh, Field.AUTHORS: _LIST_SEPARATOR.join(paper.authors),
+        Field.SUMMARY_ZH: paper.summary_zh or _generated_zh(paper),
+        Field.AUTHORS: _LIST_SEPARATOR.join(paper.authors),
         Field.CONFERENCE: venue.conference or "", Field.YEAR: str(venue.year or ""),
         Field.TRACK: venue.track.value, Field.WORKSHOP: venue.workshop or "",
         Field.HONOURS: _LIST_SEPARATOR.join(venue.honours),
         Field.ARXIV_ID: paper.links.arxiv_id,
     }
     return values[field]
+
+
+def _generated_zh(paper: Paper) -> str:
+    """The Chinese summary generated here that `paper` carries ('' when none)."""
+    return next((made.text for made in paper.generated if made.lang is SummaryLang.ZH_CN), "")
 
 
 def _affiliation(paper: Paper, position: int) -> Affiliation:

@@ -6,7 +6,7 @@ Everything is per server."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
@@ -92,12 +92,17 @@ class CorrectionService:
         self._corrected: OrderedDict[int, tuple[tuple[int, tuple[int, ...]], list[Paper]]] = (
             OrderedDict())
         """Per server: the key its corrected papers were read under, and those papers."""
+        self.generated: Callable[[Paper], Awaitable[Paper]] | None = None
+        """What gives a paper the AI summaries made for it (set when `[llm]` is on): a form
+        correcting a summary the paper shows as generated starts from that summary."""
 
     async def draft(self, guild_id: int, paper_id: str, field: Field,
                     position: int = 0) -> Draft:
         """The form's prefilled value: the field as the server sees it now."""
         source = await self._source(paper_id)
         paper = await self._overlaid(guild_id, source)
+        if field is Field.SUMMARY_ZH and not paper.summary_zh and self.generated is not None:
+            paper = await self.generated(paper)
         target = Target(source.id, field, position)
         return Draft(paper, target, current_value(paper, target))
 

@@ -16,6 +16,7 @@ from bot.features.export.formats import (
     fit_export,
 )
 from bot.features.export.markdown import MarkdownLabels, markdown
+from bot.features.papers.card import generated_label, reader_summary
 from bot.features.papers.lookup import PAPER_ID, PaperLookup
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import titles_in_order
@@ -117,8 +118,19 @@ def catalog_text(papers: Sequence[Paper], fmt: ExportFormat, heading: str = CATA
     if fmt is ExportFormat.BIBTEX:
         return bibtex(entries)
     labels = MarkdownLabels(heading=heading, dated=lambda _: "", thread="", gone="",
-                            summary_of=lambda paper: paper.summary_en or paper.summary_zh)
+                            summary_of=_english_summary)
     return markdown(entries, labels, lambda paper: paper.title_en)
+
+
+def _english_summary(paper: Paper) -> str:
+    """The abstract, else an English summary generated here (labelled so), else the Chinese
+    summary."""
+    if paper.summary_en:
+        return paper.summary_en
+    text, made = reader_summary(paper, Lang.EN)
+    if made is not None:
+        return f"{generated_label(made, Lang.EN)}: {text}"
+    return paper.summary_zh
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.features.papers.card import fit
+from bot.features.papers.card import fit, generated_label, reader_summary
 from bot.features.papers.card_view import escape
 from bot.features.papers.results import titles_in_order
 from bot.shared.lang import Lang
@@ -18,6 +18,8 @@ from domain.paper import Paper
 from domain.subscriptions import similar_standing
 
 MAX_LISTED = 10
+SUMMARY_CHARS = 160
+"""Characters of a listed paper's summary a new-paper DM shows at most."""
 
 
 def guild_lang(client: discord.Client, guild_id: int) -> Lang:
@@ -61,15 +63,32 @@ def correction_outcome(entry: OutboxEntry, guild_name: str, lang: Lang) -> str:
 
 def new_papers_message(papers: Sequence[tuple[Paper, Sequence[str]]], guild_name: str,
                        lang: Lang) -> str:
-    """One DM per load: at most 10 papers listed, then how many more."""
+    """One DM per load, in the member's language: at most 10 papers listed, each with a short
+    summary in that language where there is one (labelled when generated here) as long as the
+    message has room, then how many more."""
     only_similar = all(similar_standing(topic) is not None
                        for _, topics in papers for topic in topics)
     lines = [t(lang, "notify.new_papers_similar" if only_similar else "notify.new_papers",
                guild=escape(guild_name))]
-    for paper, topics in papers[:MAX_LISTED]:
+    more = t(lang, "notify.more", n=len(papers) - MAX_LISTED) if len(papers) > MAX_LISTED else ""
+    listed = papers[:MAX_LISTED]
+    for index, (paper, topics) in enumerate(listed):
         title = titles_in_order(paper, lang.chinese, lang)[0]
         lines.append(f"• **{escape(fit(title, 200))}** — {matched(topics, lang)} "
                      f"(`/paper {paper.id}`)")
-    if len(papers) > MAX_LISTED:
-        lines.append(t(lang, "notify.more", n=len(papers) - MAX_LISTED))
+        summary = _summary_line(paper, lang)
+        room = CONTENT_LIMIT - len(more) - 260 * (len(listed) - index - 1)  # titles to come
+        if summary and len("\n".join([*lines, summary])) < room:
+            lines.append(summary)
+    if more:
+        lines.append(more)
     return fit("\n".join(lines), CONTENT_LIMIT)
+
+
+def _summary_line(paper: Paper, lang: Lang) -> str:
+    """`> <label>: <summary>` ('' when the paper has none in `lang`)."""
+    text, made = reader_summary(paper, lang)
+    if not text:
+        return ""
+    label = f"*{generated_label(made, lang, escape)}*: " if made is not None else ""
+    return f"> {label}{escape(fit(text, SUMMARY_CHARS))}"

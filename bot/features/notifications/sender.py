@@ -190,6 +190,8 @@ class OutboxSender:
                                allowed_mentions=pinging(user_ids))
             return
         dm = await self.client.create_dm(discord.Object(id=first.user_id))
+        langs = member_langs(self.client)  # a DM in the member's language, where seen
+        lang = (langs.of(first.user_id) if langs is not None else None) or lang
         if unit.kind is OutboxKind.DIGEST_DM:
             embed, view = paper_message(await self._paper(first.paper_id, unit.guild_id), lang)
             view.stop()
@@ -200,10 +202,8 @@ class OutboxSender:
             return
         guild = self.client.get_guild(unit.guild_id)
         name = guild.name if guild else t(lang, "notify.your_server")
-        if unit.kind is OutboxKind.CORRECTION_DM:  # in the proposer's language, where seen
-            langs = member_langs(self.client)
-            told = (langs.of(first.user_id) if langs is not None else None) or lang
-            await dm.send(correction_outcome(first, name, told), nonce=unit.nonce,
+        if unit.kind is OutboxKind.CORRECTION_DM:
+            await dm.send(correction_outcome(first, name, lang), nonce=unit.nonce,
                           allowed_mentions=discord.AllowedMentions.none())
             return
         listed = [(paper, entry.topics) for entry in unit.entries

@@ -113,6 +113,26 @@ def generated_for(paper: Paper, kind: AbstractKind) -> GeneratedSummary | None:
     return next((made for made in paper.generated if made.lang is lang), None)
 
 
+def reader_summary(paper: Paper, lang: Lang) -> tuple[str, GeneratedSummary | None]:
+    """A short summary for the reader of `lang` (where an abstract is too long: a DM's list,
+    a reading list): Chinese readers the catalog's own Chinese summary (or a server's approved
+    correction of it), else the one generated here, in their script; English readers the one
+    generated here. With the summary generated here, to label it ('', None when none)."""
+    if lang.chinese and paper.summary_zh:
+        return chinese_for(paper.summary_zh, lang), None
+    want = SummaryLang.ZH_CN if lang.chinese else SummaryLang.EN
+    made = next((made for made in paper.generated if made.lang is want), None)
+    if made is None:
+        return "", None
+    return (chinese_for(made.text, lang) if lang.chinese else made.text), made
+
+
+def generated_label(made: GeneratedSummary, lang: Lang,
+                    escape: Callable[[str], str] = lambda text: text) -> str:
+    """"AI summary · <model> · not checked" in `lang`."""
+    return t(lang, "card.generated", model=escape(fit(made.model, 60)))
+
+
 def abstract_heading(paper: Paper, kind: AbstractKind, lang: Lang,
                      escape: Callable[[str], str] = lambda text: text) -> str:
     """What the text of `kind` is called on the card: the catalog's label, or for a summary
@@ -120,7 +140,7 @@ def abstract_heading(paper: Paper, kind: AbstractKind, lang: Lang,
     made = generated_for(paper, kind)
     if made is None:
         return t(lang, kind.heading_key())
-    return t(lang, "card.generated", model=escape(fit(made.model, 60)))
+    return generated_label(made, lang, escape)
 
 
 def abstract_kinds(paper: Paper, lang: Lang) -> tuple[AbstractKind | None, AbstractKind | None]:

@@ -1,6 +1,7 @@
 """Showing AI summaries: the seam every surface shows papers through (`ServerView`), wrapped so
-that a paper also carries the summaries made for it here, where it has no text of its own in a
-language and the summary was made from the text it shows (a server's approved correction of
+that a paper also carries the summaries made for it here, in the languages it wants one in
+(`domain.summaries.wanted`: not Chinese where it has its own Chinese summary, or a server's
+approved correction of it) and made from the text it shows (a server's approved correction of
 that text hides a summary of the old one). And the operator's figures: coverage per language,
 tokens spent today."""
 
@@ -15,21 +16,18 @@ from bot.features.summaries.worker import day_of
 from bot.shared.clock import Clock, utc_now
 from bot.shared.server_view import ServerView, Shown, shown_by
 from domain.paper import Paper
-from domain.summaries import GeneratedSummary, SummaryFigures, SummaryLang
-
-
-def own_text(paper: Paper, lang: SummaryLang) -> str:
-    """The catalog's own text of a paper in `lang` (the abstract, the listing's AI总结)."""
-    return paper.summary_en if lang is SummaryLang.EN else paper.summary_zh
+from domain.summaries import GeneratedSummary, SummaryFigures, wanted
 
 
 def with_generated(paper: Paper, made: Sequence[GeneratedSummary]) -> Paper:
-    """`paper` carrying the summaries of `made` it can show: in a language it has no text of
-    its own in, made from the text it shows now."""
+    """`paper` carrying the summaries of `made` it can show: in a language it wants one in
+    (not Chinese where it has its own Chinese summary, or an approved correction of it), made
+    from the text it shows now."""
     if not made:
         return paper
     source = paper_source(paper)
-    usable = tuple(summary for summary in made if not own_text(paper, summary.lang)
+    usable = tuple(summary for summary in made
+                   if wanted(summary.lang, paper.summary_en, paper.summary_zh)
                    and summary.source_hash == source_hash(source, summary.lang))
     return replace(paper, generated=usable) if usable else paper
 

@@ -16,6 +16,8 @@ from bot.features.papers.card import (
     abstract_text,
     arxiv_search_url,
     generated_for,
+    generated_label,
+    reader_summary,
 )
 from bot.features.papers.venue_label import chinese_for, venue_badge, venue_length
 from bot.features.web.service import Daily, Found, PageData, Past, Upcoming
@@ -56,6 +58,9 @@ class PaperView:
     checked"); '' for the catalog's own."""
     abstract_label: str = ""
     """The same for `abstract_en` (a summary generated in English)."""
+    brief_en: str = ""
+    """A short English summary generated here beside the paper's own abstract ('': none)."""
+    brief_label: str = ""
 
 
 def paper_view(paper: Paper, lang: Lang) -> PaperView:
@@ -76,7 +81,16 @@ def paper_view(paper: Paper, lang: Lang) -> PaperView:
         abs_url=arxiv or arxiv_search_url(paper), pdf_url=safe_url(paper.links.pdf_link),
         link_label=t(lang, "card.arxiv_page" if arxiv else "card.arxiv"),
         summary_label=_generated_label(paper, AbstractKind.ZH, lang),
-        abstract_label=_generated_label(paper, AbstractKind.EN, lang))
+        abstract_label=_generated_label(paper, AbstractKind.EN, lang),
+        **_brief(paper, lang))
+
+
+def _brief(paper: Paper, lang: Lang) -> dict[str, str]:
+    """The English summary generated here, where the abstract is the paper's own."""
+    text, made = reader_summary(paper, Lang.EN)
+    if made is None or not paper.summary_en:
+        return {}
+    return {"brief_en": text, "brief_label": generated_label(made, lang)}
 
 
 def _generated_label(paper: Paper, kind: AbstractKind, lang: Lang) -> str:
