@@ -18,9 +18,8 @@ from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place
+from storage import backend as stores
 from storage.backend import DIGESTS, SESSIONS
-from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
-from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.sqlite.database import Database
 
@@ -103,7 +102,7 @@ async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
 
 
 async def test_claiming_and_deciding_a_source_notice_are_single_statements(db: Database) -> None:
-    corrections, notices = SqliteCorrectionStore(db), SqliteSourceNoticeStore(db)
+    corrections, notices = stores.CORRECTIONS.open(db), stores.CORRECTION_NOTICES.open(db)
     at = datetime(2026, 12, 1, tzinfo=UTC)
     made = await corrections.propose(NewProposal(1, Target("p1", Field.TITLE_ZH), "旧", "新", "",
                                                  5, at))
