@@ -8,7 +8,11 @@ message marked due in the same transaction.
 The source-change notices (`SourceNoticeStore`): queued once per approval, leased, posted, and
 decided once (keep or drop the correction). A claim skips a notice another process is claiming
 (PostgreSQL's `SKIP LOCKED`; SQLite's one write lock) and re-checks its lease, so two processes
-never hold the same notice.
+never hold the same notice. The decision deletes the notice and, when it was posted, records the
+decision with its message due (leased to the process answering the click) in the same
+transaction; the message is edited after, and the decision marked shown (deleted) then: one
+whose message was not edited (a failed edit, a process that died) is claimed again by the next
+tick of any process.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from domain.corrections import (
     Action,
     Event,
     NewProposal,
+    NoticeDecision,
     Proposal,
     ReviewSettings,
     SourceNotice,
@@ -30,11 +35,13 @@ from domain.leases import Lease
 from domain.outbox import OutboxUnit
 from storage.corrections.rows import (
     DECIDED,
+    DECISION_COLUMNS,
     EVENT_COLUMNS,
     NOT_QUEUED,
     NOTICE_COLUMNS,
     PROPOSAL_COLUMNS,
     REVIEW_DUE,
+    decision_from_row,
     event_from_row,
     notice_from_row,
     outcome_units,
@@ -228,8 +235,8 @@ class CorrectionStore:
             guild_id, settings.channel_id, settings.curator_role_id, utc_timestamp())
 
     async def forget(self, user_id: int) -> int:
-        """Remove a member's name from every proposal and event; the corrections stay. How
-        many corrections named them."""
+        """Remove a member's name from every proposal, event and decision still to show; the
+        corrections stay. How many corrections named them."""
         async with self._db.transaction() as tx:
             count = await tx.fetch_value(
                 "SELECT count(*) FROM corrections WHERE proposed_by = $1 OR decided_by = $1 "
@@ -242,7 +249,8 @@ class CorrectionStore:
 
 
 class SourceNoticeStore:
-    """The `correction_notices` table (and the corrections it is about)."""
+    """The `correction_notices` and `correction_notice_decisions` tables (and the corrections
+    they are about)."""
 
     def __init__(self, db: Db) -> None:
         self._db = db
@@ -314,9 +322,10 @@ class SourceNoticeStore:
         return None if row is None else notice_from_row(row)
 
     async def decide(self, guild_id: int, proposal_id: int, *, keep: bool, by: int,
-                     at: datetime) -> Proposal | None:
+                     at: datetime, lease: Lease | None = None) -> Proposal | None:
         """The notice is deleted by the one decision (a conditional DELETE), then the
-        correction kept with the new source value, or withdrawn."""
+        correction kept with the new source value, or withdrawn; a posted notice's message is
+        marked due (leased to `lease`) in the same transaction."""
         async with self._db.transaction() as tx:
             found = await tx.fetch_one(
                 "DELETE FROM correction_notices WHERE correction_id = $1 AND guild_id = $2 "
@@ -335,15 +344,43 @@ class SourceNoticeStore:
                     f"AND status = 'approved' RETURNING {PROPOSAL_COLUMNS}", proposal_id)
             if row is None:
                 return None
-            await _event(tx, proposal_id, Action.KEPT if keep else Action.DROPPED, by, at,
-                         notice.new_source)
+            action = Action.KEPT if keep else Action.DROPPED
+            await _event(tx, proposal_id, action, by, at, notice.new_source)
+            if notice.message_id is not None:
+                await tx.execute(
+                    f"INSERT INTO correction_notice_decisions ({DECISION_COLUMNS}, owner, "
+                    "lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+                    "$13, $14)",
+                    notice.correction_id, notice.guild_id, notice.old_source,
+                    notice.new_source, notice.token, stored(notice.created_at),
+                    notice.channel_id, notice.message_id, notice.attempts, action.value, by,
+                    stored(at), lease and lease.owner, lease and stored(lease.until))
         return proposal_from_row(row)
+
+    async def claim_decision(self, lease: Lease, now: datetime) -> NoticeDecision | None:
+        """Lease the oldest decision whose message does not show it yet (its lease free at
+        `now`) to `lease.owner`."""
+        async with self._db.transaction() as tx:
+            row = await tx.fetch_one(
+                "UPDATE correction_notice_decisions SET owner = $1, lease_until = $2 WHERE id = "
+                "(SELECT id FROM correction_notice_decisions WHERE lease_until IS NULL "
+                "OR lease_until <= $3 ORDER BY id LIMIT 1"
+                f"{self._dialect.lock_rows(skip_locked=True)}) RETURNING {DECISION_COLUMNS}",
+                lease.owner, stored(lease.until), stored(now))
+        return None if row is None else decision_from_row(row)
+
+    async def decision_shown(self, proposal_id: int, token: str) -> None:
+        """The notice's message shows its decision: nothing left to do."""
+        await self._db.execute(
+            "DELETE FROM correction_notice_decisions WHERE correction_id = $1 AND token = $2",
+            proposal_id, token)
 
 
 _FORGET = (
     "UPDATE corrections SET proposed_by = NULL WHERE proposed_by = $1",
     "UPDATE corrections SET decided_by = NULL WHERE decided_by = $1",
     "UPDATE correction_events SET actor_id = NULL WHERE actor_id = $1",
+    "UPDATE correction_notice_decisions SET decided_by = NULL WHERE decided_by = $1",
 )
 """The statements that take a member's name off corrections."""
 

@@ -11,7 +11,11 @@ one that has shipped.
 
 from __future__ import annotations
 
-from storage.corrections.tables import correction_notice_tables, correction_tables
+from storage.corrections.tables import (
+    CORRECTION_NOTICE_DECISIONS,
+    correction_notice_tables,
+    correction_tables,
+)
 from storage.dialect import POSTGRES, Migration
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
@@ -283,12 +287,15 @@ MIGRATIONS: tuple[Migration, ...] = (
               "them per day", (*PAPER_SUMMARIES.create(POSTGRES), *LLM_USAGE.create(POSTGRES))),
     Migration(22, "SQLite 29: search by meaning: each catalog paper's sentence-encoder vector",
               PAPER_EMBEDDINGS.create(POSTGRES)),
+    Migration(23, "SQLite 30: nothing lost between a source-change notice's decision and its "
+              "message: decisions whose notice still shows live buttons",
+              CORRECTION_NOTICE_DECISIONS.create(POSTGRES)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {0: 0, 1: 10, 2: 11, 3: 12, 4: 13, 5: 14, 6: 15, 7: 15, 8: 16,
                                 9: 17, 10: 18, 11: 19, 12: 20, 13: 21, 14: 22, 15: 23, 16: 24,
-                                17: 25, 18: 25, 19: 26, 20: 27, 21: 28, 22: 29}
+                                17: 25, 18: 25, 19: 26, 20: 27, 21: 28, 22: 29, 23: 30}
 """The SQLite schema version each PostgreSQL version mirrors (`paperclub db copy` moves rows
 only between equal schemas); a new PostgreSQL migration adds its line."""

@@ -9,7 +9,11 @@ are stated once in `storage.schema` and rendered here in SQLite's types.
 
 from __future__ import annotations
 
-from storage.corrections.tables import correction_notice_tables, correction_tables
+from storage.corrections.tables import (
+    CORRECTION_NOTICE_DECISIONS,
+    correction_notice_tables,
+    correction_tables,
+)
 from storage.dialect import SQLITE, Migration
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
@@ -259,6 +263,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               (*PAPER_SUMMARIES.create(SQLITE), *LLM_USAGE.create(SQLITE))),
     Migration(29, "search by meaning: each catalog paper's sentence-encoder vector",
               PAPER_EMBEDDINGS.create(SQLITE)),
+    Migration(30, "nothing lost between a source-change notice's decision and its message: "
+              "decisions whose notice still shows live buttons",
+              CORRECTION_NOTICE_DECISIONS.create(SQLITE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
