@@ -17,6 +17,7 @@ from storage.corrections.tables import (
     correction_tables,
 )
 from storage.dialect import POSTGRES, Migration
+from storage.digest.tables import DIGEST_NOTICE_LEASE
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
 from storage.schema import (
@@ -287,9 +288,10 @@ MIGRATIONS: tuple[Migration, ...] = (
               "them per day", (*PAPER_SUMMARIES.create(POSTGRES), *LLM_USAGE.create(POSTGRES))),
     Migration(22, "SQLite 29: search by meaning: each catalog paper's sentence-encoder vector",
               PAPER_EMBEDDINGS.create(POSTGRES)),
-    Migration(23, "SQLite 30: nothing lost between a source-change notice's decision and its "
-              "message: decisions whose notice still shows live buttons",
-              CORRECTION_NOTICE_DECISIONS.create(POSTGRES)),
+    Migration(23, "SQLite 30: nothing lost between commit and send: a source-change notice's "
+              "decision until its message shows it, the paper of the day's pause note until it "
+              "was sent",
+              (*CORRECTION_NOTICE_DECISIONS.create(POSTGRES), *DIGEST_NOTICE_LEASE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -15,6 +15,7 @@ from storage.corrections.tables import (
     correction_tables,
 )
 from storage.dialect import SQLITE, Migration
+from storage.digest.tables import DIGEST_NOTICE_LEASE
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
 from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
@@ -263,9 +264,10 @@ MIGRATIONS: tuple[Migration, ...] = (
               (*PAPER_SUMMARIES.create(SQLITE), *LLM_USAGE.create(SQLITE))),
     Migration(29, "search by meaning: each catalog paper's sentence-encoder vector",
               PAPER_EMBEDDINGS.create(SQLITE)),
-    Migration(30, "nothing lost between a source-change notice's decision and its message: "
-              "decisions whose notice still shows live buttons",
-              CORRECTION_NOTICE_DECISIONS.create(SQLITE)),
+    Migration(30, "nothing lost between commit and send: a source-change notice's decision "
+              "until its message shows it, the paper of the day's pause note until it was "
+              "sent",
+              (*CORRECTION_NOTICE_DECISIONS.create(SQLITE), *DIGEST_NOTICE_LEASE)),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

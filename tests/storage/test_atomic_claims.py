@@ -61,14 +61,16 @@ async def test_taking_the_pause_notice_is_one_update(db: Database) -> None:
     for day in range(1, 4):
         await store.mark_failed(1, date(2026, 5, day), reason)
     taken: list[Reason | None] = []
+    now = datetime(2026, 5, 4, tzinfo=UTC)
 
     async def take() -> None:
-        taken.append(await store.take_failure_notice(1))
+        taken.append(await store.claim_failure_notice(1, Lease("a", now + timedelta(minutes=5)),
+                                                      now))
 
     assert await statements(db, take) == ["UPDATE"]
     assert await statements(db, take) == ["UPDATE"]
     assert taken[0] is not None and taken[0].code is ReasonCode.PAUSED_AFTER_FAILURES
-    assert taken[1] is None  # told once
+    assert taken[1] is None  # being told once
 
 
 async def test_taking_session_problems_is_one_update(db: Database) -> None:
