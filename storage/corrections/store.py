@@ -408,11 +408,12 @@ async def _enqueue(tx: Tx, units: Iterable[OutboxUnit]) -> None:
     """Queue the proposer's DM in the outbox, unless they were told or queued already (the
     outbox's own rule: one row per server, member and subject)."""
     now = utc_timestamp()
-    await tx.execute_many(
-        f"INSERT INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
-        "SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM "
-        "notifications WHERE guild_id = $3 AND user_id = $4 AND paper_id = $5) "
-        "ON CONFLICT DO NOTHING",
-        [(unit.key, unit.kind.value, e.guild_id, e.user_id, e.paper_id,
-          json.dumps(list(e.topics)), e.channel_id, e.link, now)
-         for unit in units for e in unit.entries])
+    rows = [(unit.key, unit.kind.value, e.guild_id, e.user_id, e.paper_id,
+             json.dumps(list(e.topics)), e.channel_id, e.link, now)
+            for unit in units for e in unit.entries]
+    if rows:  # none for a proposer who asked to be forgotten
+        await tx.execute_many(
+            f"INSERT INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
+            "SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM "
+            "notifications WHERE guild_id = $3 AND user_id = $4 AND paper_id = $5) "
+            "ON CONFLICT DO NOTHING", rows)
