@@ -139,3 +139,15 @@ class SourceNotice:
     channel_id: int | None = None
     message_id: int | None = None
     attempts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeDecision:
+    """The curators' decision on a source-change notice whose message is still to show it
+    (its Keep / Drop buttons live until then)."""
+
+    notice: SourceNotice
+    kept: bool
+    decided_by: int | None
+    """None once the curator asked to be forgotten."""
+    decided_at: datetime

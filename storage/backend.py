@@ -15,10 +15,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from storage.adding.store import AddPolicyStore
-from storage.corrections.notices_postgres import PgSourceNoticeStore
-from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
-from storage.corrections.postgres import PgCorrectionStore
-from storage.corrections.sqlite import SqliteCorrectionStore
+from storage.corrections.store import CorrectionStore, SourceNoticeStore
 from storage.db import database_api
 from storage.digest.store import DigestStore
 from storage.feeds.store import FeedStore
@@ -188,10 +185,9 @@ RECOMMENDATIONS = StorePair.once("recommendations", RecommendStore)
 RECOMMEND_FEATURES = StorePair.once("recommend_features", FeatureStore)
 """The recommendation features kept with the catalog."""
 
-CORRECTIONS = StorePair("corrections", SqliteCorrectionStore, PgCorrectionStore)
+CORRECTIONS = StorePair.once("corrections", CorrectionStore)
 """Members' corrections of catalog papers, per server, and their review."""
-CORRECTION_NOTICES = StorePair("correction_notices", SqliteSourceNoticeStore,
-                               PgSourceNoticeStore)
+CORRECTION_NOTICES = StorePair.once("correction_notices", SourceNoticeStore)
 """The curators' notices that a source changed a corrected field."""
 
 SIMILAR = StorePair.once("similar", SimilarStore)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from storage.corrections.tables import CORRECTION_NOTICE_DECISIONS
 from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
@@ -70,6 +71,11 @@ STEPS: tuple[Step, ...] = (
     Step("AI summaries per paper and language, and the tokens spent on them per day",
          (PAPER_SUMMARIES, LLM_USAGE)),
     Step("search by meaning: each catalog paper's sentence-encoder vector", (PAPER_EMBEDDINGS,)),
+    Step("nothing lost between commit and send: a source-change notice's decision until its "
+         "message shows it, the paper of the day's pause note until it was sent",
+         (CORRECTION_NOTICE_DECISIONS,
+          "ALTER TABLE digest_settings ADD COLUMN failure_notice_owner TEXT",
+          "ALTER TABLE digest_settings ADD COLUMN failure_notice_lease_until TEXT")),
 )
 
 

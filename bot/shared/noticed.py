@@ -7,6 +7,7 @@ call and renders both.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -14,10 +15,17 @@ T = TypeVar("T")
 N = TypeVar("N")
 
 
+async def already_told() -> None:
+    """Notices marked told when they were taken: nothing left to do once sent."""
+
+
 @dataclass(frozen=True, slots=True)
 class Noticed(Generic[T, N]):
-    """`result` of the command, and `notices` the admins had not been told yet (now marked
-    told)."""
+    """`result` of the command, and `notices` the admins had not been told yet."""
 
     result: T
     notices: tuple[N, ...] = ()
+    told: Callable[[], Awaitable[None]] = already_told
+    """What the cog runs once the answer carrying `notices` was sent: marks them told where
+    taking them only claimed them (the paper of the day's pause note), so that an answer that
+    fails leaves them to a later command."""

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.corrections import Action, Event, Field, Proposal, SourceNotice, Status, Target
+from domain.corrections import (
+    Action,
+    Event,
+    Field,
+    NoticeDecision,
+    Proposal,
+    SourceNotice,
+    Status,
+    Target,
+)
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit, correction_subject
 from storage.times import loaded
 
@@ -15,6 +24,7 @@ PROPOSAL_COLUMNS = ("id, guild_id, paper_id, field, position, old_value, new_val
 EVENT_COLUMNS = "correction_id, action, actor_id, at, note"
 NOTICE_COLUMNS = ("correction_id, guild_id, old_source, new_source, token, created_at, "
                   "channel_id, message_id, attempts")
+DECISION_COLUMNS = f"{NOTICE_COLUMNS}, action, decided_by, decided_at"
 DECIDED = {Status.APPROVED: Action.APPROVED, Status.REJECTED: Action.REJECTED}
 """The history action a decision records."""
 NOT_QUEUED = ("NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'correction_dm' "
@@ -54,3 +64,8 @@ def notice_from_row(row: Sequence[Any]) -> SourceNotice:
     """A `correction_notices` row, columns as `NOTICE_COLUMNS`."""
     return SourceNotice(int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]),
                         loaded(row[5]), row[6], row[7], int(row[8]))
+
+
+def decision_from_row(row: Sequence[Any]) -> NoticeDecision:
+    """A `correction_notice_decisions` row, columns as `DECISION_COLUMNS`."""
+    return NoticeDecision(notice_from_row(row), row[9] == Action.KEPT, row[10], loaded(row[11]))

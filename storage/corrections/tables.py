@@ -82,3 +82,25 @@ def correction_tables(dialect: Dialect) -> tuple[str, ...]:
     """The corrections tables and their indexes in one backend's types."""
     return (*CORRECTIONS.create(dialect), *CORRECTION_EVENTS.create(dialect),
             *CORRECTION_REVIEW.create(dialect))
+
+
+CORRECTION_NOTICE_DECISIONS = Table("correction_notice_decisions", (
+    "id {serial}",
+    "correction_id {big} NOT NULL REFERENCES corrections (id) ON DELETE CASCADE",
+    "guild_id {big} NOT NULL",
+    "old_source TEXT NOT NULL",
+    "new_source TEXT NOT NULL",
+    "token TEXT NOT NULL",
+    "created_at TEXT NOT NULL",
+    "channel_id {big} NOT NULL",
+    "message_id {big} NOT NULL",
+    "attempts INTEGER NOT NULL",
+    "action TEXT NOT NULL CHECK (action IN ('kept', 'dropped'))",
+    "decided_by {big}",
+    "decided_at TEXT NOT NULL",
+    "owner TEXT",
+    "lease_until TEXT",
+    "UNIQUE (correction_id, token)",
+))
+"""Decisions on posted source-change notices whose message does not show them yet: stored with
+the decision (leased to the process answering the click), deleted once the message is edited."""

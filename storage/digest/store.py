@@ -70,15 +70,26 @@ class DigestStore:
             "UPDATE digest_settings SET enabled = 0, updated_at = $1 WHERE guild_id = $2",
             utc_timestamp(), guild_id) > 0
 
-    async def take_failure_notice(self, guild_id: int) -> Reason | None:
-        """The pause reason if admins have not been told yet; marks them told (one statement:
-        of two processes asking at once, one gets it)."""
+    async def claim_failure_notice(self, guild_id: int, lease: Lease,
+                                   now: datetime) -> Reason | None:
+        """The pause reason if admins have not been told yet and no answer is telling them
+        (its lease free at `now`), leased to `lease.owner` (one statement: of two commands
+        asking at once, one gets it)."""
         async with self._db.transaction() as tx:
             value = await tx.fetch_value(
-                "UPDATE digest_settings SET failure_notice_pending = 0 "
-                "WHERE guild_id = $1 AND failure_notice_pending = 1 RETURNING paused_reason",
-                guild_id)
+                "UPDATE digest_settings SET failure_notice_owner = $2, "
+                "failure_notice_lease_until = $3 WHERE guild_id = $1 "
+                "AND failure_notice_pending = 1 AND (failure_notice_lease_until IS NULL "
+                "OR failure_notice_lease_until <= $4) RETURNING paused_reason",
+                guild_id, lease.owner, lease_instant(lease.until), lease_instant(now))
         return None if value is None else Reason.decode(str(value))
+
+    async def failure_notice_given(self, guild_id: int, owner: str) -> None:
+        """The answer carrying the pause note `owner` holds was sent: the admins are told."""
+        await self._db.execute(
+            "UPDATE digest_settings SET failure_notice_pending = 0, failure_notice_owner = NULL, "
+            "failure_notice_lease_until = NULL WHERE guild_id = $1 AND failure_notice_owner = $2",
+            guild_id, owner)
 
     async def last_handled(self, guild_id: int) -> date | None:
         """The latest local date with a ledger row (any status)."""
@@ -185,7 +196,8 @@ class DigestStore:
                 "UPDATE digest_settings SET consecutive_failures = consecutive_failures + 1 "
                 "WHERE guild_id = $1", guild_id)
             return await tx.execute(
-                "UPDATE digest_settings SET paused_reason = $1, failure_notice_pending = 1 "
+                "UPDATE digest_settings SET paused_reason = $1, failure_notice_pending = 1, "
+                "failure_notice_owner = NULL, failure_notice_lease_until = NULL "
                 "WHERE guild_id = $2 AND consecutive_failures >= $3 AND paused_reason IS NULL",
                 Reason(ReasonCode.PAUSED_AFTER_FAILURES, {"count": MAX_CONSECUTIVE_FAILURES},
                        reason).encode(), guild_id, MAX_CONSECUTIVE_FAILURES) > 0

@@ -17,7 +17,7 @@ from bot.features.corrections.views import review_embed, review_view
 from bot.shared.lang import Lang
 from discord_standin import Fault, Guild, Message, StandIn, User
 from domain.corrections import Field, NewProposal, ReviewSettings, Target
-from storage.corrections.sqlite import SqliteCorrectionStore
+from storage import backend as stores
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.e2e.test_announce_crash import _connected
@@ -46,7 +46,7 @@ async def _review(standin: StandIn, bot: PacedBotProcess, guild: Guild,
         store = SqlitePaperStore(db)
         await load_catalog(store, ROOT / "bot" / "data" / "icml2026.txt")
         paper_id = (await store.paper_ids())[0]
-        corrections = SqliteCorrectionStore(db)
+        corrections = stores.CORRECTIONS.open(db)
         await corrections.set_review_settings(guild.id, ReviewSettings(papers.id, None))
         made = await corrections.propose(NewProposal(
             guild.id, Target(paper_id, Field.TITLE_ZH), "旧", "更准确的中文标题", "",

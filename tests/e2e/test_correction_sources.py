@@ -2,7 +2,8 @@
 of the unchanged listing tells nobody; a reload that changes the corrected field puts one
 notice before the curators (old and new source value, the correction, Keep / Drop, nobody
 pinged), a second reload none; the correction stays shown meanwhile; after a restart a
-curator keeps it (a later change is news again) or drops it (the new source value shows)."""
+curator keeps it (a later change is news again) or drops it (the new source value shows); a
+decision whose notice could not be edited is shown by a later tick."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.settings import Settings, bundled_catalog, load_settings
-from discord_standin import Guild, Message, StandIn
+from discord_standin import Fault, Guild, Message, StandIn
 from domain.corrections import Field, Target
 from domain.paper import Paper
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
 from tests.e2e.test_corrections import FIXED, _card_text
+from tests.e2e.test_digest_crash import _until
 from tests.group import People
 
 UPSTREAM, AGAIN = "上游改过的中文标题", "上游又改了一次的标题"
@@ -124,3 +126,37 @@ async def test_a_changed_source_is_told_once_and_decided(
         assert AGAIN in card and FIXED not in card
     finally:
         await standin.stop_bot(restarted)
+
+
+async def test_a_decision_the_notice_could_not_show_is_shown_by_a_later_tick(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        bundled_papers: list[Paper], clock: FakeClock, listing: Path) -> None:
+    paper = bundled_papers[4]
+    await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
+                               guild=guild, user=people.bob)).response()
+    service = bot.services.corrections
+    made = (await service.propose(guild.id, Target(paper.id, Field.TITLE_ZH), FIXED, "",
+                                  people.alice.id)).proposal
+    await service.decide(guild.id, made.id, approve=True, by=people.bob.id)
+    _rewrite(listing, paper.title_zh, UPSTREAM)
+    await _reload(standin, bot, guild, people)
+    (notice,) = _notices(standin, guild)
+    # the click's answer and the edit of the message both fail: the decision is stored
+    standin.fail("POST", "/interactions/*/*/callback",
+                 Fault.error(404, 10062, "Unknown interaction"))
+    standin.fail("PATCH", f"/channels/*/messages/{notice.id}", Fault.missing_permissions())
+    await standin.click(notice, _button(notice, "drop"), user=people.bob)
+
+    async def edit_tried() -> bool:
+        return bool(standin.requests("PATCH", f"/messages/{notice.id}"))
+
+    await _until(edit_tried, "the click's edit of the notice")
+    await bot.background_done()
+    assert not any(c.get("disabled") for c in standin.message(notice.id).walk_components())
+    assert await bot.services.correction_reviews() == 0  # leased to the click's process
+    clock.advance(minutes=6)  # the lease ends: the next tick shows the decision, once
+    assert await bot.services.correction_reviews() == 1
+    assert "Dropped by" in json.dumps(standin.message(notice.id).embeds)
+    assert all(c.get("disabled") for c in standin.message(notice.id).walk_components()
+               if "corrsrc" in str(c.get("custom_id")))
+    assert await bot.services.correction_reviews() == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import date
 
 import discord
 import pytest
@@ -15,6 +16,7 @@ from bot.shared.lang import Lang
 from bot.shared.messages import render_reason
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, Overwrite, StandIn
 from domain.digest import DigestConfig, LedgerEntry
+from domain.reasons import Reason, ReasonCode
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
 from tests.group import People
@@ -304,3 +306,22 @@ async def _config(bot: PaperclubBot, guild: Guild) -> DigestConfig:
     config = await bot.services.digest.config(guild.id)
     assert config is not None
     return config
+
+
+async def test_a_pause_note_whose_answer_was_lost_is_given_by_the_next_command_once(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        clock: FakeClock) -> None:
+    digests = bot.services.digest.digests
+    await digests.save_config(DigestConfig(guild.id, guild.channel("papers").id, "09:00", "UTC"))
+    for day in range(1, 4):
+        await digests.mark_failed(guild.id, date(2026, 11, day), Reason(ReasonCode.NO_PERMISSION))
+    gone = Fault.error(404, 10062, "Unknown interaction")
+    standin.fail("POST", "/interactions/*/*/callback", gone, times=2)  # the answer and apology
+    await standin.slash("digest status", guild=guild, user=people.bob)
+    await _until(lambda: len(standin.requests("POST", "/callback")) >= 2)
+    await asyncio.sleep(0.1)  # the failed command ends
+    clock.advance(minutes=6)  # the lost answer's lease on the note ends
+    notice = await standin.slash("digest status", guild=guild, user=people.bob)
+    assert "is paused" in (await notice.reply()).content
+    again = await standin.slash("digest status", guild=guild, user=people.bob)
+    assert not (await again.reply()).content  # given once

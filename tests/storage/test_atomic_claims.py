@@ -18,9 +18,8 @@ from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place
+from storage import backend as stores
 from storage.backend import DIGESTS, SESSIONS
-from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
-from storage.corrections.sqlite import SqliteCorrectionStore
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.sqlite.database import Database
 
@@ -62,14 +61,16 @@ async def test_taking_the_pause_notice_is_one_update(db: Database) -> None:
     for day in range(1, 4):
         await store.mark_failed(1, date(2026, 5, day), reason)
     taken: list[Reason | None] = []
+    now = datetime(2026, 5, 4, tzinfo=UTC)
 
     async def take() -> None:
-        taken.append(await store.take_failure_notice(1))
+        taken.append(await store.claim_failure_notice(1, Lease("a", now + timedelta(minutes=5)),
+                                                      now))
 
     assert await statements(db, take) == ["UPDATE"]
     assert await statements(db, take) == ["UPDATE"]
     assert taken[0] is not None and taken[0].code is ReasonCode.PAUSED_AFTER_FAILURES
-    assert taken[1] is None  # told once
+    assert taken[1] is None  # being told once
 
 
 async def test_taking_session_problems_is_one_update(db: Database) -> None:
@@ -103,7 +104,7 @@ async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
 
 
 async def test_claiming_and_deciding_a_source_notice_are_single_statements(db: Database) -> None:
-    corrections, notices = SqliteCorrectionStore(db), SqliteSourceNoticeStore(db)
+    corrections, notices = stores.CORRECTIONS.open(db), stores.CORRECTION_NOTICES.open(db)
     at = datetime(2026, 12, 1, tzinfo=UTC)
     made = await corrections.propose(NewProposal(1, Target("p1", Field.TITLE_ZH), "旧", "新", "",
                                                  5, at))

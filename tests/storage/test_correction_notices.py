@@ -127,3 +127,27 @@ async def test_an_imported_correction_is_approved_and_supersedes(backend: Backen
     actions = [(e.proposal_id, e.action, e.actor_id) for e in await store.history(GUILD, "p1")]
     assert (imported.id, Action.IMPORTED, None) in actions
     assert (earlier, Action.SUPERSEDED, None) in actions
+
+
+async def test_a_decided_notice_is_due_until_its_message_shows_the_decision(
+        backend: Backend) -> None:
+    notices = backend.correction_notices()
+    posted, unposted = await _approved(backend), await _approved(
+        backend, value="Another", target=Target("p1", Field.TITLE_EN))
+    await backend.corrections().set_review_settings(GUILD, ReviewSettings(CHANNEL))
+    for made in (posted, unposted):
+        assert await notices.queue(made, "上游的新标题", f"t{made}", T0)
+    claimed = await notices.claim(_lease("a"), T0)
+    assert claimed is not None and claimed.correction_id == posted
+    assert await notices.posted(posted, "a", CHANNEL, 2**63 - 6)
+    for made in (posted, unposted):  # a's click decides both; only one has a message
+        assert await notices.decide(GUILD, made, keep=made == posted, by=CURATOR, at=T0,
+                                    lease=_lease("a")) is not None
+    assert await notices.claim_decision(_lease("b"), T0) is None  # a is showing it
+    due = await notices.claim_decision(_lease("b", 20), T0 + timedelta(minutes=6))
+    assert due is not None and due.kept and due.decided_by == CURATOR
+    assert (due.notice.correction_id, due.notice.token) == (posted, f"t{posted}")
+    assert (due.notice.channel_id, due.notice.message_id) == (CHANNEL, 2**63 - 6)
+    assert due.notice.new_source == "上游的新标题"
+    await notices.decision_shown(posted, f"t{posted}")
+    assert await notices.claim_decision(_lease("c", 60), T0 + timedelta(minutes=30)) is None

@@ -87,6 +87,10 @@ _STATE = (
     ("INSERT INTO correction_notices (correction_id, guild_id, old_source, new_source, token, "
      "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
      (3, GUILD, "旧", "上游", "a1b2c3", "pending", "t")),
+    ("INSERT INTO correction_notice_decisions (correction_id, guild_id, old_source, "
+     "new_source, token, created_at, channel_id, message_id, attempts, action, decided_by, "
+     "decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+     (3, GUILD, "旧", "上游", "d4e5f6", "t", 5, 6, 1, "kept", USER, "t")),
     ("INSERT INTO recommend_vocabularies (revision, catalog_version, papers, vocabulary, "
      "started_at) VALUES (?, ?, ?, ?, ?)", (2, 1, 30, b"PCRV\x00\x01", "t")),
     ("INSERT INTO paper_vectors (revision, paper_id, content_hash, vector) VALUES (?, ?, ?, ?)",

@@ -65,11 +65,18 @@ async def test_three_failures_in_a_row_pause_and_notify_once(backend: Backend) -
         paused.append(await store.mark_failed(GUILD, day, Reason(ReasonCode.NO_PERMISSION)))
     assert paused == [False, False, True]
     assert await store.active_configs() == []
-    notice = await store.take_failure_notice(GUILD)
+    notice = await store.claim_failure_notice(GUILD, LEASE, NOW)
     assert notice == Reason(ReasonCode.PAUSED_AFTER_FAILURES, {"count": 3},
                             Reason(ReasonCode.NO_PERMISSION))
     assert "50013" in render_reason(Lang.EN, notice)
-    assert await store.take_failure_notice(GUILD) is None
+    other = Lease("other", NOW + timedelta(minutes=20))
+    assert await store.claim_failure_notice(GUILD, other, NOW) is None  # being given
+    # the answer carrying it was lost: once its lease ends, another answer gives it
+    later = NOW + timedelta(minutes=6)
+    assert await store.claim_failure_notice(GUILD, other, later) == notice
+    await store.failure_notice_given(GUILD, LEASE.owner)  # the first one's owner: too late
+    await store.failure_notice_given(GUILD, other.owner)
+    assert await store.claim_failure_notice(GUILD, LEASE, NOW + timedelta(hours=1)) is None
 
 
 async def test_a_success_resets_the_failure_count(backend: Backend) -> None:

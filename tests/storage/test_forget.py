@@ -9,8 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.wiring import forget_service
-from domain.corrections import Field, NewProposal, Status, Target
+from domain.corrections import Field, NewProposal, ReviewSettings, Status, Target
 from domain.group import Bookmark, ErasedKind
+from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.recommend import Verdict
@@ -78,6 +79,13 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
     proposal = await corrections.propose(
         NewProposal(GUILD, Target("p1", Field.TITLE_ZH), "旧", "新", "", user, T0))
     await corrections.decide(GUILD, proposal.id, Status.APPROVED, user, T0, "", "旧")
+    # a source change the member kept, its notice's message still to show the decision
+    notices = backend.correction_notices()
+    await corrections.set_review_settings(GUILD, ReviewSettings(CHANNEL))
+    assert await notices.queue(proposal.id, "上游", "tseed", T0)
+    assert await notices.claim(Lease("seed", T0 + timedelta(minutes=5)), T0) is not None
+    assert await notices.posted(proposal.id, "seed", CHANNEL, 1)
+    assert await notices.decide(GUILD, proposal.id, keep=True, by=user, at=T0) is not None
 
 
 async def _holding(backend: Backend, columns: set[tuple[str, str]],

@@ -2,10 +2,11 @@
 as a diff, what the correction shows, and Keep / Drop buttons that work after a restart
 (`DynamicItem`s named `paperclub:corrsrc:<id>:keep|drop`); and the poster that sends it.
 
-Also the review messages' resumable step (`ReviewRefresher`): a decision is stored with its
-review message marked due (leased to the process answering the click); that process shows it
-through the click's answer, and when the answer is lost or the process dies, the next scheduler
-tick of any process takes the lease over and edits the message itself."""
+Also the resumable step of both (`ReviewRefresher`): a decision on a proposal or on a notice is
+stored with its message marked due (leased to the process answering the click); that process
+shows it through the click's answer and marks it shown, and when the answer is lost or the
+process dies, the next scheduler tick of any process takes the lease over and edits the message
+itself."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from bot.client.respond import respond, safe_send
 from bot.client.tree import lang_of
 from bot.features.corrections.rules import diff_text
 from bot.features.corrections.service import CorrectionService
-from bot.features.corrections.source_watch import NoticePost
+from bot.features.corrections.source_watch import DecidedPost, NoticePost, SourceWatch
 from bot.features.corrections.views import (
     code_block,
     curators_only,
@@ -115,10 +116,24 @@ class SourceButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             return
         shown = guild_lang(interaction.client, guild_id)
         paper = await services.search.paper(decided.target.paper_id)
-        outcome = t(shown, "corrections.source.kept" if self.keep else
-                    "corrections.source.dropped", who=who(interaction.user.id, shown))
-        embed = notice_embed(NoticePost(notice, decided, paper), shown, outcome)
-        await show_decision(interaction, embed, notice_view(decided.id, shown, done=True))
+        embed, view = decided_notice(NoticePost(notice, decided, paper), shown,
+                                     kept=self.keep, by=interaction.user.id)
+        try:
+            await show_decision(interaction, embed, view)
+        except discord.HTTPException as exc:  # the decision is stored; shown on a later tick
+            log.info("correction #%s: the notice is left to the next tick (%s)",
+                     decided.id, exc)
+            return
+        await services.correction_sources.decision_shown(notice)
+
+
+def decided_notice(post: NoticePost, lang: Lang, *, kept: bool,
+                   by: int | None) -> tuple[discord.Embed, discord.ui.View]:
+    """The notice once decided: who kept or dropped the correction, its buttons disabled."""
+    outcome = t(lang, "corrections.source.kept" if kept else "corrections.source.dropped",
+                who=who(by, lang))
+    return (notice_embed(post, lang, outcome),
+            notice_view(post.correction.id, lang, done=True))
 
 
 class DiscordNoticePoster:
@@ -147,16 +162,47 @@ class DiscordNoticePoster:
 
 
 class ReviewRefresher:
-    """Edits the review messages whose decision is not shown yet."""
+    """Edits the review messages and source-change notices whose decision is not shown yet."""
 
     def __init__(self, client: discord.Client, corrections: CorrectionService,
-                 search: SearchService) -> None:
+                 search: SearchService, sources: SourceWatch) -> None:
         self.client = client
         self.corrections = corrections
         self.search = search
+        self.sources = sources
 
     async def tick(self) -> int:
         """Show every due decision whose lease is free; how many were shown."""
+        return await self._reviews() + await self._notices()
+
+    async def _notices(self) -> int:
+        shown = 0
+        while (due := await self.sources.due_decision()) is not None:
+            notice = due.post.notice
+            try:
+                await self._show_notice(due)
+            except discord.NotFound:
+                log.info("correction #%s: its source-change notice is gone",
+                         notice.correction_id)
+            except discord.HTTPException as exc:  # leased: tried again once the lease ends
+                log.warning("correction #%s: could not show the notice's decision: %s",
+                            notice.correction_id, exc)
+                break
+            await self.sources.decision_shown(notice)
+            shown += 1
+        return shown
+
+    async def _show_notice(self, due: DecidedPost) -> None:
+        notice = due.post.notice
+        lang = guild_lang(self.client, notice.guild_id)
+        embed, view = decided_notice(due.post, lang, kept=due.decision.kept,
+                                     by=due.decision.decided_by)
+        assert notice.channel_id is not None and notice.message_id is not None
+        channel = self.client.get_partial_messageable(notice.channel_id,
+                                                      guild_id=notice.guild_id)
+        await channel.get_partial_message(notice.message_id).edit(embed=embed, view=view)
+
+    async def _reviews(self) -> int:
         shown = 0
         while (proposal := await self.corrections.claim_review()) is not None:
             try:

@@ -23,7 +23,7 @@ from bot.shared.clock import Clock, utc_now
 from bot.shared.delivery import DeliveryFailed
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
-from domain.corrections import Proposal, SourceNotice, Target
+from domain.corrections import NoticeDecision, Proposal, SourceNotice, Target
 from domain.paper import Paper
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,14 @@ class NoticePost:
     def key(self) -> str:
         """Stable per approval's notice: its nonce and the marker in the message's footer."""
         return f"corrsrc:{self.notice.correction_id}:{self.notice.token}"
+
+
+@dataclass(frozen=True, slots=True)
+class DecidedPost:
+    """A decided notice whose message is still to show the decision."""
+
+    post: NoticePost
+    decision: NoticeDecision
 
 
 class NoticePoster(Protocol):
@@ -154,9 +162,27 @@ class SourceWatch:
     async def decide(self, guild_id: int, proposal_id: int, *, keep: bool,
                      by: int) -> Proposal | None:
         """Keep the correction over the new source value or drop it, once: None when it was
-        decided already (another curator, another process) or withdrawn meanwhile."""
+        decided already (another curator, another process) or withdrawn meanwhile. The
+        notice's message is due to show the decision (leased to this process, which shows it
+        through the click's answer; else `due_decision` finds it)."""
         return await self._notices.decide(guild_id, proposal_id, keep=keep, by=by,
-                                          at=self._clock())
+                                          at=self._clock(), lease=self._leases.fresh())
+
+    async def due_decision(self) -> DecidedPost | None:
+        """A decision whose notice's message does not show it (the click's answer was lost,
+        or its process died), leased to this process; None when none is."""
+        while (decision := await self._leases.hold(self._notices.claim_decision)) is not None:
+            notice = decision.notice
+            correction = await self._corrections.proposal(notice.guild_id, notice.correction_id)
+            if correction is not None:
+                paper = await self._catalog.get(correction.target.paper_id)
+                return DecidedPost(NoticePost(notice, correction, paper), decision)
+            await self.decision_shown(notice)  # the correction is gone: nothing to show
+        return None
+
+    async def decision_shown(self, notice: SourceNotice) -> None:
+        """The notice's message shows its decision: nothing left to resume."""
+        await self._notices.decision_shown(notice.correction_id, notice.token)
 
 
 class CorrectionsOf(Protocol):

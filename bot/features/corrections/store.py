@@ -10,6 +10,7 @@ from typing import Protocol
 from domain.corrections import (
     Event,
     NewProposal,
+    NoticeDecision,
     Proposal,
     ReviewSettings,
     SourceNotice,
@@ -109,7 +110,8 @@ class SourceNoticeStore(Protocol):
     """The curators' notices that a source changed a corrected field. A notice is queued once
     per approval (a second reload, or a second process, queues nothing), claimed with a lease
     before it is sent, marked posted after, and deleted by the one decision that keeps or
-    drops the correction."""
+    drops the correction; that decision is stored with the posted notice's message due, which
+    is marked shown once the message was edited."""
 
     async def watched(self) -> list[Proposal]:
         """Every server's approved corrections with no notice open (the ones a source change
@@ -141,8 +143,19 @@ class SourceNoticeStore(Protocol):
         ...
 
     async def decide(self, guild_id: int, proposal_id: int, *, keep: bool, by: int,
-                     at: datetime) -> Proposal | None:
+                     at: datetime, lease: Lease | None = None) -> Proposal | None:
         """Keep the correction (the new source value becomes the one it is compared with) or
         drop it (withdrawn, the source shown again), once: None when the notice was decided
-        already or the correction is not approved any more."""
+        already or the correction is not approved any more. When the notice was posted, the
+        same transaction marks its message due to show the decision (leased to `lease`, the
+        process answering the click)."""
+        ...
+
+    async def claim_decision(self, lease: Lease, now: datetime) -> NoticeDecision | None:
+        """Lease the oldest decision whose notice's message does not show it yet (its lease
+        free at `now`); None when none is due."""
+        ...
+
+    async def decision_shown(self, proposal_id: int, token: str) -> None:
+        """The message of the notice named by `token` shows its decision."""
         ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -19,6 +19,7 @@ from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape, paper_message
 from bot.shared.lang import Lang
 from bot.shared.messages import refusal_text, render_reason, t, weekday
+from bot.shared.noticed import Noticed
 from domain.digest import DigestPick, DigestState, LedgerStatus, OutcomeStatus
 from domain.reasons import Reason, ReasonCode, text_reason
 
@@ -77,6 +78,21 @@ class DigestCog(AdminGroupCog, group_name="digest",
         return "".join(t(lang, "digest.paused_notice", reason=_reason(lang, reason)) + "\n\n"
                        for reason in notices)
 
+    async def _answer(self, interaction: discord.Interaction, noticed: Noticed[Any, Reason],
+                      text: str | None, **kwargs: Any) -> None:
+        """Send the answer (opening with the pause note, if any), then mark the note given:
+        an answer that fails leaves it to a later command."""
+        await respond(interaction, text, ephemeral=True, **kwargs)
+        await noticed.told()
+
+    async def _refuse(self, interaction: discord.Interaction, noticed: Noticed[Any, Reason],
+                      text: str) -> None:
+        """A refusal: raised for the tree to answer, unless it carries the pause note (then
+        answered here, so that the note is marked given once sent)."""
+        if not noticed.notices:
+            raise UserFacingError(text)
+        await self._answer(interaction, noticed, text)
+
     @app_commands.command(name="set", description="Post a paper every day at a local time")
     @app_commands.describe(channel="Where to post", time="Local time, HH:MM (24-hour)",
                            timezone="IANA time zone such as Europe/Berlin",
@@ -132,8 +148,7 @@ class DigestCog(AdminGroupCog, group_name="digest",
         """Turn the digest off (settings and history are kept)."""
         stopped = await self.services.digest.switch_off(interaction.guild_id or 0)
         text = t(lang_of(interaction), "digest.off" if stopped.result else "digest.was_off")
-        await respond(interaction, self._notice(interaction, stopped.notices) + text,
-                      ephemeral=True)
+        await self._answer(interaction, stopped, self._notice(interaction, stopped.notices) + text)
 
     @app_commands.command(name="status", description="Channel, time, next post, recent posts")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -142,7 +157,7 @@ class DigestCog(AdminGroupCog, group_name="digest",
         noticed = await self.services.digest.overview(interaction.guild_id or 0)
         status, notice = noticed.result, self._notice(interaction, noticed.notices)
         if status is None:
-            await respond(interaction, notice + t(lang, "digest.none_yet"), ephemeral=True)
+            await self._answer(interaction, noticed, notice + t(lang, "digest.none_yet"))
             return
         config = status.config
         embed = discord.Embed(title=t(lang, "digest.status.title"), colour=CARD_COLOUR)
@@ -186,7 +201,7 @@ class DigestCog(AdminGroupCog, group_name="digest",
         embed.add_field(name=t(lang, "digest.status.recent"),
                         value=fit("\n".join(lines) or t(lang, "digest.recent.nothing"), 1024),
                         inline=False)
-        await respond(interaction, notice or None, embed=embed, ephemeral=True)
+        await self._answer(interaction, noticed, notice or None, embed=embed)
 
     @app_commands.command(name="preview", description="The next paper of the day, only to you")
     async def preview(self, interaction: discord.Interaction) -> None:
@@ -194,14 +209,16 @@ class DigestCog(AdminGroupCog, group_name="digest",
         noticed = await self.services.digest.preview_next(interaction.guild_id or 0)
         notice = self._notice(interaction, noticed.notices)
         if noticed.result is None:
-            raise UserFacingError(notice + t(lang_of(interaction), "digest.preview.empty"))
+            await self._refuse(interaction, noticed,
+                               notice + t(lang_of(interaction), "digest.preview.empty"))
+            return
         paper, choice, like = noticed.result
         lang = Lang.from_locale(str(interaction.guild_locale))  # as the channel will see it
         note = pick_note(lang, PREVIEW_NOTES, choice.recommended, like, choice.position,
                          choice.cycle_size)
         embed, view = paper_message(paper, lang, note=note)
-        await respond(interaction, notice or None, embed=embed, view=self.bot.track(view),
-                      ephemeral=True)
+        await self._answer(interaction, noticed, notice or None, embed=embed,
+                           view=self.bot.track(view))
 
     @app_commands.command(name="now", description="Post today's paper now, if not yet posted")
     async def now(self, interaction: discord.Interaction) -> None:
@@ -215,7 +232,9 @@ class DigestCog(AdminGroupCog, group_name="digest",
         notice = self._notice(interaction, noticed.notices)
         config, outcome = noticed.result.config, noticed.result.outcome
         if outcome is None:
-            raise UserFacingError(notice + t(lang_of(interaction), "digest.now.off"))
+            await self._refuse(interaction, noticed,
+                               notice + t(lang_of(interaction), "digest.now.off"))
+            return
         where = (f"https://discord.com/channels/{config.guild_id}/{config.channel_id}/"
                  f"{outcome.message_id}" if outcome.message_id else f"<#{config.channel_id}>")
         lang = lang_of(interaction)
@@ -227,7 +246,7 @@ class DigestCog(AdminGroupCog, group_name="digest",
             lang, outcome.reason or text_reason(outcome.status)))
         if outcome.reason is not None and outcome.reason.code in CHANNEL_PROBLEMS:
             text += "\n" + t(lang, "digest.now.pick_channel")
-        await respond(interaction, notice + text, ephemeral=True)
+        await self._answer(interaction, noticed, notice + text)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, time
+from functools import partial
+from typing import TypeVar
 from zoneinfo import ZoneInfo
 
 from bot.features.digest.paper_order import Choice
@@ -20,12 +22,15 @@ from bot.features.digest.store import DigestStore
 from bot.features.papers.store import PaperStore
 from bot.features.reading.store import HistoryStore
 from bot.shared.clock import Clock, utc_now
+from bot.shared.leases import Leaser, process_owner
 from bot.shared.messages import Refusal
 from bot.shared.noticed import Noticed
 from bot.shared.server_view import seen
 from domain.digest import DigestConfig, DigestPick, DigestState, LedgerEntry
 from domain.paper import Paper
 from domain.reasons import Reason
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +66,13 @@ class DigestService:
     """A server's digest settings and the `/digest` commands; `scheduler` posts."""
 
     def __init__(self, digests: DigestStore, papers: PaperStore, scheduler: DigestScheduler,
-                 *, clock: Clock = utc_now, history: HistoryStore | None = None) -> None:
+                 *, clock: Clock = utc_now, history: HistoryStore | None = None,
+                 leases: Leaser | None = None) -> None:
         """`history` tells which papers a server discussed, for servers that skip them (as
         the scheduler is told, so that the preview is the paper it will post); the
-        scheduler's picker picks for `pick:recommended`, for the preview too."""
+        scheduler's picker picks for `pick:recommended`, for the preview too. `leases` lease
+        the pause note to the answer carrying it (default: this process, five minutes)."""
+        self.leases = leases or Leaser(process_owner(), clock=clock)
         self.digests = digests
         self.papers = papers
         self.scheduler = scheduler
@@ -108,13 +116,23 @@ class DigestService:
         return await self.digests.disable(guild_id)
 
     async def pending_notice(self, guild_id: int) -> Reason | None:
-        """Why the digest paused, once: the admins have not been told yet."""
-        return await self.digests.take_failure_notice(guild_id)
+        """Why the digest paused, when the admins have not been told yet and no other answer
+        is telling them: leased to this answer until `notices_given` (or the lease's end)."""
+        return await self.leases.hold(partial(self.digests.claim_failure_notice, guild_id))
+
+    def _noticed(self, guild_id: int, result: T, notices: tuple[Reason, ...]
+                 ) -> Noticed[T, Reason]:
+        """`result` with the claimed pause note, marked given by `told` once sent."""
+        if not notices:
+            return Noticed(result)
+        return Noticed(result, notices, told=partial(
+            self.digests.failure_notice_given, guild_id, self.leases.owner))
 
     # -- `/digest` commands: the result with the pause the admins have not heard about ------
 
     async def _notices(self, guild_id: int) -> tuple[Reason, ...]:
-        """The pending pause notice, taken (first, as the admins read it first)."""
+        """The pending pause notice, claimed (first, as the admins read it first); marked given
+        once the answer carrying it was sent (`Noticed.told`)."""
         notice = await self.pending_notice(guild_id)
         return () if notice is None else (notice,)
 
@@ -127,12 +145,12 @@ class DigestService:
     async def switch_off(self, guild_id: int) -> Noticed[bool, Reason]:
         """`/digest off`: `disable`, with the pending pause notice."""
         notices = await self._notices(guild_id)
-        return Noticed(await self.disable(guild_id), notices)
+        return self._noticed(guild_id, await self.disable(guild_id), notices)
 
     async def overview(self, guild_id: int) -> Noticed[DigestStatus | None, Reason]:
         """`/digest status`: `status`, with the pending pause notice."""
         notices = await self._notices(guild_id)
-        return Noticed(await self.status(guild_id), notices)
+        return self._noticed(guild_id, await self.status(guild_id), notices)
 
     async def preview_next(self, guild_id: int
                            ) -> Noticed[tuple[Paper, Choice, Paper | None] | None, Reason]:
@@ -143,10 +161,10 @@ class DigestService:
         notices = await self._notices(guild_id)
         found = await self.preview(config)
         if found is None:
-            return Noticed(None, notices)
+            return self._noticed(guild_id, None, notices)
         paper, choice = found
         like = await self.papers.get(choice.like) if choice.like else None
-        return Noticed((paper, choice, like), notices)
+        return self._noticed(guild_id, (paper, choice, like), notices)
 
     async def post_today(self, guild_id: int, *,
                          posting: Callable[[], Awaitable[None]] | None = None
@@ -158,10 +176,11 @@ class DigestService:
         config = await self._configured(guild_id)
         notices = await self._notices(guild_id)
         if config.state is DigestState.OFF:
-            return Noticed(PostedToday(config, None), notices)
+            return self._noticed(guild_id, PostedToday(config, None), notices)
         if posting is not None:
             await posting()
-        return Noticed(PostedToday(config, await self.scheduler.post_now(config)), notices)
+        return self._noticed(guild_id, PostedToday(config, await self.scheduler.post_now(config)),
+                            notices)
 
     async def status(self, guild_id: int, recent: int = 7) -> DigestStatus | None:
         """Settings, the next post (when on) and the latest ledger rows; None if never set."""

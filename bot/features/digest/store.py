@@ -31,8 +31,15 @@ class DigestStore(Protocol):
         """Turn a server's digest off; False if it had none."""
         ...
 
-    async def take_failure_notice(self, guild_id: int) -> Reason | None:
-        """The pause reason if admins have not been told yet; marks them told."""
+    async def claim_failure_notice(self, guild_id: int, lease: Lease,
+                                   now: datetime) -> Reason | None:
+        """The pause reason if admins have not been told yet and no answer is telling them
+        (its lease free at `now`), leased to `lease.owner`; None otherwise."""
+        ...
+
+    async def failure_notice_given(self, guild_id: int, owner: str) -> None:
+        """The answer carrying the pause note (held by `owner`) was sent: the admins are
+        told, and are not told again."""
         ...
 
     async def last_handled(self, guild_id: int) -> date | None:

@@ -16,7 +16,7 @@ from bot.features.corrections.service import CorrectionService
 from bot.shared.messages import Refusal
 from domain.catalog import LoadSource
 from domain.corrections import Action, Field, Status, Target
-from storage.corrections.sqlite import SqliteCorrectionStore
+from storage import backend as stores
 from storage.notifications.sqlite import SqliteOutboxStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
@@ -32,7 +32,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def service(db: Database, store: SqlitePaperStore, clock: FakeClock) -> CorrectionService:
-    return CorrectionService(SqliteCorrectionStore(db), store, clock)
+    return CorrectionService(stores.CORRECTIONS.open(db), store, clock)
 
 
 async def _first(store: SqlitePaperStore) -> str:

@@ -21,8 +21,7 @@ from bot.shared.leases import Leaser
 from domain.catalog import LoadSource
 from domain.corrections import Field, Proposal, ReviewSettings, SourceNotice, Status, Target
 from domain.reasons import Reason, ReasonCode
-from storage.corrections.notices_sqlite import SqliteSourceNoticeStore
-from storage.corrections.sqlite import SqliteCorrectionStore
+from storage import backend as stores
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -61,7 +60,7 @@ def poster() -> RecordingPoster:
 
 def _watch(db: Database, store: SqlitePaperStore, clock: FakeClock, owner: str,
            poster: RecordingPoster) -> SourceWatch:
-    watch = SourceWatch(SqliteSourceNoticeStore(db), SqliteCorrectionStore(db), store,
+    watch = SourceWatch(stores.CORRECTION_NOTICES.open(db), stores.CORRECTIONS.open(db), store,
                         Leaser(owner, timedelta(minutes=5), clock), clock)
     watch.poster = poster
     return watch
@@ -75,7 +74,7 @@ def watch(db: Database, store: SqlitePaperStore, clock: FakeClock,
 
 async def _corrected(db: Database, store: SqlitePaperStore, clock: FakeClock) -> tuple[str, int]:
     """A paper whose Chinese title the server corrected (approved); its id and the correction's."""
-    service = CorrectionService(SqliteCorrectionStore(db), store, clock)
+    service = CorrectionService(stores.CORRECTIONS.open(db), store, clock)
     paper_id = (await store.paper_ids())[0]
     made = (await service.propose(GUILD, Target(paper_id, Field.TITLE_ZH), "馆员的标题", "",
                                   MEMBER)).proposal
@@ -90,7 +89,7 @@ async def _upstream_changes(store: SqlitePaperStore, paper_id: str, title: str) 
 
 
 async def _review_channel(db: Database) -> None:
-    await SqliteCorrectionStore(db).set_review_settings(GUILD, ReviewSettings(CHANNEL))
+    await stores.CORRECTIONS.open(db).set_review_settings(GUILD, ReviewSettings(CHANNEL))
 
 
 async def test_a_change_is_posted_once_where_curators_review(
@@ -120,7 +119,7 @@ async def test_a_post_made_before_a_crash_is_found_not_repeated(
     await _upstream_changes(store, paper_id, "上游改过的标题")
     dead = _watch(db, store, clock, "a process that dies", RecordingPoster())
     await dead.check()
-    notices = SqliteSourceNoticeStore(db)
+    notices = stores.CORRECTION_NOTICES.open(db)
     claimed = await notices.claim(Leaser("a process that dies", timedelta(minutes=5),
                                          clock).fresh(), clock())
     assert claimed is not None  # ... it posted, then died before recording the post

@@ -20,7 +20,7 @@ from bot.features.corrections.views import review_embed
 from bot.shared.lang import Lang
 from bot.shared.messages import Refusal
 from domain.corrections import Action, Field, Status, Target
-from storage.corrections.sqlite import SqliteCorrectionStore
+from storage import backend as stores
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -37,14 +37,14 @@ def _paperclub(*args: str) -> subprocess.CompletedProcess[bytes]:
 
 @pytest.fixture
 def service(db: Database, store: SqlitePaperStore) -> CorrectionService:
-    return CorrectionService(SqliteCorrectionStore(db), store,
+    return CorrectionService(stores.CORRECTIONS.open(db), store,
                              FakeClock(datetime(2026, 12, 1, 9, tzinfo=UTC)))
 
 
 @pytest.fixture
 def transfer(db: Database, store: SqlitePaperStore,
              service: CorrectionService) -> CorrectionTransfer:
-    return CorrectionTransfer(SqliteCorrectionStore(db), service, store)
+    return CorrectionTransfer(stores.CORRECTIONS.open(db), service, store)
 
 
 async def _approve(service: CorrectionService, target: Target, value: str, reason: str) -> None:
