@@ -129,11 +129,10 @@ class OutboxStore:
         lock = self._dialect.lock_rows(of="o", skip_locked=True)
         async with self._db.transaction() as tx:
             rows = await tx.fetch(
-                "WITH head AS (SELECT o.unit FROM outbox o "
+                "UPDATE outbox SET owner = $1, lease_until = $2, attempts = attempts + 1 "
+                f"WHERE {_CLAIMABLE} AND unit = (SELECT o.unit FROM outbox o "
                 f"WHERE {_CLAIMABLE} AND {where} AND NOT EXISTS (SELECT 1 FROM outbox e "
                 f"WHERE e.unit = o.unit AND e.id < o.id) ORDER BY o.id LIMIT 1{lock}) "
-                "UPDATE outbox SET owner = $1, lease_until = $2, attempts = attempts + 1 "
-                f"WHERE unit = (SELECT unit FROM head) AND {_CLAIMABLE} "
                 f"RETURNING id, unit, kind, attempts, {ENTRY_COLUMNS}",
                 owner, lease_until, now, *params)
         return unit_from_rows(sorted(rows, key=lambda r: r[0]))
