@@ -1,9 +1,8 @@
 """The notification outbox and the papers still to be announced, written once over
 `storage.db` for both backends.
 
-The outbox holds rows to send, claimed by one process at a time with a lease.
-
-A row per (server, member, paper) — the key of the `notifications` ledger too — so a member
+The outbox holds rows to send, claimed by one process at a time with a lease: a row per
+(server, member, paper) — the key of the `notifications` ledger too — so a member
 queued or told once is never queued again. Rows sharing a `unit` make one Discord message.
 A claim is one statement: it takes the first row (the head) of the oldest claimable unit of a
 server on the process's shards, skipping heads another transaction has locked (PostgreSQL's
@@ -37,7 +36,7 @@ from storage.dialect import Dialect
 from storage.shard_filter import numbered_shard_condition
 from storage.times import stored, utc_timestamp
 
-ENTRY_COLUMNS = "guild_id, user_id, paper_id, topics, channel_id, link"
+_ENTRY_COLUMNS = "guild_id, user_id, paper_id, topics, channel_id, link"
 _CLAIMABLE = "(lease_until IS NULL OR lease_until <= $3)"
 _NOTIFIED = "INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
 
@@ -53,7 +52,7 @@ async def enqueue_units(tx: Tx, dialect: Dialect, units: Iterable[OutboxUnit]) -
     table = dialect.zipped(("$1", "text"), ("$2", "text"), ("$3", "bigint"), ("$4", "bigint"),
                            ("$5", "text"), ("$6", "text"), ("$7", "bigint"), ("$8", "text"))
     return await tx.execute(
-        f"INSERT INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
+        f"INSERT INTO outbox (unit, kind, {_ENTRY_COLUMNS}, created_at) "
         f"SELECT c1, c2, c3, c4, c5, c6, c7, c8, $9 FROM {table} "
         "WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE guild_id = c3 "
         "AND user_id = c4 AND paper_id = c5) ORDER BY n ON CONFLICT DO NOTHING",
@@ -71,8 +70,8 @@ async def record_unannounced(tx: Tx, dialect: Dialect, paper_ids: Iterable[str])
             "ON CONFLICT DO NOTHING", dialect.array(ids), utc_timestamp())
 
 
-def unit_from_rows(rows: Sequence[Sequence[Any]]) -> OutboxUnit | None:
-    """The unit a claim returned (`id, unit, kind, attempts, ENTRY_COLUMNS` rows sorted by id),
+def _unit_from_rows(rows: Sequence[Sequence[Any]]) -> OutboxUnit | None:
+    """The unit a claim returned (`id, unit, kind, attempts, _ENTRY_COLUMNS` rows sorted by id),
     or None for no rows."""
     if not rows:
         return None
@@ -82,7 +81,7 @@ def unit_from_rows(rows: Sequence[Sequence[Any]]) -> OutboxUnit | None:
                       attempts=max(int(r[3]) for r in rows))
 
 
-def announced_units(units: Iterable[OutboxUnit], held: Set[str]) -> list[OutboxUnit]:
+def _announced_units(units: Iterable[OutboxUnit], held: Set[str]) -> list[OutboxUnit]:
     """The units with only their entries about papers in `held` (those left empty dropped)."""
     kept = [dataclasses.replace(unit, entries=tuple(e for e in unit.entries
                                                     if e.paper_id in held)) for unit in units]
@@ -133,9 +132,9 @@ class OutboxStore:
                 f"WHERE {_CLAIMABLE} AND unit = (SELECT o.unit FROM outbox o "
                 f"WHERE {_CLAIMABLE} AND {where} AND NOT EXISTS (SELECT 1 FROM outbox e "
                 f"WHERE e.unit = o.unit AND e.id < o.id) ORDER BY o.id LIMIT 1{lock}) "
-                f"RETURNING id, unit, kind, attempts, {ENTRY_COLUMNS}",
+                f"RETURNING id, unit, kind, attempts, {_ENTRY_COLUMNS}",
                 owner, lease_until, now, *params)
-        return unit_from_rows(sorted(rows, key=lambda r: r[0]))
+        return _unit_from_rows(sorted(rows, key=lambda r: r[0]))
 
     async def complete(self, key: str, owner: str) -> int:
         """Discord accepted the unit: delete its rows and record its members as told (only
@@ -218,7 +217,7 @@ class AnnouncementStore:
             held = {str(row[0]) for row in rows}
             if not held:
                 return None
-            return await enqueue_units(tx, self._dialect, announced_units(units, held))
+            return await enqueue_units(tx, self._dialect, _announced_units(units, held))
 
     async def release(self, owner: str) -> int:
         """Give back every paper `owner` holds (a clean stop)."""
