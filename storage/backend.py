@@ -22,10 +22,7 @@ from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
 from storage.links.store import LinkStore
 from storage.meaning.store import EmbeddingStore
-from storage.notifications.announce_postgres import PgAnnouncementStore
-from storage.notifications.announce_sqlite import SqliteAnnouncementStore
-from storage.notifications.postgres import PgOutboxStore
-from storage.notifications.sqlite import SqliteOutboxStore
+from storage.notifications.store import AnnouncementStore, OutboxStore
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
@@ -153,9 +150,9 @@ DIGESTS = StorePair.once("digests", DigestStore)
 """Paper-of-the-day settings and the ledger."""
 SUBSCRIPTIONS = StorePair.once("subscriptions", SubscriptionStore)
 """Subscriptions, notifications, DM pauses."""
-OUTBOX = StorePair("outbox", SqliteOutboxStore, PgOutboxStore)
+OUTBOX = StorePair.once("outbox", OutboxStore)
 """Notifications waiting to be sent, leased per unit."""
-ANNOUNCEMENTS = StorePair("announcements", SqliteAnnouncementStore, PgAnnouncementStore)
+ANNOUNCEMENTS = StorePair.once("announcements", AnnouncementStore)
 """Papers whose subscribers are still to be queued their DMs, leased per batch."""
 QUEUE = StorePair.once("queue", QueueStore)
 """The suggestion queue."""

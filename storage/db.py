@@ -32,7 +32,7 @@ from storage.dialect import POSTGRES, SQLITE, Dialect
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.sqlite.database import Database
 
-__all__ = ["Db", "PgDb", "Row", "SqliteDb", "Tx", "database_api"]
+__all__ = ["Db", "PgDb", "Row", "SqliteDb", "Tx", "database_api", "tx_on"]
 
 Row = Sequence[Any]
 """One row, read by position."""
@@ -229,3 +229,11 @@ def database_api(database: Database | PgDatabase) -> Db:
     if isinstance(database, PgDatabase):
         return PgDb(database)
     return SqliteDb(database)
+
+
+def tx_on(conn: aiosqlite.Connection | asyncpg.Connection) -> Tx:
+    """A `Tx` on a connection already inside a backend database's own transaction: how a store
+    still written per backend calls a written-once helper within its transaction."""
+    if isinstance(conn, aiosqlite.Connection):
+        return _SqliteTx(conn)
+    return _PgTx(conn)

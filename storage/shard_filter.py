@@ -1,5 +1,5 @@
 """`Shards.owns` as a SQL condition on a `guild_id` column, for claims made in one statement:
-one rule, rendered with SQLite's `?` or PostgreSQL's numbered `$n` parameters."""
+one rule, rendered with `?` or numbered `$n` parameters (`storage.db`'s statements)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ def shard_condition(shards: Shards, column: str = "guild_id") -> tuple[str, tupl
     return f"(({column} >> {SHARD_SHIFT}) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
-def pg_shard_condition(shards: Shards, first: int,
-                       column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
-    """`shard_condition` for PostgreSQL, its parameters numbered from `$first`."""
+def numbered_shard_condition(shards: Shards, first: int,
+                             column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+    """`shard_condition` with its parameters numbered from `$first`."""
     where, params = shard_condition(shards, column)
     parts = where.split("?")
     numbered = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], first))

@@ -17,8 +17,7 @@ tick of any process.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 from domain.corrections import (
@@ -32,7 +31,6 @@ from domain.corrections import (
     Status,
 )
 from domain.leases import Lease
-from domain.outbox import OutboxUnit
 from storage.corrections.rows import (
     DECIDED,
     DECISION_COLUMNS,
@@ -48,7 +46,7 @@ from storage.corrections.rows import (
     proposal_from_row,
 )
 from storage.db import Db, Tx
-from storage.notifications.rows import ENTRY_COLUMNS
+from storage.notifications.store import enqueue_units
 from storage.times import stored, utc_timestamp
 
 _RETURNING = f"RETURNING {PROPOSAL_COLUMNS}"
@@ -131,7 +129,7 @@ class CorrectionStore:
             await _event(tx, proposal_id, DECIDED[status], by, at, note)
             if status is Status.APPROVED:
                 await _supersede(tx, decided, at)
-            await _enqueue(tx, outcome_units(decided))
+            await enqueue_units(tx, self._db.dialect, outcome_units(decided))
         return decided
 
     async def claim_review(self, lease: Lease, now: datetime) -> Proposal | None:
@@ -403,17 +401,3 @@ async def _supersede(tx: Tx, approved: Proposal, at: datetime) -> None:
         await _event(tx, int(row[0]), Action.SUPERSEDED, approved.decided_by, at,
                      f"#{approved.id}")
 
-
-async def _enqueue(tx: Tx, units: Iterable[OutboxUnit]) -> None:
-    """Queue the proposer's DM in the outbox, unless they were told or queued already (the
-    outbox's own rule: one row per server, member and subject)."""
-    now = utc_timestamp()
-    rows = [(unit.key, unit.kind.value, e.guild_id, e.user_id, e.paper_id,
-             json.dumps(list(e.topics)), e.channel_id, e.link, now)
-            for unit in units for e in unit.entries]
-    if rows:  # none for a proposer who asked to be forgotten
-        await tx.execute_many(
-            f"INSERT INTO outbox (unit, kind, {ENTRY_COLUMNS}, created_at) "
-            "SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE NOT EXISTS (SELECT 1 FROM "
-            "notifications WHERE guild_id = $3 AND user_id = $4 AND paper_id = $5) "
-            "ON CONFLICT DO NOTHING", rows)

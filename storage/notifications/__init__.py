@@ -1,1 +1,1 @@
-"""Stores of notifications: SQLite and PostgreSQL side by side."""
+"""The notifications' store, written once over `storage.db` (`store`), and their tables."""

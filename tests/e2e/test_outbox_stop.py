@@ -14,7 +14,7 @@ from bot.client.bot import PaperclubBot
 from bot.settings import Settings
 from discord_standin import Stall, StandIn
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
-from storage.notifications.sqlite import SqliteOutboxStore
+from storage.backend import OUTBOX
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
@@ -44,7 +44,7 @@ async def _sending(standin: StandIn, paced: Settings, clock: FakeClock, db: Data
     bot = await start_paperclub(standin, paced, clock)
     paper = (await SqlitePaperStore(db).paper_ids())[0]
     stall = standin.stall("POST", "/channels/*/messages", times=1)
-    await SqliteOutboxStore(db).enqueue([
+    await OUTBOX.open(db).enqueue([
         OutboxUnit(f"new:1:{p.id}", OutboxKind.NEW_PAPERS_DM,
                    (OutboxEntry(1, p.id, paper, ("x",)),))
         for p in (people.alice, people.bob, people.carol)])
@@ -68,8 +68,8 @@ async def test_a_stop_mid_send_gives_back_what_it_leased(
     finally:
         stall.release()
     assert await _leased(db) == []
-    assert await SqliteOutboxStore(db).pending() == 3
-    unit = await SqliteOutboxStore(db).claim("next start", now=0, lease_until=60)
+    assert await OUTBOX.open(db).pending() == 3
+    unit = await OUTBOX.open(db).claim("next start", now=0, lease_until=60)
     assert unit is not None and unit.entries[0].user_id == people.alice.id
 
 

@@ -19,8 +19,7 @@ from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.reasons import Reason, ReasonCode
 from domain.sessions import Place
 from storage import backend as stores
-from storage.backend import DIGESTS, SESSIONS
-from storage.notifications.sqlite import SqliteOutboxStore
+from storage.backend import DIGESTS, OUTBOX, SESSIONS
 from storage.sqlite.database import Database
 
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
@@ -89,7 +88,7 @@ async def test_taking_session_problems_is_one_update(db: Database) -> None:
 
 
 async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
-    store = SqliteOutboxStore(db)
+    store = OUTBOX.open(db)
     await store.enqueue([OutboxUnit("dm:1:p:2", OutboxKind.DIGEST_DM,
                                     (OutboxEntry(1, 2, "p", ("t",), link="https://x"),))])
     claimed: list[OutboxUnit | None] = []

@@ -79,6 +79,9 @@ async def test_arrays_read_side_by_side_as_rows(backend: Backend) -> None:
     rows = await db.fetch(f"SELECT c1, c2 FROM {table} ORDER BY c1",
                           dialect.array([3, 1, 2]), dialect.array(["c", "a", "b"]))
     assert [(row[0], row[1]) for row in rows] == [(1, "a"), (2, "b"), (3, "c")]
+    in_order = await db.fetch(f"SELECT c2 FROM {table} ORDER BY n", dialect.array([3, 1, 2]),
+                              dialect.array(["c", "a", "b"]))
+    assert [row[0] for row in in_order] == ["c", "a", "b"]
     assert await db.fetch(f"SELECT c1 FROM {table}", dialect.array([]),
                           dialect.array([])) == []
     inserted = await db.fetch(

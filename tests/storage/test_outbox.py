@@ -11,7 +11,7 @@ from domain.digest import Claim
 from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.shards import Shards
-from storage.notifications.sqlite import SqliteOutboxStore
+from storage.backend import OUTBOX
 from storage.sqlite.database import Database
 from tests.backends import Backend
 
@@ -117,11 +117,11 @@ async def test_two_connections_never_claim_the_same_unit(tmp_path: Path) -> None
     one = await Database.open(tmp_path / "shared.db")
     two = await Database.open(tmp_path / "shared.db")
     try:
-        await SqliteOutboxStore(one).enqueue([_dm(n) for n in range(30)])
+        await OUTBOX.open(one).enqueue([_dm(n) for n in range(30)])
         claimed: list[str] = []
         for _ in range(15):
             for db, owner in ((one, "one"), (two, "two")):
-                unit = await SqliteOutboxStore(db).claim(owner, now=0, lease_until=60)
+                unit = await OUTBOX.open(db).claim(owner, now=0, lease_until=60)
                 assert unit is not None
                 claimed.append(unit.key)
         assert len(set(claimed)) == 30

@@ -10,7 +10,7 @@ import pytest
 from bot.features.catalog.service import CatalogService
 from domain.catalog import AddStatus
 from domain.paper import Links, Paper
-from storage.notifications.announce_sqlite import SqliteAnnouncementStore
+from storage.backend import ANNOUNCEMENTS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.fakes import AnnouncedRecorder
@@ -18,7 +18,7 @@ from tests.fakes import AnnouncedRecorder
 
 def recorder_of(db: Database) -> AnnouncedRecorder:
     """The unannounced papers of `db`, announced into a list."""
-    return AnnouncedRecorder(SqliteAnnouncementStore(db), SqlitePaperStore(db))
+    return AnnouncedRecorder(ANNOUNCEMENTS.open(db), SqlitePaperStore(db))
 
 
 async def test_reload_announces_new_papers_once(db: Database, catalog_path: Path) -> None:
@@ -80,7 +80,7 @@ class FailingOnce(AnnouncedRecorder):
 
 async def test_a_second_reload_announces_what_the_first_did_not(
         db: Database, catalog_path: Path) -> None:
-    recorder = FailingOnce(SqliteAnnouncementStore(db), SqlitePaperStore(db))
+    recorder = FailingOnce(ANNOUNCEMENTS.open(db), SqlitePaperStore(db))
     service = CatalogService(SqlitePaperStore(db), catalog_path, recorder)
     with pytest.raises(ConnectionError):
         await service.reload()

@@ -23,8 +23,7 @@ from domain.feeds import FIRST_POLL_PAPERS, announcement_nonce
 from domain.leases import Lease
 from domain.paper import Paper
 from domain.reasons import Reason, ReasonCode
-from storage.backend import FEEDS
-from storage.notifications.announce_sqlite import SqliteAnnouncementStore
+from storage.backend import ANNOUNCEMENTS, FEEDS
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock, SleepTime
@@ -97,7 +96,7 @@ async def world(db: Database) -> AsyncIterator[World]:
                              jitter=lambda: 0.5, max_retries=2)
         try:
             yield World(arxiv, client, db, FakeClock(datetime(2026, 11, 30, 8, tzinfo=UTC)),
-                        RecordingPoster(), AnnouncedRecorder(SqliteAnnouncementStore(db),
+                        RecordingPoster(), AnnouncedRecorder(ANNOUNCEMENTS.open(db),
                                                            SqlitePaperStore(db)))
         finally:
             await client.close()

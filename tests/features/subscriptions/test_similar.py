@@ -27,9 +27,17 @@ from domain.paper import Paper
 from domain.recommend import Verdict
 from domain.subscriptions import Delivery, similar_standing, similar_topic
 from domain.text import tidy
-from storage.backend import BOOKMARKS, RECOMMENDATIONS, SIMILAR, SUBSCRIPTIONS
-from storage.notifications.announce_sqlite import SqliteAnnouncementStore, record_unannounced
-from storage.notifications.sqlite import SqliteOutboxStore
+from storage.backend import (
+    ANNOUNCEMENTS,
+    BOOKMARKS,
+    OUTBOX,
+    RECOMMENDATIONS,
+    SIMILAR,
+    SUBSCRIPTIONS,
+)
+from storage.db import database_api
+from storage.dialect import SQLITE
+from storage.notifications.store import record_unannounced
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
 
@@ -64,9 +72,9 @@ class World:
                                       self.subscription_store)
         self.subscriptions = SubscriptionService(self.subscription_store, papers, search,
                                                  self.similar)
-        self.outbox = OutboxService(SqliteOutboxStore(db), self.subscription_store, papers)
+        self.outbox = OutboxService(OUTBOX.open(db), self.subscription_store, papers)
         sender = OutboxSender(cast(discord.Client, None), self.outbox)  # never started
-        self.announcements = NewPaperAnnouncements(SqliteAnnouncementStore(db), papers,
+        self.announcements = NewPaperAnnouncements(ANNOUNCEMENTS.open(db), papers,
                                                    self.subscriptions, Leaser("test"),
                                                    wake=sender.wake)
         self.db = db
@@ -149,8 +157,8 @@ async def test_one_entry_per_member_and_paper_with_a_topic_too(world: World) -> 
     assert entry.paper_id == close.id
     assert entry.topics[0] == "grokking" and similar_standing(entry.topics[1]) is not None
     # Told once: the same paper announced again queues nothing.
-    async with world.db.transaction() as conn:
-        await record_unannounced(conn, [close.id])
+    async with database_api(world.db).transaction() as tx:
+        await record_unannounced(tx, SQLITE, [close.id])
     assert await world.announcements.announce_pending() == 0
     assert await world.queued() == []
 
