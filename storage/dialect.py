@@ -41,6 +41,8 @@ class Dialect:
     """Whether `SELECT … FOR UPDATE / FOR SHARE` exists (see `lock_rows`)."""
     json_arrays: bool = True
     """Arrays travel as JSON text and are read with `json_each` (SQLite has no array type)."""
+    contains: str = "instr(lower({column}), {param}) > 0"
+    """See `contains_folded` (SQLite's `lower` folds A-Z only, as its `LIKE` does)."""
 
     def lock_rows(self, mode: str = "UPDATE", *, of: str = "", skip_locked: bool = False
                   ) -> str:
@@ -75,6 +77,11 @@ class Dialect:
                         for i, (param, _) in enumerate(arrays[1:], 2))
         return f"(SELECT {columns} FROM json_each({arrays[0][0]}) a1{joins}) AS zipped"
 
+    def contains_folded(self, column: str, param: str) -> str:
+        """Whether `column`, A-Z folded to lower case, holds the text bound at `param` (bound
+        folded likewise)."""
+        return self.contains.format(column=column, param=param)
+
     def types(self) -> dict[str, str]:
         """The placeholders a table's columns may hold."""
         return {"big": self.big, "rowid": self.rowid, "serial": self.serial, "real": self.real,
@@ -85,7 +92,9 @@ SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
                  serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
 POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
                    real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA",
-                   text_order=' COLLATE "C"', row_locks=True, json_arrays=False)
+                   text_order=' COLLATE "C"', row_locks=True, json_arrays=False,
+                   contains="strpos(translate({column}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
+                            "'abcdefghijklmnopqrstuvwxyz'), {param}) > 0")
 
 _COLUMN_INDENT = " " * 16
 _CLOSE_INDENT = " " * 12
