@@ -41,8 +41,10 @@ class Dialect:
     """Whether `SELECT … FOR UPDATE / FOR SHARE` exists (see `lock_rows`)."""
     json_arrays: bool = True
     """Arrays travel as JSON text and are read with `json_each` (SQLite has no array type)."""
-    contains: str = "instr(lower({column}), {param}) > 0"
-    """See `contains_folded` (SQLite's `lower` folds A-Z only, as its `LIKE` does)."""
+    fold: str = "lower({})"
+    """A text with A-Z in lower case, and only those (as SQLite's `lower`, `LIKE`, NOCASE)."""
+    find: str = "instr"
+    """Where a text first holds another (1 on), 0 if nowhere."""
 
     def lock_rows(self, mode: str = "UPDATE", *, of: str = "", skip_locked: bool = False
                   ) -> str:
@@ -77,10 +79,13 @@ class Dialect:
                         for i, (param, _) in enumerate(arrays[1:], 2))
         return f"(SELECT {columns} FROM json_each({arrays[0][0]}) a1{joins}) AS zipped"
 
+    def folded(self, column: str) -> str:
+        """`column` with A-Z in lower case (compared with a value folded likewise)."""
+        return self.fold.format(column)
+
     def contains_folded(self, column: str, param: str) -> str:
-        """Whether `column`, A-Z folded to lower case, holds the text bound at `param` (bound
-        folded likewise)."""
-        return self.contains.format(column=column, param=param)
+        """Whether `column`, `folded`, holds the text bound at `param` (bound folded)."""
+        return f"{self.find}({self.folded(column)}, {param}) > 0"
 
     def types(self) -> dict[str, str]:
         """The placeholders a table's columns may hold."""
@@ -93,8 +98,8 @@ SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
 POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
                    real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA",
                    text_order=' COLLATE "C"', row_locks=True, json_arrays=False,
-                   contains="strpos(translate({column}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
-                            "'abcdefghijklmnopqrstuvwxyz'), {param}) > 0")
+                   fold="translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
+                        "'abcdefghijklmnopqrstuvwxyz')", find="strpos")
 
 _COLUMN_INDENT = " " * 16
 _CLOSE_INDENT = " " * 12

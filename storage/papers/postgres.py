@@ -1,4 +1,4 @@
-"""The PostgreSQL catalog: `PaperStore` (`storage.papers.store`) over its `tsvector` index,
+"""The PostgreSQL catalog: `PaperStore` (`storage.papers.catalog`) over its `tsvector` index,
 kept in the papers' own rows and searched here.
 
 A load runs in one transaction (readers see the old catalog until it commits, MVCC) under a
@@ -10,15 +10,16 @@ Search mirrors `SqlitePaperStore.search` step by step (see `storage.papers.postg
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Sequence
-from typing import Any
 
 import asyncpg
 
 from domain.catalog import LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper
 from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
-from domain.query import Filters, SearchQuery
+from domain.query import SearchQuery
 from storage.db import PgDb, Tx
+from storage.dialect import POSTGRES
+from storage.papers.catalog import PaperStore, filter_clauses
 from storage.papers.fts import RANK_WINDOW, index_row
 from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats
 from storage.papers.postgres_loading import load_prepared, take_load_slot
@@ -27,42 +28,10 @@ from storage.papers.postgres_tiers import SearchPlan
 from storage.papers.postgres_vectors import tsvector_literal
 from storage.papers.prepared import PreparedPaper
 from storage.papers.rows import PAPER_COLUMN_COUNT, hit_from_row
-from storage.papers.store import PaperStore
 from storage.postgres.database import PgDatabase
 
 _ATTEMPTS = 3
 """Searches ranked outside a transaction before one runs in a snapshot of its own."""
-_ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-
-
-def _ascii_lower(text: str) -> str:
-    """SQLite's NOCASE and LIKE fold only A-Z; so does the SQL here."""
-    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                                        "abcdefghijklmnopqrstuvwxyz"))
-
-
-def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
-    """SQL conditions on `papers p` for a query's filters, numbered from `$start`, with their
-    parameters; the same meaning as SQLite's (`storage.papers.sqlite_ranking.filter_clauses`)."""
-    where: list[str] = []
-    params: list[Any] = []
-
-    def param(value: Any) -> str:
-        params.append(value)
-        return f"${start + len(params) - 1}"
-
-    if filters.track:
-        where.append(f"p.track = {param(filters.track.value)}")
-    if filters.venue:
-        folded = param(_ascii_lower(filters.venue))
-        where.append(f"({_ASCII_LOWER.format('p.conference')} = {folded} OR "
-                     f"strpos({_ASCII_LOWER.format('p.workshop')}, {folded}) > 0)")
-    if filters.year is not None:
-        where.append(f"p.year = {param(filters.year)}")
-    if filters.honour:
-        where.append("EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id "
-                     f"AND h.honour = {param(filters.honour)})")
-    return where, params
 
 
 class PgIndex:
@@ -103,7 +72,7 @@ class PgIndex:
         known yet for that version are read first, in one snapshot of their own. Every hit's
         paper is read (`papers` is a hint this store does not need)."""
         has_match, match = match_query(query, any_word=any_word)
-        where, _ = filter_clauses(query.filters, 1)
+        where, _ = filter_clauses(query.filters, POSTGRES)
         if (has_match and match.term is None) or (not has_match and not where):
             return []
         wanted = max(0, limit) + max(0, offset)
@@ -210,7 +179,7 @@ def _plan(query: SearchQuery, any_word: bool, filtered: bool,
 
 
 def _where(query: SearchQuery, params: Params) -> list[str]:
-    where, values = filter_clauses(query.filters, len(params.values) + 1)
+    where, values = filter_clauses(query.filters, POSTGRES, len(params.values) + 1)
     params.values.extend(values)
     return where
 

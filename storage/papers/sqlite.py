@@ -1,28 +1,27 @@
-"""The SQLite catalog: `PaperStore` (`storage.papers.store`) over its FTS5 index, searched
+"""The SQLite catalog: `PaperStore` (`storage.papers.catalog`) over its FTS5 index, searched
 here with the ranking SQL of `storage.papers.sqlite_ranking`, built by the staged load of
 `storage.papers.sqlite_loading`."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Sequence
-from typing import Any
 
 from domain.catalog import LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper
 from domain.prefixes import Expansion
 from domain.query import SearchQuery
 from domain.text import title_key
-from storage.db import SqliteDb, Tx
+from storage.db import SqliteDb, Tx, sqlite_sql
+from storage.dialect import SQLITE
 from storage.papers import sqlite_ranking as paper_ranking
 from storage.papers import sqlite_swap as catalog_swap
+from storage.papers.catalog import PaperStore, filter_clauses
 from storage.papers.fts import BM25, index_row, match_expression, phrase_expression
 from storage.papers.prefixes import ExpansionCache
 from storage.papers.prepared import PreparedPaper
 from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS, hit_from_row, unread_hit
 from storage.papers.sqlite_index import unindex, write_index
 from storage.papers.sqlite_loading import staged_load
-from storage.papers.sqlite_ranking import filter_clauses
-from storage.papers.store import PaperStore
 from storage.sqlite.database import Database
 
 _SCORE = PAPER_COLUMN_COUNT
@@ -71,7 +70,7 @@ class SqliteIndex:
         `attention is all you need` finds that paper above a title that merely contains it.
         Without filters only the first `papers` hits' rows are read in full (None: all).
         """
-        where, params = filter_clauses(query.filters)
+        where, params = filter_clauses(query.filters, SQLITE, start=2)
         if not query.words and not query.filters.author and not where:
             return []
         wanted = max(0, limit) + max(0, offset)
@@ -92,43 +91,33 @@ class SqliteIndex:
                 phrase = f"({phrase}) AND ({match})"
             hits = await self._phrase_hits(query, phrase, where, params, wanted) if phrase else []
             if len(hits) < wanted:
-                rest = await self._matches(match, where, params, wanted + len(hits))
+                rest = await self._filtered(match, where, params, wanted + len(hits))
                 seen = {hit.id for hit in hits}
                 hits += [hit for hit in rest if hit.id not in seen]
         return hits[max(0, offset) : wanted]
 
     async def _phrase_hits(self, query: SearchQuery, phrase: str, where: list[str],
-                           params: list[Any], limit: int) -> list[SearchHit]:
+                           params: list[object], limit: int) -> list[SearchHit]:
         """Papers with the words as a phrase in a title, the exact English title first."""
-        sql = (
-            f"SELECT {PAPER_COLUMNS}, {BM25} AS score FROM paper_fts "
-            "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
-            + "".join(f" AND {clause}" for clause in where)
-            + " ORDER BY p.title_key = ? DESC, score, p.id LIMIT ?"
-        )
         exact = title_key(" ".join(query.phrase))
-        rows = await self._db.fetchall(sql, [phrase, *params, exact, limit])
-        return [hit_from_row(row, float(row[_SCORE])) for row in rows]
+        return await self._filtered(phrase, where, params, limit,
+                                    f"p.title_key = ${len(params) + 2} DESC, ", exact)
 
-    async def _matches(self, match: str | None, where: list[str], params: list[Any],
-                       limit: int) -> list[SearchHit]:
-        """Under filters, the first `limit` matches by bm25 (or, with filters only, newest
-        first)."""
-        if match is not None:
-            sql = (
-                f"SELECT {PAPER_COLUMNS}, {BM25} AS score FROM paper_fts "
-                "JOIN papers p ON p.id = paper_fts.rowid WHERE paper_fts MATCH ?"
-                + "".join(f" AND {clause}" for clause in where)
-                + " ORDER BY score, p.id LIMIT ?"
-            )
-            params = [match, *params]
+    async def _filtered(self, match: str | None, where: list[str], params: list[object],
+                        limit: int, first: str = "", *first_args: object) -> list[SearchHit]:
+        """The first `limit` papers matching `match` (None: any) and the filters (`where`,
+        numbered from `$2`), by bm25 (with no `match`, newest first), `first` before."""
+        n = len(params) + 2 + len(first_args)
+        if match is None:
+            sql = (f"SELECT {PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "  # $1 unused
+                   f"{' AND '.join(where)} ORDER BY p.year DESC, p.title_key LIMIT ${n}")
         else:
-            sql = (
-                f"SELECT {PAPER_COLUMNS}, 0.0 AS score FROM papers p WHERE "
-                + " AND ".join(where)
-                + " ORDER BY p.year DESC, p.title_key LIMIT ?"
-            )
-        rows = await self._db.fetchall(sql, [*params, max(0, limit)])
+            sql = (f"SELECT {PAPER_COLUMNS}, {BM25} AS score FROM paper_fts JOIN papers p ON "
+                   "p.id = paper_fts.rowid WHERE paper_fts MATCH $1"
+                   + "".join(f" AND {clause}" for clause in where)
+                   + f" ORDER BY {first}score, p.id LIMIT ${n}")
+        rows = await self._db.fetchall(sqlite_sql(sql),
+                                       [match, *params, *first_args, max(0, limit)])
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,

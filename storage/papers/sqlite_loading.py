@@ -11,11 +11,11 @@ from typing import Any
 from domain.catalog import LoadCounts, LoadSource
 from storage.db import SqliteDb, Tx
 from storage.papers import sqlite_swap as catalog_swap
+from storage.papers.catalog import record_unannounced
 from storage.papers.classify import LoadClassifier
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
 from storage.papers.sqlite_index import INDEXES, indexed_rows, write_index
-from storage.papers.store import record_unannounced
 from storage.times import utc_timestamp
 
 LOAD_BATCH = 5000

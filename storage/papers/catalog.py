@@ -21,8 +21,9 @@ from domain.catalog import (
     VenueCount,
 )
 from domain.paper import Paper
-from domain.query import SearchQuery
+from domain.query import Filters, SearchQuery
 from storage.db import Db, Tx
+from storage.dialect import Dialect
 from storage.papers.identity import add_by_identity, added_tally
 from storage.papers.prepared import (
     STORED_COLUMNS,
@@ -40,6 +41,37 @@ _ROW_COLUMNS = ("id, public_id, title_key, " + STORED_COLUMNS
                 + ", source, source_line, content_hash, added_at, updated_at").split(", ")
 _KEPT = frozenset({"id", "public_id", "title_key", "source", "source_line", "added_at"})
 """What a rewrite leaves of a stored row: its identity, where it came from, when added."""
+
+
+def ascii_lower(text: str) -> str:
+    """`text` with A-Z in lower case, as `Dialect.folded` folds a column."""
+    return text.translate(_ASCII_LOWER)
+
+
+def filter_clauses(filters: Filters, dialect: Dialect,
+                   start: int = 1) -> tuple[list[str], list[object]]:
+    """SQL conditions on `papers p` for a query's filters, their parameters numbered from
+    `$start`, with the values to bind: a venue is a conference's name or part of a
+    workshop's, A-Z in any case."""
+    where: list[str] = []
+    params: list[object] = []
+
+    def param(value: object) -> str:
+        params.append(value)
+        return f"${start + len(params) - 1}"
+
+    if filters.track:
+        where.append(f"p.track = {param(filters.track.value)}")
+    if filters.venue:
+        venue = param(ascii_lower(filters.venue))
+        where.append(f"({dialect.folded('p.conference')} = {venue} OR "
+                     f"{dialect.contains_folded('p.workshop', venue)})")
+    if filters.year is not None:
+        where.append(f"p.year = {param(filters.year)}")
+    if filters.honour:
+        where.append("EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id "
+                     f"AND h.honour = {param(filters.honour)})")
+    return where, params
 
 
 class SearchIndex(Protocol):
@@ -206,7 +238,7 @@ class PaperStore:
         rows = await self._api.fetch(sql.format(
             workshop=dialect.contains_folded("workshop", "$1"),
             conference=dialect.contains_folded("conference", "$1"), order=dialect.text_order),
-            text.translate(_ASCII_LOWER), limit)
+            ascii_lower(text), limit)
         return [str(row[0]) for row in rows]
 
     async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
