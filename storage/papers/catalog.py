@@ -39,6 +39,9 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _PAPER = f"SELECT {PAPER_COLUMNS} FROM papers p WHERE "
 _ROW_COLUMNS = ("id, public_id, title_key, " + STORED_COLUMNS
                 + ", source, source_line, content_hash, added_at, updated_at").split(", ")
+RECORD_LOAD = ("INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
+               "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+"""A load (or a changing add) recorded: the catalog version moves."""
 _KEPT = frozenset({"id", "public_id", "title_key", "source", "source_line", "added_at"})
 """What a rewrite leaves of a stored row: its identity, where it came from, when added."""
 
@@ -193,10 +196,9 @@ class PaperStore:
             outcomes = [await add_by_identity(rows, paper) for paper in papers]
             tally = added_tally(outcomes)
             if tally is not None:
-                await tx.execute(
-                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
-                    "updated, unchanged, removed, rejected) VALUES ($1, NULL, $2, $3, $4, $5, "
-                    "0, $6)", source, now, *tally)
+                added, updated, unchanged, rejected = tally
+                await tx.execute(RECORD_LOAD, source, None, now, added, updated, unchanged, 0,
+                                 rejected)
             if announce:
                 await record_unannounced(tx, [o.paper.id for o in outcomes
                                               if o.status is AddStatus.ADDED])

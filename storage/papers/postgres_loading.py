@@ -13,6 +13,7 @@ import asyncpg
 from domain.catalog import LoadCounts, LoadSource
 from domain.storage_faults import CatalogLoadRunning
 from storage.notifications.announce_postgres import record_unannounced_pg
+from storage.papers.catalog import RECORD_LOAD
 from storage.papers.classify import LoadClassifier
 from storage.papers.postgres_vectors import tsvector_for_copy
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
@@ -83,9 +84,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         for statement in RECOUNT_TERMS:
             await conn.execute(statement)
         await conn.execute(
-            "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
-            "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            source.name, source.listing_query, utc_timestamp(), counts.added,
+            RECORD_LOAD, source.name, source.listing_query, utc_timestamp(), counts.added,
             counts.updated, counts.unchanged, counts.removed,
             source.rejected + len(counts.duplicates) + len(counts.id_collisions))
         if announce:

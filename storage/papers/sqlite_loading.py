@@ -11,7 +11,7 @@ from typing import Any
 from domain.catalog import LoadCounts, LoadSource
 from storage.db import SqliteDb, Tx
 from storage.papers import sqlite_swap as catalog_swap
-from storage.papers.catalog import record_unannounced
+from storage.papers.catalog import RECORD_LOAD, record_unannounced
 from storage.papers.classify import LoadClassifier
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
@@ -69,9 +69,7 @@ async def staged_load(db: SqliteDb, batches: AsyncIterable[Sequence[PreparedPape
             if prune:
                 counts.removed = await _pruned(tx, source.name)
             await tx.execute(
-                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
-                "updated, unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                source.name, source.listing_query, utc_timestamp(), counts.added,
+                RECORD_LOAD, source.name, source.listing_query, utc_timestamp(), counts.added,
                 counts.updated, counts.unchanged, counts.removed,
                 source.rejected + len(counts.duplicates) + len(counts.id_collisions)
                 + len(counts.arxiv_conflicts))
