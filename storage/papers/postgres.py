@@ -4,7 +4,7 @@ kept in the papers' own rows and searched here.
 A load runs in one transaction (readers see the old catalog until it commits, MVCC) under a
 transaction-scoped advisory lock, so one load at a time: another gets `CatalogLoadRunning`
 (`storage.papers.postgres_loading`).
-Search mirrors `SqlitePaperStore.search` step by step (see `storage.papers.postgres_search`).
+Search mirrors `SqliteIndex.search` step by step (see `storage.papers.postgres_search`).
 """
 
 from __future__ import annotations

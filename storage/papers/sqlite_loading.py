@@ -1,5 +1,5 @@
 """The SQLite catalog load: the next catalog built in the shadow tables in short transactions,
-then switched to in one (`SqlitePaperStore.load_prepared`)."""
+then switched to in one (`SqliteIndex.load_prepared`)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ order (a load and an add write the same row)."""
 
 async def staged_load(db: SqliteDb, batches: AsyncIterable[Sequence[PreparedPaper]], *,
                       source: LoadSource, prune: bool, announce: bool = False) -> LoadCounts:
-    """`SqlitePaperStore.load_prepared`: build the next catalog in short transactions, then
+    """`SqliteIndex.load_prepared`: build the next catalog in short transactions, then
     switch to it in one (the old catalog stays intact until then); with `announce`, the
     switch records the added papers as unannounced."""
     counts = LoadCounts()
