@@ -55,9 +55,11 @@ from bot.features.subscriptions.topic_match import (
 from domain.paper import Paper
 from domain.query import SearchQuery, words_of
 from domain.text import CJK_RUN
+from storage.db import sqlite_sql
+from storage.dialect import SQLITE
+from storage.papers.catalog import filter_clauses
 from storage.papers.fts import match_expression
 from storage.papers.sqlite import SqlitePaperStore
-from storage.papers.sqlite_ranking import filter_clauses
 from storage.sqlite.database import Database
 from tools.synthetic_catalog import (
     EN_WORDS,
@@ -193,8 +195,9 @@ def _topics(rng: random.Random, count: int, catalog: Catalog) -> list[str]:
 
 def _pinned_sql(query: SearchQuery) -> tuple[str, list[Any]]:
     """The exact search of `SqlitePaperStore.search`, restricted to one rowid (the last `?`)."""
-    where, params = filter_clauses(query.filters)
     match = match_expression(query)
+    where, params = filter_clauses(query.filters, SQLITE, start=1 if match is None else 2)
+    where = [sqlite_sql(clause) for clause in where]  # then `?`: one more than the last `?n`
     if match is None:
         sql = "SELECT 1 FROM papers p WHERE " + " AND ".join([*where, "p.id = ?"])
         return sql, params

@@ -20,6 +20,7 @@ from typing import Any
 import asyncpg
 
 from domain.copy import TableCount
+from storage.db import SqliteDb
 from storage.papers.fts import index_row
 from storage.papers.postgres_vectors import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
@@ -92,12 +93,12 @@ class _Sqlite:
                     rows: list[Row]) -> None:
         sql = (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
                f"({', '.join('?' * len(columns))}) " + _upsert(columns, key))
-        async with self.db.transaction() as conn:
+        async with SqliteDb(self.db).transaction() as tx:
             if table == "papers":  # the FTS5 index, rebuilt from the papers: out before
-                await unindex(conn, [row[columns.index("id")] for row in rows])  # they change
-            await conn.executemany(sql, rows)
+                await unindex(tx, [row[columns.index("id")] for row in rows])  # they change
+            await tx.execute_many(sql, rows)
             if table == "papers":
-                await write_index(conn, [(row[columns.index("id")],
+                await write_index(tx, [(row[columns.index("id")],
                                           *index_row(_paper(columns, row))) for row in rows])
 
     async def finish(self) -> None:

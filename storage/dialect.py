@@ -41,6 +41,10 @@ class Dialect:
     """Whether `SELECT … FOR UPDATE / FOR SHARE` exists (see `lock_rows`)."""
     json_arrays: bool = True
     """Arrays travel as JSON text and are read with `json_each` (SQLite has no array type)."""
+    fold: str = "lower({})"
+    """A text with A-Z in lower case, and only those (as SQLite's `lower`, `LIKE`, NOCASE)."""
+    find: str = "instr"
+    """Where a text first holds another (1 on), 0 if nowhere."""
 
     def lock_rows(self, mode: str = "UPDATE", *, of: str = "", skip_locked: bool = False
                   ) -> str:
@@ -83,6 +87,14 @@ class Dialect:
         joins = "".join(f" JOIN a{i} ON a{i}.key = a1.key" for i in range(2, len(arrays) + 1))
         return f"(WITH {tables} SELECT {columns} FROM a1{joins}) AS zipped"
 
+    def folded(self, column: str) -> str:
+        """`column` with A-Z in lower case (compared with a value folded likewise)."""
+        return self.fold.format(column)
+
+    def contains_folded(self, column: str, param: str) -> str:
+        """Whether `column`, `folded`, holds the text bound at `param` (bound folded)."""
+        return f"{self.find}({self.folded(column)}, {param}) > 0"
+
     def types(self) -> dict[str, str]:
         """The placeholders a table's columns may hold."""
         return {"big": self.big, "rowid": self.rowid, "serial": self.serial, "real": self.real,
@@ -93,7 +105,9 @@ SQLITE = Dialect(big="INTEGER", rowid="INTEGER PRIMARY KEY",
                  serial="INTEGER PRIMARY KEY AUTOINCREMENT", real="REAL", without_rowid=True)
 POSTGRES = Dialect(big="BIGINT", rowid="BIGSERIAL PRIMARY KEY", serial="BIGSERIAL PRIMARY KEY",
                    real="DOUBLE PRECISION", without_rowid=False, blob="BYTEA",
-                   text_order=' COLLATE "C"', row_locks=True, json_arrays=False)
+                   text_order=' COLLATE "C"', row_locks=True, json_arrays=False,
+                   fold="translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
+                        "'abcdefghijklmnopqrstuvwxyz')", find="strpos")
 
 _COLUMN_INDENT = " " * 16
 _CLOSE_INDENT = " " * 12

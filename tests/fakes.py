@@ -1,31 +1,26 @@
-"""An in-memory fake of the catalog store, faithful to the SQLite store's rules, and
-`FakeChannels`, the Discord side the posters' fakes write to, whose next calls a test scripts
-(`Refuse`, `LoseAnswer`, `Stall`). The other stores are real, over in-memory SQLite (the
-`memory_db` fixture); the contract suite and the end-to-end tests keep the real stores and
-posters honest. Each feature's own poster fakes sit beside its tests."""
+"""`FakeChannels`, the Discord side the posters' fakes write to, whose next calls a test
+scripts (`Refuse`, `LoseAnswer`, `Stall`), and the real catalog store a test fills
+(`catalog_store`). Every store is real, over in-memory SQLite (the `memory_db` fixture); the
+contract suite and the end-to-end tests keep the real stores and posters honest. Each
+feature's own poster fakes sit beside its tests."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
 
 from bot.features.notifications.store import AnnouncementStore
 from bot.features.papers.store import PaperStore
 from bot.shared.delivery import DeliveryFailed
 from bot.shared.leases import Leaser
-from domain.catalog import ADD_SOURCE, AddOutcome, CatalogStats, LoadCounts, LoadSource, SearchHit
+from domain.catalog import LoadSource
 from domain.paper import Paper, Track, Venue
-from domain.query import SearchQuery
 from domain.reasons import Reason, ReasonCode
-from storage.papers.prepared import PreparedPaper
+from storage.backend import PAPERS
+from storage.sqlite.database import Database
 from tests.clocks import FakeClock
-
-
-def _same(p: Paper) -> Paper:
-    return p
 
 
 def catalog_paper(title: str, track: str | None = None) -> Paper:
@@ -34,102 +29,22 @@ def catalog_paper(title: str, track: str | None = None) -> Paper:
     return Paper(title_en=title, title_zh="", authors=("Ada Lindqvist",), venue=venue)
 
 
-class FakePaperStore:
-    """A catalog in a dict, in insertion order; searching matches words in titles."""
-
-    def __init__(self, papers: Iterable[Paper] = ()) -> None:
-        self.papers: dict[str, Paper] = {}
-        self.version = 0
-        for p in papers:
-            self.put(p)
-
-    def put(self, p: Paper) -> None:
-        """Add or replace a paper (a load of one)."""
-        self.papers[p.id] = p
-        self.version += 1
-
-    def drop(self, paper_id: str) -> None:
-        """Take a paper out of the catalog (it left the listing)."""
-        del self.papers[paper_id]
-        self.version += 1
-
-    async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
-                   prune: bool = False, announce: bool = False) -> LoadCounts:
-        raise NotImplementedError("loading is the catalog's, not used by these services")
-
-    async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
-                            source: LoadSource, prune: bool = False,
-                            announce: bool = False) -> LoadCounts:
-        raise NotImplementedError("loading is the catalog's, not used by these services")
-
-    async def add_papers(self, papers: Sequence[Paper], *,
-                         source: str = ADD_SOURCE,
-                         announce: bool = False) -> list[AddOutcome]:
-        raise NotImplementedError("adding is the catalog's, not used by these services")
-
-    async def get(self, public_id: str) -> Paper | None:
-        return self.papers.get(public_id)
-
-    async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
-        return [self.papers[i] for i in public_ids if i in self.papers]
-
-    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
-        for p in self.papers.values():
-            if (arxiv_id and p.links.arxiv_id == arxiv_id) or (
-                    doi and p.links.doi.casefold() == doi.casefold()):
-                return p
-        return None
-
-    async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
-                     offset: int = 0, papers: int | None = None) -> list[SearchHit]:
-        def matches(p: Paper) -> bool:
-            title = p.title_en.casefold()
-            found = [w in title for w in query.words]
-            return any(found) if any_word else all(found)
-        hits = [p for p in self.papers.values() if query.words and matches(p)]
-        return [SearchHit(p.id, 0.0, partial(_same, p)) for p in hits[offset:offset + limit]]
-
-    async def random(self) -> Paper | None:
-        return next(iter(self.papers.values()), None)
-
-    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
-        return []
-
-    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
-        return []
-
-    async def paper_ids(self, track: str | None = None) -> list[str]:
-        return [pid for pid, p in self.papers.items()
-                if track is None or p.venue.track == track]
-
-    async def count(self) -> int:
-        return len(self.papers)
-
-    async def stats(self) -> CatalogStats:
-        raise NotImplementedError("catalog statistics are not used by these services")
-
-    async def vocabulary(self) -> list[tuple[str, int]]:
-        counts: dict[str, int] = {}
-        for p in self.papers.values():
-            for word in set(p.title_en.casefold().split()):
-                counts[word] = counts.get(word, 0) + 1
-        return sorted(counts.items())
-
-    async def warm_up(self) -> None:
-        """Nothing to compile."""
-
-    async def catalog_version(self) -> int:
-        return self.version
-
-    async def iter_papers(self) -> AsyncIterator[Paper]:
-        for p in list(self.papers.values()):
-            yield p
+TEST_SOURCE = "test"
+"""The source a test's catalog is added and reloaded from."""
 
 
-def _conforms() -> None:
-    """mypy checks here that every fake satisfies its protocol."""
-    papers: PaperStore = FakePaperStore()
-    del papers
+async def catalog_store(db: Database, papers: Iterable[Paper] = ()) -> PaperStore:
+    """The real catalog store on `db` (the `memory_db` fixture's in-memory SQLite) holding
+    `papers`, added in this order."""
+    store = PAPERS.open(db)
+    await store.add_papers(list(papers), source=TEST_SOURCE)
+    return store
+
+
+async def drop_paper(store: PaperStore, paper_id: str) -> None:
+    """Take a paper out of the catalog, as a reload of a listing without it would."""
+    kept = [paper async for paper in store.iter_papers() if paper.id != paper_id]
+    await store.load(enumerate(kept, start=1), source=LoadSource(TEST_SOURCE), prune=True)
 
 
 # -- Discord, as the posters see it ---------------------------------------------------------

@@ -207,10 +207,13 @@ def _classes(path: Path) -> dict[str, ast.ClassDef]:
     return {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
 
 
-def _public_methods(cls: ast.ClassDef) -> set[str]:
-    return {node.name for node in cls.body
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and not node.name.startswith("_")}
+def _public_methods(cls: ast.ClassDef, bases: dict[str, ast.ClassDef] | None = None) -> set[str]:
+    """Its public methods, with those of its `bases` it derives from (a store's, in storage)."""
+    inherited = [_public_methods(bases[base.id], bases) for base in cls.bases
+                 if bases and isinstance(base, ast.Name) and base.id in bases]
+    return set().union(*inherited, {node.name for node in cls.body
+                                    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                                    and not node.name.startswith("_")})
 
 
 def _stores(prefix: str) -> dict[str, ast.ClassDef]:
@@ -232,13 +235,14 @@ def _protocols() -> dict[str, ast.ClassDef]:
 
 def test_every_store_has_a_protocol_with_its_methods() -> None:
     protocols = _protocols()
+    classes = {name: cls for path in _modules("storage") for name, cls in _classes(path).items()}
     for prefix in ("Sqlite", "Pg"):
         stores = _stores(prefix)
         assert stores
         for name, cls in stores.items():
             protocol = protocols.get(name)
             assert protocol is not None, f"{prefix}{name} has no protocol in a store.py"
-            assert _public_methods(protocol) == _public_methods(cls), prefix + name
+            assert _public_methods(protocol) == _public_methods(cls, classes), prefix + name
 
 
 def test_every_protocol_has_both_backends() -> None:
@@ -278,7 +282,7 @@ def test_no_backend_imports_the_other() -> None:
         names = {n for node in ast.walk(_tree(path)) for n in _imported(node)}
         offending = {n for n in names if n.split(".")[0] == "storage" and other in n}
         assert not offending, f"{path.relative_to(ROOT)} imports {offending}"
-    assert checked > 20
+    assert checked >= 10
 
 
 def test_storage_defines_no_domain_records() -> None:

@@ -18,6 +18,7 @@ import pytest
 from bibtexparser.entrypoint import parse_string
 from bibtexparser.middlewares import LatexDecodingMiddleware
 
+from domain.group import Bookmark
 from domain.paper import Paper
 from storage.backend import BOOKMARKS, HISTORY, QUEUE
 from storage.sqlite.database import Database
@@ -405,7 +406,7 @@ async def _seed(db_path: Path, papers: list[Paper]) -> None:
         history = HISTORY.open(db)
         for paper in papers[:3]:
             await history.record_discussed(SERVER, paper.id, WHEN, MEMBER, "<@1> & 50%", 9)
-        await BOOKMARKS.open(db).add(SERVER, MEMBER, papers[3].id, WHEN)
+        await BOOKMARKS.open(db).add(Bookmark(SERVER, MEMBER, papers[3].id, WHEN))
         await QUEUE.open(db).suggest(SERVER, papers[4].id, MEMBER, "worth a look", WHEN)
     finally:
         await db.close()

@@ -1,157 +1,67 @@
-"""PostgreSQL implementation of `PaperStore`: the catalog and its `tsvector` search.
+"""The PostgreSQL catalog: `PaperStore` (`storage.papers.catalog`) over its `tsvector` index,
+kept in the papers' own rows and searched here.
 
 A load runs in one transaction (readers see the old catalog until it commits, MVCC) under a
 transaction-scoped advisory lock, so one load at a time: another gets `CatalogLoadRunning`
 (`storage.papers.postgres_loading`).
-Search mirrors `SqlitePaperStore.search` step by step (see `storage.papers.postgres_search`).
+Search mirrors `SqliteIndex.search` step by step (see `storage.papers.postgres_search`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import AsyncIterable, Sequence
 
 import asyncpg
 
-from domain.catalog import (
-    ADD_SOURCE,
-    AddOutcome,
-    AddStatus,
-    CatalogStats,
-    LoadCounts,
-    LoadSource,
-    SearchHit,
-    VenueCount,
-)
+from domain.catalog import LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper
 from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
-from domain.query import Filters, SearchQuery
-from storage.notifications.announce_postgres import record_unannounced_pg
-from storage.papers.fts import RANK_WINDOW
-from storage.papers.identity import add_by_identity, added_tally
+from domain.query import SearchQuery
+from storage.db import PgDb, Tx
+from storage.dialect import POSTGRES
+from storage.papers.catalog import PaperStore, filter_clauses
+from storage.papers.fts import RANK_WINDOW, index_row
 from storage.papers.postgres_bm25 import MAX_CACHED_COUNTS, Params, _CorpusStats
-from storage.papers.postgres_loading import PgRows, load_prepared, take_load_slot
+from storage.papers.postgres_loading import load_prepared, take_load_slot
 from storage.papers.postgres_search import match_query
 from storage.papers.postgres_tiers import SearchPlan
-from storage.papers.prepared import (
-    PreparedPaper,
-    prepared_batches,
-)
-from storage.papers.rows import (
-    PAPER_COLUMN_COUNT,
-    PAPER_COLUMNS,
-    READ_BATCH,
-    hit_from_row,
-    paper_from_row,
-)
+from storage.papers.postgres_vectors import tsvector_literal
+from storage.papers.prepared import PreparedPaper
+from storage.papers.rows import PAPER_COLUMN_COUNT, hit_from_row
 from storage.postgres.database import PgDatabase
-from storage.times import utc_timestamp
 
-_PAPER_COLUMNS = PAPER_COLUMNS
 _ATTEMPTS = 3
 """Searches ranked outside a transaction before one runs in a snapshot of its own."""
-_ASCII_LOWER = "translate({}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
 
-def _ascii_lower(text: str) -> str:
-    """SQLite's NOCASE and LIKE fold only A-Z; so does the SQL here."""
-    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                                        "abcdefghijklmnopqrstuvwxyz"))
-
-
-def filter_clauses(filters: Filters, start: int) -> tuple[list[str], list[Any]]:
-    """SQL conditions on `papers p` for a query's filters, numbered from `$start`, with their
-    parameters; the same meaning as SQLite's (`storage.papers.sqlite_ranking.filter_clauses`)."""
-    where: list[str] = []
-    params: list[Any] = []
-
-    def param(value: Any) -> str:
-        params.append(value)
-        return f"${start + len(params) - 1}"
-
-    if filters.track:
-        where.append(f"p.track = {param(filters.track.value)}")
-    if filters.venue:
-        folded = param(_ascii_lower(filters.venue))
-        where.append(f"({_ASCII_LOWER.format('p.conference')} = {folded} OR "
-                     f"strpos({_ASCII_LOWER.format('p.workshop')}, {folded}) > 0)")
-    if filters.year is not None:
-        where.append(f"p.year = {param(filters.year)}")
-    if filters.honour:
-        where.append("EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id "
-                     f"AND h.honour = {param(filters.honour)})")
-    return where, params
-
-
-class PgPaperStore:
-    """Papers, their honours and the `tsvector` index, kept in step in one table."""
+class PgIndex:
+    """`SearchIndex` on `tsvector`s: each paper's in its own row (`search`), with its token
+    counts for bm25 (`storage.papers.postgres_bm25`)."""
 
     def __init__(self, db: PgDatabase) -> None:
         self._db = db
         self._stats: _CorpusStats | None = None
 
-    async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
-                   prune: bool = False, announce: bool = False) -> LoadCounts:
-        """`load_prepared`, the papers prepared in a worker thread."""
-        return await self.load_prepared(prepared_batches(papers), source=source, prune=prune,
-                                        announce=announce)
-
     async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
-                            source: LoadSource, prune: bool = False,
-                            announce: bool = False) -> LoadCounts:
-        """Upsert every paper in one transaction; `prune` removes the source's others
-        (`storage.papers.postgres_loading`); `announce` records the added ones unannounced."""
+                            source: LoadSource, prune: bool, announce: bool) -> LoadCounts:
+        """Upsert every paper in one transaction (`storage.papers.postgres_loading`)."""
         return await load_prepared(self._db, batches, source=source, prune=prune,
                                    announce=announce)
 
-    async def add_papers(self, papers: Sequence[Paper], *,
-                         source: str = ADD_SOURCE, announce: bool = False
-                         ) -> list[AddOutcome]:
-        """Add a few papers in one transaction, each by the identity rules; refused with
-        `CatalogLoadRunning` while a load holds the slot. A change is recorded as a load."""
-        async with self._db.transaction() as conn:
-            await take_load_slot(conn)
-            now = utc_timestamp()
-            rows = PgRows(conn, source, now)
-            outcomes = [await add_by_identity(rows, paper) for paper in papers]
-            tally = added_tally(outcomes)
-            if tally is not None:
-                await conn.execute(
-                    "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
-                    "updated, unchanged, removed, rejected) VALUES ($1, NULL, $2, $3, $4, $5, "
-                    "0, $6)", source, now, *tally)
-            if announce:
-                await record_unannounced_pg(conn, [o.paper.id for o in outcomes
-                                                   if o.status is AddStatus.ADDED])
-        return outcomes
+    async def hold_load_slot(self, tx: Tx) -> None:
+        """The load slot until the transaction ends (`take_load_slot`)."""
+        await take_load_slot(tx.fetch_value)
 
-    async def get(self, public_id: str) -> Paper | None:
-        """One paper by its public id."""
-        row = await self._db.fetchrow(
-            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = $1", public_id)
-        return paper_from_row(row) if row else None
+    def row_columns(self, paper: Paper) -> dict[str, object]:
+        """The paper's `tsvector` (as its literal) and its token counts."""
+        return dict(zip(("search", "search_tokens", "head_tokens"),
+                        tsvector_literal(index_row(paper)), strict=True))
 
-    async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
-        """The papers of these public ids still in the catalog, in the ids' order."""
-        rows = await self._db.fetch(
-            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.public_id = ANY($1::text[])",
-            list(public_ids))
-        found = {paper.id: paper for paper in map(paper_from_row, rows)}
-        return [found[i] for i in public_ids if i in found]
+    async def unindex(self, tx: Tx, rowid: int) -> None:
+        """Nothing: the row's own columns are rewritten."""
 
-    async def by_link(self, *, arxiv_id: str = "", doi: str = "") -> Paper | None:
-        """The paper with this arXiv id (without version) or this DOI (any case), if any."""
-        if arxiv_id:
-            row = await self._db.fetchrow(
-                f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.arxiv_id = $1", arxiv_id)
-        elif doi:
-            row = await self._db.fetchrow(
-                f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.doi != '' "
-                "AND lower(p.doi) = lower($1) LIMIT 1", doi)
-        else:
-            return None
-        return paper_from_row(row) if row else None
+    async def index(self, tx: Tx, rowid: int, paper: Paper) -> None:
+        """Nothing: written with the row (`row_columns`), the rest by triggers."""
 
     async def search(self, query: SearchQuery, *, any_word: bool = False, limit: int = 10,
                      offset: int = 0, papers: int | None = None) -> list[SearchHit]:
@@ -162,7 +72,7 @@ class PgPaperStore:
         known yet for that version are read first, in one snapshot of their own. Every hit's
         paper is read (`papers` is a hint this store does not need)."""
         has_match, match = match_query(query, any_word=any_word)
-        where, _ = filter_clauses(query.filters, 1)
+        where, _ = filter_clauses(query.filters, POSTGRES)
         if (has_match and match.term is None) or (not has_match and not where):
             return []
         wanted = max(0, limit) + max(0, offset)
@@ -228,62 +138,6 @@ class PgPaperStore:
             stats = self._stats = _CorpusStats(version, int(rows), int(tokens), int(head))
         return stats
 
-    async def workshop_names(self, prefix: str = "", limit: int = 10) -> list[str]:
-        """Workshop names containing `prefix` (A-Z case-insensitive), most papers first."""
-        rows = await self._db.fetch(
-            f"SELECT workshop FROM papers WHERE strpos({_ASCII_LOWER.format('workshop')}, $1) > 0 "
-            "GROUP BY workshop ORDER BY count(*) DESC, workshop COLLATE \"C\" LIMIT $2",
-            _ascii_lower(prefix), limit)
-        return [str(row[0]) for row in rows]
-
-    async def venue_names(self, text: str = "", limit: int = 25) -> list[str]:
-        """Conference and workshop names containing `text`, most papers first."""
-        rows = await self._db.fetch(
-            "SELECT name FROM (SELECT conference AS name, count(*) AS n FROM papers "
-            f"WHERE strpos({_ASCII_LOWER.format('conference')}, $1) > 0 GROUP BY conference "
-            "UNION ALL SELECT workshop, count(*) FROM papers "
-            f"WHERE strpos({_ASCII_LOWER.format('workshop')}, $1) > 0 GROUP BY workshop) v "
-            "ORDER BY n DESC, name COLLATE \"C\" LIMIT $2", _ascii_lower(text), limit)
-        return [str(row[0]) for row in rows]
-
-    async def paper_ids(self, track: str | None = None) -> list[str]:
-        """Public ids of every paper, or of those on one track."""
-        if track:
-            rows = await self._db.fetch("SELECT public_id FROM papers WHERE track = $1", track)
-        else:
-            rows = await self._db.fetch("SELECT public_id FROM papers")
-        return [str(row[0]) for row in rows]
-
-    async def random(self) -> Paper | None:
-        """A uniformly random paper (ids are dense)."""
-        row = await self._db.fetchrow(
-            f"SELECT {_PAPER_COLUMNS} FROM papers p WHERE p.id >= "
-            "(SELECT floor(random() * (max(id) + 1)) FROM papers) ORDER BY p.id LIMIT 1")
-        if row is None:
-            row = await self._db.fetchrow(
-                f"SELECT {_PAPER_COLUMNS} FROM papers p ORDER BY p.id LIMIT 1")
-        return paper_from_row(row) if row else None
-
-    async def count(self) -> int:
-        """Number of papers."""
-        return int(await self._db.fetchval("SELECT count(*) FROM papers") or 0)
-
-    async def stats(self) -> CatalogStats:
-        """Totals per conference, year and track, and the last load."""
-        venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await self._db.fetch(
-            "SELECT conference, year, track, count(*) FROM papers GROUP BY conference, year, "
-            "track ORDER BY count(*) DESC, conference COLLATE \"C\" NULLS FIRST, "
-            "year NULLS FIRST, track COLLATE \"C\""))
-        workshops = int(await self._db.fetchval(
-            "SELECT count(DISTINCT workshop) FROM papers WHERE workshop IS NOT NULL") or 0)
-        last = await self._db.fetchrow(
-            "SELECT loaded_at, source, rejected FROM catalog_loads ORDER BY id DESC LIMIT 1")
-        return CatalogStats(
-            papers=sum(v.papers for v in venues), venues=venues, workshops=workshops,
-            last_load_at=datetime.fromisoformat(last[0]) if last else None,
-            last_load_source=last[1] if last else None,
-            last_load_rejected=int(last[2]) if last else 0)
-
     async def vocabulary(self) -> list[tuple[str, int]]:
         """Indexed Latin words of 4+ letters with their document counts (as `fts5vocab`)."""
         return [(str(word), int(ndoc)) for word, ndoc in await self._db.fetch(
@@ -294,22 +148,13 @@ class PgPaperStore:
         """Nothing to do: the search's SQL takes a form per shape of its query (prefix
         completions are written into it), so no fixed set of statements could be prepared."""
 
-    async def catalog_version(self) -> int:
-        """The id of the last load; changes with every load."""
-        return int(await self._db.fetchval("SELECT max(id) FROM catalog_loads") or 0)
 
-    async def iter_papers(self) -> AsyncIterator[Paper]:
-        """Every paper in insertion order, read in pages."""
-        last = 0
-        while True:
-            rows = await self._db.fetch(
-                f"SELECT {_PAPER_COLUMNS}, p.id FROM papers p WHERE p.id > $1 "
-                "ORDER BY p.id LIMIT $2", last, READ_BATCH)
-            if not rows:
-                return
-            for row in rows:
-                yield paper_from_row(row)
-            last = int(rows[-1][PAPER_COLUMN_COUNT])
+class PgPaperStore(PaperStore):
+    """The catalog on a PostgreSQL server, searched with `tsvector`s."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        super().__init__(PgDb(db), PgIndex(db))
+        self._db = db
 
 
 async def _expansions(conn: asyncpg.Connection, corpus: _CorpusStats,
@@ -334,7 +179,7 @@ def _plan(query: SearchQuery, any_word: bool, filtered: bool,
 
 
 def _where(query: SearchQuery, params: Params) -> list[str]:
-    where, values = filter_clauses(query.filters, len(params.values) + 1)
+    where, values = filter_clauses(query.filters, POSTGRES, len(params.values) + 1)
     params.values.extend(values)
     return where
 

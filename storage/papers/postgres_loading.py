@@ -1,24 +1,25 @@
 """The PostgreSQL catalog's write path: a whole load in one transaction under the load slot
 (a transaction-scoped advisory lock, so one load at a time: another gets
-`CatalogLoadRunning`), and the rows a few added papers are written through (`PgRows`)."""
+`CatalogLoadRunning`)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, Awaitable, Sequence
+from collections.abc import AsyncIterable, Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
 
 from domain.catalog import LoadCounts, LoadSource
-from domain.paper import Paper
 from domain.storage_faults import CatalogLoadRunning
-from storage.notifications.announce_postgres import record_unannounced_pg
+from storage.db import tx_on
+from storage.dialect import POSTGRES
+from storage.notifications.store import record_unannounced
+from storage.papers.catalog import RECORD_LOAD
 from storage.papers.classify import LoadClassifier
-from storage.papers.fts import index_row
-from storage.papers.postgres_vectors import tsvector_for_copy, tsvector_literal
-from storage.papers.prepared import STORED_COLUMNS, PreparedPaper, content_hash, paper_values
-from storage.papers.rows import LINK_COLUMNS, PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
+from storage.papers.postgres_vectors import tsvector_for_copy
+from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
+from storage.papers.rows import LINK_COLUMNS
 from storage.postgres.database import PgDatabase, rows_affected
 from storage.postgres.migrations import RECOUNT_TERMS, WRITE_HEADS
 from storage.times import utc_timestamp
@@ -51,10 +52,10 @@ _UPSERT = (f"INSERT INTO papers ({_STORED}) SELECT "
            + ", ".join(f"{c} = excluded.{c}" for c in _STORED.split(", ")[1:]))
 
 
-async def take_load_slot(conn: asyncpg.Connection) -> None:
-    """Hold the catalog's load slot until the transaction ends; `CatalogLoadRunning` if
-    another process holds it."""
-    if not await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+async def take_load_slot(fetch_value: Callable[..., Awaitable[Any]]) -> None:
+    """Hold the catalog's load slot until the transaction ends (its reads by `fetch_value`);
+    `CatalogLoadRunning` if another process holds it."""
+    if not await fetch_value("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
         raise CatalogLoadRunning("the catalog is being reloaded by another process; "
                                  "try again when that load has finished")
 
@@ -66,7 +67,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
     `announce` records the added ones as unannounced in it."""
     counts = LoadCounts()
     async with db.transaction(binary_tsvector=True) as conn:
-        await take_load_slot(conn)
+        await take_load_slot(conn.fetchval)
         await conn.execute("SET LOCAL paperclub.terms = 'off'")
         await conn.execute("SET LOCAL paperclub.heads = 'off'")
         if await conn.fetchval(_LZ4):
@@ -85,13 +86,11 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         for statement in RECOUNT_TERMS:
             await conn.execute(statement)
         await conn.execute(
-            "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
-            "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            source.name, source.listing_query, utc_timestamp(), counts.added,
+            RECORD_LOAD, source.name, source.listing_query, utc_timestamp(), counts.added,
             counts.updated, counts.unchanged, counts.removed,
             source.rejected + len(counts.duplicates) + len(counts.id_collisions))
         if announce:
-            await record_unannounced_pg(conn, counts.added_ids)
+            await record_unannounced(tx_on(conn), POSTGRES, counts.added_ids)
     await _refresh_planner_figures(db)
     return counts
 
@@ -176,49 +175,3 @@ async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
     await conn.execute("INSERT INTO paper_honours (honour, paper_id) SELECT * FROM "
                        "unnest($1::text[], $2::bigint[]) ON CONFLICT DO NOTHING",
                        [h for h, _ in honours], [i for _, i in honours])
-
-
-class PgRows:
-    """`PaperRows` on one PostgreSQL transaction."""
-
-    def __init__(self, conn: asyncpg.Connection, source: str, now: str) -> None:
-        self._conn, self._source, self._now = conn, source, now
-
-    async def stored(self, column: str, value: str) -> tuple[int, Paper] | None:
-        """The row id and paper whose `column` is `value`."""
-        row = await self._conn.fetchrow(
-            f"SELECT {PAPER_COLUMNS}, p.id FROM papers p WHERE p.{column} = $1", value)
-        return (int(row[PAPER_COLUMN_COUNT]), paper_from_row(row)) if row else None
-
-    async def rewrite(self, rowid: int, paper: Paper) -> None:
-        """Update a stored paper in place, with its index and honours."""
-        await self._write(rowid, paper, "UPDATE")
-
-    async def insert(self, paper: Paper) -> None:
-        """Store a new paper, with its index and honours."""
-        rowid = int(await self._conn.fetchval(
-            "SELECT coalesce(max(id), 0) + 1 FROM papers"))
-        await self._write(rowid, paper, "INSERT")
-
-    async def _write(self, rowid: int, paper: Paper, how: str) -> None:
-        values = paper_values(paper)
-        stored = (rowid, paper.id, paper.key, *values, self._source, None, content_hash(values),
-                  self._now, self._now, *tsvector_literal(index_row(paper)))
-        columns = _STORED.split(", ")
-        if how == "INSERT":
-            await self._conn.execute(
-                f"INSERT INTO papers ({_STORED}) VALUES ("
-                + ", ".join(f"${i}" + ("::tsvector" if c == "search" else "")
-                            for i, c in enumerate(columns, start=1)) + ")", *stored)
-        else:  # the row keeps its id, public id, key, source, line and `added_at`
-            kept = {"id", "public_id", "title_key", "source", "source_line", "added_at"}
-            changed = [(c, v) for c, v in zip(columns, stored, strict=True) if c not in kept]
-            assignments = ", ".join(
-                f"{c} = ${n}" + ("::tsvector" if c == "search" else "")
-                for n, (c, _) in enumerate(changed, start=2))
-            await self._conn.execute(f"UPDATE papers SET {assignments} WHERE id = $1",
-                                     rowid, *(v for _, v in changed))
-        await self._conn.execute("DELETE FROM paper_honours WHERE paper_id = $1", rowid)
-        await self._conn.executemany(
-            "INSERT INTO paper_honours (honour, paper_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [(h, rowid) for h in paper.venue.honours])

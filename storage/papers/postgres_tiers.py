@@ -72,7 +72,7 @@ def _all_of(*matches: _Match) -> _Match:
 
 
 class SearchPlan:
-    """A query's tiers (as `storage.papers.postgres.PgPaperStore.search` ranks), and the one
+    """A query's tiers (as `storage.papers.postgres.PgIndex.search` ranks), and the one
     statement that ranks them once the bm25 figures of their phrases are known."""
 
     def __init__(self, query: SearchQuery, match: _Match, expansions: dict[str, Expansion], *,

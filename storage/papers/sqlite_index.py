@@ -13,8 +13,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
+from storage.db import Tx
 from storage.papers.fts import COLUMNS, HEAD_TABLE, HEADLINE_COLUMNS, index_row
 from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS, paper_from_row
 
@@ -41,30 +40,27 @@ def _index_rows(rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
     return [(row[PAPER_COLUMN_COUNT], *index_row(paper_from_row(row))) for row in rows]
 
 
-async def write_index(conn: aiosqlite.Connection, rows: Sequence[Sequence[Any]], *,
-                      suffix: str = "", delete: bool = False) -> None:
+async def write_index(tx: Tx, rows: Sequence[Sequence[Any]], *, suffix: str = "",
+                      delete: bool = False) -> None:
     """Write (rowid, *index text) rows into both full-text indexes, `paper_fts` and
     `HEAD_TABLE` (their load shadows with `suffix`), or with `delete` take them out."""
     everywhere, headline = (FTS_DELETE, HEAD_DELETE) if delete else (FTS_INSERT, HEAD_INSERT)
-    await conn.executemany(everywhere.format(table="paper_fts" + suffix), rows)
-    await conn.executemany(headline.format(table=HEAD_TABLE + suffix),
-                           [row[:_HEAD] for row in rows])
+    await tx.execute_many(everywhere.format(table="paper_fts" + suffix), rows)
+    await tx.execute_many(headline.format(table=HEAD_TABLE + suffix),
+                          [row[:_HEAD] for row in rows])
 
 
-async def indexed_rows(conn: aiosqlite.Connection, table: str,
-                       ids: Sequence[int]) -> list[tuple[Any, ...]]:
+async def indexed_rows(tx: Tx, table: str, ids: Sequence[int]) -> list[tuple[Any, ...]]:
     """(rowid, *index text) of the papers `ids` of `table` (`papers` or `papers_next`), the
     text built in a worker thread."""
     if not ids:
         return []
-    async with conn.execute(
-            f"SELECT {PAPER_COLUMNS}, p.id FROM {table} p WHERE p.id IN "
-            f"({','.join('?' * len(ids))})", list(ids)) as cursor:
-        rows = list(await cursor.fetchall())
+    rows = await tx.fetch(f"SELECT {PAPER_COLUMNS}, p.id FROM {table} p WHERE p.id IN "
+                          f"({','.join('?' * len(ids))})", *ids)
     return await asyncio.to_thread(_index_rows, rows)
 
 
-async def unindex(conn: aiosqlite.Connection, ids: Sequence[int]) -> None:
+async def unindex(tx: Tx, ids: Sequence[int]) -> None:
     """Take the papers `ids` out of the full-text indexes, before their rows in `papers`
     change (ids with no stored row are not in the index either)."""
-    await write_index(conn, await indexed_rows(conn, "papers", ids), delete=True)
+    await write_index(tx, await indexed_rows(tx, "papers", ids), delete=True)

@@ -1,5 +1,5 @@
 """The SQLite catalog load: the next catalog built in the shadow tables in short transactions,
-then switched to in one (`SqlitePaperStore.load_prepared`)."""
+then switched to in one (`SqliteIndex.load_prepared`)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ import contextlib
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
 from typing import Any
 
-import aiosqlite
-
 from domain.catalog import LoadCounts, LoadSource
-from storage.notifications.announce_sqlite import record_unannounced
+from storage.db import SqliteDb, Tx
+from storage.dialect import SQLITE
+from storage.notifications.store import record_unannounced
 from storage.papers import sqlite_swap as catalog_swap
+from storage.papers.catalog import RECORD_LOAD
 from storage.papers.classify import LoadClassifier
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
 from storage.papers.sqlite_index import INDEXES, indexed_rows, write_index
-from storage.sqlite.database import Database
 from storage.times import utc_timestamp
 
 LOAD_BATCH = 5000
@@ -50,84 +50,74 @@ PAPER_INSERT = (
 order (a load and an add write the same row)."""
 
 
-async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+async def staged_load(db: SqliteDb, batches: AsyncIterable[Sequence[PreparedPaper]], *,
                       source: LoadSource, prune: bool, announce: bool = False) -> LoadCounts:
-    """`SqlitePaperStore.load_prepared`: build the next catalog in short transactions, then
+    """`SqliteIndex.load_prepared`: build the next catalog in short transactions, then
     switch to it in one (the old catalog stays intact until then); with `announce`, the
     switch records the added papers as unannounced."""
     counts = LoadCounts()
-    async with db.transaction() as conn:
-        await catalog_swap.claim(conn)
+    async with db.transaction() as tx:
+        await catalog_swap.claim(tx)
         for index in INDEXES:
-            await _fts_options(conn, catalog_swap.shadow(index), LOAD_FTS_OPTIONS)
-        async with conn.execute("SELECT coalesce(max(id), 0) FROM papers") as cursor:
-            row = await cursor.fetchone()
+            await _fts_options(tx, catalog_swap.shadow(index), LOAD_FTS_OPTIONS)
+        next_id = int(await tx.fetch_value("SELECT coalesce(max(id), 0) FROM papers")) + 1
     try:
-        next_id = int(row[0] if row else 0) + 1
         async with _load_settings(db):
             await _pipelined(_BatchLoader(db, source.name, counts, next_id), batches)
             await _carry_over(db, source.name if prune else None)
             for index in reversed(INDEXES):  # the small one first: the pages its merge
                 await _merge_index(db, catalog_swap.shadow(index))  # frees are written again
-        async with db.transaction() as conn:
+        async with db.transaction() as tx:
             if prune:
-                counts.removed = await _pruned(conn, source.name)
-            await conn.execute(
-                "INSERT INTO catalog_loads (source, listing_query, loaded_at, added, "
-                "updated, unchanged, removed, rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (source.name, source.listing_query, utc_timestamp(), counts.added,
-                 counts.updated, counts.unchanged, counts.removed,
-                 source.rejected + len(counts.duplicates) + len(counts.id_collisions)
-                 + len(counts.arxiv_conflicts)),
-            )
+                counts.removed = await _pruned(tx, source.name)
+            await tx.execute(
+                RECORD_LOAD, source.name, source.listing_query, utc_timestamp(), counts.added,
+                counts.updated, counts.unchanged, counts.removed,
+                source.rejected + len(counts.duplicates) + len(counts.id_collisions)
+                + len(counts.arxiv_conflicts))
             for index in INDEXES:
-                await _fts_options(conn, catalog_swap.shadow(index), FTS_OPTIONS)
+                await _fts_options(tx, catalog_swap.shadow(index), FTS_OPTIONS)
             if announce:
-                await record_unannounced(conn, counts.added_ids)
-            await catalog_swap.switch(conn)
+                await record_unannounced(tx, SQLITE, counts.added_ids)
+            await catalog_swap.switch(tx)
     except BaseException:
         with contextlib.suppress(Exception):
-            async with db.transaction() as conn:
-                await catalog_swap.release(conn)
+            async with db.transaction() as tx:
+                await catalog_swap.release(tx)
         raise
     return counts
 
 
-async def _carry_over(db: Database, pruned_source: str | None) -> None:
+async def _carry_over(db: SqliteDb, pruned_source: str | None) -> None:
     """Copy the live papers this load did not touch into the shadows, a batch per
     transaction (all of them, or with `--prune` those of other sources)."""
     keep = " AND p.source != ?" if pruned_source is not None else ""
     last = 0
     while True:
-        async with db.transaction() as conn:
-            async with conn.execute(
+        async with db.transaction() as tx:
+            ids = [int(row[0]) for row in await tx.fetch(
                 "SELECT p.id FROM papers p WHERE p.id > ? AND NOT EXISTS "
                 f"(SELECT 1 FROM papers_next n WHERE n.id = p.id){keep} "
                 "ORDER BY p.id LIMIT ?",
-                (last, *((pruned_source,) if pruned_source is not None else ()),
-                 LOAD_BATCH),
-            ) as cursor:
-                ids = [int(row[0]) async for row in cursor]
+                last, *((pruned_source,) if pruned_source is not None else ()), LOAD_BATCH)]
             if not ids:
                 return
             marks = ",".join("?" * len(ids))
-            await conn.execute(f"INSERT INTO papers_next SELECT * FROM papers "
-                               f"WHERE id IN ({marks})", ids)
-            await write_index(conn, await indexed_rows(conn, "papers", ids),
+            await tx.execute(f"INSERT INTO papers_next SELECT * FROM papers "
+                             f"WHERE id IN ({marks})", *ids)
+            await write_index(tx, await indexed_rows(tx, "papers", ids),
                               suffix=catalog_swap.SUFFIX)
-            await conn.execute(f"INSERT INTO paper_honours_next SELECT * FROM "
-                               f"paper_honours WHERE paper_id IN ({marks})", ids)
+            await tx.execute(f"INSERT INTO paper_honours_next SELECT * FROM "
+                             f"paper_honours WHERE paper_id IN ({marks})", *ids)
         last = ids[-1]
         await _breathe()
 
 
-async def _pruned(conn: aiosqlite.Connection, source: str) -> int:
+async def _pruned(tx: Tx, source: str) -> int:
     """How many live papers of `source` the load left out: what `--prune` removes."""
-    async with conn.execute(
+    return int(await tx.fetch_value(
         "SELECT count(*) FROM papers p WHERE p.source = ? AND NOT EXISTS "
-        "(SELECT 1 FROM papers_next n WHERE n.id = p.id)", (source,)) as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
+        "(SELECT 1 FROM papers_next n WHERE n.id = p.id)", source))
 
 
 async def _pipelined(loader: _BatchLoader,
@@ -169,42 +159,41 @@ _LOAD_PRAGMAS = {"cache_size": -LOAD_CACHE_KIB, "wal_autocheckpoint": LOAD_CHECK
 
 
 @contextlib.asynccontextmanager
-async def _load_settings(db: Database) -> AsyncIterator[None]:
+async def _load_settings(db: SqliteDb) -> AsyncIterator[None]:
     """The writer's page cache and WAL checkpoints (`_LOAD_PRAGMAS`) for a load, as they were
     after."""
     before: dict[str, int] = {}
-    async with db.transaction() as conn:
+    async with db.transaction() as tx:
         for pragma, value in _LOAD_PRAGMAS.items():
-            async with conn.execute(f"PRAGMA {pragma}") as cursor:
-                row = await cursor.fetchone()
-            if row is not None:
-                before[pragma] = int(row[0])
-            await conn.execute(f"PRAGMA {pragma} = {value}")
+            now = await tx.fetch_value(f"PRAGMA {pragma}")
+            if now is not None:
+                before[pragma] = int(now)
+            await tx.execute(f"PRAGMA {pragma} = {value}")
     try:
         yield
     finally:
         with contextlib.suppress(Exception):
-            async with db.transaction() as conn:
+            async with db.transaction() as tx:
                 for pragma, value in before.items():
-                    await conn.execute(f"PRAGMA {pragma} = {value}")
+                    await tx.execute(f"PRAGMA {pragma} = {value}")
 
 
-async def _fts_options(conn: aiosqlite.Connection, table: str, options: dict[str, int]) -> None:
+async def _fts_options(tx: Tx, table: str, options: dict[str, int]) -> None:
     """Set FTS5 configuration options (`automerge`, `hashsize`, ...) on a full-text table."""
     for option, value in options.items():
-        await conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('{option}', ?)",
-                           (value,))
+        await tx.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('{option}', ?)", value)
 
 
-async def _merge_index(db: Database, table: str) -> None:
+async def _merge_index(db: SqliteDb, table: str) -> None:
     """Merge a full-text table's segments into one, `MERGE_PAGES` a transaction (FTS5's
     'merge' with a negative count: every level at once), until a step finds nothing to do."""
     while True:
-        async with db.transaction() as conn:
-            before = conn.total_changes
-            await conn.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('merge', ?)",
-                               (-MERGE_PAGES,))
-            merged = conn.total_changes - before >= 2  # FTS5's documented sign of work done
+        async with db.transaction() as tx:
+            before = await tx.fetch_value("SELECT total_changes()")
+            await tx.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('merge', ?)",
+                             -MERGE_PAGES)
+            changed = await tx.fetch_value("SELECT total_changes()") - before
+            merged = changed >= 2  # FTS5's documented sign of work done
         await _breathe()
         if not merged:
             return
@@ -220,66 +209,56 @@ async def _breathe() -> None:
 class _BatchLoader(LoadClassifier):
     """Writes one load's batches into the shadow tables, one short transaction each."""
 
-    def __init__(self, db: Database, source: str, counts: LoadCounts, next_id: int) -> None:
+    def __init__(self, db: SqliteDb, source: str, counts: LoadCounts, next_id: int) -> None:
         super().__init__(source, counts, next_id)
         self._db = db
 
-    async def _live(self, conn: aiosqlite.Connection,
+    async def _live(self, tx: Tx,
                     keys: list[str]) -> dict[str, tuple[int, str, str, str, tuple[Any, ...]]]:
         """Live rows by title key: id, content hash, times and English abstract and links."""
-        async with conn.execute(
+        return {row[0]: (row[1], row[2], row[3], row[4], tuple(row[5:])) for row in await tx.fetch(
             f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
-            f"FROM papers WHERE title_key IN ({','.join('?' * len(keys))})", keys,
-        ) as cursor:
-            return {row[0]: (row[1], row[2], row[3], row[4], tuple(row[5:]))
-                    async for row in cursor}
+            f"FROM papers WHERE title_key IN ({','.join('?' * len(keys))})", *keys)}
 
-    async def _arxiv_holders(self, conn: aiosqlite.Connection,
-                             batch: list[PreparedPaper]) -> dict[str, str]:
+    async def _arxiv_holders(self, tx: Tx, batch: list[PreparedPaper]) -> dict[str, str]:
         """Title keys of the live papers holding the batch's arXiv ids."""
         ids = [item.arxiv_id for item in batch if item.arxiv_id]
         if not ids:
             return {}
-        async with conn.execute(
+        return {str(arxiv_id): str(key) for arxiv_id, key in await tx.fetch(
             f"SELECT arxiv_id, title_key FROM papers WHERE arxiv_id IN "
-            f"({','.join('?' * len(ids))})", ids,
-        ) as cursor:
-            return {str(arxiv_id): str(key) async for arxiv_id, key in cursor}
+            f"({','.join('?' * len(ids))})", *ids)}
 
-    async def _taken_ids(self, conn: aiosqlite.Connection,
-                         batch: list[PreparedPaper]) -> set[str]:
+    async def _taken_ids(self, tx: Tx, batch: list[PreparedPaper]) -> set[str]:
         """Public ids in the batch already held by a live paper with another title (64-bit ids
         make this improbable, but one must never abort the whole load)."""
         ids = [item.public_id for item in batch]
-        async with conn.execute(
+        return {str(row[0]) for row in await tx.fetch(
             f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
             f"AND title_key NOT IN ({','.join('?' * len(ids))})",
-            [*ids, *(item.key for item in batch)],
-        ) as cursor:
-            return {str(row[0]) async for row in cursor}
+            *ids, *(item.key for item in batch))}
 
     async def load(self, batch: list[PreparedPaper]) -> None:
         """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
-        async with self._db.transaction() as conn:
-            await self._write(conn, batch)
+        async with self._db.transaction() as tx:
+            await self._write(tx, batch)
         await _breathe()
 
-    async def _write(self, conn: aiosqlite.Connection, batch: list[PreparedPaper]) -> None:
+    async def _write(self, tx: Tx, batch: list[PreparedPaper]) -> None:
         keys = [item.key for item in batch]
-        found = await self._live(conn, keys)
-        taken = await self._taken_ids(conn, batch)
-        holders = await self._arxiv_holders(conn, batch)
+        found = await self._live(tx, keys)
+        taken = await self._taken_ids(tx, batch)
+        holders = await self._arxiv_holders(tx, batch)
         marks = ",".join("?" * len(batch))
-        async with conn.execute(f"SELECT title_key, source_line FROM papers_next "
-                                f"WHERE title_key IN ({marks})", keys) as cursor:
-            earlier = {str(key): int(line) async for key, line in cursor}
-        async with conn.execute(f"SELECT public_id FROM papers_next WHERE public_id IN "
-                                f"({marks})", [item.public_id for item in batch]) as cursor:
-            taken |= {str(row[0]) async for row in cursor}
+        earlier = {str(key): int(line) for key, line in await tx.fetch(
+            f"SELECT title_key, source_line FROM papers_next WHERE title_key IN ({marks})",
+            *keys)}
+        taken |= {str(row[0]) for row in await tx.fetch(
+            f"SELECT public_id FROM papers_next WHERE public_id IN ({marks})",
+            *(item.public_id for item in batch))}
         rows, fts_rows, honours = await asyncio.to_thread(  # off the event loop
             self.merge_and_classify, batch, found, taken, holders, earlier)
-        await conn.executemany("INSERT INTO papers_next " + PAPER_INSERT, rows)
-        await write_index(conn, fts_rows, suffix=catalog_swap.SUFFIX)
-        await conn.executemany(
-            "INSERT OR IGNORE INTO paper_honours_next (honour, paper_id) VALUES (?, ?)", honours
-        )
+        await tx.execute_many("INSERT INTO papers_next " + PAPER_INSERT, rows)
+        await write_index(tx, fts_rows, suffix=catalog_swap.SUFFIX)
+        await tx.execute_many(
+            "INSERT OR IGNORE INTO paper_honours_next (honour, paper_id) VALUES (?, ?)", honours)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
-from domain.query import Filters, SearchQuery
+from domain.query import SearchQuery
 from domain.text import title_key
 from storage.papers import fts
 from storage.papers.fts import (
@@ -236,32 +236,6 @@ async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: i
         if int(stored or 0) != version:
             return None
     return [row for row in rows if row[0] is not None]
-
-
-def escape_like(text: str) -> str:
-    """`text` as a literal inside a LIKE pattern with `ESCAPE '\\'`."""
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def filter_clauses(filters: Filters) -> tuple[list[str], list[Any]]:
-    """SQL conditions on `papers p` for a query's filters, with their bound parameters."""
-    where: list[str] = []
-    params: list[Any] = []
-    if filters.track:
-        where.append("p.track = ?")
-        params.append(filters.track.value)
-    if filters.venue:
-        where.append("(p.conference = ? COLLATE NOCASE OR p.workshop LIKE ? ESCAPE '\\')")
-        params += [filters.venue, f"%{escape_like(filters.venue)}%"]
-    if filters.year is not None:
-        where.append("p.year = ?")
-        params.append(filters.year)
-    if filters.honour:
-        where.append(
-            "EXISTS (SELECT 1 FROM paper_honours h WHERE h.paper_id = p.id AND h.honour = ?)"
-        )
-        params.append(filters.honour)
-    return where, params
 
 
 def cached_expansions(cache: ExpansionCache,

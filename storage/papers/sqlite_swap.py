@@ -13,8 +13,7 @@ from __future__ import annotations
 import os
 import re
 
-import aiosqlite
-
+from storage.db import Tx
 from storage.sqlite.errors import CatalogLoadRunning
 from storage.times import utc_timestamp
 
@@ -36,9 +35,8 @@ def _shadow_sql(sql: str) -> str:
     return _REFERENCES.sub(lambda m: f"{m.group(1)}papers{SUFFIX}", sql)
 
 
-async def _schema(conn: aiosqlite.Connection, sql: str, params: tuple[str, ...]) -> list[str]:
-    async with conn.execute(sql, params) as cursor:
-        return [str(row[0]) async for row in cursor]
+async def _schema(tx: Tx, sql: str, params: tuple[str, ...]) -> list[str]:
+    return [str(row[0]) for row in await tx.fetch(sql, *params)]
 
 
 def _alive(pid: int) -> bool:
@@ -51,55 +49,54 @@ def _alive(pid: int) -> bool:
     return True
 
 
-async def ensure_free(conn: aiosqlite.Connection) -> None:
+async def ensure_free(tx: Tx) -> None:
     """`CatalogLoadRunning` while a live process holds the load slot: a write to the live
     catalog then would be lost at the switch. Call inside a transaction."""
-    async with conn.execute("SELECT value FROM bot_state WHERE key = ?", (SLOT_KEY,)) as cur:
-        row = await cur.fetchone()
-    holder = int(row[0]) if row and str(row[0]).isdigit() else 0
+    value = str(await tx.fetch_value("SELECT value FROM bot_state WHERE key = ?", SLOT_KEY))
+    holder = int(value) if value.isdigit() else 0
     if holder and _alive(holder):
         raise CatalogLoadRunning(f"the catalog is being reloaded by process {holder}; "
                                  "try again when that load has finished")
 
 
-async def claim(conn: aiosqlite.Connection) -> None:
+async def claim(tx: Tx) -> None:
     """Take the load slot (`CatalogLoadRunning` if a live process holds it), drop a dead
     load's shadows and create fresh ones. Call inside a transaction."""
-    await ensure_free(conn)
-    await conn.execute(
+    await ensure_free(tx)
+    await tx.execute(
         "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) "
         "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-        (SLOT_KEY, str(os.getpid()), utc_timestamp()))
-    await drop_shadows(conn)
+        SLOT_KEY, str(os.getpid()), utc_timestamp())
+    await drop_shadows(tx)
     placeholders = ",".join("?" * len(LIVE))
-    for sql in await _schema(conn, f"SELECT sql FROM sqlite_master WHERE type = 'table' AND "
+    for sql in await _schema(tx, f"SELECT sql FROM sqlite_master WHERE type = 'table' AND "
                                    f"name IN ({placeholders})", LIVE):
-        await conn.execute(_shadow_sql(sql))
+        await tx.execute(_shadow_sql(sql))
 
 
-async def drop_shadows(conn: aiosqlite.Connection) -> None:
+async def drop_shadows(tx: Tx) -> None:
     """Drop any shadow tables (children first). Call inside a transaction."""
     for table in reversed(LIVE):
-        await conn.execute(f"DROP TABLE IF EXISTS {shadow(table)}")
+        await tx.execute(f"DROP TABLE IF EXISTS {shadow(table)}")
 
 
-async def release(conn: aiosqlite.Connection) -> None:
+async def release(tx: Tx) -> None:
     """Give up the load slot and drop the shadows. Call inside a transaction."""
-    await drop_shadows(conn)
-    await conn.execute("DELETE FROM bot_state WHERE key = ? AND value = ?",
-                       (SLOT_KEY, str(os.getpid())))
+    await drop_shadows(tx)
+    await tx.execute("DELETE FROM bot_state WHERE key = ? AND value = ?", SLOT_KEY,
+                     str(os.getpid()))
 
 
-async def switch(conn: aiosqlite.Connection) -> None:
+async def switch(tx: Tx) -> None:
     """Put the shadows in place of the live tables, with the live tables' indexes, and give
     up the slot. Call inside a transaction: readers see the old catalog or the new one."""
     placeholders = ",".join("?" * len(LIVE))
-    indexes = await _schema(conn, f"SELECT sql FROM sqlite_master WHERE type = 'index' AND "
+    indexes = await _schema(tx, f"SELECT sql FROM sqlite_master WHERE type = 'index' AND "
                                   f"sql IS NOT NULL AND tbl_name IN ({placeholders})", LIVE)
     for table in reversed(LIVE):
-        await conn.execute(f"DROP TABLE {table}")
+        await tx.execute(f"DROP TABLE {table}")
     for table in LIVE:
-        await conn.execute(f"ALTER TABLE {shadow(table)} RENAME TO {table}")
+        await tx.execute(f"ALTER TABLE {shadow(table)} RENAME TO {table}")
     for sql in indexes:
-        await conn.execute(sql)
-    await conn.execute("DELETE FROM bot_state WHERE key = ?", (SLOT_KEY,))
+        await tx.execute(sql)
+    await tx.execute("DELETE FROM bot_state WHERE key = ?", SLOT_KEY)

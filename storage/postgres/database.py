@@ -255,11 +255,6 @@ def _translated(exc: BaseException) -> BaseException:
     return pg_failure(exc) or exc
 
 
-def placeholders(count: int, start: int = 1) -> str:
-    """`$start, …` for `count` bound parameters."""
-    return ", ".join(f"${i}" for i in range(start, start + count))
-
-
 def rows_affected(status: str) -> int:
     """The row count of a command status such as `UPDATE 3` or `INSERT 0 1`."""
     tail = status.rsplit(" ", 1)[-1]

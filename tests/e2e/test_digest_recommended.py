@@ -16,6 +16,7 @@ from bot.features.digest.recommended import RecommendedPicker
 from bot.features.recommend.service import RecommendService
 from discord_standin import Guild, StandIn
 from domain.digest import DigestConfig, DigestPick
+from domain.group import Bookmark
 from domain.paper import Paper
 from storage.backend import BOOKMARKS, DIGESTS, RECOMMENDATIONS
 from storage.papers.sqlite import SqlitePaperStore
@@ -92,7 +93,7 @@ async def _configure_recommended(db_path: Path, guild: Guild, catalog_path: Path
             "UTC", enabled_since=now - timedelta(hours=1), pick=DigestPick.RECOMMENDED))
         for paper in await _bundled(db):
             if paper.title_en.startswith(LIKED):
-                await BOOKMARKS.open(db).add(guild.id, 7, paper.id, now)
+                await BOOKMARKS.open(db).add(Bookmark(guild.id, 7, paper.id, now))
     finally:
         await db.close()
 

@@ -19,6 +19,7 @@ from bot.features.digest.recommended import (
 )
 from bot.features.digest.scheduler import DigestScheduler, digest_nonce
 from bot.features.digest.service import DigestService
+from bot.features.papers.store import PaperStore
 from bot.features.recommend.model import Pick
 from bot.features.recommend.service import Audience, RecommendService
 from bot.shared.leases import Leaser
@@ -30,7 +31,7 @@ from storage.backend import DIGESTS
 from storage.db import database_api
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
-from tests.fakes import FakeChannels, FakePaperStore
+from tests.fakes import FakeChannels, catalog_store
 from tests.features.digest.fakes import FakeAudience, FakeDigestPoster
 from tests.features.recommend.test_service import MemorySignals
 
@@ -43,9 +44,9 @@ DUE = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 class Group:
     """A server set to `pick:recommended` over the bundled catalog."""
 
-    def __init__(self, papers: list[Paper], db: Database) -> None:
+    def __init__(self, papers: PaperStore, db: Database) -> None:
         self.clock = FakeClock(CONFIGURED)
-        self.papers = FakePaperStore(papers)
+        self.papers = papers
         self.signals = MemorySignals()
         self.recommend = RecommendService(self.papers, self.signals, self.clock)
         self.db = database_api(db)
@@ -88,7 +89,7 @@ def _liked(papers: list[Paper]) -> list[Paper]:
 
 async def test_the_group_s_first_recommendation_is_posted_then_the_next(
         bundled_papers: list[Paper], memory_db: Database) -> None:
-    group = Group(bundled_papers, memory_db)
+    group = Group(await catalog_store(memory_db, bundled_papers), memory_db)
     liked = _liked(bundled_papers)[:2]
     assert len(liked) == 2
     await group.like(*liked)
@@ -112,7 +113,7 @@ async def test_the_group_s_first_recommendation_is_posted_then_the_next(
 
 async def test_without_signals_the_cycle_picks_and_status_says_so(
         bundled_papers: list[Paper], memory_db: Database) -> None:
-    group = Group(bundled_papers, memory_db)
+    group = Group(await catalog_store(memory_db, bundled_papers), memory_db)
     assert await group.configure()
     status = await group.admin.status(GUILD)
     assert status is not None and status.falls_back
@@ -133,7 +134,7 @@ async def test_without_signals_the_cycle_picks_and_status_says_so(
 
 async def test_a_cycle_server_ignores_the_group_s_signals(bundled_papers: list[Paper],
                                                          memory_db: Database) -> None:
-    group = Group(bundled_papers, memory_db)
+    group = Group(await catalog_store(memory_db, bundled_papers), memory_db)
     await group.like(*_liked(bundled_papers)[:2])
     assert not await group.configure(DigestPick.CYCLE)
     cycle = next_paper([p.id for p in bundled_papers], set(), GUILD, 1)
@@ -144,7 +145,7 @@ async def test_a_crashed_claim_is_finished_with_the_paper_it_recorded(
         bundled_papers: list[Paper], memory_db: Database) -> None:
     """The pick is in the ledger before the send: a new 👍 after the crash changes the
     group's recommendation, not the paper the resumed claim posts (once)."""
-    group = Group(bundled_papers, memory_db)
+    group = Group(await catalog_store(memory_db, bundled_papers), memory_db)
     await group.like(*_liked(bundled_papers)[:2])
     await group.configure()
     choice = (await group.recommend.recommend(GUILD, 0, Audience.GROUP, 1))[0]

@@ -19,6 +19,7 @@ from bot.features.digest.plan import DEFAULT_GRACE, offline_reason
 from bot.features.digest.scheduler import DigestScheduler, digest_marker, digest_nonce
 from bot.features.digest.service import DigestService
 from bot.features.digest.store import DigestStore
+from bot.features.papers.store import PaperStore
 from bot.features.reading.store import HistoryStore
 from bot.shared.leases import Leaser
 from bot.shared.messages import Refusal
@@ -31,10 +32,10 @@ from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
-    FakePaperStore,
     Refuse,
     Stall,
     catalog_paper,
+    catalog_store,
     refused,
 )
 from tests.features.digest.fakes import FakeAudience, FakeDigestPoster
@@ -55,7 +56,7 @@ class World:
 
     clock: FakeClock
     digests: DigestStore
-    papers: FakePaperStore
+    papers: PaperStore
     channels: FakeChannels
     poster: FakeDigestPoster
     audience: FakeAudience
@@ -110,7 +111,8 @@ async def world(memory_db: Database) -> World:
     clock = FakeClock(CONFIGURED)
     channels = FakeChannels(clock)
     digests = DIGESTS.open(memory_db)
-    made = World(clock, digests, FakePaperStore(PAPERS), channels, FakeDigestPoster(channels),
+    papers = await catalog_store(memory_db, PAPERS)
+    made = World(clock, digests, papers, channels, FakeDigestPoster(channels),
                  FakeAudience(database_api(memory_db), (FOLLOWER,)), HISTORY.open(memory_db))
     assert await made.configure(TOKYO, TOKYO_CHANNEL, "Asia/Tokyo") == TOKYO_DUE
     assert await made.configure(BERLIN, BERLIN_CHANNEL, "Europe/Berlin") == BERLIN_DUE

@@ -16,8 +16,8 @@ from bot.features.papers.search import SearchService, Strategy
 from domain.paper import Links, Paper
 from storage.papers import sqlite_ranking as ranking
 from storage.papers.sqlite import SqlitePaperStore
+from storage.sqlite.database import Database
 from storage.sqlite.errors import StorageError
-from tests.fakes import FakePaperStore
 
 RIGHT_FIRST = [
     ("grokking", "To Grok Grokking: Provable Grokking in Ridge Regression"),
@@ -287,8 +287,8 @@ async def test_warming_up_compiles_the_ranking_statements_on_every_reader(
     assert await store.search(parse_query("grokking"), limit=10) == before
 
 
-class WarmCounter(FakePaperStore):
-    """A fake store that counts its warm-ups."""
+class WarmCounter(SqlitePaperStore):
+    """A store that counts its warm-ups."""
 
     warmed = 0
 
@@ -296,8 +296,11 @@ class WarmCounter(FakePaperStore):
         self.warmed += 1
 
 
-async def test_the_search_warms_its_store_up_at_start_and_after_each_change() -> None:
-    papers = WarmCounter([Paper(title_en="Grokking at the Edge", title_zh="", authors=("A. B",))])
+async def test_the_search_warms_its_store_up_at_start_and_after_each_change(
+        memory_db: Database) -> None:
+    papers = WarmCounter(memory_db)
+    await papers.add_papers([Paper(title_en="Grokking at the Edge", title_zh="",
+                                   authors=("A. B",))])
     search = SearchService(papers)
     await search.prepare()
     await search.built()
@@ -305,23 +308,25 @@ async def test_the_search_warms_its_store_up_at_start_and_after_each_change() ->
     await search.prepare()  # the catalog has not changed
     await search.built()
     assert papers.warmed == 1
-    papers.put(Paper(title_en="Another Paper", title_zh="", authors=("C. D",)))  # a load or an add
+    await papers.add_papers([Paper(title_en="Another Paper", title_zh="", authors=("C. D",))])
     await search.prepare()
     await search.built()
     assert papers.warmed == 2
     await search.close()
 
 
-class FailingWarmUp(FakePaperStore):
-    """A fake store whose warm-up fails."""
+class FailingWarmUp(SqlitePaperStore):
+    """A store whose warm-up fails."""
 
     async def warm_up(self) -> None:
         raise StorageError("disk I/O error")
 
 
-async def test_a_failed_warm_up_leaves_the_typo_vocabulary_built() -> None:
-    search = SearchService(FailingWarmUp([Paper(title_en="Grokking at the Edge", title_zh="",
-                                                authors=("A. B",))]))
+async def test_a_failed_warm_up_leaves_the_typo_vocabulary_built(memory_db: Database) -> None:
+    papers = FailingWarmUp(memory_db)
+    await papers.add_papers([Paper(title_en="Grokking at the Edge", title_zh="",
+                                   authors=("A. B",))])
+    search = SearchService(papers)
     await search.prepare()
     with pytest.raises(StorageError):
         await search.built()

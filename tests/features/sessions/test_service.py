@@ -16,6 +16,7 @@ from bot.features.group.service import GroupService
 from bot.features.group.store import GroupStore
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
+from bot.features.papers.store import PaperStore
 from bot.features.queue.service import QueueService
 from bot.features.reading.store import HistoryStore
 from bot.features.sessions.delivery import DeliveryFailed, NoticeKind
@@ -38,9 +39,10 @@ from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
-    FakePaperStore,
     Refuse,
     catalog_paper,
+    catalog_store,
+    drop_paper,
     refused,
 )
 from tests.features.sessions.fakes import FakeSessionPoster
@@ -59,7 +61,7 @@ class World:
 
     clock: FakeClock
     sessions: SessionStore
-    papers: FakePaperStore
+    papers: PaperStore
     groups: GroupStore
     digests: DigestStore
     history: HistoryStore
@@ -78,7 +80,7 @@ class World:
 @pytest.fixture
 async def world(memory_db: Database) -> World:
     clock = FakeClock(NOW)
-    sessions, papers = SESSIONS.open(memory_db), FakePaperStore([PAPER, OTHER])
+    sessions, papers = SESSIONS.open(memory_db), await catalog_store(memory_db, [PAPER, OTHER])
     groups, digests = GROUPS.open(memory_db), DIGESTS.open(memory_db)
     history = HISTORY.open(memory_db)
     await groups.set_timezone(GUILD, "Europe/Berlin")
@@ -294,7 +296,7 @@ async def test_a_passing_failure_is_recorded_and_the_next_reminder_still_goes(
 
 async def test_a_paper_gone_from_the_catalog_stops_the_reminders(world: World) -> None:
     session = await world.schedule()
-    world.papers.drop(PAPER.id)
+    await drop_paper(world.papers, PAPER.id)
     world.clock.now = STARTS - timedelta(hours=24)
     [failed] = await world.reminders.tick()
     assert failed.reason == Reason(ReasonCode.PAPER_LEFT_CATALOG)

@@ -12,6 +12,7 @@ import pytest
 
 from bot.features.papers.lookup import PaperLookup
 from bot.features.papers.search import SearchService
+from bot.features.papers.store import PaperStore
 from bot.features.queue.service import QueueService
 from bot.features.votes.service import CloseStatus, VoteService, vote_marker, vote_nonce
 from bot.features.votes.store import VoteStore
@@ -25,11 +26,12 @@ from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
     FakeChannels,
-    FakePaperStore,
     LoseAnswer,
     Refuse,
     Stall,
     catalog_paper,
+    catalog_store,
+    drop_paper,
     refused,
 )
 from tests.features.votes.fakes import FakeVotePoster
@@ -48,7 +50,7 @@ class World:
 
     clock: FakeClock
     votes: VoteStore
-    papers: FakePaperStore
+    papers: PaperStore
     channels: FakeChannels
     announcer: FakeVotePoster
     queue: QueueService
@@ -72,9 +74,9 @@ class World:
 
 
 @pytest.fixture
-def world(memory_db: Database) -> World:
+async def world(memory_db: Database) -> World:
     clock = FakeClock(START)
-    papers = FakePaperStore(PAPERS)
+    papers = await catalog_store(memory_db, PAPERS)
     lookup = PaperLookup(SearchService(papers))
     queue = QueueService(QUEUE.open(memory_db), lookup, clock)
     votes = VOTES.open(memory_db)
@@ -282,7 +284,7 @@ async def test_results_show_the_last_vote_and_papers_gone_from_the_catalog(
     vote_id = await started(world)
     await world.service.ballot(vote_id, 1, ALICE)
     await world.service.close(GUILD)
-    world.papers.drop(PAPERS[2].id)
+    await drop_paper(world.papers, PAPERS[2].id)
     report = await world.service.report(GUILD)
     assert report is not None and report.vote.status is VoteStatus.ANNOUNCED
     assert [(r.paper_id, r.paper is not None, r.votes) for r in report.results] == [
