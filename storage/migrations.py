@@ -24,7 +24,7 @@ from typing import Literal
 from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
-from storage.schema import LLM_USAGE, PAPER_SUMMARIES
+from storage.schema import LLM_USAGE, PAPER_SUMMARIES, SESSION_PREP_SHEETS
 
 Statement = str | Table | Callable[[Dialect], Iterable[str]]
 """SQL with type tokens, a table to create (with its indexes), or one dialect's statements."""
@@ -70,6 +70,9 @@ STEPS: tuple[Step, ...] = (
     Step("AI summaries per paper and language, and the tokens spent on them per day",
          (PAPER_SUMMARIES, LLM_USAGE)),
     Step("search by meaning: each catalog paper's sentence-encoder vector", (PAPER_EMBEDDINGS,)),
+    Step("prep sheets: each session's discussion questions, and a server's switch for them",
+         (SESSION_PREP_SHEETS,
+          "ALTER TABLE group_settings ADD COLUMN prep_sheets INTEGER NOT NULL DEFAULT 1")),
 )
 
 
