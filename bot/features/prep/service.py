@@ -176,13 +176,15 @@ class PrepService:
                                                        self._settings.daily_token_budget):
             tomorrow = now.replace(hour=0, minute=0, second=0, microsecond=0) + \
                 timedelta(days=1)
-            return await self._give_back(claim, "budget", tomorrow)
+            await self._give_back(claim, "budget", tomorrow)
+            return None
         try:
             answer = await self._client.complete(chat)
         except LlmBusy as busy:
             await self._parts.budget.settle_tokens(day, reserved, 0)
-            return await self._give_back(claim, f"busy: {busy}",
-                                         now + timedelta(seconds=busy.retry_after))
+            await self._give_back(claim, f"busy: {busy}",
+                                  now + timedelta(seconds=busy.retry_after))
+            return None
         except LlmBroken as broken:  # what it cost is unknown: the reservation stays counted
             return await self._discard(claim, str(broken))
         await self._parts.budget.settle_tokens(day, reserved, answer.tokens or reserved)
