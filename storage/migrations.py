@@ -24,7 +24,8 @@ from typing import Literal
 from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
-from storage.schema import LLM_USAGE, PAPER_SUMMARIES, SESSION_PREP_SHEETS
+from storage.prep.tables import SESSION_PREP_SHEETS
+from storage.schema import LLM_USAGE, PAPER_SUMMARIES
 
 Statement = str | Table | Callable[[Dialect], Iterable[str]]
 """SQL with type tokens, a table to create (with its indexes), or one dialect's statements."""

@@ -72,7 +72,8 @@ class PrepStore:
             if row is None or row[1] not in ("ready", "posting"):
                 return None
             taken = await tx.execute(
-                "UPDATE session_prep_sheets SET status = 'posting', nonce = $4, owner = $2, "
+                "UPDATE session_prep_sheets SET status = 'posting', "
+                "nonce = COALESCE(NULLIF(nonce, ''), $4), owner = $2, "
                 "lease_until = $5, post_claimed_at = COALESCE(post_claimed_at, $3), "
                 "updated_at = $3 WHERE session_id = $1 AND (status = 'ready' OR "
                 f"(status = 'posting' AND {_LAPSED}))",

@@ -126,7 +126,8 @@ class PrepService:
         one session's failure never holds another back."""
         now = self._clock()
         done: list[PrepDone] = []
-        for session in await self._parts.sessions.scheduled_before(now + LEAD + AHEAD):
+        window = now + LEAD + AHEAD + timedelta(seconds=1)  # starts are kept to the second
+        for session in await self._parts.sessions.scheduled_before(window):
             if session.starts_at <= now or not self._shards.owns(session.guild_id):
                 continue
             try:

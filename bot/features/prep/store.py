@@ -34,8 +34,9 @@ class PrepStore(Protocol):
 
     async def claim_post(self, session_id: int, nonce: str, owner: str, now: datetime,
                          lease_until: datetime) -> PrepSheet | None:
-        """Claim posting a ready sheet (or take over a posting claim whose lease ran out,
-        `resumed`), leased to `owner`; None when there is nothing this owner may post."""
+        """Claim posting a ready sheet with `nonce` (or take over a posting claim whose lease
+        ran out, `resumed`, keeping its first nonce), leased to `owner`; None when there is
+        nothing this owner may post."""
         ...
 
     async def hold_post(self, session_id: int, owner: str, now: datetime,
