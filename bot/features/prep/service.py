@@ -128,12 +128,15 @@ class PrepService:
         done: list[PrepDone] = []
         window = now + LEAD + AHEAD + timedelta(seconds=1)  # starts are kept to the second
         for session in await self._parts.sessions.scheduled_before(window):
-            if session.starts_at <= now or not self._shards.owns(session.guild_id):
-                continue
+            if session.starts_at <= now or session.problem is not None \
+                    or not self._shards.owns(session.guild_id):
+                continue  # started, or its thread is gone (its reminders stopped too)
             try:
                 done += await self._session(session)
             except Exception:
                 log.exception("prep sheet of session %s failed", session.id)
+        if done:
+            log.info("prep sheets: %s", ", ".join(f"#{d.session_id} {d.outcome}" for d in done))
         return done
 
     async def _session(self, session: Session) -> list[PrepDone]:
