@@ -1,5 +1,5 @@
 """The prep sheets' table, added after the shared schema (`storage.schema`), stated once for
-both backends under the same forward-only rule (SQLite 30 / PostgreSQL 23 until the merge)."""
+both backends under the same forward-only rule (created by its step of `storage.migrations`)."""
 
 from __future__ import annotations
 
