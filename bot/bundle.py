@@ -17,6 +17,7 @@ from bot.features.export.service import ExportService
 from bot.features.feeds.service import FeedService
 from bot.features.group.service import GroupService
 from bot.features.papers.search import SearchService
+from bot.features.prep.service import PrepService
 from bot.features.queue.service import QueueService
 from bot.features.reading.bookmarks import BookmarkService
 from bot.features.reading.history import HistoryService
@@ -72,3 +73,6 @@ class Services:
     """Each server's read-only web page and its link."""
     summaries: SummaryService | None = None
     """AI summaries' figures for the owner (None while `[llm]` is off)."""
+    prep: PrepService | None = None
+    """Sessions' prep sheets, made and posted in the background (None while `[llm]` is
+    off)."""

@@ -59,6 +59,7 @@ from bot.features.votes.store import VoteStore
 from bot.features.web.service import WebPageService
 from bot.graphs.calendar import calendar_service
 from bot.graphs.catalog import open_configured
+from bot.graphs.prep import prep_sheets_for
 from bot.graphs.summaries import Summaries, summaries_for
 from bot.ops.operations import Operations, OutboxSummary
 from bot.ops.readiness import Probe
@@ -210,7 +211,9 @@ async def build_bot(settings: Settings, *, clock: Clock = utc_now,
                                 links=stores.WEB_LINKS.open(db), queue=queue, history=history,
                                 sessions=sessions, digests=digests, search=search, group=group,
                                 base_url=settings.web.public_base()),
-                            summaries=summaries.service), sender
+                            summaries=summaries.service,
+                            prep=prep_sheets_for(summaries, db, settings, client, clock=clock,
+                                                 leases=leases, shards=shards)), sender
 
         return PaperclubBot(settings=settings, services=services, background=background,
                             scheduler=scheduler or AsyncIOScheduler(timezone=UTC),

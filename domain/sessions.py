@@ -40,6 +40,8 @@ class GroupSettings:
     organiser_role_id: int | None = None
     timezone: str | None = None
     reminders: tuple[int, ...] = DEFAULT_REMINDERS
+    prep_sheets: bool = True
+    """Whether sessions get a prep sheet a day before (where the operator enabled `[llm]`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,32 @@ def summary(messages: Sequence[dict[str, Any]]) -> str:
     return f"{first}, on {topic}. {second}."
 
 
+_QUESTIONS_ASKED = re.compile(r"discussion questions", re.IGNORECASE)
+_ZH_QUESTIONS = ("这篇论文的核心假设是什么？", "实验设置能否支持作者的结论？",
+                 "该方法在哪些情况下可能失效？", "与相关工作相比，主要的新意在哪里？")
+_EN_QUESTIONS = ("What is the paper's central assumption about {topic}?",
+                 "Do the experiments support the authors' conclusions?",
+                 "When might the method fail, and why?",
+                 "What is new here compared with prior work on {topic}?")
+
+
+def asks_questions(messages: Sequence[dict[str, Any]]) -> bool:
+    """Whether a system message asks for discussion questions (a prep sheet)."""
+    system = " ".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+    return _QUESTIONS_ASKED.search(system) is not None
+
+
+def questions(messages: Sequence[dict[str, Any]]) -> str:
+    """Four numbered discussion questions in the asked language, one a line (the English
+    ones name a word of the title)."""
+    title = next((line for line in user_text(messages).splitlines()
+                  if line.startswith("Title:")), "")
+    words = [w for w in _WORD.findall(title) if w != "Title"]
+    topic = words[0].lower() if words else "learning"
+    chosen = _ZH_QUESTIONS if asked_language(messages) == "zh-CN" else _EN_QUESTIONS
+    return "\n".join(f"{n}. {q.format(topic=topic)}" for n, q in enumerate(chosen, 1))
+
+
 def filler(language: str, size: int) -> str:
     """`size` characters of text in `language`."""
     unit = "本文研究了一个重要问题。" if language == "zh-CN" else "The paper studies a problem. "

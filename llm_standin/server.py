@@ -1,4 +1,5 @@
-"""The stand-in server: OpenAI-compatible `POST /v1/chat/completions` on 127.0.0.1."""
+"""The stand-in server: OpenAI-compatible `POST /v1/chat/completions` on 127.0.0.1 (a summary,
+or discussion questions when the system message asks for them)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .answers import asked_language, filler, summary, tokens, user_text
+from .answers import asked_language, asks_questions, filler, questions, summary, tokens, user_text
 from .faults import FaultKind, LlmFault
 
 
@@ -108,7 +109,7 @@ class LlmStandIn:
                                              request.headers.get("Authorization", ""),
                                              max_tokens if isinstance(max_tokens, int) else None))
         fault = self._faults.popleft() if self._faults else None
-        content = summary(messages)
+        content = questions(messages) if asks_questions(messages) else summary(messages)
         if fault is not None:
             if fault.kind is FaultKind.STATUS:
                 headers = ({"Retry-After": str(fault.retry_after)}

@@ -27,6 +27,7 @@ from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
+from storage.prep.store import PrepStore
 from storage.queue.store import QueueStore
 from storage.reading.store import BookmarkStore, HistoryStore
 from storage.recommend.store import FeatureStore, RecommendStore
@@ -193,11 +194,15 @@ SIMILAR = StorePair.once("similar", SimilarStore)
 SUMMARIES = StorePair.once("summaries", SummaryStore)
 """AI summaries per paper and language, their claims, and the tokens spent per day."""
 
+PREP_SHEETS = StorePair.once("prep_sheets", PrepStore)
+"""Each session's prep sheet: its questions, their generation and their one post."""
+
 EMBEDDINGS = StorePair.once("embeddings", EmbeddingStore)
 """Each catalog paper's sentence-encoder vector (search by meaning)."""
 
 STORES: tuple[StorePair[object, object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, ANNOUNCEMENTS, QUEUE, VOTES, BOOKMARKS,
     HISTORY, GROUPS, SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
-    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES, EMBEDDINGS)
+    CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES, EMBEDDINGS,
+    PREP_SHEETS)
 """Every store, once: the factory's and the contract suite's one list."""

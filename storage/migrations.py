@@ -25,6 +25,7 @@ from storage.corrections.tables import CORRECTION_NOTICE_DECISIONS
 from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
+from storage.prep.tables import SESSION_PREP_SHEETS
 from storage.schema import LLM_USAGE, PAPER_SUMMARIES
 
 Statement = str | Table | Callable[[Dialect], Iterable[str]]
@@ -76,6 +77,9 @@ STEPS: tuple[Step, ...] = (
          (CORRECTION_NOTICE_DECISIONS,
           "ALTER TABLE digest_settings ADD COLUMN failure_notice_owner TEXT",
           "ALTER TABLE digest_settings ADD COLUMN failure_notice_lease_until TEXT")),
+    Step("prep sheets: each session's discussion questions, and a server's switch for them",
+         (SESSION_PREP_SHEETS,
+          "ALTER TABLE group_settings ADD COLUMN prep_sheets INTEGER NOT NULL DEFAULT 1")),
 )
 
 

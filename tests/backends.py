@@ -18,6 +18,7 @@ from bot.features.group.store import GroupStore
 from bot.features.meaning.store import EmbeddingStore
 from bot.features.notifications.store import AnnouncementStore, OutboxStore
 from bot.features.papers.store import PaperStore
+from bot.features.prep.store import PrepStore
 from bot.features.queue.store import QueueStore
 from bot.features.reading.store import BookmarkStore, HistoryStore
 from bot.features.recommend.store import FeatureStore, RecommendStore
@@ -110,6 +111,9 @@ class Backend:
 
     def summaries(self) -> SummaryStore:
         return stores.SUMMARIES.open(self.db)
+
+    def prep_sheets(self) -> PrepStore:
+        return stores.PREP_SHEETS.open(self.db)
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""

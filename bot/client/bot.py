@@ -91,6 +91,7 @@ class PaperclubBot(commands.AutoShardedBot):
         self.services, self.outbox = services(self)
         self._tick_lock = asyncio.Lock()
         self._feed_lock = asyncio.Lock()
+        self._preparing = False
         self._closing = False
         self._closed = asyncio.Event()
         self.caught_up = asyncio.Event()
@@ -173,7 +174,7 @@ class PaperclubBot(commands.AutoShardedBot):
     async def digest_tick(self) -> None:
         """The scheduler's wake-up: the digest, the votes, the reminders, the corrections'
         source-change notices and review messages, and the new papers left unannounced decide
-        what is due.
+        what is due; then prep sheets, in the background.
 
         Each runs on its own, so a failing one never holds the other back."""
         if self.ops is not None:
@@ -195,6 +196,24 @@ class PaperclubBot(commands.AutoShardedBot):
                     else:
                         if self.ops is not None and isinstance(done, list):
                             self.ops.turn(kind, done)
+            self._prep_turn()
+
+    def _prep_turn(self) -> None:
+        """Prep sheets' turn, in the background (a model may take minutes), one at a time."""
+        prep = self.services.prep
+        if prep is None or self._preparing:
+            return
+        self._preparing = True
+
+        async def turn() -> None:
+            try:
+                await prep.tick()
+            except Exception:
+                log.exception("a prep-sheet turn failed")
+            finally:
+                self._preparing = False
+
+        self.background.spawn(turn(), "prep sheets")
 
     async def feed_tick(self) -> None:
         """The scheduler's wake-up for arXiv feeds: poll what is due, post what is owed."""

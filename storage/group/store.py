@@ -9,7 +9,7 @@ from storage.db import Db
 from storage.group.rows import reminders_from_text, reminders_text, volunteer_from_row
 from storage.times import utc_timestamp
 
-_SETTABLE = frozenset({"organiser_role_id", "timezone", "reminders"})
+_SETTABLE = frozenset({"organiser_role_id", "timezone", "reminders", "prep_sheets"})
 
 
 class GroupStore:
@@ -21,11 +21,12 @@ class GroupStore:
     async def settings(self, guild_id: int) -> GroupSettings:
         """A server's settings (defaults when never set)."""
         row = await self._db.fetch_one(
-            "SELECT organiser_role_id, timezone, reminders FROM group_settings "
+            "SELECT organiser_role_id, timezone, reminders, prep_sheets FROM group_settings "
             "WHERE guild_id = $1", guild_id)
         if row is None:
             return GroupSettings(guild_id)
-        return GroupSettings(guild_id, row[0], row[1], reminders_from_text(row[2]))
+        return GroupSettings(guild_id, row[0], row[1], reminders_from_text(row[2]),
+                             bool(row[3]))
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
         """The role whose members organise (None: only Manage Server)."""
@@ -38,6 +39,10 @@ class GroupStore:
     async def set_reminders(self, guild_id: int, offsets: Sequence[int]) -> None:
         """Minutes before each session that reminders go out."""
         await self._update(guild_id, "reminders", reminders_text(offsets))
+
+    async def set_prep_sheets(self, guild_id: int, on: bool) -> None:
+        """Whether sessions get a prep sheet a day before."""
+        await self._update(guild_id, "prep_sheets", int(on))
 
     async def _update(self, guild_id: int, column: str, value: object) -> None:
         assert column in _SETTABLE  # a column of ours, never user text

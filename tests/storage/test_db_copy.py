@@ -98,6 +98,8 @@ _STATE = (
     ("INSERT INTO paper_summaries (paper_id, lang, status, summary, model, updated_at) "
      "VALUES (?, ?, ?, ?, ?, ?)", ("p1", "zh-CN", "done", "本文研究图。", "m", "t")),
     ("INSERT INTO llm_usage (day, tokens, requests) VALUES (?, ?, ?)", ("2026-12-01", 900, 3)),
+    ("INSERT INTO session_prep_sheets (session_id, status, questions, updated_at) "
+     "VALUES (?, ?, ?, ?)", (3, "ready", "为什么？\nWhy?", "t")),
     ("INSERT INTO unannounced_papers (paper_id, added_at, owner, lease_until) "
      "VALUES (?, ?, ?, ?)", ("p1", "t", "bot", "t")),
     ("INSERT INTO paper_embeddings (paper_id, model, text_hash, scale, vector) "

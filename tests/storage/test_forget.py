@@ -39,7 +39,7 @@ NOT_MEMBER_COLUMNS = frozenset({
     "added", "updated", "unchanged", "removed", "rejected", "attempts", "claims", "polls",
     "poll", "cycle", "cycle_size", "position", "support", "late", "followers_queued",
     "closed_early", "consecutive_failures", "enabled", "failure_notice_pending", "imported",
-    "notice_pending", "mention_subscribers", "skip_discussed", "thread", "joined",
+    "notice_pending", "prep_sheets", "mention_subscribers", "skip_discussed", "thread", "joined",
     "last_turn", "presented", "rotation_turn", "offset_minutes", "revision", "arxiv_version",
     "figures", "pages", "tables", "source_line", "year", "search_tokens", "head_tokens",
     "outcome_notified", "threshold", "catalog_version", "papers", "transformed", "docs",

@@ -1,5 +1,5 @@
 """`/group`: who organises, who adds papers from arXiv, where corrections are reviewed, the
-sessions' time zone, and when reminders go out (Manage Server)."""
+sessions' time zone, when reminders go out, and prep sheets (Manage Server)."""
 
 from __future__ import annotations
 
@@ -141,6 +141,20 @@ class GroupCog(AdminGroupCog, group_name="group",
         await self.services.group.set_reminders(interaction.guild_id or 0, offsets)
         await respond(interaction, t(lang, "group.reminders.saved",
                                      before=offsets_in_words(offsets, lang)), ephemeral=True)
+
+    @app_commands.command(name="prep-sheets",
+                          description="Discussion questions in each session's thread a day "
+                                      "before")
+    @app_commands.describe(enabled="True: post prep sheets; False: no more prep sheets")
+    async def prep_sheets(self, interaction: discord.Interaction, enabled: bool) -> None:
+        """Turn the prep sheets on or off for this server (on by default where the operator
+        has set up `[llm]`)."""
+        lang = lang_of(interaction)
+        await self.services.group.set_prep_sheets(interaction.guild_id or 0, enabled)
+        text = t(lang, "group.prep.on" if enabled else "group.prep.off")
+        if enabled and not self.bot.settings.llm.enabled:
+            text += "\n" + t(lang, "group.prep.no_llm")
+        await respond(interaction, text, ephemeral=True)
 
 
 def web_text(action: str, done: LinkAnswer, lang: Lang, *, served: bool) -> str:

@@ -58,6 +58,10 @@ class GroupService:
         """Minutes before each session that reminders go out."""
         await self.groups.set_reminders(guild_id, offsets)
 
+    async def set_prep_sheets(self, guild_id: int, on: bool) -> None:
+        """Whether sessions get a prep sheet a day before."""
+        await self.groups.set_prep_sheets(guild_id, on)
+
     async def zone(self, guild_id: int) -> ZoneInfo:
         """The zone of the group's sessions (their times, `/history`, reminders, the web page,
         the calendar): `/group timezone` when set; else the paper of the day's, when it is set

@@ -31,6 +31,10 @@ class GroupStore(Protocol):
         """Minutes before each session that reminders go out."""
         ...
 
+    async def set_prep_sheets(self, guild_id: int, on: bool) -> None:
+        """Whether sessions get a prep sheet a day before."""
+        ...
+
     async def volunteers(self, guild_id: int) -> list[Volunteer]:
         """The server's rotation, in the order members volunteered."""
         ...

@@ -36,4 +36,15 @@ STRINGS: dict[str, Texts] = {
     "group.reminders.saved": tr("Reminders go out {before} before each session.",
                                 "每次读书会前 {before} 发送提醒。",
                                 "每次讀書會前 {before} 發送提醒。"),
+    "group.prep.on": tr(
+        "Each session gets a prep sheet in its thread a day before: discussion questions "
+        "generated from the paper's title and abstract.",
+        "每次读书会前一天会在讨论串中发布准备问题：根据论文标题和摘要生成的讨论问题。",
+        "每次讀書會前一天會在討論串中發布準備問題：根據論文標題和摘要生成的討論問題。"),
+    "group.prep.off": tr("Sessions get no prep sheet.", "读书会不再发布准备问题。",
+                         "讀書會不再發布準備問題。"),
+    "group.prep.no_llm": tr(
+        "(This bot's operator has not set up a model endpoint, so no sheets are made.)",
+        "（本机器人的运营者尚未配置模型接口，因此不会生成准备问题。）",
+        "（本機器人的營運者尚未設定模型介面，因此不會生成準備問題。）"),
 }

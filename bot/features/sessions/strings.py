@@ -79,6 +79,13 @@ STRINGS: dict[str, Texts] = {
     "session.notice.done": tr("✅ **{title}** has been discussed. Thanks, everyone!",
                               "✅ **{title}** 已讨论完毕。谢谢大家！",
                               "✅ **{title}** 已討論完畢。謝謝大家！"),
+    "session.prep.title": tr("📝 Questions to prepare", "📝 讨论准备问题", "📝 討論準備問題"),
+    "session.prep.body": tr("Questions to think about before discussing **{title}**:\n{questions}",
+                            "讨论 **{title}** 之前可以思考的问题：\n{questions}",
+                            "討論 **{title}** 之前可以思考的問題：\n{questions}"),
+    "session.prep.footer": tr("AI-generated · {model} · not checked · {marker}",
+                              "AI 生成 · {model} · 未经核对 · {marker}",
+                              "AI 生成 · {model} · 未經核對 · {marker}"),
     "session.notes": tr("Notes", "笔记", "筆記"),
     "session.notes.modal": tr("Session notes", "读书会笔记", "讀書會筆記"),
     # replies

@@ -45,14 +45,29 @@ _REFUSAL = re.compile(
 def clean(answer: str, source: str, lang: SummaryLang) -> str:
     """The answer as it may be stored and shown, or `Discarded`."""
     text = _plain(answer)
+    _check(text, lang)
+    text = _SPACE.sub(" ", _keep_known_links(text, source)).strip()
+    return _inert(_cap(text))
+
+
+def clean_lines(answer: str, source: str, lang: SummaryLang, *, limit: int) -> list[str]:
+    """Each line of the answer made safe as `clean` makes a summary, at most `limit`
+    characters each (empty lines left out), or `Discarded` when the answer as a whole is
+    empty, a refusal or not in `lang`."""
+    lines = [line for line in map(_plain, answer.splitlines()) if line]
+    _check(" ".join(lines), lang)
+    kept = (_SPACE.sub(" ", _keep_known_links(line, source)).strip() for line in lines)
+    return [_inert(_cap(line, limit)) for line in kept if line]
+
+
+def _check(text: str, lang: SummaryLang) -> None:
+    """`Discarded` unless `text` is a non-empty answer in `lang`, not a refusal."""
     if not text:
         raise Discarded("empty")
     if _REFUSAL.search(text):
         raise Discarded("refusal")
     if not in_language(text, lang):
         raise Discarded("language")
-    text = _SPACE.sub(" ", _keep_known_links(text, source)).strip()
-    return _inert(_cap(text))
 
 
 def _plain(answer: str) -> str:
@@ -80,13 +95,13 @@ def _inert(text: str) -> str:
     return text.replace("@", "@" + ZERO_WIDTH)
 
 
-def _cap(text: str) -> str:
-    """At most `SUMMARY_LIMIT` characters, cut after a sentence where one ends near the cap."""
-    if len(text) <= SUMMARY_LIMIT:
+def _cap(text: str, limit: int = SUMMARY_LIMIT) -> str:
+    """At most `limit` characters, cut after a sentence where one ends near the cap."""
+    if len(text) <= limit:
         return text
-    cut = text[:SUMMARY_LIMIT - 1]
+    cut = text[:limit - 1]
     end = max(cut.rfind(". "), cut.rfind("。"))
-    if end >= SUMMARY_LIMIT // 2:
+    if end >= limit // 2:
         return cut[:end + 1]
     return cut.rstrip() + "…"
 

@@ -1,0 +1,1 @@
+"""Prep sheets on both backends."""
