@@ -12,7 +12,7 @@ from bot.features.recommend import features, model
 from bot.features.recommend.profile import seed_profile
 from domain.paper import Paper
 
-WEIGHTS = (0.5, 1.0, 2.0)
+WEIGHTS = (0.25, 0.5, 1.0)
 Ranker = Callable[[list[str]], list[str]]
 
 
