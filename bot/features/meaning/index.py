@@ -4,7 +4,9 @@ query never widens the whole matrix to float (100k papers: 51 MB held, 1 MB at a
 A search by meaning (`nearest`) scores papers centred: against each paper's vector less the
 catalog's mean vector, so what every paper shares (that it is a paper about machine learning)
 stops deciding which are close. On the real sample this lifted the encoder's precision@5 from
-0.37 to 0.39 in Chinese and 0.29 to 0.36 in English (`bench meaning`). A catalog of fewer
+0.37 to 0.39 in Chinese and 0.29 to 0.36 in English (`bench meaning`); recommendations
+(`centroid`, `aligned`) are centred too (the encoder alone, nDCG@10 at k = 3: 0.099 to
+0.147, `bench recommend --meaning`). A catalog of fewer
 than `CENTRE_FROM` papers is scored uncentred: a handful of papers has no common direction
 worth removing."""
 
@@ -95,12 +97,15 @@ class MeaningIndex:
         taken off the paper's (plain `scores` below `CENTRE_FROM` papers)."""
         if len(self) < CENTRE_FROM:
             return self.scores(query)
-        if self._centring is None:  # a benign race: two threads would make the same
-            self._centring = self._centred()
-        mean, inverse_norms = self._centring
+        mean, inverse_norms = self._centring_made()
         offset = np.float32(query.astype(np.float32, copy=False) @ mean)
         centred: np.ndarray = (self.scores(query) - offset) * inverse_norms
         return centred
+
+    def _centring_made(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._centring is None:  # a benign race: two threads would make the same
+            self._centring = self._centred()
+        return self._centring
 
     def _centred(self) -> tuple[np.ndarray, np.ndarray]:
         """The mean vector, and 1 / ‖row − mean‖ for every row (two passes in blocks)."""
@@ -118,9 +123,9 @@ class MeaningIndex:
         return mean, inverse.astype(np.float32)
 
     def aligned(self, query: np.ndarray, paper_ids: Sequence[str]) -> np.ndarray:
-        """The cosine of each of these papers with the query, in their order (NaN for one
-        not embedded)."""
-        everything = self.scores(query)
+        """The (centred) cosine of each of these papers with the query, in their order (NaN
+        for one not embedded)."""
+        everything = self.centred_scores(query)
         rows = np.fromiter((self._rows.get(pid, -1) for pid in paper_ids), dtype=np.int64,
                            count=len(paper_ids))
         out = np.full(len(paper_ids), np.nan, dtype=np.float64)
@@ -128,11 +133,15 @@ class MeaningIndex:
         return out
 
     def centroid(self, paper_ids: Sequence[str]) -> np.ndarray | None:
-        """The unit mean of these papers' vectors (None when none is embedded)."""
-        found = [v for pid in paper_ids if (v := self.vector(pid)) is not None]
-        if not found:
+        """The unit mean of these papers' (centred) vectors (None when none is embedded)."""
+        rows = [row for pid in paper_ids if (row := self._rows.get(pid)) is not None]
+        if not rows:
             return None
-        mean = np.mean(found, axis=0)
+        found = self._codes[rows].astype(np.float32) * self._scales[rows, None]
+        if len(self) >= CENTRE_FROM:
+            centre, inverse_norms = self._centring_made()
+            found = (found - centre) * inverse_norms[rows, None]
+        mean = found.mean(axis=0)
         norm = float(np.linalg.norm(mean))
         return mean / norm if norm > 0 else None
 
