@@ -6,9 +6,8 @@ catalog's mean vector, so what every paper shares (that it is a paper about mach
 stops deciding which are close. On the real sample this lifted the encoder's precision@5 from
 0.37 to 0.39 in Chinese and 0.29 to 0.36 in English (`bench meaning`); recommendations
 (`centroid`, `aligned`) are centred too (the encoder alone, nDCG@10 at k = 3: 0.099 to
-0.147, `bench recommend --meaning`). A catalog of fewer
-than `CENTRE_FROM` papers is scored uncentred: a handful of papers has no common direction
-worth removing."""
+0.147, `bench recommend --meaning`). A catalog of fewer than `CENTRE_FROM` papers is scored
+uncentred: a handful of papers has no common direction worth removing."""
 
 from __future__ import annotations
 
