@@ -23,16 +23,18 @@ from pathlib import Path
 import numpy as np
 
 from bench.meaning_queries import QUERIES, Described
+from bench.meaning_unseen import UNSEEN
 from bench.meaning_vectors import CACHE, cached_vectors
 from bench.recommend import SAMPLE
 from bench.report import fmt_ms, p99, progress, publish
 from bot.features.catalog.loader import load_catalog
 from bot.features.meaning.encoder import BundledEncoder, paper_text, quantise, text_hash
+from bot.features.meaning.index import MeaningIndex
 from bot.features.meaning.keeper import MeaningKeeper
 from bot.features.papers.cog import FIRST_SEARCH
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import PER_PAGE
-from bot.features.papers.search import MEANING_THRESHOLD, SearchService
+from bot.features.papers.search import MEANING_ROOM, MEANING_THRESHOLD, SearchService
 from domain.embedding import StoredEmbedding
 from domain.paper import Paper
 from storage.backend import EMBEDDINGS, PAPERS
@@ -41,13 +43,71 @@ from storage.sqlite.database import Database
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "meaning.md"
 TAG = "meaning"
-THRESHOLDS = (0.2, 0.25, 0.3, 0.35)
+THRESHOLDS = (0.22, 0.24, 0.26, 0.28, 0.3)
+OFF_TOPIC = ("一个巧克力蛋糕的做法", "上周末足球比赛的比分", "我家的猫喜欢睡觉",
+             "recipe for a chocolate cake", "football scores from last weekend",
+             "my cat likes to sleep all day", "cheap flights to paris")
+"""Queries nothing in the sample is about: the hybrid should find nothing close in meaning."""
 MAX_UNCACHED = 200
 """Papers the bench may encode itself (a few seconds each on a busy machine)."""
 LOOKUPS = 300
 """Title lookups timed beside the descriptive queries (the common /paper call: the page full)."""
 
+ABOUT_THRESHOLDS = (0.3, 0.35, 0.4, 0.45)
+"""Thresholds tried for a description subscription (`kind:about`, not built yet)."""
+SYNTHETIC = 100_000
+"""Papers of the synthetic index the semantic step is timed on (random unit vectors)."""
+
 Ranker = Callable[[Described], Awaitable[list[str]]]
+
+
+async def _about(keeper: MeaningKeeper, papers: list[Paper],
+                 relevant: dict[str, set[str]]) -> list[str]:
+    """Each descriptive query taken as a description subscription: the papers at or above a
+    threshold would be notified; how many, and the share of them relevant."""
+    ids = [p.id for p in papers]
+    queries = (*QUERIES, *UNSEEN)
+    vectors = [await keeper.query_vector(q.text, wait=True) for q in queries]
+    rows = [keeper.index.aligned(v, ids) for v in vectors if v is not None]
+    wanted = [relevant[q.text] for q in queries]
+    lines = ["", f"A description as a subscription ({len(wanted)} queries of both sets, every "
+             "paper of the sample arriving): papers at or above the threshold (centred)", "",
+             "| threshold | papers per description | precision | descriptions with none |",
+             "| ---: | ---: | ---: | ---: |"]
+    for threshold in ABOUT_THRESHOLDS:
+        hits = [{ids[c] for c in np.flatnonzero(row >= threshold)} for row in rows]
+        found = sum(len(h) for h in hits)
+        right = sum(len(h & w) for h, w in zip(hits, wanted, strict=True))
+        lines.append(f"| {threshold} | {found / len(hits):.1f} | "
+                     f"{right / found if found else 0:.3f} | {sum(not h for h in hits)} |")
+    return lines
+
+
+def _at_scale(encoder: BundledEncoder, texts: list[str]) -> list[str]:
+    """The semantic step's two parts timed at `SYNTHETIC` papers: encoding the query and
+    scoring the index (centred), and the vectors' memory."""
+    rng = np.random.default_rng(41)
+    rows = rng.normal(size=(SYNTHETIC, 512)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    index = MeaningIndex.of([StoredEmbedding(str(n), "", code, scale)
+                             for n, (code, scale) in enumerate(quantise(rows))])
+    del rows
+    index.nearest(encoder.encode(["warm up"])[0], MEANING_ROOM)  # the centring, once
+    encoding, scoring = [], []
+    for text in texts:
+        started = time.perf_counter()
+        vector = encoder.encode([text])[0]
+        encoding.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        index.nearest(vector, MEANING_ROOM, threshold=0.0)
+        scoring.append((time.perf_counter() - started) * 1000)
+    return ["", f"The semantic step at {SYNTHETIC:,} papers (synthetic vectors, "
+            f"{len(texts)} queries), ms:", "", "| part | p50 | p99 |", "| --- | ---: | ---: |",
+            f"| encoding the query | {fmt_ms(statistics.median(encoding))} | "
+            f"{fmt_ms(p99(encoding))} |",
+            f"| scoring the index (centred) | {fmt_ms(statistics.median(scoring))} | "
+            f"{fmt_ms(p99(scoring))} |", "",
+            f"Vectors in memory at {SYNTHETIC:,}: {index.nbytes / 1e6:.1f} MB."]
 
 
 def _scores(queries: list[Described], ranked: dict[str, list[str]],
@@ -63,8 +123,22 @@ def _scores(queries: list[Described], ranked: dict[str, list[str]],
     return statistics.fmean(precision), statistics.fmean(recall), empty
 
 
-async def _ranked(rank: Ranker) -> dict[str, list[str]]:
-    return {q.text: await rank(q) for q in QUERIES}
+async def _ranked(rank: Ranker, queries: tuple[Described, ...] = QUERIES
+                  ) -> dict[str, list[str]]:
+    return {q.text: await rank(q) for q in queries}
+
+
+def _table(systems: dict[str, dict[str, list[str]]], queries: tuple[Described, ...],
+           relevant: dict[str, set[str]]) -> list[str]:
+    lines = ["| system | language | precision@5 | recall@20 | answered nothing |",
+             "| --- | --- | ---: | ---: | ---: |"]
+    for name, ranked in systems.items():
+        for lang in ("zh", "en"):
+            chosen = [q for q in queries if q.lang == lang]
+            precision, recall, empty = _scores(chosen, ranked, relevant)
+            lines.append(f"| {name} | {lang} | {precision:.3f} | {recall:.3f} | "
+                         f"{empty}/{len(chosen)} |")
+    return lines
 
 
 def _cached_hashes() -> set[str]:
@@ -114,7 +188,8 @@ async def _bench(scratch: Path) -> str:
         await keeper.query_vector("warm up", wait=True)
         read_back = time.perf_counter() - started
         assert keeper.encoded == 0, "the cache did not cover the catalog"
-        relevant = {q.text: {p.id for p in papers if q.relevant(p)} for q in QUERIES}
+        relevant = {q.text: {p.id for p in papers if q.relevant(p)}
+                    for q in (*QUERIES, *UNSEEN)}
         progress(TAG, f"{len(QUERIES)} queries")
 
         async def lexical_rank(q: Described) -> list[str]:
@@ -127,22 +202,25 @@ async def _bench(scratch: Path) -> str:
         async def alone_rank(q: Described) -> list[str]:
             return [pid for pid, _ in await keeper.nearest(q.text, 20, threshold=-1.0)]
 
-        systems = {"today's lexical search": await _ranked(lexical_rank),
-                   "hybrid (lexical, then close in meaning)": await _ranked(hybrid_rank),
-                   "encoder alone (top 20)": await _ranked(alone_rank)}
+        rankers = {"today's lexical search": lexical_rank,
+                   "hybrid (lexical, then close in meaning)": hybrid_rank,
+                   "encoder alone (top 20, centred)": alone_rank}
+        systems = {name: await _ranked(rank) for name, rank in rankers.items()}
+        unseen = {name: await _ranked(rank, UNSEEN) for name, rank in rankers.items()}
+        off_topic = [bool((await hybrid.search(parse_query(text), limit=20,
+                                               by_meaning=True)).close)
+                     for text in OFF_TOPIC]
         lines = ["# Search by meaning", "",
                  f"{len(papers):,} real arXiv papers; {len(QUERIES)} descriptive queries "
                  f"({sum(q.lang == 'zh' for q in QUERIES)} Chinese, "
                  f"{sum(q.lang == 'en' for q in QUERIES)} English); vectors read back in "
                  f"{read_back:.1f} s (with the query encoder's load).", "",
-                 "| system | language | precision@5 | recall@20 | answered nothing |",
-                 "| --- | --- | ---: | ---: | ---: |"]
-        for name, ranked in systems.items():
-            for lang in ("zh", "en"):
-                chosen = [q for q in QUERIES if q.lang == lang]
-                precision, recall, empty = _scores(chosen, ranked, relevant)
-                lines.append(f"| {name} | {lang} | {precision:.3f} | {recall:.3f} | "
-                             f"{empty}/{len(chosen)} |")
+                 *_table(systems, QUERIES, relevant), "",
+                 f"The unseen set (`bench.meaning_unseen`, {len(UNSEEN)} queries written "
+                 "before any result was seen, never tuned on):", "",
+                 *_table(unseen, UNSEEN, relevant), "",
+                 f"Off-topic queries the hybrid answers with papers close in meaning: "
+                 f"{sum(off_topic)}/{len(OFF_TOPIC)}."]
         lines += ["", "The threshold (hybrid, precision@5 per language; queries answering "
                   "nothing):", "", "| threshold | zh | en | nothing |", "| ---: | ---: | ---: "
                   "| ---: |"]
@@ -180,6 +258,8 @@ async def _bench(scratch: Path) -> str:
                   f"{len(keeper.index):,} papers ({per_paper:.0f} B each): "
                   f"{per_paper * 1e5 / 1e6:.0f} MB at 100k, {per_paper * 1e6 / 1e6:.0f} MB "
                   "at 1M."]
+        lines += await _about(keeper, papers, relevant)
+        lines += _at_scale(encoder, [q.text for q in QUERIES])
         await hybrid.close()
         return "\n".join(lines)
     finally:

@@ -155,9 +155,16 @@ def random_ranker(papers: Sequence[Paper], seed: int) -> Ranker:
     return rank
 
 
-def evaluate(rankers: dict[str, Ranker], members: Sequence[Member]) -> dict[tuple[str, int],
-                                                                            tuple[float, float]]:
-    """(method, k) -> (mean nDCG@10, mean Recall@10) over members."""
+FIELD_SEEDS = 3
+"""The "three bookmarks in one field" check: with this many seeds, how many of the ten
+picks are in the member's field (at least half is the target)."""
+
+
+def evaluate(rankers: dict[str, Ranker], members: Sequence[Member],
+             in_field: dict[str, list[int]] | None = None
+             ) -> dict[tuple[str, int], tuple[float, float]]:
+    """(method, k) -> (mean nDCG@10, mean Recall@10) over members; `in_field` gets, per
+    method, each member's picks in their field with `FIELD_SEEDS` seeds."""
     figures = {}
     for k in SEEDS:
         for name, rank in rankers.items():
@@ -166,6 +173,8 @@ def evaluate(rankers: dict[str, Ranker], members: Sequence[Member]) -> dict[tupl
                 seeds = list(member.papers[:k])
                 relevant = set(member.papers[k:])
                 top = rank(seeds)
+                if in_field is not None and k == FIELD_SEEDS:
+                    in_field.setdefault(name, []).append(sum(p in relevant for p in top))
                 n.append(ndcg(top, relevant))
                 r.append(recall(top, relevant))
             figures[(name, k)] = (statistics.fmean(n), statistics.fmean(r))
@@ -205,6 +214,20 @@ def dislike_effect(index: features.FeatureIndex, members: Sequence[Member],
         better += b > a
         worse += b < a
     return DislikeResult(k, statistics.fmean(plain), statistics.fmean(disliked), better, worse)
+
+
+def field_table(in_field: dict[str, list[int]], members: Sequence[Member]) -> list[str]:
+    """The three-bookmarks check per method: mean picks in the field, members with at least
+    half, and robotics (cs.RO, the issue's example)."""
+    robotics = [at for at, m in enumerate(members) if m.category == "cs.RO"]
+    lines = ["", f"{FIELD_SEEDS} bookmarks in one field, picks of {TOP} in that field:", "",
+             "| method | mean | members with ≥ half | cs.RO |", "|---|---:|---:|---:|"]
+    for name, counts in in_field.items():
+        half = sum(c * 2 >= TOP for c in counts)
+        ro = str(counts[robotics[0]]) if robotics else "–"
+        lines.append(f"| {name} | {statistics.fmean(counts):.1f} | {half}/{len(counts)} | "
+                     f"{ro} |")
+    return lines
 
 
 def report(figures: dict[tuple[str, int], tuple[float, float]], dislikes: list[DislikeResult],
@@ -276,13 +299,15 @@ def run(args: argparse.Namespace) -> int:
         from bench.recommend_meaning import meaning_rankers
 
         rankers.update(meaning_rankers(papers, index, TOP))
-    figures = evaluate(rankers, members)
+    in_field: dict[str, list[int]] = {}
+    figures = evaluate(rankers, members, in_field)
     dislikes = [dislike_effect(index, members, k) for k in SEEDS]
     sizes = (f"{len(papers):,} papers, {len(members)} members (arXiv categories), "
              f"features built in {built:.1f} s")
     timings = [latency(papers, size, seeds, args.runs)
                for size in (args.sizes if args.sizes is not None else [100_000])
                if not args.meaning]
-    publish(report(figures, dislikes, sizes) + (latency_table(timings) if timings else ""),
+    publish(report(figures, dislikes, sizes) + "\n".join(field_table(in_field, members))
+            + (latency_table(timings) if timings else ""),
             args.out, TAG)
     return 0

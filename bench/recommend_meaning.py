@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from bench.meaning_vectors import cached_vectors
+from bot.features.meaning.encoder import unit_rows
 from bot.features.recommend import features, model
 from bot.features.recommend.profile import seed_profile
 from domain.paper import Paper
@@ -17,8 +18,10 @@ Ranker = Callable[[list[str]], list[str]]
 
 
 def _aligned(papers: Sequence[Paper], index: features.FeatureIndex) -> np.ndarray:
-    """The cached unit vectors in the feature index's row order."""
+    """The cached vectors, centred as `MeaningIndex` centres them, in the feature index's
+    row order."""
     vectors = cached_vectors(papers)
+    vectors = unit_rows(vectors - vectors.mean(axis=0))
     row = {p.id: i for i, p in enumerate(papers)}
     return vectors[[row[pid] for pid in index.ids]]
 

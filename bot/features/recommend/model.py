@@ -45,10 +45,12 @@ REASON_WORDS = 3
 REASON_CANDIDATES = 32
 """Shared features a pick carries, most shared first, for the reason's words to come from."""
 DENSE_BLEND = 0.5
-"""Weight of the sentence encoder's similarity beside the tf-idf score (both standardised over
-the background sample), chosen by `bench recommend --meaning` (nDCG@10 at k = 1 / 3 / 10:
-tf-idf alone 0.117 / 0.241 / 0.322; 0.5: 0.112 / 0.254 / 0.310; 1: 0.105 / 0.249 / 0.297;
-2: 0.104 / 0.213 / 0.264): the best with three bookmarks, a little worse with ten."""
+"""Weight of the sentence encoder's (centred) similarity beside the tf-idf score (both
+standardised over the background sample), chosen by `bench recommend --meaning` (nDCG@10 at
+k = 1 / 3 / 10: tf-idf alone 0.117 / 0.241 / 0.322; the encoder alone 0.123 / 0.147 / 0.217;
+0.5: 0.109 / 0.267 / 0.299; 1: 0.102 / 0.240 / 0.310; 2: 0.106 / 0.203 / 0.294; the
+arxiv-sanity-lite recipe 0.102 / 0.240 / 0.303): the best with three bookmarks (and the most
+members with half their picks in their field, 6 of 23), a little worse with ten."""
 FIRST_CONTENDERS = 256
 """With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
 

@@ -130,7 +130,7 @@ class RecommendService:
         if self.meaning is None:
             return None
         vectors = self.meaning.index
-        centroid = vectors.centroid(liked)
+        centroid = await asyncio.to_thread(vectors.centroid, liked)
         if centroid is None:
             return None
         return await asyncio.to_thread(vectors.aligned, centroid, index.ids)
