@@ -18,6 +18,19 @@ def delivery_failure(exc: discord.HTTPException) -> DeliveryFailed:
                           retryable=exc.status == 429)
 
 
+async def send_own_post(client: discord.Client, guild_id: int, channel_id: int, nonce: str,
+                        embed: discord.Embed, content: str | None = None) -> int:
+    """Send a post that pings nobody, carrying `nonce`; its message id. Discord's refusal is
+    raised as `DeliveryFailed`."""
+    channel = client.get_partial_messageable(channel_id, guild_id=guild_id)
+    try:
+        message = await channel.send(content, embed=embed, nonce=nonce,
+                                     allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as exc:
+        raise delivery_failure(exc) from exc
+    return message.id
+
+
 async def find_own_post(client: discord.Client, channel_id: int, marker: str, nonce: str,
                         since: datetime) -> int | None:
     """Our message after `since` carrying `nonce` or `marker` in an embed's footer: every

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import discord
 
-from bot.client.own_posts import delivery_failure, find_own_post
+from bot.client.own_posts import find_own_post, send_own_post
 from bot.features.feeds.delivery import FeedPost
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import fit
@@ -57,13 +57,7 @@ class DiscordFeedPoster:
     async def send(self, post: FeedPost, nonce: str) -> int:
         """Post the list with the nonce; no mentions at all."""
         embed = feed_embed(post, guild_lang(self.client, post.guild_id))
-        channel = self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
-        try:
-            message = await channel.send(embed=embed, nonce=nonce,
-                                         allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
-        return message.id
+        return await send_own_post(self.client, post.guild_id, post.channel_id, nonce, embed)
 
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:

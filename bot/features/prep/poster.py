@@ -8,7 +8,7 @@ from datetime import datetime
 
 import discord
 
-from bot.client.own_posts import delivery_failure, find_own_post
+from bot.client.own_posts import find_own_post, send_own_post
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape
@@ -47,14 +47,8 @@ class DiscordPrepPoster:
     async def post_sheet(self, session: Session, paper: Paper, sheet: PrepSheet,
                          mark: str) -> int:
         embed = sheet_embed(paper, sheet, mark, self.lang(session.guild_id))
-        channel = self.client.get_partial_messageable(session.thread_id or session.channel_id,
-                                                      guild_id=session.guild_id)
-        try:
-            message = await channel.send(embed=embed, nonce=sheet.nonce,
-                                         allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
-        return message.id
+        return await send_own_post(self.client, session.guild_id,
+                                   session.thread_id or session.channel_id, sheet.nonce, embed)
 
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:

@@ -9,7 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.client.answers import title
-from bot.client.own_posts import carries_marker, delivery_failure, find_own_post
+from bot.client.own_posts import carries_marker, delivery_failure, find_own_post, send_own_post
 from bot.features.notifications.notices import guild_lang
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
@@ -47,13 +47,8 @@ class DiscordVotePoster:
                               description=fit("\n".join(lines), DESCRIPTION_LIMIT),
                               colour=CARD_COLOUR)
         embed.set_footer(text=announcement.marker)
-        channel = self.client.get_partial_messageable(vote.channel_id, guild_id=vote.guild_id)
-        try:
-            message = await channel.send(content, embed=embed, nonce=nonce,
-                                         allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            raise delivery_failure(exc) from exc
-        return message.id
+        return await send_own_post(self.client, vote.guild_id, vote.channel_id, nonce, embed,
+                                   content)
 
     async def find(self, channel_id: int, marker: str, nonce: str,
                    since: datetime) -> int | None:
