@@ -138,3 +138,18 @@ class Table:
         body = ",\n".join(_COLUMN_INDENT + line for line in lines)
         suffix = " WITHOUT ROWID" if self.without_rowid and dialect.without_rowid else ""
         return f"CREATE TABLE {self.name} (\n{body}\n{_CLOSE_INDENT}){suffix}"
+
+
+def create_all(dialect: Dialect, *tables: Table) -> tuple[str, ...]:
+    """Each of `tables` (with its indexes) in `dialect`, in order."""
+    return tuple(statement for table in tables for statement in table.create(dialect))
+
+
+def add_columns(table: str, columns: Iterable[str], *, together: bool = False
+                ) -> tuple[str, ...]:
+    """`ALTER TABLE table ADD COLUMN` each of `columns`: a statement each, or one for all
+    (`together`, as PostgreSQL allows)."""
+    adds = [f"ADD COLUMN {column}" for column in columns]
+    if together:
+        return (f"ALTER TABLE {table} {', '.join(adds)}",)
+    return tuple(f"ALTER TABLE {table} {add}" for add in adds)

@@ -12,6 +12,10 @@ names a step it shares "SQLite <n>: …", as its hand-written mirrors always did
 Add a migration by appending a step here: never edit, reorder or remove one that has shipped
 (tests/storage/test_schema_unchanged.py pins every shipped migration of both backends; the
 lead pins new ones at the merge that numbers them, `PAPERCLUB_WRITE_SCHEMA_GOLDEN=1`).
+
+`SHIPPED` holds the shipped migrations both backends took alike, each with its two versions;
+each backend's module adds the ones it alone took (`storage.sqlite.migrations`,
+`storage.postgres.migrations`). They are pinned like the steps: never edit one.
 """
 
 from __future__ import annotations
@@ -21,12 +25,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from storage.corrections.tables import CORRECTION_NOTICE_DECISIONS
-from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table
+from storage import schema
+from storage.corrections import tables as corrections
+from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table, add_columns
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
 from storage.prep.tables import SESSION_PREP_SHEETS
-from storage.schema import LLM_USAGE, PAPER_SUMMARIES
 
 Statement = str | Table | Callable[[Dialect], Iterable[str]]
 """SQL with type tokens, a table to create (with its indexes), or one dialect's statements."""
@@ -65,16 +69,64 @@ def _rendered(statement: Statement, dialect: Dialect) -> Iterable[str]:
     return statement(dialect)
 
 
+def _leases(dialect: Dialect) -> tuple[str, ...]:
+    """A claimed reminder's and vote announcement's owner and lease (PostgreSQL adds both
+    columns of a table in one statement)."""
+    together = dialect is POSTGRES
+    return (*add_columns("session_reminders", schema.LEASE, together=together),
+            *add_columns("votes", schema.LEASE, together=together))
+
+
+SHIPPED: tuple[tuple[int, int, Step], ...] = (
+    (11, 2, Step("paper of the day may skip papers the server already discussed",
+                 ("ALTER TABLE digest_settings ADD COLUMN skip_discussed INTEGER NOT NULL "
+                  "DEFAULT 0",))),
+    (13, 4, Step("who may add papers from arXiv, per server", (schema.ADD_POLICY,))),
+    (15, 6, Step("claimed reminders and vote announcements are leased to the process "
+                 "finishing them", (_leases,))),
+    (16, 8, Step("a posted paper of the day records whether its DMs and follow-up mentions "
+                 "are queued", (
+                     "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL "
+                     "DEFAULT 0",
+                     # Rows finished before this version had their followers queued the old way.
+                     "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'"))),
+    (17, 9, Step("recommendations: each member's 👍 / 👎 on papers, per server",
+                 (schema.PAPER_FEEDBACK,))),
+    (18, 10, Step("each server's calendar feed link (its token, or off)",
+                  (schema.CALENDAR_LINKS,))),
+    (19, 11, Step("corrections: proposals per server, their history, where curators review them",
+                  (corrections.CORRECTIONS, corrections.CORRECTION_EVENTS,
+                   corrections.CORRECTION_REVIEW))),
+    (20, 12, Step("each server's read-only web page link (its token, or off)",
+                  (schema.WEB_LINKS,))),
+    (21, 13, Step("a vote records how members vote: buttons or a native Discord poll (whose "
+                  "message is the vote's message)",
+                  ("ALTER TABLE votes ADD COLUMN style TEXT NOT NULL DEFAULT 'buttons'",))),
+    (22, 14, Step("corrections: the curators' notices that a source changed a corrected field, "
+                  "and corrections applied from a file", (
+                      corrections.CORRECTION_NOTICES,
+                      "ALTER TABLE corrections ADD COLUMN imported INTEGER NOT NULL DEFAULT 0"))),
+    (23, 15, Step("the paper of the day may be the group's recommended paper; members follow "
+                  "papers like their bookmarks", (
+                      "ALTER TABLE digest_settings ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
+                      "ALTER TABLE digest_ledger ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
+                      "ALTER TABLE digest_ledger ADD COLUMN pick_like TEXT",
+                      schema.SIMILAR_SUBSCRIPTIONS))),
+    (24, 16, Step("recommendation features kept with the catalog: each fit's vocabulary, every "
+                  "paper's vector", (schema.RECOMMEND_VOCABULARIES, schema.PAPER_VECTORS))),
+)
+"""The shipped migrations both backends took alike: (SQLite version, PostgreSQL version, step)."""
+
 STEPS: tuple[Step, ...] = (
     Step("nothing lost between commit and send: papers whose subscribers are not yet queued "
          "their DMs, correction outcomes through the outbox, review messages still to show "
          "their decision", (commit_then_send,)),
     Step("AI summaries per paper and language, and the tokens spent on them per day",
-         (PAPER_SUMMARIES, LLM_USAGE)),
+         (schema.PAPER_SUMMARIES, schema.LLM_USAGE)),
     Step("search by meaning: each catalog paper's sentence-encoder vector", (PAPER_EMBEDDINGS,)),
     Step("nothing lost between commit and send: a source-change notice's decision until its "
          "message shows it, the paper of the day's pause note until it was sent",
-         (CORRECTION_NOTICE_DECISIONS,
+         (corrections.CORRECTION_NOTICE_DECISIONS,
           "ALTER TABLE digest_settings ADD COLUMN failure_notice_owner TEXT",
           "ALTER TABLE digest_settings ADD COLUMN failure_notice_lease_until TEXT")),
     Step("prep sheets: each session's discussion questions, and a server's switch for them",
@@ -101,17 +153,23 @@ def _numbered(steps: tuple[Step, ...]) -> list[_Numbered]:
     return found
 
 
+def _migration(backend: Backend, n: _Numbered) -> Migration:
+    shared = backend == "postgres" and n.step.only is None
+    name = f"SQLite {n.sqlite}: {n.step.name}" if shared else n.step.name
+    version = n.sqlite if backend == "sqlite" else n.postgres
+    return Migration(version, name, n.step.render(_DIALECTS[backend]))
+
+
 def migrations(backend: Backend, steps: tuple[Step, ...] = STEPS) -> tuple[Migration, ...]:
     """The steps `backend` takes, as its numbered migrations."""
-    found = []
-    for n in _numbered(steps):
-        if n.step.only not in (None, backend):
-            continue
-        shared = backend == "postgres" and n.step.only is None
-        name = f"SQLite {n.sqlite}: {n.step.name}" if shared else n.step.name
-        version = n.sqlite if backend == "sqlite" else n.postgres
-        found.append(Migration(version, name, n.step.render(_DIALECTS[backend])))
-    return tuple(found)
+    return tuple(_migration(backend, n) for n in _numbered(steps)
+                 if n.step.only in (None, backend))
+
+
+def shipped(backend: Backend, written: tuple[Migration, ...]) -> tuple[Migration, ...]:
+    """`backend`'s shipped migrations: the ones `written` for it alone and `SHIPPED`, in order."""
+    alike = (_migration(backend, _Numbered(step, lite, pg)) for lite, pg, step in SHIPPED)
+    return tuple(sorted((*written, *alike), key=lambda m: m.version))
 
 
 def mirrored(steps: tuple[Step, ...] = STEPS) -> dict[int, int]:

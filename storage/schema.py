@@ -10,6 +10,22 @@ from __future__ import annotations
 
 from storage.dialect import Dialect, Table
 
+LEASE = ("owner TEXT", "lease_until TEXT")
+"""A claim's owner and lease, columns several tables gained."""
+ARXIV_COLUMNS = (
+    "summary_en TEXT NOT NULL DEFAULT ''",
+    "arxiv_id TEXT NOT NULL DEFAULT ''",
+    "arxiv_version INTEGER NOT NULL DEFAULT 0",
+    "doi TEXT NOT NULL DEFAULT ''",
+    "url TEXT NOT NULL DEFAULT ''",
+    "pdf_url TEXT NOT NULL DEFAULT ''",
+    "categories TEXT NOT NULL DEFAULT '[]'",
+    "arxiv_published TEXT",
+    "arxiv_updated TEXT",
+)
+"""The columns `papers` gained with English abstracts and arXiv links (SQLite 12)."""
+
+
 PAPERS = Table("papers", (
     "id {big} PRIMARY KEY",
     "public_id TEXT NOT NULL UNIQUE",
@@ -393,16 +409,6 @@ WEB_LINKS = Table("web_links", CALENDAR_LINKS.lines)
 """Each server's read-only web page link (the calendar links' columns), NULL once off."""
 
 
-FOLLOWERS_QUEUED = (
-    "ALTER TABLE digest_ledger ADD COLUMN followers_queued INTEGER NOT NULL DEFAULT 0",
-    # Rows finished before this version had their followers queued the old way.
-    "UPDATE digest_ledger SET followers_queued = 1 WHERE status <> 'claimed'",
-)
-"""Both backends' statements for the ledger's "followers queued" flag."""
-
-
-VOTE_STYLE = ("ALTER TABLE votes ADD COLUMN style TEXT NOT NULL DEFAULT 'buttons'",)
-"""Both backends' statement for a vote's style (`buttons` or `poll`)."""
 SIMILAR_SUBSCRIPTIONS = Table("similar_subscriptions", (
     "guild_id {big} NOT NULL",
     "user_id {big} NOT NULL",
@@ -411,12 +417,6 @@ SIMILAR_SUBSCRIPTIONS = Table("similar_subscriptions", (
     "PRIMARY KEY (guild_id, user_id)",
 ), indexes=("CREATE INDEX similar_subscriptions_user ON similar_subscriptions (user_id)",))
 """Members told of new papers like their bookmarks and 👍, with their threshold (0-100)."""
-DIGEST_PICK = (
-    "ALTER TABLE digest_settings ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
-    "ALTER TABLE digest_ledger ADD COLUMN pick TEXT NOT NULL DEFAULT 'cycle'",
-    "ALTER TABLE digest_ledger ADD COLUMN pick_like TEXT",
-)
-"""Both backends' statements: how the paper of the day is picked, and how each day's was."""
 
 
 PAPER_SUMMARIES = Table("paper_summaries", (

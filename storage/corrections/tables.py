@@ -5,7 +5,7 @@ source changed a corrected field."""
 
 from __future__ import annotations
 
-from storage.dialect import Dialect, Table
+from storage.dialect import Table
 
 CORRECTIONS = Table("corrections", (
     "id {serial}",
@@ -70,18 +70,6 @@ CORRECTION_NOTICES = Table("correction_notices", (
     "CREATE INDEX correction_notices_open ON correction_notices (status, lease_until)",
 ))
 """Notices that a source changed a corrected field: queued once, leased, posted, decided."""
-
-
-def correction_notice_tables(dialect: Dialect) -> tuple[str, ...]:
-    """The source-change notices, and the flag of corrections applied from a file."""
-    return (*CORRECTION_NOTICES.create(dialect),
-            "ALTER TABLE corrections ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
-
-
-def correction_tables(dialect: Dialect) -> tuple[str, ...]:
-    """The corrections tables and their indexes in one backend's types."""
-    return (*CORRECTIONS.create(dialect), *CORRECTION_EVENTS.create(dialect),
-            *CORRECTION_REVIEW.create(dialect))
 
 
 CORRECTION_NOTICE_DECISIONS = Table("correction_notice_decisions", (

@@ -5,56 +5,22 @@ integers for Discord ids, text for timestamps, 0/1 integers for flags, so that r
 unchanged), with the full-text index as a `tsvector` column on `papers` (GIN-indexed) instead of
 the FTS5 table. Migration 7 adds `paper_heads`, the headline part of that `tsvector` (only
 PostgreSQL has it: it is derived, never copied). The tables both backends have are stated once
-in `storage.schema` and rendered here in PostgreSQL's types. A new migration is a step of
-`storage.migrations` (stated once for both backends, or for PostgreSQL alone); never edit one
-that has shipped.
+in `storage.schema` and rendered here in PostgreSQL's types; the shipped migrations SQLite
+took alike (2, 4, 6, 8-16) are stated once in `storage.migrations.SHIPPED`. A new migration is
+a step of `storage.migrations` (for both backends, or PostgreSQL alone); never edit a shipped
+one.
 """
 
 from __future__ import annotations
 
-from storage.corrections.tables import correction_notice_tables, correction_tables
-from storage.dialect import POSTGRES, Migration
-from storage.migrations import POSTGRES_SHIPPED, migrations, mirrored
-from storage.schema import (
-    ADD_POLICY,
-    BOOKMARKS,
-    BOT_STATE,
-    CALENDAR_LINKS,
-    CATALOG_LOADS,
-    DIGEST_LEDGER,
-    DIGEST_PICK,
-    DIGEST_SETTINGS,
-    DISCUSSED,
-    DM_PAUSES,
-    FOLLOWERS_QUEUED,
-    GROUP_SETTINGS,
-    NOTIFICATIONS,
-    OUTBOX,
-    PAPER_FEEDBACK,
-    PAPER_HONOURS,
-    PAPER_VECTORS,
-    PAPERS,
-    PRESENTERS,
-    QUEUE_SUPPORT,
-    RECOMMEND_VOCABULARIES,
-    SESSION_REMINDERS,
-    SESSIONS,
-    SIMILAR_SUBSCRIPTIONS,
-    SUBSCRIPTIONS,
-    VOTE_BALLOTS,
-    VOTE_OPTIONS,
-    VOTE_STYLE,
-    VOTES,
-    WEB_LINKS,
-    feed_tables,
-)
+from storage import schema
+from storage.dialect import POSTGRES, Migration, add_columns, create_all
+from storage.migrations import POSTGRES_SHIPPED, migrations, mirrored, shipped
 
 HEAD_WEIGHTS = "{a,b}"
 """The weight letters of the headline columns (titles A, authors B) kept in `paper_heads`."""
 _SEARCH_COLUMNS = ("search TSVECTOR NOT NULL", "search_tokens INTEGER NOT NULL")
 """The full-text index, a column of `papers` here (SQLite's is the FTS5 table `paper_fts`)."""
-_LEDGER_LEASE = ("owner TEXT", "lease_until TEXT")
-"""The digest claim's owner and lease, SQLite's migration 7 flattened into the table."""
 
 _TERM_COUNTS = (
     "SELECT u.lexeme, count(*) FROM {rows} r, unnest(r.search) u "
@@ -102,19 +68,25 @@ The counts of `_TERM_COUNTS`, from the lexemes alone (`tsvector_to_array`): half
 vocabulary, as FTS5's `paper_vocab` counts them), for prefix expansion. A term whose papers
 are gone keeps a row with 0 (never offered)."""
 
-HEADS_AFTER_LOAD = (
-    f"""CREATE OR REPLACE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+
+
+def _heads_sync(tokens: str) -> str:
+    """`paper_heads_sync` from migration 18 on, `tokens` its token count's column: a load
+    (`SET LOCAL paperclub.heads = 'off'`) writes the headline rows itself."""
+    return f"""CREATE OR REPLACE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         IF current_setting('paperclub.heads', true) = 'off' THEN  -- a load writes them at its end
             RETURN NULL;
         END IF;
-        INSERT INTO paper_heads (id, head, search_tokens)
-        VALUES (NEW.id, ts_filter(NEW.search, '{HEAD_WEIGHTS}'), NEW.search_tokens)
+        INSERT INTO paper_heads (id, head, {tokens})
+        VALUES (NEW.id, ts_filter(NEW.search, '{HEAD_WEIGHTS}'), NEW.{tokens})
         ON CONFLICT (id) DO UPDATE
-        SET head = excluded.head, search_tokens = excluded.search_tokens;
+        SET head = excluded.head, {tokens} = excluded.{tokens};
         RETURN NULL;
-    END $$""",
-)
+    END $$"""
+
+
+HEADS_AFTER_LOAD = (_heads_sync("search_tokens"),)
 """Migration 18: a load (`SET LOCAL paperclub.heads = 'off'`) writes `paper_heads` for its
 papers in one statement at its end (`WRITE_HEADS`) instead of a trigger call per row."""
 WRITE_HEADS = (
@@ -134,17 +106,7 @@ HEAD_TOKENS = (
     f"UPDATE papers SET head_tokens = {HEAD_POSITIONS}",
     "ALTER TABLE paper_heads RENAME COLUMN search_tokens TO head_tokens",
     "UPDATE paper_heads h SET head_tokens = p.head_tokens FROM papers p WHERE p.id = h.id",
-    f"""CREATE OR REPLACE FUNCTION paper_heads_sync() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF current_setting('paperclub.heads', true) = 'off' THEN  -- a load writes them at its end
-            RETURN NULL;
-        END IF;
-        INSERT INTO paper_heads (id, head, head_tokens)
-        VALUES (NEW.id, ts_filter(NEW.search, '{HEAD_WEIGHTS}'), NEW.head_tokens)
-        ON CONFLICT (id) DO UPDATE
-        SET head = excluded.head, head_tokens = excluded.head_tokens;
-        RETURN NULL;
-    END $$""",
+    _heads_sync("head_tokens"),
     "DROP TRIGGER papers_heads ON papers",
     "CREATE TRIGGER papers_heads AFTER INSERT OR UPDATE OF search, head_tokens "
     "ON papers FOR EACH ROW EXECUTE FUNCTION paper_heads_sync()",
@@ -156,72 +118,27 @@ figure unless a headline runs past position 16,383 or repeats a lexeme 256 times
 rewrites the paper sets the exact one)."""
 
 _WRITTEN: tuple[Migration, ...] = (
-    Migration(
-        1,
-        "the schema of SQLite version 10, full-text search as a tsvector",
-        (
-            *PAPERS.create(POSTGRES, extra=_SEARCH_COLUMNS),
-            "CREATE INDEX papers_search ON papers USING gin (search)",
-            *PAPER_HONOURS.create(POSTGRES),
-            *CATALOG_LOADS.create(POSTGRES),
-            *BOT_STATE.create(POSTGRES),
-            *DIGEST_SETTINGS.create(POSTGRES),
-            *DIGEST_LEDGER.create(POSTGRES, extra=_LEDGER_LEASE),
-            *SUBSCRIPTIONS.create(POSTGRES),
-            *NOTIFICATIONS.create(POSTGRES),
-            *DM_PAUSES.create(POSTGRES),
-            *QUEUE_SUPPORT.create(POSTGRES),
-            *VOTES.create(POSTGRES),
-            *VOTE_OPTIONS.create(POSTGRES),
-            *VOTE_BALLOTS.create(POSTGRES),
-            *BOOKMARKS.create(POSTGRES),
-            *DISCUSSED.create(POSTGRES),
-            *OUTBOX.create(POSTGRES),
-            *GROUP_SETTINGS.create(POSTGRES),
-            *SESSIONS.create(POSTGRES),
-            *SESSION_REMINDERS.create(POSTGRES),
-            *PRESENTERS.create(POSTGRES),
-        ),
-    ),
-    Migration(
-        2,
-        "SQLite 11: paper of the day may skip papers the server already discussed",
-        ("ALTER TABLE digest_settings ADD COLUMN skip_discussed INTEGER NOT NULL DEFAULT 0",),
-    ),
-    Migration(
-        3,
-        "SQLite 12: English abstracts, arXiv ids and links (the tsvector gains the abstract's "
-        "tokens as papers are added or reloaded)",
-        (
-            "ALTER TABLE papers ADD COLUMN summary_en TEXT NOT NULL DEFAULT '', "
-            "ADD COLUMN arxiv_id TEXT NOT NULL DEFAULT '', "
-            "ADD COLUMN arxiv_version INTEGER NOT NULL DEFAULT 0, "
-            "ADD COLUMN doi TEXT NOT NULL DEFAULT '', ADD COLUMN url TEXT NOT NULL DEFAULT '', "
-            "ADD COLUMN pdf_url TEXT NOT NULL DEFAULT '', "
-            "ADD COLUMN categories TEXT NOT NULL DEFAULT '[]', "
-            "ADD COLUMN arxiv_published TEXT, ADD COLUMN arxiv_updated TEXT",
-            "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
-        ),
-    ),
-    Migration(
-        4,
-        "SQLite 13: who may add papers from arXiv, per server",
-        (*ADD_POLICY.create(POSTGRES),),
-    ),
-    Migration(
-        5,
-        "SQLite 14: arXiv feeds, their polls, seen ids and the announcement ledger",
-        feed_tables(POSTGRES),
-    ),
-    Migration(
-        6,
-        "SQLite 15: claimed reminders and vote announcements are leased to the process "
-        "finishing them",
-        (
-            "ALTER TABLE session_reminders ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
-            "ALTER TABLE votes ADD COLUMN owner TEXT, ADD COLUMN lease_until TEXT",
-        ),
-    ),
+    Migration(1, "the schema of SQLite version 10, full-text search as a tsvector", (
+        *schema.PAPERS.create(POSTGRES, extra=_SEARCH_COLUMNS),
+        "CREATE INDEX papers_search ON papers USING gin (search)",
+        *create_all(POSTGRES, schema.PAPER_HONOURS, schema.CATALOG_LOADS, schema.BOT_STATE,
+                    schema.DIGEST_SETTINGS),
+        *schema.DIGEST_LEDGER.create(POSTGRES, extra=schema.LEASE),  # SQLite 7 flattened
+        *create_all(POSTGRES, schema.SUBSCRIPTIONS, schema.NOTIFICATIONS, schema.DM_PAUSES,
+                    schema.QUEUE_SUPPORT, schema.VOTES, schema.VOTE_OPTIONS, schema.VOTE_BALLOTS,
+                    schema.BOOKMARKS, schema.DISCUSSED, schema.OUTBOX, schema.GROUP_SETTINGS,
+                    schema.SESSIONS, schema.SESSION_REMINDERS, schema.PRESENTERS),
+    )),
+    # 2: storage.migrations.SHIPPED
+    Migration(3, "SQLite 12: English abstracts, arXiv ids and links (the tsvector gains the "
+              "abstract's tokens as papers are added or reloaded)", (
+                  *add_columns("papers", schema.ARXIV_COLUMNS, together=True),
+                  "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
+              )),
+    # 4: storage.migrations.SHIPPED
+    Migration(5, "SQLite 14: arXiv feeds, their polls, seen ids and the announcement ledger",
+              schema.feed_tables(POSTGRES)),
+    # 6: storage.migrations.SHIPPED
     Migration(
         7,
         "search speed: the headline index (titles and authors) in a narrow side table kept by "
@@ -247,27 +164,7 @@ _WRITTEN: tuple[Migration, ...] = (
             "CREATE INDEX paper_heads_head ON paper_heads USING gin (head)",
         ),
     ),
-    Migration(8, "SQLite 16: a posted paper of the day records whether its DMs and follow-up "
-              "mentions are queued", FOLLOWERS_QUEUED),
-    Migration(9, "SQLite 17: recommendations: each member's 👍 / 👎 on papers, per server",
-              PAPER_FEEDBACK.create(POSTGRES)),
-    Migration(10, "SQLite 18: each server's calendar feed link (its token, or off)",
-              CALENDAR_LINKS.create(POSTGRES)),
-    Migration(11, "SQLite 19: corrections: proposals per server, their history, where curators "
-              "review them", correction_tables(POSTGRES)),
-    Migration(12, "SQLite 20: each server's read-only web page link (its token, or off)",
-              WEB_LINKS.create(POSTGRES)),
-    Migration(13, "SQLite 21: a vote records how members vote: buttons or a native Discord poll "
-              "(whose message is the vote's message)", VOTE_STYLE),
-    Migration(14, "SQLite 22: corrections: the curators' notices that a source changed a "
-              "corrected field, and corrections applied from a file",
-              correction_notice_tables(POSTGRES)),
-    Migration(15, "SQLite 23: the paper of the day may be the group's recommended paper; members "
-              "follow papers like their bookmarks",
-              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(POSTGRES))),
-    Migration(16, "SQLite 24: recommendation features kept with the catalog: "
-              "each fit's vocabulary, every paper's vector",
-              (*RECOMMEND_VOCABULARIES.create(POSTGRES), *PAPER_VECTORS.create(POSTGRES))),
+    # 8-16: storage.migrations.SHIPPED
     Migration(17, "SQLite 25: prefix expansion: the papers holding each Latin term, kept by "
               "statement triggers from papers (FTS5's vocabulary on SQLite)", PAPER_TERMS),
     Migration(18, "load speed: a load writes the headline index of its papers in one statement "
@@ -276,9 +173,10 @@ _WRITTEN: tuple[Migration, ...] = (
               "paper's headline tokens", HEAD_TOKENS),
 )
 
-assert _WRITTEN[-1].version == POSTGRES_SHIPPED
-MIGRATIONS: tuple[Migration, ...] = (*_WRITTEN, *migrations("postgres"))
-"""Every migration: the ones written here for PostgreSQL alone, then `storage.migrations.STEPS`."""
+MIGRATIONS: tuple[Migration, ...] = (*shipped("postgres", _WRITTEN), *migrations("postgres"))
+"""Every migration: the shipped ones (written here for PostgreSQL alone, or `storage.
+migrations.SHIPPED`), then `storage.migrations.STEPS`."""
+assert MIGRATIONS[POSTGRES_SHIPPED - 1].version == POSTGRES_SHIPPED
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {

@@ -5,231 +5,82 @@ alone); never edit one that has shipped.
 Statements may call `paperclub_id(title_key)`, the public id function of `domain.paper`,
 and `paperclub_index(column, <storage.papers.fts.STORED_FIELDS>)`, one full-text index column of a
 stored paper as `storage.papers.fts.index_row` makes it now. The tables both backends have
-are stated once in `storage.schema` and rendered here in SQLite's types.
+are stated once in `storage.schema` and rendered here in SQLite's types; the shipped migrations
+PostgreSQL took alike (11, 13, 15-24) are stated once in `storage.migrations.SHIPPED`.
 """
 
 from __future__ import annotations
 
-from storage.corrections.tables import correction_notice_tables, correction_tables
-from storage.dialect import SQLITE, Migration
-from storage.migrations import SQLITE_SHIPPED, migrations
+from storage import schema
+from storage.dialect import SQLITE, Migration, add_columns, create_all
+from storage.migrations import SQLITE_SHIPPED, migrations, shipped
 from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
-from storage.schema import (
-    ADD_POLICY,
-    BOOKMARKS,
-    BOT_STATE,
-    CALENDAR_LINKS,
-    CATALOG_LOADS,
-    DIGEST_LEDGER,
-    DIGEST_PICK,
-    DIGEST_SETTINGS,
-    DISCUSSED,
-    DM_PAUSES,
-    FOLLOWERS_QUEUED,
-    GROUP_SETTINGS,
-    NOTIFICATIONS,
-    OUTBOX,
-    PAPER_FEEDBACK,
-    PAPER_HONOURS,
-    PAPER_VECTORS,
-    PAPERS,
-    PRESENTERS,
-    QUEUE_SUPPORT,
-    RECOMMEND_VOCABULARIES,
-    SESSION_REMINDERS,
-    SESSIONS,
-    SIMILAR_SUBSCRIPTIONS,
-    SUBSCRIPTIONS,
-    VOTE_BALLOTS,
-    VOTE_OPTIONS,
-    VOTE_STYLE,
-    VOTES,
-    WEB_LINKS,
-    feed_tables,
-)
 
 _V1_COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
 """The full-text columns from migration 1 to 11 (`storage.papers.fts.COLUMNS` then)."""
 _V12_COLUMNS = (*_V1_COLUMNS, "summary_en")
 """The full-text columns from migration 12 on (frozen: later changes get their own step)."""
-_V12_NEW_COLUMNS = (
-    "summary_en TEXT NOT NULL DEFAULT ''",
-    "arxiv_id TEXT NOT NULL DEFAULT ''",
-    "arxiv_version INTEGER NOT NULL DEFAULT 0",
-    "doi TEXT NOT NULL DEFAULT ''",
-    "url TEXT NOT NULL DEFAULT ''",
-    "pdf_url TEXT NOT NULL DEFAULT ''",
-    "categories TEXT NOT NULL DEFAULT '[]'",
-    "arxiv_published TEXT",
-    "arxiv_updated TEXT",
-)
 _FTS_OPTIONS = "tokenize = 'unicode61 remove_diacritics 2'"
 
 
 _WRITTEN: tuple[Migration, ...] = (
-    Migration(
-        1,
-        "catalog and full-text index",
-        (
-            *PAPERS.create(SQLITE),
-            *PAPER_HONOURS.create(SQLITE),
-            """CREATE VIRTUAL TABLE paper_fts USING fts5 (
+    Migration(1, "catalog and full-text index", (
+        *create_all(SQLITE, schema.PAPERS, schema.PAPER_HONOURS),
+        """CREATE VIRTUAL TABLE paper_fts USING fts5 (
                 title_en, title_zh, authors, affiliations, summary, venue,
                 tokenize = 'unicode61 remove_diacritics 2'
             )""",
-            "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
-            *CATALOG_LOADS.create(SQLITE),
-        ),
-    ),
-    Migration(
-        2,
-        "bot state",
-        (
-            *BOT_STATE.create(SQLITE),
-        ),
-    ),
-    Migration(
-        3,
-        "paper of the day",
-        (
-            *DIGEST_SETTINGS.create(SQLITE),
-            *DIGEST_LEDGER.create(SQLITE),
-        ),
-    ),
-    Migration(
-        4,
-        "topic subscriptions",
-        (
-            *SUBSCRIPTIONS.create(SQLITE),
-            *NOTIFICATIONS.create(SQLITE),
-            *DM_PAUSES.create(SQLITE),
-        ),
-    ),
-    Migration(
-        5,
-        "64-bit paper ids",
-        (
-            "CREATE TEMP TABLE id_map AS "
-            "SELECT public_id AS old, paperclub_id(title_key) AS new FROM papers",
-            "UPDATE papers SET public_id = paperclub_id(title_key)",
-            "UPDATE digest_ledger SET paper_id = (SELECT new FROM id_map "
-            "WHERE old = digest_ledger.paper_id) WHERE paper_id IN (SELECT old FROM id_map)",
-            "UPDATE notifications SET paper_id = (SELECT new FROM id_map "
-            "WHERE old = notifications.paper_id) WHERE paper_id IN (SELECT old FROM id_map)",
-            "DROP TABLE id_map",
-        ),
-    ),
-    Migration(
-        6,
-        "full-text index: Traditional Chinese folded to Simplified, no venue boilerplate",
-        (
-            "DELETE FROM paper_fts",
-            f"INSERT INTO paper_fts (rowid, {', '.join(_V1_COLUMNS)}) SELECT id, "
-            + ", ".join(f"paperclub_index({i}, {STORED_FIELDS})" for i in range(len(_V1_COLUMNS)))
-            + " FROM papers",
-        ),
-    ),
-    Migration(
-        7,
-        "digest claim owner and lease",
-        (
-            "ALTER TABLE digest_ledger ADD COLUMN owner TEXT",
-            "ALTER TABLE digest_ledger ADD COLUMN lease_until TEXT",
-        ),
-    ),
-    Migration(
-        8,
-        "reading group: queue, votes, bookmarks, discussed papers",
-        (
-            *QUEUE_SUPPORT.create(SQLITE),
-            *VOTES.create(SQLITE),
-            *VOTE_OPTIONS.create(SQLITE),
-            *VOTE_BALLOTS.create(SQLITE),
-            *BOOKMARKS.create(SQLITE),
-            *DISCUSSED.create(SQLITE),
-        ),
-    ),
-    Migration(
-        9,
-        "notification outbox",
-        (
-            *OUTBOX.create(SQLITE),
-        ),
-    ),
-    Migration(
-        10,
-        "reading-group sessions, reminders, presenter rotation",
-        (
-            *GROUP_SETTINGS.create(SQLITE),
-            *SESSIONS.create(SQLITE),
-            *SESSION_REMINDERS.create(SQLITE),
-            *PRESENTERS.create(SQLITE),
-        ),
-    ),
-    Migration(
-        11,
-        "paper of the day may skip papers the server already discussed",
-        ("ALTER TABLE digest_settings ADD COLUMN skip_discussed INTEGER NOT NULL DEFAULT 0",),
-    ),
-    Migration(
-        12,
-        "English abstracts, arXiv ids and links",
-        (
-            *(f"ALTER TABLE papers ADD COLUMN {column}" for column in _V12_NEW_COLUMNS),
-            "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
-            # The index gains a last column; existing papers have no English abstract yet.
-            f"CREATE TEMP TABLE fts_copy AS SELECT rowid AS id, {', '.join(_V1_COLUMNS)} "
-            "FROM paper_fts",
-            "DROP TABLE paper_vocab",
-            "DROP TABLE paper_fts",
-            f"CREATE VIRTUAL TABLE paper_fts USING fts5 ({', '.join(_V12_COLUMNS)}, "
-            f"{_FTS_OPTIONS})",
-            f"INSERT INTO paper_fts (rowid, {', '.join(_V12_COLUMNS)}) SELECT id, "
-            f"{', '.join(_V1_COLUMNS)}, '' FROM fts_copy",
-            "DROP TABLE fts_copy",
-            "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
-        ),
-    ),
-    Migration(
-        13,
-        "who may add papers from arXiv, per server",
-        (*ADD_POLICY.create(SQLITE),),
-    ),
-    Migration(
-        14,
-        "arXiv feeds: followed queries, their polls, seen ids and the announcement ledger",
-        feed_tables(SQLITE),
-    ),
-    Migration(
-        15,
-        "claimed reminders and vote announcements are leased to the process finishing them",
-        (
-            "ALTER TABLE session_reminders ADD COLUMN owner TEXT",
-            "ALTER TABLE session_reminders ADD COLUMN lease_until TEXT",
-            "ALTER TABLE votes ADD COLUMN owner TEXT",
-            "ALTER TABLE votes ADD COLUMN lease_until TEXT",
-        ),
-    ),
-    Migration(16, "a posted paper of the day records whether its DMs and follow-up mentions "
-              "are queued", FOLLOWERS_QUEUED),
-    Migration(17, "recommendations: each member's 👍 / 👎 on papers, per server",
-              PAPER_FEEDBACK.create(SQLITE)),
-    Migration(18, "each server's calendar feed link (its token, or off)",
-              CALENDAR_LINKS.create(SQLITE)),
-    Migration(19, "corrections: proposals per server, their history, where curators review them",
-              correction_tables(SQLITE)),
-    Migration(20, "each server's read-only web page link (its token, or off)",
-              WEB_LINKS.create(SQLITE)),
-    Migration(21, "a vote records how members vote: buttons or a native Discord poll (whose "
-              "message is the vote's message)", VOTE_STYLE),
-    Migration(22, "corrections: the curators' notices that a source changed a corrected field, "
-              "and corrections applied from a file", correction_notice_tables(SQLITE)),
-    Migration(23, "the paper of the day may be the group's recommended paper; members follow "
-              "papers like their bookmarks",
-              (*DIGEST_PICK, *SIMILAR_SUBSCRIPTIONS.create(SQLITE))),
-    Migration(24, "recommendation features kept with the catalog: "
-              "each fit's vocabulary, every paper's vector",
-              (*RECOMMEND_VOCABULARIES.create(SQLITE), *PAPER_VECTORS.create(SQLITE))),
+        "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
+        *schema.CATALOG_LOADS.create(SQLITE),
+    )),
+    Migration(2, "bot state", schema.BOT_STATE.create(SQLITE)),
+    Migration(3, "paper of the day",
+              create_all(SQLITE, schema.DIGEST_SETTINGS, schema.DIGEST_LEDGER)),
+    Migration(4, "topic subscriptions",
+              create_all(SQLITE, schema.SUBSCRIPTIONS, schema.NOTIFICATIONS, schema.DM_PAUSES)),
+    Migration(5, "64-bit paper ids", (
+        "CREATE TEMP TABLE id_map AS "
+        "SELECT public_id AS old, paperclub_id(title_key) AS new FROM papers",
+        "UPDATE papers SET public_id = paperclub_id(title_key)",
+        *(f"UPDATE {table} SET paper_id = (SELECT new FROM id_map WHERE old = {table}.paper_id) "
+          "WHERE paper_id IN (SELECT old FROM id_map)"
+          for table in ("digest_ledger", "notifications")),
+        "DROP TABLE id_map",
+    )),
+    Migration(6, "full-text index: Traditional Chinese folded to Simplified, no venue "
+              "boilerplate", (
+        "DELETE FROM paper_fts",
+        f"INSERT INTO paper_fts (rowid, {', '.join(_V1_COLUMNS)}) SELECT id, "
+        + ", ".join(f"paperclub_index({i}, {STORED_FIELDS})" for i in range(len(_V1_COLUMNS)))
+        + " FROM papers",
+    )),
+    Migration(7, "digest claim owner and lease", add_columns("digest_ledger", schema.LEASE)),
+    Migration(8, "reading group: queue, votes, bookmarks, discussed papers", create_all(
+        SQLITE, schema.QUEUE_SUPPORT, schema.VOTES, schema.VOTE_OPTIONS, schema.VOTE_BALLOTS,
+        schema.BOOKMARKS, schema.DISCUSSED)),
+    Migration(9, "notification outbox", schema.OUTBOX.create(SQLITE)),
+    Migration(10, "reading-group sessions, reminders, presenter rotation", create_all(
+        SQLITE, schema.GROUP_SETTINGS, schema.SESSIONS, schema.SESSION_REMINDERS,
+        schema.PRESENTERS)),
+    # 11: storage.migrations.SHIPPED
+    Migration(12, "English abstracts, arXiv ids and links", (
+        *add_columns("papers", schema.ARXIV_COLUMNS),
+        "CREATE UNIQUE INDEX papers_arxiv_id ON papers (arxiv_id) WHERE arxiv_id != ''",
+        # The index gains a last column; existing papers have no English abstract yet.
+        f"CREATE TEMP TABLE fts_copy AS SELECT rowid AS id, {', '.join(_V1_COLUMNS)} "
+        "FROM paper_fts",
+        "DROP TABLE paper_vocab",
+        "DROP TABLE paper_fts",
+        f"CREATE VIRTUAL TABLE paper_fts USING fts5 ({', '.join(_V12_COLUMNS)}, {_FTS_OPTIONS})",
+        f"INSERT INTO paper_fts (rowid, {', '.join(_V12_COLUMNS)}) SELECT id, "
+        f"{', '.join(_V1_COLUMNS)}, '' FROM fts_copy",
+        "DROP TABLE fts_copy",
+        "CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row')",
+    )),
+    # 13: storage.migrations.SHIPPED
+    Migration(14, "arXiv feeds: followed queries, their polls, seen ids and the announcement "
+              "ledger", schema.feed_tables(SQLITE)),
+    # 15-24: storage.migrations.SHIPPED
     Migration(25, "the full-text index keeps no copy of its text (contentless FTS5): a third "
               "of the database", (
                   "DROP TABLE paper_vocab",
@@ -252,7 +103,8 @@ _WRITTEN: tuple[Migration, ...] = (
               )),
 )
 
-assert _WRITTEN[-1].version == SQLITE_SHIPPED
-MIGRATIONS: tuple[Migration, ...] = (*_WRITTEN, *migrations("sqlite"))
-"""Every migration: the ones written here for SQLite alone, then `storage.migrations.STEPS`."""
+MIGRATIONS: tuple[Migration, ...] = (*shipped("sqlite", _WRITTEN), *migrations("sqlite"))
+"""Every migration: the shipped ones (written here for SQLite alone, or `storage.migrations.
+SHIPPED`), then `storage.migrations.STEPS`."""
+assert MIGRATIONS[SQLITE_SHIPPED - 1].version == SQLITE_SHIPPED
 LATEST_VERSION = MIGRATIONS[-1].version
