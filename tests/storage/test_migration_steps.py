@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from storage.dialect import Table
-from storage.migrations import POSTGRES_SHIPPED, SQLITE_SHIPPED, Step, migrations, mirrored
+from storage.migrations import (
+    POSTGRES_SHIPPED,
+    SHIPPED,
+    SQLITE_SHIPPED,
+    Step,
+    migrations,
+    mirrored,
+)
+from storage.postgres.migrations import SQLITE_VERSION
 
 NOTE = Step("a note", ("ALTER TABLE t ADD COLUMN who {big} NOT NULL DEFAULT 0",
                        "UPDATE t SET tags = '{a,b}'", Table("u", ("id {rowid}",))))
@@ -28,3 +36,11 @@ def test_a_step_is_rendered_and_numbered_for_each_backend_that_takes_it() -> Non
                                POSTGRES_SHIPPED + 2: SQLITE_SHIPPED + 1,
                                POSTGRES_SHIPPED + 3: SQLITE_SHIPPED + 3}
 
+
+
+def test_each_shipped_pair_is_the_one_db_copy_knows() -> None:
+    """A shipped migration stated once names its two versions; `paperclub db copy` pairs them
+    the same way."""
+    assert SHIPPED
+    for sqlite_version, postgres_version, _ in SHIPPED:
+        assert SQLITE_VERSION[postgres_version] == sqlite_version
