@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from storage.db import database_api
 from storage.postgres.database import PgDatabase
 from storage.sqlite.database import Database
 
@@ -16,10 +17,7 @@ _OUTBOX = "SELECT count(*), min(created_at) FROM outbox"
 
 async def outbox_summary(db: AnyDatabase) -> tuple[int, datetime | None]:
     """How many rows wait in the outbox, and when the oldest was queued (None: empty)."""
-    if isinstance(db, Database):
-        row = await db.fetchone(_OUTBOX)
-    else:
-        row = await db.fetchrow(_OUTBOX)
+    row = await database_api(db).fetch_one(_OUTBOX)
     count, oldest = (row[0], row[1]) if row else (0, None)
     return int(count), datetime.fromisoformat(str(oldest)) if oldest else None
 

@@ -13,6 +13,7 @@ import pytest
 from bot.features.papers.query import parse_query
 from domain.catalog import LoadSource
 from domain.paper import Paper
+from storage.db import PgDb
 from storage.papers.postgres import PgPaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import HEAD_POSITIONS
@@ -64,8 +65,8 @@ async def test_a_search_statement_is_planned_once_on_its_connection(
 
 
 async def _out_of_step(db: PgDatabase) -> tuple[int, int]:
-    heads = int(await db.fetchval("SELECT count(*) FROM paper_heads"))
-    return heads, int(await db.fetchval(_OUT_OF_STEP))
+    heads = int(await PgDb(db).fetch_value("SELECT count(*) FROM paper_heads"))
+    return heads, int(await PgDb(db).fetch_value(_OUT_OF_STEP))
 
 
 async def test_the_headline_index_follows_loads_updates_adds_and_prunes(
@@ -197,15 +198,15 @@ async def test_a_load_compresses_long_values_with_lz4_where_the_server_has_it(
     values written otherwise keep the server's default)."""
     db = await PgDatabase.open(postgres_url)
     try:
-        has_lz4 = await db.fetchval("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
+        has_lz4 = await PgDb(db).fetch_value("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
                                     "WHERE name = 'default_toast_compression'")
         if not has_lz4:
             pytest.skip("this PostgreSQL server was built without lz4")
-        before = await db.fetchval("SHOW default_toast_compression")
+        before = await PgDb(db).fetch_value("SHOW default_toast_compression")
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
         methods = await db.fetch("SELECT DISTINCT pg_column_compression(summary_zh) FROM papers "
                                  "WHERE pg_column_compression(summary_zh) IS NOT NULL")
-        after = await db.fetchval("SHOW default_toast_compression")
+        after = await PgDb(db).fetch_value("SHOW default_toast_compression")
     finally:
         await db.close()
     assert [m[0] for m in methods] == ["lz4"]

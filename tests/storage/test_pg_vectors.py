@@ -13,6 +13,7 @@ from bot.features.catalog.arxiv_jsonl import read_arxiv_record
 from bot.features.catalog.loader import load_catalog
 from domain.catalog import LoadSource
 from domain.paper import Paper
+from storage.db import PgDb
 from storage.papers.fts import index_row
 from storage.papers.postgres import PgPaperStore
 from storage.papers.postgres_vectors import (
@@ -76,7 +77,7 @@ async def test_the_binary_form_is_the_literals_value(
                 "SELECT length(array_to_string(positions, ',')) - length(replace("
                 "array_to_string(positions, ','), ',', '')) + 1 FROM unnest($1::tsvector) "
                 "WHERE lexeme = 'echo'", sent[len(bundled_papers)])
-        plain = await db.fetchval("SELECT 'word:1'::tsvector")
+        plain = await PgDb(db).fetch_value("SELECT 'word:1'::tsvector")
     finally:
         await db.close()
     assert len(sent) >= len(bundled_papers) + 2
