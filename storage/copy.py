@@ -45,7 +45,7 @@ class _Side:
     """What the copy asks of either backend, written once where the SQL is the same."""
 
     def __init__(self, db: Database | PgDatabase) -> None:
-        self.db = database_api(db)
+        self.database, self.db = db, database_api(db)
 
     async def read(self, table: str, columns: list[str], key: list[str], after: Row | None,
                    limit: int) -> list[Row]:
@@ -61,10 +61,6 @@ class _Side:
 
 
 class _Sqlite(_Side):
-    def __init__(self, db: Database) -> None:
-        super().__init__(db)
-        self.database = db
-
     async def version(self) -> int:
         return await self.database.schema_version()
 
@@ -110,10 +106,6 @@ class _Sqlite(_Side):
 
 
 class _Postgres(_Side):
-    def __init__(self, db: PgDatabase) -> None:
-        super().__init__(db)
-        self.database = db
-
     async def version(self) -> int:
         version = await self.database.schema_version()
         if version and version not in SQLITE_VERSION:

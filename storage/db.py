@@ -20,10 +20,10 @@ reader pool (reads outside a transaction) and its one writer behind the write lo
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import lru_cache
-from typing import Any, Protocol, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import aiosqlite
 import asyncpg
@@ -84,13 +84,21 @@ def sqlite_sql(sql: str) -> str:
     return _NUMBERED.sub(r"?\1", sql)
 
 
-class _WritesInTransaction:
-    """A `Db`'s writes outside a transaction: each in one transaction of its own."""
+DatabaseT = TypeVar("DatabaseT", bound="Database | PgDatabase")
+
+
+class _OnDatabase(Generic[DatabaseT]):
+    """What a `Db` does alike on both backends: its database's own transaction, handed out as
+    a `Tx`; a statement run once per row of arguments, in one transaction."""
 
     __slots__ = ()
+    database: DatabaseT
+    _tx: Callable[[Any], Tx]
 
-    def transaction(self) -> AbstractAsyncContextManager[Tx]:
-        raise NotImplementedError
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self.database.transaction() as conn:
+            yield self._tx(conn)
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         async with self.transaction() as tx:
@@ -137,12 +145,13 @@ class _SqliteTx(_SqliteStatements):
         """Nothing to take: `BEGIN IMMEDIATE` holds the one write lock already."""
 
 
-class SqliteDb(_WritesInTransaction, _SqliteStatements):
+class SqliteDb(_OnDatabase[Database], _SqliteStatements):
     """`Db` over `storage.sqlite.database.Database`: reads on its reader pool, writes on its
     writer under its write lock (and its wait, `before_wait` hook and errors)."""
 
     __slots__ = ("database",)
     dialect = SQLITE
+    _tx = _SqliteTx
 
     def __init__(self, database: Database) -> None:
         self.database = database
@@ -153,11 +162,6 @@ class SqliteDb(_WritesInTransaction, _SqliteStatements):
     async def execute(self, sql: str, *args: Any) -> int:
         async with self.transaction() as tx:
             return await tx.execute(sql, *args)
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.database.transaction() as conn:
-            yield _SqliteTx(conn)
 
 
 class _PgStatements:
@@ -198,20 +202,16 @@ class _PgTx(_PgStatements):
         await self._on.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
 
-class PgDb(_WritesInTransaction, _PgStatements):
+class PgDb(_OnDatabase[PgDatabase], _PgStatements):
     """`Db` over `storage.postgres.database.PgDatabase`: each statement on its pool."""
 
     __slots__ = ("database",)
     dialect = POSTGRES
+    _tx = _PgTx
 
     def __init__(self, database: PgDatabase) -> None:
         super().__init__(database.pool)
         self.database = database
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.database.transaction() as conn:
-            yield _PgTx(conn)
 
 
 def database_api(database: Database | PgDatabase) -> Db:
