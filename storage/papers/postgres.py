@@ -50,7 +50,7 @@ class PgIndex:
 
     async def hold_load_slot(self, tx: Tx) -> None:
         """The load slot until the transaction ends (`take_load_slot`)."""
-        await take_load_slot(tx.fetch_value)
+        await take_load_slot(tx)
 
     def row_columns(self, paper: Paper) -> dict[str, object]:
         """The paper's `tsvector` (as its literal) and its token counts."""
