@@ -221,9 +221,7 @@ def database_api(database: Database | PgDatabase) -> Db:
     return SqliteDb(database)
 
 
-def tx_on(conn: aiosqlite.Connection | asyncpg.Connection) -> Tx:
-    """A `Tx` on a connection already inside a backend database's own transaction (the search
-    index's loads, which open their transactions themselves)."""
-    if isinstance(conn, aiosqlite.Connection):
-        return _SqliteTx(conn)
+def tx_on(conn: asyncpg.Connection) -> Tx:
+    """A `Tx` on a connection already inside `PgDatabase.transaction()`: the catalog's load,
+    which needs the connection itself for `COPY`."""
     return _PgTx(conn)
