@@ -28,7 +28,7 @@ async def integrity_problems(db: AnyDatabase) -> list[str]:
     if isinstance(db, Database):
         rows = await db.fetchall("PRAGMA integrity_check")
         return [str(r[0]) for r in rows if str(r[0]) != "ok"]
-    rows = await db.fetch(
+    rows = await database_api(db).fetch(
         "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
         "JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = current_schema() AND NOT i.indisvalid ORDER BY 1")

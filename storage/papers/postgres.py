@@ -140,7 +140,7 @@ class PgIndex:
 
     async def vocabulary(self) -> list[tuple[str, int]]:
         """Indexed Latin words of 4+ letters with their document counts (as `fts5vocab`)."""
-        return [(str(word), int(ndoc)) for word, ndoc in await self._db.fetch(
+        return [(str(word), int(ndoc)) for word, ndoc in await PgDb(self._db).fetch(
             "SELECT word, ndoc FROM ts_stat('SELECT search FROM papers') "
             "WHERE length(word) >= 4 AND word ~ '^[a-z]' AND word !~ '[0-9]'")]
 

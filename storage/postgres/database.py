@@ -145,13 +145,8 @@ class PgDatabase:
         """The pool every statement outside `transaction()` runs on (`storage.db.PgDb`)."""
         return self._pool
 
-    async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        """Rows of one statement on a pooled connection."""
-        with pg_errors():
-            return list(await self._pool.fetch(sql, *args))
-
     async def fetch_planned_once(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        """`fetch` of a statement whose SQL fixes its plan's shape (no bound value can make
+        """The rows of a statement whose SQL fixes its plan's shape (no bound value can make
         another way better), on a connection that plans each statement once, not for each
         run's values. Planning a search for its values took three times as long as running
         it (a median of 0.47 against 0.15 ms at 100k papers)."""

@@ -100,15 +100,15 @@ async def test_a_load_and_a_reload_store_what_the_literals_give(
         again = await store.load(enumerate(changed, 1), source=LoadSource("listing"))
         ids = [p.id for p in changed]
         literals = [tsvector_literal(index_row(p))[0] for p in changed]
-        stored, differing = (await db.fetch(_STORED_AS_LITERAL, ids, literals))[0]
+        stored, differing = (await PgDb(db).fetch(_STORED_AS_LITERAL, ids, literals))[0]
         if SAMPLE.exists():
             path = tmp_path / "arxiv.jsonl"
             with SAMPLE.open(encoding="utf-8") as handle:
                 path.write_text("".join(next(handle) for _ in range(1000)), encoding="utf-8")
             await load_catalog(store, path)
             real = _arxiv_papers(1000)
-            rows = await db.fetch(_STORED_AS_LITERAL, [p.id for p in real],
-                                  [tsvector_literal(index_row(p))[0] for p in real])
+            rows = await PgDb(db).fetch(_STORED_AS_LITERAL, [p.id for p in real],
+                                        [tsvector_literal(index_row(p))[0] for p in real])
             assert tuple(rows[0]) == (len(real), 0)
     finally:
         await db.close()
