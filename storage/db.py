@@ -174,19 +174,19 @@ class _PgStatements:
         self._on = on
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        with pg_errors():
+        with pg_errors:
             return cast(list[Row], await self._on.fetch(sql, *args))
 
     async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        with pg_errors():
+        with pg_errors:
             return cast(Row | None, await self._on.fetchrow(sql, *args))
 
     async def fetch_value(self, sql: str, *args: Any) -> Any:
-        with pg_errors():
+        with pg_errors:
             return await self._on.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> int:
-        with pg_errors():
+        with pg_errors:
             return rows_affected(await self._on.execute(sql, *args))
 
 

@@ -11,8 +11,8 @@ the password never appears in a message.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
@@ -150,7 +150,7 @@ class PgDatabase:
         another way better), on a connection that plans each statement once, not for each
         run's values. Planning a search for its values took three times as long as running
         it (a median of 0.47 against 0.15 ms at 100k papers)."""
-        with pg_errors():
+        with pg_errors:
             return list(await self._planned_once.fetch(sql, *args))
 
     @asynccontextmanager
@@ -159,7 +159,7 @@ class PgDatabase:
         """One connection in one transaction: COMMIT at the end, ROLLBACK on any exception.
         `binary_tsvector`: on this connection, for this transaction only, `tsvector` values
         travel in their binary form, as bytes (`storage.papers.postgres_vectors`)."""
-        with pg_errors():
+        with pg_errors:
             async with self._pool.acquire() as conn:
                 if binary_tsvector:
                     await conn.set_type_codec("tsvector", schema="pg_catalog", encoder=bytes,
@@ -224,13 +224,20 @@ async def _version(conn: asyncpg.Connection) -> int:
     return int(value) if value is not None else 0
 
 
-@contextmanager
-def pg_errors() -> Iterator[None]:
-    """Raise an environmental PostgreSQL failure within as its `StorageError`."""
-    try:
-        yield
-    except Exception as exc:
-        raise pg_failure(exc) or exc from exc
+class _PgErrors(AbstractContextManager[None]):
+    """Raises an environmental PostgreSQL failure within as its `StorageError` (a class, not
+    a generator: it wraps every statement, and costs a tenth as much)."""
+
+    __slots__ = ()
+
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
+        failure = pg_failure(exc) if isinstance(exc, Exception) else None
+        if failure is not None and failure is not exc:
+            raise failure from exc
+
+
+pg_errors = _PgErrors()
+"""`with pg_errors:` a PostgreSQL failure of the environment leaves as its `StorageError`."""
 
 
 def rows_affected(status: str) -> int:
