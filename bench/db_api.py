@@ -2,8 +2,8 @@
 by primary key (`StateStore.get`: `SELECT value FROM bot_state WHERE key = …`), on SQLite and
 on a throwaway PostgreSQL, the ways taking turns round by round so that drift hits them alike.
 
-- `direct`: the backends' own classes as the stores called them (`Database.fetchone` with `?`,
-  `PgDatabase.fetchval`);
+- `direct`: the backends' own primitives under the API (`Database.fetchall` with `?`, asyncpg's
+  `Pool.fetchval`);
 - `storage.db`: the one API written over them (`Db.fetch_value` with `$1`);
 - `SQLAlchemy Core`: its asyncio engine on the same database (aiosqlite / asyncpg under it), a
   compiled `select()` run on a connection taken from its pool for each read, as a store would.
@@ -61,7 +61,7 @@ async def _sqlite(args: argparse.Namespace, path: Path) -> None:
     api = SqliteDb(db)
     await _fill(api.execute)
     ways: dict[str, Read] = {
-        "direct": lambda key: db.fetchone("SELECT value FROM bot_state WHERE key = ?", (key,)),
+        "direct": lambda key: db.fetchall("SELECT value FROM bot_state WHERE key = ?", (key,)),
         "storage.db": lambda key: api.fetch_value(
             "SELECT value FROM bot_state WHERE key = $1", key),
     }
@@ -80,7 +80,7 @@ async def _postgres(args: argparse.Namespace, server: PostgresServer) -> None:
     api = PgDb(db)
     await _fill(api.execute)
     ways: dict[str, Read] = {
-        "direct": lambda key: db.fetchval("SELECT value FROM bot_state WHERE key = $1", key),
+        "direct": lambda key: db.pool.fetchval("SELECT value FROM bot_state WHERE key = $1", key),
         "storage.db": lambda key: api.fetch_value(
             "SELECT value FROM bot_state WHERE key = $1", key),
     }

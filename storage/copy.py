@@ -20,7 +20,7 @@ from typing import Any
 import asyncpg
 
 from domain.copy import TableCount
-from storage.db import SqliteDb
+from storage.db import database_api
 from storage.papers.fts import index_row
 from storage.papers.postgres_vectors import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
@@ -41,62 +41,62 @@ _PG_DERIVED = frozenset({"paper_heads", "paper_terms"})
 Row = tuple[Any, ...]
 
 
-class _Sqlite:
-    def __init__(self, db: Database) -> None:
-        self.db = db
+class _Side:
+    """What the copy asks of either backend, written once where the SQL is the same."""
 
+    def __init__(self, db: Database | PgDatabase) -> None:
+        self.database, self.db = db, database_api(db)
+
+    async def read(self, table: str, columns: list[str], key: list[str], after: Row | None,
+                   limit: int) -> list[Row]:
+        keys = ", ".join(key)
+        where = f"WHERE ({keys}) > ({_marks(len(key))}) " if after else ""
+        rows = await self.db.fetch(
+            f"SELECT {', '.join(columns)} FROM {table} {where}ORDER BY {keys} "
+            f"LIMIT ${len(after or ()) + 1}", *(after or ()), limit)
+        return [tuple(r) for r in rows]
+
+    async def count(self, table: str) -> int:
+        return int(await self.db.fetch_value(f"SELECT count(*) FROM {table}") or 0)
+
+
+class _Sqlite(_Side):
     async def version(self) -> int:
-        return await self.db.schema_version()
+        return await self.database.schema_version()
 
     async def tables(self) -> dict[str, list[str]]:
         """Each ordinary table (no FTS5 or load shadows) and the tables it references."""
-        rows = await self.db.fetchall(
+        rows = await self.db.fetch(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE "
             "VIRTUAL%' AND name NOT LIKE 'paper_fts%' AND name NOT LIKE 'paper_vocab%' "
             "AND name NOT LIKE '%\\_next' ESCAPE '\\'")
         found: dict[str, list[str]] = {}
         for (name,) in rows:
-            refs = await self.db.fetchall(
-                "SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(?)", (name,))
+            refs = await self.db.fetch(
+                "SELECT DISTINCT \"table\" FROM pragma_foreign_key_list($1)", name)
             found[str(name)] = [str(r[0]) for r in refs]
         return {t: refs for t, refs in found.items() if t not in _INTERNAL}
 
     async def columns(self, table: str) -> tuple[list[str], list[str]]:
         """(columns, primary-key columns) in declaration order."""
-        rows = await self.db.fetchall(
-            "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", (table,))
+        rows = await self.db.fetch(
+            "SELECT name, pk FROM pragma_table_info($1) ORDER BY cid", table)
         key = sorted((int(pk), str(name)) for name, pk in rows if pk)
         return [str(r[0]) for r in rows], [name for _, name in key]
 
-    async def read(self, table: str, columns: list[str], key: list[str], after: Row | None,
-                   limit: int) -> list[Row]:
-        keys = ", ".join(key)
-        where = f"WHERE ({keys}) > ({', '.join('?' * len(key))}) " if after else ""
-        rows = await self.db.fetchall(
-            f"SELECT {', '.join(columns)} FROM {table} {where}ORDER BY {keys} LIMIT ?",
-            (*(after or ()), limit))
-        return [tuple(r) for r in rows]
-
-    async def count(self, table: str) -> int:
-        row = await self.db.fetchone(f"SELECT count(*) FROM {table}")
-        return int(row[0]) if row else 0
-
     async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
         """How many of these keys the table holds already."""
-        marks = ", ".join(f"({', '.join('?' * len(key))})" for _ in keys)
-        row = await self.db.fetchone(
-            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN (VALUES {marks})",
-            [value for k in keys for value in k])
-        return int(row[0]) if row else 0
+        rows = ", ".join(f"({_marks(len(key), i * len(key))})" for i in range(len(keys)))
+        return int(await self.db.fetch_value(
+            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN (VALUES {rows})",
+            *(value for k in keys for value in k)) or 0)
 
     async def write(self, table: str, columns: list[str], key: list[str],
                     rows: list[Row]) -> None:
-        sql = (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-               f"({', '.join('?' * len(columns))}) " + _upsert(columns, key))
-        async with SqliteDb(self.db).transaction() as tx:
+        async with self.db.transaction() as tx:
             if table == "papers":  # the FTS5 index, rebuilt from the papers: out before
                 await unindex(tx, [row[columns.index("id")] for row in rows])  # they change
-            await tx.execute_many(sql, rows)
+            await tx.execute_many(_insert(table, columns, key), rows)
             if table == "papers":
                 await write_index(tx, [(row[columns.index("id")],
                                           *index_row(_paper(columns, row))) for row in rows])
@@ -105,12 +105,9 @@ class _Sqlite:
         """Nothing to do: SQLite's ids follow the largest one."""
 
 
-class _Postgres:
-    def __init__(self, db: PgDatabase) -> None:
-        self.db = db
-
+class _Postgres(_Side):
     async def version(self) -> int:
-        version = await self.db.schema_version()
+        version = await self.database.schema_version()
         if version and version not in SQLITE_VERSION:
             raise SchemaError(f"PostgreSQL schema version {version} has no SQLite equivalent")
         return SQLITE_VERSION.get(version, 0)
@@ -142,25 +139,12 @@ class _Postgres:
             "WHERE table_schema = current_schema() AND table_name = $1", table)
         return {str(name): str(kind) for name, kind in rows}
 
-    async def read(self, table: str, columns: list[str], key: list[str], after: Row | None,
-                   limit: int) -> list[Row]:
-        keys = ", ".join(key)
-        marks = ", ".join(f"${i}" for i in range(1, len(key) + 1))
-        where = f"WHERE ({keys}) > ({marks}) " if after else ""
-        rows = await self.db.fetch(
-            f"SELECT {', '.join(columns)} FROM {table} {where}ORDER BY {keys} "
-            f"LIMIT ${len(after or ()) + 1}", *(after or ()), limit)
-        return [tuple(r) for r in rows]
-
-    async def count(self, table: str) -> int:
-        return int(await self.db.fetchval(f"SELECT count(*) FROM {table}") or 0)
-
     async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
         """How many of these keys the table holds already."""
         types = await self._types(table)
         arrays = ", ".join(f"${i}::{types[k]}[]" for i, k in enumerate(key, 1))
         columns = [[_converter(types[k])(row[i]) for row in keys] for i, k in enumerate(key)]
-        return int(await self.db.fetchval(
+        return int(await self.db.fetch_value(
             f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN "
             f"(SELECT * FROM unnest({arrays}))", *columns) or 0)
 
@@ -174,22 +158,17 @@ class _Postgres:
             names += ["search", "search_tokens", "head_tokens"]
             values = [(*row, *tsvector_literal(index_row(_paper(columns, row))))
                       for row in values]
-        marks = [f"${i}" for i in range(1, len(names) + 1)]
-        if table == "papers":
-            marks[-3] += "::tsvector"
-        sql = (f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(marks)}) "
-               + _upsert(names, key))
-        async with self.db.transaction() as conn:
-            await conn.executemany(sql, values)
+        await self.db.execute_many(_insert(table, names, key, tsvector=table == "papers"),
+                                   values)
 
     async def finish(self) -> None:
         """Move every id sequence past the largest copied id."""
         rows = await self.db.fetch(
             "SELECT table_name, column_name FROM information_schema.columns WHERE "
             "table_schema = current_schema() AND column_default LIKE 'nextval(%'")
-        async with self.db.transaction() as conn:
+        async with self.db.transaction() as tx:
             for table, column in rows:
-                await conn.execute(
+                await tx.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
                     f"coalesce((SELECT max({column}) FROM {table}), 0) + 1, false)")
 
@@ -211,12 +190,23 @@ def _paper(columns: Sequence[str], row: Row) -> Any:
     return paper_from_row([by_name[name] for name in _PAPER_FIELDS])
 
 
-def _upsert(columns: Sequence[str], key: Sequence[str]) -> str:
+def _marks(count: int, after: int = 0) -> str:
+    """`$n` placeholders, numbered from `after + 1`."""
+    return ", ".join(f"${i}" for i in range(after + 1, after + count + 1))
+
+
+def _insert(table: str, columns: Sequence[str], key: Sequence[str], *,
+            tsvector: bool = False) -> str:
+    """An upsert of one row by its primary key (`tsvector`: the third column from the end,
+    sent as text, cast)."""
+    marks = _marks(len(columns)).split(", ")
+    if tsvector:
+        marks[-3] += "::tsvector"
     rest = [c for c in columns if c not in key]
-    if not rest:
-        return f"ON CONFLICT ({', '.join(key)}) DO NOTHING"
-    return (f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
-            + ", ".join(f"{c} = excluded.{c}" for c in rest))
+    upsert = (f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
+              + ", ".join(f"{c} = excluded.{c}" for c in rest)
+              if rest else f"ON CONFLICT ({', '.join(key)}) DO NOTHING")
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(marks)}) {upsert}"
 
 
 Side = _Sqlite | _Postgres

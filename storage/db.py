@@ -20,16 +20,16 @@ reader pool (reads outside a transaction) and its one writer behind the write lo
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import lru_cache
-from typing import Any, Protocol, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import aiosqlite
 import asyncpg
 
 from storage.dialect import POSTGRES, SQLITE, Dialect
-from storage.postgres.database import PgDatabase, rows_affected
+from storage.postgres.database import PgDatabase, pg_errors, rows_affected
 from storage.sqlite.database import Database
 
 __all__ = ["Db", "PgDb", "Row", "SqliteDb", "Tx", "database_api", "tx_on"]
@@ -40,8 +40,9 @@ Row = Sequence[Any]
 _NUMBERED = re.compile(r"\$(\d+)")
 
 
-class Tx(Protocol):
-    """Statements on the one connection of a transaction."""
+class Statements(Protocol):
+    """Statements outside a transaction (each stands alone, reads see the last committed
+    state) or on the one connection of a transaction."""
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         """Every row of a statement."""
@@ -56,33 +57,22 @@ class Tx(Protocol):
         """Run a statement; how many rows it inserted, changed or deleted."""
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run a statement once per row of arguments."""
+        """Run a statement once per row of arguments (outside a transaction: in one)."""
+
+
+class Tx(Statements, Protocol):
+    """Statements on the one connection of a transaction."""
 
     async def lock(self, key: str) -> None:
         """Hold a lock named `key` until the transaction ends (one holder at a time)."""
 
 
-class Db(Protocol):
-    """A database of either backend; each statement outside `transaction()` stands alone."""
+class Db(Statements, Protocol):
+    """A database of either backend."""
 
     @property
     def dialect(self) -> Dialect:
         """What this backend spells its own way."""
-
-    async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        """Every row of a read (the last committed state)."""
-
-    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        """The first row of a read, or None."""
-
-    async def fetch_value(self, sql: str, *args: Any) -> Any:
-        """The first column of the first row of a read, or None."""
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        """Run one statement atomically; how many rows it changed."""
-
-    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run a statement once per row of arguments, all in one transaction."""
 
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """One transaction: committed at the end, rolled back on any exception."""
@@ -94,9 +84,30 @@ def sqlite_sql(sql: str) -> str:
     return _NUMBERED.sub(r"?\1", sql)
 
 
-class _RowsFromFetch:
-    """`fetch_one` and `fetch_value` read from `fetch` (SQLite fetches a read whole in one
-    step, see `Database.fetchall`)."""
+DatabaseT = TypeVar("DatabaseT", bound="Database | PgDatabase")
+
+
+class _OnDatabase(Generic[DatabaseT]):
+    """What a `Db` does alike on both backends: its database's own transaction, handed out as
+    a `Tx`; a statement run once per row of arguments, in one transaction."""
+
+    __slots__ = ()
+    database: DatabaseT
+    _tx: Callable[[Any], Tx]
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self.database.transaction() as conn:
+            yield self._tx(conn)
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self.transaction() as tx:
+            await tx.execute_many(sql, rows)
+
+
+class _SqliteStatements:
+    """`fetch_one` and `fetch_value` read from `fetch`: SQLite fetches a read whole in one
+    step (see `Database.fetchall`)."""
 
     __slots__ = ()
 
@@ -112,7 +123,7 @@ class _RowsFromFetch:
         return rows[0][0] if rows else None
 
 
-class _SqliteTx(_RowsFromFetch):
+class _SqliteTx(_SqliteStatements):
     """A `Tx` on SQLite's writer connection, inside `Database.transaction()`."""
 
     __slots__ = ("_conn",)
@@ -134,18 +145,16 @@ class _SqliteTx(_RowsFromFetch):
         """Nothing to take: `BEGIN IMMEDIATE` holds the one write lock already."""
 
 
-class SqliteDb(_RowsFromFetch):
+class SqliteDb(_OnDatabase[Database], _SqliteStatements):
     """`Db` over `storage.sqlite.database.Database`: reads on its reader pool, writes on its
     writer under its write lock (and its wait, `before_wait` hook and errors)."""
 
     __slots__ = ("database",)
+    dialect = SQLITE
+    _tx = _SqliteTx
 
     def __init__(self, database: Database) -> None:
         self.database = database
-
-    @property
-    def dialect(self) -> Dialect:
-        return SQLITE
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return await self.database.fetchall(sqlite_sql(sql), args)
@@ -154,74 +163,55 @@ class SqliteDb(_RowsFromFetch):
         async with self.transaction() as tx:
             return await tx.execute(sql, *args)
 
-    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        async with self.transaction() as tx:
-            await tx.execute_many(sql, rows)
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.database.transaction() as conn:
-            yield _SqliteTx(conn)
-
 
 class _PgStatements:
-    """Statements on what runs them: a pooled connection in a transaction, or the pool."""
+    """Statements on what runs them: one pooled connection in a transaction, or the pool
+    (each statement on its own); a failure of the environment leaves as its `StorageError`."""
 
     __slots__ = ("_on",)
 
-    def __init__(self, on: asyncpg.Connection | PgDatabase) -> None:
+    def __init__(self, on: asyncpg.Connection | asyncpg.Pool) -> None:
         self._on = on
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return cast(list[Row], await self._on.fetch(sql, *args))
+        with pg_errors:
+            return cast(list[Row], await self._on.fetch(sql, *args))
 
     async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        return cast(Row | None, await self._on.fetchrow(sql, *args))
+        with pg_errors:
+            return cast(Row | None, await self._on.fetchrow(sql, *args))
 
     async def fetch_value(self, sql: str, *args: Any) -> Any:
-        return await self._on.fetchval(sql, *args)
+        with pg_errors:
+            return await self._on.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return rows_affected(await self._on.execute(sql, *args))
+        with pg_errors:
+            return rows_affected(await self._on.execute(sql, *args))
 
 
 class _PgTx(_PgStatements):
     """A `Tx` on one pooled PostgreSQL connection inside `PgDatabase.transaction()`."""
 
-    __slots__ = ("_conn",)
-
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        super().__init__(conn)
-        self._conn = conn
+    __slots__ = ()
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._conn.executemany(sql, rows)
+        await self._on.executemany(sql, rows)
 
     async def lock(self, key: str) -> None:
-        await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+        await self._on.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
 
-class PgDb(_PgStatements):
+class PgDb(_OnDatabase[PgDatabase], _PgStatements):
     """`Db` over `storage.postgres.database.PgDatabase`: each statement on its pool."""
 
     __slots__ = ("database",)
+    dialect = POSTGRES
+    _tx = _PgTx
 
     def __init__(self, database: PgDatabase) -> None:
-        super().__init__(database)
+        super().__init__(database.pool)
         self.database = database
-
-    @property
-    def dialect(self) -> Dialect:
-        return POSTGRES
-
-    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        async with self.transaction() as tx:
-            await tx.execute_many(sql, rows)
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.database.transaction() as conn:
-            yield _PgTx(conn)
 
 
 def database_api(database: Database | PgDatabase) -> Db:
@@ -231,9 +221,7 @@ def database_api(database: Database | PgDatabase) -> Db:
     return SqliteDb(database)
 
 
-def tx_on(conn: aiosqlite.Connection | asyncpg.Connection) -> Tx:
-    """A `Tx` on a connection already inside a backend database's own transaction: how a store
-    still written per backend calls a written-once helper within its transaction."""
-    if isinstance(conn, aiosqlite.Connection):
-        return _SqliteTx(conn)
+def tx_on(conn: asyncpg.Connection) -> Tx:
+    """A `Tx` on a connection already inside `PgDatabase.transaction()`: the catalog's load,
+    which needs the connection itself for `COPY`."""
     return _PgTx(conn)

@@ -50,7 +50,7 @@ class PgIndex:
 
     async def hold_load_slot(self, tx: Tx) -> None:
         """The load slot until the transaction ends (`take_load_slot`)."""
-        await take_load_slot(tx.fetch_value)
+        await take_load_slot(tx)
 
     def row_columns(self, paper: Paper) -> dict[str, object]:
         """The paper's `tsvector` (as its literal) and its token counts."""
@@ -140,7 +140,7 @@ class PgIndex:
 
     async def vocabulary(self) -> list[tuple[str, int]]:
         """Indexed Latin words of 4+ letters with their document counts (as `fts5vocab`)."""
-        return [(str(word), int(ndoc)) for word, ndoc in await self._db.fetch(
+        return [(str(word), int(ndoc)) for word, ndoc in await PgDb(self._db).fetch(
             "SELECT word, ndoc FROM ts_stat('SELECT search FROM papers') "
             "WHERE length(word) >= 4 AND word ~ '^[a-z]' AND word !~ '[0-9]'")]
 

@@ -5,14 +5,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterable, Awaitable, Sequence
 from typing import Any
 
 import asyncpg
 
 from domain.catalog import LoadCounts, LoadSource
 from domain.storage_faults import CatalogLoadRunning
-from storage.db import tx_on
+from storage.db import Tx, tx_on
 from storage.dialect import POSTGRES
 from storage.notifications.store import record_unannounced
 from storage.papers.catalog import RECORD_LOAD
@@ -20,7 +20,7 @@ from storage.papers.classify import LoadClassifier
 from storage.papers.postgres_vectors import tsvector_for_copy
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.rows import LINK_COLUMNS
-from storage.postgres.database import PgDatabase, rows_affected
+from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import RECOUNT_TERMS, WRITE_HEADS
 from storage.times import utc_timestamp
 
@@ -52,10 +52,10 @@ _UPSERT = (f"INSERT INTO papers ({_STORED}) SELECT "
            + ", ".join(f"{c} = excluded.{c}" for c in _STORED.split(", ")[1:]))
 
 
-async def take_load_slot(fetch_value: Callable[..., Awaitable[Any]]) -> None:
-    """Hold the catalog's load slot until the transaction ends (its reads by `fetch_value`);
-    `CatalogLoadRunning` if another process holds it."""
-    if not await fetch_value("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
+async def take_load_slot(tx: Tx) -> None:
+    """Hold the catalog's load slot until `tx` ends; `CatalogLoadRunning` if another process
+    holds it."""
+    if not await tx.fetch_value("SELECT pg_try_advisory_xact_lock($1)", _LOAD_LOCK):
         raise CatalogLoadRunning("the catalog is being reloaded by another process; "
                                  "try again when that load has finished")
 
@@ -67,7 +67,8 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
     `announce` records the added ones as unannounced in it."""
     counts = LoadCounts()
     async with db.transaction(binary_tsvector=True) as conn:
-        await take_load_slot(conn.fetchval)
+        tx = tx_on(conn)
+        await take_load_slot(tx)
         await conn.execute("SET LOCAL paperclub.terms = 'off'")
         await conn.execute("SET LOCAL paperclub.heads = 'off'")
         if await conn.fetchval(_LZ4):
@@ -78,10 +79,9 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         await conn.execute(_STAGED)
         await _write_all(conn, classifier, batches)
         if prune:
-            status = await conn.execute(
+            counts.removed = await tx.execute(
                 "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
                 "(SELECT 1 FROM loaded l WHERE l.id = p.id)", source.name)
-            counts.removed = rows_affected(status)
         await conn.execute(WRITE_HEADS)
         for statement in RECOUNT_TERMS:
             await conn.execute(statement)
@@ -90,7 +90,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
             counts.updated, counts.unchanged, counts.removed,
             source.rejected + len(counts.duplicates) + len(counts.id_collisions))
         if announce:
-            await record_unannounced(tx_on(conn), POSTGRES, counts.added_ids)
+            await record_unannounced(tx, POSTGRES, counts.added_ids)
     await _refresh_planner_figures(db)
     return counts
 

@@ -254,8 +254,8 @@ def cached_expansions(cache: ExpansionCache,
 
 async def catalog_version(db: Database) -> int:
     """The catalog version (`CATALOG_VERSION`)."""
-    row = await db.fetchone(f"SELECT {CATALOG_VERSION}")
-    return int(row[0] or 0) if row else 0
+    rows = await db.fetchall(f"SELECT {CATALOG_VERSION}")
+    return int(rows[0][0] or 0) if rows else 0
 
 
 async def expansions(db: Database, cache: ExpansionCache,

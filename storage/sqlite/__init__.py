@@ -1,1 +1,2 @@
-"""The SQLite backend: connections, transactions, migrations and its errors."""
+"""The SQLite backend: connections, transactions, migrations and its errors (`storage.db`
+runs the stores on it)."""

@@ -183,11 +183,6 @@ class Database:
         await self._writer.close()
 
     @property
-    def reader(self) -> aiosqlite.Connection:
-        """A connection for reads outside a transaction (the pool's first)."""
-        return self._readers[0]
-
-    @property
     def readers(self) -> int:
         """How many reader connections serve `fetchall`."""
         return len(self._readers)
@@ -217,11 +212,6 @@ class Database:
                     await conn.execute_fetchall(sql, params)
                 except sqlite3.Error as exc:
                     raise _translated(exc) from exc
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        """The first row of a read (see `fetchall`), or None."""
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -348,8 +338,7 @@ def _translated(exc: BaseException, where: str = "") -> BaseException:
 
 
 async def _quick_check(conn: aiosqlite.Connection, path: str | Path) -> None:
-    async with conn.execute("PRAGMA quick_check") as cursor:
-        rows = [str(row[0]) for row in await cursor.fetchall()]
+    rows = [str(row[0]) for row in await conn.execute_fetchall("PRAGMA quick_check")]
     if rows != ["ok"]:
         # One row can hold a whole report ("*** in database main ***\nOn tree page 105 …"):
         # name the first problem, count the others.
@@ -388,9 +377,8 @@ async def _connect(path: str | Path, *, read_only: bool = False) -> aiosqlite.Co
 
 
 async def _scalar(conn: aiosqlite.Connection, sql: str) -> object:
-    async with conn.execute(sql) as cursor:
-        row = await cursor.fetchone()
-    return row[0] if row else None
+    rows = list(await conn.execute_fetchall(sql))
+    return rows[0][0] if rows else None
 
 
 async def _int(conn: aiosqlite.Connection, sql: str) -> int:

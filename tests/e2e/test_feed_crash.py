@@ -49,8 +49,7 @@ async def _follow(db_path: Path, guild: Guild, reader: User) -> None:
 async def _posted(db_path: Path) -> bool:
     db = await Database.open(db_path)
     try:
-        row = await db.fetchone("SELECT status FROM feed_announcements")
-        return row is not None and row[0] == "posted"
+        return await db.fetchall("SELECT status FROM feed_announcements") == [("posted",)]
     finally:
         await db.close()
 

@@ -16,14 +16,10 @@ async def test_migrates_an_empty_database_to_the_latest_version(tmp_path: Path) 
     db = await Database.open(tmp_path / "new.db")
     try:
         assert await db.schema_version() == LATEST_VERSION
-        async with db.reader.execute("PRAGMA journal_mode") as cursor:
-            assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
-        async with db.reader.execute("PRAGMA foreign_keys") as cursor:
-            assert (await cursor.fetchone())[0] == 1  # type: ignore[index]
-        async with db.reader.execute(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
-        ) as cursor:
-            names = {row[0] for row in await cursor.fetchall()}
+        assert await db.fetchall("PRAGMA journal_mode") == [("wal",)]
+        assert await db.fetchall("PRAGMA foreign_keys") == [(1,)]
+        names = {row[0] for row in await db.fetchall(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         assert {"papers", "paper_honours", "paper_fts", "catalog_loads"} <= names
     finally:
         await db.close()
@@ -59,8 +55,7 @@ async def test_failed_transaction_rolls_back(db: Database) -> None:
                 "removed, rejected) VALUES ('x', 'now', 0, 0, 0, 0, 0)"
             )
             raise RuntimeError("boom")
-    async with db.reader.execute("SELECT count(*) FROM catalog_loads") as cursor:
-        assert (await cursor.fetchone())[0] == 0  # type: ignore[index]
+    assert await db.fetchall("SELECT count(*) FROM catalog_loads") == [(0,)]
 
 
 async def test_concurrent_transactions_never_interleave(db: Database) -> None:
@@ -87,8 +82,7 @@ async def test_concurrent_transactions_never_interleave(db: Database) -> None:
 
     results = await asyncio.gather(task_a(), task_b(), return_exceptions=True)
     assert isinstance(results[0], RuntimeError)
-    async with db.reader.execute("SELECT source FROM catalog_loads") as cursor:
-        assert [row[0] for row in await cursor.fetchall()] == ["b"]
+    assert await db.fetchall("SELECT source FROM catalog_loads") == [("b",)]
 
 
 async def test_a_task_cancelled_while_beginning_leaves_no_transaction_open(

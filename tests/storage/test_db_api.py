@@ -7,14 +7,27 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from domain.storage_faults import DatabaseBusy
+from domain.storage_faults import DatabaseBusy, DatabaseUnreachable
 from storage.db import database_api, sqlite_sql
+from storage.postgres.database import pg_errors
 from storage.sqlite.database import Database
 from tests.backends import Backend
 
 INSERT = "INSERT INTO bot_state (key, value, updated_at) VALUES ($1, $2, $3)"
+
+
+def test_pg_errors_name_the_environment_and_leave_bugs_alone() -> None:
+    """A failure of the server or connection leaves as its `StorageError`; a bug unchanged."""
+    with pytest.raises(DatabaseUnreachable, match="lost the connection") as lost, pg_errors:
+        raise asyncpg.InterfaceError("connection is closed")
+    assert isinstance(lost.value.__cause__, asyncpg.InterfaceError)
+    bug = ValueError("a bug")
+    with pytest.raises(ValueError) as raised, pg_errors:
+        raise bug
+    assert raised.value is bug
 
 
 def test_numbered_placeholders_become_sqlites_numbered_ones() -> None:

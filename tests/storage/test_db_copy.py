@@ -15,6 +15,7 @@ from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
 from domain.copy import TableCount
 from storage.copy import copy_database
+from storage.db import PgDb
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
@@ -180,7 +181,7 @@ async def test_an_interrupted_copy_run_again_finishes_without_duplicates(
     try:
         with pytest.raises(_Interrupted):
             await copy_database(lite, pg, batch=4, progress=killed_after_three)
-        partial = int(await pg.fetchval("SELECT count(*) FROM papers"))
+        partial = int(await PgDb(pg).fetch_value("SELECT count(*) FROM papers"))
         assert 0 < partial < 30
         _every_table_equal(await copy_database(lite, pg, batch=4))
         _every_table_equal(await copy_database(lite, pg, batch=4))  # and once more: idempotent
@@ -220,7 +221,7 @@ async def test_different_schema_versions_are_refused(
                 if mirrored < SQLITE_VERSION[LATEST_VERSION]))  # mirror the same SQLite
         with pytest.raises(SchemaError, match="migrate both to the same version"):
             await copy_database(lite, pg)
-        assert await pg.fetchval("SELECT count(*) FROM papers") == 0
+        assert await PgDb(pg).fetch_value("SELECT count(*) FROM papers") == 0
     finally:
         await lite.close()
         await pg.close()

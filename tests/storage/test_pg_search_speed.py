@@ -13,6 +13,7 @@ import pytest
 from bot.features.papers.query import parse_query
 from domain.catalog import LoadSource
 from domain.paper import Paper
+from storage.db import PgDb
 from storage.papers.postgres import PgPaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import HEAD_POSITIONS
@@ -64,8 +65,8 @@ async def test_a_search_statement_is_planned_once_on_its_connection(
 
 
 async def _out_of_step(db: PgDatabase) -> tuple[int, int]:
-    heads = int(await db.fetchval("SELECT count(*) FROM paper_heads"))
-    return heads, int(await db.fetchval(_OUT_OF_STEP))
+    heads = int(await PgDb(db).fetch_value("SELECT count(*) FROM paper_heads"))
+    return heads, int(await PgDb(db).fetch_value(_OUT_OF_STEP))
 
 
 async def test_the_headline_index_follows_loads_updates_adds_and_prunes(
@@ -104,7 +105,7 @@ async def test_the_headline_lengths_migration_19_backfills_are_those_a_load_writ
     db = await PgDatabase.open(postgres_url)
     try:
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
-        counts = await db.fetch(f"SELECT head_tokens, {HEAD_POSITIONS} FROM papers")
+        counts = await PgDb(db).fetch(f"SELECT head_tokens, {HEAD_POSITIONS} FROM papers")
     finally:
         await db.close()
     assert len(counts) == len(bundled_papers)
@@ -132,8 +133,8 @@ async def test_a_load_leaves_the_planner_figures_of_the_search_tables_current(
     db = await PgDatabase.open(postgres_url)
     try:
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
-        rows = await db.fetch("SELECT relname, reltuples FROM pg_class "
-                              "WHERE relname IN ('papers', 'paper_heads') ORDER BY relname")
+        rows = await PgDb(db).fetch("SELECT relname, reltuples FROM pg_class "
+                                    "WHERE relname IN ('papers', 'paper_heads') ORDER BY relname")
     finally:
         await db.close()
     assert [(r[0], r[1]) for r in rows] == [("paper_heads", len(bundled_papers)),
@@ -196,16 +197,17 @@ async def test_a_load_compresses_long_values_with_lz4_where_the_server_has_it(
     """Issue 26: lz4 rather than pglz for a load's long values (`SET LOCAL`, this load's only:
     values written otherwise keep the server's default)."""
     db = await PgDatabase.open(postgres_url)
+    api = PgDb(db)
     try:
-        has_lz4 = await db.fetchval("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
-                                    "WHERE name = 'default_toast_compression'")
+        has_lz4 = await api.fetch_value("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
+                                        "WHERE name = 'default_toast_compression'")
         if not has_lz4:
             pytest.skip("this PostgreSQL server was built without lz4")
-        before = await db.fetchval("SHOW default_toast_compression")
+        before = await api.fetch_value("SHOW default_toast_compression")
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
-        methods = await db.fetch("SELECT DISTINCT pg_column_compression(summary_zh) FROM papers "
-                                 "WHERE pg_column_compression(summary_zh) IS NOT NULL")
-        after = await db.fetchval("SHOW default_toast_compression")
+        methods = await api.fetch("SELECT DISTINCT pg_column_compression(summary_zh) FROM papers "
+                                  "WHERE pg_column_compression(summary_zh) IS NOT NULL")
+        after = await api.fetch_value("SHOW default_toast_compression")
     finally:
         await db.close()
     assert [m[0] for m in methods] == ["lz4"]

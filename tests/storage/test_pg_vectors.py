@@ -13,6 +13,7 @@ from bot.features.catalog.arxiv_jsonl import read_arxiv_record
 from bot.features.catalog.loader import load_catalog
 from domain.catalog import LoadSource
 from domain.paper import Paper
+from storage.db import PgDb
 from storage.papers.fts import index_row
 from storage.papers.postgres import PgPaperStore
 from storage.papers.postgres_vectors import (
@@ -76,7 +77,7 @@ async def test_the_binary_form_is_the_literals_value(
                 "SELECT length(array_to_string(positions, ',')) - length(replace("
                 "array_to_string(positions, ','), ',', '')) + 1 FROM unnest($1::tsvector) "
                 "WHERE lexeme = 'echo'", sent[len(bundled_papers)])
-        plain = await db.fetchval("SELECT 'word:1'::tsvector")
+        plain = await PgDb(db).fetch_value("SELECT 'word:1'::tsvector")
     finally:
         await db.close()
     assert len(sent) >= len(bundled_papers) + 2
@@ -99,15 +100,15 @@ async def test_a_load_and_a_reload_store_what_the_literals_give(
         again = await store.load(enumerate(changed, 1), source=LoadSource("listing"))
         ids = [p.id for p in changed]
         literals = [tsvector_literal(index_row(p))[0] for p in changed]
-        stored, differing = (await db.fetch(_STORED_AS_LITERAL, ids, literals))[0]
+        stored, differing = (await PgDb(db).fetch(_STORED_AS_LITERAL, ids, literals))[0]
         if SAMPLE.exists():
             path = tmp_path / "arxiv.jsonl"
             with SAMPLE.open(encoding="utf-8") as handle:
                 path.write_text("".join(next(handle) for _ in range(1000)), encoding="utf-8")
             await load_catalog(store, path)
             real = _arxiv_papers(1000)
-            rows = await db.fetch(_STORED_AS_LITERAL, [p.id for p in real],
-                                  [tsvector_literal(index_row(p))[0] for p in real])
+            rows = await PgDb(db).fetch(_STORED_AS_LITERAL, [p.id for p in real],
+                                        [tsvector_literal(index_row(p))[0] for p in real])
             assert tuple(rows[0]) == (len(real), 0)
     finally:
         await db.close()

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from storage.db import PgDb
 from storage.dialect import Migration
 from storage.postgres import migrations as pg_migrations
 from storage.postgres.database import PgDatabase
@@ -110,7 +111,7 @@ async def test_a_migrated_postgres_database_has_the_same_schema(
     db = await PgDatabase.open(url, migrate=False)
     try:
         await db.migrate(_shipped_version("postgres"))
-        found = {name: [list(row) for row in await db.fetch(sql)] for name, sql in
+        found = {name: [list(row) for row in await PgDb(db).fetch(sql)] for name, sql in
                  (("columns", _PG_COLUMNS), ("indexes", _PG_INDEXES),
                   ("constraints", _PG_CONSTRAINTS))}
     finally:
