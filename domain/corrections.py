@@ -14,6 +14,8 @@ class Field(StrEnum):
     TITLE_ZH = "title_zh"
     TITLE_EN = "title_en"
     SUMMARY_ZH = "summary_zh"
+    SUMMARY_EN = "summary_en"
+    """The English summary generated here, never the paper's abstract (the authors' text)."""
     AUTHORS = "authors"
     AFFILIATION_EN = "affiliation_en"
     """One affiliation's English name (`Target.position` says which)."""

@@ -33,12 +33,14 @@ def wanted(lang: SummaryLang, summary_en: str, summary_zh: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class GeneratedSummary:
-    """A summary made here by `model`, from the text whose hash is `source_hash`."""
+    """A summary made here by `model`, from the text whose hash is `source_hash`; or, when
+    `corrected`, a server's approved correction of it, shown instead (and labelled so)."""
 
     lang: SummaryLang
     text: str
     model: str
     source_hash: str = ""
+    corrected: bool = False
 
 
 @dataclass(frozen=True, slots=True)

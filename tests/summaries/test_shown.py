@@ -150,3 +150,28 @@ def test_dms_exports_and_corrections_carry_a_generated_summary_labelled() -> Non
     target = Target(paper.id, Field.SUMMARY_ZH)
     assert current_value(shown, target) == ZH_TEXT  # a fix starts from the generated text
     assert current_value(paper, target) == ""  # the source's value stays the catalog's
+
+
+def test_an_approved_english_summary_correction_is_shown_instead_labelled_corrected() -> None:
+    from bot.features.corrections.rules import current_value, with_value
+    from bot.features.export.formats import ExportFormat
+    from bot.features.export.service import catalog_text
+    from bot.features.web.view import paper_view
+    from domain.corrections import Field, Target
+
+    paper = english_paper(8)
+    made = _made(paper, SummaryLang.EN, "An AI summary.")
+    target = Target(paper.id, Field.SUMMARY_EN)
+    assert current_value(with_generated(paper, [made]), target) == "An AI summary."
+    fixed = with_generated(with_value(paper, target, "A member's summary."), [made])
+    assert [s.text for s in fixed.generated] == ["A member's summary."]
+    assert fixed.summary_en == paper.summary_en  # the abstract is never overwritten
+    view = paper_view(fixed, Lang.ZH_HANS)
+    assert (view.brief_en, view.brief_label) == ("A member's summary.",
+                                                 "总结 · 已由本服务器成员纠正")
+    listing = dataclasses.replace(paper, summary_en="", summary_zh="清单总结。")
+    shown = with_value(listing, target, "A member's summary.")  # stands in for the abstract
+    card = build_card(shown, Lang.EN, escape=escape)
+    assert "Summary · corrected by this server's members**\nA member's" in card.description
+    assert "corrected by this server's members: A member's" in catalog_text(
+        [shown], ExportFormat.MARKDOWN)

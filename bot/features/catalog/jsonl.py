@@ -60,12 +60,13 @@ def paper_to_dict(paper: Paper) -> dict[str, Any]:
 
 def _generated_to_dict(paper: Paper) -> dict[str, Any]:
     """The AI summaries made here (when attached), apart from the catalog's own text and
-    labelled as such: each with its language and model, never checked by anyone. Ignored on
-    import (they are made again where wanted)."""
+    labelled as such: each with its language and model, never checked by anyone (`checked`
+    only for a server's approved correction of one). Ignored on import (they are made again
+    where wanted)."""
     if not paper.generated:
         return {}
     return {"ai_summaries": [{"lang": str(made.lang), "model": made.model, "text": made.text,
-                              "checked": False} for made in paper.generated]}
+                              "checked": made.corrected} for made in paper.generated]}
 
 
 def _time_text(value: datetime | None) -> str | None:

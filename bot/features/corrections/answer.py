@@ -88,8 +88,9 @@ OPTION_LIMIT = 25
 """Discord's options per select menu."""
 TEXT_LIMIT = 100
 """Discord's longest option label and description."""
-_FIELDS = (Field.TITLE_ZH, Field.TITLE_EN, Field.SUMMARY_ZH, Field.AUTHORS, Field.CONFERENCE,
-           Field.YEAR, Field.TRACK, Field.WORKSHOP, Field.HONOURS, Field.ARXIV_ID)
+_FIELDS = (Field.TITLE_ZH, Field.TITLE_EN, Field.SUMMARY_ZH, Field.SUMMARY_EN, Field.AUTHORS,
+           Field.CONFERENCE, Field.YEAR, Field.TRACK, Field.WORKSHOP, Field.HONOURS,
+           Field.ARXIV_ID)
 
 
 def targets(paper: Paper) -> list[Target]:

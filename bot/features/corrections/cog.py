@@ -43,6 +43,7 @@ _FIELD_CHOICES = [
     app_commands.Choice(name="Chinese title", value=Field.TITLE_ZH.value),
     app_commands.Choice(name="English title", value=Field.TITLE_EN.value),
     app_commands.Choice(name="Chinese summary", value=Field.SUMMARY_ZH.value),
+    app_commands.Choice(name="English summary", value=Field.SUMMARY_EN.value),
     app_commands.Choice(name="Authors", value=Field.AUTHORS.value),
     app_commands.Choice(name="Affiliation (English name)", value=Field.AFFILIATION_EN.value),
     app_commands.Choice(name="Affiliation (Chinese name)", value=Field.AFFILIATION_ZH.value),

@@ -12,11 +12,12 @@ from bot.shared.messages import Refusal
 from domain.arxiv_ids import IdProblem, find_arxiv_ids
 from domain.corrections import Field, Proposal, Target
 from domain.paper import Affiliation, Paper, Track, Venue
-from domain.summaries import SummaryLang
+from domain.summaries import GeneratedSummary, SummaryLang
 from domain.text import tidy
 
 LIMITS: dict[Field, int] = {
-    Field.TITLE_ZH: 300, Field.TITLE_EN: 300, Field.SUMMARY_ZH: 3000, Field.AUTHORS: 3000,
+    Field.TITLE_ZH: 300, Field.TITLE_EN: 300, Field.SUMMARY_ZH: 3000, Field.SUMMARY_EN: 3000,
+    Field.AUTHORS: 3000,
     Field.AFFILIATION_EN: 300, Field.AFFILIATION_ZH: 300, Field.CONFERENCE: 100,
     Field.YEAR: 4, Field.TRACK: 10, Field.WORKSHOP: 300, Field.HONOURS: 200,
     Field.ARXIV_ID: 40,
@@ -34,7 +35,8 @@ _LIST_SEPARATOR = "; "
 def current_value(paper: Paper, target: Target) -> str:
     """The field's value on `paper`, as the modal shows it and a correction stores it; a
     Chinese summary the paper only has as generated here is that summary (a correction of it
-    proposes the catalog's own, which then wins over the generated one)."""
+    proposes the catalog's own, which then wins over the generated one); the English summary
+    is the one generated here (or a server's approved correction of it), never the abstract."""
     field = target.field
     if field.positional:
         affiliation = _affiliation(paper, target.position)
@@ -42,7 +44,8 @@ def current_value(paper: Paper, target: Target) -> str:
     venue = paper.venue
     values: dict[Field, str] = {
         Field.TITLE_ZH: paper.title_zh, Field.TITLE_EN: paper.title_en,
-        Field.SUMMARY_ZH: paper.summary_zh or _generated_zh(paper),
+        Field.SUMMARY_ZH: paper.summary_zh or _generated(paper, SummaryLang.ZH_CN),
+        Field.SUMMARY_EN: _generated(paper, SummaryLang.EN),
         Field.AUTHORS: _LIST_SEPARATOR.join(paper.authors),
         Field.CONFERENCE: venue.conference or "", Field.YEAR: str(venue.year or ""),
         Field.TRACK: venue.track.value, Field.WORKSHOP: venue.workshop or "",
@@ -52,9 +55,9 @@ def current_value(paper: Paper, target: Target) -> str:
     return values[field]
 
 
-def _generated_zh(paper: Paper) -> str:
-    """The Chinese summary generated here that `paper` carries ('' when none)."""
-    return next((made.text for made in paper.generated if made.lang is SummaryLang.ZH_CN), "")
+def _generated(paper: Paper, lang: SummaryLang) -> str:
+    """The summary in `lang` generated here (or corrected) that `paper` carries ('': none)."""
+    return next((made.text for made in paper.generated if made.lang is lang), "")
 
 
 def _affiliation(paper: Paper, position: int) -> Affiliation:
@@ -124,7 +127,17 @@ def with_value(paper: Paper, target: Target, value: str) -> Paper:
         return replace(paper, title_en=value, kept_key=paper.key)
     if field is Field.TITLE_ZH:
         return replace(paper, title_zh=value)
+    if field is Field.SUMMARY_EN:
+        return replace(paper, generated=_with_corrected_summary(paper.generated, value))
     return replace(paper, summary_zh=value)
+
+
+def _with_corrected_summary(made: tuple[GeneratedSummary, ...],
+                            value: str) -> tuple[GeneratedSummary, ...]:
+    """The English summary `value`, approved by the server, in place of one generated here
+    (the abstract, the authors' own text, is kept as it is)."""
+    corrected = GeneratedSummary(SummaryLang.EN, value, model="", corrected=True)
+    return (*(summary for summary in made if summary.lang is not SummaryLang.EN), corrected)
 
 
 def _with_affiliation(paper: Paper, target: Target, value: str) -> Paper:

@@ -101,7 +101,8 @@ class CorrectionService:
         """The form's prefilled value: the field as the server sees it now."""
         source = await self._source(paper_id)
         paper = await self._overlaid(guild_id, source)
-        if field is Field.SUMMARY_ZH and not paper.summary_zh and self.generated is not None:
+        summary = field is Field.SUMMARY_EN or (field is Field.SUMMARY_ZH and not paper.summary_zh)
+        if summary and self.generated is not None:
             paper = await self.generated(paper)
         target = Target(source.id, field, position)
         return Draft(paper, target, current_value(paper, target))

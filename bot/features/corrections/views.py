@@ -36,14 +36,15 @@ INPUT_LIMIT = 4000
 """Discord's longest text input."""
 DESCRIPTION_LIMIT = 4000
 FIELD_LIMIT = 1000
-_LONG_FIELDS = frozenset({Field.SUMMARY_ZH, Field.AUTHORS})
+_LONG_FIELDS = frozenset({Field.SUMMARY_ZH, Field.SUMMARY_EN, Field.AUTHORS})
 STATUS_KEYS = {Status.PENDING: "corrections.status.pending",
                Status.APPROVED: "corrections.status.approved",
                Status.REJECTED: "corrections.status.rejected",
                Status.REVERTED: "corrections.status.reverted"}
 FIELD_KEYS = {
     Field.TITLE_ZH: "corrections.field.title_zh", Field.TITLE_EN: "corrections.field.title_en",
-    Field.SUMMARY_ZH: "corrections.field.summary_zh", Field.AUTHORS: "corrections.field.authors",
+    Field.SUMMARY_ZH: "corrections.field.summary_zh",
+    Field.SUMMARY_EN: "corrections.field.summary_en", Field.AUTHORS: "corrections.field.authors",
     Field.AFFILIATION_EN: "corrections.field.affiliation_en",
     Field.AFFILIATION_ZH: "corrections.field.affiliation_zh",
     Field.CONFERENCE: "corrections.field.conference", Field.YEAR: "corrections.field.year",

@@ -129,7 +129,10 @@ def reader_summary(paper: Paper, lang: Lang) -> tuple[str, GeneratedSummary | No
 
 def generated_label(made: GeneratedSummary, lang: Lang,
                     escape: Callable[[str], str] = lambda text: text) -> str:
-    """"AI summary · <model> · not checked" in `lang`."""
+    """"AI summary · <model> · not checked" in `lang` ("Summary · corrected by this server's
+    members" for a server's approved correction of it)."""
+    if made.corrected:
+        return t(lang, "card.corrected_summary")
     return t(lang, "card.generated", model=escape(fit(made.model, 60)))
 
 

@@ -11,6 +11,8 @@ STRINGS: dict[str, Texts] = {
     "card.summary": tr("AI summary (Chinese)", "AI总结", "AI總結"),
     "card.generated": tr("AI summary · {model} · not checked", "AI 总结 · {model} · 未经核对",
                          "AI 總結 · {model} · 未經核對"),
+    "card.corrected_summary": tr("Summary · corrected by this server's members",
+                                 "总结 · 已由本服务器成员纠正", "總結 · 已由本伺服器成員糾正"),
     "card.length": tr("Length", "篇幅", "篇幅"),
     "card.main_track": tr("Main track", "主会", "主會議"),
     "card.workshop": tr("Workshop", "研讨会", "研討會"),

@@ -22,14 +22,17 @@ from domain.summaries import GeneratedSummary, SummaryFigures, wanted
 def with_generated(paper: Paper, made: Sequence[GeneratedSummary]) -> Paper:
     """`paper` carrying the summaries of `made` it can show: in a language it wants one in
     (not Chinese where it has its own Chinese summary, or an approved correction of it), made
-    from the text it shows now."""
+    from the text it shows now, and not in a language whose summary the server corrected
+    (the approved correction, already on `paper`, is shown instead)."""
     if not made:
         return paper
     source = paper_source(paper)
+    corrected = tuple(summary for summary in paper.generated if summary.corrected)
     usable = tuple(summary for summary in made
                    if wanted(summary.lang, paper.summary_en, paper.summary_zh)
-                   and summary.source_hash == source_hash(source, summary.lang))
-    return replace(paper, generated=usable) if usable else paper
+                   and summary.source_hash == source_hash(source, summary.lang)
+                   and all(fixed.lang is not summary.lang for fixed in corrected))
+    return replace(paper, generated=(*corrected, *usable)) if usable else paper
 
 
 class SummaryService:

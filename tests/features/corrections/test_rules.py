@@ -84,6 +84,8 @@ def test_every_field_round_trips_through_its_text() -> None:
     (Field.TITLE_ZH, "", "corrections.empty"),
     (Field.TITLE_ZH, "标" * (LIMITS[Field.TITLE_ZH] + 1), "corrections.too_long"),
     (Field.SUMMARY_ZH, "x" * 4000, "corrections.too_long"),
+    (Field.SUMMARY_EN, "", "corrections.empty"),
+    (Field.SUMMARY_EN, "x" * 4000, "corrections.too_long"),
     (Field.YEAR, "25", "corrections.bad_year"),
     (Field.YEAR, "3025", "corrections.bad_year"),
     (Field.TRACK, "poster", "corrections.bad_track"),

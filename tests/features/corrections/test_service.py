@@ -16,6 +16,7 @@ from bot.features.corrections.service import CorrectionService
 from bot.shared.messages import Refusal
 from domain.catalog import LoadSource
 from domain.corrections import Action, Field, Status, Target
+from domain.paper import Paper
 from storage import backend as stores
 from storage.backend import OUTBOX
 from storage.papers.sqlite import SqlitePaperStore
@@ -142,3 +143,28 @@ async def test_refusals(service: CorrectionService, store: SqlitePaperStore) -> 
         await service.proposal(OTHER_GUILD, made.id)
     with pytest.raises(Refusal):
         await service.decide(OTHER_GUILD, made.id, approve=True, by=CURATOR)
+
+
+async def test_an_english_summary_fix_starts_from_the_generated_one_and_wins_over_it(
+        service: CorrectionService, store: SqlitePaperStore) -> None:
+    from bot.features.summaries.prompt import paper_source, source_hash
+    from bot.features.summaries.service import with_generated
+    from domain.summaries import GeneratedSummary, SummaryLang
+
+    async def generated(paper: Paper) -> Paper:  # what `[llm]` attaches
+        digest = source_hash(paper_source(paper), SummaryLang.EN)
+        return with_generated(paper, [GeneratedSummary(SummaryLang.EN, "AI text.", "m", digest)])
+
+    service.generated = generated
+    paper_id = await _first(store)
+    draft = await service.draft(GUILD, paper_id, Field.SUMMARY_EN)
+    assert draft.value == "AI text."
+    submitted = await service.propose(GUILD, draft.target, "A fixed summary.", "", MEMBER)
+    assert submitted.proposal.old_value == "AI text."
+    assert await service.decide(GUILD, submitted.proposal.id, approve=True, by=CURATOR)
+    source = await store.get(paper_id)
+    assert source is not None
+    shown = await generated(await service.overlay_one(GUILD, source))
+    assert [(s.text, s.corrected) for s in shown.generated] == [("A fixed summary.", True)]
+    assert shown.summary_en == source.summary_en  # the abstract is the authors' own: kept
+    assert (await service.draft(GUILD, paper_id, Field.SUMMARY_EN)).value == "A fixed summary."
