@@ -179,7 +179,7 @@ class PaperclubBot(commands.AutoShardedBot):
         Each runs on its own, so a failing one never holds the other back."""
         if self.ops is not None:
             self.ops.ticked()
-        if self.is_ready() and not self.is_closed():
+        if self.is_ready() and not self.is_closed() and not self._closing:
             async with self._tick_lock:
                 turns: tuple[tuple[str, Callable[[], Awaitable[Any]]], ...] = (
                     ("digest", self.services.digest_scheduler.tick),
@@ -217,7 +217,8 @@ class PaperclubBot(commands.AutoShardedBot):
 
     async def feed_tick(self) -> None:
         """The scheduler's wake-up for arXiv feeds: poll what is due, post what is owed."""
-        if self.is_ready() and not self.is_closed() and not self._feed_lock.locked():
+        if (self.is_ready() and not self.is_closed() and not self._closing
+                and not self._feed_lock.locked()):
             async with self._feed_lock:
                 try:
                     await self.services.feeds.tick()
@@ -237,8 +238,8 @@ class PaperclubBot(commands.AutoShardedBot):
             return
         self._closing = True
         try:
-            if self.scheduler.running:
-                self.scheduler.shutdown(wait=False)
+            if self.scheduler.running:  # no new turns; a running one finishes (see below)
+                self.scheduler.pause()
             # The outbox drains while the turns below finish, so that its leases are given
             # back within systemd's stop timeout even when a turn takes its whole wait.
             drained = asyncio.ensure_future(
@@ -251,6 +252,8 @@ class PaperclubBot(commands.AutoShardedBot):
                 await asyncio.wait_for(self._feed_lock.acquire(), CLOSE_WAIT_SECONDS)
             except TimeoutError:
                 log.warning("closing while a feed turn is still running")
+            if self.scheduler.running:  # cancels what still runs: nothing, or a stuck turn
+                self.scheduler.shutdown(wait=False)
             # running commands and clicks finish their writes before the database closes
             await finish_interactions(CLOSE_WAIT_SECONDS)
             await drained

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -90,3 +91,30 @@ async def test_the_outbox_is_given_back_while_a_digest_turn_finishes(
         turn.release()
         stall.release()
         await closing
+
+
+async def test_a_scheduled_turn_running_at_a_stop_finishes_uncancelled(
+        standin: StandIn, paced: Settings, clock: FakeClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scheduler is paused, not shut down, while the running turn finishes: shutting it
+    down first cancelled the turn mid-statement (APScheduler cancels its running jobs)."""
+    bot = await start_paperclub(standin, paced, clock)
+    started, proceed, finished = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def slow_turn() -> list[object]:
+        started.set()
+        await proceed.wait()
+        finished.set()
+        return []
+
+    monkeypatch.setattr(bot.services.digest_scheduler, "tick", slow_turn)
+    job = next(j for j in bot.scheduler.get_jobs() if "digest_tick" in j.name)
+    job.modify(next_run_time=datetime.now(UTC))
+    bot.scheduler.wakeup()
+    await asyncio.wait_for(started.wait(), 5)
+    closing = asyncio.ensure_future(standin.stop_bot(bot))
+    await asyncio.sleep(0.2)
+    assert not closing.done()
+    proceed.set()
+    await asyncio.wait_for(closing, 15)
+    assert finished.is_set()
