@@ -1,11 +1,13 @@
 """One async database API over both backends, so that a store is written once.
 
 `Db` runs a statement on either backend: `fetch` (all rows), `fetch_one`, `fetch_value`,
-`execute` (the rows it changed), `execute_many`, and `transaction()`, which hands out a `Tx`
-offering the same calls on one connection, committed at the end and rolled back on any
-exception. Statements are written with PostgreSQL's numbered placeholders (`$1`, `$2`, a number
-may be used twice); on SQLite they become `?1`, `?2`, which bind the same way. A row is a
-`Row`: a tuple on SQLite, an `asyncpg.Record` on PostgreSQL, both read by position.
+`execute` (the rows it changed), `execute_many`, `returning` / `returning_one` (the rows a
+writing statement returns, in a transaction of its own), and `transaction()`, which hands out a
+`Tx` offering the same calls on one connection, committed at the end and rolled back on any
+exception. `Store` is what every store is built on. Statements are written with PostgreSQL's
+numbered placeholders (`$1`, `$2`, a number may be used twice); on SQLite they become `?1`,
+`?2`, which bind the same way. A row is a `Row`: a tuple on SQLite, an `asyncpg.Record` on
+PostgreSQL, both read by position.
 
 What the two dialects really spell differently is asked of `db.dialect`
 (`storage.dialect.Dialect`: text order, row locks, array membership), and `Tx.lock(key)` takes
@@ -32,7 +34,7 @@ from storage.dialect import POSTGRES, SQLITE, Dialect
 from storage.postgres.database import PgDatabase, pg_errors, rows_affected
 from storage.sqlite.database import Database
 
-__all__ = ["Db", "PgDb", "Row", "SqliteDb", "Tx", "database_api", "tx_on"]
+__all__ = ["Db", "PgDb", "Row", "SqliteDb", "Store", "Tx", "database_api", "tx_on"]
 
 Row = Sequence[Any]
 """One row, read by position."""
@@ -77,6 +79,12 @@ class Db(Statements, Protocol):
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """One transaction: committed at the end, rolled back on any exception."""
 
+    async def returning(self, sql: str, *args: Any) -> list[Row]:
+        """The rows a writing statement returns (`… RETURNING`), in a transaction of its own."""
+
+    async def returning_one(self, sql: str, *args: Any) -> Row | None:
+        """The first row a writing statement returns, or None."""
+
 
 @lru_cache(maxsize=2048)
 def sqlite_sql(sql: str) -> str:
@@ -89,7 +97,7 @@ DatabaseT = TypeVar("DatabaseT", bound="Database | PgDatabase")
 
 class _OnDatabase(Generic[DatabaseT]):
     """What a `Db` does alike on both backends: its database's own transaction, handed out as
-    a `Tx`; a statement run once per row of arguments, in one transaction."""
+    a `Tx`; a statement run once per row of arguments, or returning rows, in one transaction."""
 
     __slots__ = ()
     database: DatabaseT
@@ -103,6 +111,14 @@ class _OnDatabase(Generic[DatabaseT]):
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         async with self.transaction() as tx:
             await tx.execute_many(sql, rows)
+
+    async def returning(self, sql: str, *args: Any) -> list[Row]:
+        async with self.transaction() as tx:
+            return await tx.fetch(sql, *args)
+
+    async def returning_one(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.returning(sql, *args)
+        return rows[0] if rows else None
 
 
 class _SqliteStatements:
@@ -212,6 +228,15 @@ class PgDb(_OnDatabase[PgDatabase], _PgStatements):
     def __init__(self, database: PgDatabase) -> None:
         super().__init__(database.pool)
         self.database = database
+
+
+class Store:
+    """A store written once over `Db`: its database and what the dialect spells its own way."""
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+        self._dialect = db.dialect
+        self._order = db.dialect.text_order
 
 
 def database_api(database: Database | PgDatabase) -> Db:

@@ -16,15 +16,20 @@ lead pins new ones at the merge that numbers them, `PAPERCLUB_WRITE_SCHEMA_GOLDE
 `SHIPPED` holds the shipped migrations both backends took alike, each with its two versions;
 each backend's module adds the ones it alone took (`storage.sqlite.migrations`,
 `storage.postgres.migrations`). They are pinned like the steps: never edit one.
+
+`Versioned` applies them, alike on both backends.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
+from domain.storage_faults import SchemaError
 from storage import schema
 from storage.corrections import tables as corrections
 from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table, add_columns
@@ -41,6 +46,7 @@ SQLITE_SHIPPED = 26
 POSTGRES_SHIPPED = 19
 """The last PostgreSQL version written by hand in `storage.postgres.migrations`."""
 
+_log = logging.getLogger(__name__)
 _DIALECTS: dict[Backend, Dialect] = {"sqlite": SQLITE, "postgres": POSTGRES}
 _TOKEN = re.compile(r"\{(big|rowid|serial|real|blob)\}")
 
@@ -166,12 +172,83 @@ def migrations(backend: Backend, steps: tuple[Step, ...] = STEPS) -> tuple[Migra
                  if n.step.only in (None, backend))
 
 
-def shipped(backend: Backend, written: tuple[Migration, ...]) -> tuple[Migration, ...]:
-    """`backend`'s shipped migrations: the ones `written` for it alone and `SHIPPED`, in order."""
+def every(backend: Backend, written: tuple[Migration, ...]) -> tuple[Migration, ...]:
+    """All of `backend`'s migrations: the shipped ones (`written` for it alone, and `SHIPPED`),
+    in order, then `STEPS`."""
     alike = (_migration(backend, _Numbered(step, lite, pg)) for lite, pg, step in SHIPPED)
-    return tuple(sorted((*written, *alike), key=lambda m: m.version))
+    found = (*sorted((*written, *alike), key=lambda m: m.version), *migrations(backend))
+    last_shipped = SQLITE_SHIPPED if backend == "sqlite" else POSTGRES_SHIPPED
+    assert found[last_shipped - 1].version == last_shipped
+    return found
 
 
 def mirrored(steps: tuple[Step, ...] = STEPS) -> dict[int, int]:
     """The SQLite version each PostgreSQL version of the steps mirrors (`paperclub db copy`)."""
     return {n.postgres: n.sqlite for n in _numbered(steps) if n.step.only != "sqlite"}
+
+
+class Versioned:
+    """What both databases do alike with their schema's version: refuse a newer one, and
+    migrate, each migration in a transaction of its own. A backend says where the version is
+    kept (`schema_version`, `_current`, `_record`)."""
+
+    MIGRATIONS: ClassVar[tuple[Migration, ...]]
+
+    def transaction(self) -> AbstractAsyncContextManager[Any]:
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        """The version recorded in the database (0 for an empty one)."""
+        raise NotImplementedError
+
+    async def _current(self, conn: Any) -> int:
+        """The version, read in a migration's transaction (taking what it needs first)."""
+        raise NotImplementedError
+
+    async def _record(self, conn: Any, version: int) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def _ready(self, migrate: bool, failure: Callable[[BaseException], BaseException]
+                     ) -> None:
+        """The end of opening: a newer schema refused, the schema migrated (`migrate`); on any
+        failure the database is closed and `failure(exc)` raised."""
+        try:
+            await self.check_version()
+            if migrate:
+                await self.migrate()
+        except BaseException as exc:
+            await self.close()
+            raise failure(exc) from exc
+
+    async def check_version(self) -> None:
+        """Refuse a database written by a newer paperclub."""
+        version, latest = await self.schema_version(), self.MIGRATIONS[-1].version
+        if version > latest:
+            raise SchemaError(f"database schema version {version} is newer than this paperclub "
+                              f"understands ({latest}); upgrade paperclub or use another database")
+
+    async def migrate(self, up_to: int | None = None) -> int:
+        """Apply pending migrations (to version `up_to`, else all), each in its own
+        transaction; returns the new version. A new database is created quietly (debug log);
+        upgrading an existing one logs INFO."""
+        latest = self.MIGRATIONS[-1].version
+        fresh = await self.schema_version() == 0
+        for migration in self.MIGRATIONS:
+            if up_to is not None and migration.version > up_to:
+                break
+            async with self.transaction() as conn:
+                current = await self._current(conn)
+                if current > latest:
+                    raise SchemaError(f"database schema version {current} is too new")
+                if current >= migration.version:
+                    continue
+                _log.log(logging.DEBUG if fresh else logging.INFO,
+                         "migrating database to version %d: %s", migration.version,
+                         migration.name)
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await self._record(conn, migration.version)
+        return await self.schema_version()

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from domain.adding import AddPolicy, WhoAdds
-from storage.db import Db
+from storage.db import Store
 from storage.times import utc_timestamp
 
 
-class AddPolicyStore:
+class AddPolicyStore(Store):
     """The `add_policy` table."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
 
     async def policy(self, guild_id: int) -> AddPolicy:
         """A server's rule (the default when never set)."""

@@ -45,7 +45,7 @@ from storage.corrections.rows import (
     outcome_units,
     proposal_from_row,
 )
-from storage.db import Db, Tx
+from storage.db import Store, Tx
 from storage.notifications.store import enqueue_units
 from storage.times import stored, utc_timestamp
 
@@ -53,12 +53,8 @@ _RETURNING = f"RETURNING {PROPOSAL_COLUMNS}"
 _HISTORY_COLUMNS = ", ".join("e." + c.strip() for c in EVENT_COLUMNS.split(","))
 
 
-class CorrectionStore:
+class CorrectionStore(Store):
     """The `corrections`, `correction_events` and `correction_review` tables."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def propose(self, proposal: NewProposal) -> Proposal:
         """Store a pending proposal (and its "proposed" event)."""
@@ -135,13 +131,12 @@ class CorrectionStore:
     async def claim_review(self, lease: Lease, now: datetime) -> Proposal | None:
         """Lease the oldest decided proposal whose review message does not show its decision
         (and whose lease is free at `now`) to `lease.owner`."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "UPDATE corrections SET review_owner = $1, review_lease_until = $2 WHERE id = "
-                f"(SELECT id FROM corrections WHERE {REVIEW_DUE} AND (review_lease_until IS NULL "
-                "OR review_lease_until <= $3) ORDER BY id LIMIT 1"
-                f"{self._dialect.lock_rows(skip_locked=True)}) {_RETURNING}",
-                lease.owner, stored(lease.until), stored(now))
+        row = await self._db.returning_one(
+            "UPDATE corrections SET review_owner = $1, review_lease_until = $2 WHERE id = "
+            f"(SELECT id FROM corrections WHERE {REVIEW_DUE} AND (review_lease_until IS NULL "
+            "OR review_lease_until <= $3) ORDER BY id LIMIT 1"
+            f"{self._dialect.lock_rows(skip_locked=True)}) {_RETURNING}",
+            lease.owner, stored(lease.until), stored(now))
         return proposal_from_row(row) if row else None
 
     async def review_shown(self, proposal_id: int) -> None:
@@ -246,13 +241,9 @@ class CorrectionStore:
 
 
 
-class SourceNoticeStore:
+class SourceNoticeStore(Store):
     """The `correction_notices` and `correction_notice_decisions` tables (and the corrections
     they are about)."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def watched(self) -> list[Proposal]:
         """Approved corrections with no notice open, in every server."""
@@ -280,20 +271,19 @@ class SourceNoticeStore:
 
     async def claim(self, lease: Lease, now: datetime) -> SourceNotice | None:
         """Lease the oldest due notice whose server has a review channel (one UPDATE)."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "UPDATE correction_notices SET owner = $1, lease_until = $2, "
-                "attempts = attempts + 1, channel_id = (SELECT r.channel_id FROM "
-                "correction_review r WHERE r.guild_id = correction_notices.guild_id) "
-                "WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= $3) "
-                "AND correction_id = (SELECT n.correction_id FROM correction_notices n "
-                "JOIN correction_review r ON r.guild_id = n.guild_id "
-                "JOIN corrections c ON c.id = n.correction_id AND c.status = 'approved' "
-                "WHERE n.status = 'pending' AND r.channel_id IS NOT NULL "
-                "AND (n.lease_until IS NULL OR n.lease_until <= $3) "
-                "ORDER BY n.created_at, n.correction_id LIMIT 1"
-                f"{self._dialect.lock_rows(of='n', skip_locked=True)}) RETURNING {NOTICE_COLUMNS}",
-                lease.owner, stored(lease.until), stored(now))
+        row = await self._db.returning_one(
+            "UPDATE correction_notices SET owner = $1, lease_until = $2, "
+            "attempts = attempts + 1, channel_id = (SELECT r.channel_id FROM "
+            "correction_review r WHERE r.guild_id = correction_notices.guild_id) "
+            "WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= $3) "
+            "AND correction_id = (SELECT n.correction_id FROM correction_notices n "
+            "JOIN correction_review r ON r.guild_id = n.guild_id "
+            "JOIN corrections c ON c.id = n.correction_id AND c.status = 'approved' "
+            "WHERE n.status = 'pending' AND r.channel_id IS NOT NULL "
+            "AND (n.lease_until IS NULL OR n.lease_until <= $3) "
+            "ORDER BY n.created_at, n.correction_id LIMIT 1"
+            f"{self._dialect.lock_rows(of='n', skip_locked=True)}) RETURNING {NOTICE_COLUMNS}",
+            lease.owner, stored(lease.until), stored(now))
         return None if row is None else notice_from_row(row)
 
     async def posted(self, proposal_id: int, owner: str, channel_id: int,
@@ -358,13 +348,12 @@ class SourceNoticeStore:
     async def claim_decision(self, lease: Lease, now: datetime) -> NoticeDecision | None:
         """Lease the oldest decision whose message does not show it yet (its lease free at
         `now`) to `lease.owner`."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "UPDATE correction_notice_decisions SET owner = $1, lease_until = $2 WHERE id = "
-                "(SELECT id FROM correction_notice_decisions WHERE lease_until IS NULL "
-                "OR lease_until <= $3 ORDER BY id LIMIT 1"
-                f"{self._dialect.lock_rows(skip_locked=True)}) RETURNING {DECISION_COLUMNS}",
-                lease.owner, stored(lease.until), stored(now))
+        row = await self._db.returning_one(
+            "UPDATE correction_notice_decisions SET owner = $1, lease_until = $2 WHERE id = "
+            "(SELECT id FROM correction_notice_decisions WHERE lease_until IS NULL "
+            "OR lease_until <= $3 ORDER BY id LIMIT 1"
+            f"{self._dialect.lock_rows(skip_locked=True)}) RETURNING {DECISION_COLUMNS}",
+            lease.owner, stored(lease.until), stored(now))
         return None if row is None else decision_from_row(row)
 
     async def decision_shown(self, proposal_id: int, token: str) -> None:

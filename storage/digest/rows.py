@@ -1,10 +1,10 @@
-"""Digest settings and ledger columns, row decoding and lease encoding (the feed store uses the
-lease encoding too)."""
+"""Digest settings and ledger columns, row decoding and reason encoding (the feed store uses the
+reason encoding too)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from domain.digest import DigestConfig, DigestPick, LedgerEntry, LedgerStatus
@@ -27,11 +27,6 @@ LEDGER_COLUMNS = (
 
 def encoded(reason: Reason | None) -> str | None:
     return None if reason is None else reason.encode()
-
-
-def lease_instant(moment: datetime) -> str:
-    """A lease instant as stored: UTC, to the microsecond, so that text order is time order."""
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def config_from_row(row: Sequence[Any]) -> DigestConfig:

@@ -12,16 +12,15 @@ from datetime import UTC, date, datetime
 from domain.digest import MAX_CONSECUTIVE_FAILURES, Claim, DigestConfig, LedgerEntry, LedgerStatus
 from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
-from storage.db import Db
+from storage.db import Store
 from storage.digest.rows import (
     CONFIG_COLUMNS,
     LEDGER_COLUMNS,
     config_from_row,
     encoded,
     entry_from_row,
-    lease_instant,
 )
-from storage.times import utc_timestamp
+from storage.times import stored, utc_timestamp
 
 
 def _claimed_at(claim: Claim) -> str:
@@ -29,12 +28,8 @@ def _claimed_at(claim: Claim) -> str:
     return claim.at.astimezone(UTC).isoformat(timespec="seconds") if claim.at else utc_timestamp()
 
 
-class DigestStore:
+class DigestStore(Store):
     """Settings per server and the exactly-once ledger."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def save_config(self, config: DigestConfig) -> None:
         """Create or replace a server's settings (re-enabling it and clearing failures)."""
@@ -81,7 +76,7 @@ class DigestStore:
                 "failure_notice_lease_until = $3 WHERE guild_id = $1 "
                 "AND failure_notice_pending = 1 AND (failure_notice_lease_until IS NULL "
                 "OR failure_notice_lease_until <= $4) RETURNING paused_reason",
-                guild_id, lease.owner, lease_instant(lease.until), lease_instant(now))
+                guild_id, lease.owner, stored(lease.until), stored(now))
         return None if value is None else Reason.decode(str(value))
 
     async def failure_notice_given(self, guild_id: int, owner: str) -> None:
@@ -107,17 +102,16 @@ class DigestStore:
     async def claim(self, guild_id: int, local_date: date, claim: Claim) -> LedgerEntry | None:
         """Claim the date before sending, leased to its owner, in one atomic statement; None
         when a row already exists (never claim twice, whichever process asks)."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, paper_id, cycle, "
-                "position, cycle_size, channel_id, late, claimed_at, owner, lease_until, pick, "
-                "pick_like) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
-                "$15) "
-                f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
-                guild_id, local_date.isoformat(), LedgerStatus.CLAIMED.value, claim.nonce,
-                claim.paper_id, claim.cycle, claim.position, claim.cycle_size, claim.channel_id,
-                int(claim.late), _claimed_at(claim), claim.lease.owner,
-                lease_instant(claim.lease.until), claim.pick.value, claim.pick_like)
+        row = await self._db.returning_one(
+            "INSERT INTO digest_ledger (guild_id, local_date, status, nonce, paper_id, cycle, "
+            "position, cycle_size, channel_id, late, claimed_at, owner, lease_until, pick, "
+            "pick_like) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+            "$15) "
+            f"ON CONFLICT DO NOTHING RETURNING {LEDGER_COLUMNS}",
+            guild_id, local_date.isoformat(), LedgerStatus.CLAIMED.value, claim.nonce,
+            claim.paper_id, claim.cycle, claim.position, claim.cycle_size, claim.channel_id,
+            int(claim.late), _claimed_at(claim), claim.lease.owner,
+            stored(claim.lease.until), claim.pick.value, claim.pick_like)
         return entry_from_row(row) if row else None
 
     async def reclaim_failed(self, guild_id: int, local_date: date,
@@ -125,19 +119,18 @@ class DigestStore:
         """Claim a FAILED date again (a retry); None unless the row is still FAILED. The
         conditional UPDATE takes the row lock: of concurrent retries, one wins. The nonce
         stays, so a post whose answer was lost before is not sent twice."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "UPDATE digest_ledger SET status = $1, paper_id = $2, cycle = $3, position = $4, "
-                "cycle_size = $5, channel_id = $6, late = $7, message_id = NULL, "
-                "thread_id = NULL, reason = NULL, claimed_at = $8, finished_at = NULL, "
-                "owner = $9, lease_until = $10, pick = $14, pick_like = $15 "
-                "WHERE guild_id = $11 AND local_date = $12 AND status = $13 "
-                f"RETURNING {LEDGER_COLUMNS}",
-                LedgerStatus.CLAIMED.value, claim.paper_id, claim.cycle, claim.position,
-                claim.cycle_size, claim.channel_id, int(claim.late), _claimed_at(claim),
-                claim.lease.owner, lease_instant(claim.lease.until), guild_id,
-                local_date.isoformat(), LedgerStatus.FAILED.value, claim.pick.value,
-                claim.pick_like)
+        row = await self._db.returning_one(
+            "UPDATE digest_ledger SET status = $1, paper_id = $2, cycle = $3, position = $4, "
+            "cycle_size = $5, channel_id = $6, late = $7, message_id = NULL, "
+            "thread_id = NULL, reason = NULL, claimed_at = $8, finished_at = NULL, "
+            "owner = $9, lease_until = $10, pick = $14, pick_like = $15 "
+            "WHERE guild_id = $11 AND local_date = $12 AND status = $13 "
+            f"RETURNING {LEDGER_COLUMNS}",
+            LedgerStatus.CLAIMED.value, claim.paper_id, claim.cycle, claim.position,
+            claim.cycle_size, claim.channel_id, int(claim.late), _claimed_at(claim),
+            claim.lease.owner, stored(claim.lease.until), guild_id,
+            local_date.isoformat(), LedgerStatus.FAILED.value, claim.pick.value,
+            claim.pick_like)
         return entry_from_row(row) if row else None
 
     async def hold(self, guild_id: int, local_date: date, lease: Lease, now: datetime) -> bool:
@@ -147,8 +140,8 @@ class DigestStore:
             "UPDATE digest_ledger SET owner = $1, lease_until = $2 "
             "WHERE guild_id = $3 AND local_date = $4 AND (owner IS NULL OR owner = $1 "
             "OR lease_until IS NULL OR lease_until <= $5)",
-            lease.owner, lease_instant(lease.until), guild_id, local_date.isoformat(),
-            lease_instant(now)) > 0
+            lease.owner, stored(lease.until), guild_id, local_date.isoformat(),
+            stored(now)) > 0
 
     async def unfinished(self, guild_id: int) -> list[LedgerEntry]:
         """Claimed rows never marked posted or failed (a crash between claim and record)."""

@@ -24,8 +24,8 @@ from domain.feeds import (
 )
 from domain.leases import Lease
 from domain.reasons import Reason
-from storage.db import Db
-from storage.digest.rows import encoded, lease_instant
+from storage.db import Store
+from storage.digest.rows import encoded
 from storage.feeds.rows import (
     ANNOUNCEMENT_COLUMNS,
     FEED_COLUMNS,
@@ -34,14 +34,11 @@ from storage.feeds.rows import (
     feed_from_row,
     paused_from_row,
 )
+from storage.times import stored
 
 
-class FeedStore:
+class FeedStore(Store):
     """Feeds, poll schedules, seen ids and the announcement ledger (implements `FeedStore`)."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def add_feed(self, guild_id: int, query: str, channel_id: int | None,
                        created_by: int, now: datetime, *, limit: int) -> FeedAdded:
@@ -67,11 +64,11 @@ class FeedStore:
                 await tx.execute(
                     "INSERT INTO feeds (guild_id, query, channel_id, created_by, created_at) "
                     "VALUES ($1, $2, $3, $4, $5)",
-                    guild_id, query, channel_id, created_by, lease_instant(now))
+                    guild_id, query, channel_id, created_by, stored(now))
                 status = FeedAddStatus.ADDED
             await tx.execute(
                 "INSERT INTO feed_queries (query, next_poll_at) VALUES ($1, $2) "
-                "ON CONFLICT DO NOTHING", query, lease_instant(now))
+                "ON CONFLICT DO NOTHING", query, stored(now))
             row = await tx.fetch_one(
                 f"SELECT {FEED_COLUMNS} FROM {FEED_FROM} WHERE f.guild_id = $1 AND f.query = $2",
                 guild_id, query)
@@ -107,17 +104,16 @@ class FeedStore:
         return [str(row[0]) for row in await self._db.fetch(
             "SELECT q.query FROM feed_queries q WHERE q.next_poll_at <= $1 AND EXISTS "
             "(SELECT 1 FROM feeds f WHERE f.query = q.query AND f.paused_reason IS NULL) "
-            "ORDER BY q.next_poll_at, q.query", lease_instant(now))]
+            "ORDER BY q.next_poll_at, q.query", stored(now))]
 
     async def claim_poll(self, query: str, now: datetime, next_at: datetime) -> PollClaim | None:
         """Take a due query's poll and schedule the next one, in one conditional UPDATE; None
         when it is not due (another process or tick took it)."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "UPDATE feed_queries SET next_poll_at = $1, polls = polls + 1 "
-                "WHERE query = $2 AND next_poll_at <= $3 RETURNING polls, "
-                "NOT EXISTS (SELECT 1 FROM feed_seen s WHERE s.query = feed_queries.query)",
-                lease_instant(next_at), query, lease_instant(now))
+        row = await self._db.returning_one(
+            "UPDATE feed_queries SET next_poll_at = $1, polls = polls + 1 "
+            "WHERE query = $2 AND next_poll_at <= $3 RETURNING polls, "
+            "NOT EXISTS (SELECT 1 FROM feed_seen s WHERE s.query = feed_queries.query)",
+            stored(next_at), query, stored(now))
         return PollClaim(query, int(row[0]), bool(row[1])) if row else None
 
     async def seen_ids(self, query: str, arxiv_ids: Sequence[str]) -> set[str]:
@@ -144,7 +140,7 @@ class FeedStore:
                     fresh.append(paper_id)
             await tx.execute(
                 "UPDATE feed_queries SET last_polled_at = $1, last_error = NULL "
-                "WHERE query = $2", lease_instant(now), query)
+                "WHERE query = $2", stored(now), query)
             if not fresh:
                 return 0
             return await tx.execute(
@@ -152,14 +148,14 @@ class FeedStore:
                 "paper_ids, status, created_at) SELECT id, $1, guild_id, channel_id, query, $2, "
                 "$3, $4 FROM feeds WHERE query = $5 AND paused_reason IS NULL "
                 "AND channel_id IS NOT NULL ON CONFLICT DO NOTHING",
-                poll, json.dumps(fresh), AnnouncementStatus.PENDING.value, lease_instant(now),
+                poll, json.dumps(fresh), AnnouncementStatus.PENDING.value, stored(now),
                 query)
 
     async def poll_failed(self, query: str, reason: Reason, now: datetime) -> None:
         """Why a poll found nothing (arXiv busy…): shown in `/feed list`."""
         await self._db.execute(
             "UPDATE feed_queries SET last_polled_at = $1, last_error = $2 WHERE query = $3",
-            lease_instant(now), reason.encode(), query)
+            stored(now), reason.encode(), query)
 
     async def open_announcements(self, now: datetime) -> list[tuple[int, int, int]]:
         """(feed, poll, server) of announcements to send: pending, or claimed by a process
@@ -168,20 +164,19 @@ class FeedStore:
             "SELECT feed_id, poll, guild_id FROM feed_announcements WHERE status = $1 "
             "OR (status = $2 AND lease_until <= $3) ORDER BY poll, feed_id",
             AnnouncementStatus.PENDING.value, AnnouncementStatus.CLAIMED.value,
-            lease_instant(now))]
+            stored(now))]
 
     async def claim_announcement(self, feed_id: int, poll: int, lease: Lease,
                                  now: datetime) -> Announcement | None:
         """Claim an open announcement for `lease.owner`, in one conditional UPDATE; None when
         another process holds it or it is finished."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "UPDATE feed_announcements SET status = $1, claims = claims + 1, owner = $2, "
-                "lease_until = $3, claimed_at = coalesce(claimed_at, $4) "
-                "WHERE feed_id = $5 AND poll = $6 AND (status = $7 OR (status = $1 AND "
-                f"lease_until <= $4)) RETURNING {ANNOUNCEMENT_COLUMNS}",
-                AnnouncementStatus.CLAIMED.value, lease.owner, lease_instant(lease.until),
-                lease_instant(now), feed_id, poll, AnnouncementStatus.PENDING.value)
+        row = await self._db.returning_one(
+            "UPDATE feed_announcements SET status = $1, claims = claims + 1, owner = $2, "
+            "lease_until = $3, claimed_at = coalesce(claimed_at, $4) "
+            "WHERE feed_id = $5 AND poll = $6 AND (status = $7 OR (status = $1 AND "
+            f"lease_until <= $4)) RETURNING {ANNOUNCEMENT_COLUMNS}",
+            AnnouncementStatus.CLAIMED.value, lease.owner, stored(lease.until),
+            stored(now), feed_id, poll, AnnouncementStatus.PENDING.value)
         return announcement_from_row(row) if row else None
 
     async def hold_announcement(self, feed_id: int, poll: int, lease: Lease,
@@ -193,8 +188,8 @@ class FeedStore:
             "UPDATE feed_announcements SET owner = $1, lease_until = $2 "
             "WHERE feed_id = $3 AND poll = $4 AND status = $5 "
             "AND (owner = $1 OR lease_until IS NULL OR lease_until <= $6)",
-            lease.owner, lease_instant(lease.until), feed_id, poll,
-            AnnouncementStatus.CLAIMED.value, lease_instant(now)) > 0
+            lease.owner, stored(lease.until), feed_id, poll,
+            AnnouncementStatus.CLAIMED.value, stored(now)) > 0
 
     async def mark_announced(self, feed_id: int, poll: int, message_id: int,
                              now: datetime) -> None:
@@ -202,7 +197,7 @@ class FeedStore:
         await self._db.execute(
             "UPDATE feed_announcements SET status = $1, message_id = $2, finished_at = $3, "
             "owner = NULL, lease_until = NULL WHERE feed_id = $4 AND poll = $5",
-            AnnouncementStatus.POSTED.value, message_id, lease_instant(now), feed_id, poll)
+            AnnouncementStatus.POSTED.value, message_id, stored(now), feed_id, poll)
 
     async def release_announcement(self, feed_id: int, poll: int) -> None:
         """Give a claim back (a transient failure): the next tick tries again."""
@@ -220,7 +215,7 @@ class FeedStore:
             await tx.execute(
                 "UPDATE feed_announcements SET status = $1, reason = $2, finished_at = $3, "
                 "owner = NULL, lease_until = NULL WHERE feed_id = $4 AND poll = $5",
-                AnnouncementStatus.FAILED.value, reason.encode(), lease_instant(now), feed_id,
+                AnnouncementStatus.FAILED.value, reason.encode(), stored(now), feed_id,
                 poll)
             if not pause:
                 return False
@@ -231,8 +226,7 @@ class FeedStore:
     async def take_notices(self, guild_id: int) -> list[PausedFeed]:
         """Paused feeds the server's admins have not been told about; marks them told in one
         conditional UPDATE (two processes never both tell)."""
-        async with self._db.transaction() as tx:
-            rows = await tx.fetch(
-                "UPDATE feeds SET notice_pending = 0 WHERE guild_id = $1 AND notice_pending = 1 "
-                "RETURNING id, query, paused_reason", guild_id)
+        rows = await self._db.returning(
+            "UPDATE feeds SET notice_pending = 0 WHERE guild_id = $1 AND notice_pending = 1 "
+            "RETURNING id, query, paused_reason", guild_id)
         return sorted((paused_from_row(r) for r in rows if r[2]), key=lambda p: p.feed_id)

@@ -5,18 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.sessions import GroupSettings, Volunteer
-from storage.db import Db
+from storage.db import Store
 from storage.group.rows import reminders_from_text, reminders_text, volunteer_from_row
 from storage.times import utc_timestamp
 
 _SETTABLE = frozenset({"organiser_role_id", "timezone", "reminders", "prep_sheets"})
 
 
-class GroupStore:
+class GroupStore(Store):
     """`group_settings` and `presenters`."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
 
     async def settings(self, guild_id: int) -> GroupSettings:
         """A server's settings (defaults when never set)."""

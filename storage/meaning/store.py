@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.embedding import StoredEmbedding
-from storage.db import Db
+from storage.db import Store
 
 UPSERT_SQL = (
     "INSERT INTO paper_embeddings (paper_id, model, text_hash, scale, vector) "
@@ -14,12 +14,8 @@ UPSERT_SQL = (
     "vector = excluded.vector")
 
 
-class EmbeddingStore:
+class EmbeddingStore(Store):
     """`paper_embeddings`: one row a paper, under the model that embedded it."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._order = db.dialect.text_order
 
     async def text_hashes(self, model: str) -> dict[str, str]:
         """Every paper embedded under `model` and the hash of its embedded text."""

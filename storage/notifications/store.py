@@ -31,7 +31,7 @@ from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit, correction_of
 from domain.shards import ALL_SHARDS, Shards
 from domain.subscriptions import Delivery
-from storage.db import Db, Tx
+from storage.db import Store, Tx
 from storage.dialect import Dialect
 from storage.shard_filter import numbered_shard_condition
 from storage.times import stored, utc_timestamp
@@ -88,12 +88,8 @@ def _announced_units(units: Iterable[OutboxUnit], held: Set[str]) -> list[Outbox
     return [unit for unit in kept if unit.entries]
 
 
-class OutboxStore:
+class OutboxStore(Store):
     """The `outbox` table."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
         """Queue units in one statement, leaving out members already told or queued about the
@@ -126,14 +122,13 @@ class OutboxStore:
         nothing is claimable: one statement (see the module's docstring)."""
         where, params = numbered_shard_condition(shards, 4)
         lock = self._dialect.lock_rows(of="o", skip_locked=True)
-        async with self._db.transaction() as tx:
-            rows = await tx.fetch(
-                "UPDATE outbox SET owner = $1, lease_until = $2, attempts = attempts + 1 "
-                f"WHERE {_CLAIMABLE} AND unit = (SELECT o.unit FROM outbox o "
-                f"WHERE {_CLAIMABLE} AND {where} AND NOT EXISTS (SELECT 1 FROM outbox e "
-                f"WHERE e.unit = o.unit AND e.id < o.id) ORDER BY o.id LIMIT 1{lock}) "
-                f"RETURNING id, unit, kind, attempts, {_ENTRY_COLUMNS}",
-                owner, lease_until, now, *params)
+        rows = await self._db.returning(
+            "UPDATE outbox SET owner = $1, lease_until = $2, attempts = attempts + 1 "
+            f"WHERE {_CLAIMABLE} AND unit = (SELECT o.unit FROM outbox o "
+            f"WHERE {_CLAIMABLE} AND {where} AND NOT EXISTS (SELECT 1 FROM outbox e "
+            f"WHERE e.unit = o.unit AND e.id < o.id) ORDER BY o.id LIMIT 1{lock}) "
+            f"RETURNING id, unit, kind, attempts, {_ENTRY_COLUMNS}",
+            owner, lease_until, now, *params)
         return _unit_from_rows(sorted(rows, key=lambda r: r[0]))
 
     async def complete(self, key: str, owner: str) -> int:
@@ -186,23 +181,18 @@ class OutboxStore:
         return int(await self._db.fetch_value("SELECT count(*) FROM outbox"))
 
 
-class AnnouncementStore:
+class AnnouncementStore(Store):
     """The `unannounced_papers` table."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def claim(self, lease: Lease, now: datetime, limit: int) -> list[str]:
         """Lease up to `limit` unannounced papers (never leased, given back, or their lease
         expired at `now`) to `lease.owner`, oldest first."""
-        async with self._db.transaction() as tx:
-            rows = await tx.fetch(
-                "UPDATE unannounced_papers SET owner = $1, lease_until = $2 WHERE id IN "
-                "(SELECT id FROM unannounced_papers WHERE lease_until IS NULL "
-                "OR lease_until <= $3 ORDER BY id LIMIT $4"
-                f"{self._dialect.lock_rows(skip_locked=True)}) RETURNING id, paper_id",
-                lease.owner, stored(lease.until), stored(now), limit)
+        rows = await self._db.returning(
+            "UPDATE unannounced_papers SET owner = $1, lease_until = $2 WHERE id IN "
+            "(SELECT id FROM unannounced_papers WHERE lease_until IS NULL "
+            "OR lease_until <= $3 ORDER BY id LIMIT $4"
+            f"{self._dialect.lock_rows(skip_locked=True)}) RETURNING id, paper_id",
+            lease.owner, stored(lease.until), stored(now), limit)
         return [str(row[1]) for row in sorted(rows, key=lambda r: r[0])]
 
     async def announced(self, owner: str, paper_ids: Sequence[str],

@@ -1,14 +1,22 @@
 """One catalog load's bookkeeping, shared by both backends: which prepared papers are new,
-updated, unchanged, duplicates or conflicts, and the rows to write for them."""
+updated, unchanged, duplicates or conflicts, and the rows to write for them; what the live
+catalog holds of a batch, and the batches written one after another."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import asyncio
+from collections.abc import AsyncIterable, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 from domain.catalog import LoadCounts
+from storage.db import Tx
+from storage.dialect import Dialect
 from storage.papers.prepared import PreparedPaper, kept_links
+from storage.papers.rows import LINK_COLUMNS
 from storage.times import utc_timestamp
+
+BatchT = TypeVar("BatchT")
+PreparedT = TypeVar("PreparedT")
 
 
 class LoadClassifier:
@@ -94,3 +102,43 @@ class LoadClassifier:
         live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
                 for key, row in found.items()}
         return self.classify(batch, live, taken, holders, earlier)
+
+
+async def live_rows(tx: Tx, dialect: Dialect, batch: Sequence[PreparedPaper]
+                    ) -> tuple[dict[str, tuple[Any, ...]], set[str], dict[str, str]]:
+    """What `merge_and_classify` reads of the live catalog for a batch: its papers by title key
+    (id, content hash, times and link values), the batch's public ids held by papers with
+    other titles, and the title keys of the papers holding its arXiv ids."""
+    keys = dialect.array(item.key for item in batch)
+    found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await tx.fetch(
+        f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
+        f"FROM papers WHERE title_key {dialect.in_array('$1')}", keys)}
+    taken = {str(row[0]) for row in await tx.fetch(
+        f"SELECT public_id FROM papers WHERE public_id {dialect.in_array('$1')} "
+        f"AND NOT title_key {dialect.in_array('$2')}",
+        dialect.array(item.public_id for item in batch), keys)}
+    arxiv_ids = [item.arxiv_id for item in batch if item.arxiv_id]
+    holders = {str(row[0]): str(row[1]) for row in await tx.fetch(
+        f"SELECT arxiv_id, title_key FROM papers WHERE arxiv_id {dialect.in_array('$1')}",
+        dialect.array(arxiv_ids))} if arxiv_ids else {}
+    return found, taken, holders
+
+
+async def pipelined(batches: AsyncIterable[BatchT], prepare: Callable[[BatchT], PreparedT],
+                    write: Callable[[PreparedT], Awaitable[None]]) -> None:
+    """`write` each batch while the next is received and `prepare`d (which may start work in
+    a thread); after a failure the write under way is waited for, never left mid-statement."""
+    written: asyncio.Future[None] | None = None
+    try:
+        async for batch in batches:
+            prepared = prepare(batch)
+            if written is not None:
+                await written
+            written = asyncio.ensure_future(write(prepared))
+        if written is not None:
+            await written
+    finally:
+        if written is not None and not written.done():
+            await asyncio.wait([written])
+            if not written.cancelled():
+                written.exception()  # retrieved: the error that stopped the load is raised

@@ -16,10 +16,9 @@ from storage.db import Tx, tx_on
 from storage.dialect import POSTGRES
 from storage.notifications.store import record_unannounced
 from storage.papers.catalog import RECORD_LOAD
-from storage.papers.classify import LoadClassifier
+from storage.papers.classify import LoadClassifier, live_rows, pipelined
 from storage.papers.postgres_vectors import tsvector_for_copy
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
-from storage.papers.rows import LINK_COLUMNS
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import RECOUNT_TERMS, WRITE_HEADS
 from storage.times import utc_timestamp
@@ -77,7 +76,8 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         classifier = LoadClassifier(source.name, counts, next_id)
         await conn.execute("CREATE TEMP TABLE loaded (id bigint PRIMARY KEY) ON COMMIT DROP")
         await conn.execute(_STAGED)
-        await _write_all(conn, classifier, batches)
+        await pipelined(batches, _with_vectors,
+                        lambda prepared: _write(tx, conn, classifier, *prepared))
         if prune:
             counts.removed = await tx.execute(
                 "DELETE FROM papers p WHERE p.source = $1 AND NOT EXISTS "
@@ -105,26 +105,6 @@ async def _refresh_planner_figures(db: PgDatabase) -> None:
         await conn.execute("ANALYZE papers, paper_heads")
 
 
-async def _write_all(conn: asyncpg.Connection, classifier: LoadClassifier,
-                     batches: AsyncIterable[Sequence[PreparedPaper]]) -> None:
-    """Write each batch in turn; the next batch is read and its `tsvector` literals built (in
-    a thread) while the server writes the last one."""
-    written: asyncio.Future[None] | None = None
-    try:
-        async for batch in batches:
-            vectors = asyncio.ensure_future(asyncio.to_thread(_vectors, batch))
-            if written is not None:
-                await written
-            written = asyncio.ensure_future(_write(conn, classifier, batch, vectors))
-        if written is not None:
-            await written
-    finally:  # never leave the connection in the middle of a statement
-        if written is not None and not written.done():
-            await asyncio.wait([written])
-            if not written.cancelled():
-                written.exception()  # retrieved: the error that stopped the load is raised
-
-
 _Vector = tuple[bytes | None, str | None, int, int]
 """A paper's `tsvector` in binary form, or else its literal; its token counts (whole, head)
 (`tsvector_for_copy`)."""
@@ -135,19 +115,16 @@ def _vectors(batch: Sequence[PreparedPaper]) -> dict[tuple[str, ...], _Vector]:
     return {item.index_text: tsvector_for_copy(item.index_text) for item in batch}
 
 
-async def _write(conn: asyncpg.Connection, classifier: LoadClassifier,
+def _with_vectors(batch: Sequence[PreparedPaper]) -> tuple[
+        Sequence[PreparedPaper], Awaitable[dict[tuple[str, ...], _Vector]]]:
+    """The batch, and its vectors being built in a thread while the last batch is written."""
+    return batch, asyncio.ensure_future(asyncio.to_thread(_vectors, batch))
+
+
+async def _write(tx: Tx, conn: asyncpg.Connection, classifier: LoadClassifier,
                  batch: Sequence[PreparedPaper],
                  vectors: Awaitable[dict[tuple[str, ...], _Vector]]) -> None:
-    keys = [item.key for item in batch]
-    found = {row[0]: (*row[1:5], tuple(row[5:])) for row in await conn.fetch(
-        f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
-        "FROM papers WHERE title_key = ANY($1)", keys)}
-    arxiv_ids = [item.arxiv_id for item in batch if item.arxiv_id]
-    holders = {str(row[0]): str(row[1]) for row in await conn.fetch(
-        "SELECT arxiv_id, title_key FROM papers WHERE arxiv_id = ANY($1)", arxiv_ids)}
-    taken = {str(row[0]) for row in await conn.fetch(
-        "SELECT public_id FROM papers WHERE public_id = ANY($1) "
-        "AND NOT title_key = ANY($2)", [item.public_id for item in batch], keys)}
+    found, taken, holders = await live_rows(tx, POSTGRES, batch)
     rows, index_rows, honours = classifier.merge_and_classify(batch, found, taken, holders)
     built = await vectors
     searches = [built.get(text) or tsvector_for_copy(text)  # a record keeping an add's links

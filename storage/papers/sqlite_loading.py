@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
-from typing import Any
 
 from domain.catalog import LoadCounts, LoadSource
 from storage.db import SqliteDb, Tx
@@ -14,9 +13,8 @@ from storage.dialect import SQLITE
 from storage.notifications.store import record_unannounced
 from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.catalog import RECORD_LOAD
-from storage.papers.classify import LoadClassifier
+from storage.papers.classify import LoadClassifier, live_rows, pipelined
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
-from storage.papers.rows import LINK_COLUMNS
 from storage.papers.sqlite_index import INDEXES, indexed_rows, write_index
 from storage.times import utc_timestamp
 
@@ -63,7 +61,8 @@ async def staged_load(db: SqliteDb, batches: AsyncIterable[Sequence[PreparedPape
         next_id = int(await tx.fetch_value("SELECT coalesce(max(id), 0) FROM papers")) + 1
     try:
         async with _load_settings(db):
-            await _pipelined(_BatchLoader(db, source.name, counts, next_id), batches)
+            loader = _BatchLoader(db, source.name, counts, next_id)
+            await pipelined(_rebatched(batches, LOAD_BATCH), list, loader.load)
             await _carry_over(db, source.name if prune else None)
             for index in reversed(INDEXES):  # the small one first: the pages its merge
                 await _merge_index(db, catalog_swap.shadow(index))  # frees are written again
@@ -118,28 +117,6 @@ async def _pruned(tx: Tx, source: str) -> int:
     return int(await tx.fetch_value(
         "SELECT count(*) FROM papers p WHERE p.source = ? AND NOT EXISTS "
         "(SELECT 1 FROM papers_next n WHERE n.id = p.id)", source))
-
-
-async def _pipelined(loader: _BatchLoader,
-                     batches: AsyncIterable[Sequence[PreparedPaper]]) -> None:
-    """Write batch n while batch n+1 is being received (from a worker process or thread).
-
-    The event loop only schedules: lookups keep being answered during a long load.
-    """
-    pending: asyncio.Task[None] | None = None
-    try:
-        async for batch in _rebatched(batches, LOAD_BATCH):
-            if pending:
-                await pending
-            pending = asyncio.ensure_future(loader.load(batch))
-        if pending:
-            await pending
-    except BaseException:
-        if pending and not pending.done():
-            pending.cancel()
-            with contextlib.suppress(BaseException):
-                await pending
-        raise
 
 
 async def _rebatched(batches: AsyncIterable[Sequence[PreparedPaper]],
@@ -204,39 +181,12 @@ async def _breathe() -> None:
     await asyncio.sleep(LOAD_PAUSE_SECONDS)
 
 
-
-
 class _BatchLoader(LoadClassifier):
     """Writes one load's batches into the shadow tables, one short transaction each."""
 
     def __init__(self, db: SqliteDb, source: str, counts: LoadCounts, next_id: int) -> None:
         super().__init__(source, counts, next_id)
         self._db = db
-
-    async def _live(self, tx: Tx,
-                    keys: list[str]) -> dict[str, tuple[int, str, str, str, tuple[Any, ...]]]:
-        """Live rows by title key: id, content hash, times and English abstract and links."""
-        return {row[0]: (row[1], row[2], row[3], row[4], tuple(row[5:])) for row in await tx.fetch(
-            f"SELECT title_key, id, content_hash, added_at, updated_at, {LINK_COLUMNS} "
-            f"FROM papers WHERE title_key IN ({','.join('?' * len(keys))})", *keys)}
-
-    async def _arxiv_holders(self, tx: Tx, batch: list[PreparedPaper]) -> dict[str, str]:
-        """Title keys of the live papers holding the batch's arXiv ids."""
-        ids = [item.arxiv_id for item in batch if item.arxiv_id]
-        if not ids:
-            return {}
-        return {str(arxiv_id): str(key) for arxiv_id, key in await tx.fetch(
-            f"SELECT arxiv_id, title_key FROM papers WHERE arxiv_id IN "
-            f"({','.join('?' * len(ids))})", *ids)}
-
-    async def _taken_ids(self, tx: Tx, batch: list[PreparedPaper]) -> set[str]:
-        """Public ids in the batch already held by a live paper with another title (64-bit ids
-        make this improbable, but one must never abort the whole load)."""
-        ids = [item.public_id for item in batch]
-        return {str(row[0]) for row in await tx.fetch(
-            f"SELECT public_id FROM papers WHERE public_id IN ({','.join('?' * len(ids))}) "
-            f"AND title_key NOT IN ({','.join('?' * len(ids))})",
-            *ids, *(item.key for item in batch))}
 
     async def load(self, batch: list[PreparedPaper]) -> None:
         """Classify each paper as new, updated, unchanged or duplicate, then write in bulk."""
@@ -246,9 +196,7 @@ class _BatchLoader(LoadClassifier):
 
     async def _write(self, tx: Tx, batch: list[PreparedPaper]) -> None:
         keys = [item.key for item in batch]
-        found = await self._live(tx, keys)
-        taken = await self._taken_ids(tx, batch)
-        holders = await self._arxiv_holders(tx, batch)
+        found, taken, holders = await live_rows(tx, SQLITE, batch)
         marks = ",".join("?" * len(batch))
         earlier = {str(key): int(line) for key, line in await tx.fetch(
             f"SELECT title_key, source_line FROM papers_next WHERE title_key IN ({marks})",

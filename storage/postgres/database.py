@@ -10,7 +10,6 @@ the password never appears in a message.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager, asynccontextmanager
 from typing import Any, Literal
@@ -22,14 +21,13 @@ from domain.storage_faults import (
     DatabaseUnreachable,
     DiskFull,
     ReadOnlyDatabase,
-    SchemaError,
     StorageError,
 )
-from storage.postgres.migrations import LATEST_VERSION, MIGRATIONS
+from storage.migrations import Versioned
+from storage.postgres.migrations import MIGRATIONS
 
 __all__ = ["SERVER_SETTINGS", "Isolation", "PgDatabase", "where_of"]
 
-log = logging.getLogger(__name__)
 
 Isolation = Literal["read_committed", "repeatable_read", "serializable"]
 CONNECT_TIMEOUT_SECONDS = 10.0
@@ -105,8 +103,10 @@ def pg_failure(exc: BaseException) -> StorageError | None:
     return None
 
 
-class PgDatabase:
+class PgDatabase(Versioned):
     """Owns the pool; open with `PgDatabase.open(url)` and always `close()`."""
+
+    MIGRATIONS = MIGRATIONS
 
     def __init__(self, pool: asyncpg.Pool, planned_once: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -126,13 +126,7 @@ class PgDatabase:
                                    statement_cache_size=PLANNED_STATEMENTS,
                                    max_cacheable_statement_size=PLANNED_STATEMENT_BYTES)
         db = cls(pool, planned_once, url)
-        try:
-            await db.check_version()
-            if migrate:
-                await db.migrate()
-        except BaseException as exc:
-            await db.close()
-            raise pg_failure(exc) or exc from exc
+        await db._ready(migrate, lambda exc: pg_failure(exc) or exc)
         return db
 
     async def close(self) -> None:
@@ -176,37 +170,16 @@ class PgDatabase:
         async with self.transaction() as conn:
             return await _version(conn)
 
-    async def check_version(self) -> None:
-        """Refuse a database written by a newer paperclub."""
-        version = await self.schema_version()
-        if version > LATEST_VERSION:
-            raise SchemaError(
-                f"database schema version {version} is newer than this paperclub understands "
-                f"({LATEST_VERSION}); upgrade paperclub or use another database"
-            )
+    async def _current(self, conn: asyncpg.Connection) -> int:
+        """One migrating process at a time; the version's table created first."""
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS paperclub_schema (version integer NOT NULL)")
+        return await _version(conn)
 
-    async def migrate(self, up_to: int = LATEST_VERSION) -> int:
-        """Apply pending migrations (to version `up_to`), each in its own transaction, one
-        process at a time."""
-        for migration in (m for m in MIGRATIONS if m.version <= up_to):
-            async with self.transaction() as conn:
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-                await conn.execute(
-                    "CREATE TABLE IF NOT EXISTS paperclub_schema (version integer NOT NULL)")
-                current = await _version(conn)
-                if current > LATEST_VERSION:
-                    raise SchemaError(f"database schema version {current} is too new")
-                if current >= migration.version:
-                    continue
-                log.log(logging.DEBUG if current == 0 else logging.INFO,
-                        "migrating database to version %d: %s", migration.version,
-                        migration.name)
-                for statement in migration.statements:
-                    await conn.execute(statement)
-                await conn.execute("DELETE FROM paperclub_schema")
-                await conn.execute("INSERT INTO paperclub_schema (version) VALUES ($1)",
-                                   migration.version)
-        return await self.schema_version()
+    async def _record(self, conn: asyncpg.Connection, version: int) -> None:
+        await conn.execute("DELETE FROM paperclub_schema")
+        await conn.execute("INSERT INTO paperclub_schema (version) VALUES ($1)", version)
 
 
 async def _pool(url: str, least: int, most: int, settings: dict[str, str],

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from storage import schema
 from storage.dialect import POSTGRES, Migration, add_columns, create_all
-from storage.migrations import POSTGRES_SHIPPED, migrations, mirrored, shipped
+from storage.migrations import every, mirrored
 
 HEAD_WEIGHTS = "{a,b}"
 """The weight letters of the headline columns (titles A, authors B) kept in `paper_heads`."""
@@ -173,10 +173,7 @@ _WRITTEN: tuple[Migration, ...] = (
               "paper's headline tokens", HEAD_TOKENS),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (*shipped("postgres", _WRITTEN), *migrations("postgres"))
-"""Every migration: the shipped ones (written here for PostgreSQL alone, or `storage.
-migrations.SHIPPED`), then `storage.migrations.STEPS`."""
-assert MIGRATIONS[POSTGRES_SHIPPED - 1].version == POSTGRES_SHIPPED
+MIGRATIONS: tuple[Migration, ...] = every("postgres", _WRITTEN)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 SQLITE_VERSION: dict[int, int] = {

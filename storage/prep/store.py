@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from domain.prep import PrepSheet, PrepStatus
-from storage.db import Db, Row
+from storage.db import Row, Store
 from storage.times import loaded, stored
 
 _COLUMNS = ("session_id, status, questions, lang, attempts, nonce, message_id, reason, "
@@ -21,11 +21,8 @@ _LAPSED = "(owner IS NULL OR owner = $2 OR lease_until IS NULL OR lease_until <=
 """Held by nobody, by `$2` already, or by a lease that ran out at `$3`."""
 
 
-class PrepStore:
+class PrepStore(Store):
     """Rows of `session_prep_sheets`. Instants are datetimes, stored as sortable UTC text."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
 
     async def get(self, session_id: int) -> PrepSheet | None:
         row = await self._db.fetch_one(
@@ -34,16 +31,15 @@ class PrepStore:
 
     async def claim_generation(self, session_id: int, owner: str, now: datetime,
                                lease_until: datetime) -> PrepSheet | None:
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "INSERT INTO session_prep_sheets (session_id, status, owner, lease_until, "
-                "updated_at) VALUES ($1, 'claimed', $2, $3, $4) ON CONFLICT (session_id) "
-                "DO UPDATE SET status = 'claimed', owner = excluded.owner, "
-                "lease_until = excluded.lease_until, updated_at = excluded.updated_at "
-                "WHERE (session_prep_sheets.status = 'waiting' "
-                "AND session_prep_sheets.next_try <= $4) OR (session_prep_sheets.status = "
-                "'claimed' AND session_prep_sheets.lease_until <= $4) "
-                f"RETURNING {_COLUMNS}", session_id, owner, stored(lease_until), stored(now))
+        row = await self._db.returning_one(
+            "INSERT INTO session_prep_sheets (session_id, status, owner, lease_until, "
+            "updated_at) VALUES ($1, 'claimed', $2, $3, $4) ON CONFLICT (session_id) "
+            "DO UPDATE SET status = 'claimed', owner = excluded.owner, "
+            "lease_until = excluded.lease_until, updated_at = excluded.updated_at "
+            "WHERE (session_prep_sheets.status = 'waiting' "
+            "AND session_prep_sheets.next_try <= $4) OR (session_prep_sheets.status = "
+            "'claimed' AND session_prep_sheets.lease_until <= $4) "
+            f"RETURNING {_COLUMNS}", session_id, owner, stored(lease_until), stored(now))
         return _sheet(row) if row else None
 
     async def ready(self, session_id: int, owner: str, questions: Sequence[str], *,

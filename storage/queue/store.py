@@ -5,17 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain.group import QueueItem, SuggestOutcome
-from storage.db import Db
+from storage.db import Store
 from storage.queue.rows import QUEUE_COLUMNS, items_from_rows
 from storage.times import stored
 
 
-class QueueStore:
+class QueueStore(Store):
     """Queued papers per server with who suggested each and who added a +1."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._order = db.dialect.text_order
 
     async def suggest(self, guild_id: int, paper_id: str, user_id: int, note: str,
                       at: datetime) -> SuggestOutcome:

@@ -8,18 +8,14 @@ from datetime import datetime
 from typing import Any
 
 from domain.group import Bookmark, Discussed
-from storage.db import Db
+from storage.db import Store
 from storage.times import loaded, stored
 
 _DISCUSSED_COLUMNS = "paper_id, discussed_at, presenter_id, notes, thread_id"
 
 
-class BookmarkStore:
+class BookmarkStore(Store):
     """Each member's bookmarked papers, per server."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._order = db.dialect.text_order
 
     async def add(self, bookmark: Bookmark) -> bool:
         """Keep a bookmark; False if the member had it already, unchanged."""
@@ -46,12 +42,8 @@ class BookmarkStore:
         return await self._db.execute("DELETE FROM bookmarks WHERE user_id = $1", user_id)
 
 
-class HistoryStore:
+class HistoryStore(Store):
     """One row per discussion (a paper may be discussed again later)."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._order = db.dialect.text_order
 
     async def record_discussed(self, guild_id: int, paper_id: str, when: datetime,
                                presenter_id: int | None, notes: str,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from domain.recommend import CatalogLoad, Signal, StoredFit, StoredVector, Verdict
-from storage.db import Db
+from storage.db import Store
 from storage.recommend.rows import (
     CATALOG_HASHES_SQL,
     CURRENT_FIT_SQL,
@@ -24,12 +24,8 @@ from storage.recommend.rows import (
 from storage.times import stored
 
 
-class RecommendStore:
+class RecommendStore(Store):
     """👍 / 👎 per (server, member, paper) and a server's signals."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._order = db.dialect.text_order
 
     async def rate(self, guild_id: int, user_id: int, paper_id: str, verdict: Verdict,
                    at: datetime) -> bool:
@@ -64,12 +60,8 @@ class RecommendStore:
         return await self._db.execute("DELETE FROM paper_feedback WHERE user_id = $1", user_id)
 
 
-class FeatureStore:
+class FeatureStore(Store):
     """The recommendation features kept with the catalog: fits and each paper's vector."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def current(self) -> StoredFit | None:
         """The newest finished fit, if any."""

@@ -11,7 +11,7 @@ from typing import Any
 from domain.leases import Lease
 from domain.reasons import Reason
 from domain.sessions import Place, ReminderEntry, ReminderStatus, Session, SessionStatus
-from storage.db import Db
+from storage.db import Store
 from storage.sessions.rows import (
     REMINDER_COLUMNS,
     SESSION_COLUMNS,
@@ -22,25 +22,20 @@ from storage.sessions.rows import (
 from storage.times import stored, utc_timestamp
 
 
-class SessionStore:
+class SessionStore(Store):
     """`sessions` and `session_reminders`."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._order = db.dialect.text_order
 
     async def create(self, guild_id: int, paper_id: str, starts_at: datetime,
                      presenter_id: int | None, place: Place, channel_id: int) -> Session:
         """A new scheduled session (its Discord ids are recorded later)."""
         now = utc_timestamp()
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "INSERT INTO sessions (guild_id, paper_id, starts_at, presenter_id, "
-                "voice_channel_id, link, channel_id, status, created_at, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, 'scheduled', $8, $8) "
-                f"RETURNING {SESSION_COLUMNS}",
-                guild_id, paper_id, stored_start(starts_at), presenter_id,
-                place.voice_channel_id, place.link, channel_id, now)
+        row = await self._db.returning_one(
+            "INSERT INTO sessions (guild_id, paper_id, starts_at, presenter_id, "
+            "voice_channel_id, link, channel_id, status, created_at, updated_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, 'scheduled', $8, $8) "
+            f"RETURNING {SESSION_COLUMNS}",
+            guild_id, paper_id, stored_start(starts_at), presenter_id,
+            place.voice_channel_id, place.link, channel_id, now)
         assert row is not None
         return session_from_row(row)
 
@@ -109,10 +104,9 @@ class SessionStore:
     async def take_problems(self, guild_id: int) -> list[Session]:
         """Sessions whose problem the organisers have not been told about; marks them told,
         in one conditional UPDATE (two processes never both tell)."""
-        async with self._db.transaction() as tx:
-            rows = await tx.fetch(
-                "UPDATE sessions SET notice_pending = 0 WHERE guild_id = $1 AND "
-                f"notice_pending = 1 RETURNING {SESSION_COLUMNS}", guild_id)
+        rows = await self._db.returning(
+            "UPDATE sessions SET notice_pending = 0 WHERE guild_id = $1 AND "
+            f"notice_pending = 1 RETURNING {SESSION_COLUMNS}", guild_id)
         return sorted((session_from_row(row) for row in rows), key=lambda s: s.id)
 
     # -- the reminder ledger --------------------------------------------------------------------
@@ -128,13 +122,12 @@ class SessionStore:
                              nonce: str, *, lease: Lease) -> ReminderEntry | None:
         """Claim a reminder before sending it, leased to `lease.owner`, in one atomic
         statement; None when a row already exists (whichever process asks)."""
-        async with self._db.transaction() as tx:
-            row = await tx.fetch_one(
-                "INSERT INTO session_reminders (session_id, revision, offset_minutes, status, "
-                "nonce, claimed_at, owner, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                f"ON CONFLICT DO NOTHING RETURNING {REMINDER_COLUMNS}",
-                session_id, revision, offset_minutes, ReminderStatus.CLAIMED.value, nonce,
-                utc_timestamp(), lease.owner, stored(lease.until))
+        row = await self._db.returning_one(
+            "INSERT INTO session_reminders (session_id, revision, offset_minutes, status, "
+            "nonce, claimed_at, owner, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+            f"ON CONFLICT DO NOTHING RETURNING {REMINDER_COLUMNS}",
+            session_id, revision, offset_minutes, ReminderStatus.CLAIMED.value, nonce,
+            utc_timestamp(), lease.owner, stored(lease.until))
         return reminder_from_row(row) if row else None
 
     async def hold_reminder(self, entry: ReminderEntry, lease: Lease, now: datetime) -> bool:

@@ -29,6 +29,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from domain.paper import paper_id
+from storage.migrations import Versioned
 from storage.papers.fts import stored_index_column
 from storage.sqlite.errors import (
     CorruptDatabase,
@@ -40,7 +41,7 @@ from storage.sqlite.errors import (
     UnusablePath,
     storage_failure,
 )
-from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
+from storage.sqlite.migrations import MIGRATIONS
 
 __all__ = ["Database", "SchemaError", "StorageError"]
 
@@ -111,8 +112,10 @@ def _opening_failure(exc: BaseException, path: str | Path) -> BaseException:
                     f"its write-ahead log and index (SQLite: {exc})")
 
 
-class Database:
+class Database(Versioned):
     """Owns the connections; open with `Database.open(path)` and always `close()`."""
+
+    MIGRATIONS = MIGRATIONS
 
     def __init__(self, writer: aiosqlite.Connection,
                  readers: Sequence[aiosqlite.Connection]) -> None:
@@ -166,13 +169,7 @@ class Database:
             raise _opening_failure(exc, path) from exc
         db = cls(writer, pool or [writer])
         db.write_wait, db.before_wait = write_wait, before_wait
-        try:
-            await db.check_version()
-            if migrate:
-                await db.migrate()
-        except BaseException as exc:
-            await db.close()
-            raise _opening_failure(exc, path) from exc
+        await db._ready(migrate, lambda exc: _opening_failure(exc, path))
         return db
 
     async def close(self) -> None:
@@ -301,35 +298,11 @@ class Database:
         """The version stored in the database file."""
         return await _int(self._writer, "PRAGMA user_version")
 
-    async def check_version(self) -> None:
-        """Refuse a database written by a newer paperclub."""
-        version = await self.schema_version()
-        if version > LATEST_VERSION:
-            raise SchemaError(
-                f"database schema version {version} is newer than this paperclub understands "
-                f"({LATEST_VERSION}); upgrade paperclub or use another database file"
-            )
+    async def _current(self, conn: aiosqlite.Connection) -> int:
+        return await _int(conn, "PRAGMA user_version")
 
-    async def migrate(self, up_to: int = LATEST_VERSION) -> int:
-        """Apply pending migrations (to version `up_to`), each in its own transaction; returns
-        the new version.
-
-        A new database is created quietly (debug log); upgrading an existing one logs INFO."""
-        fresh = await self.schema_version() == 0
-        for migration in (m for m in MIGRATIONS if m.version <= up_to):
-            async with self.transaction() as conn:
-                current = await _int(conn, "PRAGMA user_version")
-                if current > LATEST_VERSION:
-                    raise SchemaError(f"database schema version {current} is too new")
-                if current >= migration.version:
-                    continue
-                log.log(logging.DEBUG if fresh else logging.INFO,
-                        "migrating database to version %d: %s", migration.version,
-                        migration.name)
-                for statement in migration.statements:
-                    await conn.execute(statement)
-                await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
-        return await self.schema_version()
+    async def _record(self, conn: aiosqlite.Connection, version: int) -> None:
+        await conn.execute(f"PRAGMA user_version = {int(version)}")
 
 
 def _translated(exc: BaseException, where: str = "") -> BaseException:

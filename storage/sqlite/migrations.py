@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from storage import schema
 from storage.dialect import SQLITE, Migration, add_columns, create_all
-from storage.migrations import SQLITE_SHIPPED, migrations, shipped
+from storage.migrations import every
 from storage.papers.fts import INDEXED_FIELDS, STORED_FIELDS
 
 _V1_COLUMNS = ("title_en", "title_zh", "authors", "affiliations", "summary", "venue")
@@ -103,8 +103,5 @@ _WRITTEN: tuple[Migration, ...] = (
               )),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (*shipped("sqlite", _WRITTEN), *migrations("sqlite"))
-"""Every migration: the shipped ones (written here for SQLite alone, or `storage.migrations.
-SHIPPED`), then `storage.migrations.STEPS`."""
-assert MIGRATIONS[SQLITE_SHIPPED - 1].version == SQLITE_SHIPPED
+MIGRATIONS: tuple[Migration, ...] = every("sqlite", _WRITTEN)
 LATEST_VERSION = MIGRATIONS[-1].version

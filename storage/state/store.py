@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from storage.db import Db
+from storage.db import Store
 from storage.times import utc_timestamp
 
 
-class StateStore:
+class StateStore(Store):
     """Key-value state in the `bot_state` table."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
 
     async def get(self, key: str) -> str | None:
         """The stored value, or None."""

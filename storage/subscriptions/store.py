@@ -13,17 +13,13 @@ from domain.subscriptions import (
     Forgotten,
     Subscription,
 )
-from storage.db import Db
+from storage.db import Store
 from storage.subscriptions.rows import COLUMNS, subscription_from_row
 from storage.times import utc_timestamp
 
 
-class SubscriptionStore:
+class SubscriptionStore(Store):
     """Subscriptions per (server, member, topic); notifications per (server, member, paper)."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def add(self, subscription: Subscription) -> AddResult:
         """Add a topic unless the member already has 25 in the server; a topic they follow
@@ -99,13 +95,12 @@ class SubscriptionStore:
         if not wanted:
             return set()
         pairs_table = self._dialect.zipped(("$4", "bigint"), ("$5", "text"))
-        async with self._db.transaction() as tx:
-            rows = await tx.fetch(
-                "INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
-                f"SELECT $1, c1, c2, $2, $3 FROM {pairs_table} WHERE true "
-                "ON CONFLICT DO NOTHING RETURNING user_id, paper_id",
-                guild_id, via.value, utc_timestamp(), self._dialect.array(u for u, _ in wanted),
-                self._dialect.array(p for _, p in wanted))
+        rows = await self._db.returning(
+            "INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
+            f"SELECT $1, c1, c2, $2, $3 FROM {pairs_table} WHERE true "
+            "ON CONFLICT DO NOTHING RETURNING user_id, paper_id",
+            guild_id, via.value, utc_timestamp(), self._dialect.array(u for u, _ in wanted),
+            self._dialect.array(p for _, p in wanted))
         return {(int(row[0]), str(row[1])) for row in rows}
 
     async def notified(self, guild_id: int, paper_id: str) -> set[int]:
@@ -150,12 +145,8 @@ class SubscriptionStore:
             return Forgotten(subs, notes)
 
 
-class SimilarStore:
+class SimilarStore(Store):
     """Followers of papers like their bookmarks: one threshold per (server, member)."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def follow(self, guild_id: int, user_id: int, threshold: int) -> int | None:
         """Follow (or change the threshold); the previous threshold, None if new."""

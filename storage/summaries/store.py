@@ -14,7 +14,7 @@ from domain.summaries import (
     SummaryJob,
     SummaryLang,
 )
-from storage.db import Db, Row
+from storage.db import Row, Store
 
 _CLAIMABLE = (
     "({s}.status IN ('done', 'failed') AND {s}.content_hash <> {hash})"
@@ -30,11 +30,8 @@ def _wanted(lang: SummaryLang) -> str:
     return some_text if lang is SummaryLang.EN else f"p.summary_zh = '' AND {some_text}"
 
 
-class SummaryStore:
+class SummaryStore(Store):
     """Rows of `paper_summaries` and `llm_usage`."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
 
     async def candidates(self, lang: SummaryLang, now: str, limit: int) -> list[SummaryJob]:
         return [_job(row, lang) for row in await self._candidates(lang, now, limit)]

@@ -17,7 +17,7 @@ from domain.leases import Lease
 from domain.polls import VoteStyle
 from domain.reasons import Reason
 from domain.votes import BallotOutcome, Vote, VoteOption, VoteStatus
-from storage.db import Db
+from storage.db import Store
 from storage.times import stored
 from storage.votes.rows import (
     LIVE,
@@ -28,12 +28,8 @@ from storage.votes.rows import (
 )
 
 
-class VoteStore:
+class VoteStore(Store):
     """`votes`, `vote_options` and `vote_ballots`."""
-
-    def __init__(self, db: Db) -> None:
-        self._db = db
-        self._dialect = db.dialect
 
     async def _votes(self, rows: Sequence[Any]) -> list[Vote]:
         """Votes from their rows, with every vote's options read in one query (one vote's by
