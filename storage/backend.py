@@ -102,7 +102,6 @@ async def _require_current(db: AnyDatabase, where: str) -> None:
 SqliteT_co = TypeVar("SqliteT_co", covariant=True)
 PgT_co = TypeVar("PgT_co", covariant=True)
 
-
 StoreT = TypeVar("StoreT")
 
 

@@ -59,6 +59,15 @@ class _Side:
     async def count(self, table: str) -> int:
         return int(await self.db.fetch_value(f"SELECT count(*) FROM {table}") or 0)
 
+    _COLUMNS: str
+    """Each column's name and place in the primary key (0: none), in declaration order."""
+
+    async def columns(self, table: str) -> tuple[list[str], list[str]]:
+        """(columns, primary-key columns) in declaration order."""
+        rows = await self.db.fetch(self._COLUMNS, table)
+        key = sorted((int(pos), str(name)) for name, pos in rows if pos)
+        return [str(r[0]) for r in rows], [name for _, name in key]
+
 
 class _Sqlite(_Side):
     async def version(self) -> int:
@@ -77,12 +86,7 @@ class _Sqlite(_Side):
             found[str(name)] = [str(r[0]) for r in refs]
         return {t: refs for t, refs in found.items() if t not in _INTERNAL}
 
-    async def columns(self, table: str) -> tuple[list[str], list[str]]:
-        """(columns, primary-key columns) in declaration order."""
-        rows = await self.db.fetch(
-            "SELECT name, pk FROM pragma_table_info($1) ORDER BY cid", table)
-        key = sorted((int(pk), str(name)) for name, pk in rows if pk)
-        return [str(r[0]) for r in rows], [name for _, name in key]
+    _COLUMNS = "SELECT name, pk FROM pragma_table_info($1) ORDER BY cid"
 
     async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
         """How many of these keys the table holds already."""
@@ -123,15 +127,12 @@ class _Postgres(_Side):
         return {str(name): list(refs) for name, refs in rows
                 if name not in _INTERNAL | _PG_DERIVED}
 
-    async def columns(self, table: str) -> tuple[list[str], list[str]]:
-        rows = await self.db.fetch(
-            "SELECT a.attname, coalesce((SELECT k.n FROM pg_index i, unnest(i.indkey) WITH "
-            "ORDINALITY k(att, n) WHERE i.indrelid = a.attrelid AND i.indisprimary "
-            "AND k.att = a.attnum), 0) FROM pg_attribute a "
-            "WHERE a.attrelid = $1::regclass AND a.attnum > 0 "
-            "AND NOT a.attisdropped ORDER BY a.attnum", table)
-        key = sorted((int(pos), str(name)) for name, pos in rows if pos)
-        return [str(r[0]) for r in rows], [name for _, name in key]
+    _COLUMNS = (
+        "SELECT a.attname, coalesce((SELECT k.n FROM pg_index i, unnest(i.indkey) WITH "
+        "ORDINALITY k(att, n) WHERE i.indrelid = a.attrelid AND i.indisprimary "
+        "AND k.att = a.attnum), 0) FROM pg_attribute a "
+        "WHERE a.attrelid = $1::regclass AND a.attnum > 0 "
+        "AND NOT a.attisdropped ORDER BY a.attnum")
 
     async def _types(self, table: str) -> dict[str, str]:
         rows = await self.db.fetch(

@@ -25,7 +25,6 @@ ARXIV_COLUMNS = (
 )
 """The columns `papers` gained with English abstracts and arXiv links (SQLite 12)."""
 
-
 PAPERS = Table("papers", (
     "id {big} PRIMARY KEY",
     "public_id TEXT NOT NULL UNIQUE",
@@ -308,7 +307,6 @@ ADD_POLICY = Table("add_policy", (
     "updated_at TEXT NOT NULL",
 ))
 
-
 _FEED_TABLES = (
     """CREATE TABLE feeds (
         id {serial},
@@ -372,7 +370,6 @@ PAPER_FEEDBACK = Table("paper_feedback", (
 ), indexes=("CREATE INDEX paper_feedback_user ON paper_feedback (user_id)",))
 """Each member's 👍 / 👎 on papers, per server (recommendations)."""
 
-
 RECOMMEND_VOCABULARIES = Table("recommend_vocabularies", (
     "revision {serial}",
     "catalog_version {big} NOT NULL",
@@ -396,7 +393,6 @@ PAPER_VECTORS = Table("paper_vectors", (
 """Each catalog paper's feature row under a fit, with the content hash of the paper it was
 computed from (a paper whose hash moved is transformed again)."""
 
-
 CALENDAR_LINKS = Table("calendar_links", (
     "guild_id {big} PRIMARY KEY",
     "token TEXT UNIQUE",
@@ -404,10 +400,8 @@ CALENDAR_LINKS = Table("calendar_links", (
 ))
 """Each server's calendar feed link: its unguessable token, NULL once organisers turned it off."""
 
-
 WEB_LINKS = Table("web_links", CALENDAR_LINKS.lines)
 """Each server's read-only web page link (the calendar links' columns), NULL once off."""
-
 
 SIMILAR_SUBSCRIPTIONS = Table("similar_subscriptions", (
     "guild_id {big} NOT NULL",
@@ -417,7 +411,6 @@ SIMILAR_SUBSCRIPTIONS = Table("similar_subscriptions", (
     "PRIMARY KEY (guild_id, user_id)",
 ), indexes=("CREATE INDEX similar_subscriptions_user ON similar_subscriptions (user_id)",))
 """Members told of new papers like their bookmarks and 👍, with their threshold (0-100)."""
-
 
 PAPER_SUMMARIES = Table("paper_summaries", (
     "paper_id TEXT NOT NULL",

@@ -240,7 +240,6 @@ class CorrectionStore(Store):
         return int(count or 0)
 
 
-
 class SourceNoticeStore(Store):
     """The `correction_notices` and `correction_notice_decisions` tables (and the corrections
     they are about)."""

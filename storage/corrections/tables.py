@@ -52,7 +52,6 @@ CORRECTION_REVIEW = Table("correction_review", (
 ))
 """Where each server's proposals are reviewed, and by which role besides Manage Server."""
 
-
 CORRECTION_NOTICES = Table("correction_notices", (
     "correction_id {big} PRIMARY KEY REFERENCES corrections (id) ON DELETE CASCADE",
     "guild_id {big} NOT NULL",
@@ -70,7 +69,6 @@ CORRECTION_NOTICES = Table("correction_notices", (
     "CREATE INDEX correction_notices_open ON correction_notices (status, lease_until)",
 ))
 """Notices that a source changed a corrected field: queued once, leased, posted, decided."""
-
 
 CORRECTION_NOTICE_DECISIONS = Table("correction_notice_decisions", (
     "id {serial}",

@@ -17,7 +17,6 @@ CONFIG_COLUMNS = (
     "pick"
 )
 
-
 LEDGER_COLUMNS = (
     "guild_id, local_date, status, nonce, paper_id, cycle, position, cycle_size, channel_id, "
     "message_id, thread_id, late, reason, attempts, claimed_at, owner, lease_until, "

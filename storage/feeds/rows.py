@@ -20,7 +20,6 @@ FEED_COLUMNS = ("f.id, f.guild_id, f.query, f.channel_id, f.created_by, f.create
 
 FEED_FROM = "feeds f LEFT JOIN feed_queries q ON q.query = f.query"
 
-
 ANNOUNCEMENT_COLUMNS = ("feed_id, poll, guild_id, channel_id, query, paper_ids, claimed_at, "
                         "claims")
 

@@ -33,7 +33,7 @@ from domain.shards import ALL_SHARDS, Shards
 from domain.subscriptions import Delivery
 from storage.db import Store, Tx
 from storage.dialect import Dialect
-from storage.shard_filter import numbered_shard_condition
+from storage.shard_filter import shard_condition
 from storage.times import stored, utc_timestamp
 
 _ENTRY_COLUMNS = "guild_id, user_id, paper_id, topics, channel_id, link"
@@ -120,7 +120,7 @@ class OutboxStore(Store):
                     shards: Shards = ALL_SHARDS) -> OutboxUnit | None:
         """Lease the oldest claimable unit of a server on `shards` to `owner`, or None when
         nothing is claimable: one statement (see the module's docstring)."""
-        where, params = numbered_shard_condition(shards, 4)
+        where, params = shard_condition(shards, 4)
         lock = self._dialect.lock_rows(of="o", skip_locked=True)
         rows = await self._db.returning(
             "UPDATE outbox SET owner = $1, lease_until = $2, attempts = attempts + 1 "

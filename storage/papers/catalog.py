@@ -109,7 +109,6 @@ class SearchIndex(Protocol):
         """After a paper's row is written: its index entries in."""
 
 
-
 class _Rows:
     """`storage.papers.identity.PaperRows` on one transaction."""
 

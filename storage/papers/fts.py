@@ -130,7 +130,6 @@ STORED_FIELDS = (
 """The `papers` columns `stored_index_column` takes, in order (SQL for a migration). The English
 abstract is not among them: no migration that rebuilds the index has run since it existed."""
 
-
 INDEXED_FIELDS = STORED_FIELDS + ", summary_en"
 """`STORED_FIELDS` and the English abstract: every `papers` column the index text reads (the
 14-argument `paperclub_index` takes them, for migrations from 26 on)."""

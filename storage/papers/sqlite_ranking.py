@@ -25,7 +25,6 @@ RANK_WINDOW = fts.RANK_WINDOW
 """The window both backends rank in (`storage.papers.fts.RANK_WINDOW`); the SQLite search
 reads it from here, where a test narrows it."""
 
-
 _EVERYWHERE = ("paper_fts", BM25)
 _HEADLINE = (HEAD_TABLE, HEAD_BM25)
 """(full-text table, its bm25): the whole-paper index and the headline index a tier reads."""
@@ -158,7 +157,6 @@ def _ranking_sql(phrase: bool, rare: bool = False) -> str:
 _READ_COLUMNS = read_columns("ranked.place <= ?10")
 """The page's `PAPER_COLUMNS`, read in full for its first `?10` rows only (`read_columns`)."""
 
-
 RANKED = _ranking_sql(phrase=False)
 """`_ranking_sql` without the phrase step: `?1` to `?4` bound (and `?10`, the rows read in
 full)."""
@@ -168,7 +166,6 @@ RANKED_WITH_RARE = _ranking_sql(phrase=False, rare=True)
 """`RANKED` with the rare completions' rows `?8`, `?9` (`?5` to `?7` unused, NULL)."""
 PHRASE_THEN_RANKED_WITH_RARE = _ranking_sql(phrase=True, rare=True)
 """`PHRASE_THEN_RANKED` with the rare completions' rows `?8`, `?9`."""
-
 
 _NOTHING = '"qqzxpaperclubprimingzxqq"'
 """One token no paper holds: looking it up reads no posting list."""

@@ -28,7 +28,6 @@ from storage.postgres.migrations import MIGRATIONS
 
 __all__ = ["SERVER_SETTINGS", "Isolation", "PgDatabase", "where_of"]
 
-
 Isolation = Literal["read_committed", "repeatable_read", "serializable"]
 CONNECT_TIMEOUT_SECONDS = 10.0
 SERVER_SETTINGS = {"plan_cache_mode": "force_custom_plan"}

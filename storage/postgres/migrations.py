@@ -69,7 +69,6 @@ vocabulary, as FTS5's `paper_vocab` counts them), for prefix expansion. A term w
 are gone keeps a row with 0 (never offered)."""
 
 
-
 def _heads_sync(tokens: str) -> str:
     """`paper_heads_sync` from migration 18 on, `tokens` its token count's column: a load
     (`SET LOCAL paperclub.heads = 'off'`) writes the headline rows itself."""

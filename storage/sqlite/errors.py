@@ -41,7 +41,6 @@ _BY_CODE: dict[int, tuple[type[StorageError], str]] = {
     10: (StorageError, "I/O error"),  # SQLITE_IOERR
 }
 
-
 _WRITE_FAILED = frozenset({778, 1546})  # SQLITE_IOERR_WRITE, SQLITE_IOERR_TRUNCATE
 """A write the operating system refused: SQLite says "disk I/O error" where the cause is a
 full disk or quota (EDQUOT) or the file-size limit (EFBIG), which it does not tell apart."""

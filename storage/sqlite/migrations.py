@@ -22,7 +22,6 @@ _V12_COLUMNS = (*_V1_COLUMNS, "summary_en")
 """The full-text columns from migration 12 on (frozen: later changes get their own step)."""
 _FTS_OPTIONS = "tokenize = 'unicode61 remove_diacritics 2'"
 
-
 _WRITTEN: tuple[Migration, ...] = (
     Migration(1, "catalog and full-text index", (
         *create_all(SQLITE, schema.PAPERS, schema.PAPER_HONOURS),

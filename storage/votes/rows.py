@@ -17,7 +17,6 @@ VOTE_COLUMNS = ("id, guild_id, channel_id, created_by, opened_at, ends_at, statu
 
 LIVE = (VoteStatus.OPEN, VoteStatus.CLAIMED)
 
-
 OPTION_COLUMNS = "position, paper_id, support, suggested_at"
 
 

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.shards import ALL_SHARDS, Shards, parse_shard_ids, shard_of
+from storage.db import sqlite_sql
 from storage.shard_filter import shard_condition
 
 SNOWFLAKES = st.integers(min_value=0, max_value=(1 << 63) - 1)
@@ -42,8 +43,8 @@ def test_every_process_owns_each_server_once_and_sql_agrees(
     with sqlite3.connect(":memory:") as conn:
         conn.execute("CREATE TABLE t (guild_id INTEGER)")
         conn.executemany("INSERT INTO t VALUES (?)", [(g,) for g in guilds])
-        picked = sorted(r[0] for r in conn.execute(f"SELECT guild_id FROM t WHERE {where}",
-                                                    params))
+        picked = sorted(r[0] for r in conn.execute(
+            f"SELECT guild_id FROM t WHERE {sqlite_sql(where)}", params))
     assert picked == sorted(g for g in guilds if shards.owns(g))
 
 
