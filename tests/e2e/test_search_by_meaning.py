@@ -140,6 +140,17 @@ async def test_a_list_turned_past_its_first_page_is_not_edited_but_holds_the_clo
     assert (await back.response()).embeds[0]["title"] == f"{len(wanted)} papers match “{query}”"
 
 
+async def test_a_list_no_longer_live_is_left_as_it_is(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, meaning: MeaningKeeper) -> None:
+    """A list forgotten before the close papers came (the registry full) has controls that
+    answer nothing: no edit brings them back."""
+    bot.lists.cap = 0
+    handle = await standin.slash("paper", {"query": "language model"}, guild=guild)
+    assert "papers match" in (await handle.response()).embeds[0]["title"]
+    await _settled(bot, standin)
+    assert _edits(standin, handle) == [] and bot.lists.peek(handle.id) is None
+
+
 async def test_nothing_by_the_words_says_so_then_shows_the_close_papers(
         bot: PaperclubBot, standin: StandIn, guild: Guild, meaning: MeaningKeeper) -> None:
     query = "symbiotic distillery"
