@@ -6,6 +6,7 @@ and its worker process)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,7 +20,7 @@ from bot.features.papers.cog import FIRST_SEARCH
 from bot.features.papers.query import parse_query
 from bot.features.papers.results_view import ResultList
 from bot.features.papers.search import MEANING_ROOM, MEANING_THRESHOLD
-from discord_standin import Guild, InteractionHandle, Message, RecordedRequest, StandIn
+from discord_standin import Fault, Guild, InteractionHandle, Message, RecordedRequest, StandIn
 from tests.features.meaning.tiny import MemoryEmbeddings, TrigramEncoder
 from tests.group import People
 
@@ -193,6 +194,19 @@ async def test_a_failed_step_by_meaning_is_logged_and_answers_no_match(
     assert edited.content.startswith("No paper matches **symbiotic distillery**.")
     assert len(_edits(standin, handle)) == 1
     assert "could not be looked for" in caplog.text
+
+
+async def test_an_answer_deleted_before_the_edit_is_logged_not_raised(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, meaning: MeaningKeeper,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.features.papers.answer")
+    standin.fail("PATCH", "/webhooks/*/*/messages/*", Fault.error(404, 10008, "Unknown Message"))
+    handle = await standin.slash("paper", {"query": "language model"}, guild=guild)
+    await handle.response()
+    await _settled(bot, standin)
+    assert [r.status for r in _edits(standin, handle)] == [404]
+    assert "could not add the papers close in meaning" in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 def _button(message: Message, label: str) -> str:

@@ -159,12 +159,24 @@ async def join_close(lists: LiveLists, interaction: discord.Interaction, asked: 
     """Run the step by meaning after the first answer (`first`, shown as `shown` in the
     message `sent`) and edit the message once to include the papers close in meaning, or,
     after "looking…", to "no match" when none is close; whether it was edited. A failure of
-    the step is logged and taken as nothing close."""
+    the step is logged and taken as nothing close; an edit Discord refuses (the message
+    deleted meanwhile) is logged."""
     try:
         joined = await later()
     except Exception:
         log.exception("/paper: papers close in meaning could not be looked for")
         joined = None
+    try:
+        return await _edited(lists, interaction, asked, first, shown, sent, joined)
+    except discord.HTTPException as exc:
+        log.info("/paper: could not add the papers close in meaning: %s", exc)
+        return False
+
+
+async def _edited(lists: LiveLists, interaction: discord.Interaction, asked: Asked,
+                  first: SearchOutcome, shown: Reply, sent: SentAnswer,
+                  joined: SearchOutcome | None) -> bool:
+    """`join_close`'s edit, once the step by meaning found `joined` (None: nothing close)."""
     if joined is None:
         if first.hits:
             return False  # nothing close: the first answer stands
