@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -32,9 +32,13 @@ class SentAnswer:
         """`message`, sent to answer `interaction` (its token edits it for 15 minutes)."""
         return cls(interaction.followup, message.id)
 
-    async def edit(self, *, view: discord.ui.View) -> None:
-        """Show `view` in the message (`PATCH /webhooks/{app}/{token}/messages/{id}`)."""
-        await self.webhook.edit_message(self.message_id, view=view)
+    async def edit(self, *, view: discord.ui.View | None, content: str | None = MISSING,
+                   embeds: Sequence[discord.Embed] = MISSING) -> None:
+        """Show `view` in the message (`PATCH /webhooks/{app}/{token}/messages/{id}`), and
+        `content` and `embeds` when given (None, []: none); nothing in it pings."""
+        await self.webhook.edit_message(self.message_id, content=content, embeds=embeds,
+                                        view=view,
+                                        allowed_mentions=discord.AllowedMentions.none())
 
 
 async def respond(interaction: discord.Interaction, content: str | None = None, *,

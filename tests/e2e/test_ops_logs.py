@@ -32,7 +32,7 @@ async def test_a_failed_command_logs_its_context_and_not_the_whole_query(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the search broke")
 
-    monkeypatch.setattr(bot.services.search, "search", broken)
+    monkeypatch.setattr(bot.services.search, "search_first", broken)
     lines = _Lines()
     tree_log = logging.getLogger("bot.client.tree")
     tree_log.addHandler(lines)

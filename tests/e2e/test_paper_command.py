@@ -16,7 +16,7 @@ from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.card import EMBED_TOTAL_LIMIT
 from bot.features.papers.query import parse_query
-from bot.features.papers.search import SearchOutcome
+from bot.features.papers.search import FirstAnswer, SearchOutcome
 from bot.settings import Settings
 from bot.shared.lang import Lang
 from bot.shared.messages import t
@@ -217,13 +217,18 @@ async def test_a_page_past_the_first_answer_searches_the_whole_list(
     its second page searches the whole list once, whose first 10 are the same papers."""
     search = bot.services.search
     limits: list[int] = []
-    run = search.search
+    run, first = search.search, search.search_first
 
     async def counted(*args: Any, **kwargs: Any) -> SearchOutcome:
         limits.append(kwargs["limit"])
         return await run(*args, **kwargs)
 
+    async def counted_first(*args: Any, **kwargs: Any) -> FirstAnswer:
+        limits.append(kwargs["limit"])
+        return await first(*args, **kwargs)
+
     monkeypatch.setattr(search, "search", counted)
+    monkeypatch.setattr(search, "search_first", counted_first)
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
     await handle.response()
@@ -364,7 +369,7 @@ async def test_unexpected_failure_gets_a_friendly_answer(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("database exploded")
 
-    monkeypatch.setattr(bot.services.search, "search", broken)
+    monkeypatch.setattr(bot.services.search, "search_first", broken)
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild)
     answer = await handle.reply()
     assert answer.ephemeral
@@ -522,7 +527,7 @@ async def test_a_discord_refusal_a_member_can_cause_is_a_sentence_with_a_way_for
         raise refusal(cast(Any, SimpleNamespace(status=status, reason="refused")),
                       {"code": 50013 if status == 403 else 10003, "message": "refused"})
 
-    monkeypatch.setattr(bot.services.search, "search", refused)
+    monkeypatch.setattr(bot.services.search, "search_first", refused)
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, locale="en-US")
     answer = await handle.reply()
     assert answer.ephemeral and said in answer.content

@@ -10,7 +10,7 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.features.papers.lookup import names_by_identifier
-from bot.features.papers.search import SearchOutcome
+from bot.features.papers.search import FirstAnswer
 from discord_standin import Guild, StandIn
 from domain.paper import Paper
 from tests.group import People
@@ -24,20 +24,20 @@ def _search_waits_for_title_check(bot: PaperclubBot, monkeypatch: pytest.MonkeyP
     run one after the other, the lookup would never be answered."""
     search = bot.services.search
     searching = asyncio.Event()
-    by_id, run = search.paper, search.search
+    by_id, run = search.paper, search.search_first
 
     async def paper(public_id: str, guild_id: int | None = None) -> Paper | None:
         await asyncio.wait_for(searching.wait(), timeout=10)
         started.append("title check")
         return await by_id(public_id, guild_id)
 
-    async def searched(*args: Any, **kwargs: Any) -> SearchOutcome:
+    async def searched(*args: Any, **kwargs: Any) -> FirstAnswer:
         searching.set()
         started.append("search")
         return await run(*args, **kwargs)
 
     monkeypatch.setattr(search, "paper", paper)
-    monkeypatch.setattr(search, "search", searched)
+    monkeypatch.setattr(search, "search_first", searched)
 
 
 async def test_the_search_runs_while_the_title_is_checked(

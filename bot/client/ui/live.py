@@ -65,6 +65,10 @@ class LiveLists:
             self._deadlines[key] = self._clock() + self.timeout
         return live
 
+    def peek(self, key: int) -> LiveList | None:
+        """The live list `key`, its timeout left as it is (None: not live)."""
+        return self._lists.get(key)
+
     def add(self, key: int, live: LiveList) -> None:
         """Make `live` answer clicks under `key` (call it before its message is sent); the
         least recently used lists beyond the cap are forgotten."""

@@ -177,6 +177,14 @@ class MeaningKeeper:
         vector: np.ndarray = rows[0]
         return vector
 
+    def answers(self) -> bool:
+        """Whether a query is answered now (`nearest` without `wait` finds papers): vectors
+        are at hand and the query encoder is loaded (its load is started if it was not)."""
+        if len(self.index) == 0:
+            return False
+        loading = self._load_query_encoder()
+        return loading.done() and not loading.cancelled() and loading.exception() is None
+
     async def nearest(self, text: str, k: int, *, threshold: float,
                       exclude: Sequence[str] = (), wait: bool = False
                       ) -> list[tuple[str, float]]:

@@ -15,18 +15,21 @@ from bot.client.answers import paper_choices
 from bot.client.cog_host import CogHost, host_of
 from bot.client.respond import respond
 from bot.client.tree import UserFacingError, lang_of
+from bot.features.papers.answer import (
+    FIRST_ANSWER,
+    Asked,
+    join_close,
+    looking,
+    reply_for,
+    send_reply,
+)
 from bot.features.papers.card import fit
-from bot.features.papers.card_view import AbstractButton, CorrectButton, escape, send_card
+from bot.features.papers.card_view import AbstractButton, CorrectButton, send_card
 from bot.features.papers.lookup import PaperLookup, names_by_identifier
 from bot.features.papers.query import QueryError, parse_query
-from bot.features.papers.results import (
-    CHOICE_NAME_LIMIT,
-    PER_PAGE,
-    matched_note,
-    no_match_message,
-)
-from bot.features.papers.results_view import ListButton, ListSelect, PaperPages, send_list
-from bot.features.papers.search import SearchOutcome, Strategy
+from bot.features.papers.results import CHOICE_NAME_LIMIT, PER_PAGE
+from bot.features.papers.results_view import ListButton, ListSelect
+from bot.features.papers.search import FirstAnswer
 from bot.shared.ahead import ahead, drop
 from bot.shared.lang import Lang
 from bot.shared.messages import t
@@ -41,11 +44,6 @@ T = TypeVar("T")
 AUTOCOMPLETE_LIMIT = 25
 RESULT_LIMIT = 50
 """Results a list holds at most."""
-FIRST_ANSWER = 2 * PER_PAGE
-"""Results `/paper`'s first answer holds; one more is searched for, to know whether the list
-goes on. The rest (up to `RESULT_LIMIT`) are searched when a page past them is turned to: most
-lists are never turned past their second page, and ranking 50 took 1.4 times as long as 11
-(median 1.20 against 0.84 ms over `bench interactions`' 1,000 lookups at 100k papers)."""
 FIRST_SEARCH = FIRST_ANSWER + 1
 """The limit of the first answer's search."""
 DEFER_AFTER_SECONDS = 1.5
@@ -114,7 +112,8 @@ class PapersCog(commands.Cog):
         honours: str | None = None,
         private: bool = False,
     ) -> None:
-        """One match: its card. Several: a paged list. None: suggestions."""
+        """One match: its card. Several: a paged list. None: suggestions. Papers close in
+        meaning join in an edit a moment later (`bot.features.papers.answer`)."""
         lang = lang_of(interaction)
         text_query = (query or "").strip()
         try:
@@ -123,7 +122,7 @@ class PapersCog(commands.Cog):
             refused = None
         except QueryError as exc:
             parsed, refused = None, exc
-        searching: asyncio.Task[SearchOutcome] | None = None
+        searching: asyncio.Task[FirstAnswer] | None = None
         if not (author or venue or honours):  # an id, arXiv id, DOI or exact title: its card
             if (parsed is not None and not parsed.is_empty()
                     and not names_by_identifier(text_query)):
@@ -150,42 +149,28 @@ class PapersCog(commands.Cog):
                 raise UserFacingError(t(lang, "query.no_words"))
             await self._random(interaction, lang, private)
             return
-        outcome = await self.deadline.answer(
+        first = await self.deadline.answer(
             interaction, searching or self._search(parsed, interaction.guild_id),
             ephemeral=private)
-        shown_query = text_query or parsed.describe()
-        if not outcome.hits:
-            if outcome.unfiltered is not None:
-                shown_query = " ".join(parsed.words)
-            await respond(interaction, no_match_message(
-                shown_query, outcome.did_you_mean, lang, escape, filters=parsed.filters,
-                unfiltered=outcome.unfiltered), ephemeral=private)
-            return
-        notes = [t(lang, "results.corrected", s=escape(outcome.did_you_mean))
-                 if outcome.did_you_mean else "",
-                 t(lang, "results.any_word") if outcome.strategy is Strategy.ANY_WORD else ""]
-        note = "\n".join(n for n in notes if n)
-        if len(outcome.hits) == 1:
-            crossed = matched_note(outcome.crossed.get(outcome.hits[0].id, ()), lang) or (
-                t(lang, "results.close_in_meaning") if outcome.close else "")
-            note = "\n".join(filter(None, (note, escape(crossed))))
-            await send_card(interaction, outcome.hits[0].paper, lang, note=note,
-                            ephemeral=private)
-            return
-        held = outcome.hits[:FIRST_ANSWER]
-        source = PaperPages(tuple(h.id for h in held), shown_query, lang,
-                            partial(self.services.search.papers, guild_id=interaction.guild_id),
-                            matched=dict(outcome.crossed), close=outcome.close,
-                            more=partial(self._whole_list, parsed, interaction.guild_id)
-                            if len(outcome.hits) > FIRST_ANSWER else None)
-        await send_list(self.bot.lists, interaction, source, content=note or None,
-                        at_hand=[h.paper for h in outcome.hits[:PER_PAGE]], ephemeral=private)
+        asked = Asked(parsed, text_query, lang,
+                      partial(self.services.search.papers, guild_id=interaction.guild_id),
+                      partial(self._whole_list, parsed, interaction.guild_id))
+        outcome, later = first.outcome, first.later
+        # with papers close in meaning still to come, "nothing matches" would be premature
+        shown = (looking(asked) if later is not None and not outcome.hits
+                 else await reply_for(interaction, outcome, asked))
+        sent = await send_reply(self.bot.lists, interaction, shown, ephemeral=private)
+        if later is not None:  # they join in an edit of that answer
+            self.bot.background.spawn(
+                join_close(self.bot.lists, interaction, asked, outcome, shown, sent, later),
+                "/paper: papers close in meaning")
 
     def _search(self, parsed: SearchQuery, guild_id: int | None
-                ) -> Coroutine[Any, Any, SearchOutcome]:
-        # the list's first page is shown now; the other pages are read when turned to
-        return self.services.search.search(parsed, limit=FIRST_SEARCH, guild_id=guild_id,
-                                           papers=PER_PAGE, by_meaning=True)
+                ) -> Coroutine[Any, Any, FirstAnswer]:
+        # the list's first page is shown now; the other pages are read when turned to; the
+        # papers close in meaning are looked for once it is shown
+        return self.services.search.search_first(parsed, limit=FIRST_SEARCH, guild_id=guild_id,
+                                                 papers=PER_PAGE)
 
     async def _whole_list(self, parsed: SearchQuery, guild_id: int | None
                           ) -> tuple[list[str], dict[str, tuple[Translation, ...]]]:

@@ -207,6 +207,27 @@ class ResultList:
                 log.info("could not grey out an expired result list: %s", exc)
         self.message = None
 
+    async def grow(self, held: PaperPages, grown: PaperPages, *, content: str,
+                   at_hand: Sequence[Paper] = ()) -> bool:
+        """Hold `grown` (the results `held` with more joined, as papers close in meaning do
+        after a first answer) in place of `held`, and show its first page with `content` ('':
+        no text) when that page is on screen; whether the message was edited. A list that
+        moved on (its whole list searched since) keeps what it holds; one turned past its
+        first page or showing a card shows the new results at the next turn."""
+        if self.source is not held:
+            return False
+        self.source = grown
+        if self.page or self.opened is not None or self.message is None:
+            return False
+        embed, options = await grown.page(0, at_hand)
+        if self.source is not grown or self.page or self.opened is not None or (
+                self.message is None):  # turned meanwhile: that turn shows the new results
+            return False
+        self.shown = Shown(options)
+        with sending(self.controls()) as view:
+            await self.message.edit(content=content, embeds=[embed], view=view)
+        return True
+
     async def _search_the_rest(self) -> None:
         """The whole list, in place of the first answer's results (kept if the search now
         finds nothing: the catalog changed since)."""

@@ -66,6 +66,17 @@ class SearchOutcome:
     """The hits found by meaning alone (after every lexical hit), by public id."""
 
 
+@dataclass(frozen=True, slots=True)
+class FirstAnswer:
+    """A search answered in two steps (`SearchService.search_first`)."""
+
+    outcome: SearchOutcome
+    """The lexical tiers' outcome, to show at once."""
+    later: Callable[[], Awaitable[SearchOutcome | None]] | None = None
+    """The step adding the papers close in meaning (None: it would not run): the outcome
+    with them, or None when none is close (the first outcome stands)."""
+
+
 def _seen(hit: SearchHit, shown: Shown) -> SearchHit:
     """The hit with its paper, still built on first use, as the server sees it."""
     return SearchHit(hit.id, hit.score, lambda: shown(hit.paper))
@@ -205,19 +216,36 @@ class SearchService:
         found by their corrected text, not by the words corrected away (`overlay_search`).
         `papers`: only the first that many hits need their paper (a result list's first
         page; the others' may be left unread, `domain.catalog.unread`); None: every hit's.
-        `by_meaning`: papers close in meaning join the first page while it has room (`/paper`,
-        the CLI and the web page; subscriptions and lookups stay lexical)."""
+        `by_meaning`: papers close in meaning join the first page while it has room (the CLI
+        and the web page; `/paper` through `search_first`; subscriptions and lookups stay
+        lexical)."""
         outcome = await self._lexical(query, limit=limit, offset=offset, guild_id=guild_id,
                                       papers=papers)
         if by_meaning:
             outcome = await close_in_meaning(self, query, outcome, limit=limit, offset=offset,
                                              guild_id=guild_id)
-        if self._attach is None or not outcome.hits:
-            return outcome
-        shown = len(outcome.hits) if papers is None else min(papers, len(outcome.hits))
-        attached = await self._attach([hit.id for hit in outcome.hits[:shown]])
-        return replace(outcome, hits=[_seen(hit, attached) if at < shown else hit
-                                      for at, hit in enumerate(outcome.hits)])
+        return await _attached(self._attach, outcome, papers)
+
+    async def search_first(self, query: SearchQuery, *, limit: int = 10,
+                           guild_id: int | None = None, papers: int | None = None
+                           ) -> FirstAnswer:
+        """`search(by_meaning=True)` in two steps, for an answer that is edited later
+        (`/paper`): the lexical outcome now, and the step adding the papers close in meaning
+        (`FirstAnswer.later`) only when it would run (the first page has room, nothing is
+        filtered, the meaning keeper can answer). What `later` finds is exactly what
+        `search(by_meaning=True)` would have answered."""
+        lexical = await self._lexical(query, limit=limit, offset=0, guild_id=guild_id,
+                                      papers=papers)
+        outcome = await _attached(self._attach, lexical, papers)
+        if meaning_room(self, query, lexical, limit=limit, offset=0) <= 0:
+            return FirstAnswer(outcome)
+
+        async def later() -> SearchOutcome | None:
+            joined = await close_in_meaning(self, query, lexical, limit=limit, offset=0,
+                                            guild_id=guild_id)
+            return await _attached(self._attach, joined, papers) if joined.close else None
+
+        return FirstAnswer(outcome, later)
 
     async def _lexical(self, query: SearchQuery, *, limit: int, offset: int,
                        guild_id: int | None, papers: int | None) -> SearchOutcome:
@@ -310,6 +338,32 @@ class SearchService:
         return len(await self._store.search(bare, limit=UNFILTERED_CAP + 1, papers=0))
 
 
+def meaning_room(search: SearchService, query: SearchQuery, outcome: SearchOutcome, *,
+                 limit: int, offset: int) -> int:
+    """How many papers close in meaning may join `outcome` (0: the step would not run): the
+    room left in the first `MEANING_ROOM` after its firm hits (every lexical tier but
+    any-word), for an unfiltered query with words, on the first page, when the meaning keeper
+    can answer now (its vectors read and its query encoder loaded)."""
+    firm = [] if outcome.strategy is Strategy.ANY_WORD else outcome.hits
+    room = min(limit, MEANING_ROOM) - len(firm)
+    if (search.meaning is None or offset or room <= 0 or not query.words
+            or not query.filters.is_empty() or not search.meaning.answers()):
+        return 0
+    return room
+
+
+async def _attached(attach: Callable[[Sequence[str]], Awaitable[Shown]] | None,
+                    outcome: SearchOutcome, papers: int | None) -> SearchOutcome:
+    """The outcome with what its first `papers` hits' papers carry when shown (`attach`: their
+    AI summaries)."""
+    if attach is None or not outcome.hits:
+        return outcome
+    shown = len(outcome.hits) if papers is None else min(papers, len(outcome.hits))
+    attached = await attach([hit.id for hit in outcome.hits[:shown]])
+    return replace(outcome, hits=[_seen(hit, attached) if at < shown else hit
+                                  for at, hit in enumerate(outcome.hits)])
+
+
 async def close_in_meaning(search: SearchService, query: SearchQuery, outcome: SearchOutcome,
                            *, limit: int, offset: int, guild_id: int | None) -> SearchOutcome:
     """`search`'s outcome with the papers nearest the query's words in meaning after its firm
@@ -317,12 +371,11 @@ async def close_in_meaning(search: SearchService, query: SearchQuery, outcome: S
     before any-word hits, which only share a word with the query (a filtered query stays
     lexical): none unless the nearest reaches the threshold, then those within
     `MEANING_MARGIN` of it."""
+    room = meaning_room(search, query, outcome, limit=limit, offset=offset)
+    if room <= 0 or search.meaning is None:
+        return outcome
     weak = outcome.strategy is Strategy.ANY_WORD
     firm = [] if weak else outcome.hits
-    room = min(limit, MEANING_ROOM) - len(firm)
-    if (search.meaning is None or offset or room <= 0 or not query.words
-            or not query.filters.is_empty()):
-        return outcome
     near = await search.meaning.nearest(" ".join(query.phrase or query.words), room,
                                         threshold=search.meaning_threshold - MEANING_MARGIN,
                                         exclude=[hit.id for hit in firm])

@@ -48,6 +48,10 @@ STRINGS: dict[str, Texts] = {
                             "第 {page}/{pages}+ 頁"),
     "results.none": tr("No paper matches **{q}**.", "没有找到与 **{q}** 相关的论文。",
                        "沒有找到與 **{q}** 相關的論文。"),
+    "results.looking": tr("No paper has the words **{q}**; looking for papers close in "
+                          "meaning…",
+                          "没有论文包含 **{q}** 这些词；正在查找语义相近的论文…",
+                          "沒有論文包含 **{q}** 這些詞；正在查找語義相近的論文…"),
     "results.none_filtered": tr("No paper matches **{q}** among {filters}.",
                                 "在 {filters} 中没有找到与 **{q}** 相关的论文。",
                                 "在 {filters} 中沒有找到與 **{q}** 相關的論文。"),
