@@ -4,7 +4,7 @@
     python3 dev.py demo [LINE…]   set up .venv if needed, then use the real bot from the terminal
                                   against a local Discord stand-in, on the bundled catalog
     python3 dev.py test [...]     set up .venv if needed, then ruff, mypy and the whole test suite
-                                  (one pytest-xdist worker per CPU; `-n 0` runs it in one process)
+                                  (pytest-xdist: a worker per CPU, plus one; `-n 0`: one process)
     python3 dev.py bench [...]    set up .venv if needed, then run the benchmarks in bench/
 """
 
@@ -64,11 +64,18 @@ def run(*args: str) -> int:
 
 
 def _parallel(args: list[str]) -> list[str]:
-    """pytest-xdist options: one worker per CPU, each group of tests on one worker (see
+    """pytest-xdist options: `_workers` workers, each group of tests on one worker (see
     tests/conftest.py), unless the arguments choose the workers themselves."""
     chosen = any(a in {"-n", "--numprocesses", "no:xdist"} or a.startswith(("-n", "--numproc"))
                  for a in args)
-    return [] if chosen else ["-n", "auto", "--dist", "loadgroup"]
+    return [] if chosen else ["-n", str(_workers()), "--dist", "loadgroup"]
+
+
+def _workers() -> int:
+    """One worker per CPU, and one more: the real-process tests (their group runs on one
+    worker) mostly wait on the real clock for the processes they start, and the extra worker
+    uses the CPU time they leave."""
+    return (os.cpu_count() or 1) + 1
 
 
 def main(argv: list[str]) -> int:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from .gateway import Gateway
 from .interactions import (
     MESSAGE_COMMAND,
+    WAIT,
     InteractionHandle,
     InteractionType,
     OptionValue,
@@ -100,7 +101,7 @@ class InteractionInjection:
         channel: Channel | None = None,
         user: User | None = None,
         locale: str = "en-US",
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> list[JSONObject]:
         """Type into option ``focused`` of ``/command`` and return the bot's choices."""
         handle, payload = self._command_interaction(

@@ -11,6 +11,10 @@ from enum import IntEnum
 from .messages import Message, MessageFlag
 from .model import Channel, Guild, JSONObject, Role, User, new_id
 
+WAIT = 20.0
+"""Seconds a test waits for the bot's answer by default: generous, since a busy machine slows
+the bot (a wait only ends early when the answer comes; a test expecting none gives its own)."""
+
 
 class InteractionType(IntEnum):
     """Discord interaction types."""
@@ -159,7 +163,7 @@ class InteractionHandle:
         self,
         predicate: Callable[[InteractionHandle], bool],
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         what: str = "change",
     ) -> None:
         """Wait until ``predicate(self)`` holds; ``TimeoutError`` names ``what`` was missing."""
@@ -170,13 +174,13 @@ class InteractionHandle:
         except TimeoutError:
             raise TimeoutError(f"{self!r}: no {what} within {timeout}s") from None
 
-    async def response(self, *, timeout: float = 5.0) -> Callback:
+    async def response(self, *, timeout: float = WAIT) -> Callback:
         """Wait for the bot's callback and return it."""
         await self.wait_until(lambda h: h.callback is not None, timeout=timeout, what="callback")
         assert self.callback is not None
         return self.callback
 
-    async def reply(self, *, timeout: float = 5.0) -> Callback | Message:
+    async def reply(self, *, timeout: float = WAIT) -> Callback | Message:
         """The bot's answer as the member sees it: the callback, or, when the bot deferred
         (callback type 5), the followup that carries the answer."""
         callback = await self.response(timeout=timeout)
@@ -184,14 +188,14 @@ class InteractionHandle:
             return callback
         return await self.followup(timeout=timeout)
 
-    async def followup(self, index: int = 0, *, timeout: float = 5.0) -> Message:
+    async def followup(self, index: int = 0, *, timeout: float = WAIT) -> Message:
         """Wait for followup number ``index`` (0 = first) and return it."""
         await self.wait_until(
             lambda h: len(h.followup_ids) > index, timeout=timeout, what=f"followup #{index}"
         )
         return self._messages[self.followup_ids[index]]
 
-    async def choices(self, *, timeout: float = 5.0) -> list[JSONObject]:
+    async def choices(self, *, timeout: float = WAIT) -> list[JSONObject]:
         """Wait for an autocomplete result and return its choices."""
         callback = await self.response(timeout=timeout)
         if callback.type != CallbackType.AUTOCOMPLETE_RESULT:
@@ -200,7 +204,7 @@ class InteractionHandle:
             )
         return callback.choices
 
-    async def edited(self, *, edits: int = 1, timeout: float = 5.0) -> Message:
+    async def edited(self, *, edits: int = 1, timeout: float = WAIT) -> Message:
         """Wait until the original response message has been edited ``edits`` times."""
 
         def done(h: InteractionHandle) -> bool:
