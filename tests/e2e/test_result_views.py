@@ -10,8 +10,8 @@ import pytest
 
 from bot.client.bot import PaperclubBot
 from bot.client.ui.live import LiveLists
+from bot.features.papers.answer import FIRST_ANSWER
 from bot.features.papers.card_view import card_for, card_view
-from bot.features.papers.cog import FIRST_ANSWER
 from bot.features.papers.results import PER_PAGE
 from bot.features.papers.results_view import ResultList
 from bot.shared.lang import Lang
