@@ -1,5 +1,6 @@
 """`bench recommend --meaning`: the sentence encoder alone and blended with paperclub's tf-idf
-ranking at several weights, on the cached vectors of the sample (`bench.meaning_vectors`)."""
+ranking, as the product blends it (`model.dense_weight`: 0.5, fading with more liked papers) and
+at fixed weights, on the cached vectors of the sample (`bench.meaning_vectors`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from bot.features.recommend import features, model
 from bot.features.recommend.profile import seed_profile
 from domain.paper import Paper
 
-WEIGHTS = (0.5, 1.0, 2.0)
+WEIGHTS = (0.5, 1.0)
 Ranker = Callable[[list[str]], list[str]]
 
 
@@ -43,15 +44,20 @@ def meaning_rankers(papers: Sequence[Paper], index: features.FeatureIndex, top: 
         chosen = set(seeds)
         return [str(ids[i]) for i in order if ids[i] not in chosen][:top]
 
-    def hybrid(weight: float) -> Ranker:
+    def hybrid(weight: float | None) -> Ranker:
+        """The product's blend; with a `weight`, that weight whatever the liked papers."""
         def rank(seeds: list[str]) -> list[str]:
-            saved, model.DENSE_BLEND = model.DENSE_BLEND, weight
+            saved = model.DENSE_BLEND, model.DENSE_FADE
+            if weight is not None:
+                model.DENSE_BLEND, model.DENSE_FADE = weight, float("inf")
             try:
                 picks = model.recommend(index, seed_profile(seeds), top, dense(seeds))
             finally:
-                model.DENSE_BLEND = saved
+                model.DENSE_BLEND, model.DENSE_FADE = saved
             return [p.paper_id for p in picks]
         return rank
 
     return {"encoder alone": alone,
-            **{f"hybrid, encoder weight {w}": hybrid(w) for w in WEIGHTS}}
+            **{f"hybrid, fixed encoder weight {w}": hybrid(w) for w in WEIGHTS},
+            f"paperclub with the encoder (weight min({model.DENSE_BLEND}, "
+            f"{model.DENSE_FADE:g}/liked))": hybrid(None)}

@@ -45,12 +45,15 @@ REASON_WORDS = 3
 REASON_CANDIDATES = 32
 """Shared features a pick carries, most shared first, for the reason's words to come from."""
 DENSE_BLEND = 0.5
-"""Weight of the sentence encoder's (centred) similarity beside the tf-idf score (both
-standardised over the background sample), chosen by `bench recommend --meaning` (nDCG@10 at
-k = 1 / 3 / 10: tf-idf alone 0.117 / 0.241 / 0.322; the encoder alone 0.123 / 0.147 / 0.217;
-0.5: 0.109 / 0.267 / 0.299; 1: 0.102 / 0.240 / 0.310; 2: 0.106 / 0.203 / 0.294; the
-arxiv-sanity-lite recipe 0.102 / 0.240 / 0.303): the best with three bookmarks (and the most
-members with half their picks in their field, 6 of 23), a little worse with ten."""
+"""Most weight of the sentence encoder's (centred) similarity beside the tf-idf score (both
+standardised over the background sample): with one to four liked papers (`dense_weight`).
+Chosen by `bench recommend --meaning` on the odd-numbered members (see `DENSE_FADE`)."""
+DENSE_FADE = 2.0
+"""With more liked papers the encoder's weight fades to `DENSE_FADE` / their number (0.2 at
+ten): the encoder is a prior the tf-idf model outgrows as it learns from more papers. On the
+benchmark (2026-12-07, nDCG@10 against the arxiv-sanity-lite recipe's, all 23 members) a fixed
+0.5 gave 1.14x at k = 3 but 1.02x at k = 10 (tf-idf alone 1.04x and 1.09x); fading, 1.14x and
+1.06x (odd-numbered members, on which it was chosen: 1.43x / 1.02x; even: 0.92x / 1.11x)."""
 FIRST_CONTENDERS = 256
 """With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
 
@@ -260,11 +263,17 @@ def _shared_words(index: FeatureIndex, row: int, direction: np.ndarray) -> tuple
     return tuple(words)
 
 
+def dense_weight(liked: int) -> float:
+    """The encoder's weight in a ranking from `liked` papers: `DENSE_BLEND`, fading as
+    `DENSE_FADE` / `liked` once that is smaller."""
+    return min(DENSE_BLEND, DENSE_FADE / max(liked, 1))
+
+
 def blended(index: FeatureIndex, score: np.ndarray, dense: np.ndarray | None,
             weight: float | None = None) -> np.ndarray:
     """`score` (one per row) with the encoder's `dense` similarity (NaN: not embedded)
     added at `weight` (default `DENSE_BLEND`), each standardised over the background
-    sample."""
+    sample. `dense` can come from any encoder: only its spread over the sample matters."""
     weight = DENSE_BLEND if weight is None else weight
     if dense is None or weight == 0:
         return score
@@ -282,11 +291,13 @@ def blended(index: FeatureIndex, score: np.ndarray, dense: np.ndarray | None,
 def recommend(index: FeatureIndex, profile: Profile, limit: int,
               dense: np.ndarray | None = None) -> list[Pick]:
     """The best `limit` unseen papers for a profile, each with its reason; `dense`: each
-    row's sentence-encoder similarity to the liked papers, blended in (`blended`)."""
+    row's sentence-encoder similarity to the liked papers, blended in (`blended`) at
+    `dense_weight` of the liked papers' number."""
     ranking = _ranking(index, profile)
     if ranking is None:
         return []
-    score = blended(index, _times(index.matrix, ranking.direction) + ranking.offset, dense)
+    score = blended(index, _times(index.matrix, ranking.direction) + ranking.offset, dense,
+                    dense_weight(len(ranking.positives)))
     seen = _seen_mask(index, profile.seen)
     if ranking.negatives:
         top, final = _top_penalised(index, score, seen, limit, ranking)
