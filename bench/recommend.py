@@ -235,6 +235,7 @@ def field_table(in_field: dict[str, list[int]], members: Sequence[Member]) -> li
 
 
 RECIPE = "arxiv-sanity-lite recipe"
+TFIDF_ALONE = "paperclub's tf-idf model alone (no topics)"
 
 
 def split_table(each: dict[tuple[str, int], list[float]],
@@ -327,6 +328,8 @@ def run(args: argparse.Namespace) -> int:
     progress(TAG, f"{len(papers)} papers, {len(members)} members, features in {built:.1f} s")
     rankers: dict[str, Ranker] = {
         "paperclub": paperclub_ranker(index),
+        TFIDF_ALONE: paperclub_ranker(features.FeatureIndex(index.ids, index.matrix,
+                                                            index.vocabulary)),
         RECIPE: ArxivSanityLite(papers).rank,
         "most recent first": recent_ranker(papers),
         "random": random_ranker(papers, args.seed),
@@ -344,8 +347,8 @@ def run(args: argparse.Namespace) -> int:
     timings = [latency(papers, size, seeds, args.runs)
                for size in (args.sizes if args.sizes is not None else [100_000])
                if not args.meaning]
-    publish(report(figures, dislikes, sizes) + "\n".join(field_table(in_field, members))
-            + "\n".join(split_table(each, in_field))
+    publish(report(figures, dislikes, sizes) + "\n" + "\n".join(field_table(in_field, members))
+            + "\n" + "\n".join(split_table(each, in_field))
             + (latency_table(timings) if timings else ""),
             args.out, TAG)
     return 0
