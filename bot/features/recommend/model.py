@@ -7,8 +7,10 @@ cosine similarity to the weighted centroid of the liked papers. With fewer, the 
 similarity alone ranks. Both are standardised by their spread over the fixed sample, so the
 blend is one direction and the catalog is scored by one sparse mat-vec. Being nearer a
 turned-down paper than to any liked one lowers a score; that penalty is computed only for the
-contenders that could still reach the top. Every pick names the liked paper closest to it and
-the words they share most.
+contenders that could still reach the top. Beside that score, standardised the same way, the
+catalog's topics (`bot.features.recommend.topics`, from three liked papers on, weighing more
+with more of them) and the sentence encoder's similarity (weighing less with more of them).
+Every pick names the liked paper closest to it and the words they share most.
 """
 
 from __future__ import annotations
@@ -60,9 +62,10 @@ beside the tf-idf score (both standardised over the background sample)."""
 TOPIC_RAMP = 0.1
 """The topics' weight for each liked paper, up to `TOPIC_BLEND` (at ten): a field is seen in
 many papers, not in one (nDCG@10 against the recipe's at k = 1 / 3 / 10, all 23 members,
-2026-12-07: with the encoder, 1.00× / 1.14× / 1.06× without topics; 0.95× / 1.15× / 1.17×
-with them; chosen on the odd-numbered members, 0.78× / 1.41× / 1.12×; held-out even-numbered
-ones 1.03× / 0.95× / 1.22×)."""
+2026-12-07: with the encoder, 1.00× / 1.14× / 1.06× without topics, 1.00× / 1.16× / 1.16×
+with them; on the odd-numbered members, where it was chosen, 0.95× / 1.43× / 1.12×; on the
+held-out even-numbered ones 1.03× / 0.94× / 1.20×). Without the encoder, 1.07× / 1.04× /
+1.12× (the tf-idf model alone 1.07× / 1.04× / 1.09×)."""
 FIRST_CONTENDERS = 256
 """With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
 
@@ -319,10 +322,11 @@ def recommend(index: FeatureIndex, profile: Profile, limit: int,
     if ranking is None:
         return []
     liked_count = len(ranking.positives)
-    topics = None if index.topics is None else index.topics.similarity(
+    share = topic_weight(liked_count)
+    topics = None if index.topics is None or share == 0 else index.topics.similarity(
         ranking.positives, np.array([profile.positives[p].weight for p in ranking.positive_ids]))
     score = blended(index, _times(index.matrix, ranking.direction) + ranking.offset, dense,
-                    dense_weight(liked_count), topics, topic_weight(liked_count))
+                    dense_weight(liked_count), topics, share)
     seen = _seen_mask(index, profile.seen)
     if ranking.negatives:
         top, final = _top_penalised(index, score, seen, limit, ranking)
