@@ -161,10 +161,12 @@ picks are in the member's field (at least half is the target)."""
 
 
 def evaluate(rankers: dict[str, Ranker], members: Sequence[Member],
-             in_field: dict[str, list[int]] | None = None
+             in_field: dict[str, list[int]] | None = None,
+             each: dict[tuple[str, int], list[float]] | None = None
              ) -> dict[tuple[str, int], tuple[float, float]]:
     """(method, k) -> (mean nDCG@10, mean Recall@10) over members; `in_field` gets, per
-    method, each member's picks in their field with `FIELD_SEEDS` seeds."""
+    method, each member's picks in their field with `FIELD_SEEDS` seeds; `each`, per method
+    and k, each member's nDCG@10."""
     figures = {}
     for k in SEEDS:
         for name, rank in rankers.items():
@@ -178,6 +180,8 @@ def evaluate(rankers: dict[str, Ranker], members: Sequence[Member],
                 n.append(ndcg(top, relevant))
                 r.append(recall(top, relevant))
             figures[(name, k)] = (statistics.fmean(n), statistics.fmean(r))
+            if each is not None:
+                each[(name, k)] = n
             progress(TAG, f"k={k} {name}: nDCG@10 {figures[(name, k)][0]:.3f}")
     return figures
 
@@ -227,6 +231,39 @@ def field_table(in_field: dict[str, list[int]], members: Sequence[Member]) -> li
         ro = str(counts[robotics[0]]) if robotics else "–"
         lines.append(f"| {name} | {statistics.fmean(counts):.1f} | {half}/{len(counts)} | "
                      f"{ro} |")
+    return lines
+
+
+RECIPE = "arxiv-sanity-lite recipe"
+TFIDF_ALONE = "paperclub's tf-idf model alone (no topics)"
+
+
+def split_table(each: dict[tuple[str, int], list[float]],
+                in_field: dict[str, list[int]]) -> list[str]:
+    """nDCG@10 over the odd-numbered members (1st, 3rd, ...: the ones parameters are chosen
+    on), the even-numbered ones (held out) and all, each as a multiple of the recipe's."""
+    names = list(dict.fromkeys(name for name, _ in each))
+    halves = {"odd": slice(0, None, 2), "even": slice(1, None, 2), "all": slice(None)}
+    lines = ["", "nDCG@10 as a multiple of the recipe's; parameters are chosen on the "
+             "odd-numbered members (1st, 3rd, ... in category order), the even-numbered ones "
+             "are held out; in-field: picks of 10 in the field with 3 bookmarks (mean, members "
+             "with ≥ 5):", "",
+             "| method | " + " | ".join(f"{half} k={k}" for half in halves for k in SEEDS)
+             + " | in-field odd | in-field even |",
+             "|---|" + "---:|" * (len(halves) * len(SEEDS) + 2)]
+    for name in names:
+        cells = []
+        for part in halves.values():
+            for k in SEEDS:
+                mine = statistics.fmean(each[(name, k)][part])
+                theirs = statistics.fmean(each[(RECIPE, k)][part]) if (RECIPE, k) in each \
+                    else 0.0
+                cells.append(f"{mine:.3f} ({mine / theirs:.2f}×)" if theirs else f"{mine:.3f}")
+        for part in (halves["odd"], halves["even"]):
+            counts = in_field.get(name, [])[part]
+            cells.append(f"{statistics.fmean(counts):.1f}, {sum(c * 2 >= TOP for c in counts)}"
+                         f"/{len(counts)}" if counts else "–")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -291,7 +328,9 @@ def run(args: argparse.Namespace) -> int:
     progress(TAG, f"{len(papers)} papers, {len(members)} members, features in {built:.1f} s")
     rankers: dict[str, Ranker] = {
         "paperclub": paperclub_ranker(index),
-        "arxiv-sanity-lite recipe": ArxivSanityLite(papers).rank,
+        TFIDF_ALONE: paperclub_ranker(features.FeatureIndex(index.ids, index.matrix,
+                                                            index.vocabulary)),
+        RECIPE: ArxivSanityLite(papers).rank,
         "most recent first": recent_ranker(papers),
         "random": random_ranker(papers, args.seed),
     }
@@ -300,14 +339,16 @@ def run(args: argparse.Namespace) -> int:
 
         rankers.update(meaning_rankers(papers, index, TOP))
     in_field: dict[str, list[int]] = {}
-    figures = evaluate(rankers, members, in_field)
+    each: dict[tuple[str, int], list[float]] = {}
+    figures = evaluate(rankers, members, in_field, each)
     dislikes = [dislike_effect(index, members, k) for k in SEEDS]
     sizes = (f"{len(papers):,} papers, {len(members)} members (arXiv categories), "
              f"features built in {built:.1f} s")
     timings = [latency(papers, size, seeds, args.runs)
                for size in (args.sizes if args.sizes is not None else [100_000])
                if not args.meaning]
-    publish(report(figures, dislikes, sizes) + "\n".join(field_table(in_field, members))
+    publish(report(figures, dislikes, sizes) + "\n" + "\n".join(field_table(in_field, members))
+            + "\n" + "\n".join(split_table(each, in_field))
             + (latency_table(timings) if timings else ""),
             args.out, TAG)
     return 0

@@ -1,5 +1,7 @@
 """`bench recommend --meaning`: the sentence encoder alone and blended with paperclub's tf-idf
-ranking at several weights, on the cached vectors of the sample (`bench.meaning_vectors`)."""
+ranking and the catalog's topics, as the product blends them (`model.dense_weight`: 0.5, fading
+with more liked papers; `model.topic_weight`), without the topics, and at a fixed weight, on
+the cached vectors of the sample (`bench.meaning_vectors`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from bot.features.recommend import features, model
 from bot.features.recommend.profile import seed_profile
 from domain.paper import Paper
 
-WEIGHTS = (0.5, 1.0, 2.0)
+WEIGHTS = (0.5,)
 Ranker = Callable[[list[str]], list[str]]
 
 
@@ -43,15 +45,26 @@ def meaning_rankers(papers: Sequence[Paper], index: features.FeatureIndex, top: 
         chosen = set(seeds)
         return [str(ids[i]) for i in order if ids[i] not in chosen][:top]
 
-    def hybrid(weight: float) -> Ranker:
+    plain = features.FeatureIndex(index.ids, index.matrix, index.vocabulary)
+
+    def hybrid(weight: float | None, topics: bool = True) -> Ranker:
+        """The product's blend; with a `weight`, that weight whatever the liked papers;
+        without `topics`, the tf-idf model's score and the encoder's alone."""
         def rank(seeds: list[str]) -> list[str]:
-            saved, model.DENSE_BLEND = model.DENSE_BLEND, weight
+            saved = model.DENSE_BLEND, model.DENSE_FADE
+            if weight is not None:
+                model.DENSE_BLEND, model.DENSE_FADE = weight, float("inf")
             try:
-                picks = model.recommend(index, seed_profile(seeds), top, dense(seeds))
+                picks = model.recommend(index if topics else plain, seed_profile(seeds), top,
+                                        dense(seeds))
             finally:
-                model.DENSE_BLEND = saved
+                model.DENSE_BLEND, model.DENSE_FADE = saved
             return [p.paper_id for p in picks]
         return rank
 
+    fading = f"min({model.DENSE_BLEND}, {model.DENSE_FADE:g}/liked)"
     return {"encoder alone": alone,
-            **{f"hybrid, encoder weight {w}": hybrid(w) for w in WEIGHTS}}
+            "before: tf-idf + encoder at 0.5 (no topics)": hybrid(0.5, topics=False),
+            f"tf-idf + encoder at {fading} (no topics)": hybrid(None, topics=False),
+            **{f"tf-idf + topics + encoder at {w}": hybrid(w) for w in WEIGHTS},
+            f"paperclub now: tf-idf + topics + encoder at {fading}": hybrid(None)}

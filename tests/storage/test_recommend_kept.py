@@ -10,16 +10,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
-from bot.features.recommend import features, model
+from bot.features.recommend import features, keeper, model, topics
 from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.keeper import decode_rows, encode_rows
-from bot.features.recommend.profile import member_profile
+from bot.features.recommend.profile import member_profile, seed_profile
 from bot.features.recommend.service import Audience, RecommendService
 from domain.paper import Paper
 from domain.recommend import Verdict
@@ -122,3 +123,21 @@ def test_stored_rows_read_back_bit_for_bit(rows: list[dict[int, float]]) -> None
     assert np.array_equal(back.indptr, matrix.indptr)
     assert np.array_equal(back.indices, matrix.indices)
     assert back.data.tobytes() == matrix.data.tobytes()
+
+
+async def test_a_restart_fits_the_topics_of_the_features_read_back(
+        backend: Backend, catalog_path: Path, bundled_papers: list[Paper],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in (topics, keeper):  # topics for the small bundled catalog
+        monkeypatch.setattr(module, "TOPICS_FROM", 5)
+    monkeypatch.setattr(topics, "DIMENSIONS", 8)
+    await load_catalog(backend.papers(), catalog_path, process_from=IN_PROCESS)
+    fitted = await _caught_up(_service(backend))
+    again = _service(backend)
+    read = await _caught_up(again)
+    assert again.features.fits == 0  # read back, not refitted
+    assert fitted.topics is not None and read.topics is not None
+    assert np.allclose(read.topics.vectors, fitted.topics.vectors, atol=1e-5)
+    profile = seed_profile(sorted(p.id for p in bundled_papers)[:3])
+    assert _ranked(model.recommend(read, profile, 10)) == _ranked(
+        model.recommend(fitted, profile, 10))

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
+from bot.features.recommend import topics as topic_model
+from bot.features.recommend.topics import Topics
 from bot.features.recommend.vocabulary import (
     AUTHOR_PREFIX,
     BLOCK_WEIGHTS,
@@ -78,6 +80,9 @@ class FeatureIndex:
     matrix: sp.csr_matrix
     vocabulary: Vocabulary
     position: dict[str, int] = field(default_factory=dict, repr=False)
+    topics: Topics | None = field(default=None, repr=False, compare=False)
+    """The rows' topic vectors (`bot.features.recommend.topics`); None for a small catalog,
+    or until `with_topics`."""
 
     def __post_init__(self) -> None:
         self.position.update({pid: i for i, pid in enumerate(self.ids)})
@@ -114,11 +119,19 @@ class FeatureIndex:
             return self
         keep = [i for i, pid in enumerate(self.ids) if pid not in drop]
         every = [self.ids[i] for i in keep] + list(ids)
-        stacked = sp.csr_matrix(sp.vstack([self.matrix[keep], sp.csr_matrix(
-            rows, shape=(len(ids), self.matrix.shape[1]))], format="csr", dtype=np.float32))
+        fresh = sp.csr_matrix(rows, shape=(len(ids), self.matrix.shape[1]), dtype=np.float32)
+        stacked = sp.csr_matrix(sp.vstack([self.matrix[keep], fresh], format="csr",
+                                          dtype=np.float32))
         order = sorted(range(len(every)), key=every.__getitem__)
+        topics = None if self.topics is None else self.topics.merged(keep, fresh, order)
         return FeatureIndex(tuple(every[i] for i in order), sp.csr_matrix(stacked[order]),
-                            self.vocabulary)
+                            self.vocabulary, topics=topics)
+
+    def with_topics(self) -> FeatureIndex:
+        """This index with its topics fitted on its rows (features read back from storage:
+        the same rows give the same topics as the fit that stored them)."""
+        return FeatureIndex(self.ids, self.matrix, self.vocabulary,
+                            topics=topic_model.fit(self.matrix))
 
     def with_papers(self, papers: Iterable[Paper]) -> FeatureIndex:
         """This index with papers added or replaced, transformed with the fitted vocabulary:
@@ -141,7 +154,8 @@ def empty(vocabulary: Vocabulary) -> FeatureIndex:
 
 
 def build(papers: Iterable[Paper]) -> FeatureIndex:
-    """Fit the three blocks on the catalog and keep every paper's row."""
+    """Fit the three blocks on the catalog and keep every paper's row, and the rows'
+    topics."""
     ordered = sorted({p.id: p for p in papers}.values(), key=lambda p: p.id)
     vectorizers = _vectorizers(len(ordered))
     fitted: list[TfidfVectorizer | None] = []
@@ -153,5 +167,6 @@ def build(papers: Iterable[Paper]) -> FeatureIndex:
         blocks.append(block * weight if block is not None
                       else sp.csr_matrix((len(ordered), 0), dtype=np.float32))
     vocabulary = Vocabulary.fitted(fitted, MAX_ROW_FEATURES if len(ordered) >= CAP_FROM else None)
-    return FeatureIndex(tuple(p.id for p in ordered), stack(blocks, vocabulary.row_cap),
-                        vocabulary)
+    matrix = stack(blocks, vocabulary.row_cap)
+    return FeatureIndex(tuple(p.id for p in ordered), matrix, vocabulary,
+                        topics=topic_model.fit(matrix))

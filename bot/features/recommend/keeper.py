@@ -5,13 +5,16 @@ written beside it, each paper's row with the content hash of the paper it came f
 reads them back instead of refitting. After an add, only papers whose hash is new or moved are
 transformed, with the vocabulary frozen at the last fit, and stored; papers gone are dropped. The
 vocabulary and idf are refreshed by the next fit: after a load of a file, or once more than
-`INCREMENTAL_SHARE` of the fitted catalog has been transformed since.
+`INCREMENTAL_SHARE` of the fitted catalog has been transformed since. The rows' topics
+(`bot.features.recommend.topics`) are not stored: a fit makes them, features read back get
+them fitted again in the background (until then rankings go without them).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ import scipy.sparse as sp
 from bot.features.recommend import features
 from bot.features.recommend.features import FeatureIndex
 from bot.features.recommend.store import FeatureStore
+from bot.features.recommend.topics import TOPICS_FROM
 from bot.features.recommend.vocabulary import Vocabulary
 from bot.shared.task_failures import reported
 from domain.catalog import ADD_SOURCE
@@ -104,6 +108,7 @@ class FeatureKeeper:
         self._clock = clock
         self._kept: Kept | None = None
         self._task: asyncio.Task[None] | None = None
+        self._topics: asyncio.Task[None] | None = None
         self.fits = 0
         """How many times this process fitted the features (tests, benchmarks)."""
 
@@ -132,20 +137,38 @@ class FeatureKeeper:
 
     async def built(self) -> None:
         """Wait for a catch-up in flight (and for the one it leaves due, if the catalog
-        changed meanwhile)."""
+        changed meanwhile), and for the topics of features read back."""
         while self._task is not None:
             await asyncio.shield(self._task)
             version = await self._catalog.catalog_version()
             if self._kept is None or self._kept.version == version:
-                return
+                break
             self._start()
+        if self._topics is not None:
+            await asyncio.shield(self._topics)
 
     async def close(self) -> None:
-        """Stop a catch-up in flight."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop a catch-up or a topic fit in flight."""
+        for task in (self._task, self._topics):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def _topics_soon(self) -> None:
+        """Fit the kept features' topics in the background when they have none (read back
+        after a restart: the stored rows do not keep them)."""
+        if self._topics is None or self._topics.done():
+            self._topics = reported(asyncio.create_task(self._with_topics()), log,
+                                    "recommendation topics not fitted")
+
+    async def _with_topics(self) -> None:
+        while (kept := self._kept) is not None and kept.index.topics is None \
+                and len(kept.index) >= TOPICS_FROM:
+            index = await asyncio.to_thread(kept.index.with_topics)
+            if self._kept is kept:  # else the features moved on meanwhile: fit theirs
+                self._kept = dataclasses.replace(kept, index=index)
+                return
 
     def _start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
@@ -165,6 +188,7 @@ class FeatureKeeper:
                 changed = sorted(pid for pid, h in hashes.items() if kept.hashes.get(pid) != h)
                 if fit.transformed + len(changed) <= INCREMENTAL_SHARE * max(fit.papers, 1):
                     self._kept = await self._extended(kept, hashes, changed, version)
+                    self._topics_soon()
                     return
         self._kept = await self._fitted(hashes, version)
 

@@ -7,8 +7,10 @@ cosine similarity to the weighted centroid of the liked papers. With fewer, the 
 similarity alone ranks. Both are standardised by their spread over the fixed sample, so the
 blend is one direction and the catalog is scored by one sparse mat-vec. Being nearer a
 turned-down paper than to any liked one lowers a score; that penalty is computed only for the
-contenders that could still reach the top. Every pick names the liked paper closest to it and
-the words they share most.
+contenders that could still reach the top. Beside that score, standardised the same way, the
+catalog's topics (`bot.features.recommend.topics`, from three liked papers on, weighing more
+with more of them) and the sentence encoder's similarity (weighing less with more of them).
+Every pick names the liked paper closest to it and the words they share most.
 """
 
 from __future__ import annotations
@@ -45,12 +47,25 @@ REASON_WORDS = 3
 REASON_CANDIDATES = 32
 """Shared features a pick carries, most shared first, for the reason's words to come from."""
 DENSE_BLEND = 0.5
-"""Weight of the sentence encoder's (centred) similarity beside the tf-idf score (both
-standardised over the background sample), chosen by `bench recommend --meaning` (nDCG@10 at
-k = 1 / 3 / 10: tf-idf alone 0.117 / 0.241 / 0.322; the encoder alone 0.123 / 0.147 / 0.217;
-0.5: 0.109 / 0.267 / 0.299; 1: 0.102 / 0.240 / 0.310; 2: 0.106 / 0.203 / 0.294; the
-arxiv-sanity-lite recipe 0.102 / 0.240 / 0.303): the best with three bookmarks (and the most
-members with half their picks in their field, 6 of 23), a little worse with ten."""
+"""Most weight of the sentence encoder's (centred) similarity beside the tf-idf score (both
+standardised over the background sample): with one to four liked papers (`dense_weight`).
+Chosen by `bench recommend --meaning` on the odd-numbered members (see `DENSE_FADE`)."""
+DENSE_FADE = 2.0
+"""With more liked papers the encoder's weight fades to `DENSE_FADE` / their number (0.2 at
+ten): the encoder is a prior the tf-idf model outgrows as it learns from more papers. On the
+benchmark (2026-12-07, nDCG@10 against the arxiv-sanity-lite recipe's, all 23 members) a fixed
+0.5 gave 1.14x at k = 3 but 1.02x at k = 10 (tf-idf alone 1.04x and 1.09x); fading, 1.14x and
+1.06x (odd-numbered members, on which it was chosen: 1.43x / 1.02x; even: 0.92x / 1.11x)."""
+TOPIC_BLEND = 1.0
+"""Most weight of the similarity to the liked papers' topics (`bot.features.recommend.topics`)
+beside the tf-idf score (both standardised over the background sample)."""
+TOPIC_RAMP = 0.1
+"""The topics' weight for each liked paper, up to `TOPIC_BLEND` (at ten): a field is seen in
+many papers, not in one (nDCG@10 against the recipe's at k = 1 / 3 / 10, all 23 members,
+2026-12-07: with the encoder, 1.00× / 1.14× / 1.06× without topics, 1.00× / 1.16× / 1.16×
+with them; on the odd-numbered members, where it was chosen, 0.95× / 1.43× / 1.12×; on the
+held-out even-numbered ones 1.03× / 0.94× / 1.20×). Without the encoder, 1.07× / 1.04× /
+1.12× (the tf-idf model alone 1.07× / 1.04× / 1.09×)."""
 FIRST_CONTENDERS = 256
 """With 👎s, the penalty is first computed for this many of the best papers (then doubled)."""
 
@@ -260,33 +275,58 @@ def _shared_words(index: FeatureIndex, row: int, direction: np.ndarray) -> tuple
     return tuple(words)
 
 
+def dense_weight(liked: int) -> float:
+    """The encoder's weight in a ranking from `liked` papers: `DENSE_BLEND`, fading as
+    `DENSE_FADE` / `liked` once that is smaller."""
+    return min(DENSE_BLEND, DENSE_FADE / max(liked, 1))
+
+
+def topic_weight(liked: int) -> float:
+    """The topic similarity's weight in a ranking from `liked` papers: none below
+    `MIN_POSITIVES` (one or two papers say little of a field), then `TOPIC_RAMP` for each,
+    `TOPIC_BLEND` at most."""
+    return min(TOPIC_BLEND, TOPIC_RAMP * liked) if liked >= MIN_POSITIVES else 0.0
+
+
 def blended(index: FeatureIndex, score: np.ndarray, dense: np.ndarray | None,
-            weight: float | None = None) -> np.ndarray:
+            weight: float | None = None, topics: np.ndarray | None = None,
+            topic_share: float = 0.0) -> np.ndarray:
     """`score` (one per row) with the encoder's `dense` similarity (NaN: not embedded)
-    added at `weight` (default `DENSE_BLEND`), each standardised over the background
-    sample."""
+    added at `weight` (default `DENSE_BLEND`) and the `topics` similarity at `topic_share`,
+    each standardised over the background sample. `dense` can come from any encoder: only
+    its spread over the sample matters."""
     weight = DENSE_BLEND if weight is None else weight
-    if dense is None or weight == 0:
-        return score
     sample = np.asarray(_background(index, set()), dtype=np.int64)
-    known = dense[sample][~np.isnan(dense[sample])]
-    if not len(known):
+    parts = []
+    for values, share in ((dense, weight), (topics, topic_share)):
+        if values is None or share == 0:
+            continue
+        known = values[sample][~np.isnan(values[sample])]
+        if len(known):
+            mean, scale = _standard(known)
+            parts.append(share * np.nan_to_num((values - mean) * scale, nan=0.0))
+    if not parts:
         return score
-    dense_mean, dense_scale = _standard(known)
     score_mean, score_scale = _standard(score[sample])
-    standard = np.nan_to_num((dense - dense_mean) * dense_scale, nan=0.0)
-    mixed: np.ndarray = (score - score_mean) * score_scale + weight * standard
+    mixed: np.ndarray = (score - score_mean) * score_scale + np.sum(parts, axis=0)
     return mixed
 
 
 def recommend(index: FeatureIndex, profile: Profile, limit: int,
               dense: np.ndarray | None = None) -> list[Pick]:
     """The best `limit` unseen papers for a profile, each with its reason; `dense`: each
-    row's sentence-encoder similarity to the liked papers, blended in (`blended`)."""
+    row's sentence-encoder similarity to the liked papers, blended in (`blended`) at
+    `dense_weight` of the liked papers' number, and the similarity to their topics (when the
+    index has them) at `topic_weight`."""
     ranking = _ranking(index, profile)
     if ranking is None:
         return []
-    score = blended(index, _times(index.matrix, ranking.direction) + ranking.offset, dense)
+    liked_count = len(ranking.positives)
+    share = topic_weight(liked_count)
+    topics = None if index.topics is None or share == 0 else index.topics.similarity(
+        ranking.positives, np.array([profile.positives[p].weight for p in ranking.positive_ids]))
+    score = blended(index, _times(index.matrix, ranking.direction) + ranking.offset, dense,
+                    dense_weight(liked_count), topics, share)
     seen = _seen_mask(index, profile.seen)
     if ranking.negatives:
         top, final = _top_penalised(index, score, seen, limit, ranking)

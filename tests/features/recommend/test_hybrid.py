@@ -4,6 +4,8 @@ nor hurt."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -42,3 +44,27 @@ def test_a_paper_the_encoder_finds_close_rises(index: FeatureIndex) -> None:
     blended = _ids(model.similar(index, seed, 5, dense))
     assert last in blended and last not in plain[:5]
     assert _ids(model.similar(index, seed, 5, dense * 0 + 0.1)) == plain[:5]
+
+
+def test_the_encoder_weighs_less_as_the_liked_papers_grow() -> None:
+    weights = [model.dense_weight(n) for n in range(1, 30)]
+    assert weights[0] == model.DENSE_BLEND
+    assert all(a >= b for a, b in itertools.pairwise(weights))
+    assert weights[-1] < model.DENSE_BLEND / 2
+
+
+def test_with_many_liked_papers_the_encoder_moves_the_ranking_less(index: FeatureIndex) -> None:
+    seeds = list(index.ids[:12])
+    rng = np.random.default_rng(0)
+    dense = rng.normal(size=len(index))
+    profile = seed_profile(seeds)
+    faded = _ids(model.recommend(index, profile, 10, dense))
+    plain = _ids(model.recommend(index, profile, 10))
+    fixed, saved = None, model.DENSE_FADE
+    model.DENSE_FADE = float("inf")
+    try:
+        fixed = _ids(model.recommend(index, profile, 10, dense))
+    finally:
+        model.DENSE_FADE = saved
+    assert len(set(faded) & set(plain)) >= len(set(fixed) & set(plain))
+    assert faded != fixed
