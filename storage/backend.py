@@ -16,7 +16,6 @@ from typing import Generic, TypeVar
 
 from storage.adding.store import AddPolicyStore
 from storage.corrections.store import CorrectionStore, SourceNoticeStore
-from storage.db import database_api
 from storage.digest.store import DigestStore
 from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
@@ -136,7 +135,7 @@ class StorePair(Generic[SqliteT_co, PgT_co]):
     def open(self, db: AnyDatabase) -> SqliteT_co | PgT_co:
         """The store on `db`, of the backend `db` is."""
         if self.shared:
-            return self.sqlite(database_api(db), *self.args)
+            return self.sqlite(db, *self.args)
         if isinstance(db, PgDatabase):
             return self.postgres(db, *self.args)
         return self.sqlite(db, *self.args)

@@ -20,7 +20,6 @@ from typing import Any
 import asyncpg
 
 from domain.copy import TableCount
-from storage.db import database_api
 from storage.papers.fts import index_row
 from storage.papers.postgres_vectors import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
@@ -45,7 +44,7 @@ class _Side:
     """What the copy asks of either backend, written once where the SQL is the same."""
 
     def __init__(self, db: Database | PgDatabase) -> None:
-        self.database, self.db = db, database_api(db)
+        self.db = db
 
     async def read(self, table: str, columns: list[str], key: list[str], after: Row | None,
                    limit: int) -> list[Row]:
@@ -71,7 +70,7 @@ class _Side:
 
 class _Sqlite(_Side):
     async def version(self) -> int:
-        return await self.database.schema_version()
+        return await self.db.schema_version()
 
     async def tables(self) -> dict[str, list[str]]:
         """Each ordinary table (no FTS5 or load shadows) and the tables it references."""
@@ -111,7 +110,7 @@ class _Sqlite(_Side):
 
 class _Postgres(_Side):
     async def version(self) -> int:
-        version = await self.database.schema_version()
+        version = await self.db.schema_version()
         if version and version not in SQLITE_VERSION:
             raise SchemaError(f"PostgreSQL schema version {version} has no SQLite equivalent")
         return SQLITE_VERSION.get(version, 0)
