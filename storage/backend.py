@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from domain.storage_faults import NoDatabase, SchemaError
 from storage.adding.store import AddPolicyStore
 from storage.corrections.store import CorrectionStore, SourceNoticeStore
 from storage.digest.store import DigestStore
@@ -32,7 +33,6 @@ from storage.reading.store import BookmarkStore, HistoryStore
 from storage.recommend.store import FeatureStore, RecommendStore
 from storage.sessions.store import SessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
-from storage.sqlite.errors import NoDatabase, SchemaError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.store import StateStore
 from storage.subscriptions.store import SimilarStore, SubscriptionStore

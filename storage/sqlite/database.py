@@ -30,19 +30,19 @@ from urllib.parse import quote
 import aiosqlite
 
 from domain.paper import paper_id
-from storage.db import Row, Tx, sqlite_sql
-from storage.dialect import SQLITE
-from storage.migrations import Versioned
-from storage.papers.fts import stored_index_column
-from storage.sqlite.errors import (
+from domain.storage_faults import (
     CorruptDatabase,
     DatabaseBusy,
     DiskFull,
     ReadOnlyDatabase,
     StorageError,
     UnusablePath,
-    storage_failure,
 )
+from storage.db import Row, Tx, sqlite_sql
+from storage.dialect import SQLITE
+from storage.migrations import Versioned
+from storage.papers.fts import stored_index_column
+from storage.sqlite.errors import storage_failure
 from storage.sqlite.migrations import MIGRATIONS
 
 __all__ = ["Database", "SqliteTx"]

@@ -14,13 +14,13 @@ import pytest
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
 from domain.copy import TableCount
+from domain.storage_faults import SchemaError
 from storage.copy import copy_database
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION, SQLITE_VERSION
 from storage.sqlite.database import Database
-from storage.sqlite.errors import SchemaError
 from tools.throwaway_postgres import PostgresServer
 
 QUERIES = ("grokking", "蒸馏", "attention", "learn", "diffusion model", "Vardi")

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
 from domain.paper import Links, Paper
+from domain.storage_faults import StorageError
 from storage.db import Row
 from storage.papers import sqlite_ranking as ranking
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from storage.sqlite.errors import StorageError
 
 RIGHT_FIRST = [
     ("grokking", "To Grok Grokking: Provable Grokking in Ridge Regression"),
