@@ -1,8 +1,8 @@
 """The contract suite's backends: every store test that takes `backend` runs on SQLite and on
 PostgreSQL (a throwaway server, see tools/throwaway_postgres.py), so the two can never drift.
 Stores come from `storage.backend`'s registry (`STORES`), as the app gets them: each accessor
-is named after its `StorePair` and typed with its feature's protocol, so mypy checks that both
-backends' classes satisfy it (tests/storage/test_store_registry.py checks the names).
+is named after its `StoreEntry` and typed with its feature's protocol, so mypy checks that
+what each opens satisfies it (tests/storage/test_store_registry.py checks the names).
 """
 
 from __future__ import annotations
