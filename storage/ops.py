@@ -6,22 +6,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from storage.postgres.database import PgDatabase
+from storage.db import Db
 from storage.sqlite.database import Database
-
-AnyDatabase = Database | PgDatabase
 
 _OUTBOX = "SELECT count(*), min(created_at) FROM outbox"
 
 
-async def outbox_summary(db: AnyDatabase) -> tuple[int, datetime | None]:
+async def outbox_summary(db: Db) -> tuple[int, datetime | None]:
     """How many rows wait in the outbox, and when the oldest was queued (None: empty)."""
     row = await db.fetch_one(_OUTBOX)
     count, oldest = (row[0], row[1]) if row else (0, None)
     return int(count), datetime.fromisoformat(str(oldest)) if oldest else None
 
 
-async def integrity_problems(db: AnyDatabase) -> list[str]:
+async def integrity_problems(db: Db) -> list[str]:
     """SQLite's `PRAGMA integrity_check` lines (none when sound); on PostgreSQL, whose server
     checks its own pages, the catalog's indexes that are not valid (an interrupted build)."""
     if isinstance(db, Database):

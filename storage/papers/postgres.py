@@ -150,9 +150,10 @@ class PgIndex:
 class PgPaperStore(PaperStore):
     """The catalog on a PostgreSQL server, searched with `tsvector`s."""
 
+    _db: PgDatabase
+
     def __init__(self, db: PgDatabase) -> None:
         super().__init__(db, PgIndex(db))
-        self._db = db
 
 
 async def _expansions(tx: Tx, corpus: _CorpusStats,

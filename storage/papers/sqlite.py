@@ -153,6 +153,7 @@ class SqliteIndex:
 class SqlitePaperStore(PaperStore):
     """The catalog in a SQLite file, searched with FTS5."""
 
+    _db: Database
+
     def __init__(self, db: Database) -> None:
         super().__init__(db, SqliteIndex(db))
-        self._db = db
