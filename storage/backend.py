@@ -26,14 +26,12 @@ from storage.notifications.store import AnnouncementStore, OutboxStore
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
-from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.prep.store import PrepStore
 from storage.queue.store import QueueStore
 from storage.reading.store import BookmarkStore, HistoryStore
 from storage.recommend.store import FeatureStore, RecommendStore
 from storage.sessions.store import SessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
-from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.store import StateStore
 from storage.subscriptions.store import SimilarStore, SubscriptionStore
 from storage.summaries.store import SummaryStore
@@ -89,7 +87,7 @@ def _require_file(path: Path) -> None:
 async def _require_current(db: AnyDatabase, where: str) -> None:
     """The schema this paperclub writes, unchanged by reading it."""
     version = await db.schema_version()
-    latest = PG_LATEST if isinstance(db, PgDatabase) else SQLITE_LATEST
+    latest = db.MIGRATIONS[-1].version
     if version == 0:
         raise NoDatabase(f"{where} holds no paperclub database")
     if version < latest:

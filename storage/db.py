@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from storage.dialect import Dialect
 
-__all__ = ["Db", "OnTransactions", "Row", "Store", "Tx", "sqlite_sql"]
+__all__ = ["Db", "OnTransactions", "Row", "Statements", "Store", "Tx", "sqlite_sql"]
 
 Row = Sequence[Any]
 """One row, read by position."""

@@ -343,7 +343,7 @@ class Database(_Statements, Versioned):
 
     async def schema_version(self) -> int:
         """The version stored in the database file."""
-        return await _int(self._writer, "PRAGMA user_version")
+        return int(await _scalar(self._writer, "PRAGMA user_version"))
 
     async def _current(self, tx: Tx) -> int:
         return int(await tx.fetch_value("PRAGMA user_version"))
@@ -396,11 +396,7 @@ async def _connect(path: str | Path, *, read_only: bool = False) -> aiosqlite.Co
     return conn
 
 
-async def _scalar(conn: aiosqlite.Connection, sql: str) -> object:
+async def _scalar(conn: aiosqlite.Connection, sql: str) -> Any:
     rows = list(await conn.execute_fetchall(sql))
     return rows[0][0] if rows else None
 
-
-async def _int(conn: aiosqlite.Connection, sql: str) -> int:
-    value = await _scalar(conn, sql)
-    return value if isinstance(value, int) else 0
