@@ -2,9 +2,9 @@
 by primary key (`StateStore.get`: `SELECT value FROM bot_state WHERE key = …`), on SQLite and
 on a throwaway PostgreSQL, the ways taking turns round by round so that drift hits them alike.
 
-- `direct`: the backends' own primitives under the API (`Database.fetchall` with `?`, asyncpg's
-  `Pool.fetchval`);
-- `storage.db`: the one API written over them (`Db.fetch_value` with `$1`);
+- `direct`: the backends' own primitives under the API (SQLite's reader pool, `Database.fetch`
+  with `?`; asyncpg's `Pool.fetchval`);
+- `storage.db`: the one API (`Db.fetch_value` with `$1`);
 - `SQLAlchemy Core`: its asyncio engine on the same database (aiosqlite / asyncpg under it), a
   compiled `select()` run on a connection taken from its pool for each read, as a store would.
 
@@ -22,7 +22,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from storage.db import PgDb, SqliteDb
 from storage.postgres.database import PgDatabase
 from storage.sqlite.database import Database
 from tools.throwaway_postgres import PostgresServer, started_server
@@ -58,11 +57,10 @@ async def _fill(execute: Callable[..., Awaitable[Any]]) -> None:
 
 async def _sqlite(args: argparse.Namespace, path: Path) -> None:
     db = await Database.open(path)
-    api = SqliteDb(db)
-    await _fill(api.execute)
+    await _fill(db.execute)
     ways: dict[str, Read] = {
-        "direct": lambda key: db.fetchall("SELECT value FROM bot_state WHERE key = ?", (key,)),
-        "storage.db": lambda key: api.fetch_value(
+        "direct": lambda key: db.fetch("SELECT value FROM bot_state WHERE key = ?", key),
+        "storage.db": lambda key: db.fetch_value(
             "SELECT value FROM bot_state WHERE key = $1", key),
     }
     engine = _sqlalchemy(f"sqlite+aiosqlite:///{path}", ways)
@@ -77,11 +75,10 @@ async def _sqlite(args: argparse.Namespace, path: Path) -> None:
 async def _postgres(args: argparse.Namespace, server: PostgresServer) -> None:
     url = await server.fresh_database()
     db = await PgDatabase.open(url)
-    api = PgDb(db)
-    await _fill(api.execute)
+    await _fill(db.execute)
     ways: dict[str, Read] = {
         "direct": lambda key: db.pool.fetchval("SELECT value FROM bot_state WHERE key = $1", key),
-        "storage.db": lambda key: api.fetch_value(
+        "storage.db": lambda key: db.fetch_value(
             "SELECT value FROM bot_state WHERE key = $1", key),
     }
     engine = _sqlalchemy(url.replace("postgresql://", "postgresql+asyncpg://", 1), ways)

@@ -31,7 +31,6 @@ from discord_standin import Guild, StandIn
 from domain.digest import DigestConfig
 from storage import backend as stores
 from storage.backend import AnyDatabase
-from storage.db import database_api
 from tools.throwaway_postgres import PostgresServer, throwaway_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,7 +85,7 @@ async def finished(db: AnyDatabase) -> int:
     """How many servers' posts and threads are recorded."""
     sql = ("SELECT count(*) FROM digest_ledger WHERE status = 'posted' "
            "AND thread_id IS NOT NULL")
-    return int(await database_api(db).fetch_value(sql) or 0)
+    return int(await db.fetch_value(sql) or 0)
 
 
 async def until_finished(database: SharedDatabase, count: int, timeout: float) -> None:

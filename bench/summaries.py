@@ -37,7 +37,6 @@ from bot.graphs.summaries import RunningSummaries
 from bot.settings import bundled_catalog, load_settings
 from bot.wiring import build_bot
 from discord_standin import Guild, Member, Role, StandIn, User
-from storage.db import database_api
 from tools.synthetic_catalog import write_listing
 
 QUERIES = ("grokking", "diffusion", "attention", "reinforcement learning", "language model",
@@ -193,7 +192,7 @@ async def _round(standin: StandIn, guild: Guild, user: User, lookups: int,
     """One variant's lookups, with the backfill running for `backfill`."""
     task = None
     if variant == "backfill":
-        async with database_api(parts.db).transaction() as tx:  # work all round, a new budget
+        async with parts.db.transaction() as tx:  # work all round, a new budget
             await tx.execute("DELETE FROM paper_summaries")
             await tx.execute("DELETE FROM llm_usage")
         task = asyncio.get_running_loop().create_task(_backfill(parts))

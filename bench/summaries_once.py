@@ -113,9 +113,9 @@ async def _check(path: Path, llm: LlmStandIn, papers: int, kills: int,
                  elapsed: float) -> tuple[list[str], bool]:
     db = await Database.open(path)
     try:
-        rows = await db.fetchall("SELECT lang, status, COUNT(*) FROM paper_summaries "
-                                 "GROUP BY lang, status ORDER BY 1, 2", ())
-        spent = await db.fetchall("SELECT COALESCE(SUM(tokens), 0) FROM llm_usage", ())
+        rows = await db.fetch("SELECT lang, status, COUNT(*) FROM paper_summaries "
+                                 "GROUP BY lang, status ORDER BY 1, 2")
+        spent = await db.fetch("SELECT COALESCE(SUM(tokens), 0) FROM llm_usage")
     finally:
         await db.close()
     stored = {(str(lang), str(status)): int(count) for lang, status, count in rows}

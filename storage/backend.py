@@ -2,9 +2,9 @@
 store protocols (`bot/features/<feature>/store.py`). The rest of the app asks this module for
 stores and never learns which.
 
-`STORES` is the one list of stores: each `StorePair` names a store's class, written once over
-`storage.db` (`StorePair.once`), or its SQLite and PostgreSQL classes; the wiring opens them
-(`PAPERS.open(db)`) and the contract suite runs each on both.
+`STORES` is the one list of stores: each `StoreEntry` names what opens a store on either
+backend (its class, written once over `storage.db`); the wiring opens them (`PAPERS.open(db)`)
+and the contract suite runs each on both.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from domain.storage_faults import NoDatabase, SchemaError
 from storage.adding.store import AddPolicyStore
 from storage.corrections.store import CorrectionStore, SourceNoticeStore
-from storage.db import database_api
 from storage.digest.store import DigestStore
 from storage.feeds.store import FeedStore
 from storage.group.store import GroupStore
@@ -26,15 +26,12 @@ from storage.notifications.store import AnnouncementStore, OutboxStore
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
-from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.prep.store import PrepStore
 from storage.queue.store import QueueStore
 from storage.reading.store import BookmarkStore, HistoryStore
 from storage.recommend.store import FeatureStore, RecommendStore
 from storage.sessions.store import SessionStore
 from storage.sqlite.database import READERS, WRITE_WAIT_SECONDS, Database, check_path
-from storage.sqlite.errors import NoDatabase, SchemaError
-from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 from storage.state.store import StateStore
 from storage.subscriptions.store import SimilarStore, SubscriptionStore
 from storage.summaries.store import SummaryStore
@@ -90,7 +87,7 @@ def _require_file(path: Path) -> None:
 async def _require_current(db: AnyDatabase, where: str) -> None:
     """The schema this paperclub writes, unchanged by reading it."""
     version = await db.schema_version()
-    latest = PG_LATEST if isinstance(db, PgDatabase) else SQLITE_LATEST
+    latest = db.MIGRATIONS[-1].version
     if version == 0:
         raise NoDatabase(f"{where} holds no paperclub database")
     if version < latest:
@@ -99,107 +96,93 @@ async def _require_current(db: AnyDatabase, where: str) -> None:
                           "`paperclub run`) upgrades it")
 
 
-SqliteT_co = TypeVar("SqliteT_co", covariant=True)
-PgT_co = TypeVar("PgT_co", covariant=True)
-
-StoreT = TypeVar("StoreT")
+StoreT_co = TypeVar("StoreT_co", covariant=True)
 
 
-class StorePair(Generic[SqliteT_co, PgT_co]):
-    """One store: its SQLite and its PostgreSQL class (the same class for a store written once
-    over `storage.db`, see `once`), the name the contract suite's accessor for it has
-    (`tests/backends.py`), and what the classes take after the database (a table, for a store
+class StoreEntry(Generic[StoreT_co]):
+    """One store: what opens it on a database of either backend (its class, written once over
+    `storage.db`; for the catalog, `paper_store`), the name the contract suite's accessor for
+    it has (`tests/backends.py`), and what it takes after the database (a table, for a store
     written once for several tables)."""
 
-    __slots__ = ("args", "name", "postgres", "shared", "sqlite")
+    __slots__ = ("args", "name", "store")
 
-    def __init__(self, name: str, sqlite: Callable[..., SqliteT_co],
-                 postgres: Callable[..., PgT_co], *args: str) -> None:
+    def __init__(self, name: str, store: Callable[..., StoreT_co], *args: str) -> None:
         self.name = name
-        self.sqlite = sqlite
-        self.postgres = postgres
+        self.store = store
         self.args = args
-        self.shared = False
-        """One class for both backends, opened on `storage.db`'s API."""
-
-    @classmethod
-    def once(cls, name: str, store: Callable[..., StoreT], *args: str
-             ) -> StorePair[StoreT, StoreT]:
-        """A store written once over `storage.db`, for both backends."""
-        pair: StorePair[StoreT, StoreT] = StorePair(name, store, store, *args)
-        pair.shared = True
-        return pair
 
     def __repr__(self) -> str:
-        return f"StorePair({self.name!r})"
+        return f"StoreEntry({self.name!r})"
 
-    def open(self, db: AnyDatabase) -> SqliteT_co | PgT_co:
-        """The store on `db`, of the backend `db` is."""
-        if self.shared:
-            return self.sqlite(database_api(db), *self.args)
-        if isinstance(db, PgDatabase):
-            return self.postgres(db, *self.args)
-        return self.sqlite(db, *self.args)
+    def open(self, db: AnyDatabase) -> StoreT_co:
+        """The store on `db`."""
+        return self.store(db, *self.args)
 
 
-PAPERS = StorePair("papers", SqlitePaperStore, PgPaperStore)
+def paper_store(db: AnyDatabase) -> SqlitePaperStore | PgPaperStore:
+    """The catalog on `db`, searched with FTS5 on SQLite, with `tsvector`s on PostgreSQL."""
+    return PgPaperStore(db) if isinstance(db, PgDatabase) else SqlitePaperStore(db)
+
+
+PAPERS = StoreEntry("papers", paper_store)
 """The catalog and search."""
-STATE = StorePair.once("state", StateStore)
+STATE = StoreEntry("state", StateStore)
 """Named values kept between runs."""
-DIGESTS = StorePair.once("digests", DigestStore)
+DIGESTS = StoreEntry("digests", DigestStore)
 """Paper-of-the-day settings and the ledger."""
-SUBSCRIPTIONS = StorePair.once("subscriptions", SubscriptionStore)
+SUBSCRIPTIONS = StoreEntry("subscriptions", SubscriptionStore)
 """Subscriptions, notifications, DM pauses."""
-OUTBOX = StorePair.once("outbox", OutboxStore)
+OUTBOX = StoreEntry("outbox", OutboxStore)
 """Notifications waiting to be sent, leased per unit."""
-ANNOUNCEMENTS = StorePair.once("announcements", AnnouncementStore)
+ANNOUNCEMENTS = StoreEntry("announcements", AnnouncementStore)
 """Papers whose subscribers are still to be queued their DMs, leased per batch."""
-QUEUE = StorePair.once("queue", QueueStore)
+QUEUE = StoreEntry("queue", QueueStore)
 """The suggestion queue."""
-VOTES = StorePair.once("votes", VoteStore)
+VOTES = StoreEntry("votes", VoteStore)
 """Votes on the next paper."""
-BOOKMARKS = StorePair.once("bookmarks", BookmarkStore)
+BOOKMARKS = StoreEntry("bookmarks", BookmarkStore)
 """Reading lists."""
-HISTORY = StorePair.once("history", HistoryStore)
+HISTORY = StoreEntry("history", HistoryStore)
 """What each server discussed."""
-GROUPS = StorePair.once("groups", GroupStore)
+GROUPS = StoreEntry("groups", GroupStore)
 """Reading-group settings and the presenter rotation."""
-SESSIONS = StorePair.once("sessions", SessionStore)
+SESSIONS = StoreEntry("sessions", SessionStore)
 """Sessions and their reminder ledger."""
-ADD_POLICIES = StorePair.once("add_policies", AddPolicyStore)
+ADD_POLICIES = StoreEntry("add_policies", AddPolicyStore)
 """Who may add papers from arXiv, per server."""
-FEEDS = StorePair.once("feeds", FeedStore)
+FEEDS = StoreEntry("feeds", FeedStore)
 """arXiv feeds, their polls and announcements."""
-CALENDAR_LINKS = StorePair.once("calendar_links", LinkStore, "calendar_links")
+CALENDAR_LINKS = StoreEntry("calendar_links", LinkStore, "calendar_links")
 """Each server's calendar feed link."""
 
-WEB_LINKS = StorePair.once("web_links", LinkStore, "web_links")
+WEB_LINKS = StoreEntry("web_links", LinkStore, "web_links")
 """Each server's read-only web page link."""
 
-RECOMMENDATIONS = StorePair.once("recommendations", RecommendStore)
+RECOMMENDATIONS = StoreEntry("recommendations", RecommendStore)
 """👍 / 👎 and every recommendation signal of a server."""
 
-RECOMMEND_FEATURES = StorePair.once("recommend_features", FeatureStore)
+RECOMMEND_FEATURES = StoreEntry("recommend_features", FeatureStore)
 """The recommendation features kept with the catalog."""
 
-CORRECTIONS = StorePair.once("corrections", CorrectionStore)
+CORRECTIONS = StoreEntry("corrections", CorrectionStore)
 """Members' corrections of catalog papers, per server, and their review."""
-CORRECTION_NOTICES = StorePair.once("correction_notices", SourceNoticeStore)
+CORRECTION_NOTICES = StoreEntry("correction_notices", SourceNoticeStore)
 """The curators' notices that a source changed a corrected field."""
 
-SIMILAR = StorePair.once("similar", SimilarStore)
+SIMILAR = StoreEntry("similar", SimilarStore)
 """Members following papers like their bookmarks, with their thresholds."""
 
-SUMMARIES = StorePair.once("summaries", SummaryStore)
+SUMMARIES = StoreEntry("summaries", SummaryStore)
 """AI summaries per paper and language, their claims, and the tokens spent per day."""
 
-PREP_SHEETS = StorePair.once("prep_sheets", PrepStore)
+PREP_SHEETS = StoreEntry("prep_sheets", PrepStore)
 """Each session's prep sheet: its questions, their generation and their one post."""
 
-EMBEDDINGS = StorePair.once("embeddings", EmbeddingStore)
+EMBEDDINGS = StoreEntry("embeddings", EmbeddingStore)
 """Each catalog paper's sentence-encoder vector (search by meaning)."""
 
-STORES: tuple[StorePair[object, object], ...] = (
+STORES: tuple[StoreEntry[object], ...] = (
     PAPERS, STATE, DIGESTS, SUBSCRIPTIONS, OUTBOX, ANNOUNCEMENTS, QUEUE, VOTES, BOOKMARKS,
     HISTORY, GROUPS, SESSIONS, ADD_POLICIES, FEEDS, RECOMMENDATIONS, RECOMMEND_FEATURES,
     CALENDAR_LINKS, CORRECTIONS, CORRECTION_NOTICES, SIMILAR, WEB_LINKS, SUMMARIES, EMBEDDINGS,

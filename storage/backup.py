@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from storage.sqlite.errors import SchemaError, StorageError
+from domain.storage_faults import SchemaError, StorageError
 from storage.sqlite.migrations import LATEST_VERSION
 
 PG_TOOL_WAIT_SECONDS = 3600.0

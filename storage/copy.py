@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import graphlib
 import sqlite3
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
 
 from domain.copy import TableCount
-from storage.db import database_api
+from domain.storage_faults import SchemaError, StorageError
 from storage.papers.fts import index_row
 from storage.papers.postgres_vectors import tsvector_literal
 from storage.papers.rows import PAPER_COLUMNS, paper_from_row
@@ -28,7 +29,6 @@ from storage.papers.sqlite_index import unindex, write_index
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import SQLITE_VERSION
 from storage.sqlite.database import Database
-from storage.sqlite.errors import SchemaError, StorageError
 
 BATCH_ROWS = 1000
 _INTERNAL = frozenset({"paperclub_schema", "sqlite_sequence"})
@@ -45,7 +45,7 @@ class _Side:
     """What the copy asks of either backend, written once where the SQL is the same."""
 
     def __init__(self, db: Database | PgDatabase) -> None:
-        self.database, self.db = db, database_api(db)
+        self.db = db
 
     async def read(self, table: str, columns: list[str], key: list[str], after: Row | None,
                    limit: int) -> list[Row]:
@@ -68,10 +68,25 @@ class _Side:
         key = sorted((int(pos), str(name)) for name, pos in rows if pos)
         return [str(r[0]) for r in rows], [name for _, name in key]
 
+    async def _types(self, table: str) -> dict[str, str]:
+        """Each column's type as `Dialect.zipped` takes it (none on SQLite: JSON arrays)."""
+        return defaultdict(str)
+
+    async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
+        """How many of these keys the table holds already."""
+        types, dialect = await self._types(table), self.db.dialect
+        arrays = [dialect.array(_converter(types[k])(row[i]) for row in keys)
+                  for i, k in enumerate(key)]
+        zipped = dialect.zipped(*((f"${i}", types[k]) for i, k in enumerate(key, 1)))
+        picked = ", ".join(f"c{i}" for i in range(1, len(key) + 1))
+        return int(await self.db.fetch_value(
+            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN "
+            f"(SELECT {picked} FROM {zipped})", *arrays) or 0)
+
 
 class _Sqlite(_Side):
     async def version(self) -> int:
-        return await self.database.schema_version()
+        return await self.db.schema_version()
 
     async def tables(self) -> dict[str, list[str]]:
         """Each ordinary table (no FTS5 or load shadows) and the tables it references."""
@@ -87,13 +102,6 @@ class _Sqlite(_Side):
         return {t: refs for t, refs in found.items() if t not in _INTERNAL}
 
     _COLUMNS = "SELECT name, pk FROM pragma_table_info($1) ORDER BY cid"
-
-    async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
-        """How many of these keys the table holds already."""
-        rows = ", ".join(f"({_marks(len(key), i * len(key))})" for i in range(len(keys)))
-        return int(await self.db.fetch_value(
-            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN (VALUES {rows})",
-            *(value for k in keys for value in k)) or 0)
 
     async def write(self, table: str, columns: list[str], key: list[str],
                     rows: list[Row]) -> None:
@@ -111,7 +119,7 @@ class _Sqlite(_Side):
 
 class _Postgres(_Side):
     async def version(self) -> int:
-        version = await self.database.schema_version()
+        version = await self.db.schema_version()
         if version and version not in SQLITE_VERSION:
             raise SchemaError(f"PostgreSQL schema version {version} has no SQLite equivalent")
         return SQLITE_VERSION.get(version, 0)
@@ -139,15 +147,6 @@ class _Postgres(_Side):
             "SELECT column_name, data_type FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND table_name = $1", table)
         return {str(name): str(kind) for name, kind in rows}
-
-    async def existing(self, table: str, key: list[str], keys: list[Row]) -> int:
-        """How many of these keys the table holds already."""
-        types = await self._types(table)
-        arrays = ", ".join(f"${i}::{types[k]}[]" for i, k in enumerate(key, 1))
-        columns = [[_converter(types[k])(row[i]) for row in keys] for i, k in enumerate(key)]
-        return int(await self.db.fetch_value(
-            f"SELECT count(*) FROM {table} WHERE ({', '.join(key)}) IN "
-            f"(SELECT * FROM unnest({arrays}))", *columns) or 0)
 
     async def write(self, table: str, columns: list[str], key: list[str],
                     rows: list[Row]) -> None:
@@ -191,9 +190,9 @@ def _paper(columns: Sequence[str], row: Row) -> Any:
     return paper_from_row([by_name[name] for name in _PAPER_FIELDS])
 
 
-def _marks(count: int, after: int = 0) -> str:
-    """`$n` placeholders, numbered from `after + 1`."""
-    return ", ".join(f"${i}" for i in range(after + 1, after + count + 1))
+def _marks(count: int) -> str:
+    """`$1` to `$count`."""
+    return ", ".join(f"${i}" for i in range(1, count + 1))
 
 
 def _insert(table: str, columns: Sequence[str], key: Sequence[str], *,

@@ -25,13 +25,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from domain.storage_faults import SchemaError
 from storage import schema
 from storage.corrections import tables as corrections
+from storage.db import OnTransactions, Tx
 from storage.dialect import POSTGRES, SQLITE, Dialect, Migration, Table, add_columns
 from storage.meaning.tables import PAPER_EMBEDDINGS
 from storage.notifications.tables import commit_then_send
@@ -187,25 +187,22 @@ def mirrored(steps: tuple[Step, ...] = STEPS) -> dict[int, int]:
     return {n.postgres: n.sqlite for n in _numbered(steps) if n.step.only != "sqlite"}
 
 
-class Versioned:
+class Versioned(OnTransactions):
     """What both databases do alike with their schema's version: refuse a newer one, and
     migrate, each migration in a transaction of its own. A backend says where the version is
     kept (`schema_version`, `_current`, `_record`)."""
 
     MIGRATIONS: ClassVar[tuple[Migration, ...]]
 
-    def transaction(self) -> AbstractAsyncContextManager[Any]:
-        raise NotImplementedError
-
     async def schema_version(self) -> int:
         """The version recorded in the database (0 for an empty one)."""
         raise NotImplementedError
 
-    async def _current(self, conn: Any) -> int:
+    async def _current(self, tx: Tx) -> int:
         """The version, read in a migration's transaction (taking what it needs first)."""
         raise NotImplementedError
 
-    async def _record(self, conn: Any, version: int) -> None:
+    async def _record(self, tx: Tx, version: int) -> None:
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -239,8 +236,8 @@ class Versioned:
         for migration in self.MIGRATIONS:
             if up_to is not None and migration.version > up_to:
                 break
-            async with self.transaction() as conn:
-                current = await self._current(conn)
+            async with self.transaction() as tx:
+                current = await self._current(tx)
                 if current > latest:
                     raise SchemaError(f"database schema version {current} is too new")
                 if current >= migration.version:
@@ -249,6 +246,6 @@ class Versioned:
                          "migrating database to version %d: %s", migration.version,
                          migration.name)
                 for statement in migration.statements:
-                    await conn.execute(statement)
-                await self._record(conn, migration.version)
+                    await tx.execute(statement)
+                await self._record(tx, migration.version)
         return await self.schema_version()

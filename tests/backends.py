@@ -1,8 +1,8 @@
 """The contract suite's backends: every store test that takes `backend` runs on SQLite and on
 PostgreSQL (a throwaway server, see tools/throwaway_postgres.py), so the two can never drift.
 Stores come from `storage.backend`'s registry (`STORES`), as the app gets them: each accessor
-is named after its `StorePair` and typed with its feature's protocol, so mypy checks that both
-backends' classes satisfy it (tests/storage/test_store_registry.py checks the names).
+is named after its `StoreEntry` and typed with its feature's protocol, so mypy checks that
+what each opens satisfies it (tests/storage/test_store_registry.py checks the names).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from bot.shared.link_store import LinkStore
 from bot.shared.state_store import StateStore
 from storage import backend as stores
 from storage.backend import AnyDatabase
-from storage.db import database_api
 from storage.postgres.database import PgDatabase
 
 NOT_RUN = "PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run"
@@ -118,11 +117,11 @@ class Backend:
 
     async def execute(self, sql: str, *params: Any) -> None:
         """Raw SQL for a test's set-up, written with `?` placeholders for both backends."""
-        await database_api(self.db).execute(_numbered(sql), *params)
+        await self.db.execute(_numbered(sql), *params)
 
     async def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         """A raw read for a test's checks, written with `?` placeholders for both backends."""
-        return [tuple(row) for row in await database_api(self.db).fetch(_numbered(sql), *params)]
+        return [tuple(row) for row in await self.db.fetch(_numbered(sql), *params)]
 
     async def integer_columns(self) -> set[tuple[str, str]]:
         """Every (table, column) of the migrated schema declared as an integer: the columns

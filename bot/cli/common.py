@@ -21,7 +21,7 @@ from bot.features.catalog.loader import StrictLoadError
 from bot.features.papers.query import QueryError
 from bot.ops.logs import configure_logging
 from bot.settings import ConfigError, Settings, load_settings
-from storage.sqlite.errors import NoDatabase, StorageError
+from domain.storage_faults import NoDatabase, StorageError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
 

@@ -13,13 +13,13 @@ from rich.markup import escape
 from bot.cli.common import EXIT_OK, common_options, out, run_sync, settings_of
 from bot.cli.db_copy import db_group
 from bot.settings import DatabaseSettings
+from domain.storage_faults import StorageError
 from storage.backup import backup_postgres, backup_sqlite, restore_postgres, restore_sqlite
 from storage.copy import side
 from storage.ops import integrity_problems
 from storage.postgres.database import PgDatabase, where_of
 from storage.postgres.migrations import LATEST_VERSION as PG_LATEST
 from storage.sqlite.database import Database
-from storage.sqlite.errors import StorageError
 from storage.sqlite.migrations import LATEST_VERSION as SQLITE_LATEST
 
 EXIT_DAMAGED = 1

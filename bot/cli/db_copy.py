@@ -11,10 +11,10 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from domain.storage_faults import StorageError
 from storage.copy import copy_database
 from storage.postgres.database import PgDatabase, where_of
 from storage.sqlite.database import Database
-from storage.sqlite.errors import StorageError
 
 EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
 _PG_SCHEMES = ("postgresql://", "postgres://")

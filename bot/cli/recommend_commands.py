@@ -27,8 +27,8 @@ from bot.graphs.catalog import open_configured
 from bot.settings import ConfigError, Settings, load_settings
 from bot.shared.clock import utc_now
 from bot.shared.lang import Lang
+from domain.storage_faults import StorageError
 from storage import backend as stores
-from storage.sqlite.errors import StorageError
 
 EXIT_OK, EXIT_NO_MATCH, EXIT_BAD_INPUT = 0, 1, 2
 out = Console(highlight=False, soft_wrap=True)

@@ -22,7 +22,7 @@ from domain.catalog import (
 )
 from domain.paper import Paper
 from domain.query import Filters, SearchQuery
-from storage.db import Db, Tx
+from storage.db import Db, Store, Tx
 from storage.dialect import Dialect
 from storage.notifications.store import record_unannounced
 from storage.papers.identity import add_by_identity, added_tally
@@ -155,11 +155,11 @@ class _Rows:
             "ON CONFLICT DO NOTHING", [(h, rowid) for h in paper.venue.honours])
 
 
-class PaperStore:
+class PaperStore(Store):
     """Papers, their honours and a search index kept in step with them (`SearchIndex`)."""
 
     def __init__(self, db: Db, index: SearchIndex) -> None:
-        self._api = db
+        super().__init__(db)
         self._index = index
 
     async def load(self, papers: Iterable[tuple[int, Paper]], *, source: LoadSource,
@@ -183,7 +183,7 @@ class PaperStore:
         with `announce`, the added ones are recorded unannounced in it. Refused with
         `CatalogLoadRunning` while a load runs. A change is recorded as a load of `source`,
         so `catalog_version` moves."""
-        async with self._api.transaction() as tx:
+        async with self._db.transaction() as tx:
             await self._index.hold_load_slot(tx)
             now = utc_timestamp()
             rows = _Rows(tx, self._index, source, now)
@@ -194,12 +194,12 @@ class PaperStore:
                 await tx.execute(RECORD_LOAD, source, None, now, added, updated, unchanged, 0,
                                  rejected)
             if announce:
-                await record_unannounced(tx, self._api.dialect, [o.paper.id for o in outcomes
-                                              if o.status is AddStatus.ADDED])
+                await record_unannounced(tx, self._dialect, [o.paper.id for o in outcomes
+                                             if o.status is AddStatus.ADDED])
         return outcomes
 
     async def _paper(self, where: str, *args: object) -> Paper | None:
-        row = await self._api.fetch_one(_PAPER + where, *args)
+        row = await self._db.fetch_one(_PAPER + where, *args)
         return paper_from_row(row) if row else None
 
     async def get(self, public_id: str) -> Paper | None:
@@ -208,8 +208,8 @@ class PaperStore:
 
     async def get_many(self, public_ids: Sequence[str]) -> list[Paper]:
         """The papers of these public ids still in the catalog, in the ids' order."""
-        rows = await self._api.fetch(_PAPER + "p.public_id " + self._api.dialect.in_array("$1"),
-                                     self._api.dialect.array(public_ids))
+        rows = await self._db.fetch(_PAPER + "p.public_id " + self._dialect.in_array("$1"),
+                                    self._dialect.array(public_ids))
         found = {paper.id: paper for paper in map(paper_from_row, rows)}
         return [found[i] for i in public_ids if i in found]
 
@@ -230,8 +230,8 @@ class PaperStore:
                                         papers=papers)
 
     async def _names(self, sql: str, text: str, limit: int) -> list[str]:
-        dialect = self._api.dialect
-        rows = await self._api.fetch(sql.format(
+        dialect = self._dialect
+        rows = await self._db.fetch(sql.format(
             workshop=dialect.contains_folded("workshop", "$1"),
             conference=dialect.contains_folded("conference", "$1"), order=dialect.text_order),
             ascii_lower(text), limit)
@@ -255,14 +255,14 @@ class PaperStore:
     async def paper_ids(self, track: str | None = None) -> list[str]:
         """Public ids of every paper, or of those on one track."""
         if track:
-            rows = await self._api.fetch("SELECT public_id FROM papers WHERE track = $1", track)
+            rows = await self._db.fetch("SELECT public_id FROM papers WHERE track = $1", track)
         else:
-            rows = await self._api.fetch("SELECT public_id FROM papers")
+            rows = await self._db.fetch("SELECT public_id FROM papers")
         return [str(row[0]) for row in rows]
 
     async def random(self) -> Paper | None:
         """A uniformly random paper (ids are dense)."""
-        top = await self._api.fetch_value("SELECT max(id) FROM papers")
+        top = await self._db.fetch_value("SELECT max(id) FROM papers")
         if top is None:
             return None
         drawn = random.randint(0, int(top))
@@ -271,18 +271,18 @@ class PaperStore:
 
     async def count(self) -> int:
         """Number of papers."""
-        return int(await self._api.fetch_value("SELECT count(*) FROM papers") or 0)
+        return int(await self._db.fetch_value("SELECT count(*) FROM papers") or 0)
 
     async def stats(self) -> CatalogStats:
         """Totals per conference, year and track, and the last load."""
-        order = self._api.dialect.text_order
-        venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await self._api.fetch(
+        order = self._order
+        venues = tuple(VenueCount(c, y, t, n) for c, y, t, n in await self._db.fetch(
             "SELECT conference, year, track, count(*) FROM papers GROUP BY conference, year, "
             f"track ORDER BY count(*) DESC, conference{order} NULLS FIRST, "
             f"year NULLS FIRST, track{order}"))
-        workshops = int(await self._api.fetch_value(
+        workshops = int(await self._db.fetch_value(
             "SELECT count(DISTINCT workshop) FROM papers WHERE workshop IS NOT NULL") or 0)
-        last = await self._api.fetch_one(
+        last = await self._db.fetch_one(
             "SELECT loaded_at, source, rejected FROM catalog_loads ORDER BY id DESC LIMIT 1")
         return CatalogStats(
             papers=sum(v.papers for v in venues), venues=venues, workshops=workshops,
@@ -300,14 +300,14 @@ class PaperStore:
 
     async def catalog_version(self) -> int:
         """The id of the last load; changes with every load."""
-        return int(await self._api.fetch_value("SELECT max(id) FROM catalog_loads") or 0)
+        return int(await self._db.fetch_value("SELECT max(id) FROM catalog_loads") or 0)
 
     async def iter_papers(self) -> AsyncIterator[Paper]:
         """Every paper in insertion order, read in pages."""
         last = 0
         while True:
-            rows = await self._api.fetch(f"SELECT {PAPER_COLUMNS}, p.id FROM papers p WHERE "
-                                         "p.id > $1 ORDER BY p.id LIMIT $2", last, READ_BATCH)
+            rows = await self._db.fetch(f"SELECT {PAPER_COLUMNS}, p.id FROM papers p WHERE "
+                                        "p.id > $1 ORDER BY p.id LIMIT $2", last, READ_BATCH)
             if not rows:
                 return
             for row in rows:

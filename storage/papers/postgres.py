@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, Sequence
 
-import asyncpg
-
 from domain.catalog import LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper
 from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
 from domain.query import SearchQuery
-from storage.db import PgDb, Tx
+from storage.db import Row, Tx
 from storage.dialect import POSTGRES
 from storage.papers.catalog import PaperStore, filter_clauses
 from storage.papers.fts import RANK_WINDOW, index_row
@@ -80,14 +78,14 @@ class PgIndex:
             return []
         for attempt in range(_ATTEMPTS):
             if attempt == _ATTEMPTS - 1:  # loads keep landing in between: all in one snapshot
-                async with self._db.transaction("repeatable_read") as conn:
-                    corpus, plan = await self._planned(conn, query, any_word, bool(where))
-                    rows = await self._ranked(conn, corpus, plan, wanted)
+                async with self._db.transaction("repeatable_read") as tx:
+                    corpus, plan = await self._planned(tx, query, any_word, bool(where))
+                    rows = await self._ranked(tx, corpus, plan, wanted)
                 break
             known = self._known(query, any_word, bool(where))
             if known is None:
-                async with self._db.transaction("repeatable_read") as conn:
-                    known = await self._planned(conn, query, any_word, bool(where))
+                async with self._db.transaction("repeatable_read") as tx:
+                    known = await self._planned(tx, query, any_word, bool(where))
             rows = await self._ranked(None, *known, wanted)
             if rows[0][-1] == known[0].version:
                 break
@@ -108,39 +106,39 @@ class PgIndex:
             return None
         return corpus, plan
 
-    async def _planned(self, conn: asyncpg.Connection, query: SearchQuery, any_word: bool,
+    async def _planned(self, tx: Tx, query: SearchQuery, any_word: bool,
                        filtered: bool) -> tuple[_CorpusStats, SearchPlan]:
-        """The figures of the version `conn` sees, with what this query needs."""
-        corpus = await self._corpus(conn)
-        expansions = await _expansions(conn, corpus, query)
+        """The figures of the version `tx` sees, with what this query needs."""
+        corpus = await self._corpus(tx)
+        expansions = await _expansions(tx, corpus, query)
         plan = _plan(query, any_word, filtered, expansions)
-        await _count_terms(conn, corpus, plan.counted())
+        await _count_terms(tx, corpus, plan.counted())
         return corpus, plan
 
-    async def _ranked(self, conn: asyncpg.Connection | None, corpus: _CorpusStats,
-                      plan: SearchPlan, wanted: int) -> list[asyncpg.Record]:
+    async def _ranked(self, tx: Tx | None, corpus: _CorpusStats,
+                      plan: SearchPlan, wanted: int) -> list[Row]:
         params = Params()
         where = "".join(f" AND {c}" for c in _where(plan.query, params))
         sql = plan.statement(corpus, where, params, wanted, RANK_WINDOW)
-        if conn is None:
+        if tx is None:
             return await self._db.fetch_planned_once(sql, *params.values)
-        return list(await conn.fetch(sql, *params.values))
+        return await tx.fetch(sql, *params.values)
 
-    async def _corpus(self, conn: asyncpg.Connection) -> _CorpusStats:
+    async def _corpus(self, tx: Tx) -> _CorpusStats:
         """The table's rows and tokens for bm25, kept until the catalog version moves (every
         load and add records one)."""
-        version = int(await conn.fetchval("SELECT coalesce(max(id), 0) FROM catalog_loads"))
+        version = int(await tx.fetch_value("SELECT coalesce(max(id), 0) FROM catalog_loads"))
         stats = self._stats
         if stats is None or stats.version != version:
-            rows, tokens, head = await conn.fetchrow(
+            rows, tokens, head = (await tx.fetch(
                 "SELECT count(*), coalesce(sum(search_tokens), 0), coalesce(sum(head_tokens), 0) "
-                "FROM papers")
+                "FROM papers"))[0]
             stats = self._stats = _CorpusStats(version, int(rows), int(tokens), int(head))
         return stats
 
     async def vocabulary(self) -> list[tuple[str, int]]:
         """Indexed Latin words of 4+ letters with their document counts (as `fts5vocab`)."""
-        return [(str(word), int(ndoc)) for word, ndoc in await PgDb(self._db).fetch(
+        return [(str(word), int(ndoc)) for word, ndoc in await self._db.fetch(
             "SELECT word, ndoc FROM ts_stat('SELECT search FROM papers') "
             "WHERE length(word) >= 4 AND word ~ '^[a-z]' AND word !~ '[0-9]'")]
 
@@ -152,12 +150,13 @@ class PgIndex:
 class PgPaperStore(PaperStore):
     """The catalog on a PostgreSQL server, searched with `tsvector`s."""
 
+    _db: PgDatabase
+
     def __init__(self, db: PgDatabase) -> None:
-        super().__init__(PgDb(db), PgIndex(db))
-        self._db = db
+        super().__init__(db, PgIndex(db))
 
 
-async def _expansions(conn: asyncpg.Connection, corpus: _CorpusStats,
+async def _expansions(tx: Tx, corpus: _CorpusStats,
                       query: SearchQuery) -> dict[str, Expansion]:
     """The completions of the query's prefix words (`domain.prefixes`) from `paper_terms`,
     kept with the corpus figures until the catalog version moves."""
@@ -166,7 +165,7 @@ async def _expansions(conn: asyncpg.Connection, corpus: _CorpusStats,
         if prefix not in found:
             if len(found) >= MAX_CACHED_COUNTS:
                 found.clear()
-            rows = await conn.fetch("SELECT term, docs FROM paper_terms WHERE term >= $1 "
+            rows = await tx.fetch("SELECT term, docs FROM paper_terms WHERE term >= $1 "
                                     "AND term < $2", prefix, upper_bound(prefix))
             found[prefix] = choose(prefix, [(r[0], r[1]) for r in rows], RANK_WINDOW, RARE_ROWS)
     return by_word(query.words, found)
@@ -184,7 +183,7 @@ def _where(query: SearchQuery, params: Params) -> list[str]:
     return where
 
 
-async def _count_terms(conn: asyncpg.Connection, corpus: _CorpusStats,
+async def _count_terms(tx: Tx, corpus: _CorpusStats,
                        terms: list[str]) -> None:
     """The papers matching each `tsquery` not counted yet, kept for the catalog version."""
     hits = corpus.hits
@@ -193,7 +192,7 @@ async def _count_terms(conn: asyncpg.Connection, corpus: _CorpusStats,
         if len(hits) + len(missing) > MAX_CACHED_COUNTS:
             hits.clear()
             missing = list(dict.fromkeys(terms))
-        counts = await conn.fetchrow("SELECT " + ", ".join(
+        counts = (await tx.fetch("SELECT " + ", ".join(
             f"(SELECT count(*) FROM papers WHERE search @@ ${i}::tsquery)"
-            for i in range(1, len(missing) + 1)), *missing)
+            for i in range(1, len(missing) + 1)), *missing))[0]
         hits.update(zip(missing, (int(c) for c in counts), strict=True))

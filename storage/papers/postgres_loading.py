@@ -12,7 +12,7 @@ import asyncpg
 
 from domain.catalog import LoadCounts, LoadSource
 from domain.storage_faults import CatalogLoadRunning
-from storage.db import Tx, tx_on
+from storage.db import Tx
 from storage.dialect import POSTGRES
 from storage.notifications.store import record_unannounced
 from storage.papers.catalog import RECORD_LOAD
@@ -65,8 +65,8 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
     """Upsert every paper in one transaction; `prune` removes the source's others;
     `announce` records the added ones as unannounced in it."""
     counts = LoadCounts()
-    async with db.transaction(binary_tsvector=True) as conn:
-        tx = tx_on(conn)
+    async with db.transaction(binary_tsvector=True) as tx:
+        conn = tx.conn
         await take_load_slot(tx)
         await conn.execute("SET LOCAL paperclub.terms = 'off'")
         await conn.execute("SET LOCAL paperclub.heads = 'off'")
@@ -99,10 +99,10 @@ async def _refresh_planner_figures(db: PgDatabase) -> None:
     """After a load, what the planner knows of the search tables and their GIN indexes'
     pending entries: without it, searches right after a big load were planned on the old
     catalog's figures (or none) until autovacuum came by."""
-    async with db.transaction() as conn:
+    async with db.transaction() as tx:
         for index in _GIN_INDEXES:
-            await conn.execute("SELECT gin_clean_pending_list($1::regclass)", index)
-        await conn.execute("ANALYZE papers, paper_heads")
+            await tx.execute("SELECT gin_clean_pending_list($1::regclass)", index)
+        await tx.execute("ANALYZE papers, paper_heads")
 
 
 _Vector = tuple[bytes | None, str | None, int, int]

@@ -5,13 +5,14 @@ here with the ranking SQL of `storage.papers.sqlite_ranking`, built by the stage
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Sequence
+from typing import cast
 
 from domain.catalog import LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper
 from domain.prefixes import Expansion
 from domain.query import SearchQuery
 from domain.text import title_key
-from storage.db import SqliteDb, Tx, sqlite_sql
+from storage.db import Tx
 from storage.dialect import SQLITE
 from storage.papers import sqlite_ranking as paper_ranking
 from storage.papers import sqlite_swap as catalog_swap
@@ -41,7 +42,7 @@ class SqliteIndex:
                             source: LoadSource, prune: bool, announce: bool) -> LoadCounts:
         """Build the next catalog in short transactions (other writers get the lock between
         them), then switch to it in one; an exception (or a kill) leaves the old one."""
-        return await staged_load(SqliteDb(self._db), batches, source=source, prune=prune,
+        return await staged_load(self._db, batches, source=source, prune=prune,
                                  announce=announce)
 
     async def hold_load_slot(self, tx: Tx) -> None:
@@ -116,8 +117,7 @@ class SqliteIndex:
                    "p.id = paper_fts.rowid WHERE paper_fts MATCH $1"
                    + "".join(f" AND {clause}" for clause in where)
                    + f" ORDER BY {first}score, p.id LIMIT ${n}")
-        rows = await self._db.fetchall(sqlite_sql(sql),
-                                       [match, *params, *first_args, max(0, limit)])
+        rows = await self._db.fetch(sql, match, *params, *first_args, max(0, limit))
         return [hit_from_row(row, float(row[_SCORE])) for row in rows]
 
     async def _ranked(self, query: SearchQuery, any_word: bool, limit: int,
@@ -138,12 +138,12 @@ class SqliteIndex:
         """Indexed Latin words of 4+ letters with their document counts. The term range lets
         fts5vocab skip the CJK bigrams and digits (a quarter of the scan at 100k)."""
         # already (TEXT, INTEGER) tuples: returned with no copy of 100,000s of rows on the loop
-        rows: list[tuple[str, int]] = await self._db.fetchall(
+        rows = await self._db.fetch(
             "SELECT term, doc FROM paper_vocab WHERE term >= 'a' AND term < '{' "
             "AND length(term) >= 4 "
             "AND term GLOB '[a-z]*' AND term NOT GLOB '*[0-9]*'"
         )
-        return rows
+        return cast(list[tuple[str, int]], rows)
 
     async def warm_up(self) -> None:
         """Compile the ranking statements on every reader (~15 ms each, once a connection)."""
@@ -153,6 +153,7 @@ class SqliteIndex:
 class SqlitePaperStore(PaperStore):
     """The catalog in a SQLite file, searched with FTS5."""
 
+    _db: Database
+
     def __init__(self, db: Database) -> None:
-        super().__init__(SqliteDb(db), SqliteIndex(db))
-        self._db = db
+        super().__init__(db, SqliteIndex(db))

@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
 
 from domain.catalog import LoadCounts, LoadSource
-from storage.db import SqliteDb, Tx
+from storage.db import Tx
 from storage.dialect import SQLITE
 from storage.notifications.store import record_unannounced
 from storage.papers import sqlite_swap as catalog_swap
@@ -16,6 +16,7 @@ from storage.papers.catalog import RECORD_LOAD
 from storage.papers.classify import LoadClassifier, live_rows, pipelined
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.sqlite_index import INDEXES, indexed_rows, write_index
+from storage.sqlite.database import Database
 from storage.times import utc_timestamp
 
 LOAD_BATCH = 5000
@@ -48,7 +49,7 @@ PAPER_INSERT = (
 order (a load and an add write the same row)."""
 
 
-async def staged_load(db: SqliteDb, batches: AsyncIterable[Sequence[PreparedPaper]], *,
+async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPaper]], *,
                       source: LoadSource, prune: bool, announce: bool = False) -> LoadCounts:
     """`SqliteIndex.load_prepared`: build the next catalog in short transactions, then
     switch to it in one (the old catalog stays intact until then); with `announce`, the
@@ -87,7 +88,7 @@ async def staged_load(db: SqliteDb, batches: AsyncIterable[Sequence[PreparedPape
     return counts
 
 
-async def _carry_over(db: SqliteDb, pruned_source: str | None) -> None:
+async def _carry_over(db: Database, pruned_source: str | None) -> None:
     """Copy the live papers this load did not touch into the shadows, a batch per
     transaction (all of them, or with `--prune` those of other sources)."""
     keep = " AND p.source != ?" if pruned_source is not None else ""
@@ -136,7 +137,7 @@ _LOAD_PRAGMAS = {"cache_size": -LOAD_CACHE_KIB, "wal_autocheckpoint": LOAD_CHECK
 
 
 @contextlib.asynccontextmanager
-async def _load_settings(db: SqliteDb) -> AsyncIterator[None]:
+async def _load_settings(db: Database) -> AsyncIterator[None]:
     """The writer's page cache and WAL checkpoints (`_LOAD_PRAGMAS`) for a load, as they were
     after."""
     before: dict[str, int] = {}
@@ -161,7 +162,7 @@ async def _fts_options(tx: Tx, table: str, options: dict[str, int]) -> None:
         await tx.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('{option}', ?)", value)
 
 
-async def _merge_index(db: SqliteDb, table: str) -> None:
+async def _merge_index(db: Database, table: str) -> None:
     """Merge a full-text table's segments into one, `MERGE_PAGES` a transaction (FTS5's
     'merge' with a negative count: every level at once), until a step finds nothing to do."""
     while True:
@@ -184,7 +185,7 @@ async def _breathe() -> None:
 class _BatchLoader(LoadClassifier):
     """Writes one load's batches into the shadow tables, one short transaction each."""
 
-    def __init__(self, db: SqliteDb, source: str, counts: LoadCounts, next_id: int) -> None:
+    def __init__(self, db: Database, source: str, counts: LoadCounts, next_id: int) -> None:
         super().__init__(source, counts, next_id)
         self._db = db
 

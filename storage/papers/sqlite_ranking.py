@@ -227,7 +227,7 @@ async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: i
     match = match_expression(query, any_word=any_word, expansions=expansions)
     phrase = phrase_expression(query) if match else None
     statement = ranked_statement(query, any_word, phrase, limit, expansions, read)
-    rows = [] if statement is None else await db.fetchall(*statement)
+    rows = [] if statement is None else await db.fetch(statement[0], *statement[1])
     if version is not None:
         stored = rows[0][_VERSION] if rows else await catalog_version(db)
         if int(stored or 0) != version:
@@ -251,8 +251,7 @@ def cached_expansions(cache: ExpansionCache,
 
 async def catalog_version(db: Database) -> int:
     """The catalog version (`CATALOG_VERSION`)."""
-    rows = await db.fetchall(f"SELECT {CATALOG_VERSION}")
-    return int(rows[0][0] or 0) if rows else 0
+    return int(await db.fetch_value(f"SELECT {CATALOG_VERSION}") or 0)
 
 
 async def expansions(db: Database, cache: ExpansionCache,
@@ -265,8 +264,9 @@ async def expansions(db: Database, cache: ExpansionCache,
     version = await catalog_version(db)
     found, missing = cache.lookup(version, prefixes)
     for prefix in missing:
-        rows = await db.fetchall("SELECT term, doc FROM paper_vocab WHERE term >= ? AND term < ?",
-                                 (prefix, upper_bound(prefix)))
-        found[prefix] = expansion = choose(prefix, rows, RANK_WINDOW, RARE_ROWS)
+        rows = await db.fetch("SELECT term, doc FROM paper_vocab WHERE term >= $1 AND term < $2",
+                              prefix, upper_bound(prefix))
+        found[prefix] = expansion = choose(prefix, [(r[0], r[1]) for r in rows], RANK_WINDOW,
+                                           RARE_ROWS)
         cache.store(version, expansion)
     return by_word(query.words, found)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import re
 
+from domain.storage_faults import CatalogLoadRunning
 from storage.db import Tx
-from storage.sqlite.errors import CatalogLoadRunning
 from storage.times import utc_timestamp
 
 LIVE = ("papers", "paper_honours", "paper_fts", "paper_fts_head")

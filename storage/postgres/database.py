@@ -5,14 +5,14 @@ committed state); writes run in `transaction()`, READ COMMITTED by default, wher
 on single atomic statements (`INSERT … ON CONFLICT DO NOTHING RETURNING`, conditional `UPDATE`)
 or on row locks (`SELECT … FOR UPDATE`), the equivalent of SQLite's `BEGIN IMMEDIATE` discipline.
 A failure to reach the server or a refused login leaves as one line (`DatabaseUnreachable`);
-the password never appears in a message.
+the password never appears in a message. `PgDatabase` is a `storage.db.Db`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
@@ -23,10 +23,12 @@ from domain.storage_faults import (
     ReadOnlyDatabase,
     StorageError,
 )
+from storage.db import Row, Statements, Tx
+from storage.dialect import POSTGRES
 from storage.migrations import Versioned
 from storage.postgres.migrations import MIGRATIONS
 
-__all__ = ["SERVER_SETTINGS", "Isolation", "PgDatabase", "where_of"]
+__all__ = ["SERVER_SETTINGS", "Isolation", "PgDatabase", "PgTx", "where_of"]
 
 Isolation = Literal["read_committed", "repeatable_read", "serializable"]
 CONNECT_TIMEOUT_SECONDS = 10.0
@@ -102,12 +104,53 @@ def pg_failure(exc: BaseException) -> StorageError | None:
     return None
 
 
-class PgDatabase(Versioned):
-    """Owns the pool; open with `PgDatabase.open(url)` and always `close()`."""
+class _Statements:
+    """Statements on what runs them: one pooled connection in a transaction, or the pool
+    (each statement on its own); a failure of the environment leaves as its `StorageError`."""
+
+    def __init__(self, on: asyncpg.Connection | asyncpg.Pool) -> None:
+        self._on = on
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        with pg_errors:
+            return cast(list[Row], await self._on.fetch(sql, *args))
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        with pg_errors:
+            return cast(Row | None, await self._on.fetchrow(sql, *args))
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        with pg_errors:
+            return await self._on.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        with pg_errors:
+            return rows_affected(await self._on.execute(sql, *args))
+
+
+class PgTx(_Statements):
+    """A `storage.db.Tx` on one pooled connection (`conn`) inside `PgDatabase.transaction()`."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        super().__init__(conn)
+        self.conn = conn
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.conn.executemany(sql, rows)
+
+    async def lock(self, key: str) -> None:
+        await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+
+class PgDatabase(_Statements, Versioned):
+    """Owns the pool; open with `PgDatabase.open(url)` and always `close()`. Each statement
+    outside a transaction runs on the pool."""
 
     MIGRATIONS = MIGRATIONS
+    dialect = POSTGRES
 
     def __init__(self, pool: asyncpg.Pool, planned_once: asyncpg.Pool, url: str) -> None:
+        super().__init__(pool)
         self._pool = pool
         self._planned_once = planned_once
         self.url = url
@@ -135,7 +178,7 @@ class PgDatabase(Versioned):
 
     @property
     def pool(self) -> asyncpg.Pool:
-        """The pool every statement outside `transaction()` runs on (`storage.db.PgDb`)."""
+        """The pool every statement outside `transaction()` runs on."""
         return self._pool
 
     async def fetch_planned_once(self, sql: str, *args: Any) -> list[asyncpg.Record]:
@@ -148,7 +191,7 @@ class PgDatabase(Versioned):
 
     @asynccontextmanager
     async def transaction(self, isolation: Isolation = "read_committed", *,
-                          binary_tsvector: bool = False) -> AsyncIterator[asyncpg.Connection]:
+                          binary_tsvector: bool = False) -> AsyncIterator[PgTx]:
         """One connection in one transaction: COMMIT at the end, ROLLBACK on any exception.
         `binary_tsvector`: on this connection, for this transaction only, `tsvector` values
         travel in their binary form, as bytes (`storage.papers.postgres_vectors`)."""
@@ -159,26 +202,25 @@ class PgDatabase(Versioned):
                                               decoder=bytes, format="binary")
                 try:
                     async with conn.transaction(isolation=isolation):
-                        yield conn
+                        yield PgTx(conn)
                 finally:
                     if binary_tsvector and not conn.is_closed():
                         await conn.reset_type_codec("tsvector", schema="pg_catalog")
 
     async def schema_version(self) -> int:
         """The version recorded in the database (0 for an empty one)."""
-        async with self.transaction() as conn:
-            return await _version(conn)
+        return await _version(self)
 
-    async def _current(self, conn: asyncpg.Connection) -> int:
+    async def _current(self, tx: Tx) -> int:
         """One migrating process at a time; the version's table created first."""
-        await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-        await conn.execute(
+        await tx.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+        await tx.execute(
             "CREATE TABLE IF NOT EXISTS paperclub_schema (version integer NOT NULL)")
-        return await _version(conn)
+        return await _version(tx)
 
-    async def _record(self, conn: asyncpg.Connection, version: int) -> None:
-        await conn.execute("DELETE FROM paperclub_schema")
-        await conn.execute("INSERT INTO paperclub_schema (version) VALUES ($1)", version)
+    async def _record(self, tx: Tx, version: int) -> None:
+        await tx.execute("DELETE FROM paperclub_schema")
+        await tx.execute("INSERT INTO paperclub_schema (version) VALUES ($1)", version)
 
 
 async def _pool(url: str, least: int, most: int, settings: dict[str, str],
@@ -188,11 +230,11 @@ async def _pool(url: str, least: int, most: int, settings: dict[str, str],
         command_timeout=None, server_settings=settings, reset=_kept_session, **options)
 
 
-async def _version(conn: asyncpg.Connection) -> int:
-    exists = await conn.fetchval("SELECT to_regclass('paperclub_schema') IS NOT NULL")
+async def _version(on: Statements) -> int:
+    exists = await on.fetch_value("SELECT to_regclass('paperclub_schema') IS NOT NULL")
     if not exists:
         return 0
-    value = await conn.fetchval("SELECT max(version) FROM paperclub_schema")
+    value = await on.fetch_value("SELECT max(version) FROM paperclub_schema")
     return int(value) if value is not None else 0
 
 

@@ -9,6 +9,7 @@ handler sleeps up to 100 ms between tries and so rarely finds the short gap anot
 leaves between its batches). Before waiting, the `before_wait` hook given at opening runs: the
 bot passes one that defers the waiting command's interaction, so a reply never misses Discord's
 deadline behind the lock.
+`Database` is a `storage.db.Db`: statements written with `$n` placeholders (`sqlite_sql`).
 Environmental failures leave as a `StorageError` naming the real cause.
 """
 
@@ -20,7 +21,7 @@ import logging
 import os
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -29,21 +30,22 @@ from urllib.parse import quote
 import aiosqlite
 
 from domain.paper import paper_id
-from storage.migrations import Versioned
-from storage.papers.fts import stored_index_column
-from storage.sqlite.errors import (
+from domain.storage_faults import (
     CorruptDatabase,
     DatabaseBusy,
     DiskFull,
     ReadOnlyDatabase,
-    SchemaError,
     StorageError,
     UnusablePath,
-    storage_failure,
 )
+from storage.db import Row, Tx, sqlite_sql
+from storage.dialect import SQLITE
+from storage.migrations import Versioned
+from storage.papers.fts import stored_index_column
+from storage.sqlite.errors import storage_failure
 from storage.sqlite.migrations import MIGRATIONS
 
-__all__ = ["Database", "SchemaError", "StorageError"]
+__all__ = ["Database", "SqliteTx"]
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +114,51 @@ def _opening_failure(exc: BaseException, path: str | Path) -> BaseException:
                     f"its write-ahead log and index (SQLite: {exc})")
 
 
-class Database(Versioned):
-    """Owns the connections; open with `Database.open(path)` and always `close()`."""
+class _Statements:
+    """`fetch_one` and `fetch_value` read from `fetch`: SQLite fetches a read whole in one
+    step (see `Database.fetch`)."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        raise NotImplementedError
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        rows = await self.fetch(sql, *args)
+        return rows[0][0] if rows else None
+
+
+class SqliteTx(_Statements):
+    """A `storage.db.Tx` on the writer connection (`conn`), inside `Database.transaction()`."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return list(await self.conn.execute_fetchall(sqlite_sql(sql), args))
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        cursor = await self.conn.execute(sqlite_sql(sql), args)
+        return max(cursor.rowcount, 0)
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.conn.executemany(sqlite_sql(sql), rows)
+
+    async def lock(self, key: str) -> None:
+        """Nothing to take: `BEGIN IMMEDIATE` holds the one write lock already."""
+
+
+class Database(_Statements, Versioned):
+    """Owns the connections; open with `Database.open(path)` and always `close()`. Reads
+    outside a transaction run on the reader pool, every write on the writer under the write
+    lock (and its wait, `before_wait` hook and errors)."""
 
     MIGRATIONS = MIGRATIONS
+    dialect = SQLITE
 
     def __init__(self, writer: aiosqlite.Connection,
                  readers: Sequence[aiosqlite.Connection]) -> None:
@@ -181,10 +224,10 @@ class Database(Versioned):
 
     @property
     def readers(self) -> int:
-        """How many reader connections serve `fetchall`."""
+        """How many reader connections serve `fetch`."""
         return len(self._readers)
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
         """Rows of a read, executed and fetched in one step on a free reader connection.
 
         One step matters: a statement left open across an `await` would pin the reader's
@@ -192,11 +235,15 @@ class Database(Versioned):
         """
         conn = await self._free.get()
         try:
-            return list(await conn.execute_fetchall(sql, params))
+            return list(await conn.execute_fetchall(sqlite_sql(sql), args))
         except sqlite3.Error as exc:
             raise _translated(exc) from exc
         finally:
             self._free.put_nowait(conn)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        async with self.transaction() as tx:
+            return await tx.execute(sql, *args)
 
     async def prime(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Run each statement once on every reader connection, so that each holds it compiled
@@ -211,7 +258,7 @@ class Database(Versioned):
                     raise _translated(exc) from exc
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteTx]:
         """`BEGIN IMMEDIATE` ... `COMMIT`, or `ROLLBACK` on any exception; one at a time.
 
         Waits at most `write_wait` seconds for the lock (`DatabaseBusy`); a disk that is full,
@@ -231,7 +278,7 @@ class Database(Versioned):
         try:
             await self._begin(deadline)
             try:
-                yield self._writer
+                yield SqliteTx(self._writer)
             except BaseException as exc:
                 await self._rollback()
                 raise _translated(exc) from exc
@@ -296,13 +343,13 @@ class Database(Versioned):
 
     async def schema_version(self) -> int:
         """The version stored in the database file."""
-        return await _int(self._writer, "PRAGMA user_version")
+        return int(await _scalar(self._writer, "PRAGMA user_version"))
 
-    async def _current(self, conn: aiosqlite.Connection) -> int:
-        return await _int(conn, "PRAGMA user_version")
+    async def _current(self, tx: Tx) -> int:
+        return int(await tx.fetch_value("PRAGMA user_version"))
 
-    async def _record(self, conn: aiosqlite.Connection, version: int) -> None:
-        await conn.execute(f"PRAGMA user_version = {int(version)}")
+    async def _record(self, tx: Tx, version: int) -> None:
+        await tx.execute(f"PRAGMA user_version = {int(version)}")
 
 
 def _translated(exc: BaseException, where: str = "") -> BaseException:
@@ -349,11 +396,7 @@ async def _connect(path: str | Path, *, read_only: bool = False) -> aiosqlite.Co
     return conn
 
 
-async def _scalar(conn: aiosqlite.Connection, sql: str) -> object:
+async def _scalar(conn: aiosqlite.Connection, sql: str) -> Any:
     rows = list(await conn.execute_fetchall(sql))
     return rows[0][0] if rows else None
 
-
-async def _int(conn: aiosqlite.Connection, sql: str) -> int:
-    value = await _scalar(conn, sql)
-    return value if isinstance(value, int) else 0

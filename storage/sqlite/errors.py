@@ -11,21 +11,14 @@ import resource
 import sqlite3
 
 from domain.storage_faults import (
-    CatalogLoadRunning,
     CorruptDatabase,
     DatabaseBusy,
-    DatabaseUnreachable,
     DiskFull,
-    NoDatabase,
     ReadOnlyDatabase,
-    SchemaError,
     StorageError,
-    UnusablePath,
 )
 
-__all__ = ["CatalogLoadRunning", "CorruptDatabase", "DatabaseBusy", "DatabaseUnreachable",
-           "DiskFull", "NoDatabase",
-           "ReadOnlyDatabase", "SchemaError", "StorageError", "UnusablePath", "storage_failure"]
+__all__ = ["storage_failure"]
 
 
 # SQLite's primary result codes (the low byte of an extended code).

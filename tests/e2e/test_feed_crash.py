@@ -49,7 +49,7 @@ async def _follow(db_path: Path, guild: Guild, reader: User) -> None:
 async def _posted(db_path: Path) -> bool:
     db = await Database.open(db_path)
     try:
-        return await db.fetchall("SELECT status FROM feed_announcements") == [("posted",)]
+        return await db.fetch("SELECT status FROM feed_announcements") == [("posted",)]
     finally:
         await db.close()
 

@@ -16,7 +16,6 @@ from bot.graphs.catalog import open_configured
 from bot.settings import Settings, load_settings
 from discord_standin import Guild, Message, StandIn
 from storage import backend as stores
-from storage.db import database_api
 from tests.clocks import FakeClock
 from tests.e2e.group_steps import answer
 from tests.e2e.harness import e2e_environment, start_paperclub
@@ -134,7 +133,7 @@ async def test_a_backup_taken_under_writes_restores_to_a_bot_that_posts_once(
 
 
 async def _stream_keys(db: stores.AnyDatabase) -> set[int]:
-    rows = await database_api(db).fetch("SELECT key FROM bot_state WHERE key LIKE 'stream.%'")
+    rows = await db.fetch("SELECT key FROM bot_state WHERE key LIKE 'stream.%'")
     return {int(str(row[0]).removeprefix(STREAM_KEY)) for row in rows}
 
 

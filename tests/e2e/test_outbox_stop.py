@@ -55,7 +55,7 @@ async def _sending(standin: StandIn, paced: Settings, clock: FakeClock, db: Data
 
 
 async def _leased(db: Database) -> list[str]:
-    return [str(row[0]) for row in await db.fetchall(
+    return [str(row[0]) for row in await db.fetch(
         "SELECT unit FROM outbox WHERE owner IS NOT NULL OR lease_until IS NOT NULL")]
 
 

@@ -28,13 +28,13 @@ CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
 async def statements(db: Database, work: Callable[[], Awaitable[Any]]) -> list[str]:
     """The data statements `work` runs on the writer connection."""
     seen: list[str] = []
-    async with db.transaction() as conn:
-        await conn.set_trace_callback(seen.append)
+    async with db.transaction() as tx:
+        await tx.conn.set_trace_callback(seen.append)
     try:
         await work()
     finally:
-        async with db.transaction() as conn:
-            await conn.set_trace_callback(None)  # type: ignore[arg-type]  # None: off
+        async with db.transaction() as tx:
+            await tx.conn.set_trace_callback(None)  # type: ignore[arg-type]  # None: off
     return [s.split(None, 1)[0].upper() for s in seen
             if not s.lstrip().upper().startswith(CONTROL)]
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.sqlite.database import Database, SchemaError
+from domain.storage_faults import SchemaError
+from storage.sqlite.database import Database
 from storage.sqlite.migrations import LATEST_VERSION, MIGRATIONS
 
 
@@ -16,9 +17,9 @@ async def test_migrates_an_empty_database_to_the_latest_version(tmp_path: Path) 
     db = await Database.open(tmp_path / "new.db")
     try:
         assert await db.schema_version() == LATEST_VERSION
-        assert await db.fetchall("PRAGMA journal_mode") == [("wal",)]
-        assert await db.fetchall("PRAGMA foreign_keys") == [(1,)]
-        names = {row[0] for row in await db.fetchall(
+        assert await db.fetch("PRAGMA journal_mode") == [("wal",)]
+        assert await db.fetch("PRAGMA foreign_keys") == [(1,)]
+        names = {row[0] for row in await db.fetch(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         assert {"papers", "paper_honours", "paper_fts", "catalog_loads"} <= names
     finally:
@@ -49,13 +50,13 @@ def test_migrations_are_numbered_in_order() -> None:
 
 async def test_failed_transaction_rolls_back(db: Database) -> None:
     with pytest.raises(RuntimeError):
-        async with db.transaction() as conn:
-            await conn.execute(
+        async with db.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO catalog_loads (source, loaded_at, added, updated, unchanged, "
                 "removed, rejected) VALUES ('x', 'now', 0, 0, 0, 0, 0)"
             )
             raise RuntimeError("boom")
-    assert await db.fetchall("SELECT count(*) FROM catalog_loads") == [(0,)]
+    assert await db.fetch("SELECT count(*) FROM catalog_loads") == [(0,)]
 
 
 async def test_concurrent_transactions_never_interleave(db: Database) -> None:
@@ -63,8 +64,8 @@ async def test_concurrent_transactions_never_interleave(db: Database) -> None:
     a_inside = asyncio.Event()
 
     async def task_a() -> None:
-        async with db.transaction() as conn:
-            await conn.execute(
+        async with db.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO catalog_loads (source, loaded_at, added, updated, unchanged, "
                 "removed, rejected) VALUES ('a', 'now', 0, 0, 0, 0, 0)"
             )
@@ -74,27 +75,27 @@ async def test_concurrent_transactions_never_interleave(db: Database) -> None:
 
     async def task_b() -> None:
         await a_inside.wait()
-        async with db.transaction() as conn:
-            await conn.execute(
+        async with db.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO catalog_loads (source, loaded_at, added, updated, unchanged, "
                 "removed, rejected) VALUES ('b', 'now', 0, 0, 0, 0, 0)"
             )
 
     results = await asyncio.gather(task_a(), task_b(), return_exceptions=True)
     assert isinstance(results[0], RuntimeError)
-    assert await db.fetchall("SELECT source FROM catalog_loads") == [("b",)]
+    assert await db.fetch("SELECT source FROM catalog_loads") == [("b",)]
 
 
 async def test_a_task_cancelled_while_beginning_leaves_no_transaction_open(
         db: Database) -> None:
     async def write() -> None:
-        async with db.transaction() as conn:
-            await conn.execute("INSERT INTO bot_state (key, value) VALUES ('a', 'b')")
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO bot_state (key, value) VALUES ('a', 'b')")
 
     for _ in range(3):
         task = asyncio.create_task(write())
         await asyncio.sleep(0)  # now awaiting its BEGIN in aiosqlite's thread
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
-        async with db.transaction() as conn:  # would fail: a transaction within a transaction
-            await conn.execute("DELETE FROM bot_state WHERE key = 'a'")
+        async with db.transaction() as tx:  # would fail: a transaction within a transaction
+            await tx.execute("DELETE FROM bot_state WHERE key = 'a'")

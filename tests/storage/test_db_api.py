@@ -11,7 +11,7 @@ import asyncpg
 import pytest
 
 from domain.storage_faults import DatabaseBusy, DatabaseUnreachable
-from storage.db import database_api, sqlite_sql
+from storage.db import sqlite_sql
 from storage.postgres.database import pg_errors
 from storage.sqlite.database import Database
 from tests.backends import Backend
@@ -35,7 +35,7 @@ def test_numbered_placeholders_become_sqlites_numbered_ones() -> None:
 
 
 async def test_reads_rows_and_values_by_position(backend: Backend) -> None:
-    db = database_api(backend.db)
+    db = backend.db
     await db.execute_many(INSERT, [(f"k{i}", f"v{i}", "t") for i in range(3)])
     rows = await db.fetch("SELECT key, value FROM bot_state WHERE key <> $1 ORDER BY key"
                           f"{db.dialect.text_order}", "k1")
@@ -48,14 +48,14 @@ async def test_reads_rows_and_values_by_position(backend: Backend) -> None:
 
 
 async def test_a_placeholder_used_twice_binds_the_same_value(backend: Backend) -> None:
-    db = database_api(backend.db)
+    db = backend.db
     await db.execute(INSERT, "same", "same", "t")
     assert await db.fetch_value(
         "SELECT count(*) FROM bot_state WHERE key = $1 AND value = $1", "same") == 1
 
 
 async def test_execute_counts_the_rows_it_changed(backend: Backend) -> None:
-    db = database_api(backend.db)
+    db = backend.db
     await db.execute_many(INSERT, [("a", "1", "t"), ("b", "1", "t"), ("c", "2", "t")])
     assert await db.execute("UPDATE bot_state SET value = $1 WHERE value = $2", "3", "1") == 2
     assert await db.execute("DELETE FROM bot_state WHERE key = $1", "nope") == 0
@@ -64,7 +64,7 @@ async def test_execute_counts_the_rows_it_changed(backend: Backend) -> None:
 
 
 async def test_a_failed_transaction_leaves_nothing(backend: Backend) -> None:
-    db = database_api(backend.db)
+    db = backend.db
     with pytest.raises(RuntimeError):
         async with db.transaction() as tx:
             await tx.execute(INSERT, "gone", "v", "t")
@@ -75,7 +75,7 @@ async def test_a_failed_transaction_leaves_nothing(backend: Backend) -> None:
 
 
 async def test_array_membership(backend: Backend) -> None:
-    db = database_api(backend.db)
+    db = backend.db
     await db.execute_many(INSERT, [("x", "1", "t"), ("y", "2", "t"), ("z", "3", "t")])
     dialect = db.dialect
     rows = await db.fetch(f"SELECT key FROM bot_state WHERE key {dialect.in_array('$1')} "
@@ -86,7 +86,7 @@ async def test_array_membership(backend: Backend) -> None:
 
 
 async def test_arrays_read_side_by_side_as_rows(backend: Backend) -> None:
-    db = database_api(backend.db)
+    db = backend.db
     dialect = db.dialect
     table = dialect.zipped(("$1", "bigint"), ("$2", "text"))
     rows = await db.fetch(f"SELECT c1, c2 FROM {table} ORDER BY c1",
@@ -106,7 +106,7 @@ async def test_arrays_read_side_by_side_as_rows(backend: Backend) -> None:
 
 async def test_a_lock_is_held_until_the_transaction_ends(backend: Backend) -> None:
     """Two transactions locking one key take turns: the second reads what the first wrote."""
-    db = database_api(backend.db)
+    db = backend.db
     await db.execute(INSERT, "counter", "0", "t")
 
     async def bump() -> None:
@@ -133,7 +133,7 @@ async def test_sqlite_writes_keep_the_write_lock_its_hook_and_its_wait(tmp_path:
         calls.append("deferred")
 
     database = await Database.open(path, write_wait=0.2, before_wait=hook)
-    db = database_api(database)
+    db = database
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
@@ -152,7 +152,7 @@ async def test_sqlite_writes_keep_the_write_lock_its_hook_and_its_wait(tmp_path:
 async def test_sqlite_transactions_of_concurrent_tasks_never_interleave(tmp_path: Path) -> None:
     """Transactions from concurrent tasks take turns on the one writer (the lock)."""
     database = await Database.open(tmp_path / "turns.db")
-    db = database_api(database)
+    db = database
     order: list[str] = []
 
     async def write(name: str) -> None:

@@ -14,14 +14,13 @@ import pytest
 from bot.features.catalog.loader import load_catalog
 from bot.features.papers.query import parse_query
 from domain.copy import TableCount
+from domain.storage_faults import SchemaError
 from storage.copy import copy_database
-from storage.db import PgDb
 from storage.papers.postgres import PgPaperStore
 from storage.papers.sqlite import SqlitePaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import LATEST_VERSION, SQLITE_VERSION
 from storage.sqlite.database import Database
-from storage.sqlite.errors import SchemaError
 from tools.throwaway_postgres import PostgresServer
 
 QUERIES = ("grokking", "蒸馏", "attention", "learn", "diffusion model", "Vardi")
@@ -119,9 +118,9 @@ async def _group(path: Path, catalog_path: Path) -> Database:
     """A SQLite group: the bundled test catalog and a row in every other table."""
     db = await Database.open(path)
     await load_catalog(SqlitePaperStore(db), catalog_path)
-    async with db.transaction() as conn:
+    async with db.transaction() as tx:
         for sql, params in _STATE:
-            await conn.execute(sql, params)
+            await tx.execute(sql, *params)
     return db
 
 
@@ -150,11 +149,10 @@ async def test_copy_to_postgresql_moves_every_table_and_searches_agree(
         assert await _answers(PgPaperStore(pg)) == await _answers(SqlitePaperStore(lite))
         assert any(await _answers(PgPaperStore(pg)))
         # the id sequences moved past the copied ids: new rows get new ids
-        async with pg.transaction() as conn:
-            new = await conn.fetchval(
-                "INSERT INTO votes (guild_id, channel_id, opened_at, ends_at, status) "
-                "VALUES (1, 1, 't', 'u', 'announced') RETURNING id")
-        assert new == 8
+        new = await pg.returning_one(
+            "INSERT INTO votes (guild_id, channel_id, opened_at, ends_at, status) "
+            "VALUES (1, 1, 't', 'u', 'announced') RETURNING id")
+        assert new is not None and new[0] == 8
     finally:
         await lite.close()
         await pg.close()
@@ -181,7 +179,7 @@ async def test_an_interrupted_copy_run_again_finishes_without_duplicates(
     try:
         with pytest.raises(_Interrupted):
             await copy_database(lite, pg, batch=4, progress=killed_after_three)
-        partial = int(await PgDb(pg).fetch_value("SELECT count(*) FROM papers"))
+        partial = int(await pg.fetch_value("SELECT count(*) FROM papers"))
         assert 0 < partial < 30
         _every_table_equal(await copy_database(lite, pg, batch=4))
         _every_table_equal(await copy_database(lite, pg, batch=4))  # and once more: idempotent
@@ -215,13 +213,12 @@ async def test_different_schema_versions_are_refused(
     url = await server.fresh_database()
     pg = await PgDatabase.open(url)
     try:
-        async with pg.transaction() as conn:
-            await conn.execute("UPDATE paperclub_schema SET version = $1", max(
-                v for v, mirrored in SQLITE_VERSION.items()  # PostgreSQL-only migrations
-                if mirrored < SQLITE_VERSION[LATEST_VERSION]))  # mirror the same SQLite
+        await pg.execute("UPDATE paperclub_schema SET version = $1", max(
+            v for v, mirrored in SQLITE_VERSION.items()  # PostgreSQL-only migrations
+            if mirrored < SQLITE_VERSION[LATEST_VERSION]))  # mirror the same SQLite
         with pytest.raises(SchemaError, match="migrate both to the same version"):
             await copy_database(lite, pg)
-        assert await PgDb(pg).fetch_value("SELECT count(*) FROM papers") == 0
+        assert await pg.fetch_value("SELECT count(*) FROM papers") == 0
     finally:
         await lite.close()
         await pg.close()
@@ -251,13 +248,11 @@ async def test_the_command_copies_verifies_and_refuses_in_one_line(
         assert re.search(r"papers: \+0 \(\d+ already there\)", again.stderr), again.stderr
         assert not re.search(r": \+[1-9]", again.stderr), again.stderr
         pg = await PgDatabase.open(url)
-        async with pg.transaction() as conn:
-            await conn.execute("INSERT INTO bookmarks VALUES (1, 2, 'extra', 't')")
+        await pg.execute("INSERT INTO bookmarks VALUES (1, 2, 'extra', 't')")
         mismatch = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
         assert mismatch.returncode == 1
         assert "bookmarks" in mismatch.stderr and "MISMATCH" in mismatch.stdout
-        async with pg.transaction() as conn:
-            await conn.execute("UPDATE paperclub_schema SET version = 999")
+        await pg.execute("UPDATE paperclub_schema SET version = 999")
         await pg.close()
         newer = _cli("--from", f"sqlite:{tmp_path / 'group.db'}", "--to", url)
         assert newer.returncode == 2

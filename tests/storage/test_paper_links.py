@@ -54,13 +54,12 @@ async def test_every_link_field_survives_the_database(backend: Backend) -> None:
 async def test_an_arxiv_id_is_held_by_one_paper_only(db: Database) -> None:
     await SqlitePaperStore(db).add_papers([arxiv_paper()])
     with pytest.raises(sqlite3.IntegrityError, match="arxiv_id"):
-        async with db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO papers SELECT 2, 'p2', 'other', title_en, title_zh, authors, "
-                "affiliations, summary_zh, comments, journal_ref, conference, year, track, "
-                "workshop, honours, pages, figures, tables, source, source_line, content_hash, "
-                "added_at, updated_at, summary_en, arxiv_id, arxiv_version, doi, url, pdf_url, "
-                "categories, arxiv_published, arxiv_updated FROM papers WHERE id = 1")
+        await db.execute(
+            "INSERT INTO papers SELECT 2, 'p2', 'other', title_en, title_zh, authors, "
+            "affiliations, summary_zh, comments, journal_ref, conference, year, track, "
+            "workshop, honours, pages, figures, tables, source, source_line, content_hash, "
+            "added_at, updated_at, summary_en, arxiv_id, arxiv_version, doi, url, pdf_url, "
+            "categories, arxiv_published, arxiv_updated FROM papers WHERE id = 1")
 
 
 async def test_versions_update_in_place_and_never_go_back(backend: Backend) -> None:

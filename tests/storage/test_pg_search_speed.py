@@ -13,7 +13,6 @@ import pytest
 from bot.features.papers.query import parse_query
 from domain.catalog import LoadSource
 from domain.paper import Paper
-from storage.db import PgDb
 from storage.papers.postgres import PgPaperStore
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import HEAD_POSITIONS
@@ -31,7 +30,7 @@ async def test_every_pooled_connection_plans_each_statement_for_its_own_values(
     db = await PgDatabase.open(postgres_url, pool_size=2)
     try:
         async with db.transaction() as first, db.transaction() as second:
-            modes = [await conn.fetchval("SHOW plan_cache_mode") for conn in (first, second)]
+            modes = [await tx.fetch_value("SHOW plan_cache_mode") for tx in (first, second)]
     finally:
         await db.close()
     assert modes == ["force_custom_plan", "force_custom_plan"]
@@ -65,8 +64,8 @@ async def test_a_search_statement_is_planned_once_on_its_connection(
 
 
 async def _out_of_step(db: PgDatabase) -> tuple[int, int]:
-    heads = int(await PgDb(db).fetch_value("SELECT count(*) FROM paper_heads"))
-    return heads, int(await PgDb(db).fetch_value(_OUT_OF_STEP))
+    heads = int(await db.fetch_value("SELECT count(*) FROM paper_heads"))
+    return heads, int(await db.fetch_value(_OUT_OF_STEP))
 
 
 async def test_the_headline_index_follows_loads_updates_adds_and_prunes(
@@ -105,7 +104,7 @@ async def test_the_headline_lengths_migration_19_backfills_are_those_a_load_writ
     db = await PgDatabase.open(postgres_url)
     try:
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
-        counts = await PgDb(db).fetch(f"SELECT head_tokens, {HEAD_POSITIONS} FROM papers")
+        counts = await db.fetch(f"SELECT head_tokens, {HEAD_POSITIONS} FROM papers")
     finally:
         await db.close()
     assert len(counts) == len(bundled_papers)
@@ -133,7 +132,7 @@ async def test_a_load_leaves_the_planner_figures_of_the_search_tables_current(
     db = await PgDatabase.open(postgres_url)
     try:
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
-        rows = await PgDb(db).fetch("SELECT relname, reltuples FROM pg_class "
+        rows = await db.fetch("SELECT relname, reltuples FROM pg_class "
                                     "WHERE relname IN ('papers', 'paper_heads') ORDER BY relname")
     finally:
         await db.close()
@@ -197,17 +196,16 @@ async def test_a_load_compresses_long_values_with_lz4_where_the_server_has_it(
     """Issue 26: lz4 rather than pglz for a load's long values (`SET LOCAL`, this load's only:
     values written otherwise keep the server's default)."""
     db = await PgDatabase.open(postgres_url)
-    api = PgDb(db)
     try:
-        has_lz4 = await api.fetch_value("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
+        has_lz4 = await db.fetch_value("SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
                                         "WHERE name = 'default_toast_compression'")
         if not has_lz4:
             pytest.skip("this PostgreSQL server was built without lz4")
-        before = await api.fetch_value("SHOW default_toast_compression")
+        before = await db.fetch_value("SHOW default_toast_compression")
         await PgPaperStore(db).load(enumerate(bundled_papers, 1), source=LoadSource("listing"))
-        methods = await api.fetch("SELECT DISTINCT pg_column_compression(summary_zh) FROM papers "
+        methods = await db.fetch("SELECT DISTINCT pg_column_compression(summary_zh) FROM papers "
                                   "WHERE pg_column_compression(summary_zh) IS NOT NULL")
-        after = await api.fetch_value("SHOW default_toast_compression")
+        after = await db.fetch_value("SHOW default_toast_compression")
     finally:
         await db.close()
     assert [m[0] for m in methods] == ["lz4"]

@@ -13,7 +13,6 @@ from bot.features.catalog.arxiv_jsonl import read_arxiv_record
 from bot.features.catalog.loader import load_catalog
 from domain.catalog import LoadSource
 from domain.paper import Paper
-from storage.db import PgDb
 from storage.papers.fts import index_row
 from storage.papers.postgres import PgPaperStore
 from storage.papers.postgres_vectors import (
@@ -71,13 +70,13 @@ async def test_the_binary_form_is_the_literals_value(
         literals.append(literal)
     db = await PgDatabase.open(postgres_url, pool_size=1)
     try:
-        async with db.transaction(binary_tsvector=True) as conn:
-            differing = await conn.fetchval(_DIFFERING, sent, literals)
-            repeats = await conn.fetchval(
+        async with db.transaction(binary_tsvector=True) as tx:
+            differing = await tx.fetch_value(_DIFFERING, sent, literals)
+            repeats = await tx.fetch_value(
                 "SELECT length(array_to_string(positions, ',')) - length(replace("
                 "array_to_string(positions, ','), ',', '')) + 1 FROM unnest($1::tsvector) "
                 "WHERE lexeme = 'echo'", sent[len(bundled_papers)])
-        plain = await PgDb(db).fetch_value("SELECT 'word:1'::tsvector")
+        plain = await db.fetch_value("SELECT 'word:1'::tsvector")
     finally:
         await db.close()
     assert len(sent) >= len(bundled_papers) + 2
@@ -100,14 +99,14 @@ async def test_a_load_and_a_reload_store_what_the_literals_give(
         again = await store.load(enumerate(changed, 1), source=LoadSource("listing"))
         ids = [p.id for p in changed]
         literals = [tsvector_literal(index_row(p))[0] for p in changed]
-        stored, differing = (await PgDb(db).fetch(_STORED_AS_LITERAL, ids, literals))[0]
+        stored, differing = (await db.fetch(_STORED_AS_LITERAL, ids, literals))[0]
         if SAMPLE.exists():
             path = tmp_path / "arxiv.jsonl"
             with SAMPLE.open(encoding="utf-8") as handle:
                 path.write_text("".join(next(handle) for _ in range(1000)), encoding="utf-8")
             await load_catalog(store, path)
             real = _arxiv_papers(1000)
-            rows = await PgDb(db).fetch(_STORED_AS_LITERAL, [p.id for p in real],
+            rows = await db.fetch(_STORED_AS_LITERAL, [p.id for p in real],
                                         [tsvector_literal(index_row(p))[0] for p in real])
             assert tuple(rows[0]) == (len(real), 0)
     finally:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from storage.db import PgDb
 from storage.dialect import Migration
 from storage.postgres import migrations as pg_migrations
 from storage.postgres.database import PgDatabase
@@ -81,10 +80,8 @@ async def test_a_migrated_sqlite_file_has_the_same_schema(tmp_path: Path) -> Non
     db = await Database.open(tmp_path / "schema.db", migrate=False)
     try:
         await db.migrate(_shipped_version("sqlite"))
-        async with db.transaction() as conn:
-            cursor = await conn.execute(
-                "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
-            rows = [list(row) for row in await cursor.fetchall()]
+        rows = [list(row) for row in await db.fetch(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")]
     finally:
         await db.close()
     _check("sqlite_master.json", rows)
@@ -111,7 +108,7 @@ async def test_a_migrated_postgres_database_has_the_same_schema(
     db = await PgDatabase.open(url, migrate=False)
     try:
         await db.migrate(_shipped_version("postgres"))
-        found = {name: [list(row) for row in await PgDb(db).fetch(sql)] for name, sql in
+        found = {name: [list(row) for row in await db.fetch(sql)] for name, sql in
                  (("columns", _PG_COLUMNS), ("indexes", _PG_INDEXES),
                   ("constraints", _PG_CONSTRAINTS))}
     finally:

@@ -104,11 +104,9 @@ async def test_a_full_disk_names_the_cause_not_a_failed_rollback(
         tmp_path: Path, bundled_papers: list[Paper]) -> None:
     db = await Database.open(tmp_path / "full.db")
     try:
-        async with db.transaction() as conn:  # grow by 60 pages at most
-            async with conn.execute("PRAGMA page_count") as cursor:
-                row = await cursor.fetchone()
-            assert row is not None
-            await conn.execute(f"PRAGMA max_page_count = {int(row[0]) + 60}")
+        async with db.transaction() as tx:  # grow by 60 pages at most
+            pages = int(await tx.fetch_value("PRAGMA page_count"))
+            await tx.execute(f"PRAGMA max_page_count = {pages + 60}")
         store = SqlitePaperStore(db)
         with pytest.raises(DiskFull, match=r"^disk full: .*database or disk is full") as caught:
             await store.load(_many(bundled_papers, 3000), source=LoadSource("big"))
@@ -167,12 +165,11 @@ async def test_other_processes_write_between_the_batches_of_a_load(
         store = SqlitePaperStore(loader_db)
         load = asyncio.create_task(store.load(_many(bundled_papers, 6000),
                                               source=LoadSource("big")))
-        while not (await other_db.fetchall(
-                "SELECT 1 FROM sqlite_master WHERE name = 'papers_next'")):
+        while not await other_db.fetch("SELECT 1 FROM sqlite_master WHERE name = 'papers_next'"):
             await asyncio.sleep(0.01)
-        async with other_db.transaction() as conn:
-            await conn.execute("INSERT INTO bot_state (key, value, updated_at) "
-                               "VALUES ('x', 'y', 'now')")
+        async with other_db.transaction() as tx:
+            await tx.execute("INSERT INTO bot_state (key, value, updated_at) "
+                             "VALUES ('x', 'y', 'now')")
         assert not load.done(), "the write waited for the whole load"
         counts = await load
         assert counts.added == 6000
@@ -189,22 +186,22 @@ async def test_one_load_at_a_time_and_a_dead_loads_slot_is_taken_over(
         store = SqlitePaperStore(db)
         first = asyncio.create_task(store.load(_many(bundled_papers, 3000),
                                                source=LoadSource("a")))
-        while not await db.fetchall("SELECT 1 FROM sqlite_master WHERE name = 'papers_next'"):
+        while not await db.fetch("SELECT 1 FROM sqlite_master WHERE name = 'papers_next'"):
             await asyncio.sleep(0.01)
         with pytest.raises(CatalogLoadRunning, match="being reloaded"):
             await store.load(_many(bundled_papers, 10), source=LoadSource("b"))
         assert (await first).added == 3000
         dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True, check=True)
-        async with db.transaction() as conn:  # as a load killed with SIGKILL leaves it
-            await conn.execute("UPDATE bot_state SET value = ? WHERE key = 'catalog_load'",
-                               (dead.stdout.strip(),))
-            await conn.execute("INSERT INTO bot_state (key, value, updated_at) VALUES "
-                               "('catalog_load', ?, 'then') ON CONFLICT DO NOTHING",
-                               (dead.stdout.strip(),))
+        async with db.transaction() as tx:  # as a load killed with SIGKILL leaves it
+            await tx.execute("UPDATE bot_state SET value = $1 WHERE key = 'catalog_load'",
+                             dead.stdout.strip())
+            await tx.execute("INSERT INTO bot_state (key, value, updated_at) VALUES "
+                             "('catalog_load', $1, 'then') ON CONFLICT DO NOTHING",
+                             dead.stdout.strip())
         counts = await store.load(_many(bundled_papers, 10), source=LoadSource("b"))
         assert counts.unchanged == 10
-        assert not await db.fetchall("SELECT 1 FROM bot_state WHERE key = 'catalog_load'")
+        assert not await db.fetch("SELECT 1 FROM bot_state WHERE key = 'catalog_load'")
     finally:
         await db.close()
 
@@ -318,8 +315,8 @@ async def test_a_read_only_open_reads_and_writes_nothing(
     try:
         assert await SqlitePaperStore(db).count() == len(bundled_papers)
         with pytest.raises(ReadOnlyDatabase):
-            async with db.transaction() as conn:
-                await conn.execute("DELETE FROM papers")
+            async with db.transaction() as tx:
+                await tx.execute("DELETE FROM papers")
     finally:
         await db.close()
 

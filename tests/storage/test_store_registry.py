@@ -8,45 +8,43 @@ import re
 from pathlib import Path
 
 from storage import backend as stores
+from storage.papers.postgres import PgPaperStore
+from storage.papers.sqlite import SqlitePaperStore
 from tests.backends import Backend
 
 STORAGE = Path(__file__).resolve().parents[2] / "storage"
 CONTRACT_SUITE = Path(__file__).resolve().parent
 
 
-def _store_classes(prefix: str) -> set[str]:
-    """Every `{prefix}…Store` class defined under storage/, and every store written once for
-    both backends (any `…Store` class of a `store.py`)."""
+def _store_classes() -> set[str]:
+    """Every `…Store` class of a `store.py` under storage/ (written once for both backends),
+    and the catalog's `Sqlite…Store` and `Pg…Store`."""
     return {node.name for path in STORAGE.rglob("*.py")
             for node in ast.parse(path.read_text(encoding="utf-8")).body
             if isinstance(node, ast.ClassDef) and node.name.endswith("Store")
-            and (node.name.startswith(prefix) or path.name == "store.py")}
-
-
-def _class_name(opener: object) -> str:
-    name = getattr(opener, "__name__", None)
-    assert isinstance(name, str), opener
-    return name
+            and (node.name.startswith(("Sqlite", "Pg")) or path.name == "store.py")}
 
 
 def test_the_registry_lists_every_store_once() -> None:
     """Each class once, but a class written once for several tables (given as its `args`)
-    once per table."""
-    assert len({pair.name for pair in stores.STORES}) == len(stores.STORES)
-    for prefix, side in (("Sqlite", "sqlite"), ("Pg", "postgres")):
-        listed = [(_class_name(getattr(pair, side)), pair.args) for pair in stores.STORES]
-        assert len(set(listed)) == len(listed), side
-        assert {name for name, _ in listed} == _store_classes(prefix), side
+    once per table; the catalog's entry opens its backend's class."""
+    assert len({entry.name for entry in stores.STORES}) == len(stores.STORES)
+    listed = [(entry.store.__name__, entry.args) for entry in stores.STORES
+              if entry is not stores.PAPERS]
+    assert len(set(listed)) == len(listed)
+    catalog = {SqlitePaperStore.__name__, PgPaperStore.__name__}
+    assert {name for name, _ in listed} | catalog == _store_classes()
 
 
 async def test_each_entry_opens_its_backends_store(backend: Backend) -> None:
-    """The accessor of each entry (same name) returns that entry's class for the backend."""
-    for pair in stores.STORES:
-        assert pair.shared == (pair.sqlite is pair.postgres), pair.name
-        store = getattr(backend, pair.name)()
-        expected: object = pair.postgres if backend.kind == "postgres" else pair.sqlite
-        assert type(store) is expected, pair.name
-        assert type(pair.open(backend.db)) is expected, pair.name
+    """The accessor of each entry (same name) returns what the entry opens; the catalog is
+    the backend's own class."""
+    for entry in stores.STORES:
+        store = getattr(backend, entry.name)()
+        assert type(store) is type(entry.open(backend.db)), entry.name
+    catalog = PgPaperStore if backend.kind == "postgres" else SqlitePaperStore
+    assert type(stores.PAPERS.open(backend.db)) is catalog
+    assert type(backend.papers()) is catalog
 
 
 def _contract_tests_using(accessor: str) -> list[str]:
@@ -67,5 +65,6 @@ def _contract_tests_using(accessor: str) -> list[str]:
 
 
 def test_the_contract_suite_exercises_every_entry() -> None:
-    unexercised = [pair.name for pair in stores.STORES if not _contract_tests_using(pair.name)]
+    unexercised = [entry.name for entry in stores.STORES
+                   if not _contract_tests_using(entry.name)]
     assert unexercised == []

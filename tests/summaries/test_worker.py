@@ -24,8 +24,8 @@ from tests.summaries.conftest import (
 
 
 async def _rows(db: Database) -> list[tuple[str, str, str, int]]:
-    return [tuple(row) for row in await db.fetchall(
-        "SELECT paper_id, lang, status, attempts FROM paper_summaries ORDER BY 1, 2", ())]
+    return [tuple(row) for row in await db.fetch(
+        "SELECT paper_id, lang, status, attempts FROM paper_summaries ORDER BY 1, 2")]
 
 
 ZH = (SummaryLang.ZH_CN,)
@@ -64,8 +64,8 @@ async def test_a_worker_killed_mid_request_loses_nothing_and_doubles_nothing(
         killed = asyncio.create_task(worker(db, one, settings, "a", clock).run_once(langs=ZH))
         # killed once its 4 claims are made and reserved (2 asked, 2 waiting for a slot), not
         # inside a transaction: a SIGKILL takes the process's connection with it
-        while len(llm.requests) < 2 or await db.fetchall(
-                "SELECT 1 FROM llm_usage WHERE requests = 4", ()) == []:
+        while len(llm.requests) < 2 or await db.fetch(
+                "SELECT 1 FROM llm_usage WHERE requests = 4") == []:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.05)
         killed.cancel()  # as SIGKILL: nothing released, its claims stay leased
@@ -144,14 +144,11 @@ async def test_an_edited_abstract_is_summarised_again_other_edits_are_not(
     async with LlmClient(settings) as client:
         summariser = worker(db, client, settings, "a", clock)
         await summariser.run_once(langs=ZH)
-        async with db.transaction() as conn:  # a reload changed the venue: new content hash
-            await conn.execute("UPDATE papers SET content_hash = 'venue' WHERE public_id = ?",
-                               (paper.id,))
+        await db.execute(  # a reload changed the venue: new content hash
+            "UPDATE papers SET content_hash = 'venue' WHERE public_id = $1", paper.id)
         kept = await summariser.run_once(langs=ZH)
-        async with db.transaction() as conn:
-            await conn.execute("UPDATE papers SET content_hash = 'abstract', summary_en = "
-                               "'We prove bounds on graph expanders.' WHERE public_id = ?",
-                               (paper.id,))
+        await db.execute("UPDATE papers SET content_hash = 'abstract', summary_en = "
+                         "'We prove bounds on graph expanders.' WHERE public_id = $1", paper.id)
         redone = await summariser.run_once(langs=ZH)
     assert (kept.kept, kept.done, redone.done) == (1, 0, 1)
     assert len(llm.requests) == 2 and "expanders" in llm.requests[1].user

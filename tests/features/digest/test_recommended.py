@@ -28,7 +28,6 @@ from domain.leases import Lease
 from domain.paper import Links, Paper
 from domain.recommend import Verdict
 from storage.backend import DIGESTS
-from storage.db import database_api
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import FakeChannels, catalog_store
@@ -49,7 +48,7 @@ class Group:
         self.papers = papers
         self.signals = MemorySignals()
         self.recommend = RecommendService(self.papers, self.signals, self.clock)
-        self.db = database_api(db)
+        self.db = db
         self.digests = DIGESTS.open(db)
         self.channels = FakeChannels(self.clock)
         self.poster = FakeDigestPoster(self.channels)

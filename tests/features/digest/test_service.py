@@ -27,7 +27,6 @@ from domain.digest import Claim, DigestState, LedgerStatus, OutcomeStatus
 from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from storage.backend import DIGESTS, HISTORY
-from storage.db import database_api
 from storage.sqlite.database import Database
 from tests.clocks import FakeClock
 from tests.fakes import (
@@ -113,7 +112,7 @@ async def world(memory_db: Database) -> World:
     digests = DIGESTS.open(memory_db)
     papers = await catalog_store(memory_db, PAPERS)
     made = World(clock, digests, papers, channels, FakeDigestPoster(channels),
-                 FakeAudience(database_api(memory_db), (FOLLOWER,)), HISTORY.open(memory_db))
+                 FakeAudience(memory_db, (FOLLOWER,)), HISTORY.open(memory_db))
     assert await made.configure(TOKYO, TOKYO_CHANNEL, "Asia/Tokyo") == TOKYO_DUE
     assert await made.configure(BERLIN, BERLIN_CHANNEL, "Europe/Berlin") == BERLIN_DUE
     return made

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,10 +13,11 @@ from hypothesis import strategies as st
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
 from domain.paper import Links, Paper
+from domain.storage_faults import StorageError
+from storage.db import Row
 from storage.papers import sqlite_ranking as ranking
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
-from storage.sqlite.errors import StorageError
 
 RIGHT_FIRST = [
     ("grokking", "To Grok Grokking: Provable Grokking in Ridge Regression"),
@@ -203,13 +203,13 @@ class StatementCounter:
 
     def __init__(self, store: SqlitePaperStore) -> None:
         self.statements = 0
-        read = store._db.fetchall
+        read = store._db.fetch
 
-        async def counted(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async def counted(sql: str, *args: Any) -> list[Row]:
             self.statements += 1
-            return await read(sql, params)
+            return await read(sql, *args)
 
-        store._db.fetchall = counted  # type: ignore[method-assign]
+        store._db.fetch = counted  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("text", ["zyxwvutain", "grokking", "low-rank pretraining",

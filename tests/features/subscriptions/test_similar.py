@@ -35,7 +35,6 @@ from storage.backend import (
     SIMILAR,
     SUBSCRIPTIONS,
 )
-from storage.db import database_api
 from storage.dialect import SQLITE
 from storage.notifications.store import record_unannounced
 from storage.papers.sqlite import SqlitePaperStore
@@ -157,7 +156,7 @@ async def test_one_entry_per_member_and_paper_with_a_topic_too(world: World) -> 
     assert entry.paper_id == close.id
     assert entry.topics[0] == "grokking" and similar_standing(entry.topics[1]) is not None
     # Told once: the same paper announced again queues nothing.
-    async with database_api(world.db).transaction() as tx:
+    async with world.db.transaction() as tx:
         await record_unannounced(tx, SQLITE, [close.id])
     assert await world.announcements.announce_pending() == 0
     assert await world.queued() == []
