@@ -14,6 +14,7 @@ longer live (expired or evicted) or whose whole list was searched since is left 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -154,20 +155,26 @@ Later = Callable[[], Awaitable[SearchOutcome | None]]
 
 
 async def join_close(lists: LiveLists, interaction: discord.Interaction, asked: Asked,
-                     first: SearchOutcome, shown: Reply, sent: SentAnswer,
+                     first: SearchOutcome, shown: Reply, sent: Awaitable[SentAnswer],
                      later: Later) -> bool:
-    """Run the step by meaning after the first answer (`first`, shown as `shown` in the
-    message `sent`) and edit the message once to include the papers close in meaning, or,
-    after "looking…", to "no match" when none is close; whether it was edited. A failure of
-    the step is logged and taken as nothing close; an edit Discord refuses (the message
-    deleted meanwhile) is logged."""
+    """Run the step by meaning while the first answer (`first`, shown as `shown`) is sent,
+    then edit its message (`sent`, cancelled when it could not be sent) once to include the
+    papers close in meaning, or, after "looking…", to "no match" when none is close; whether
+    it was edited. A failure of the step is logged and taken as nothing close; an edit Discord
+    refuses (the message deleted meanwhile) is logged."""
     try:
         joined = await later()
     except Exception:
         log.exception("/paper: papers close in meaning could not be looked for")
         joined = None
     try:
-        return await _edited(lists, interaction, asked, first, shown, sent, joined)
+        message = await sent
+    except asyncio.CancelledError:
+        if (task := asyncio.current_task()) is not None and task.cancelling():
+            raise  # this step itself is being cancelled (the bot closing)
+        return False  # the first answer was never sent
+    try:
+        return await _edited(lists, interaction, asked, first, shown, message, joined)
     except discord.HTTPException as exc:
         log.info("/paper: could not add the papers close in meaning: %s", exc)
         return False

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.client.answers import paper_choices
 from bot.client.cog_host import CogHost, host_of
-from bot.client.respond import respond
+from bot.client.respond import SentAnswer, respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.answer import (
     FIRST_ANSWER,
@@ -159,11 +159,19 @@ class PapersCog(commands.Cog):
         # with papers close in meaning still to come, "nothing matches" would be premature
         shown = (looking(asked) if later is not None and not outcome.hits
                  else await reply_for(interaction, outcome, asked))
-        sent = await send_reply(self.bot.lists, interaction, shown, ephemeral=private)
-        if later is not None:  # they join in an edit of that answer
-            self.bot.background.spawn(
-                join_close(self.bot.lists, interaction, asked, outcome, shown, sent, later),
-                "/paper: papers close in meaning")
+        if later is None:
+            await send_reply(self.bot.lists, interaction, shown, ephemeral=private)
+            return
+        # they join in an edit of that answer, looked for while it is being sent
+        sent: asyncio.Future[SentAnswer] = asyncio.get_running_loop().create_future()
+        self.bot.background.spawn(
+            join_close(self.bot.lists, interaction, asked, outcome, shown, sent, later),
+            "/paper: papers close in meaning")
+        try:
+            sent.set_result(await send_reply(self.bot.lists, interaction, shown,
+                                             ephemeral=private))
+        finally:
+            sent.cancel()  # not sent: nothing to edit (a no-op once the answer is set)
 
     def _search(self, parsed: SearchQuery, guild_id: int | None
                 ) -> Coroutine[Any, Any, FirstAnswer]:
