@@ -1,6 +1,6 @@
 """Secret per-server links (the calendar feed's, the web page's): one unguessable token per
 server, or none once turned off. The protocol is what those features' services depend on;
-`storage/links/` implements it once per backend, one table per kind of link."""
+`storage/links/` implements it once, for both backends, one table per kind of link."""
 
 from __future__ import annotations
 

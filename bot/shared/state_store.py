@@ -1,5 +1,5 @@
 """Named values kept between runs (what was last synced where). The protocol is what the feature's
-services depend on; `storage/` implements it once per backend."""
+services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The store of who may add papers from arXiv. The protocol is what the feature's services depend
-on; `storage/` implements it once per backend."""
+on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The corrections store. The protocol is what the feature's service depends on; `storage/`
-implements it once per backend."""
+implements it once, for both backends."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The paper of the day's store: settings per server and the exactly-once ledger. The protocol is
-what the feature's services depend on; `storage/` implements it once per backend."""
+what the feature's services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

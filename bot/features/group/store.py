@@ -1,5 +1,5 @@
 """The reading group's store: settings per server and the presenter rotation. The protocol is what
-the feature's services depend on; `storage/` implements it once per backend."""
+the feature's services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The outbox's store: notifications waiting to be sent. The protocol is what the feature's
-services depend on; `storage/` implements it once per backend."""
+services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

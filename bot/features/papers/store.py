@@ -1,5 +1,5 @@
 """The catalog store a search, a lookup and a load need. The protocol is what the feature's
-services depend on; `storage/` implements it once per backend. `PreparedPaper` comes from
+services depend on; `storage/` implements it once, for both backends. `PreparedPaper` comes from
 `storage.papers.prepared` (pure row preparation, run in a worker process): the one storage
 module services may import, besides the factory that wiring uses."""
 

@@ -1,5 +1,5 @@
 """The suggestion queue's store. The protocol is what the feature's services depend on; `storage/`
-implements it once per backend."""
+implements it once, for both backends."""
 
 from __future__ import annotations
 

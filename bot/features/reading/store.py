@@ -1,5 +1,5 @@
 """The reading lists' and the discussion history's stores. The protocol is what the feature's
-services depend on; `storage/` implements it once per backend."""
+services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

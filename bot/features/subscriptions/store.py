@@ -1,5 +1,5 @@
 """The subscriptions' store: topics, the notification ledger, paused DMs. The protocol is what the
-feature's services depend on; `storage/` implements it once per backend."""
+feature's services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The votes' store: ballots and the exactly-once close. The protocol is what the feature's
-services depend on; `storage/` implements it once per backend."""
+services depend on; `storage/` implements it once, for both backends."""
 
 from __future__ import annotations
 
