@@ -188,6 +188,17 @@ class InteractionHandle:
             return callback
         return await self.followup(timeout=timeout)
 
+    async def answer(self, *, timeout: float = WAIT) -> Message:
+        """The message that carries the bot's answer: the original response, or, when the bot
+        deferred, its first followup (the placeholder filled, or a message of its own when the
+        bot removed the placeholder)."""
+        callback = await self.response(timeout=timeout)
+        if callback.type == CallbackType.DEFERRED_CHANNEL_MESSAGE:
+            return await self.followup(timeout=timeout)
+        if self.message is None:
+            raise AssertionError(f"callback type {callback.type} carries no message")
+        return self.message
+
     async def followup(self, index: int = 0, *, timeout: float = WAIT) -> Message:
         """Wait for followup number ``index`` (0 = first) and return it."""
         await self.wait_until(

@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 SentMessage = discord.InteractionMessage | discord.WebhookMessage
 """The message an answer created."""
 
+PLACEHOLDER = "paperclub.placeholder"
+"""`interaction.extras` key: whether a deferral's "thinking…" placeholder is private, until the
+first answer settles it (see `respond`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class SentAnswer:
@@ -52,6 +56,7 @@ async def respond(interaction: discord.Interaction, content: str | None = None, 
     view_arg = view if view is not None else MISSING
     file_arg = file if file is not None else MISSING
     if interaction.response.is_done():
+        await _settle_placeholder(interaction, ephemeral)
         return await interaction.followup.send(
             content if content is not None else MISSING, embed=embed_arg, view=view_arg,
             file=file_arg, ephemeral=ephemeral, poll=poll_arg, wait=True)
@@ -61,6 +66,28 @@ async def respond(interaction: discord.Interaction, content: str | None = None, 
     if isinstance(answer.resource, discord.InteractionMessage):
         return answer.resource
     return await interaction.original_response()  # an answer without its message
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Answer "thinking…" now, privately or in the channel; `respond` sends the answer."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    interaction.extras[PLACEHOLDER] = ephemeral
+
+
+async def _settle_placeholder(interaction: discord.Interaction, ephemeral: bool) -> None:
+    """Discord fills a deferral's placeholder with the first followup, which keeps the
+    placeholder's visibility whatever the followup asks: a ballot after a private "thinking…"
+    would be seen by its organiser alone, a refusal after a public one by everyone. When the
+    answer's visibility is not the placeholder's, the placeholder goes first; the answer is then
+    a message of its own."""
+    private = interaction.extras.pop(PLACEHOLDER, None)
+    if private is None or private == ephemeral:
+        return
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:  # the answer still goes out, as the placeholder is
+        log.warning("could not remove the placeholder of interaction %s: %s",
+                    interaction.id, exc)
 
 
 @contextlib.contextmanager

@@ -114,15 +114,17 @@ class Interactions(Resource):
         return handle
 
     async def post_followup(self, call: Call) -> Result:
-        """POST /webhooks/{app}/{token}: a followup; the first after a defer fills the original."""
+        """POST /webhooks/{app}/{token}: a followup; the first after a defer fills the original
+        (unless the bot deleted it: the followup is then a message of its own)."""
         handle = self._handle_for(call)
         if handle.callback is None:
             raise ApiError(404, 10015, "Unknown Webhook")
         body = call.json
         self._validate(body)
         original = handle.message
-        if original is not None and original.loading:
-            message = self.world.edit_message(original, body)
+        if original is not None and original.loading and not original.deleted:
+            # it fills the placeholder, whose visibility it keeps whatever its own flags say
+            message = self.world.fill_placeholder(original, body)
             event = "MESSAGE_UPDATE"
         else:
             message = self.world.create_message(

@@ -24,6 +24,7 @@ class _Response:
 class _Interaction:
     created_at: datetime
     response: _Response = field(default_factory=_Response)
+    extras: dict[str, object] = field(default_factory=dict)
 
 
 def _interaction(age: timedelta = timedelta(0)) -> Any:

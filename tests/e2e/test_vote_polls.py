@@ -6,6 +6,7 @@ that comes between the poll's post and the record of its id."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +18,7 @@ from bot.features.catalog.jsonl import dumps
 from bot.features.catalog.loader import load_catalog
 from bot.settings import Settings
 from discord_standin import (
+    CallbackType,
     Guild,
     InteractionHandle,
     Message,
@@ -57,6 +59,12 @@ async def _queue(standin: StandIn, guild: Guild, people: People, papers: list[Pa
     await suggest(standin, guild, people.carol, third.id)
 
 
+async def _note(start: InteractionHandle, posted: Message) -> Message:
+    """The organiser's private note that follows the vote's message (the first followup, or
+    the second when the vote's message is a followup itself, as after a deferral)."""
+    return await start.followup(1 if posted.id in start.followup_ids else 0)
+
+
 BALLOTS = ((0, 1), (1, 1), (2, 2))
 """(voter index among alice, bob, carol; position voted for)."""
 
@@ -69,11 +77,10 @@ async def test_a_poll_tallies_exactly_as_the_same_ballots_cast_with_buttons(
     await _queue(standin, guild, people, bundled_papers[:3])
     start = await standin.slash("vote start", {"from": 3, "hours": 2}, guild=guild,
                                 user=people.bob)
-    await start.response()
-    assert start.message is not None
-    buttons = _buttons(start.message)
+    start_message = await start.answer()
+    buttons = _buttons(start_message)
     for voter, position in BALLOTS:
-        click = await standin.click(start.message, buttons[position - 1], user=voters[voter])
+        click = await standin.click(start_message, buttons[position - 1], user=voters[voter])
         await click.response()
     clock.advance(hours=2)
     (closed,) = await bot.services.votes.tick()
@@ -81,11 +88,10 @@ async def test_a_poll_tallies_exactly_as_the_same_ballots_cast_with_buttons(
 
     poll_start = await standin.slash("vote start", {"from": 3, "hours": 2, "style": "poll"},
                                      guild=guild, user=people.bob)
-    await poll_start.response()
-    note = await poll_start.followup()
+    posted = await poll_start.answer()
+    note = await _note(poll_start, posted)
     assert note.ephemeral and "2 hours" in note.content and "rounded up" in note.content
-    posted = poll_start.message
-    assert posted is not None and posted.poll is not None and posted.components == []
+    assert posted.poll is not None and posted.components == []
     titles = [a["poll_media"]["text"] for a in posted.poll.answers]
     assert len(titles) == 3 and all(len(t) <= 55 for t in titles)
     for voter, position in BALLOTS:
@@ -122,11 +128,11 @@ async def test_titles_that_shorten_alike_fall_back_to_buttons_and_the_organiser_
         await suggest(standin, guild, people.alice, paper.id)
     start = await standin.slash("vote start", {"from": 2, "style": "poll"}, guild=guild,
                                 user=people.bob, locale="zh-CN")
-    await start.response()
-    why = await start.followup()
+    start_message = await start.answer()
+    why = await _note(start, start_message)
     assert why.ephemeral and "缩短后无法区分" in why.content
-    assert start.message is not None and start.message.poll is None
-    assert len(_buttons(start.message)) == 2
+    assert start_message.poll is None
+    assert len(_buttons(start_message)) == 2
     assert not [r for r in standin.requests("POST") if r.status == 400]
 
 
@@ -135,9 +141,7 @@ async def test_the_live_tally_coalesces_clicks_and_ends_on_the_true_counts(
         bundled_papers: list[Paper]) -> None:
     await _queue(standin, guild, people, bundled_papers[:3])
     start = await standin.slash("vote start", {"from": 3}, guild=guild, user=people.bob)
-    await start.response()
-    message = start.message
-    assert message is not None
+    message = await start.answer()
     buttons = _buttons(message)
     voters = [people.alice, people.bob, people.carol]
     clicks = [(voters[n % 3], n % 3 if n < 12 else (n + 1) % 3) for n in range(15)]
@@ -182,11 +186,11 @@ async def test_without_send_polls_the_vote_uses_buttons_and_says_why(
     await _queue(standin, guild, people, bundled_papers[:3])
     start = await standin.slash("vote start", {"style": "poll"}, guild=guild, user=people.bob,
                                 locale="zh-TW")
-    await start.response()
-    why = await start.followup()
+    start_message = await start.answer()
+    why = await _note(start, start_message)
     assert why.ephemeral and "無權在此頻道發起投票" in why.content
-    assert start.message is not None and start.message.poll is None
-    assert len(_buttons(start.message)) == 3
+    assert start_message.poll is None
+    assert len(_buttons(start_message)) == 3
 
 
 async def _closed_with_the_polls_counts(standin: StandIn, guild: Guild, posted: Message,
@@ -264,9 +268,8 @@ async def _poll_started(standin: StandIn, guild: Guild,
     """Bob's `/vote start` of a 24-hour poll on the queue's top 3: its answer and the poll."""
     start = await standin.slash("vote start", {"from": 3, "hours": 24, "style": "poll"},
                                 guild=guild, user=people.bob)
-    await start.response()
-    posted = start.message
-    assert posted is not None and posted.poll is not None
+    posted = await start.answer()
+    assert posted.poll is not None
     return start, posted
 
 
@@ -281,7 +284,27 @@ async def test_poll_answers_are_the_titles_as_written(
     await _queue(standin, guild, people, added)
     start = await standin.slash("vote start", {"from": 3, "style": "poll"}, guild=guild,
                                 user=people.bob)
-    await start.response()
-    assert start.message is not None and start.message.poll is not None
-    answers = {a["poll_media"]["text"] for a in start.message.poll.answers}
+    start_message = await start.answer()
+    assert start_message.poll is not None
+    answers = {a["poll_media"]["text"] for a in start_message.poll.answers}
     assert answers == set(written)
+
+
+async def test_a_poll_started_while_another_process_writes_is_posted_in_the_channel(
+        bot: PaperclubBot, standin: StandIn, guild: Guild, people: People,
+        settings: Settings, bundled_papers: list[Paper]) -> None:
+    """The wait for the write lock defers privately; the poll still goes to the channel."""
+    await _queue(standin, guild, people, bundled_papers[:3])
+    other = sqlite3.connect(settings.database.path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        start = await standin.slash("vote start", {"from": 3, "style": "poll"}, guild=guild,
+                                    user=people.bob)
+        assert (await start.response()).type == CallbackType.DEFERRED_CHANNEL_MESSAGE
+        other.execute("COMMIT")
+        posted = await start.answer()
+    finally:
+        other.close()
+    assert posted.poll is not None and not posted.ephemeral
+    assert posted.id in {m.id for m in standin.messages(guild.channel("general"))}
+    assert (await _note(start, posted)).ephemeral

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.client.checks import may_add
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import CogHost, host_of
+from bot.client.respond import defer, respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.adding.answer import answer_report
 from bot.features.catalog.files import CatalogFileError
@@ -69,7 +70,7 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
         scan = find_arxiv_ids(text)
         if not scan.found and not scan.malformed:
             raise UserFacingError(t(lang, "adding.none_found"))
-        await interaction.response.defer(thinking=True)  # arXiv may make us wait seconds
+        await defer(interaction, ephemeral=False)  # arXiv may make us wait seconds
         report = await self.services.adding.add_scanned(scan)
         await answer_report(self.bot, self.services, interaction, report, lang)
 
@@ -114,14 +115,15 @@ class CatalogCog(ServiceGroupCog, group_name="catalog", group_description="The p
         lang = lang_of(interaction)
         if not await self.bot.is_owner(interaction.user):
             raise UserFacingError(t(lang, "error.owner_only"))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         try:
             reloaded = await self.services.catalog.reload()
         except CatalogFileError as exc:
             raise UserFacingError(str(exc)) from None
         path, report = reloaded.path, reloaded.report
         c = report.counts
-        await interaction.followup.send(
+        await respond(
+            interaction,
             t(lang, "catalog.reloaded", file=escape(path.name), added=c.added, updated=c.updated,
               unchanged=c.unchanged, rejected=report.rejected), ephemeral=True)
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
-from bot.client.respond import respond
+from bot.client.respond import defer, respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.features.digest.notes import PREVIEW_NOTES, pick_note
 from bot.features.digest.plan import parse_local_time, resolve_zone, suggest_zones
@@ -223,12 +223,12 @@ class DigestCog(AdminGroupCog, group_name="digest",
     @app_commands.command(name="now", description="Post today's paper now, if not yet posted")
     async def now(self, interaction: discord.Interaction) -> None:
         """Post today's paper unless it is already out; refused while the digest is off."""
-        async def defer() -> None:
+        async def before_posting() -> None:
             if not interaction.response.is_done():  # a wait for the write lock may have
-                await interaction.response.defer(ephemeral=True, thinking=True)  # deferred
+                await defer(interaction, ephemeral=True)  # deferred
 
         noticed = await self.services.digest.post_today(interaction.guild_id or 0,
-                                                        posting=defer)
+                                                        posting=before_posting)
         notice = self._notice(interaction, noticed.notices)
         config, outcome = noticed.result.config, noticed.result.outcome
         if outcome is None:

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.client.answers import paper_choices
 from bot.client.cog_host import CogHost, host_of
-from bot.client.respond import SentAnswer, respond
+from bot.client.respond import SentAnswer, defer, respond
 from bot.client.tree import UserFacingError, lang_of
 from bot.features.papers.answer import (
     FIRST_ANSWER,
@@ -70,12 +70,12 @@ class Deadline:
         self.in_flight += 1
         try:
             if self.in_flight > BUSY_LOOKUPS or wait <= 0:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                await defer(interaction, ephemeral=ephemeral)
                 return await work
             task = asyncio.ensure_future(work)
             done, _ = await asyncio.wait({task}, timeout=wait)
             if not done:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                await defer(interaction, ephemeral=ephemeral)
             return await task
         finally:
             self.in_flight -= 1

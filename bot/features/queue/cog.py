@@ -18,7 +18,7 @@ from bot.client.answers import (
 )
 from bot.client.checks import in_guild, is_organiser, may_add
 from bot.client.cog_host import CogHost, host_of
-from bot.client.respond import respond
+from bot.client.respond import defer, respond
 from bot.client.tree import lang_of, permission_name
 from bot.features.adding.answer import item_line, report_text
 from bot.features.papers.card_view import escape
@@ -82,7 +82,7 @@ class QueueCog(commands.Cog):
             paper = known.id
         elif arxiv:
             await may_add(interaction, self.services)
-            await interaction.response.defer(thinking=True)  # arXiv may make us wait seconds
+            await defer(interaction, ephemeral=False)  # arXiv may make us wait seconds
             report = await self.services.adding.add_scanned(IdScan(arxiv[:1], ()))
             if not report.papers:
                 await respond(interaction, report_text(report, lang))

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.client.answers import send_pages, title, who
 from bot.client.checks import in_guild
 from bot.client.cog_host import CogHost, host_of
-from bot.client.respond import respond
+from bot.client.respond import defer, respond
 from bot.client.tree import lang_of
 from bot.features.export.formats import ExportFormat, ExportWhat
 from bot.features.export.service import thread_link
@@ -110,7 +110,7 @@ class HistoryCog(commands.Cog):
         in_guild(interaction)
         lang = lang_of(interaction)
         kind = ExportWhat(what)
-        await interaction.response.defer(ephemeral=kind is ExportWhat.BOOKMARKS, thinking=True)
+        await defer(interaction, ephemeral=kind is ExportWhat.BOOKMARKS)
         names = MemberNames(interaction.guild, lang)
         name_of = names.name
         limit = interaction.filesize_limit or FALLBACK_SIZE_LIMIT

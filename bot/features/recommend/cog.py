@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client.checks import in_guild
 from bot.client.cog_host import CogHost, host_of
-from bot.client.respond import respond
+from bot.client.respond import defer, respond
 from bot.client.tree import lang_of
 from bot.features.recommend.service import DEFAULT_COUNT, MAX_COUNT, Audience
 from bot.features.recommend.views import LIST_COLOUR, FeedbackButton, picks_text
@@ -41,7 +41,7 @@ class RecommendCog(commands.Cog):
         in_guild(interaction)
         lang = lang_of(interaction)
         audience = Audience(for_)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         found = await self.services.recommend.recommend(
             interaction.guild_id or 0, interaction.user.id, audience, count)
         if not found:

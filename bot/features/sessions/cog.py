@@ -12,7 +12,7 @@ from bot.client.answers import paper_choices
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_base import ServiceGroupCog
 from bot.client.cog_host import host_of
-from bot.client.respond import respond, safe_send
+from bot.client.respond import defer, respond, safe_send
 from bot.client.tree import UserFacingError, lang_of, refusal_reply
 from bot.features.papers.card import fit
 from bot.features.papers.card_view import CARD_COLOUR, escape
@@ -100,7 +100,7 @@ class SessionCog(ServiceGroupCog, group_name="session",
         lang = lang_of(interaction)
         if link is not None and not link.startswith(("https://", "http://")):
             raise UserFacingError(t(lang, "session.link_format"))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         try:
             noticed = await self.services.sessions.schedule(
                 interaction.guild_id or 0, paper, when,

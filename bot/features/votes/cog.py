@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.client.answers import plain_title, title, when
 from bot.client.checks import in_guild, is_organiser
 from bot.client.cog_host import CogHost, host_of
-from bot.client.respond import respond
+from bot.client.respond import defer, respond
 from bot.client.tree import lang_of
 from bot.features.papers.card import DESCRIPTION_LIMIT, fit
 from bot.features.papers.card_view import CARD_COLOUR
@@ -137,7 +137,7 @@ class VotesCog(commands.Cog):
         """Close early: the same exactly-once announcement as at the deadline."""
         await is_organiser(interaction, self.services, "organiser.action.vote_close")
         lang = lang_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, ephemeral=True)
         closed = await self.services.votes.close(interaction.guild_id or 0)
         reason = render_reason(lang, closed.reason) if closed.reason else ""
         await respond(interaction, t(lang, CLOSE_KEYS[closed.status], reason=reason),
