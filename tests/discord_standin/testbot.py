@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from datetime import timedelta
 
 import discord
 from discord import app_commands
@@ -115,6 +116,16 @@ class TestBot(commands.Bot):
                                                             ephemeral=ephemeral)
             except discord.HTTPException as error:
                 self.errors.append(error)
+
+        @tree.command(description="Defer, then follow up with a poll")
+        async def ask(interaction: discord.Interaction, private: bool = False,
+                      remove_placeholder: bool = False) -> None:
+            await interaction.response.defer(ephemeral=private, thinking=True)
+            if remove_placeholder:
+                await interaction.delete_original_response()
+            poll = discord.Poll("Which paper?", timedelta(hours=1))
+            poll.add_answer(text="this one").add_answer(text="that one")
+            await interaction.followup.send("vote", poll=poll, ephemeral=not private)
 
         @tree.command(description="Defer, then follow up")
         async def slow(interaction: discord.Interaction) -> None:

@@ -81,6 +81,30 @@ async def test_defer_then_followup_fills_the_original(
     assert request.query["wait"] == "1"
 
 
+@pytest.mark.parametrize("private", [False, True])
+async def test_the_first_followup_keeps_the_placeholders_visibility_and_its_poll(
+    standin: StandIn, bot: TestBot, guild: Guild, private: bool
+) -> None:
+    """Whatever its own flags say (the command asks for the other visibility)."""
+    handle = await standin.slash("ask", {"private": private}, guild=guild)
+    answer = await handle.answer()
+    assert answer is handle.message and answer.ephemeral is private
+    assert answer.poll is not None and [a["poll_media"]["text"] for a in answer.poll.answers] == [
+        "this one", "that one"]
+
+
+@pytest.mark.parametrize("private", [False, True])
+async def test_a_followup_after_the_placeholder_is_removed_is_a_message_of_its_own(
+    standin: StandIn, bot: TestBot, guild: Guild, private: bool
+) -> None:
+    handle = await standin.slash("ask", {"private": private, "remove_placeholder": True},
+                                 guild=guild)
+    answer = await handle.answer()
+    assert handle.message is not None and handle.message.deleted
+    assert answer is not handle.message and answer.ephemeral is not private
+    assert answer.poll is not None
+
+
 async def test_interaction_from_a_dm(standin: StandIn, bot: TestBot, people: People) -> None:
     handle = await standin.slash("whereami", user=people.alice)
     assert (await handle.reply()).content == "alice is in a DM (en-US)"
