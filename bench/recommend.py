@@ -303,8 +303,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--meaning", action="store_true",
                         help="also the sentence encoder alone and blended at several weights "
                              "(the cached vectors of bench.meaning_vectors); no latency part")
+    parser.add_argument("--bound", action="store_true",
+                        help="only how far the in-field check can go: per member, papers left "
+                             "to find, one bookmark's neighbours in the field, a classifier "
+                             "told most labels (with the encoder's vectors under --meaning)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--seed", type=int, default=22, help="the random baseline's seed")
+
+
+def _bound(args: argparse.Namespace, papers: list[Paper], index: features.FeatureIndex,
+           members: list[Member]) -> int:
+    from bench.recommend_bound import any_category_share, bound_table, field_bounds
+
+    vectors = None
+    if args.meaning:
+        from bench.recommend_meaning import aligned
+
+        vectors = aligned(papers, index)
+    publish(f"## Recommendations: the in-field check's reach ({len(papers):,} papers)"
+            + bound_table(field_bounds(papers, index, members, vectors),
+                          any_category_share(papers, index)),
+            args.out if args.out != OUT else OUT.with_name("recommend-bound.md"), TAG)
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -325,6 +345,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     index = features.build(papers)
     built = time.perf_counter() - started
+    if args.bound:
+        return _bound(args, papers, index, members)
     progress(TAG, f"{len(papers)} papers, {len(members)} members, features in {built:.1f} s")
     rankers: dict[str, Ranker] = {
         "paperclub": paperclub_ranker(index),

@@ -19,7 +19,7 @@ WEIGHTS = (0.5,)
 Ranker = Callable[[list[str]], list[str]]
 
 
-def _aligned(papers: Sequence[Paper], index: features.FeatureIndex) -> np.ndarray:
+def aligned(papers: Sequence[Paper], index: features.FeatureIndex) -> np.ndarray:
     """The cached vectors, centred as `MeaningIndex` centres them, in the feature index's
     row order."""
     vectors = cached_vectors(papers)
@@ -28,16 +28,21 @@ def _aligned(papers: Sequence[Paper], index: features.FeatureIndex) -> np.ndarra
     return vectors[[row[pid] for pid in index.ids]]
 
 
+def centroid_similarity(vectors: np.ndarray, rows: list[int]) -> np.ndarray:
+    """Every row's cosine with the unit mean of these rows (`aligned` vectors), as the
+    product's `MeaningIndex.centroid` and `aligned` make it."""
+    centroid = vectors[rows].mean(axis=0)
+    return np.asarray(vectors @ (centroid / np.linalg.norm(centroid)), dtype=np.float64)
+
+
 def meaning_rankers(papers: Sequence[Paper], index: features.FeatureIndex, top: int
                     ) -> dict[str, Ranker]:
     """The encoder alone and the hybrids, by name."""
-    vectors = _aligned(papers, index)
+    vectors = aligned(papers, index)
     ids = np.array(index.ids, dtype=object)
 
     def dense(seeds: list[str]) -> np.ndarray:
-        rows = [r for s in seeds if (r := index.row(s)) is not None]
-        centroid = vectors[rows].mean(axis=0)
-        return np.asarray(vectors @ (centroid / np.linalg.norm(centroid)), dtype=np.float64)
+        return centroid_similarity(vectors, [r for s in seeds if (r := index.row(s)) is not None])
 
     def alone(seeds: list[str]) -> list[str]:
         score = dense(seeds)

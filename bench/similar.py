@@ -27,6 +27,8 @@ import time
 from datetime import date
 from pathlib import Path
 
+import numpy as np
+
 from bench.recommend import SAMPLE, members_of, read_sample
 from bench.report import p99, progress, publish
 from bot.features.digest.recommended import CANDIDATES, published_on, ranked
@@ -62,6 +64,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The benchmark's options."""
     parser.add_argument("--sample", type=Path, default=SAMPLE, help="the arXiv JSON Lines")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--meaning", action="store_true",
+                        help="the paper of the day's picks with the sentence encoder blended "
+                             "in, as the product blends it (the cached vectors of "
+                             "bench.meaning_vectors)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
     index = features.build(old).with_papers(new)
     progress(TAG, f"{len(old)} catalog + {len(new)} new papers, features in "
                   f"{time.perf_counter() - started:.1f} s")
+    vectors = None
+    if args.meaning:
+        from bench.recommend_meaning import aligned
+
+        vectors = aligned(papers, index)
     old_ids = {p.id for p in old}
     new_ids = [p.id for p in new]
     by_id = {p.id: p for p in papers}
@@ -105,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                 counts[2] += len(relevant)
                 counts[3] += 1
             picks.setdefault(k, []).append(_digest_pick(
-                index, signals, by_id, set(member.papers) - set(seeds), day))
+                index, signals, by_id, set(member.papers) - set(seeds), day, vectors))
         for threshold, (n, hits, rel, count) in told.items():
             lines.append(f"| {k} | {threshold} | {hits / n if n else 0:.3f} | {hits / rel:.3f} "
                          f"| {1000 * n / count / len(new_ids):.1f} | "
@@ -125,10 +136,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _digest_pick(index: features.FeatureIndex, signals: list[Signal], by_id: dict[str, Paper],
-                 relevant: set[str], day: date) -> tuple[float, float, float, float]:
+                 relevant: set[str], day: date, vectors: np.ndarray | None = None
+                 ) -> tuple[float, float, float, float]:
     """Ten days of picks (the best ten) with the recency prior and without (the model's
-    order): the share in the member's category and the median age, each."""
-    picks = model.recommend(index, group_profile(signals), CANDIDATES)
+    order): the share in the member's category and the median age, each; `vectors`: the
+    encoder's, blended in as `RecommendService.group_picks` does."""
+    profile = group_profile(signals)
+    dense = None
+    if vectors is not None:
+        from bench.recommend_meaning import centroid_similarity
+
+        rows = [r for pid in profile.positives if (r := index.row(pid)) is not None]
+        dense = centroid_similarity(vectors, rows)
+    picks = model.recommend(index, profile, CANDIDATES, dense)
     dated = [(pick, published_on(by_id[pick.paper_id])) for pick in picks]
     with_prior = [r.paper_id for r in ranked(dated, day)[:DAYS]]
     plain = [pick.paper_id for pick in picks[:DAYS]]

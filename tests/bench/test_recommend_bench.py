@@ -66,3 +66,26 @@ def test_a_tiled_index_repeats_the_sample_rows_under_new_ids() -> None:
         mine, theirs = grown.row(pid), base.row(pid)
         assert mine is not None and theirs is not None
         assert (grown.matrix[mine] != base.matrix[theirs]).nnz == 0
+
+
+def test_the_in_field_reach_on_a_small_catalog() -> None:
+    from bench import recommend_bound
+
+    papers = recommend.read_sample(recommend.SAMPLE)[:400]
+    index = features.build(papers)
+    counts: dict[str, list[str]] = {}
+    for paper in papers:
+        for category in paper.links.categories:
+            counts.setdefault(category, []).append(paper.id)
+    chosen = sorted(counts, key=lambda c: (-len(counts[c]), c))[3:5]  # past the big three
+    members = [recommend.Member(c, tuple(counts[c])) for c in chosen]
+    bounds = recommend_bound.field_bounds(papers, index, members)
+    for bound, member in zip(bounds, members, strict=True):
+        assert bound.category == member.category and bound.papers == len(member.papers)
+        assert bound.left == len(member.papers) - recommend.FIELD_SEEDS
+        assert 0 <= bound.primary <= bound.papers and 0 <= bound.supervised <= recommend.TOP
+        assert 0.0 <= bound.neighbours <= 1.0
+    anywhere = recommend_bound.any_category_share(papers, index)
+    assert 0.0 < anywhere <= 1.0
+    table = recommend_bound.bound_table(bounds, anywhere)
+    assert f"| {chosen[0]} | {len(counts[chosen[0]])} |" in table

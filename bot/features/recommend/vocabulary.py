@@ -107,6 +107,8 @@ class Block:
 
     def rows(self, tokens: Sequence[Sequence[str]]) -> sp.csr_matrix:
         """Sublinear tf-idf rows of tokenised documents, L2-normalised, times the weight."""
+        if not self.terms:  # a block the catalog had no term for (no Chinese at all)
+            return sp.csr_matrix((len(tokens), 0), dtype=np.float32)
         indptr, indices, counts = [0], [], []
         for doc in tokens:
             found: dict[int, int] = {}

@@ -51,3 +51,17 @@ def test_a_vocabulary_of_another_format_is_refused(bundled_papers: list[Paper]) 
 def test_an_empty_catalog_has_an_empty_index() -> None:
     index = features.build([])
     assert len(index) == 0 and len(index.vocabulary) == 0
+
+
+def test_a_paper_added_to_a_catalog_without_chinese_is_transformed() -> None:
+    # an English-only catalog fits no Chinese block; an added paper's row must still be made
+    catalog = [Paper(title_en=f"Robot grasping study {i}", title_zh="", authors=(f"A {i}",),
+                     summary_en="Robot arms learn grasping of objects from camera images.")
+               for i in range(6)]
+    index = features.build(catalog)
+    assert [len(b.terms) > 0 for b in index.vocabulary.blocks] == [True, False, True]
+    added = Paper(title_en="Grasping objects with robot arms", title_zh="", authors=("B",),
+                  summary_en="Robot arms and camera images.")
+    grown = index.with_papers([added])
+    row = grown.row(added.id)
+    assert len(grown) == 7 and row is not None and grown.matrix[row].nnz > 0
