@@ -91,12 +91,6 @@ def _announced_units(units: Iterable[OutboxUnit], held: Set[str]) -> list[Outbox
 class OutboxStore(Store):
     """The `outbox` table."""
 
-    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
-        """Queue units in one statement, leaving out members already told or queued about the
-        paper in the server; returns how many rows were queued."""
-        async with self._db.transaction() as tx:
-            return await enqueue_units(tx, self._dialect, units)
-
     async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
                               told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
         """In one transaction: mark the posted ledger row's followers queued, record `told` (the

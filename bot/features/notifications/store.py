@@ -15,10 +15,6 @@ from domain.shards import ALL_SHARDS, Shards
 class OutboxStore(Protocol):
     """Notifications waiting to be sent, each unit leased to one process at a time."""
 
-    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
-        """Queue units, leaving out members told or queued before; returns rows queued."""
-        ...
-
     async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
                               told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
         """One transaction across the ledger and the outbox: mark a posted paper of the day's
