@@ -33,6 +33,7 @@ from domain.outbox import OutboxUnit
 from storage import backend as stores
 from storage.backend import AnyDatabase
 from storage.notifications.store import enqueue_units
+from storage.ops import outbox_summary
 from storage.postgres.database import PgDatabase
 
 NOT_RUN = "PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run"
@@ -152,3 +153,8 @@ async def enqueue(db: AnyDatabase, units: Iterable[OutboxUnit]) -> int:
     that decides them, `storage.notifications.store.enqueue_units`); returns the rows queued."""
     async with db.transaction() as tx:
         return await enqueue_units(tx, db.dialect, units)
+
+
+async def queued(db: AnyDatabase) -> int:
+    """The rows waiting in the outbox, as `/metrics` counts them (`storage.ops`)."""
+    return (await outbox_summary(db))[0]

@@ -170,10 +170,6 @@ class OutboxStore(Store):
         return await self._db.execute(
             "UPDATE outbox SET owner = NULL, lease_until = NULL WHERE owner = $1", owner)
 
-    async def pending(self) -> int:
-        """How many rows wait to be sent."""
-        return int(await self._db.fetch_value("SELECT count(*) FROM outbox"))
-
 
 class AnnouncementStore(Store):
     """The `unannounced_papers` table."""
@@ -208,7 +204,3 @@ class AnnouncementStore(Store):
         return await self._db.execute(
             "UPDATE unannounced_papers SET owner = NULL, lease_until = NULL WHERE owner = $1",
             owner)
-
-    async def pending(self) -> int:
-        """How many papers wait to be announced."""
-        return int(await self._db.fetch_value("SELECT count(*) FROM unannounced_papers"))

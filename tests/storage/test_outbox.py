@@ -13,7 +13,7 @@ from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.shards import Shards
 from storage.backend import OUTBOX
 from storage.sqlite.database import Database
-from tests.backends import Backend, enqueue
+from tests.backends import Backend, enqueue, queued
 
 
 def _dm(user: int, paper: str = "p", guild: int = 10) -> OutboxUnit:
@@ -37,7 +37,7 @@ async def test_a_unit_is_leased_to_one_owner_until_its_lease_expires(backend: Ba
     assert taken_over is not None and taken_over.key == first.key and taken_over.attempts == 2
     assert await store.complete(first.key, "a") == 0  # "a" lost its lease: it records nothing
     assert await store.complete(first.key, "c") == 1
-    assert await store.pending() == 1
+    assert await queued(backend.db) == 1
 
 
 async def test_completing_records_the_members_and_they_are_never_queued_again(
@@ -67,7 +67,7 @@ async def test_release_retry_drop_and_forget(backend: Backend) -> None:
     assert await store.release("b") == 1
     assert await store.drop_dms(1) == 2
     await backend.subscriptions().forget(2)
-    assert await store.pending() == 0
+    assert await queued(backend.db) == 0
     assert await backend.subscriptions().notified(10, "p") == set()
 
 
@@ -79,7 +79,7 @@ async def test_a_dropped_unit_records_nobody_and_only_its_holder_drops_it(
     assert unit is not None and len(unit.entries) == 3
     assert await store.drop(unit.key, "b") == 0
     assert await store.drop(unit.key, "a") == 3
-    assert await store.pending() == 0
+    assert await queued(backend.db) == 0
     assert await backend.subscriptions().notified(10, "p") == set()
 
 
@@ -109,7 +109,7 @@ async def test_a_claim_takes_only_units_of_servers_on_its_shards(backend: Backen
         keys.append(unit.key)
     assert keys == [_dm(1, guild=g).key for g in guilds if shards.owns(g)] == \
         [_dm(1, guild=guilds[1]).key, _dm(1, guild=guilds[4]).key]
-    assert await store.pending() == 6
+    assert await queued(backend.db) == 6
 
 
 async def test_two_connections_never_claim_the_same_unit(tmp_path: Path) -> None:
@@ -147,6 +147,6 @@ async def test_a_posts_followers_are_queued_once_with_its_pings_recorded(
                                      for _ in range(4)))
     assert sorted(results, key=str) == [3, None, None, None]
     assert await subscriptions.notified(10, "p") == {7, 8}
-    assert await store.pending() == 3
+    assert await queued(backend.db) == 3
     entry = await digests.entry(10, day)
     assert entry is not None and entry.followers_queued

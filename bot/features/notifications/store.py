@@ -48,10 +48,6 @@ class OutboxStore(Protocol):
         """Give back every unit `owner` holds."""
         ...
 
-    async def pending(self) -> int:
-        """How many rows wait to be sent."""
-        ...
-
 
 class AnnouncementStore(Protocol):
     """Papers added to the catalog whose subscribers are still to be queued their DMs."""
@@ -68,8 +64,4 @@ class AnnouncementStore(Protocol):
 
     async def release(self, owner: str) -> int:
         """Give back every paper `owner` holds."""
-        ...
-
-    async def pending(self) -> int:
-        """How many papers wait to be announced."""
         ...
