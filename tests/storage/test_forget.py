@@ -53,7 +53,9 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
     `vote_guild`: a server has one open vote at a time)."""
     subscriptions = backend.subscriptions()
     await subscriptions.add(Subscription(GUILD, user, "grokking", "grokking", Delivery.DM))
-    await subscriptions.record_notifications(GUILD, [(user, "p1")], Delivery.DM)
+    await backend.execute("INSERT INTO notifications (guild_id, user_id, paper_id, via, "
+                          "notified_at) VALUES (?, ?, ?, 'dm', ?)", GUILD, user, "p1",
+                          T0.isoformat())
     await subscriptions.pause_dms(user, Reason(ReasonCode.DMS_CLOSED))
     await enqueue(backend.db, [OutboxUnit(
         f"dm:{GUILD}:p2:{user}", OutboxKind.DIGEST_DM,
