@@ -16,11 +16,11 @@ short doclists.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 
 from domain.index_text import index_tokens
-from domain.query import MIN_PREFIX_CHARS
+from domain.query import MIN_PREFIX_CHARS, SearchQuery
 
 PREFIX_CAP = 32
 """Completions a prefix word expands to, most frequent first."""
@@ -101,3 +101,14 @@ def by_word(words: Iterable[str], expansions: Mapping[str, Expansion]) -> dict[s
         if prefix is not None and prefix in expansions and expansions[prefix].terms:
             result[word] = expansions[prefix]
     return result
+
+
+def rare_narrowings(query: SearchQuery, expansions: Expansions,
+                    any_word: bool) -> Iterator[tuple[SearchQuery, dict[str, Expansion]]]:
+    """Per prefix word with rare completions, the query (that word alone, for `any_word`) and
+    the expansions with that word narrowed to its rare completions: the matches ranked besides
+    a frequent word's window, whichever backend's syntax states them."""
+    for word, expansion in expansions.items():
+        if expansion.rare:
+            narrowed = {**expansions, word: Expansion(expansion.prefix, expansion.rare, False)}
+            yield (replace(query, words=(word,)) if any_word else query), narrowed

@@ -7,6 +7,7 @@ what each opens satisfies it (tests/storage/test_store_registry.py checks the na
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,11 @@ from bot.features.summaries.store import SummaryStore
 from bot.features.votes.store import VoteStore
 from bot.shared.link_store import LinkStore
 from bot.shared.state_store import StateStore
+from domain.outbox import OutboxUnit
 from storage import backend as stores
 from storage.backend import AnyDatabase
+from storage.notifications.store import enqueue_units
+from storage.ops import outbox_summary
 from storage.postgres.database import PgDatabase
 
 NOT_RUN = "PostgreSQL not found: the PostgreSQL half of the contract suite was NOT run"
@@ -142,3 +146,15 @@ def _numbered(sql: str) -> str:
     """`?` placeholders as PostgreSQL's `$1`, `$2`, ..."""
     parts = sql.split("?")
     return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], 1))
+
+
+async def enqueue(db: AnyDatabase, units: Iterable[OutboxUnit]) -> int:
+    """Queue outbox units on their own, a test's set-up (the app queues them in the transaction
+    that decides them, `storage.notifications.store.enqueue_units`); returns the rows queued."""
+    async with db.transaction() as tx:
+        return await enqueue_units(tx, db.dialect, units)
+
+
+async def queued(db: AnyDatabase) -> int:
+    """The rows waiting in the outbox, as `/metrics` counts them (`storage.ops`)."""
+    return (await outbox_summary(db))[0]

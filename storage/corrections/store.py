@@ -198,11 +198,6 @@ class CorrectionStore(Store):
             f"AND outcome_notified = 0 AND status <> 'pending' AND {NOT_QUEUED}",
             proposal_id) == 1
 
-    async def release_outcome_notice(self, proposal_id: int) -> None:
-        """The proposer could not be told: the notice may be claimed again."""
-        await self._db.execute("UPDATE corrections SET outcome_notified = 0 WHERE id = $1",
-                               proposal_id)
-
     async def untold_outcomes(self, guild_id: int, user_id: int) -> list[Proposal]:
         """A member's decided proposals whose outcome they were not told, oldest first."""
         rows = await self._db.fetch(

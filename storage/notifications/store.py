@@ -91,12 +91,6 @@ def _announced_units(units: Iterable[OutboxUnit], held: Set[str]) -> list[Outbox
 class OutboxStore(Store):
     """The `outbox` table."""
 
-    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
-        """Queue units in one statement, leaving out members already told or queued about the
-        paper in the server; returns how many rows were queued."""
-        async with self._db.transaction() as tx:
-            return await enqueue_units(tx, self._dialect, units)
-
     async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
                               told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
         """In one transaction: mark the posted ledger row's followers queued, record `told` (the
@@ -176,10 +170,6 @@ class OutboxStore(Store):
         return await self._db.execute(
             "UPDATE outbox SET owner = NULL, lease_until = NULL WHERE owner = $1", owner)
 
-    async def pending(self) -> int:
-        """How many rows wait to be sent."""
-        return int(await self._db.fetch_value("SELECT count(*) FROM outbox"))
-
 
 class AnnouncementStore(Store):
     """The `unannounced_papers` table."""
@@ -214,7 +204,3 @@ class AnnouncementStore(Store):
         return await self._db.execute(
             "UPDATE unannounced_papers SET owner = NULL, lease_until = NULL WHERE owner = $1",
             owner)
-
-    async def pending(self) -> int:
-        """How many papers wait to be announced."""
-        return int(await self._db.fetch_value("SELECT count(*) FROM unannounced_papers"))

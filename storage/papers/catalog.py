@@ -40,11 +40,20 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _PAPER = f"SELECT {PAPER_COLUMNS} FROM papers p WHERE "
 _ROW_COLUMNS = ("id, public_id, title_key, " + STORED_COLUMNS
                 + ", source, source_line, content_hash, added_at, updated_at").split(", ")
-RECORD_LOAD = ("INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
+_RECORD_LOAD = ("INSERT INTO catalog_loads (source, listing_query, loaded_at, added, updated, "
                "unchanged, removed, rejected) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
 """A load (or a changing add) recorded: the catalog version moves."""
 _KEPT = frozenset({"id", "public_id", "title_key", "source", "source_line", "added_at"})
 """What a rewrite leaves of a stored row: its identity, where it came from, when added."""
+
+
+async def record_load(tx: Tx, source: LoadSource, counts: LoadCounts) -> None:
+    """A whole load recorded, on either backend, with every line it rejected: the source's
+    unreadable ones, duplicates, id collisions and arXiv conflicts."""
+    await tx.execute(_RECORD_LOAD, source.name, source.listing_query, utc_timestamp(),
+                     counts.added, counts.updated, counts.unchanged, counts.removed,
+                     source.rejected + len(counts.duplicates) + len(counts.id_collisions)
+                     + len(counts.arxiv_conflicts))
 
 
 def ascii_lower(text: str) -> str:
@@ -191,7 +200,7 @@ class PaperStore(Store):
             tally = added_tally(outcomes)
             if tally is not None:
                 added, updated, unchanged, rejected = tally
-                await tx.execute(RECORD_LOAD, source, None, now, added, updated, unchanged, 0,
+                await tx.execute(_RECORD_LOAD, source, None, now, added, updated, unchanged, 0,
                                  rejected)
             if announce:
                 await record_unannounced(tx, self._dialect, [o.paper.id for o in outcomes

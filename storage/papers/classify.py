@@ -32,16 +32,16 @@ class LoadClassifier:
         self._arxiv: dict[str, str] = {}
         """arXiv id -> title key of the paper holding it in this load."""
 
-    def classify(self, batch: Sequence[PreparedPaper],
-                 live: dict[str, tuple[int, str, str, str]],
-                 taken: set[str], holders: dict[str, str] | None = None,
-                 earlier: dict[str, int] | None = None,
-                 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]],
-                            list[tuple[str, int]]]:
+    def merge_and_classify(
+            self, batch: Sequence[PreparedPaper],
+            found: dict[str, tuple[Any, ...]], taken: set[str], holders: dict[str, str],
+            earlier: dict[str, int] | None = None,
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, int]]]:
         """Count each paper as new, updated, unchanged, duplicate, arXiv conflict or id
-        collision; return the paper rows, index rows and honour rows to write (`live`: title
-        key -> id, content hash, added, updated; `taken`: public ids held by live papers with
-        other titles; `holders`: arXiv id -> title key of the live paper holding it).
+        collision, a record found live keeping the links an add stored; return the paper rows,
+        index rows and honour rows to write (`live_rows`: `found`, title key -> id, content
+        hash, added, updated, link values; `taken`, public ids held by live papers with other
+        titles; `holders`, arXiv id -> title key of the live paper holding it).
 
         `earlier` (title key -> line) are the batch's titles already written by this load, as
         the store found them, with `taken` then holding the public ids it has written too: the
@@ -49,12 +49,13 @@ class LoadClassifier:
         if earlier is not None:
             self._lines, self._ids = dict(earlier), set()
         counts, source, now = self._counts, self._source, utc_timestamp()
-        holders = holders or {}
         taken = taken | self._ids
         rows: list[tuple[Any, ...]] = []
         fts_rows: list[tuple[Any, ...]] = []
         honours: list[tuple[str, int]] = []
-        for item in batch:
+        for given in batch:
+            live = found.get(given.key)
+            item = given if live is None else kept_links(given, live[4])
             first = self._lines.get(item.key)
             if first is not None:
                 counts.duplicates.append((item.line, first))
@@ -63,8 +64,7 @@ class LoadClassifier:
             if arxiv_id and self._arxiv.get(arxiv_id, holders.get(arxiv_id, item.key)) != item.key:
                 counts.arxiv_conflicts.append(item.line)
                 continue
-            found = live.get(item.key)
-            if found is None:
+            if live is None:
                 if item.public_id in taken:
                     counts.id_collisions.append(item.line)
                     continue
@@ -73,7 +73,7 @@ class LoadClassifier:
                 counts.added += 1
                 counts.added_ids.append(item.public_id)
             else:
-                rowid, digest, added, updated = found
+                rowid, digest, added, updated = int(live[0]), *map(str, live[1:4])
                 if digest == item.digest:
                     counts.unchanged += 1
                 else:
@@ -89,19 +89,6 @@ class LoadClassifier:
             fts_rows.append((rowid, *item.index_text))
             honours.extend((honour, rowid) for honour in item.honours)
         return rows, fts_rows, honours
-
-    def merge_and_classify(
-            self, batch: Sequence[PreparedPaper],
-            found: dict[str, tuple[Any, ...]], taken: set[str], holders: dict[str, str],
-            earlier: dict[str, int] | None = None,
-    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, int]]]:
-        """`classify`, after each record found live keeps the links an add stored (`found`:
-        title key -> id, content hash, added, updated, link values)."""
-        batch = [kept_links(item, found[item.key][4]) if item.key in found else item
-                 for item in batch]
-        live = {key: (int(row[0]), str(row[1]), str(row[2]), str(row[3]))
-                for key, row in found.items()}
-        return self.classify(batch, live, taken, holders, earlier)
 
 
 async def live_rows(tx: Tx, dialect: Dialect, batch: Sequence[PreparedPaper]

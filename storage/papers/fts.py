@@ -6,12 +6,11 @@ read as FTS5 syntax: `NEAR(`, `-x`, `col:term`, `*` and `AND` are just words her
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 
 from domain.index_text import index_columns
 from domain.paper import Paper
-from domain.prefixes import Expansion, Expansions
+from domain.prefixes import Expansion, Expansions, rare_narrowings
 from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
 from storage.papers.rows import EMPTY_LINK_VALUES, paper_from_row
@@ -89,16 +88,9 @@ def rare_expression(query: SearchQuery, expansions: Expansions, *, any_word: boo
     """MATCH for the query's matches that hold a rare completion (`Expansion.rare`) of one of
     its prefix words: what is ranked besides a frequent word's window. None when no word has
     one."""
-    parts: list[str] = []
-    for word, expansion in expansions.items():
-        if not expansion.rare:
-            continue
-        narrowed = {**expansions, word: Expansion(expansion.prefix, expansion.rare, False)}
-        alone = dataclasses.replace(query, words=(word,)) if any_word else query
-        part = match_expression(alone, columns=columns, expansions=narrowed)
-        if part is not None:
-            parts.append(f"({part})")
-    return " OR ".join(parts) or None
+    parts = [match_expression(alone, columns=columns, expansions=narrowed)
+             for alone, narrowed in rare_narrowings(query, expansions, any_word)]
+    return " OR ".join(f"({part})" for part in parts if part is not None) or None
 
 
 TITLE_COLUMNS = ("title_en", "title_zh")

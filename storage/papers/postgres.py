@@ -13,7 +13,7 @@ from collections.abc import AsyncIterable, Sequence
 
 from domain.catalog import LoadCounts, LoadSource, SearchHit
 from domain.paper import Paper
-from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
+from domain.prefixes import Expansion
 from domain.query import SearchQuery
 from storage.db import Row, Tx
 from storage.dialect import POSTGRES
@@ -24,6 +24,7 @@ from storage.papers.postgres_loading import load_prepared, take_load_slot
 from storage.papers.postgres_search import match_query
 from storage.papers.postgres_tiers import SearchPlan
 from storage.papers.postgres_vectors import tsvector_literal
+from storage.papers.prefixes import ExpansionCache, cached_expansions, looked_up
 from storage.papers.prepared import PreparedPaper
 from storage.papers.rows import PAPER_COLUMN_COUNT, hit_from_row
 from storage.postgres.database import PgDatabase
@@ -39,6 +40,7 @@ class PgIndex:
     def __init__(self, db: PgDatabase) -> None:
         self._db = db
         self._stats: _CorpusStats | None = None
+        self._expansions = ExpansionCache()
 
     async def load_prepared(self, batches: AsyncIterable[Sequence[PreparedPaper]], *,
                             source: LoadSource, prune: bool, announce: bool) -> LoadCounts:
@@ -97,11 +99,10 @@ class PgIndex:
                filtered: bool) -> tuple[_CorpusStats, SearchPlan] | None:
         """The query's plan from the figures kept for the last version seen, or None when some
         are missing (the first search after a load, a new prefix or phrase)."""
-        corpus = self._stats
-        prefixes = [p for p in map(expandable, query.words) if p is not None]
-        if corpus is None or any(p not in corpus.expansions for p in prefixes):
+        corpus, known = self._stats, cached_expansions(self._expansions, query)
+        if corpus is None or known is None or known[0] not in (None, corpus.version):
             return None
-        plan = _plan(query, any_word, filtered, by_word(query.words, corpus.expansions))
+        plan = _plan(query, any_word, filtered, known[1])
         if any(term not in corpus.hits for term in plan.counted()):
             return None
         return corpus, plan
@@ -110,7 +111,9 @@ class PgIndex:
                        filtered: bool) -> tuple[_CorpusStats, SearchPlan]:
         """The figures of the version `tx` sees, with what this query needs."""
         corpus = await self._corpus(tx)
-        expansions = await _expansions(tx, corpus, query)
+        expansions = await looked_up(tx, "SELECT term, docs FROM paper_terms WHERE term >= $1 "
+                                     "AND term < $2", self._expansions, corpus.version, query,
+                                     RANK_WINDOW)
         plan = _plan(query, any_word, filtered, expansions)
         await _count_terms(tx, corpus, plan.counted())
         return corpus, plan
@@ -154,21 +157,6 @@ class PgPaperStore(PaperStore):
 
     def __init__(self, db: PgDatabase) -> None:
         super().__init__(db, PgIndex(db))
-
-
-async def _expansions(tx: Tx, corpus: _CorpusStats,
-                      query: SearchQuery) -> dict[str, Expansion]:
-    """The completions of the query's prefix words (`domain.prefixes`) from `paper_terms`,
-    kept with the corpus figures until the catalog version moves."""
-    found = corpus.expansions
-    for prefix in dict.fromkeys(p for p in map(expandable, query.words) if p is not None):
-        if prefix not in found:
-            if len(found) >= MAX_CACHED_COUNTS:
-                found.clear()
-            rows = await tx.fetch("SELECT term, docs FROM paper_terms WHERE term >= $1 "
-                                    "AND term < $2", prefix, upper_bound(prefix))
-            found[prefix] = choose(prefix, [(r[0], r[1]) for r in rows], RANK_WINDOW, RARE_ROWS)
-    return by_word(query.words, found)
 
 
 def _plan(query: SearchQuery, any_word: bool, filtered: bool,

@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.prefixes import Expansion
 from storage.papers.fts import WEIGHTS
 from storage.papers.postgres_search import WEIGHT_LETTERS, _Phrase
 
@@ -49,8 +48,6 @@ class _CorpusStats:
     head_tokens: int
     """Tokens of the headline columns alone (SQLite's headline index, `paper_heads`)."""
     hits: dict[str, int] = field(default_factory=dict)
-    expansions: dict[str, Expansion] = field(default_factory=dict)
-    """Prefix expansions looked up so far (`domain.prefixes`), by prefix."""
 
     @property
     def avgdl(self) -> float:

@@ -15,13 +15,12 @@ from domain.storage_faults import CatalogLoadRunning
 from storage.db import Tx
 from storage.dialect import POSTGRES
 from storage.notifications.store import record_unannounced
-from storage.papers.catalog import RECORD_LOAD
+from storage.papers.catalog import record_load
 from storage.papers.classify import LoadClassifier, live_rows, pipelined
 from storage.papers.postgres_vectors import tsvector_for_copy
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.postgres.database import PgDatabase
 from storage.postgres.migrations import RECOUNT_TERMS, WRITE_HEADS
-from storage.times import utc_timestamp
 
 _LOAD_LOCK = 0x6C6F6164  # pg_try_advisory_xact_lock key of the catalog load slot
 _STORED = (
@@ -85,10 +84,7 @@ async def load_prepared(db: PgDatabase, batches: AsyncIterable[Sequence[Prepared
         await conn.execute(WRITE_HEADS)
         for statement in RECOUNT_TERMS:
             await conn.execute(statement)
-        await conn.execute(
-            RECORD_LOAD, source.name, source.listing_query, utc_timestamp(), counts.added,
-            counts.updated, counts.unchanged, counts.removed,
-            source.rejected + len(counts.duplicates) + len(counts.id_collisions))
+        await record_load(tx, source, counts)
         if announce:
             await record_unannounced(tx, POSTGRES, counts.added_ids)
     await _refresh_planner_figures(db)

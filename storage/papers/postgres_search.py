@@ -16,11 +16,10 @@ restriction a weight set (`'vardi':B`). User text never reaches the query syntax
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from domain.index_text import index_tokens
-from domain.prefixes import Expansion, Expansions
+from domain.prefixes import Expansion, Expansions, rare_narrowings
 from domain.query import MIN_PREFIX_CHARS, SearchQuery
 from domain.text import cjk_bigrams, has_cjk
 from storage.papers.fts import COLUMNS, HEADLINE_COLUMNS
@@ -131,16 +130,10 @@ def rare_query(query: SearchQuery, expansions: Expansions, *, any_word: bool = F
                weights: str = "") -> _Match | None:
     """The matches holding a rare completion of a prefix word, as
     `storage.papers.fts.rare_expression`; None when no word has one."""
-    parts: list[_Match] = []
-    for word, expansion in expansions.items():
-        if not expansion.rare:
-            continue
-        narrowed = {**expansions, word: Expansion(expansion.prefix, expansion.rare, False)}
-        alone = dataclasses.replace(query, words=(word,)) if any_word else query
-        _, part = match_query(alone, weights=weights, expansions=narrowed)
-        if part.term is not None:
-            parts.append(part)
-    return _any(parts) if parts else None
+    parts = [match_query(alone, weights=weights, expansions=narrowed)[1]
+             for alone, narrowed in rare_narrowings(query, expansions, any_word)]
+    kept = [part for part in parts if part.term is not None]
+    return _any(kept) if kept else None
 
 
 def phrase_query(query: SearchQuery) -> _Match:

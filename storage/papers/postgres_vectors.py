@@ -33,17 +33,11 @@ def tsvector_literal(columns: tuple[str, ...]) -> tuple[str, int, int]:
     return " ".join([f"'{t}':{p}" for t, p in positions.items()]), total, head
 
 
-def tsvector_binary(columns: tuple[str, ...]) -> tuple[bytes, int, int] | None:
-    """`tsvector_literal`'s value in PostgreSQL's binary form (`tsvectorsend`: the lexeme
-    count, then each lexeme NUL-terminated with its position count and positions), with the
-    same token counts; None for a paper `tsvector_literal` caps, sent as its literal."""
-    binary, _, total, head = tsvector_for_copy(columns)
-    return None if binary is None else (binary, total, head)
-
-
 def tsvector_for_copy(columns: tuple[str, ...]) -> tuple[bytes | None, str | None, int, int]:
-    """What a load sends of a paper, its text tokenized once: the `tsvector` in binary form
-    (`tsvector_binary`), or for a paper the literal caps its literal; and the token counts.
+    """What a load sends of a paper, its text tokenized once: `tsvector_literal`'s value in
+    PostgreSQL's binary form (`tsvectorsend`: the lexeme count, then each lexeme NUL-terminated
+    with its position count and positions), or for a paper the literal caps its literal; and
+    the same token counts.
 
     A load copies its new papers in with the binary form: the server stores the value as it
     comes, where a literal cost it a parse per paper and a staging table to parse it from."""

@@ -18,7 +18,7 @@ from storage.papers import sqlite_ranking as paper_ranking
 from storage.papers import sqlite_swap as catalog_swap
 from storage.papers.catalog import PaperStore, filter_clauses
 from storage.papers.fts import BM25, index_row, match_expression, phrase_expression
-from storage.papers.prefixes import ExpansionCache
+from storage.papers.prefixes import ExpansionCache, cached_expansions
 from storage.papers.prepared import PreparedPaper
 from storage.papers.rows import PAPER_COLUMN_COUNT, PAPER_COLUMNS, hit_from_row, unread_hit
 from storage.papers.sqlite_index import unindex, write_index
@@ -76,7 +76,7 @@ class SqliteIndex:
             return []
         wanted = max(0, limit) + max(0, offset)
         read = None if papers is None else max(0, offset) + max(0, papers)
-        known = None if where else paper_ranking.cached_expansions(self._expansions, query)
+        known = None if where else cached_expansions(self._expansions, query)
         if known is not None:  # checked against the version the ranked rows carry
             hits = await self._ranked(query, any_word, wanted, known[1], version=known[0],
                                       read=read)

@@ -12,12 +12,11 @@ from storage.db import Tx
 from storage.dialect import SQLITE
 from storage.notifications.store import record_unannounced
 from storage.papers import sqlite_swap as catalog_swap
-from storage.papers.catalog import RECORD_LOAD
+from storage.papers.catalog import record_load
 from storage.papers.classify import LoadClassifier, live_rows, pipelined
 from storage.papers.prepared import STORED_COLUMNS, PreparedPaper
 from storage.papers.sqlite_index import INDEXES, indexed_rows, write_index
 from storage.sqlite.database import Database
-from storage.times import utc_timestamp
 
 LOAD_BATCH = 5000
 """Papers per load transaction: at 10k papers/s a writer in another process waits about half a
@@ -70,11 +69,7 @@ async def staged_load(db: Database, batches: AsyncIterable[Sequence[PreparedPape
         async with db.transaction() as tx:
             if prune:
                 counts.removed = await _pruned(tx, source.name)
-            await tx.execute(
-                RECORD_LOAD, source.name, source.listing_query, utc_timestamp(), counts.added,
-                counts.updated, counts.unchanged, counts.removed,
-                source.rejected + len(counts.duplicates) + len(counts.id_collisions)
-                + len(counts.arxiv_conflicts))
+            await record_load(tx, source, counts)
             for index in INDEXES:
                 await _fts_options(tx, catalog_swap.shadow(index), FTS_OPTIONS)
             if announce:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.prefixes import RARE_ROWS, Expansion, by_word, choose, expandable, upper_bound
+from domain.prefixes import Expansion, expandable
 from domain.query import SearchQuery
 from domain.text import title_key
 from storage.papers import fts
@@ -17,7 +17,7 @@ from storage.papers.fts import (
     phrase_expression,
     rare_expression,
 )
-from storage.papers.prefixes import ExpansionCache
+from storage.papers.prefixes import ExpansionCache, looked_up
 from storage.papers.rows import PAPER_COLUMN_COUNT, read_columns
 from storage.sqlite.database import Database
 
@@ -89,9 +89,9 @@ def _unseen_room(taken: str, table: str, match: str, seen: str) -> str:
 
 CATALOG_VERSION = "(SELECT max(id) FROM catalog_loads)"
 """The catalog version (the last load's id) in SQL: a ranked row carries it after its score,
-read in the same snapshot as the row, so a search with cached expansions (`cached_expansions`)
-checks them without a round trip of its own. A ranking that finds nothing returns one row of
-NULLs with the version."""
+read in the same snapshot as the row, so a search with cached expansions
+(`storage.papers.prefixes.cached_expansions`) checks them without a round trip of its own. A
+ranking that finds nothing returns one row of NULLs with the version."""
 _VERSION = PAPER_COLUMN_COUNT + 1
 """Where a ranked row's catalog version follows its score."""
 
@@ -235,20 +235,6 @@ async def ranked_rows(db: Database, query: SearchQuery, any_word: bool, limit: i
     return [row for row in rows if row[0] is not None]
 
 
-def cached_expansions(cache: ExpansionCache,
-                      query: SearchQuery) -> tuple[int | None, dict[str, Expansion]] | None:
-    """(the version they are of, the query's expansions) when `cache` holds every one (the
-    version None: the query has no prefix word, nothing to check); None when one is missing."""
-    prefixes = [p for p in map(expandable, query.words) if p is not None]
-    if not prefixes:
-        return None, {}
-    known = cache.cached(prefixes)
-    if known is None:
-        return None
-    version, found = known
-    return version, by_word(query.words, found)
-
-
 async def catalog_version(db: Database) -> int:
     """The catalog version (`CATALOG_VERSION`)."""
     return int(await db.fetch_value(f"SELECT {CATALOG_VERSION}") or 0)
@@ -258,15 +244,7 @@ async def expansions(db: Database, cache: ExpansionCache,
                      query: SearchQuery) -> dict[str, Expansion]:
     """The completions of the query's prefix words (`domain.prefixes`), from FTS5's vocabulary
     (`paper_vocab`: each term's papers), kept in `cache` until the catalog version moves."""
-    prefixes = [p for p in map(expandable, query.words) if p is not None]
-    if not prefixes:
+    if not any(map(expandable, query.words)):
         return {}
-    version = await catalog_version(db)
-    found, missing = cache.lookup(version, prefixes)
-    for prefix in missing:
-        rows = await db.fetch("SELECT term, doc FROM paper_vocab WHERE term >= $1 AND term < $2",
-                              prefix, upper_bound(prefix))
-        found[prefix] = expansion = choose(prefix, [(r[0], r[1]) for r in rows], RANK_WINDOW,
-                                           RARE_ROWS)
-        cache.store(version, expansion)
-    return by_word(query.words, found)
+    return await looked_up(db, "SELECT term, doc FROM paper_vocab WHERE term >= $1 AND "
+                           "term < $2", cache, await catalog_version(db), query, RANK_WINDOW)

@@ -37,19 +37,6 @@ class RecommendStore(Store):
             "WHERE f.verdict <> excluded.verdict",
             guild_id, user_id, paper_id, verdict.value, stored(at)) > 0
 
-    async def unrate(self, guild_id: int, user_id: int, paper_id: str) -> bool:
-        """Take a verdict back; False if there was none."""
-        return await self._db.execute(
-            "DELETE FROM paper_feedback WHERE guild_id = $1 AND user_id = $2 "
-            "AND paper_id = $3", guild_id, user_id, paper_id) > 0
-
-    async def verdict(self, guild_id: int, user_id: int, paper_id: str) -> Verdict | None:
-        """A member's verdict on a paper, if any."""
-        value = await self._db.fetch_value(
-            "SELECT verdict FROM paper_feedback WHERE guild_id = $1 AND user_id = $2 "
-            "AND paper_id = $3", guild_id, user_id, paper_id)
-        return None if value is None else Verdict(value)
-
     async def signals(self, guild_id: int) -> list[Signal]:
         """Every signal in a server on papers still in the catalog, oldest first."""
         rows = await self._db.fetch(SIGNALS_SQL.format(g="$1", collate=self._order), guild_id)

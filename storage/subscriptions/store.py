@@ -9,7 +9,6 @@ from domain.reasons import Reason
 from domain.subscriptions import (
     MAX_TOPICS_PER_MEMBER,
     AddResult,
-    Delivery,
     Forgotten,
     Subscription,
 )
@@ -86,22 +85,6 @@ class SubscriptionStore(Store):
             "SELECT user_id FROM subscriptions WHERE guild_id = $1 AND topic_key = $2 "
             "ORDER BY created_at", guild_id, topic_key)
         return [int(row[0]) for row in rows]
-
-    async def record_notifications(self, guild_id: int, pairs: Iterable[tuple[int, str]],
-                                   via: Delivery) -> set[tuple[int, str]]:
-        """Claim (member, paper) notifications in one statement; returns only those never
-        claimed before (by any process)."""
-        wanted = list(dict.fromkeys(pairs))
-        if not wanted:
-            return set()
-        pairs_table = self._dialect.zipped(("$4", "bigint"), ("$5", "text"))
-        rows = await self._db.returning(
-            "INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
-            f"SELECT $1, c1, c2, $2, $3 FROM {pairs_table} WHERE true "
-            "ON CONFLICT DO NOTHING RETURNING user_id, paper_id",
-            guild_id, via.value, utc_timestamp(), self._dialect.array(u for u, _ in wanted),
-            self._dialect.array(p for _, p in wanted))
-        return {(int(row[0]), str(row[1])) for row in rows}
 
     async def notified(self, guild_id: int, paper_id: str) -> set[int]:
         """Members already told about a paper in a server."""

@@ -92,13 +92,6 @@ class SummaryStore(Store):
             "failed" if next_try is None else "waiting", attempts, reason, next_try,
             job.content_hash, now, job.paper_id, str(job.lang), owner))
 
-    async def summaries(self, paper_id: str) -> list[GeneratedSummary]:
-        rows = await self._db.fetch(
-            "SELECT lang, summary, model, source_hash FROM paper_summaries "
-            "WHERE paper_id = $1 AND status = 'done' ORDER BY lang", paper_id)
-        return [GeneratedSummary(SummaryLang(row[0]), str(row[1]), str(row[2]), str(row[3]))
-                for row in rows if row[0] in SummaryLang._value2member_map_]
-
     async def summaries_of(self, paper_ids: list[str]) -> dict[str, list[GeneratedSummary]]:
         dialect = self._db.dialect
         rows = await self._db.fetch(

@@ -9,7 +9,7 @@ from typing import Any
 from bot.features.notifications.outbox import OutboxService
 from bot.features.notifications.sender import OutboxSender
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
-from tests.backends import Backend
+from tests.backends import Backend, enqueue
 
 LEASE = 600.0
 """Long enough that a unit still leased after the stop could not be claimed in this test."""
@@ -52,7 +52,7 @@ def _service(backend: Backend) -> OutboxService:
 
 
 async def test_a_clean_stop_gives_back_the_send_it_interrupts(backend: Backend) -> None:
-    await backend.outbox().enqueue([_mention(1), _mention(2)])
+    await enqueue(backend.db, [_mention(1), _mention(2)])
     channel = HeldChannel()
     sender = OutboxSender(FakeClient(channel), _service(backend),  # type: ignore[arg-type]
                           interval=0.01, poll=0.05)
@@ -73,7 +73,7 @@ async def test_a_clean_stop_gives_back_the_send_it_interrupts(backend: Backend) 
 async def test_a_sender_stopped_before_it_started_never_leases(backend: Backend) -> None:
     """A close during log-in (before `setup_hook` started the sender) must not let a later
     start lease units the closing process would never finish."""
-    await backend.outbox().enqueue([_mention(1)])
+    await enqueue(backend.db, [_mention(1)])
     channel = HeldChannel()
     sender = OutboxSender(FakeClient(channel), _service(backend),  # type: ignore[arg-type]
                           interval=0.01, poll=0.05)

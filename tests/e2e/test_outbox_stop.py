@@ -18,6 +18,7 @@ from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from storage.backend import OUTBOX
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
+from tests.backends import enqueue, queued
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
 from tests.group import People
@@ -45,7 +46,7 @@ async def _sending(standin: StandIn, paced: Settings, clock: FakeClock, db: Data
     bot = await start_paperclub(standin, paced, clock)
     paper = (await SqlitePaperStore(db).paper_ids())[0]
     stall = standin.stall("POST", "/channels/*/messages", times=1)
-    await OUTBOX.open(db).enqueue([
+    await enqueue(db, [
         OutboxUnit(f"new:1:{p.id}", OutboxKind.NEW_PAPERS_DM,
                    (OutboxEntry(1, p.id, paper, ("x",)),))
         for p in (people.alice, people.bob, people.carol)])
@@ -69,7 +70,7 @@ async def test_a_stop_mid_send_gives_back_what_it_leased(
     finally:
         stall.release()
     assert await _leased(db) == []
-    assert await OUTBOX.open(db).pending() == 3
+    assert await queued(db) == 3
     unit = await OUTBOX.open(db).claim("next start", now=0, lease_until=60)
     assert unit is not None and unit.entries[0].user_id == people.alice.id
 

@@ -11,7 +11,7 @@ from domain.catalog import AddStatus, LoadSource
 from domain.leases import Lease
 from domain.outbox import OutboxEntry, OutboxKind, OutboxUnit
 from domain.paper import Links, Paper
-from tests.backends import Backend
+from tests.backends import Backend, queued
 
 T0 = datetime(2026, 12, 1, 9, tzinfo=UTC)
 
@@ -25,6 +25,10 @@ def _lease(owner: str, at: datetime = T0) -> Lease:
     return Lease(owner, at + timedelta(minutes=1))
 
 
+async def _unannounced(backend: Backend) -> int:
+    return int((await backend.rows("SELECT count(*) FROM unannounced_papers"))[0][0])
+
+
 def _dm(paper_ids: list[str], user: int = 7) -> OutboxUnit:
     return OutboxUnit(f"new:1:{user}:t", OutboxKind.NEW_PAPERS_DM,
                       tuple(OutboxEntry(1, user, paper_id, ("topic",)) for paper_id in paper_ids))
@@ -34,10 +38,10 @@ async def test_the_papers_transaction_records_the_added_ones_when_asked(
         backend: Backend) -> None:
     papers, store = backend.papers(), backend.announcements()
     await papers.load([(1, _paper(1))], source=LoadSource("first"))  # not asked: not recorded
-    assert await store.pending() == 0
+    assert await _unannounced(backend) == 0
     counts = await papers.load([(1, _paper(1)), (2, _paper(2))], source=LoadSource("first"),
                                announce=True)
-    assert counts.added == 1 and await store.pending() == 1
+    assert counts.added == 1 and await _unannounced(backend) == 1
     outcomes = await papers.add_papers([_paper(2), _paper(3)], announce=True)
     assert [o.status for o in outcomes] == [AddStatus.UNCHANGED, AddStatus.ADDED]
     claimed = await store.claim(_lease("a"), T0, 10)
@@ -46,7 +50,7 @@ async def test_the_papers_transaction_records_the_added_ones_when_asked(
 
 async def test_a_batch_is_leased_to_one_owner_and_queued_with_its_deletion(
         backend: Backend) -> None:
-    papers, store, outbox = backend.papers(), backend.announcements(), backend.outbox()
+    papers, store = backend.papers(), backend.announcements()
     outcomes = await papers.add_papers([_paper(n) for n in range(1, 4)], announce=True)
     ids = [o.paper.id for o in outcomes]
     assert await store.claim(_lease("a"), T0, 2) == ids[:2]
@@ -55,8 +59,8 @@ async def test_a_batch_is_leased_to_one_owner_and_queued_with_its_deletion(
     later = T0 + timedelta(minutes=2)  # a died: its lease expired, c takes its papers over
     assert await store.claim(_lease("c", later), later, 10) == ids[:2]
     assert await store.announced("a", ids[:2], [_dm(ids[:2])]) is None  # a lost them
-    assert await outbox.pending() == 0
+    assert await queued(backend.db) == 0
     assert await store.announced("c", ids[:2], [_dm(ids)]) == 2  # only the papers c held
-    assert await outbox.pending() == 2 and await store.pending() == 1
+    assert await queued(backend.db) == 2 and await _unannounced(backend) == 1
     assert await store.release("b") == 1
     assert await store.claim(_lease("d"), T0, 10) == ids[2:]  # given back: claimable at once

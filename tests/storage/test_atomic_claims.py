@@ -21,6 +21,7 @@ from domain.sessions import Place
 from storage import backend as stores
 from storage.backend import DIGESTS, OUTBOX, SESSIONS
 from storage.sqlite.database import Database
+from tests.backends import enqueue
 
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")
 
@@ -89,8 +90,8 @@ async def test_taking_session_problems_is_one_update(db: Database) -> None:
 
 async def test_claiming_an_outbox_unit_is_one_update(db: Database) -> None:
     store = OUTBOX.open(db)
-    await store.enqueue([OutboxUnit("dm:1:p:2", OutboxKind.DIGEST_DM,
-                                    (OutboxEntry(1, 2, "p", ("t",), link="https://x"),))])
+    await enqueue(db, [OutboxUnit("dm:1:p:2", OutboxKind.DIGEST_DM,
+                                  (OutboxEntry(1, 2, "p", ("t",), link="https://x"),))])
     claimed: list[OutboxUnit | None] = []
 
     async def claim(owner: str) -> None:

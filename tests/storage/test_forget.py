@@ -19,7 +19,7 @@ from domain.sessions import Place
 from domain.subscriptions import Delivery, Subscription
 from domain.votes import VoteOption
 from storage.postgres.database import PgDatabase
-from tests.backends import Backend
+from tests.backends import Backend, enqueue
 
 MEMBER, OTHER = 987_654_321_987_654_321, 123_456_789_123_456_789
 """Two snowflake-sized ids that no other value of the test can contain."""
@@ -53,9 +53,11 @@ async def _remember_everything(backend: Backend, user: int, vote_guild: int) -> 
     `vote_guild`: a server has one open vote at a time)."""
     subscriptions = backend.subscriptions()
     await subscriptions.add(Subscription(GUILD, user, "grokking", "grokking", Delivery.DM))
-    await subscriptions.record_notifications(GUILD, [(user, "p1")], Delivery.DM)
+    await backend.execute("INSERT INTO notifications (guild_id, user_id, paper_id, via, "
+                          "notified_at) VALUES (?, ?, ?, 'dm', ?)", GUILD, user, "p1",
+                          T0.isoformat())
     await subscriptions.pause_dms(user, Reason(ReasonCode.DMS_CLOSED))
-    await backend.outbox().enqueue([OutboxUnit(
+    await enqueue(backend.db, [OutboxUnit(
         f"dm:{GUILD}:p2:{user}", OutboxKind.DIGEST_DM,
         (OutboxEntry(GUILD, user, "p2", ("grokking",), link="https://x"),))])
     await backend.queue().suggest(GUILD, f"q{vote_guild}", user, "a note", T0)

@@ -142,6 +142,7 @@ async def test_a_load_rejects_an_arxiv_id_held_by_another_paper(backend: Backend
     counts = await store.load(enumerate([other, *twins], start=1), source=LoadSource("f"))
     assert counts.arxiv_conflicts == [1, 3]
     assert counts.added == 1
+    assert (await store.stats()).last_load_rejected == 2  # recorded alike on both backends
     assert sorted([p.title_en async for p in store.iter_papers()]) == [
         "Grokking Beyond Algorithmic Data", "Third"]
 

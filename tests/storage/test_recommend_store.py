@@ -58,18 +58,6 @@ async def test_signals_come_from_every_feature_table(backend: Backend,
         Signal(ALICE, a, SignalKind.DISLIKED, _at(11))]
 
 
-async def test_verdicts_change_and_are_taken_back(backend: Backend,
-                                                  bundled_papers: list[Paper]) -> None:
-    store = backend.recommendations()
-    pid = bundled_papers[0].id
-    assert await store.verdict(GUILD, ALICE, pid) is None
-    assert await store.rate(GUILD, ALICE, pid, Verdict.DOWN, T0)
-    assert await store.verdict(GUILD, ALICE, pid) is Verdict.DOWN
-    assert await store.unrate(GUILD, ALICE, pid)
-    assert not await store.unrate(GUILD, ALICE, pid)
-    assert await store.verdict(GUILD, ALICE, pid) is None
-
-
 async def test_forgetting_a_member_removes_their_verdicts_everywhere(
         backend: Backend, bundled_papers: list[Paper]) -> None:
     await backend.papers().add_papers(bundled_papers[:6])
@@ -77,7 +65,6 @@ async def test_forgetting_a_member_removes_their_verdicts_everywhere(
     await _seed(backend, ids)
     store = backend.recommendations()
     assert await store.forget(ALICE) == 2
-    assert await store.verdict(OTHER, ALICE, ids[0]) is None
     await backend.bookmarks().forget(ALICE)
     await backend.queue().forget(ALICE)
     left = await store.signals(GUILD)

@@ -1,10 +1,14 @@
-"""Subscriptions storage: duplicates, the 25-topic limit, the notification ledger, forgetting."""
+"""Subscriptions storage: duplicates, the 25-topic limit, DM pauses, forgetting (the
+notification ledger is written by the outbox: tests/storage/test_outbox.py)."""
 
 from __future__ import annotations
 
 from domain.reasons import Reason, ReasonCode
 from domain.subscriptions import AddResult, Delivery, Subscription
 from tests.backends import Backend
+
+_TOLD = ("INSERT INTO notifications (guild_id, user_id, paper_id, via, notified_at) "
+         "VALUES (?, ?, ?, ?, ?)")
 
 
 def _sub(topic: str, user: int = 1, guild: int = 10,
@@ -23,21 +27,12 @@ async def test_add_refuses_duplicates_and_the_26th_topic(backend: Backend) -> No
     assert len(await store.of_member(10, 1)) == 25
 
 
-async def test_notifications_are_claimed_once_per_server_member_and_paper(backend: Backend) -> None:
-    store = backend.subscriptions()
-    assert await store.record_notifications(10, [(1, "p"), (2, "p")], Delivery.DM) == {(1, "p"),
-                                                                               (2, "p")}
-    assert await store.record_notifications(10, [(1, "p"), (1, "q")], Delivery.DM) == {(1, "q")}
-    assert await store.record_notifications(11, [(1, "p")], Delivery.MENTION) == {(1, "p")}
-    assert await store.notified(10, "p") == {1, 2}
-
-
 async def test_dm_pause_resume_and_forget_everywhere(backend: Backend) -> None:
     store = backend.subscriptions()
     await store.add(_sub("a"))
     await store.add(_sub("b", guild=11))
     await store.add(_sub("a", user=2))
-    await store.record_notifications(10, [(1, "p")], Delivery.DM)
+    await backend.execute(_TOLD, 10, 1, "p", "dm", "2026-12-01T00:00:00+00:00")
     await store.pause_dms(1, Reason(ReasonCode.DMS_CLOSED))
     assert await store.paused_dm_users([1, 2]) == {1}
     assert await store.dm_pause(1) == Reason(ReasonCode.DMS_CLOSED)

@@ -44,7 +44,7 @@ async def test_claims_never_overlap_and_leases_run_out(backend: Backend) -> None
     made = GeneratedSummary(ZH, "本文研究图。", "m", "h1")
     assert not await store.finish(first[0], "a", made, _at(6))  # a lost its claim
     assert await store.finish(taken_over[0], "c", made, _at(6))
-    assert await store.summaries(ids[1]) == [made]
+    assert await store.summaries_of([ids[1]]) == {ids[1]: [made]}
     english = await store.claim(EN, "a", _at(6), _at(11), 10)  # English: every paper
     assert [job.paper_id for job in english] == [ids[3], ids[2], ids[1], ids[0]]
     assert english[1].abstract_zh == "中文总结。"
@@ -65,7 +65,8 @@ async def test_a_changed_text_is_claimed_again_and_coverage_counts(backend: Back
     [again] = await store.claim(ZH, "b", _at(10), _at(15), 10)
     assert (again.paper_id, again.abstract_en, again.previous_done) == (ids[0], "Edited.", True)
     assert await store.keep(again, "b", _at(11))
-    assert await store.summaries(ids[0]) == [GeneratedSummary(ZH, "总结。", "m", "h")]
+    assert (await store.summaries_of([ids[0]]))[ids[0]] == [
+        GeneratedSummary(ZH, "总结。", "m", "h")]
 
 
 async def test_waiting_claims_come_back_when_due(backend: Backend) -> None:

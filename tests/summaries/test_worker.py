@@ -50,7 +50,7 @@ async def test_two_workers_at_once_summarise_each_paper_once_in_both_languages(
     assert Counter(r[1] for r in rows) == {"zh-CN": 30, "en": 60}
     assert sum(r.done for r in reports) == 90 and all(r.done for r in reports)
     assert set(_asked(llm).values()) == {1} and len(llm.requests) == 90
-    made = await summary_store(db).summaries(chinese_paper(3).id)
+    made = (await summary_store(db).summaries_of([chinese_paper(3).id]))[chinese_paper(3).id]
     assert [(s.lang, s.model) for s in made] == [(SummaryLang.EN, "standin-1")]
     assert in_language(made[0].text, SummaryLang.EN)
 

@@ -188,10 +188,6 @@ class CorrectionService:
         return [p for p in await self._store.untold_outcomes(guild_id, user_id)
                 if await self._store.claim_outcome_notice(p.id)]
 
-    async def release_outcome_notice(self, proposal_id: int) -> None:
-        """The proposer's DMs are closed: tell them the next time they list corrections."""
-        await self._store.release_outcome_notice(proposal_id)
-
     async def history(self, guild_id: int, paper_id: str) -> list[Event]:
         """Every change of the server's corrections of a paper: who, when, why."""
         return await self._store.history(guild_id, paper_id)

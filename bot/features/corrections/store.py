@@ -84,10 +84,6 @@ class CorrectionStore(Protocol):
         """True once per proposal: the caller tells the proposer the outcome."""
         ...
 
-    async def release_outcome_notice(self, proposal_id: int) -> None:
-        """The proposer could not be told (closed DMs): the notice may be claimed again."""
-        ...
-
     async def untold_outcomes(self, guild_id: int, user_id: int) -> list[Proposal]:
         """A member's decided proposals in a server whose outcome they were not told."""
         ...

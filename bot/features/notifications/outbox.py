@@ -99,10 +99,6 @@ class OutboxService:
         """Give back what `owner` holds, for the next start or another process."""
         return await self.store.release(owner)
 
-    async def pending(self) -> int:
-        """How many notifications wait to be sent."""
-        return await self.store.pending()
-
     async def paper(self, paper_id: str, guild_id: int | None = None) -> Paper | None:
         """A queued notification's paper as its server sees it (None if it left the
         catalog)."""

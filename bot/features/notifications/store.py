@@ -15,10 +15,6 @@ from domain.shards import ALL_SHARDS, Shards
 class OutboxStore(Protocol):
     """Notifications waiting to be sent, each unit leased to one process at a time."""
 
-    async def enqueue(self, units: Iterable[OutboxUnit]) -> int:
-        """Queue units, leaving out members told or queued before; returns rows queued."""
-        ...
-
     async def queue_followers(self, guild_id: int, local_date: date, paper_id: str,
                               told: Iterable[int], units: Iterable[OutboxUnit]) -> int | None:
         """One transaction across the ledger and the outbox: mark a posted paper of the day's
@@ -52,10 +48,6 @@ class OutboxStore(Protocol):
         """Give back every unit `owner` holds."""
         ...
 
-    async def pending(self) -> int:
-        """How many rows wait to be sent."""
-        ...
-
 
 class AnnouncementStore(Protocol):
     """Papers added to the catalog whose subscribers are still to be queued their DMs."""
@@ -72,8 +64,4 @@ class AnnouncementStore(Protocol):
 
     async def release(self, owner: str) -> int:
         """Give back every paper `owner` holds."""
-        ...
-
-    async def pending(self) -> int:
-        """How many papers wait to be announced."""
         ...

@@ -16,12 +16,6 @@ class RecommendStore(Protocol):
                    at: datetime) -> bool:
         """Record a member's verdict on a paper; False if it was already that verdict."""
 
-    async def unrate(self, guild_id: int, user_id: int, paper_id: str) -> bool:
-        """Take a verdict back; False if there was none."""
-
-    async def verdict(self, guild_id: int, user_id: int, paper_id: str) -> Verdict | None:
-        """A member's verdict on a paper, if any."""
-
     async def signals(self, guild_id: int) -> list[Signal]:
         """Every signal in a server on papers still in the catalog: bookmarks, suggestions and
         +1s, ballots, the discussed history and presenters, 👍 / 👎; oldest first."""

@@ -213,11 +213,6 @@ class SubscriptionService:
         _, key = checked_topic(topic)
         return AdminOverview(followers=tuple(await self.store.followers(guild_id, key)))
 
-    async def record_notifications(self, guild_id: int, pairs: Iterable[tuple[int, str]],
-                                   via: Delivery) -> set[tuple[int, str]]:
-        """Claim (member, paper) notifications; returns those never claimed before."""
-        return await self.store.record_notifications(guild_id, pairs, via)
-
     async def dms_paused(self, user_id: int) -> bool:
         """True when Discord refused a DM to this member and they have not resumed."""
         return await self.store.dm_pause(user_id) is not None

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from domain.reasons import Reason
-from domain.subscriptions import AddResult, Delivery, Forgotten, Subscription
+from domain.subscriptions import AddResult, Forgotten, Subscription
 
 
 class SubscriptionStore(Protocol):
@@ -40,11 +40,6 @@ class SubscriptionStore(Protocol):
 
     async def followers(self, guild_id: int, topic_key: str) -> list[int]:
         """Members of a server following one topic."""
-        ...
-
-    async def record_notifications(self, guild_id: int, pairs: Iterable[tuple[int, str]],
-                                   via: Delivery) -> set[tuple[int, str]]:
-        """Claim (member, paper) notifications; returns only those never claimed before."""
         ...
 
     async def notified(self, guild_id: int, paper_id: str) -> set[int]:

@@ -38,10 +38,6 @@ class SummaryStore(Protocol):
         """Give the claim back: waiting until `next_try`, or failed when that is None."""
         ...
 
-    async def summaries(self, paper_id: str) -> list[GeneratedSummary]:
-        """The paper's finished summaries, one per language at most."""
-        ...
-
     async def summaries_of(self, paper_ids: list[str]) -> dict[str, list[GeneratedSummary]]:
         """The finished summaries of these papers, by paper (papers without one left out)."""
         ...

@@ -18,9 +18,9 @@ from domain.catalog import LoadSource
 from domain.corrections import Action, Field, Status, Target
 from domain.paper import Paper
 from storage import backend as stores
-from storage.backend import OUTBOX
 from storage.papers.sqlite import SqlitePaperStore
 from storage.sqlite.database import Database
+from tests.backends import queued
 from tests.clocks import FakeClock
 
 GUILD, OTHER_GUILD, MEMBER, CURATOR = 1, 2, 10, 20
@@ -89,7 +89,7 @@ async def test_two_curators_at_once_one_decision_one_notice(service: CorrectionS
         service.decide(GUILD, made.id, approve=True, by=CURATOR),
         service.decide(GUILD, made.id, approve=False, by=CURATOR + 1))
     assert sum(o is not None for o in outcomes) == 1
-    assert await OUTBOX.open(db).pending() == 1  # one DM, queued with the decision
+    assert await queued(db) == 1  # one DM, queued with the decision
     notices = await asyncio.gather(*(service.claim_outcome_notice(made.id) for _ in range(3)))
     assert notices.count(True) == 0  # not owed to a listing while the DM waits
 

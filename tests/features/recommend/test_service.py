@@ -54,13 +54,6 @@ class MemorySignals:
         self.rated[(guild_id, user_id, paper_id)] = (verdict, at)
         return before is None or before[0] is not verdict
 
-    async def unrate(self, guild_id: int, user_id: int, paper_id: str) -> bool:
-        return self.rated.pop((guild_id, user_id, paper_id), None) is not None
-
-    async def verdict(self, guild_id: int, user_id: int, paper_id: str) -> Verdict | None:
-        found = self.rated.get((guild_id, user_id, paper_id))
-        return found[0] if found else None
-
     async def signals(self, guild_id: int) -> list[Signal]:
         return [Signal(user, pid, verdict.kind, at)
                 for (guild, user, pid), (verdict, at) in sorted(self.rated.items())
