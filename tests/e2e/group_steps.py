@@ -20,13 +20,20 @@ async def answer(standin: StandIn, command: str, options: dict[str, OptionValue]
     return await handle.reply()
 
 
-async def handled(standin: StandIn, command: str,
-                  options: dict[str, OptionValue] | None = None, *, guild: Guild | None,
-                  user: User) -> InteractionHandle:
-    """Run a slash command and wait for its answer; return the handle (for its message)."""
+async def answered(standin: StandIn, command: str,
+                   options: dict[str, OptionValue] | None = None, *, guild: Guild | None,
+                   user: User) -> Message:
+    """Run a slash command and return the message that carries its answer (for its buttons):
+    the original response, or the followup when the bot deferred (as it does privately when
+    the command waits for the write lock)."""
     handle = await standin.slash(command, options or {}, guild=guild, user=user)
-    await handle.response()
-    return handle
+    return await handle.answer()
+
+
+async def note_after(handle: InteractionHandle, answer: Message) -> Message:
+    """The private note that follows a command's `answer` (`handle.answer()`): the first
+    followup, or the second when the answer is a followup itself (after a deferral)."""
+    return await handle.followup(1 if answer.id in handle.followup_ids else 0)
 
 
 async def suggest(standin: StandIn, guild: Guild, user: User, paper: str,

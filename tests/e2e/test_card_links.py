@@ -36,18 +36,18 @@ async def test_a_card_links_to_arxiv_and_shows_the_other_text_on_a_click(
     paper = await _with_links(bot, bundled_papers)
     handle = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild,
                                  user=people.alice)
-    (embed,) = (await handle.reply()).embeds
+    card = await handle.answer()
+    (embed,) = card.embeds
     assert embed["url"] == "https://arxiv.org/abs/2601.01234"
     assert "We prove that α-regularised ridge regression groks at 50% of the steps; " \
            "see Theorem 1." in embed["description"]
     assert paper.summary_zh[:20] not in embed["description"]  # a click away
-    assert handle.message is not None
-    page, pdf, other = _buttons(handle.message)
+    page, pdf, other = _buttons(card)
     assert (page["label"], page["url"]) == ("arXiv page", "https://arxiv.org/abs/2601.01234")
     assert (pdf["label"], pdf["url"]) == ("PDF", "https://arxiv.org/pdf/2601.01234")
     assert other["label"] == "AI summary (Chinese)"
 
-    click = await standin.click(handle.message, str(other["custom_id"]), user=people.bob)
+    click = await standin.click(card, str(other["custom_id"]), user=people.bob)
     reply = await click.reply()
     assert reply.ephemeral
     (shown,) = reply.embeds
@@ -61,12 +61,12 @@ async def test_chinese_readers_open_with_the_summary_and_click_for_the_abstract(
     await _with_links(bot, bundled_papers)
     handle = await standin.slash("paper", {"query": "grokking ridge"}, guild=guild,
                                  locale="zh-TW")
-    (embed,) = (await handle.reply()).embeds
+    card = await handle.answer()
+    (embed,) = card.embeds
     assert "**AI總結**" in embed["description"] and "We prove" not in embed["description"]
-    assert handle.message is not None
-    other = _buttons(handle.message)[-1]
+    other = _buttons(card)[-1]
     assert other["label"] == "英文摘要"
-    click = await standin.click(handle.message, str(other["custom_id"]), locale="zh-TW")
+    click = await standin.click(card, str(other["custom_id"]), locale="zh-TW")
     (shown,) = (await click.reply()).embeds
     assert shown["description"].startswith("We prove that α-regularised")
     assert shown["title"].startswith("英文摘要 · ")
@@ -80,9 +80,8 @@ async def test_a_long_chinese_title_without_an_arxiv_id_still_gets_its_card(
         Paper(title_en=title, title_zh="", authors=("李华",), summary_en="A study.")])
     handle = await standin.slash("paper", {"query": outcome.paper.id}, guild=guild,
                                  user=people.alice)
-    reply = await handle.reply()
-    (embed,) = reply.embeds
-    assert handle.message is not None
-    (search, *_) = _buttons(handle.message)
+    card = await handle.answer()
+    (embed,) = card.embeds
+    (search, *_) = _buttons(card)
     assert search["label"] == "Find on arXiv" and len(search["url"]) <= 512
     assert search["url"] == embed["url"]

@@ -27,9 +27,7 @@ async def _card(standin: StandIn, guild: Guild | None, paper: Paper, people: Peo
                 ) -> Message:
     handle = await standin.slash("paper", {"query": paper.id}, guild=guild, user=people.alice,
                                  locale="zh-CN")
-    await handle.response()
-    assert handle.message is not None
-    return handle.message
+    return await handle.answer()
 
 
 async def _found(standin: StandIn, guild: Guild, people: People) -> str:
@@ -125,14 +123,12 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
 async def test_a_card_opened_from_a_result_list_suggests_a_correction_too(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     listed = await standin.slash("paper", {"query": "learning"}, guild=guild, user=people.alice)
-    await listed.response()
-    assert listed.message is not None
-    (menu,) = [c for c in listed.message.walk_components() if c.get("type") == 3]
+    results = await listed.answer()
+    (menu,) = [c for c in results.walk_components() if c.get("type") == 3]
     chosen = str(menu["options"][0]["value"])
-    opened = await standin.select(listed.message, str(menu["custom_id"]), [chosen],
-                                  user=people.alice)
+    opened = await standin.select(results, str(menu["custom_id"]), [chosen], user=people.alice)
     await opened.response()
-    card = standin.message(listed.message.id)
+    card = standin.message(results.id)
     (correct,) = [c for c in card.walk_components()
                   if c.get("type") == 2 and c.get("label") == "Suggest a correction"]
     clicked = await standin.click(card, str(correct["custom_id"]), user=people.alice)

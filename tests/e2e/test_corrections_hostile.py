@@ -46,8 +46,8 @@ async def test_hostile_text_is_shown_as_text_and_never_pings(
     for command, options in (("corrections list", {"status": "reverted"}),
                              ("corrections history", {"paper": paper.id})):
         handle = await standin.slash(command, options, guild=guild, user=people.carol)
-        shown_to = await handle.reply()
+        shown_to = await handle.answer()
         content = shown_to.content or ""
-        _silent(shown_to if isinstance(shown_to, Message) else handle.message)
+        _silent(shown_to)
         assert "\\*\\*粗" in content and "\ud800" not in content and len(content) <= 2000
         assert "@everyone" not in content.replace("@\u200beveryone", "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.client.bot import PaperclubBot
 from discord_standin import Guild, Member, StandIn
 from domain.paper import Paper
-from tests.e2e.group_steps import answer, handled, suggest
+from tests.e2e.group_steps import answer, answered, suggest
 from tests.group import People
 
 GROK = "To Grok Grokking"
@@ -89,9 +89,7 @@ async def test_queue_pages_for_the_asker_only_and_stays_per_server(
         bundled_papers: list[Paper]) -> None:
     for paper in bundled_papers[:7]:
         await suggest(standin, guild, people.alice, paper.id)
-    handle = await handled(standin, "queue show", guild=guild, user=people.alice)
-    message = handle.message
-    assert message is not None
+    message = await answered(standin, "queue show", guild=guild, user=people.alice)
     assert message.embeds[0]["footer"]["text"] == "Page 1 of 2"
     nxt = next(c for c in message.walk_components() if c.get("label") == "▶")
     refused = await standin.click(message, str(nxt["custom_id"]), user=people.bob)

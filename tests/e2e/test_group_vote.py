@@ -50,10 +50,8 @@ async def test_vote_survives_restarts_and_is_announced_exactly_once(
     await suggest(standin, guild, people.carol, third.id)
     start = await standin.slash("vote start", {"from": 3, "hours": 2}, guild=guild,
                                 user=people.bob)
-    ballot = await start.reply()
-    assert not ballot.ephemeral and second.title_en[:30] in ballot.embeds[0]["description"]
-    message = start.message
-    assert message is not None
+    message = await start.answer()
+    assert not message.ephemeral and second.title_en[:30] in message.embeds[0]["description"]
     buttons = _buttons(message)
     assert len(buttons) == 3
     again = await answer(standin, "vote start", guild=guild, user=people.bob)
@@ -103,7 +101,7 @@ async def test_close_early_without_votes_and_ties_go_to_the_older_suggestion(
     clock.advance(minutes=1)
     await suggest(standin, guild, people.carol, newer.id)
     start = await standin.slash("vote start", guild=guild, user=people.bob)
-    await start.response()
+    await start.answer()  # the ballot itself, not a deferral
     closing = await standin.slash("vote close", guild=guild, user=people.bob)
     await closing.response()
     done = await closing.followup()

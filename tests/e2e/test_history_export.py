@@ -35,27 +35,25 @@ async def test_history_is_paged_newest_first_with_dates_presenters_and_threads(
     papers = bundled_papers[:7]
     await _discussed(bot, guild, papers, presenter=people.carol.id)
     handle = await standin.slash("history", guild=guild, user=people.alice)
-    await handle.response()
-    assert handle.message is not None
-    assert not handle.message.pings.users and not handle.message.pings.everyone
-    (embed,) = handle.message.embeds
+    listing = await handle.answer()
+    assert not listing.pings.users and not listing.pings.everyone
+    (embed,) = listing.embeds
     body = embed["description"]
     assert body.index(papers[-1].title_en[:30]) < body.index(papers[-2].title_en[:30])
     newest = int((DAY + timedelta(weeks=6)).timestamp())
     assert f"<t:{newest}:D>" in body and f"<@{people.carol.id}>" in body
     assert f"https://discord.com/channels/{guild.id}/777" in body
     assert embed["footer"]["text"] == "Page 1 of 2"
-    button = next(str(c["custom_id"]) for c in handle.message.walk_components()
+    button = next(str(c["custom_id"]) for c in listing.walk_components()
                   if c.get("label") == "▶")
-    turned = await standin.click(handle.message, button, user=people.alice)
+    turned = await standin.click(listing, button, user=people.alice)
     await turned.response()
-    assert papers[0].title_en[:30] in handle.message.embeds[0]["description"]
+    assert papers[0].title_en[:30] in standin.message(listing.id).embeds[0]["description"]
     other = await standin.add_guild(Guild("Other Group", members=[Member(people.alice)]))
     elsewhere = await answer(standin, "history", guild=other, user=people.alice)
     assert "Nothing discussed yet" in elsewhere.embeds[0]["description"]
     chinese = await standin.slash("history", guild=guild, user=people.alice, locale="zh-CN")
-    await chinese.response()
-    assert chinese.message is not None and "报告人" in chinese.message.embeds[0]["description"]
+    assert "报告人" in (await chinese.answer()).embeds[0]["description"]
 
 
 async def test_history_and_export_in_a_dm_are_refused_with_an_explanation(
@@ -95,9 +93,8 @@ async def test_export_markdown_escapes_hostile_notes_and_pings_nobody(
     for what in ("queue", "history"):
         handle = await standin.slash("export", {"what": what, "format": "markdown"},
                                      guild=guild, user=people.bob)
-        reply = await handle.reply()
-        assert handle.message is not None
-        pings = handle.message.pings
+        reply = await handle.answer()
+        pings = reply.pings
         assert not pings.everyone and not pings.users and not pings.roles
         text = _file(standin, reply)
         assert text.startswith("# Reading group ")

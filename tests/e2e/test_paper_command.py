@@ -76,9 +76,9 @@ async def test_commands_are_registered_with_chinese_localisations(
 async def test_paper_grokking_answers_with_its_card(bot: PaperclubBot, standin: StandIn,
                                                     guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "grokking"}, guild=guild, user=people.alice)
-    callback = await handle.reply()
-    assert not callback.ephemeral
-    (embed,) = callback.embeds
+    card = await handle.answer()
+    assert not card.ephemeral
+    (embed,) = card.embeds
     assert embed["title"] == GROKKING
     assert "理解Grokking" in embed["description"]
     assert "岭回归" in embed["description"]
@@ -87,8 +87,7 @@ async def test_paper_grokking_answers_with_its_card(bot: PaperclubBot, standin: 
     assert "Purdue University" in fields["Affiliations"] and "普渡大学" in fields["Affiliations"]
     assert fields["Venue"] == "ICML 2026 · Main track"
     _assert_within_limits(embed)
-    assert handle.message is not None
-    (link,) = _buttons(handle.message)
+    (link,) = _buttons(card)
     assert str(link["url"]).startswith("https://arxiv.org/search/?query=To+Grok+Grokking")
 
 
@@ -182,11 +181,10 @@ async def test_several_matches_page_for_the_asker_only(bot: PaperclubBot, standi
                                                        guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    (embed,) = (await handle.reply()).embeds
+    message = await handle.answer()
+    (embed,) = message.embeds
     assert embed["title"] == "More than 10 papers match “venue:workshop”"
     assert embed["footer"]["text"] == "Page 1 of 2+"
-    message = handle.message
-    assert message is not None
     prev, nxt = _buttons(message)
     assert prev["disabled"] is True and not nxt.get("disabled")
     assert len(_select(message)["options"]) == 5
@@ -231,9 +229,8 @@ async def test_a_page_past_the_first_answer_searches_the_whole_list(
     monkeypatch.setattr(search, "search_first", counted_first)
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    await handle.response()
-    message = handle.message
-    assert message is not None and limits == [11]
+    message = await handle.answer()
+    assert limits == [11]
     shown = [_select(message)["options"]]
     for page in ("Page 2 of 2+", "Page 3 of 3"):
         turned = await standin.click(standin.message(message.id),
@@ -256,18 +253,18 @@ async def test_a_chinese_reader_pages_past_the_first_answer_in_their_language(
         lang: Lang) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice, locale=locale)
-    (first,) = (await handle.reply()).embeds
+    results = await handle.answer()
+    (first,) = results.embeds
     assert first["title"] == t(lang, "results.found_more", n=10, q="venue:workshop")
     assert first["footer"]["text"] == t(lang, "results.page_more", page=1, pages=2)
-    assert handle.message is not None
     footers = [t(lang, "results.page_more", page=2, pages=2),
                t(lang, "results.page", page=3, pages=3)]  # the third searches the whole list
     for footer in footers:
-        message = standin.message(handle.message.id)
+        message = standin.message(results.id)
         turned = await standin.click(message, str(_buttons(message)[1]["custom_id"]),
                                      user=people.alice, locale=locale)
         await turned.response()
-        (embed,) = standin.message(handle.message.id).embeds
+        (embed,) = standin.message(results.id).embeds
         assert embed["footer"]["text"] == footer
     assert embed["title"] == t(lang, "results.found", n=12, q="venue:workshop")
 

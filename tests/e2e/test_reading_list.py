@@ -44,11 +44,9 @@ async def test_forget_me_erases_bookmarks_ballots_and_anonymises_suggestions(
     await suggest(standin, guild, people.alice, first.id, "my reason")
     await suggest(standin, guild, people.bob, second.id)
     start = await standin.slash("vote start", guild=guild, user=people.bob)
-    await start.response()
-    assert start.message is not None
-    button = next(str(c["custom_id"]) for c in start.message.walk_components()
-                  if c.get("type") == 2)
-    await (await standin.click(start.message, button, user=people.alice)).response()
+    ballot = await start.answer()
+    button = next(str(c["custom_id"]) for c in ballot.walk_components() if c.get("type") == 2)
+    await (await standin.click(ballot, button, user=people.alice)).response()
     gone = await answer(standin, "forget-me", guild=None, user=people.alice)
     assert "1 bookmark and 1 vote" in gone.content
     assert "your name from 1 suggestion" in gone.content

@@ -46,12 +46,11 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
     liked = [p for p in bundled_papers if p.id != grok.id][:3]
     for paper in liked:
         await answer(standin, "bookmark", {"paper": paper.id}, guild=guild, user=people.alice)
-    card = await standin.slash("paper", {"query": "grokking"}, guild=guild, user=people.alice)
-    await card.response()
-    assert card.message is not None
-    buttons = _rate_buttons(card.message)
+    asked = await standin.slash("paper", {"query": "grokking"}, guild=guild, user=people.alice)
+    card = await asked.answer()
+    buttons = _rate_buttons(card)
     assert set(buttons) == {"up", "down", "more"}
-    turned_down = await standin.click(card.message, buttons["down"], user=people.alice,
+    turned_down = await standin.click(card, buttons["down"], user=people.alice,
                                       locale=locale)
     reply = await turned_down.reply()
     assert reply.ephemeral and down in reply.content
@@ -60,9 +59,9 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
 
     await standin.stop_bot(bot)
     restarted = await start_paperclub(standin, settings, clock)
-    again = await standin.click(card.message, buttons["down"], user=people.carol, locale=locale)
+    again = await standin.click(card, buttons["down"], user=people.carol, locale=locale)
     assert down in (await again.reply()).content
-    more = await standin.click(card.message, buttons["more"], user=people.alice, locale=locale)
+    more = await standin.click(card, buttons["more"], user=people.alice, locale=locale)
     listing = await more.reply()
     assert listing.ephemeral and similar in listing.embeds[0]["title"]
     assert title in listing.embeds[0]["title"]
@@ -79,7 +78,7 @@ async def test_card_feedback_survives_a_restart_and_recommend_answers_in_each_la
     together = await standin.slash("recommend", {"for": "group"}, guild=guild, user=people.bob,
                                    locale=locale)
     assert (await together.reply()).embeds[0]["title"] == group
-    liked_now = await standin.click(card.message, buttons["up"], user=people.alice,
+    liked_now = await standin.click(card, buttons["up"], user=people.alice,
                                     locale=locale)
     assert up in (await liked_now.reply()).content
 

@@ -15,7 +15,7 @@ from bot.features.papers.card_view import card_for, card_view
 from bot.features.papers.results import PER_PAGE
 from bot.features.papers.results_view import ResultList
 from bot.shared.lang import Lang
-from discord_standin import Guild, InteractionHandle, StandIn
+from discord_standin import Guild, Message, StandIn
 from domain.paper import Paper
 from storage.papers import rows
 from tests.group import People
@@ -26,9 +26,8 @@ def _lists(bot: PaperclubBot) -> list[ResultList]:
     return [live for live in bot.lists if isinstance(live, ResultList)]
 
 
-def _controls_disabled(handle: InteractionHandle, standin: StandIn) -> bool:
-    assert handle.message is not None
-    stored = standin.message(handle.message.id)
+def _controls_disabled(message: Message, standin: StandIn) -> bool:
+    stored = standin.message(message.id)
     controls = [c for c in stored.walk_components() if c.get("type") in {2, 3}
                 and not c.get("url")]
     assert controls
@@ -39,7 +38,7 @@ async def test_a_result_list_holds_ids_not_papers(bot: PaperclubBot, standin: St
                                                    guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    await handle.response()
+    await handle.answer()
     (view,) = _lists(bot)
     assert len(view.paper_ids) == FIRST_ANSWER  # of 12: the rest are searched when needed
     held = [getattr(view, name) for name in ResultList.__slots__]
@@ -55,7 +54,7 @@ async def test_a_live_list_does_not_keep_its_interaction_alive(
     answered = []
     for query in ("venue:workshop", "learning", "venue:main"):
         handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
-        await handle.response()
+        await handle.answer()
         answered.append(handle.id)
     await standin.settle()
     assert len(bot.lists) == 3
@@ -70,22 +69,19 @@ async def test_beyond_the_cap_the_least_recently_used_list_is_forgotten_without_
     edit per lookup would double what the burst costs); a click on it later greys it out and
     says so."""
     bot.lists.cap = 2
-    handles = []
+    lists = []
     for query in ("venue:workshop", "learning", "venue:main"):
         handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
-        await handle.response()
-        handles.append(handle)
+        lists.append(await handle.answer())
     await standin.settle()
     assert len(bot.lists) == 2 and standin.requests("PATCH") == []
-    assert [_controls_disabled(h, standin) for h in handles] == [False, False, False]
-    turned = await standin.click(handles[2].message,  # type: ignore[arg-type]
-                                 _button(handles[2], "▶"), user=people.alice)
+    assert [_controls_disabled(m, standin) for m in lists] == [False, False, False]
+    turned = await standin.click(lists[2], _button(lists[2], "▶"), user=people.alice)
     assert (await turned.reply()).embeds
-    forgotten = await standin.click(handles[0].message,  # type: ignore[arg-type]
-                                    _button(handles[0], "▶"), user=people.alice)
+    forgotten = await standin.click(lists[0], _button(lists[0], "▶"), user=people.alice)
     await forgotten.response()
     assert "no longer live" in ((await forgotten.followup()).content or "")
-    assert _controls_disabled(handles[0], standin)
+    assert _controls_disabled(lists[0], standin)
 
 
 async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
@@ -103,11 +99,11 @@ async def test_the_first_page_shows_the_search_hits_without_reading_them_again(
     monkeypatch.setattr(search, "papers", counted)
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    first = (await handle.reply()).embeds[0]
+    results = await handle.answer()
+    first = results.embeds[0]
     assert first["footer"]["text"] == "Page 1 of 2+" and reads == []
-    assert handle.message is not None
-    nxt = [c for c in handle.message.walk_components() if c.get("type") == 2][1]
-    paged = await standin.click(handle.message, str(nxt["custom_id"]), user=people.alice)
+    nxt = [c for c in results.walk_components() if c.get("type") == 2][1]
+    paged = await standin.click(results, str(nxt["custom_id"]), user=people.alice)
     await paged.response()
     assert len(reads) == 1 and len(reads[0]) == 5
 
@@ -120,8 +116,7 @@ async def test_a_result_list_knows_its_message_without_asking_for_it(
     first = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                 user=people.alice)
     await first.response()
-    await first.edited(timeout=5)
-    assert _controls_disabled(first, standin)
+    assert _controls_disabled(await first.edited(timeout=5), standin)
     assert standin.requests("GET", "/messages/@original") == []
 
 
@@ -141,14 +136,13 @@ async def test_the_first_answer_builds_only_the_papers_it_shows(
     monkeypatch.setattr(rows, "paper_from_row", counted)
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    await handle.response()
+    await handle.answer()
     (view,) = _lists(bot)
     assert len(view.paper_ids) == FIRST_ANSWER and built == list(view.paper_ids[:PER_PAGE])
 
 
-def _button(handle: InteractionHandle, label: str) -> str:
-    assert handle.message is not None
-    return next(str(c["custom_id"]) for c in handle.message.walk_components()
+def _button(message: Message, label: str) -> str:
+    return next(str(c["custom_id"]) for c in message.walk_components()
                 if c.get("type") == 2 and c.get("label") == label)
 
 
@@ -156,12 +150,11 @@ async def test_only_the_member_who_searched_turns_the_pages(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    await handle.response()
-    assert handle.message is not None
-    refused = await standin.click(handle.message, _button(handle, "▶"), user=people.bob)
+    results = await handle.answer()
+    refused = await standin.click(results, _button(results, "▶"), user=people.bob)
     answer = await refused.response()
     assert answer.ephemeral and "alice" in str(answer.raw)
-    turned = await standin.click(handle.message, _button(handle, "▶"), user=people.alice)
+    turned = await standin.click(results, _button(results, "▶"), user=people.alice)
     assert (await turned.reply()).embeds[0]["footer"]["text"] == "Page 2 of 2+"
 
 
@@ -171,14 +164,13 @@ async def test_a_list_no_longer_live_greys_out_when_clicked_and_says_so(
     greys them out and tells the member to search again, instead of failing silently."""
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    await handle.response()
-    assert handle.message is not None
+    results = await handle.answer()
     bot.lists = LiveLists(bot.background.spawn)  # what a restarted bot knows of its lists
-    clicked = await standin.click(handle.message, _button(handle, "▶"), user=people.alice)
+    clicked = await standin.click(results, _button(results, "▶"), user=people.alice)
     await clicked.response()
     notice = await clicked.followup()
     assert notice.ephemeral and "no longer live" in (notice.content or "")
-    assert _controls_disabled(handle, standin)
+    assert _controls_disabled(results, standin)
 
 
 async def test_a_sent_list_leaves_no_controls_for_the_garbage_collector(
@@ -191,7 +183,7 @@ async def test_a_sent_list_leaves_no_controls_for_the_garbage_collector(
         for query in ("venue:workshop", "learning", "grokking"):  # two lists and a card
             handle = await standin.slash("paper", {"query": query}, guild=guild,
                                          user=people.alice)
-            await handle.response()
+            await handle.answer()
         gc.collect()
         left = [o for o in gc.garbage if isinstance(o, discord.ui.View | discord.ui.Item)]
     finally:
@@ -206,14 +198,13 @@ async def test_a_card_opened_from_a_list_has_every_card_control(
     (👍 / 👎 / 🔎, the correction's, its links), besides the way back to the list."""
     handle = await standin.slash("paper", {"query": "venue:workshop"}, guild=guild,
                                  user=people.alice)
-    await handle.response()
-    assert handle.message is not None
-    menu = next(c for c in handle.message.walk_components() if c.get("type") == 3)
+    results = await handle.answer()
+    menu = next(c for c in results.walk_components() if c.get("type") == 3)
     paper_id = str(menu["options"][0]["value"])
-    opened = await standin.select(handle.message, str(menu["custom_id"]), [paper_id],
+    opened = await standin.select(results, str(menu["custom_id"]), [paper_id],
                                   user=people.alice)
     await opened.response()
-    shown = standin.message(handle.message.id)
+    shown = standin.message(results.id)
     ids = {str(c.get("custom_id") or c.get("url")) for c in shown.walk_components()
            if c.get("type") == 2}
     paper = await bot.services.search.paper(paper_id, guild.id)

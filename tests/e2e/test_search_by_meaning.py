@@ -127,17 +127,15 @@ async def test_a_list_turned_past_its_first_page_is_not_edited_but_holds_the_clo
 
     monkeypatch.setattr(meaning, "nearest", held_back)
     handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
-    await handle.response()
-    assert handle.message is not None
-    turned = await standin.click(handle.message, _button(handle.message, "▶"),
-                                 user=people.alice)
+    results = await handle.answer()
+    turned = await standin.click(results, _button(results, "▶"), user=people.alice)
     assert (await turned.response()).embeds[0]["footer"]["text"] == "Page 2 of 2"
     release.set()
     await _settled(bot, standin)
     assert _edits(standin, handle) == []
     wanted = await _by_meaning(bot, query)
     assert list(_live(bot, handle).paper_ids) == wanted
-    back = await standin.click(handle.message, _button(handle.message, "◀"), user=people.alice)
+    back = await standin.click(results, _button(results, "◀"), user=people.alice)
     assert (await back.response()).embeds[0]["title"] == f"{len(wanted)} papers match “{query}”"
 
 

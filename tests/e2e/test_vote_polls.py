@@ -32,7 +32,7 @@ from domain.storage_faults import DiskFull
 from domain.votes import Vote
 from storage.votes.store import VoteStore
 from tests.clocks import FakeClock
-from tests.e2e.group_steps import suggest
+from tests.e2e.group_steps import note_after, suggest
 from tests.e2e.harness import start_paperclub
 from tests.group import People
 
@@ -59,12 +59,6 @@ async def _queue(standin: StandIn, guild: Guild, people: People, papers: list[Pa
     await suggest(standin, guild, people.carol, third.id)
 
 
-async def _note(start: InteractionHandle, posted: Message) -> Message:
-    """The organiser's private note that follows the vote's message (the first followup, or
-    the second when the vote's message is a followup itself, as after a deferral)."""
-    return await start.followup(1 if posted.id in start.followup_ids else 0)
-
-
 BALLOTS = ((0, 1), (1, 1), (2, 2))
 """(voter index among alice, bob, carol; position voted for)."""
 
@@ -89,7 +83,7 @@ async def test_a_poll_tallies_exactly_as_the_same_ballots_cast_with_buttons(
     poll_start = await standin.slash("vote start", {"from": 3, "hours": 2, "style": "poll"},
                                      guild=guild, user=people.bob)
     posted = await poll_start.answer()
-    note = await _note(poll_start, posted)
+    note = await note_after(poll_start, posted)
     assert note.ephemeral and "2 hours" in note.content and "rounded up" in note.content
     assert posted.poll is not None and posted.components == []
     titles = [a["poll_media"]["text"] for a in posted.poll.answers]
@@ -129,7 +123,7 @@ async def test_titles_that_shorten_alike_fall_back_to_buttons_and_the_organiser_
     start = await standin.slash("vote start", {"from": 2, "style": "poll"}, guild=guild,
                                 user=people.bob, locale="zh-CN")
     start_message = await start.answer()
-    why = await _note(start, start_message)
+    why = await note_after(start, start_message)
     assert why.ephemeral and "缩短后无法区分" in why.content
     assert start_message.poll is None
     assert len(_buttons(start_message)) == 2
@@ -187,7 +181,7 @@ async def test_without_send_polls_the_vote_uses_buttons_and_says_why(
     start = await standin.slash("vote start", {"style": "poll"}, guild=guild, user=people.bob,
                                 locale="zh-TW")
     start_message = await start.answer()
-    why = await _note(start, start_message)
+    why = await note_after(start, start_message)
     assert why.ephemeral and "無權在此頻道發起投票" in why.content
     assert start_message.poll is None
     assert len(_buttons(start_message)) == 3
@@ -307,4 +301,4 @@ async def test_a_poll_started_while_another_process_writes_is_posted_in_the_chan
         other.close()
     assert posted.poll is not None and not posted.ephemeral
     assert posted.id in {m.id for m in standin.messages(guild.channel("general"))}
-    assert (await _note(start, posted)).ephemeral
+    assert (await note_after(start, posted)).ephemeral
