@@ -187,14 +187,6 @@ class World:
             self._nonces[(channel.id, author.id, message.nonce)] = (self.clock(), message)
         return message
 
-    def fill_placeholder(self, message: Message, body: JSONObject) -> Message:
-        """A deferral's "thinking…" message filled by the first followup: an edit that may
-        also carry a poll (a message's first content, not a change to it)."""
-        self.edit_message(message, body)
-        if isinstance(body.get("poll"), dict):
-            message.poll = Poll.create(body["poll"], self.now())
-        return message
-
     def edit_message(self, message: Message, body: JSONObject) -> Message:
         """Apply an edit body (only the fields present change) and clear the loading flag."""
         if "flags" in body and body["flags"] is not None:

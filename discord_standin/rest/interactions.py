@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..interactions import Callback, CallbackType, InteractionHandle, InteractionType
 from ..messages import Message, MessageFlag
 from ..model import JSONObject
+from ..polls import Poll
 from ..validation import check_choices
 from .resource import Resource
 from .routing import ApiError, Call, Result, Route, form_error
@@ -123,8 +124,11 @@ class Interactions(Resource):
         self._validate(body)
         original = handle.message
         if original is not None and original.loading and not original.deleted:
-            # it fills the placeholder, whose visibility it keeps whatever its own flags say
-            message = self.world.fill_placeholder(original, body)
+            # it fills the placeholder, whose visibility it keeps whatever its own flags say;
+            # a poll comes with it (the message's first content, not an edit of its poll)
+            message = self.world.edit_message(original, body)
+            if isinstance(body.get("poll"), dict):
+                message.poll = Poll.create(body["poll"], self.world.now())
             event = "MESSAGE_UPDATE"
         else:
             message = self.world.create_message(
