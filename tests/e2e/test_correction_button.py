@@ -45,7 +45,7 @@ async def test_the_card_button_opens_the_prefilled_form_and_the_review_follows(
     bot = await start_paperclub(standin, settings, clock)
     try:
         await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
-                                   guild=guild, user=people.bob)).response()
+                                   guild=guild, user=people.bob)).reply()
         card = await _card(standin, guild, paper, people)
         button = _component(card, "paperclub:correct:")
         assert button["custom_id"] == f"paperclub:correct:{paper.id}"

@@ -79,7 +79,7 @@ async def test_a_changed_source_is_told_once_and_decided(
         listing: Path) -> None:
     paper = bundled_papers[4]
     await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
-                               guild=guild, user=people.bob)).response()
+                               guild=guild, user=people.bob)).reply()
     service = bot.services.corrections
     made = (await service.propose(guild.id, Target(paper.id, Field.TITLE_ZH), FIXED,
                                   "@everyone **机翻**", people.alice.id)).proposal
@@ -133,7 +133,7 @@ async def test_a_decision_the_notice_could_not_show_is_shown_by_a_later_tick(
         bundled_papers: list[Paper], clock: FakeClock, listing: Path) -> None:
     paper = bundled_papers[4]
     await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
-                               guild=guild, user=people.bob)).response()
+                               guild=guild, user=people.bob)).reply()
     service = bot.services.corrections
     made = (await service.propose(guild.id, Target(paper.id, Field.TITLE_ZH), FIXED, "",
                                   people.alice.id)).proposal

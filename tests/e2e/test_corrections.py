@@ -148,7 +148,7 @@ async def test_a_rejected_proposal_changes_nothing_and_a_closed_dm_is_survived(
         bundled_papers: list[Paper]) -> None:
     paper = bundled_papers[2]
     await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
-                               guild=guild, user=people.bob)).response()
+                               guild=guild, user=people.bob)).reply()
     _, answer = await _propose(standin, guild, people.carol, paper, "title_zh", "错的标题")
     assert "sent to the curators" in answer
     review = _review(standin, guild)
@@ -194,7 +194,7 @@ async def test_a_closed_dm_outcome_is_told_with_the_next_corrections_command(
         bundled_papers: list[Paper]) -> None:
     paper = bundled_papers[7]
     await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
-                               guild=guild, user=people.bob)).response()
+                               guild=guild, user=people.bob)).reply()
     _, answer = await _propose(standin, guild, people.carol, paper, "title_zh", FIXED)
     assert "sent to the curators" in answer
     review = _review(standin, guild)

@@ -27,7 +27,7 @@ async def test_hostile_text_is_shown_as_text_and_never_pings(
     loud = (f"@everyone @here <@&{role}> <@{people.bob.id}> **粗** __下__ ~~删~~ "
             "```diff\n+ 假的\n``` [点我](https://evil.example) \ud800")
     await (await standin.slash("group corrections", {"channel": guild.channel("papers").id},
-                               guild=guild, user=people.bob)).response()
+                               guild=guild, user=people.bob)).reply()
     summary = loud + " " + "长" * (2999 - len(loud))
     _, answer = await _propose(standin, guild, people.alice, paper, "summary_zh", summary,
                                loud)

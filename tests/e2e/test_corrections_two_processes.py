@@ -59,7 +59,7 @@ async def test_two_processes_decide_a_proposal_once(
     first = await start_claim_owner(standin, settings, clock, "first")
     set_up = await standin.slash("group corrections", {"channel": guild.channel("papers").id},
                                  guild=guild, user=people.bob)
-    await set_up.response()
+    await set_up.reply()
     second = await start_claim_owner(standin, settings, clock, "second")
     decisions: dict[str, list[Proposal | None]] = {"first": [], "second": []}
     for name, process in (("first", first), ("second", second)):

@@ -271,7 +271,7 @@ async def test_a_failed_post_is_retried_by_digest_now_after_set(
 async def test_digest_now_while_off_says_so_and_posts_nothing(
         bot: PaperclubBot, standin: StandIn, guild: Guild, people: People) -> None:
     await _set(standin, guild, people)
-    await (await standin.slash("digest off", guild=guild, user=people.bob)).response()
+    await (await standin.slash("digest off", guild=guild, user=people.bob)).reply()
     now = await standin.slash("digest now", guild=guild, user=people.bob)
     answer = await now.reply()
     assert answer.ephemeral and "off" in answer.content and "/digest set" in answer.content

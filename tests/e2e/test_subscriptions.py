@@ -94,7 +94,7 @@ async def _next_paper_topic(standin: StandIn, guild: Guild, people: People) -> s
     """Set up the digest and return `author:<surname>` of the paper it will post next."""
     await (await standin.slash("digest set", {"channel": guild.channel("papers").id,
                                               "time": "09:00", "timezone": "Europe/Berlin"},
-                               guild=guild, user=people.bob)).response()
+                               guild=guild, user=people.bob)).reply()
     preview = await standin.slash("digest preview", guild=guild, user=people.bob)
     (embed,) = (await preview.reply()).embeds  # deferred on a busy machine
     authors = next(str(f["value"]) for f in embed["fields"] if f["name"] == "Authors")
@@ -166,7 +166,7 @@ async def test_two_servers_with_the_same_topic_stay_isolated(
     await _sub(standin, guild, people.alice, topic, "mention")
     options: dict[str, OptionValue] = {"channel": other.channel("papers").id, "time": "09:00",
                "timezone": "Europe/Berlin"}
-    await (await standin.slash("digest set", options, guild=other, user=people.bob)).response()
+    await (await standin.slash("digest set", options, guild=other, user=people.bob)).reply()
     await bot.services.digest_scheduler.tick()
     for post in [m for m in standin.messages(other.channel("papers")) if m.embeds]:
         assert post.content == "" and not post.pings.users
