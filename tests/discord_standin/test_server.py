@@ -18,7 +18,7 @@ async def test_connects_logs_in_and_syncs(standin: StandIn, bot: TestBot, guild:
     assert {c.name for c in seen.text_channels} == {"general", "papers"}
     names = {c["name"] for c in standin.commands()}
     assert names == set(
-        "echo counter announce slow poke whereami settings feedback paper steps upload".split()
+        "echo counter announce ask slow poke whereami settings feedback paper steps upload".split()
     )
     assert [c["name"] for c in standin.commands(guild)] == ["club_only"]
     global_sync, guild_sync = standin.requests("PUT", "/commands")
