@@ -199,13 +199,14 @@ class FeedStore(Store):
             "owner = NULL, lease_until = NULL WHERE feed_id = $4 AND poll = $5",
             AnnouncementStatus.POSTED.value, message_id, stored(now), feed_id, poll)
 
-    async def release_announcement(self, feed_id: int, poll: int) -> None:
-        """Give a claim back (a transient failure): the next tick tries again."""
+    async def release_announcement(self, feed_id: int, poll: int, owner: str) -> None:
+        """Give `owner`'s claim back (a transient failure): the next tick tries again. A claim
+        another process took over (this one's lease ran out) stays that process's."""
         await self._db.execute(
             "UPDATE feed_announcements SET status = $1, owner = NULL, lease_until = NULL "
-            "WHERE feed_id = $2 AND poll = $3 AND status = $4",
+            "WHERE feed_id = $2 AND poll = $3 AND status = $4 AND owner = $5",
             AnnouncementStatus.PENDING.value, feed_id, poll,
-            AnnouncementStatus.CLAIMED.value)
+            AnnouncementStatus.CLAIMED.value, owner)
 
     async def mark_announce_failed(self, feed_id: int, poll: int, reason: Reason,
                                    now: datetime, *, pause: bool) -> bool:

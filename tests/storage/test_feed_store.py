@@ -142,3 +142,56 @@ async def test_a_failed_poll_is_recorded_for_the_list(backend: Backend) -> None:
     await store.record_poll(QUERY, 2, [], LATER)
     [feed] = await store.feeds(GUILD)
     assert feed.last_error is None and feed.last_polled_at == LATER
+
+
+async def test_a_released_claim_is_open_again_and_resumed_by_the_next_claim(
+        backend: Backend) -> None:
+    store = backend.feeds()
+    feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed
+    assert feed is not None
+    await store.record_poll(QUERY, 1, [("2401.00001", "p1")], NOW)
+    first = await store.claim_announcement(feed.id, 1, lease("a"), NOW)
+    assert first is not None and first.attempt == 1
+    await store.release_announcement(feed.id, 1, "a")
+    assert await store.open_announcements(NOW) == [(feed.id, 1, GUILD)]  # at once, lease or not
+    assert not await store.hold_announcement(feed.id, 1, lease("a"), NOW)  # not claimed now
+    again = await store.claim_announcement(feed.id, 1, lease("b"), NOW)
+    assert again is not None and again.attempt == 2 and again.resumed
+    assert again.claimed_at == NOW
+
+
+async def test_releasing_what_is_not_a_live_claim_changes_nothing(backend: Backend) -> None:
+    store = backend.feeds()
+    feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed
+    assert feed is not None
+    await store.record_poll(QUERY, 1, [("2401.00001", "p1")], NOW)
+    await store.record_poll(QUERY, 2, [("2401.00002", "p2")], NOW)
+    await store.release_announcement(feed.id, 1, "a")  # pending: stays pending, unclaimed
+    await store.release_announcement(feed.id, 9, "a")  # no such poll
+    await store.release_announcement(feed.id + 1, 1, "a")  # no such feed
+    first = await store.claim_announcement(feed.id, 1, lease("a"), NOW)
+    assert first is not None and first.attempt == 1
+    await store.mark_announced(feed.id, 1, 555, NOW)
+    await store.release_announcement(feed.id, 1, "a")  # posted: stays posted
+    assert await store.claim_announcement(feed.id, 2, lease("a"), NOW) is not None
+    await store.mark_announce_failed(feed.id, 2, Reason(ReasonCode.ARXIV_BUSY), NOW,
+                                     pause=False)
+    await store.release_announcement(feed.id, 2, "a")  # failed: stays failed
+    assert await store.open_announcements(NOW + timedelta(days=1)) == []
+    assert await store.claim_announcement(feed.id, 1, lease("b"), NOW) is None
+    assert await store.claim_announcement(feed.id, 2, lease("b"), NOW) is None
+
+
+async def test_a_stale_owner_cannot_release_the_claim_another_took_over(
+        backend: Backend) -> None:
+    store = backend.feeds()
+    feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed
+    assert feed is not None
+    await store.record_poll(QUERY, 1, [("2401.00001", "p1")], NOW)
+    assert await store.claim_announcement(feed.id, 1, lease("a"), NOW) is not None
+    lapsed = NOW + timedelta(minutes=6)  # a's lease ran out: b takes the claim over
+    assert await store.claim_announcement(feed.id, 1, lease("b", 20), lapsed) is not None
+    await store.release_announcement(feed.id, 1, "a")  # a's send failed late: not a's now
+    assert await store.open_announcements(lapsed) == []  # b's claim stands
+    assert await store.hold_announcement(feed.id, 1, lease("b", 25), lapsed)
+    assert await store.claim_announcement(feed.id, 1, lease("c", 25), lapsed) is None

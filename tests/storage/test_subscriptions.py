@@ -63,3 +63,29 @@ async def test_adding_a_followed_topic_with_another_delivery_changes_it(backend:
     assert await store.add(_sub("grokking", delivery=Delivery.MENTION)) is AddResult.DUPLICATE
     (followed,) = await store.of_member(10, 1)
     assert (followed.topic, followed.delivery) == ("Grokking", Delivery.MENTION)
+
+
+async def test_remove_takes_one_topic_of_one_member_in_one_server(backend: Backend) -> None:
+    store = backend.subscriptions()
+    await store.add(_sub("Grokking"))
+    await store.add(_sub("Distillation"))
+    await store.add(_sub("Grokking", user=2))
+    await store.add(_sub("Grokking", guild=11))
+    assert await store.remove(10, 1, "grokking") is True
+    assert [s.topic for s in await store.of_member(10, 1)] == ["Distillation"]
+    assert await store.followers(10, "grokking") == [2]  # the other member keeps it
+    assert [s.topic for s in await store.of_member(11, 1)] == ["Grokking"]  # other server too
+    assert await store.remove(10, 1, "grokking") is False  # removed already
+    assert await store.remove(10, 1, "never followed") is False
+    assert await store.remove(12, 1, "distillation") is False  # not in that server
+    assert await store.remove(10, 3, "distillation") is False  # not that member's
+
+
+async def test_a_removed_topic_frees_its_place_under_the_limit(backend: Backend) -> None:
+    store = backend.subscriptions()
+    for n in range(25):
+        await store.add(_sub(f"t{n}"))
+    assert await store.add(_sub("one more")) is AddResult.LIMIT
+    assert await store.remove(10, 1, "t0")
+    assert await store.add(_sub("one more")) is AddResult.ADDED
+    assert await store.add(_sub("t0")) is AddResult.LIMIT

@@ -89,3 +89,45 @@ async def test_the_budget_holds_when_many_reserve_at_once(backend: Backend) -> N
     await store.settle_tokens("2026-12-01", 300, 120)
     assert await store.tokens_on("2026-12-01") == 1620
     assert await store.tokens_on("2026-12-02") == 0
+
+
+async def test_candidates_are_newest_first_up_to_the_limit_and_claim_nothing(
+        backend: Backend) -> None:
+    ids = await _papers(backend)
+    store = backend.summaries()
+    everyone = [ids[3], ids[2], ids[1], ids[0]]  # English: every paper with text
+    assert [j.paper_id for j in await store.candidates(EN, _at(0), 10)] == everyone
+    assert [j.paper_id for j in await store.candidates(EN, _at(0), 2)] == everyone[:2]
+    assert await store.candidates(EN, _at(0), 0) == []
+    chinese = await store.candidates(ZH, _at(0), 10)  # not those with their own Chinese
+    assert [j.paper_id for j in chinese] == [ids[1], ids[0]]
+    assert (chinese[0].title_en, chinese[0].abstract_en, chinese[0].attempts) == (
+        "New graphs", "More.", 0)
+    assert await store.candidates(ZH, _at(0), 10) == chinese  # a read: still there
+    claimed = await store.claim(ZH, "a", _at(0), _at(5), 10)
+    assert claimed == chinese  # what a claim takes, and nothing was taken before it
+    assert await store.candidates(ZH, _at(4), 10) == []  # a's lease is live
+    assert [j.paper_id for j in await store.candidates(EN, _at(4), 10)] == everyone
+    assert [j.paper_id for j in await store.candidates(ZH, _at(5), 10)] == [ids[1], ids[0]]
+
+
+async def test_candidates_follow_finished_waiting_failed_and_changed_text(
+        backend: Backend) -> None:
+    ids = await _papers(backend)
+    store = backend.summaries()
+    newer, older = await store.claim(ZH, "a", _at(0), _at(5), 10)
+    assert await store.finish(newer, "a", GeneratedSummary(ZH, "总结。", "m", "h"), _at(1))
+    assert await store.retry(older, "a", attempts=2, reason="busy", next_try=_at(30),
+                             now=_at(1))
+    assert await store.candidates(ZH, _at(29), 10) == []  # done, and waiting till 30
+    [due] = await store.candidates(ZH, _at(30), 10)
+    assert (due.paper_id, due.attempts, due.previous_done) == (ids[0], 2, False)
+    [again] = await store.claim(ZH, "b", _at(30), _at(35), 10)
+    assert await store.retry(again, "b", attempts=3, reason="refusal", next_try=None,
+                             now=_at(31))
+    assert await store.candidates(ZH, _at(999), 10) == []  # failed: only a new text asks
+    await backend.execute("UPDATE papers SET summary_en = 'Edited.', content_hash = 'x' "
+                          "WHERE public_id = ?", ids[1])
+    [edited] = await store.candidates(ZH, _at(40), 10)
+    assert (edited.paper_id, edited.abstract_en, edited.previous_done, edited.attempts) == (
+        ids[1], "Edited.", True, 0)

@@ -265,7 +265,7 @@ class FeedService:
             log.warning("feed %s poll %s: %s", feed_id, poll, exc.reason)
             if exc.retryable and exc.reason.code not in CHANNEL_PROBLEMS \
                     and claimed.attempt < MAX_ATTEMPTS:
-                await self.feeds.release_announcement(feed_id, poll)
+                await self.feeds.release_announcement(feed_id, poll, self.leases.owner)
                 return AnnounceOutcome(feed_id, poll, reason=exc.reason)
             return await self._failed(claimed, exc.reason)
         await self.feeds.mark_announced(feed_id, poll, message_id, self.clock())

@@ -79,8 +79,9 @@ class FeedStore(Protocol):
         """Record the sent post."""
         ...
 
-    async def release_announcement(self, feed_id: int, poll: int) -> None:
-        """Give a claim back after a transient failure (tried again at the next tick)."""
+    async def release_announcement(self, feed_id: int, poll: int, owner: str) -> None:
+        """Give `owner`'s claim back after a transient failure (tried again at the next tick);
+        nothing when the announcement is not claimed or another owner took the claim over."""
         ...
 
     async def mark_announce_failed(self, feed_id: int, poll: int, reason: Reason,

@@ -44,15 +44,21 @@ def paper(number: int, day: int) -> StandinPaper:
 
 @dataclass
 class RecordingPoster:
-    """Posts land in `channels`; `gone` channels answer like a deleted one (10003)."""
+    """Posts land in `channels`; `gone` channels answer like a deleted one (10003); the next
+    `busy` sends are still rate limited after discord.py's own tries (retryable)."""
 
     channels: dict[int, list[tuple[str, FeedPost]]] = field(default_factory=dict)
     gone: set[int] = field(default_factory=set)
     next_id: int = 1000
+    busy: int = 0
 
     async def send(self, post: FeedPost, nonce: str) -> int:
         if post.channel_id in self.gone:
             raise DeliveryFailed(Reason(ReasonCode.CHANNEL_MISSING), 10003)
+        if self.busy:
+            self.busy -= 1
+            raise DeliveryFailed(Reason(ReasonCode.DISCORD_ERROR, {"status": 429, "code": 0}),
+                                 429, retryable=True)
         self.channels.setdefault(post.channel_id, []).append((nonce, post))
         self.next_id += 1
         return self.next_id
@@ -248,3 +254,18 @@ async def test_a_paper_the_catalog_already_had_is_seen_but_not_announced_as_new(
     world.clock.advance(hours=3)
     await service.tick()
     assert world.poster.titles(CHANNEL) == [titles([3, 1])]
+
+
+async def test_a_rate_limited_post_is_given_back_and_sent_once_at_the_next_tick(
+        world: World) -> None:
+    service = world.service()
+    await follow(service)
+    world.poster.busy = 1
+    [given_back] = (await service.tick()).announcements
+    assert given_back.message_id is None and not given_back.paused
+    assert given_back.reason is not None and given_back.reason.code is ReasonCode.DISCORD_ERROR
+    assert world.poster.channels == {}
+    [posted] = (await service.tick()).announcements  # at once: the claim was given back
+    assert posted.message_id == world.poster.next_id
+    assert world.poster.titles(CHANNEL) == [titles([3, 2, 1])]
+    assert (await service.tick()).announcements == ()
