@@ -219,7 +219,7 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
     out = result.stdout
     assert "connected to the local Discord stand-in" in out
     assert "Search by meaning" not in out
-    assert "No paper matches **如何让模型更小更快**" in out
+    assert "No paper matches **从数据中找出描述系统的方程**" in out
     assert "> /paper grokking" in out
     assert "**To Grok Grokking: Provable Grokking in Ridge Regression**" in out
     assert "Showing results for **grokking**" in out

@@ -64,7 +64,7 @@ DEMO_SCRIPT = (
     "controls",
     "press 👍",
     "/paper 岭回归",
-    "/paper 如何让模型更小更快",
+    "/paper 从数据中找出描述系统的方程",
     "/paper gro?",
     "/paper grokkng",
     "/paper venue:workshop",
