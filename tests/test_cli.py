@@ -213,10 +213,13 @@ def test_schema_too_new_is_refused(run: Run, tmp_path: Path) -> None:
 
 
 def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
-    result = run("local", "--script")
+    # search by meaning off: it loads the bundled encoder (tests/test_local_mode.py shows it)
+    result = run("local", "--script", "--no-meaning")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "connected to the local Discord stand-in" in out
+    assert "Search by meaning" not in out
+    assert "No paper matches **从数据中找出描述系统的方程**" in out
     assert "> /paper grokking" in out
     assert "**To Grok Grokking: Provable Grokking in Ridge Regression**" in out
     assert "Showing results for **grokking**" in out
@@ -246,8 +249,8 @@ def test_local_mode_script_shows_the_bot_answering(run: Run) -> None:
 
 
 def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
-    result = run("local", "/paper whistleblower", "/nosuch", "next", "/paper gro?",
-                 "locale zh-CN", "/paper 蒸馏")
+    result = run("local", "--no-meaning", "/paper whistleblower", "/nosuch", "next",
+                 "/paper gro?", "locale zh-CN", "/paper 蒸馏")
     assert result.returncode == 0, result.stderr
     assert "Plausible Deniability Guarantees for Whistleblowers" in result.stdout
     assert "! unknown command /nosuch" in result.stdout
@@ -259,9 +262,31 @@ def test_local_mode_runs_given_lines_and_reports_mistakes(run: Run) -> None:
 def test_local_mode_twice_on_the_same_database(run: Run) -> None:
     """Each run starts a fresh stand-in, which must be told the commands again."""
     for _ in range(2):
-        result = run("local", "/paper grokking")
+        result = run("local", "--no-meaning", "/paper grokking")
         assert result.returncode == 0, result.stderr
         assert "**To Grok Grokking: Provable Grokking in Ridge Regression**" in result.stdout
+
+
+def test_local_mode_searches_by_meaning_unless_told_not_to(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On by default, whatever `search.by_meaning` says; `--no-meaning` turns it off."""
+    from click.testing import CliRunner
+
+    from bot.cli import discord_commands
+    from bot.cli.main import cli
+
+    asked: list[bool | None] = []
+
+    async def script(*_: object, meaning: bool | None = None) -> None:
+        asked.append(meaning)
+
+    monkeypatch.setattr(discord_commands, "run_script", script)
+    env = {"PAPERCLUB_SEARCH__BY_MEANING": "false"}
+    for args in (["local", "--script"], ["local", "--no-meaning", "/paper x"],
+                 ["local", "--meaning", "/paper x"]):
+        result = CliRunner().invoke(cli, args, env=env)
+        assert result.exit_code == 0, result.output
+    assert asked == [True, False, True]
 
 
 def test_run_without_a_token_says_what_to_set(run: Run) -> None:
@@ -639,7 +664,8 @@ def test_ctrl_c_at_the_demo_prompt_ends_it_quietly(tmp_path: Path) -> None:
     root, db = Path(__file__).resolve().parents[1], tmp_path / "x.db"
     start = (f"import sys; from pathlib import Path; sys.path.insert(0, {str(root)!r}); "
              "import dev; dev.BIN = Path(sys.executable).parent; "  # this venv, not .venv
-             f"sys.exit(dev.run('python', '-m', 'bot', 'local', '--db', {str(db)!r}))")
+             "sys.exit(dev.run('python', '-m', 'bot', 'local', '--no-meaning', '--db', "
+             f"{str(db)!r}))")
     code, written = _ctrl_c_at_prompt([sys.executable, "-c", start], b"paperclub> ")
     assert code == 0, written
     assert "Traceback" not in written and "KeyboardInterrupt" not in written

@@ -7,12 +7,19 @@ import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import aiohttp
 import pytest
 
+from bot.cli import local
 from bot.cli.local import local_session, run_script
+from bot.client.bot import PaperclubBot
+from bot.features.meaning import keeper
 from bot.settings import Settings, load_settings
+from bot.shared.lang import Lang
+from bot.shared.messages import t
 from tests.e2e.web_server import free_port
 
 INTERNALS = ("Traceback", "no callback", "focused option", "invalid literal", "Ignoring exception")
@@ -36,10 +43,57 @@ def _keep_log_levels() -> Iterator[None]:
         logger.setLevel(level)
 
 
-async def _run(settings: Settings, *lines: str) -> str:
+async def _run(settings: Settings, *lines: str, meaning: bool | None = None) -> str:
+    """The transcript; search by meaning as `settings` say (off: `settings` leave it off)
+    unless `meaning`."""
     out: list[str] = []
-    await run_script(settings, lines, out.append)
+    await run_script(settings, lines, out.append, meaning=meaning)
     return "\n".join(out)
+
+
+async def test_local_mode_waits_for_search_by_meaning_and_shows_the_papers_it_adds(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one local-mode test with the bundled encoder (the others leave it off, as settings
+    do by default): the first command already finds papers by meaning, and `/paper`'s answer
+    is shown again once they join it in an edit."""
+    monkeypatch.setattr(keeper, "_LOADED", {})  # the encoder loaded here is let go after
+    described_query = "/paper 从数据中找出描述系统的方程"  # finding a system's equations
+    out = await _run(settings, described_query, "/paper grokking", meaning=True)
+    assert out.count("Search by meaning is getting ready…") == 1
+    assert "not ready" not in out and "could not start" not in out
+    described, grokking = out.split(f"> {described_query}")[1].split("> /paper grokking")
+    assert f"*{t(Lang.EN, 'results.close_in_meaning')}*" in described
+    assert "No paper matches" not in described
+    first = described.split("(updated)")[-1].split("**1. ")[1]
+    assert first.startswith("Neuro-Symbolic ODE Discovery")  # an English-titled paper
+    assert "To Grok Grokking" in grokking and "(updated)" not in grokking  # never edited
+
+
+class _Keeper:
+    """A meaning keeper that never gets ready (`hangs`) or gives up."""
+
+    def __init__(self, *, hangs: bool) -> None:
+        self.hangs = hangs
+
+    def answers(self) -> bool:
+        return False
+
+    async def ready(self) -> bool:
+        if self.hangs:
+            await asyncio.Event().wait()
+        return False
+
+
+async def test_search_by_meaning_not_ready_in_time_is_one_line_and_local_mode_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local, "MEANING_WAIT", 0.01)
+    for hangs, says in ((True, "not ready after 0 s"), (False, "could not start")):
+        bot = SimpleNamespace(services=SimpleNamespace(search=SimpleNamespace(
+            meaning=_Keeper(hangs=hangs))))
+        out: list[str] = []
+        await local.meaning_ready(cast(PaperclubBot, bot), out.append)
+        assert out[0] == "Search by meaning is getting ready…"
+        assert len(out) == 2 and says in out[1] and "answers by words" in out[1]
 
 
 async def test_ids_are_the_same_in_the_next_run(settings: Settings) -> None:
@@ -160,6 +214,7 @@ async def test_values_as_the_readme_writes_them(settings: Settings) -> None:
     assert "(no curator role is set)" in out.split("> /group adding who:Curators")[1]
     assert "Only members with Manage Server can add papers" in out
     assert "! " not in out
+    assert "Search by meaning" not in out  # off, as the settings say: no wait at start
 
 
 async def test_relative_times_follow_the_chosen_language(settings: Settings) -> None:

@@ -27,29 +27,33 @@ from bot.wiring import build_bot
 from domain.shards import parse_shard_ids
 
 
-async def _local(settings: Settings, script: bool, lines: tuple[str, ...]) -> int:
+async def _local(settings: Settings, script: bool, lines: tuple[str, ...], meaning: bool) -> int:
     def write(text: str) -> None:
         print(text, flush=True)
 
     if script or lines or not is_interactive():
-        await run_script(settings, lines or DEMO_SCRIPT, write)
+        await run_script(settings, lines or DEMO_SCRIPT, write, meaning=meaning)
     else:
-        await run_interactive(settings, write)
+        await run_interactive(settings, write, meaning=meaning)
     return EXIT_OK
 
 
 @click.command()
 @click.option("--script", is_flag=True,
               help="Run a short scripted session and print the transcript.")
+@click.option("--meaning/--no-meaning", default=True, show_default=True,
+              help="Search by meaning (the bundled encoder, ~300 MB), whatever "
+                   "search.by_meaning says.")
 @click.argument("lines", nargs=-1)
 @common_options
-def local(script: bool, lines: tuple[str, ...]) -> int:
+def local(script: bool, meaning: bool, lines: tuple[str, ...]) -> int:
     """Use the real bot from the terminal, against a local Discord stand-in (no account needed).
 
     Without a terminal (or with --script) a scripted session runs; LINES replace its script.
     """
     try:
-        return run_sync(_local(settings_of(click.get_current_context()), script, lines))
+        return run_sync(_local(settings_of(click.get_current_context()), script, lines,
+                               meaning))
     except KeyboardInterrupt:  # Ctrl-C: the bot and the stand-in are stopped; a quiet end
         print(flush=True)  # after the terminal's ^C
         return EXIT_OK

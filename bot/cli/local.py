@@ -64,6 +64,7 @@ DEMO_SCRIPT = (
     "controls",
     "press 👍",
     "/paper 岭回归",
+    "/paper 从数据中找出描述系统的方程",
     "/paper gro?",
     "/paper grokkng",
     "/paper venue:workshop",
@@ -99,6 +100,9 @@ LOCAL_USER_ID = 1_200_000_000_000_000_010
 ANSWER_TIMEOUT = 15.0
 BACKGROUND_WAIT = 5.0
 WATCH_EVERY = 0.25
+MEANING_WAIT = 120.0
+"""How long local mode waits at start for search by meaning (the bundled encoder loads in
+~10 s, and the catalog is embedded in a worker process)."""
 BUTTONS = {"next": frozenset({"▶"}), "prev": frozenset({"◀"}),
            "back": frozenset(t(lang, "results.back") for lang in Lang)}
 """The buttons `next`, `prev` and `back` click (a list's language is its searcher's)."""
@@ -128,6 +132,8 @@ class LocalSession(ControlVerbs):
     """The last messages with buttons or menus (ids, oldest first): what `controls` lists."""
     form: FormFill | None = None
     """The form the bot opened, while its fields are being typed."""
+    answered: tuple[int, int] | None = None
+    """The last answer shown, and its edits then: edited after, it is shown again."""
 
     async def _follow_zone(self) -> None:
         """Show times as a member whose Discord runs in the server's zone sees them."""
@@ -182,6 +188,7 @@ class LocalSession(ControlVerbs):
             self.write("(no answer)")
             return
         self.write(self._render(message))
+        self.answered = (message.id, message.edits)
         if any(c.get("type") in {2, 3} and c.get("custom_id") for c in message.walk_components()):
             self.last = message
         self._remember(message)
@@ -266,7 +273,18 @@ class LocalSession(ControlVerbs):
         """Wait for what the last action set off, and print the bot's new posts."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bot.background_done(), BACKGROUND_WAIT)
+        self._updated()
         self._new_posts()
+
+    def _updated(self) -> None:
+        """The last answer again if the bot edited it since it was shown (`/paper` adds the
+        papers close in meaning to its first answer in an edit), marked as updated."""
+        if self.answered is None:
+            return
+        message = self.standin.message(self.answered[0])
+        if message.edits > self.answered[1] and not message.deleted:
+            self.write("(updated)")
+            self._show(message)
 
     async def _add_paper(self) -> None:
         """Apps -> "Add paper to paperclub" on what you said last."""
@@ -330,9 +348,27 @@ class LocalSession(ControlVerbs):
                                                      [by_number[number]], user=self.you))
 
 
+async def meaning_ready(bot: PaperclubBot, write: Write) -> None:
+    """Wait (a bounded while) for search by meaning, when it is on, to answer queries."""
+    keeper = bot.services.search.meaning
+    if keeper is None or keeper.answers():
+        return
+    write("Search by meaning is getting ready…")
+    try:
+        ready = await asyncio.wait_for(keeper.ready(), MEANING_WAIT)
+    except TimeoutError:
+        write(f"Search by meaning is not ready after {MEANING_WAIT:.0f} s: /paper answers by "
+              "words until it is.")
+        return
+    if not ready:
+        write("Search by meaning could not start: /paper answers by words.")
+
+
 @asynccontextmanager
-async def local_session(settings: Settings, write: Write) -> AsyncIterator[LocalSession]:
-    """Start the stand-in and the real bot (syncing its commands there); stop both after."""
+async def local_session(settings: Settings, write: Write, *, meaning: bool | None = None
+                        ) -> AsyncIterator[LocalSession]:
+    """Start the stand-in and the real bot (syncing its commands there); stop both after.
+    `meaning`: search by meaning on or off whatever the settings say (None: as they say)."""
     from arxiv_standin import ArxivStandIn  # noqa: PLC0415 - local mode only
     from discord_standin import (  # noqa: PLC0415 - local mode only
         Channel,
@@ -355,7 +391,9 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
             "discord": settings.discord.model_copy(
                 update={"sync": "global", "owner_ids": (*settings.discord.owner_ids, you.id)}),
             "arxiv": settings.arxiv.model_copy(update={"api_base": HttpUrl(arxiv.api_base)}),
-            "web": local_web(settings)})
+            "web": local_web(settings),
+            "search": settings.search.model_copy(update={} if meaning is None
+                                                 else {"by_meaning": meaning})})
         # A new stand-in knows no commands: sync even if the database says nothing changed.
         bot = await build_bot(local_settings, guild_ready_timeout=0.05, force_sync=True,
                               verify=True)
@@ -371,24 +409,28 @@ async def local_session(settings: Settings, write: Write) -> AsyncIterator[Local
             await standin.stop_bot(bot)
 
 
-async def run_script(settings: Settings, lines: Iterable[str], write: Write) -> None:
-    """Run lines as if typed, printing a transcript."""
-    async with local_session(settings, write) as session:
+async def run_script(settings: Settings, lines: Iterable[str], write: Write, *,
+                     meaning: bool | None = None) -> None:
+    """Run lines as if typed, printing a transcript (`meaning`: as `local_session`'s)."""
+    async with local_session(settings, write, meaning=meaning) as session:
         write(f"paperclub is connected to the local Discord stand-in at {session.standin.url}; "
               f"{await session.bot.services.catalog.count()} papers in the catalog.")
         write(f"The group's web page: {await session.web_link()}")
+        await meaning_ready(session.bot, write)
         for line in lines:
             if not await session.command(line):
                 break
 
 
-async def run_interactive(settings: Settings, write: Write) -> None:
-    """A prompt loop until `quit` or end of input."""
-    async with local_session(settings, write) as session:
+async def run_interactive(settings: Settings, write: Write, *,
+                          meaning: bool | None = None) -> None:
+    """A prompt loop until `quit` or end of input (`meaning`: as `local_session`'s)."""
+    async with local_session(settings, write, meaning=meaning) as session:
         session.echo = False
         write(f"paperclub (local mode) — {await session.bot.services.catalog.count()} papers. "
               "Try /paper grokking, controls, press 👍, /paper gro?, help, quit.")
         write(f"The group's web page (open it in a browser): {await session.web_link()}")
+        await meaning_ready(session.bot, write)
         while True:
             try:
                 line = await read_line("paperclub> ")

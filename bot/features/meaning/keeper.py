@@ -153,6 +153,16 @@ class MeaningKeeper:
                 return
             self._start()
 
+    async def ready(self) -> bool:
+        """Wait until a query is answered now (`answers()`): the catch-up in flight finished
+        and the query encoder loaded (its load is started if it was not); whether it is (not
+        after a failure, nor with nothing embedded). Local mode waits for it at start."""
+        loading = self._load_query_encoder()
+        with contextlib.suppress(Exception):  # a failure is reported by the task itself
+            await self.built()
+        await asyncio.wait([loading])
+        return self.answers()
+
     async def close(self) -> None:
         """Stop a catch-up in flight and the worker process this keeper started."""
         for task in (self._task, self._query_encoder):

@@ -121,6 +121,33 @@ async def test_the_nearest_papers_to_a_description_are_found_above_a_threshold(
     await keeper.close()
 
 
+async def test_ready_waits_until_a_query_is_answered_without_waiting(
+        db: Database, threads: ThreadPoolExecutor) -> None:
+    catalog = _Catalog([_paper(n, title) for n, title in enumerate(TITLES)])
+    keeper = MeaningKeeper(catalog, EMBEDDINGS.open(db),
+                           SlowTrigramEncoder(f"tiny-{next(_names)}", 0.05), executor=threads)
+    await keeper.prepare()
+    assert not keeper.answers()  # nothing embedded yet: a query now is answered lexically
+    assert await keeper.ready() and keeper.answers()
+    assert len(keeper.index) == len(TITLES)
+    near = await keeper.nearest("grasping objects with robotic tactile hands", 1, threshold=0.3)
+    assert near and near[0][0] == catalog.papers[0].id
+    await keeper.close()
+
+
+async def test_ready_says_no_when_nothing_can_be_answered(
+        db: Database, threads: ThreadPoolExecutor) -> None:
+    empty = MeaningKeeper(_Catalog([]), EMBEDDINGS.open(db), _encoder(), executor=threads)
+    await empty.prepare()
+    assert not await empty.ready()  # an empty catalog: nothing to find by meaning
+    await empty.close()
+    papers = _Catalog([_paper(n, title) for n, title in enumerate(TITLES[:2])])
+    broken = MeaningKeeper(papers, EMBEDDINGS.open(db), _encoder(fail_after=0), executor=threads)
+    await broken.prepare()
+    assert not await broken.ready()  # the encoder failed: logged, and answered lexically
+    await broken.close()
+
+
 async def test_papers_are_encoded_in_a_worker_process(db: Database) -> None:
     catalog = _Catalog([_paper(n, title) for n, title in enumerate(TITLES[:3])])
     encoder = _encoder()
