@@ -76,7 +76,9 @@ class FeedStore(Protocol):
 
     async def mark_announced(self, feed_id: int, poll: int, message_id: int,
                              now: datetime) -> None:
-        """Record the sent post."""
+        """Record the sent post, whoever holds the claim now: the post exists (a process that
+        took the claim over looks for it by its marker before sending, and sends under the
+        same nonce, which Discord keeps to one message for a few minutes)."""
         ...
 
     async def release_announcement(self, feed_id: int, poll: int, owner: str) -> None:
