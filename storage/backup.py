@@ -117,8 +117,18 @@ def _run_pg(command: list[str], env: dict[str, str], what: str) -> None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise StorageError(f"{what} failed: {exc}") from exc
     if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip()]
-        raise StorageError(f"{what} failed: {lines[-1] if lines else done.returncode}")
+        raise StorageError(f"{what} failed: {_cause(done.stderr) or done.returncode}")
+
+
+def _cause(stderr: str) -> str:
+    """The line of a PostgreSQL tool's complaint that says what went wrong: its first
+    `error:` line (the lines after it are hints, such as "Is the server running…?"), else its
+    last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if "error:" in line]
+    if errors:
+        return errors[0]
+    return lines[-1] if lines else ""
 
 
 def backup_postgres(url: str, target: Path) -> None:

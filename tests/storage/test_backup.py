@@ -137,6 +137,17 @@ async def test_postgres_refusals_leave_nothing_behind(
         await db.close()
 
 
+async def test_an_unreachable_server_is_named_not_only_hinted_at(
+        pg_server: PostgresServer, tmp_path: Path) -> None:
+    """pg_dump says what failed, then a hint on a line of its own: the one line is the
+    failure."""
+    nowhere = f"postgresql://postgres@/paperclub?host={tmp_path / 'no-server'}"
+    with pytest.raises(StorageError, match=r"^pg_dump failed: .*connection to server") as refused:
+        await asyncio.to_thread(backup_postgres, nowhere, tmp_path / "b.dump")
+    assert "\n" not in str(refused.value) and "Is the server running" not in str(refused.value)
+    assert not (tmp_path / "b.dump").exists()
+
+
 async def test_the_postgres_password_goes_in_the_environment_never_the_command_line(
         pg_server: PostgresServer, postgres_url: str, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
