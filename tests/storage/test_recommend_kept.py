@@ -72,14 +72,15 @@ async def test_a_restart_reads_the_kept_features_and_ranks_as_a_fresh_fit(
     again = _service(backend)
     assert [r.pick for r in await again.recommend(GUILD, ALICE, Audience.ME, 10)] == fresh
     assert again.features.fits == 0  # read back, not refitted
-    assert _same_rows(await first.index(), await again.index())
+    fitted = await first.index()
+    assert _same_rows(fitted, await again.index())
 
     new = replace(bundled_papers[2], title_en="Grokking in ridge regression, revisited")
-    await backend.papers().add_papers([new])
-    grown = await _caught_up(again)
+    await backend.papers().add_papers([new])  # `first` is not asked again: only `again`
+    grown = await _caught_up(again)  # transforms it (`first` would, too, and count it)
     assert again.features.fits == 0 and len(grown) == len(bundled_papers) + 1
-    assert grown.vocabulary is (await first.index()).vocabulary or \
-        grown.vocabulary.encode() == (await first.index()).vocabulary.encode()
+    assert grown.vocabulary is fitted.vocabulary or \
+        grown.vocabulary.encode() == fitted.vocabulary.encode()
     row = grown.row(new.id)
     assert row is not None and (grown.matrix[row] != grown.transform([new])).nnz == 0
     fit = await backend.recommend_features().current()
