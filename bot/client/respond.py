@@ -74,6 +74,13 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
     interaction.extras[PLACEHOLDER] = ephemeral
 
 
+async def defer_if_unanswered(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """`defer`, unless the interaction is answered or deferred already (a deferral armed for
+    a wait that may come after the answer)."""
+    if not interaction.response.is_done():
+        await defer(interaction, ephemeral=ephemeral)
+
+
 async def _settle_placeholder(interaction: discord.Interaction, ephemeral: bool) -> None:
     """Discord fills a deferral's placeholder with the first followup, which keeps the
     placeholder's visibility whatever the followup asks: a ballot after a private "thinking…"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from functools import partial
 from typing import Any
 
 import discord
@@ -11,7 +12,7 @@ from discord import app_commands
 from discord.utils import escape_markdown, escape_mentions
 from discord.webhook.async_ import async_context
 
-from bot.client.respond import defer, safe_send
+from bot.client.respond import defer_if_unanswered, safe_send
 from bot.client.user_input import clean_options
 from bot.client.write_wait import WriteWaitDeferral
 from bot.features.papers.lookup import PaperChoices
@@ -130,11 +131,7 @@ class PaperclubTree(app_commands.CommandTree[discord.Client]):
         note_lang(interaction)
         if (self.write_wait is not None
                 and interaction.type is discord.InteractionType.application_command):
-            async def before_write_wait() -> None:
-                if not interaction.response.is_done():
-                    await defer(interaction, ephemeral=True)
-
-            self.write_wait.arm(before_write_wait)
+            self.write_wait.arm(partial(defer_if_unanswered, interaction, ephemeral=True))
         return True
 
     def _log_storage_failure(self, error: StorageError) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,7 +12,7 @@ from discord.ext import commands
 
 from bot.client.cog_base import AdminGroupCog
 from bot.client.cog_host import host_of
-from bot.client.respond import defer, respond
+from bot.client.respond import defer_if_unanswered, respond
 from bot.client.tree import UserFacingError, lang_of, permission_name
 from bot.features.digest.notes import PREVIEW_NOTES, pick_note
 from bot.features.digest.plan import parse_local_time, resolve_zone, suggest_zones
@@ -223,12 +224,10 @@ class DigestCog(AdminGroupCog, group_name="digest",
     @app_commands.command(name="now", description="Post today's paper now, if not yet posted")
     async def now(self, interaction: discord.Interaction) -> None:
         """Post today's paper unless it is already out; refused while the digest is off."""
-        async def before_posting() -> None:
-            if not interaction.response.is_done():  # a wait for the write lock may have
-                await defer(interaction, ephemeral=True)  # deferred
-
-        noticed = await self.services.digest.post_today(interaction.guild_id or 0,
-                                                        posting=before_posting)
+        # deferred before posting, unless a wait for the write lock deferred already
+        noticed = await self.services.digest.post_today(
+            interaction.guild_id or 0,
+            posting=partial(defer_if_unanswered, interaction, ephemeral=True))
         notice = self._notice(interaction, noticed.notices)
         config, outcome = noticed.result.config, noticed.result.outcome
         if outcome is None:
