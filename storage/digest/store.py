@@ -178,13 +178,17 @@ class DigestStore(Store):
             thread_id, encoded(reason), guild_id, local_date.isoformat())
 
     async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
-        """Record a failure; True when it paused the digest (3 in a row)."""
+        """Record a claimed date's failure; True when it paused the digest (3 in a row). A
+        date another process posted or skipped meanwhile (this one's lease ran out while it
+        waited) stays as it is and counts no failure: a failed date may be claimed again."""
         async with self._db.transaction() as tx:
-            await tx.execute(
-                "UPDATE digest_ledger SET status = $1, reason = $2, finished_at = $3, "
-                "attempts = attempts + 1 WHERE guild_id = $4 AND local_date = $5",
-                LedgerStatus.FAILED.value, reason.encode(), utc_timestamp(), guild_id,
-                local_date.isoformat())
+            if not await tx.execute(
+                    "UPDATE digest_ledger SET status = $1, reason = $2, finished_at = $3, "
+                    "attempts = attempts + 1 WHERE guild_id = $4 AND local_date = $5 "
+                    "AND status = $6",
+                    LedgerStatus.FAILED.value, reason.encode(), utc_timestamp(), guild_id,
+                    local_date.isoformat(), LedgerStatus.CLAIMED.value):
+                return False
             await tx.execute(
                 "UPDATE digest_settings SET consecutive_failures = consecutive_failures + 1 "
                 "WHERE guild_id = $1", guild_id)

@@ -211,14 +211,16 @@ class FeedStore(Store):
     async def mark_announce_failed(self, feed_id: int, poll: int, reason: Reason,
                                    now: datetime, *, pause: bool) -> bool:
         """Record a post that will not be sent; with `pause`, the feed pauses and its admins
-        are owed a notice. True when this paused the feed."""
+        are owed a notice. True when this paused the feed. A post another process made (this
+        one's lease ran out while it waited) stays posted, and the feed is not paused."""
         async with self._db.transaction() as tx:
-            await tx.execute(
+            failed = await tx.execute(
                 "UPDATE feed_announcements SET status = $1, reason = $2, finished_at = $3, "
-                "owner = NULL, lease_until = NULL WHERE feed_id = $4 AND poll = $5",
+                "owner = NULL, lease_until = NULL WHERE feed_id = $4 AND poll = $5 "
+                "AND status <> $6",
                 AnnouncementStatus.FAILED.value, reason.encode(), stored(now), feed_id,
-                poll)
-            if not pause:
+                poll, AnnouncementStatus.POSTED.value)
+            if not (pause and failed):
                 return False
             return await tx.execute(
                 "UPDATE feeds SET paused_reason = $1, notice_pending = 1 "

@@ -143,13 +143,15 @@ class SessionStore(Store):
     async def finish_reminder(self, entry: ReminderEntry, status: ReminderStatus, *,
                               message_id: int | None = None,
                               reason: Reason | None = None) -> None:
-        """Record a claimed reminder as posted (with its message) or failed (with why)."""
+        """Record a claimed reminder as posted (with its message) or failed (with why); one
+        another process finished meanwhile (this one's lease ran out) stays as it is."""
         await self._db.execute(
             "UPDATE session_reminders SET status = $1, message_id = $2, reason = $3, "
             "finished_at = $4 WHERE session_id = $5 AND revision = $6 "
-            "AND offset_minutes = $7",
+            "AND offset_minutes = $7 AND status = $8",
             status.value, message_id, None if reason is None else reason.encode(),
-            utc_timestamp(), entry.session_id, entry.revision, entry.offset_minutes)
+            utc_timestamp(), entry.session_id, entry.revision, entry.offset_minutes,
+            ReminderStatus.CLAIMED.value)
 
     async def skip_reminders(self, session_id: int, revision: int,
                              skips: Iterable[tuple[int, Reason]]) -> int:

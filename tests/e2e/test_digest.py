@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 
 import discord
 import pytest
@@ -15,7 +15,8 @@ from bot.settings import Settings
 from bot.shared.lang import Lang
 from bot.shared.messages import render_reason
 from discord_standin import Channel, Fault, Guild, Member, Message, OptionValue, Overwrite, StandIn
-from domain.digest import DigestConfig, LedgerEntry
+from domain.digest import Claim, DigestConfig, LedgerEntry
+from domain.leases import Lease
 from domain.reasons import Reason, ReasonCode
 from tests.clocks import FakeClock
 from tests.e2e.harness import start_paperclub
@@ -313,7 +314,11 @@ async def test_a_pause_note_whose_answer_was_lost_is_given_by_the_next_command_o
         clock: FakeClock) -> None:
     digests = bot.services.digest.digests
     await digests.save_config(DigestConfig(guild.id, guild.channel("papers").id, "09:00", "UTC"))
+    lease = Lease("elsewhere", clock() + timedelta(minutes=5))
     for day in range(1, 4):
+        await digests.claim(guild.id, date(2026, 11, day), Claim(
+            f"p{day}", 1, day, 3, f"n{day}", guild.channel("papers").id, late=False,
+            lease=lease))
         await digests.mark_failed(guild.id, date(2026, 11, day), Reason(ReasonCode.NO_PERMISSION))
     gone = Fault.error(404, 10062, "Unknown interaction")
     standin.fail("POST", "/interactions/*/*/callback", gone, times=2)  # the answer and apology

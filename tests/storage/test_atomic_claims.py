@@ -59,6 +59,7 @@ async def test_taking_the_pause_notice_is_one_update(db: Database) -> None:
     await store.save_config(DigestConfig(1, 7, "09:00", "UTC"))
     reason = Reason(ReasonCode.NO_ELIGIBLE_PAPER)
     for day in range(1, 4):
+        await store.claim(1, date(2026, 5, day), _claim())
         await store.mark_failed(1, date(2026, 5, day), reason)
     taken: list[Reason | None] = []
     now = datetime(2026, 5, 4, tzinfo=UTC)

@@ -79,6 +79,23 @@ async def test_three_failures_in_a_row_pause_and_notify_once(backend: Backend) -
     assert await store.claim_failure_notice(GUILD, LEASE, NOW + timedelta(hours=1)) is None
 
 
+async def test_a_late_failure_leaves_another_process_post_standing(backend: Backend) -> None:
+    store = backend.digests()
+    await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))
+    await store.claim(GUILD, DAY, _claim())
+    later = NOW + timedelta(minutes=6)  # LEASE has run out: another process takes the row over
+    assert await store.hold(GUILD, DAY, Lease(OTHER, later + timedelta(minutes=5)), later)
+    await store.mark_posted(GUILD, DAY, message_id=1234)
+    for _ in range(3):  # the first process's send fails late, and again on its next tries
+        assert not await store.mark_failed(GUILD, DAY, Reason(ReasonCode.NO_ACCESS))
+    posted = await store.entry(GUILD, DAY)
+    assert posted is not None and (posted.status, posted.message_id) == ("posted", 1234)
+    assert await store.claim(GUILD, DAY, _claim("p2")) is None  # never claimed again
+    config = await store.config(GUILD)
+    assert config is not None and config.consecutive_failures == 0
+    assert [c.guild_id for c in await store.active_configs()] == [GUILD]
+
+
 async def test_a_success_resets_the_failure_count(backend: Backend) -> None:
     store = backend.digests()
     await store.save_config(DigestConfig(GUILD, 7, "09:30", "UTC"))

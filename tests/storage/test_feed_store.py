@@ -112,6 +112,23 @@ async def test_a_claimed_announcement_is_renewed_by_its_owner_and_taken_only_aft
     assert not await store.hold_announcement(feed.id, 1, lease("b", 30), lapsed)  # done
 
 
+async def test_a_late_failure_leaves_another_process_post_standing(backend: Backend) -> None:
+    store = backend.feeds()
+    feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed
+    assert feed is not None
+    await store.record_poll(QUERY, 1, [("2401.00001", "p1")], NOW)
+    assert await store.claim_announcement(feed.id, 1, lease("a"), NOW) is not None
+    lapsed = NOW + timedelta(minutes=11)
+    assert await store.claim_announcement(feed.id, 1, lease("b", 20), lapsed) is not None
+    await store.mark_announced(feed.id, 1, 555, lapsed)
+    gone = Reason(ReasonCode.CHANNEL_MISSING)
+    assert not await store.mark_announce_failed(feed.id, 1, gone, lapsed, pause=True)
+    [still] = await store.feeds(GUILD)
+    assert still.active and still.paused_reason is None
+    assert await store.take_notices(GUILD) == []
+    assert await store.claim_announcement(feed.id, 1, lease("c", 30), LATER) is None
+
+
 async def test_a_gone_channel_pauses_the_feed_and_tells_once(backend: Backend) -> None:
     store = backend.feeds()
     feed = (await store.add_feed(GUILD, QUERY, 1, 7, NOW, limit=10)).feed

@@ -214,6 +214,10 @@ async def test_a_claimed_reminder_is_resumed_only_under_a_lease(backend: Backend
     await sessions.finish_reminder(entry, ReminderStatus.POSTED, message_id=5)
     assert not await sessions.hold_reminder(entry, _lease("z", expired + 9 * MINUTE),
                                             expired + MINUTE)
+    await sessions.finish_reminder(entry, ReminderStatus.FAILED,  # a's late answer
+                                   reason=Reason(ReasonCode.NO_ACCESS))
+    [posted] = await sessions.reminders(session.id, 1)
+    assert (posted.status, posted.message_id, posted.reason) == (ReminderStatus.POSTED, 5, None)
 
 
 async def test_a_claimed_vote_close_is_resumed_only_under_a_lease(backend: Backend) -> None:

@@ -81,7 +81,8 @@ class DigestStore(Protocol):
         ...
 
     async def mark_failed(self, guild_id: int, local_date: date, reason: Reason) -> bool:
-        """Record a failure; True when it paused the digest."""
+        """Record a claimed date's failure; True when it paused the digest. A date posted
+        or skipped meanwhile by another process stays so and counts no failure."""
         ...
 
     async def record_skips(self, guild_id: int, dates: Iterable[date], reason: Reason) -> int:
