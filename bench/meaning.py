@@ -25,17 +25,18 @@ import numpy as np
 
 from bench.meaning_queries import QUERIES, Described
 from bench.meaning_unseen import UNSEEN
-from bench.meaning_vectors import CACHE, cached_vectors
+from bench.meaning_vectors import CACHE, CACHE_DIR
 from bench.recommend import SAMPLE
 from bench.report import fmt_ms, p99, progress, publish
 from bot.features.catalog.loader import load_catalog
-from bot.features.meaning.encoder import BundledEncoder, paper_text, quantise, text_hash
+from bot.features.meaning.encoder import Encoder, paper_text, quantise, text_hash
 from bot.features.meaning.index import MeaningIndex
-from bot.features.meaning.keeper import MeaningKeeper
+from bot.features.meaning.keeper import Cut, MeaningKeeper
+from bot.features.meaning.models import DEFAULT_MODEL, E5_WEIGHT, MODELS, chosen, fuse
 from bot.features.papers.cog import FIRST_SEARCH
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import PER_PAGE
-from bot.features.papers.search import MEANING_ROOM, MEANING_THRESHOLD, SearchService
+from bot.features.papers.search import MEANING_ROOM, SearchService
 from domain.embedding import StoredEmbedding
 from domain.paper import Paper
 from storage.backend import EMBEDDINGS, PAPERS
@@ -44,7 +45,12 @@ from storage.sqlite.database import Database
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "meaning.md"
 TAG = "meaning"
-THRESHOLDS = (0.22, 0.24, 0.26, 0.28, 0.3)
+THRESHOLDS = tuple(round(0.16 + 0.02 * n, 2) for n in range(12))
+"""The cuts swept (the nearest paper's centred cosine), 0.16 to 0.38."""
+PARTS = {"usem3": (CACHE,), "e5-small": (CACHE_DIR / "e5small.npz",),
+         "usem3+e5-small": (CACHE, CACHE_DIR / "e5small.npz")}
+"""Each model's cached vectors of the sample, a file per part (`bench.meaning_vectors`
+fills usem3's, `bench.meaning_encoders --fill e5small --views text` e5-small's)."""
 OFF_TOPIC = ("一个巧克力蛋糕的做法", "上周末足球比赛的比分", "我家的猫喜欢睡觉",
              "recipe for a chocolate cake", "football scores from last weekend",
              "my cat likes to sleep all day", "cheap flights to paris")
@@ -84,20 +90,21 @@ async def _about(keeper: MeaningKeeper, papers: list[Paper],
     return lines
 
 
-def _at_scale(encoder: BundledEncoder, texts: list[str]) -> list[str]:
+def _at_scale(encoder: Encoder, texts: list[str]) -> list[str]:
     """The semantic step's two parts timed at `SYNTHETIC` papers: encoding the query and
     scoring the index (centred), and the vectors' memory."""
     rng = np.random.default_rng(41)
-    rows = rng.normal(size=(SYNTHETIC, 512)).astype(np.float32)
+    width = encoder.encode_queries(["warm up"]).shape[1]
+    rows = rng.normal(size=(SYNTHETIC, width)).astype(np.float32)
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     index = MeaningIndex.of([StoredEmbedding(str(n), "", code, scale)
                              for n, (code, scale) in enumerate(quantise(rows))])
     del rows
-    index.nearest(encoder.encode(["warm up"])[0], MEANING_ROOM)  # the centring, once
+    index.nearest(encoder.encode_queries(["warm up"])[0], MEANING_ROOM)  # centring, once
     encoding, scoring = [], []
     for text in texts:
         started = time.perf_counter()
-        vector = encoder.encode([text])[0]
+        vector = encoder.encode_queries([text])[0]
         encoding.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         index.nearest(vector, MEANING_ROOM, threshold=0.0)
@@ -142,20 +149,25 @@ def _table(systems: dict[str, dict[str, list[str]]], queries: tuple[Described, .
     return lines
 
 
-def _cached_hashes() -> set[str]:
-    if not CACHE.exists():
-        return set()
-    with np.load(CACHE) as stored:
-        return set(stored["hashes"].tolist())
+def _cached(path: Path) -> dict[str, np.ndarray]:
+    if not path.exists():
+        return {}
+    with np.load(path) as stored:
+        return dict(zip(stored["hashes"].tolist(), stored["vectors"], strict=True))
 
 
-async def _stored(db: Database, papers: list[Paper], model: str) -> None:
-    """The cached vectors written as the keeper would have written them."""
-    vectors = cached_vectors(papers)
-    codes = quantise(vectors)
-    await EMBEDDINGS.open(db).write(model, [
-        StoredEmbedding(p.id, text_hash(paper_text(p)), code, scale)
-        for p, (code, scale) in zip(papers, codes, strict=True)])
+async def _stored(db: Database, papers: list[Paper], setting: str) -> int:
+    """The cached vectors of the papers every part has, written under the model's name as
+    the keeper would have written them (fused as the model fuses them); how many were not."""
+    parts = [_cached(path) for path in PARTS[setting]]
+    hashes = [text_hash(paper_text(p)) for p in papers]
+    have = [i for i, h in enumerate(hashes) if all(h in part for part in parts)]
+    rows = [np.stack([part[hashes[i]] for i in have]) for part in parts]
+    vectors = fuse(rows, (1.0, E5_WEIGHT)[:len(rows)])
+    await EMBEDDINGS.open(db).write(chosen(setting).encoder().name, [
+        StoredEmbedding(papers[i].id, hashes[i], code, scale)
+        for i, (code, scale) in zip(have, quantise(vectors), strict=True)])
+    return len(papers) - len(have)
 
 
 async def _timed(search: SearchService, texts: list[str], by_meaning: bool) -> list[float]:
@@ -207,27 +219,28 @@ def _latency(texts: list[str], without: list[float], inline: list[float], first:
             f"{'met' if ratio <= 1.3 else 'NOT met'})."]
 
 
-async def _bench(scratch: Path) -> str:
+async def _bench(scratch: Path, setting: str) -> str:
     db = await Database.open(scratch / "arxiv.db")
     try:
         store = PAPERS.open(db)
         progress(TAG, f"loading {SAMPLE}")
         await load_catalog(store, SAMPLE)
         papers = [p async for p in store.iter_papers()]
-        missing = len(papers) - len(_cached_hashes() & {text_hash(paper_text(p)) for p in papers})
+        model = chosen(setting)
+        missing = await _stored(db, papers, setting)
         if missing > MAX_UNCACHED:
-            raise SystemExit(f"{missing} papers have no cached vector: run "
-                             "`python -m bench.meaning_vectors` first (~20 minutes)")
-        encoder = BundledEncoder()
-        await _stored(db, papers, encoder.name)
-        keeper = MeaningKeeper(store, EMBEDDINGS.open(db), encoder)
+            raise SystemExit(f"{missing} papers have no cached vector of {setting}: fill the "
+                             "caches first (`python -m bench.meaning_vectors`; "
+                             "`python -m bench.meaning_encoders --fill e5small --views text`)")
+        encoder = model.encoder()
+        keeper = MeaningKeeper(store, EMBEDDINGS.open(db), encoder, cut=model.cut)
         lexical, hybrid = SearchService(store), SearchService(store, meaning=keeper)
         started = time.perf_counter()
         await hybrid.prepare()
         await keeper.built()
         await keeper.query_vector("warm up", wait=True)
         read_back = time.perf_counter() - started
-        assert keeper.encoded == 0, "the cache did not cover the catalog"
+        assert keeper.encoded == missing, "the cache did not cover the catalog"
         relevant = {q.text: {p.id for p in papers if q.relevant(p)}
                     for q in (*QUERIES, *UNSEEN)}
         progress(TAG, f"{len(QUERIES)} queries")
@@ -250,27 +263,34 @@ async def _bench(scratch: Path) -> str:
         off_topic = [bool((await hybrid.search(parse_query(text), limit=20,
                                                by_meaning=True)).close)
                      for text in OFF_TOPIC]
-        lines = ["# Search by meaning", "",
+        lines = [f"# Search by meaning: {setting} ({encoder.name})", "",
                  f"{len(papers):,} real arXiv papers; {len(QUERIES)} descriptive queries "
                  f"({sum(q.lang == 'zh' for q in QUERIES)} Chinese, "
                  f"{sum(q.lang == 'en' for q in QUERIES)} English); vectors read back in "
-                 f"{read_back:.1f} s (with the query encoder's load).", "",
+                 f"{read_back:.1f} s (with the query encoder's load and {missing} papers "
+                 "not in the cache encoded).", "",
                  *_table(systems, QUERIES, relevant), "",
                  f"The unseen set (`bench.meaning_unseen`, {len(UNSEEN)} queries written "
                  "before any result was seen, never tuned on):", "",
                  *_table(unseen, UNSEEN, relevant), "",
                  f"Off-topic queries the hybrid answers with papers close in meaning: "
                  f"{sum(off_topic)}/{len(OFF_TOPIC)}."]
-        lines += ["", "The threshold (hybrid, precision@5 per language; queries answering "
-                  "nothing):", "", "| threshold | zh | en | nothing |", "| ---: | ---: | ---: "
-                  "| ---: |"]
+        lines += ["", f"The threshold (now {model.cut.threshold}, margin "
+                  f"{model.cut.margin}; hybrid precision@5 per language, our queries "
+                  "answering nothing, off-topic ones answered):", "",
+                  "| threshold | zh | en | nothing | off-topic |",
+                  "| ---: | ---: | ---: | ---: | ---: |"]
         for threshold in THRESHOLDS:
-            hybrid.meaning_threshold = threshold
+            keeper.cut = Cut(threshold, model.cut.margin)
             ranked = await _ranked(hybrid_rank)
             zh = _scores([q for q in QUERIES if q.lang == "zh"], ranked, relevant)
             en = _scores([q for q in QUERIES if q.lang == "en"], ranked, relevant)
-            lines.append(f"| {threshold} | {zh[0]:.3f} | {en[0]:.3f} | {zh[2] + en[2]} |")
-        hybrid.meaning_threshold = MEANING_THRESHOLD
+            answered = [bool((await hybrid.search(parse_query(text), limit=20,
+                                                  by_meaning=True)).close)
+                        for text in OFF_TOPIC]
+            lines.append(f"| {threshold} | {zh[0]:.3f} | {en[0]:.3f} | {zh[2] + en[2]} | "
+                         f"{sum(answered)}/{len(OFF_TOPIC)} |")
+        keeper.cut = model.cut
         texts = [q.text for q in QUERIES] + [p.title_en for p in papers[:LOOKUPS]]
         without, inline, first, edit = [], [], [], []
         for _ in range(3):  # interleaved passes
@@ -301,11 +321,14 @@ async def _bench(scratch: Path) -> str:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """No options: the sample and the cache are fixed."""
+    """The model (`[search] meaning_model`); the sample and the caches are fixed."""
+    parser.add_argument("--model", choices=sorted(MODELS), default=DEFAULT_MODEL,
+                        help="the sentence encoder (default: %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the figures."""
     with tempfile.TemporaryDirectory() as scratch:
-        publish(asyncio.run(_bench(Path(scratch))), OUT, TAG)
+        out = OUT if args.model == DEFAULT_MODEL else OUT.with_name(f"meaning-{args.model}.md")
+        publish(asyncio.run(_bench(Path(scratch), args.model)), out, TAG)
     return 0

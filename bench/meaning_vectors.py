@@ -17,6 +17,8 @@ from domain.paper import Paper
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "bench" / "out" / "meaning-vectors.npz"
+CACHE_DIR = ROOT / "bench" / "out" / "encoders"
+"""Other encoders' vectors of the sample, by text hash (`bench.meaning_encoders --fill`)."""
 BATCH = 64
 SAVE_EVERY = 8
 """Batches between saves of the cache (a stopped run loses at most these)."""

@@ -32,8 +32,7 @@ from bot.features.export.service import ExportService
 from bot.features.feeds.poster import DiscordFeedPoster
 from bot.features.feeds.service import FeedService
 from bot.features.group.service import GroupService
-from bot.features.meaning.encoder import BundledEncoder
-from bot.features.meaning.keeper import MeaningKeeper
+from bot.features.meaning.models import search_by_meaning
 from bot.features.notifications.announcements import NewPaperAnnouncements
 from bot.features.notifications.notifier import Notifier
 from bot.features.notifications.outbox import OutboxService
@@ -284,10 +283,11 @@ def _search(db: AnyDatabase, papers: PaperStore, settings: Settings, summaries: 
             ops: Operations) -> SearchService:
     """The catalog search (its hits with their AI summaries, papers close in meaning when
     `[search] by_meaning`), timed when the metrics are on."""
-    meaning = (MeaningKeeper(papers, stores.EMBEDDINGS.open(db), BundledEncoder())
-               if settings.search.by_meaning else None)
     search = TimedSearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                                view=summaries.view, attach=summaries.attach, meaning=meaning)
+                                view=summaries.view, attach=summaries.attach)
+    if settings.search.by_meaning:
+        search_by_meaning(search, papers, stores.EMBEDDINGS.open(db),
+                          settings.search.meaning_model)
     search.histogram = ops.metrics.search_seconds if ops.metrics is not None else None
     return search
 

@@ -56,16 +56,14 @@ async def opened_search(settings: Settings) -> AsyncIterator[SearchService]:
     db = await open_configured(settings.database, existing=True)
     try:
         papers = stores.PAPERS.open(db)
-        meaning = None
+        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold)
         if settings.search.by_meaning:  # numpy and the model only then
-            from bot.features.meaning.encoder import BundledEncoder  # noqa: PLC0415
-            from bot.features.meaning.keeper import MeaningKeeper  # noqa: PLC0415
+            from bot.features.meaning.models import search_by_meaning  # noqa: PLC0415
 
-            meaning = MeaningKeeper(papers, stores.EMBEDDINGS.open(db), BundledEncoder())
-            await meaning.read_stored()
-            await meaning.query_vector("warm up", wait=True)  # loads the model (~8 s)
-        search = SearchService(papers, fuzzy_threshold=settings.search.fuzzy_threshold,
-                               meaning=meaning)
+            keeper = search_by_meaning(search, papers, stores.EMBEDDINGS.open(db),
+                                       settings.search.meaning_model)
+            await keeper.read_stored()
+            await keeper.query_vector("warm up", wait=True)  # loads the model
         try:
             yield search
         finally:
@@ -78,13 +76,13 @@ async def opened_search(settings: Settings) -> AsyncIterator[SearchService]:
 async def opened_meaning(settings: Settings) -> AsyncIterator[MeaningKeeper]:
     """The catalog's vectors on the configured database, to bring up to date
     (`paperclub embed`)."""
-    from bot.features.meaning.encoder import BundledEncoder  # noqa: PLC0415
     from bot.features.meaning.keeper import MeaningKeeper  # noqa: PLC0415
+    from bot.features.meaning.models import chosen  # noqa: PLC0415
 
+    encoder = chosen(settings.search.meaning_model).encoder()
     db = await open_configured(settings.database)
     try:
-        keeper = MeaningKeeper(stores.PAPERS.open(db), stores.EMBEDDINGS.open(db),
-                               BundledEncoder())
+        keeper = MeaningKeeper(stores.PAPERS.open(db), stores.EMBEDDINGS.open(db), encoder)
         try:
             yield keeper
         finally:

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from bot.client.bot import PaperclubBot
-from bot.features.meaning.keeper import MeaningKeeper
+from bot.features.meaning.keeper import Cut, MeaningKeeper
 from bot.features.papers.answer import FIRST_ANSWER
 from bot.features.papers.cog import FIRST_SEARCH
 from bot.features.papers.query import parse_query
 from bot.features.papers.results_view import ResultList
-from bot.features.papers.search import MEANING_ROOM, MEANING_THRESHOLD
+from bot.features.papers.search import MEANING_ROOM
 from discord_standin import Fault, Guild, InteractionHandle, Message, RecordedRequest, StandIn
 from tests.features.meaning.tiny import MemoryEmbeddings, TrigramEncoder
 from tests.group import People
@@ -29,14 +29,14 @@ from tests.group import People
 async def meaning(bot: PaperclubBot) -> AsyncIterator[MeaningKeeper]:
     search = bot.services.search
     with ThreadPoolExecutor(1) as pool:
-        keeper = MeaningKeeper(search._store, MemoryEmbeddings(),
-                               TrigramEncoder("tiny-e2e"), executor=pool)
-        search.meaning, search.meaning_threshold = keeper, 0.1  # trigrams score lower
+        keeper = MeaningKeeper(search._store, MemoryEmbeddings(), TrigramEncoder("tiny-e2e"),
+                               cut=Cut(0.1, 0.1), executor=pool)  # trigrams score lower
+        search.meaning = keeper
         await search.prepare()
         await keeper.built()
         await keeper.query_vector("warm up", wait=True)
         yield keeper
-        search.meaning, search.meaning_threshold = None, MEANING_THRESHOLD
+        search.meaning = None
         await keeper.close()
 
 
@@ -166,7 +166,7 @@ async def test_nothing_by_the_words_says_so_then_shows_the_close_papers(
 
 async def test_nothing_close_either_turns_looking_into_no_match(
         bot: PaperclubBot, standin: StandIn, guild: Guild, meaning: MeaningKeeper) -> None:
-    bot.services.search.meaning_threshold = 0.99  # nothing is that close
+    meaning.cut = Cut(0.99, 0.1)  # nothing is that close
     handle = await standin.slash("paper", {"query": "symbiotic distillery"}, guild=guild,
                                  locale="zh-CN")
     first = await handle.response()

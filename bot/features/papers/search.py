@@ -40,16 +40,6 @@ class Strategy(StrEnum):
 MEANING_ROOM = 10
 """Papers close in meaning join the first this many results (two pages of /paper), while
 they have room."""
-MEANING_THRESHOLD = 0.26
-"""The (centred, `MeaningIndex.centred_scores`) cosine the best paper must reach for anything
-to be close in meaning: 7 off-topic queries (a cake recipe, football scores, …) reach at most
-0.25, and 46 of 48 descriptive ones more (`bench meaning`'s sweep)."""
-MEANING_MARGIN = 0.1
-"""Once the best is close, the others shown are those within this much of the threshold: a
-single cut at 0.25 left pages of one or two papers (hybrid precision@5 in Chinese 0.26
-against 0.34 at 0.2), a cut at 0.2 let off-topic queries through."""
-
-
 @dataclass(frozen=True, slots=True)
 class SearchOutcome:
     """Hits best first, how they were found, and a suggestion when the query looked mistyped."""
@@ -92,14 +82,12 @@ class SearchService:
     def __init__(self, store: PaperStore, *, fuzzy_threshold: float = 75.0,
                  cross_language: bool = True, view: ServerView | None = None,
                  attach: Callable[[Sequence[str]], Awaitable[Shown]] | None = None,
-                 meaning: MeaningKeeper | None = None,
-                 meaning_threshold: float = MEANING_THRESHOLD) -> None:
+                 meaning: MeaningKeeper | None = None) -> None:
         self._store = store
         self._attach = attach
         """What else a hit's paper carries when shown (the AI summaries made for it)."""
         self.meaning = meaning
         """The catalog's vectors (None: lexical search only)."""
-        self.meaning_threshold = meaning_threshold
         self._cross_language = cross_language
         """False: the query's own language only (the benchmark's baseline)."""
         self._view = view
@@ -369,17 +357,15 @@ async def close_in_meaning(search: SearchService, query: SearchQuery, outcome: S
     """`search`'s outcome with the papers nearest the query's words in meaning after its firm
     hits (every lexical tier but any-word), while the first `MEANING_ROOM` have room, and
     before any-word hits, which only share a word with the query (a filtered query stays
-    lexical): none unless the nearest reaches the threshold, then those within
-    `MEANING_MARGIN` of it."""
+    lexical): none unless the nearest reaches the model's bar (`MeaningKeeper.close_to`)."""
     room = meaning_room(search, query, outcome, limit=limit, offset=offset)
     if room <= 0 or search.meaning is None:
         return outcome
     weak = outcome.strategy is Strategy.ANY_WORD
     firm = [] if weak else outcome.hits
-    near = await search.meaning.nearest(" ".join(query.phrase or query.words), room,
-                                        threshold=search.meaning_threshold - MEANING_MARGIN,
-                                        exclude=[hit.id for hit in firm])
-    if not near or near[0][1] < search.meaning_threshold:
+    near = await search.meaning.close_to(" ".join(query.phrase or query.words), room,
+                                         exclude=[hit.id for hit in firm])
+    if not near:
         return outcome
     found = await search.papers([pid for pid, _ in near], guild_id)
     if not found:

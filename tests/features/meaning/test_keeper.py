@@ -8,15 +8,19 @@ import asyncio
 import itertools
 import os
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
-from bot.features.meaning.keeper import MeaningKeeper
+from bot.features.meaning.encoder import paper_text, quantise, unit_rows
+from bot.features.meaning.index import CENTRE_FROM, MeaningIndex
+from bot.features.meaning.keeper import Cut, MeaningKeeper
 from bot.features.meaning.store import EmbeddingStore
+from domain.embedding import StoredEmbedding
 from domain.paper import Links, Paper
 from storage.backend import EMBEDDINGS
 from storage.sqlite.database import Database
@@ -178,3 +182,39 @@ async def test_a_worker_killed_mid_run_is_replaced_and_the_catch_up_finishes(
         assert set(await store.text_hashes(keeper.model)) == {p.id for p in catalog.papers}
     finally:
         await keeper.close()
+
+
+class _QueryPrefixed(TrigramEncoder):
+    """A model that embeds queries apart from papers (as e5 does, with "query: ")."""
+
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.encode([f"query: {t}" for t in texts])
+
+
+async def test_queries_are_encoded_as_queries_and_papers_as_papers(
+        db: Database, threads: ThreadPoolExecutor) -> None:
+    catalog = _Catalog([_paper(n, title) for n, title in enumerate(TITLES)])
+    encoder = _QueryPrefixed(f"tiny-{next(_names)}")
+    keeper = await _caught_up(MeaningKeeper(catalog, EMBEDDINGS.open(db), encoder,
+                                            executor=threads))
+    stored = keeper.index.vector(catalog.papers[1].id)
+    assert stored is not None
+    assert np.abs(stored - encoder.encode([paper_text(catalog.papers[1])])[0]).max() < 0.02
+    vector = await keeper.query_vector("pruning", wait=True)
+    assert vector is not None
+    assert np.allclose(vector, encoder.encode_queries(["pruning"])[0])
+    assert not np.allclose(vector, encoder.encode(["pruning"])[0])
+
+
+def _index(papers: int) -> MeaningIndex:
+    rows = unit_rows(np.random.default_rng(3).normal(size=(papers, 8)).astype(np.float32))
+    return MeaningIndex.of([StoredEmbedding(f"p{n}", "", code, scale)
+                            for n, (code, scale) in enumerate(quantise(rows))])
+
+
+def test_a_cut_has_its_own_bar_for_a_catalog_too_small_to_centre() -> None:
+    small, large = _index(CENTRE_FROM - 1), _index(CENTRE_FROM)
+    assert (small.centred, large.centred) == (False, True)
+    assert Cut(0.3, 0.1, small=0.6).bar(small) == 0.6
+    assert Cut(0.3, 0.1, small=0.6).bar(large) == 0.3
+    assert Cut(0.3, 0.1).bar(small) == 0.3

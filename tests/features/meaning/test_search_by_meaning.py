@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from bot.features.meaning.keeper import MeaningKeeper
+from bot.features.meaning.keeper import Cut, MeaningKeeper
 from bot.features.papers.query import parse_query
 from bot.features.papers.search import SearchService, Strategy
 from bot.shared.server_view import Shown
@@ -33,8 +33,8 @@ async def _service(db: Database, pool: ThreadPoolExecutor) -> SearchService:
     papers = PAPERS.open(db)
     await papers.add_papers(PAPERS_SHOWN, source="test")
     keeper = MeaningKeeper(papers, EMBEDDINGS.open(db), TrigramEncoder("tiny-search"),
-                           executor=pool)
-    search = SearchService(papers, meaning=keeper, meaning_threshold=0.3)
+                           cut=Cut(0.3, 0.1), executor=pool)
+    search = SearchService(papers, meaning=keeper)
     await search.prepare()
     await keeper.built()
     await keeper.query_vector("warm", wait=True)
@@ -88,8 +88,8 @@ async def test_papers_close_in_meaning_carry_what_is_attached(db: Database) -> N
         papers = PAPERS.open(db)
         await papers.add_papers(PAPERS_SHOWN, source="test")
         keeper = MeaningKeeper(papers, EMBEDDINGS.open(db), TrigramEncoder("tiny-attach"),
-                               executor=pool)
-        search = SearchService(papers, meaning=keeper, meaning_threshold=0.3, attach=attach)
+                               cut=Cut(0.3, 0.1), executor=pool)
+        search = SearchService(papers, meaning=keeper, attach=attach)
         await search.prepare()
         await keeper.built()
         try:

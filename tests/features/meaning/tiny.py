@@ -34,6 +34,9 @@ class TrigramEncoder:
                 rows[row, zlib.crc32(folded[at:at + 3].encode()) % WIDTH] += 1.0
         return unit_rows(rows)
 
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.encode(texts)
+
 
 class MemoryEmbeddings:
     """An `EmbeddingStore` in a dict (for end-to-end tests whose bot keeps its database)."""

@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from markupsafe import escape
 
-from bot.features.meaning.keeper import MeaningKeeper
+from bot.features.meaning.keeper import Cut, MeaningKeeper
 from bot.features.papers.query import parse_query
-from bot.features.papers.search import MEANING_THRESHOLD, SearchService
+from bot.features.papers.search import SearchService
 from tests.features.meaning.tiny import MemoryEmbeddings, TrigramEncoder
 from tests.features.web.conftest import BASE, GUILD, Site
 
@@ -17,9 +17,9 @@ from tests.features.web.conftest import BASE, GUILD, Site
 async def test_close_papers_follow_the_lexical_ones_marked(site: Site,
                                                           search: SearchService) -> None:
     with ThreadPoolExecutor(1) as pool:
-        keeper = MeaningKeeper(search._store, MemoryEmbeddings(),
-                               TrigramEncoder("tiny-web"), executor=pool)
-        search.meaning, search.meaning_threshold = keeper, 0.1  # trigrams score lower
+        keeper = MeaningKeeper(search._store, MemoryEmbeddings(), TrigramEncoder("tiny-web"),
+                               cut=Cut(0.1, 0.1), executor=pool)  # trigrams score lower
+        search.meaning = keeper
         try:
             await search.prepare()
             await keeper.built()
@@ -37,5 +37,5 @@ async def test_close_papers_follow_the_lexical_ones_marked(site: Site,
                 escape(close.paper.title_en))
             assert body.count("close in meaning") == len(outcome.close)
         finally:
-            search.meaning, search.meaning_threshold = None, MEANING_THRESHOLD
+            search.meaning = None
             await keeper.close()
