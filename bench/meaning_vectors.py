@@ -13,6 +13,7 @@ import numpy as np
 
 from bench.recommend import SAMPLE, read_sample
 from bot.features.meaning.encoder import BundledEncoder, Encoder, paper_text, text_hash
+from bot.features.meaning.models import FUSED_WEIGHTS, fuse
 from domain.paper import Paper
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +48,33 @@ def cached_vectors(papers: Sequence[Paper], encoder: Encoder | None = None,
             print(f"{at + len(batch)}/{len(missing)} encoded, {rate:.1f} texts/s",
                   file=sys.stderr, flush=True)
     return np.stack([known[h] for h in hashes]) if hashes else np.zeros((0, 512), np.float32)
+
+
+PARTS = {"usem3": ("meaning-vectors",), "usem3+e5-small": ("meaning-vectors", "encoders/e5small")}
+"""Each model's cached vectors of the sample, per part: the files under bench/out/ whose
+names start so (`python -m bench.meaning_vectors` fills usem3's, `python -m
+bench.meaning_encoders --fill e5small --views text [--reverse]` e5-small's)."""
+
+
+def _part(stem: str) -> dict[str, np.ndarray]:
+    known: dict[str, np.ndarray] = {}
+    folder = CACHE.parent / Path(stem).parent
+    for path in sorted(folder.glob(f"{Path(stem).name}*.npz")):
+        if ".partial" not in path.name:
+            with np.load(path) as stored:
+                known.update(zip(stored["hashes"].tolist(), stored["vectors"], strict=True))
+    return known
+
+
+def model_vectors(papers: Sequence[Paper], setting: str) -> tuple[list[int], np.ndarray]:
+    """The positions of the papers every part of the model has cached, and their vectors as
+    the model makes them (the parts fused, `models.fuse`)."""
+    parts = [_part(stem) for stem in PARTS[setting]]
+    hashes = [text_hash(paper_text(p)) for p in papers]
+    have = [i for i, h in enumerate(hashes) if all(h in part for part in parts)]
+    rows = [np.stack([part[hashes[i]] for i in have]) if have else np.zeros((0, 1), np.float32)
+            for part in parts]
+    return have, fuse(rows, FUSED_WEIGHTS[:len(rows)])
 
 
 def _save(path: Path, known: dict[str, np.ndarray]) -> None:

@@ -34,6 +34,7 @@ from sklearn.svm import LinearSVC
 
 from bench.recommend_latency import latency, latency_table, tiled_latency
 from bench.report import progress, publish
+from bot.features.meaning.models import DEFAULT_MODEL, MODELS
 from bot.features.recommend import features, model
 from bot.features.recommend.profile import Profile, seed_profile
 from domain.paper import Links, Paper
@@ -303,6 +304,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--meaning", action="store_true",
                         help="also the sentence encoder alone and blended at several weights "
                              "(the cached vectors of bench.meaning_vectors); no latency part")
+    parser.add_argument("--model", default=DEFAULT_MODEL, choices=sorted(MODELS),
+                        help="with --meaning: the sentence encoder (default: %(default)s)")
     parser.add_argument("--bound", action="store_true",
                         help="only how far the in-field check can go: per member, papers left "
                              "to find, one bookmark's neighbours in the field, a classifier "
@@ -319,7 +322,7 @@ def _bound(args: argparse.Namespace, papers: list[Paper], index: features.Featur
     if args.meaning:
         from bench.recommend_meaning import aligned
 
-        vectors = aligned(papers, index)
+        vectors = aligned(papers, index, args.model)
     publish(f"## Recommendations: the in-field check's reach ({len(papers):,} papers)"
             + bound_table(field_bounds(papers, index, members, vectors),
                           any_category_share(papers, index)),
@@ -359,7 +362,7 @@ def run(args: argparse.Namespace) -> int:
     if args.meaning:
         from bench.recommend_meaning import meaning_rankers
 
-        rankers.update(meaning_rankers(papers, index, TOP))
+        rankers.update(meaning_rankers(papers, index, TOP, args.model))
     in_field: dict[str, list[int]] = {}
     each: dict[tuple[str, int], list[float]] = {}
     figures = evaluate(rankers, members, in_field, each)

@@ -9,8 +9,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from bench.meaning_vectors import cached_vectors
+from bench.meaning_vectors import model_vectors
 from bot.features.meaning.encoder import unit_rows
+from bot.features.meaning.models import DEFAULT_MODEL
 from bot.features.recommend import features, model
 from bot.features.recommend.profile import seed_profile
 from domain.paper import Paper
@@ -19,10 +20,14 @@ WEIGHTS = (0.5,)
 Ranker = Callable[[list[str]], list[str]]
 
 
-def aligned(papers: Sequence[Paper], index: features.FeatureIndex) -> np.ndarray:
-    """The cached vectors, centred as `MeaningIndex` centres them, in the feature index's
-    row order."""
-    vectors = cached_vectors(papers)
+def aligned(papers: Sequence[Paper], index: features.FeatureIndex,
+            setting: str = DEFAULT_MODEL) -> np.ndarray:
+    """The model's cached vectors, centred as `MeaningIndex` centres them, in the feature
+    index's row order."""
+    have, vectors = model_vectors(papers, setting)
+    if len(have) < len(papers):
+        raise SystemExit(f"{len(papers) - len(have)} papers have no cached vector of "
+                         f"{setting} (see bench.meaning_vectors.PARTS)")
     vectors = unit_rows(vectors - vectors.mean(axis=0))
     row = {p.id: i for i, p in enumerate(papers)}
     return vectors[[row[pid] for pid in index.ids]]
@@ -35,10 +40,10 @@ def centroid_similarity(vectors: np.ndarray, rows: list[int]) -> np.ndarray:
     return np.asarray(vectors @ (centroid / np.linalg.norm(centroid)), dtype=np.float64)
 
 
-def meaning_rankers(papers: Sequence[Paper], index: features.FeatureIndex, top: int
-                    ) -> dict[str, Ranker]:
+def meaning_rankers(papers: Sequence[Paper], index: features.FeatureIndex, top: int,
+                    setting: str = DEFAULT_MODEL) -> dict[str, Ranker]:
     """The encoder alone and the hybrids, by name."""
-    vectors = aligned(papers, index)
+    vectors = aligned(papers, index, setting)
     ids = np.array(index.ids, dtype=object)
 
     def dense(seeds: list[str]) -> np.ndarray:

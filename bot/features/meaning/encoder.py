@@ -36,8 +36,11 @@ class Encoder(Protocol):
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Papers' texts as a (len(texts), dimensions) float32 array of unit rows."""
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
-        """Queries as unit rows (a model trained with a query prefix adds it here)."""
+    def encode_queries(self, texts: Sequence[str], *, centred: bool = True,
+                       gate: bool = False) -> np.ndarray:
+        """Queries as unit rows (a model trained with a query prefix adds it here): compared
+        with centred papers or not (`MeaningIndex.centred`), to rank papers or to decide
+        whether any is close (`gate`, `MeaningIndex.close`; most models: the same rows)."""
 
 
 class BundledEncoder:
@@ -66,7 +69,8 @@ class BundledEncoder:
         rows: np.ndarray = np.asarray(self._model.encode(list(texts)), dtype=np.float32)
         return unit_rows(rows)
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+    def encode_queries(self, texts: Sequence[str], *, centred: bool = True,
+                       gate: bool = False) -> np.ndarray:
         return self.encode(texts)  # USE encodes queries and papers alike
 
 

@@ -162,3 +162,22 @@ class MeaningIndex:
         found = [(self._ids[r], float(scores[r])) for r in ranked
                  if scores[r] >= threshold and self._ids[r] not in exclude]
         return found[:k]
+
+    def close(self, rank: np.ndarray, gate: np.ndarray, k: int, *, bar: float, floor: float,
+              exclude: Collection[str] = ()) -> list[tuple[str, float]]:
+        """The `k` papers nearest `rank` (centred cosines), best first, leaving out `exclude`:
+        none unless the paper nearest `gate` reaches `bar`, and only papers whose cosine with
+        `gate` reaches `floor`. Most models gate by the ranking vector itself (`gate is
+        rank`); a fused one by a part that tells off-topic queries apart."""
+        if k <= 0 or len(self) == 0:
+            return []
+        gated = self.centred_scores(gate)
+        if float(gated.max()) < bar:
+            return []
+        scores = gated if gate is rank else self.centred_scores(rank)
+        eligible = np.flatnonzero(gated >= floor)
+        wanted = min(len(eligible), k + len(exclude))
+        top = eligible[np.argpartition(-scores[eligible], wanted - 1)[:wanted]]
+        ranked = sorted(top.tolist(), key=lambda r: (-scores[r], self._ids[r]))
+        return [(self._ids[r], float(scores[r])) for r in ranked
+                if self._ids[r] not in exclude][:k]

@@ -28,3 +28,16 @@ def test_a_large_catalog_is_searched_centred_and_a_small_one_plainly() -> None:
     assert index.nearest(query, 1)[0][0] == "p0"
     small = _index(rows[:10])
     assert np.array_equal(small.centred_scores(query), small.scores(query))
+
+
+def test_close_ranks_by_one_vector_and_gates_by_another() -> None:
+    rows = np.eye(4, dtype=np.float32)
+    index = MeaningIndex.of([StoredEmbedding(f"p{n}", "", code, scale)
+                             for n, (code, scale) in enumerate(quantise(rows))])
+    rank = np.array([0.1, 0.9, 0.3, 0.0], dtype=np.float32)
+    gate = np.array([0.8, 0.0, 0.5, 0.0], dtype=np.float32)
+    assert [pid for pid, _ in index.close(rank, gate, 3, bar=0.7, floor=0.4)] == ["p2", "p0"]
+    assert index.close(rank, gate, 3, bar=0.85, floor=0.4) == []  # nothing reaches the bar
+    same = index.close(rank, rank, 3, bar=0.85, floor=0.2)
+    assert [(pid, round(score, 2)) for pid, score in same] == [("p1", 0.9), ("p2", 0.3)]
+    assert index.close(rank, gate, 3, bar=0.7, floor=0.4, exclude={"p2"})[0][0] == "p0"

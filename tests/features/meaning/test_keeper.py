@@ -187,7 +187,8 @@ async def test_a_worker_killed_mid_run_is_replaced_and_the_catch_up_finishes(
 class _QueryPrefixed(TrigramEncoder):
     """A model that embeds queries apart from papers (as e5 does, with "query: ")."""
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+    def encode_queries(self, texts: Sequence[str], *, centred: bool = True,
+                       gate: bool = False) -> np.ndarray:
         return self.encode([f"query: {t}" for t in texts])
 
 

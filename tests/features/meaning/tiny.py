@@ -34,7 +34,8 @@ class TrigramEncoder:
                 rows[row, zlib.crc32(folded[at:at + 3].encode()) % WIDTH] += 1.0
         return unit_rows(rows)
 
-    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+    def encode_queries(self, texts: Sequence[str], *, centred: bool = True,
+                       gate: bool = False) -> np.ndarray:
         return self.encode(texts)
 
 
