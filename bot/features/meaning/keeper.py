@@ -67,8 +67,8 @@ BUNDLED_CUT = Cut(0.26, 0.1, small=0.2)
 """The bundled model's cut: on the real sample (centred) 7 off-topic queries (a cake recipe,
 football scores, …) reach at most 0.25, and 46 of 48 descriptive ones more (`bench
 meaning`'s sweep); a single cut at 0.25 left pages of one or two papers (hybrid precision@5
-in Chinese 0.26 against 0.34 with the margin of 0.1), a cut at 0.2 let off-topic queries
-through. On the bundled catalog (30 papers, plain cosines) the same off-topic queries reach at
+in Chinese 0.26 against 0.34 at 0.2), a cut at 0.2 let off-topic queries through: hence the
+margin. On the bundled catalog (30 papers, plain cosines) the same off-topic queries reach at
 most 0.12 and ten descriptions of its papers 0.23–0.41 (two stayed under 0.26)."""
 
 

@@ -40,6 +40,8 @@ class Strategy(StrEnum):
 MEANING_ROOM = 10
 """Papers close in meaning join the first this many results (two pages of /paper), while
 they have room."""
+
+
 @dataclass(frozen=True, slots=True)
 class SearchOutcome:
     """Hits best first, how they were found, and a suggestion when the query looked mistyped."""
