@@ -152,16 +152,8 @@ class MeaningIndex:
     def nearest(self, query: np.ndarray, k: int, *, threshold: float = -1.0,
                 exclude: Collection[str] = ()) -> list[tuple[str, float]]:
         """The `k` papers nearest the query above `threshold` (centred cosines, see
-        `centred_scores`), best first, leaving out `exclude`."""
-        if k <= 0 or len(self) == 0:
-            return []
-        scores = self.centred_scores(query)
-        wanted = min(len(self), k + len(exclude))
-        top = np.argpartition(-scores, wanted - 1)[:wanted]
-        ranked = sorted(top.tolist(), key=lambda r: (-scores[r], self._ids[r]))
-        found = [(self._ids[r], float(scores[r])) for r in ranked
-                 if scores[r] >= threshold and self._ids[r] not in exclude]
-        return found[:k]
+        `centred_scores`), best first, leaving out `exclude` (`close` with no bar)."""
+        return self.close(query, query, k, bar=-np.inf, floor=threshold, exclude=exclude)
 
     def close(self, rank: np.ndarray, gate: np.ndarray, k: int, *, bar: float, floor: float,
               exclude: Collection[str] = ()) -> list[tuple[str, float]]:
@@ -176,6 +168,8 @@ class MeaningIndex:
             return []
         scores = gated if gate is rank else self.centred_scores(rank)
         eligible = np.flatnonzero(gated >= floor)
+        if len(eligible) == 0:
+            return []
         wanted = min(len(eligible), k + len(exclude))
         top = eligible[np.argpartition(-scores[eligible], wanted - 1)[:wanted]]
         ranked = sorted(top.tolist(), key=lambda r: (-scores[r], self._ids[r]))
