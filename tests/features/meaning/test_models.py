@@ -62,6 +62,7 @@ def test_a_fused_query_weighs_its_parts_anew_only_against_centred_papers() -> No
     parts = ((TrigramEncoder("a"), 1.0), (TrigramEncoder("b"), 1.0))
     encoder = FusedEncoder(parts, query_weights=(1.0, 3.0))
     assert encoder.name == "a*1+b*1"  # the stored vectors do not depend on the queries' weights
+    assert not encoder.gates_apart  # it gates by the ranking rows
     text = ["grokking in ridge regression"]
     plain, centred = (encoder.encode_queries(text, centred=c)[0] for c in (False, True))
     assert np.allclose(plain, encoder.encode(text)[0])
@@ -71,6 +72,7 @@ def test_a_fused_query_weighs_its_parts_anew_only_against_centred_papers() -> No
 def test_a_fused_query_gates_by_its_gate_weights_encoding_once() -> None:
     first, second = TrigramEncoder("a"), TrigramEncoder("b")
     encoder = FusedEncoder(((first, 1.0), (second, 1.0)), (1.0, 4.0), (1.0, 0.0))
+    assert encoder.gates_apart
     text = ["grokking"]
     rank, gate = encoder.encode_queries(text)[0], encoder.encode_queries(text, gate=True)[0]
     assert first.batches == second.batches == 1  # the parts' rows are reused

@@ -18,6 +18,8 @@ WIDTH = 512
 class TrigramEncoder:
     """Texts sharing trigrams are close; `fail_after` batches, it raises (a crash)."""
 
+    gates_apart = False
+
     def __init__(self, name: str = "tiny-trigrams", fail_after: int | None = None) -> None:
         self.name = name
         self.fail_after = fail_after
